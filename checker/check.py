@@ -1,0 +1,87 @@
+"""The checking pipeline: files → parse → lower → collect → typecheck → citations → configurations.
+
+Each pass is a plain function; they run in order and all report to one
+:class:`~checker.diagnostics.Reporter`, so a run shows every problem at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from checker import ast
+from checker.citations import check_citations
+from checker.configurations import check_configurations
+from checker.diagnostics import Reporter
+from checker.lower import lower_trees
+from checker.parse import parse_file
+from checker.program import Program, collect
+from checker.source import SourceError, SourceMap, Span, read_source
+from checker.typecheck import Typed, typecheck
+
+__all__ = ["CheckResult", "check_paths", "spec_files"]
+
+EXTENSION = ".rules"
+
+
+@dataclasses.dataclass
+class CheckResult:
+    program: Program
+    typed: Typed | None
+    reporter: Reporter
+    sources: SourceMap
+    citations: dict[int, tuple[str, int]]
+    configurations: dict[str, list[int]]
+
+    @property
+    def ok(self) -> bool:
+        return not self.reporter.errors
+
+
+def spec_files(path: Path, reporter: Reporter) -> list[Path]:
+    """The .rules files a command-line path stands for (a directory: all of them, by name)."""
+    if path.is_dir():
+        files = sorted(p for p in path.rglob(f"*{EXTENSION}") if p.is_file())
+        if not files:
+            reporter.error("E0002", f"'{path}' holds no {EXTENSION} file", Span(str(path), 1, 1, 1, 1),
+                           hint=f"a spec is a directory of {EXTENSION} files")
+        return files
+    if not path.exists():
+        reporter.error("E0001", f"no such file or directory '{path}'", Span(str(path), 1, 1, 1, 1))
+        return []
+    return [path]
+
+
+def check_paths(paths: list[Path]) -> CheckResult:
+    reporter = Reporter()
+    sources = SourceMap()
+    parsed: list[tuple[ast.SpecFile, Path]] = []
+    seen: set[Path] = set()
+    for path in paths:
+        for file in spec_files(path, reporter):
+            resolved = file.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            try:
+                source = read_source(file)
+            except SourceError as exc:
+                reporter.error("E0001", exc.message, exc.span, hint=exc.hint)
+                continue
+            sources.add(source)
+            try:
+                trees = parse_file(source, reporter)
+                header, decls = lower_trees(source.name, trees)
+            except RecursionError:
+                reporter.error("E0104", "this file is nested too deeply to be read", Span(source.name, 1, 1, 1, 1))
+                continue
+            parsed.append((ast.SpecFile(source.name, header, tuple(decls), Span(source.name, 1, 1, 1, 1)),
+                           file.parent))
+    program = collect(parsed, reporter)
+    typed = citations = configurations = None
+    if parsed:
+        typed = typecheck(program, reporter)
+        citations = check_citations(program, reporter)
+        if not reporter.errors:
+            configurations = check_configurations(program, reporter)
+    return CheckResult(program, typed, reporter, sources, citations or {}, configurations or {})

@@ -1,0 +1,156 @@
+"""Citations: every `cite` must quote its source text verbatim.
+
+Quotes are compared after folding what OCR and keyboards vary on (runs of white
+space, typographic apostrophes and quotes, non-breaking spaces) but nothing
+else: a misspelt word is a wrong quote.  A quote that is not found gets the
+closest sentence of the source as a "did you mean".
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import difflib
+import re
+from pathlib import Path
+
+from checker import ast
+from checker.diagnostics import Reporter
+from checker.program import Program, did_you_mean
+from checker.source import SourceError, read_source
+
+__all__ = ["normalize", "SourceText", "check_citations", "all_cites"]
+
+_SPACES = re.compile(r"\s+")
+_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "\u202f": " "})
+
+
+def normalize(text: str) -> str:
+    """>>> normalize("L’or  est\\n illimité")
+    "L'or est illimité"
+    """
+    return _SPACES.sub(" ", text.translate(_FOLD)).strip()
+
+
+@dataclasses.dataclass
+class SourceText:
+    name: str
+    path: Path
+    text: str
+    lines: list[str]
+    normalized: str = ""
+    _line_starts: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # normalize(text) == " ".join of the non-empty normalized lines; remember where each starts
+        pieces, offset = [], 0
+        for number, line in enumerate(self.lines, start=1):
+            piece = normalize(line)
+            if piece:
+                self._line_starts.append((offset, number))
+                pieces.append(piece)
+                offset += len(piece) + 1
+        self.normalized = " ".join(pieces)
+
+    def find(self, quote: str) -> int | None:
+        """The 1-based line of the source where ``quote`` starts, or None."""
+        q = normalize(quote)
+        at = self.normalized.find(q) if q else -1
+        if at < 0:
+            return None
+        index = bisect.bisect_right(self._line_starts, (at, float("inf"))) - 1
+        return self._line_starts[index][1]
+
+    def closest(self, quote: str) -> str | None:
+        q = normalize(quote)
+        sentences = [s for line in self.lines for s in re.split(r"(?<=[.!?:])\s+", normalize(line)) if s]
+        best = difflib.get_close_matches(q, sentences, n=1, cutoff=0.5)
+        if best:
+            return best[0]
+        # a long quote may span several sentences: compare with windows of the same length
+        if len(q) > 20:
+            words = q.split(" ")
+            head = " ".join(words[:4])
+            at = self.normalized.find(head)
+            if at >= 0:
+                return self.normalized[at:at + len(q)]
+        return None
+
+
+def all_cites(program: Program) -> list[ast.Cite]:
+    cites: list[ast.Cite] = []
+
+    def from_stmts(stmts) -> None:
+        for s in stmts:
+            if isinstance(s, ast.CiteStmt):
+                cites.append(s.cite)
+            for field in ("then", "else_", "body"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, tuple):
+                    from_stmts(inner)
+
+    for q in program.quantities.values():
+        cites.extend(q.cites)
+    for t in program.tables.values():
+        cites.extend(t.cites)
+    for r in program.rules.values():
+        cites.extend(r.cites)
+    for p in program.precedences:
+        cites.extend(p.cites)
+    for k in program.constraints.values():
+        cites.extend(k.cites)
+    for d in program.decisions.values():
+        cites.extend(d.cites)
+    for c in program.configurations.values():
+        cites.extend(c.cites)
+    for card in program.cards.values():
+        cites.extend(card.cites)
+        for power in card.powers:
+            from_stmts(power.body)
+    for proc in program.procedures.values():
+        from_stmts(proc.body)
+    for action in program.actions.values():
+        from_stmts(action.body or ())
+    return cites
+
+
+def load_sources(program: Program, reporter: Reporter) -> dict[str, SourceText]:
+    texts: dict[str, SourceText] = {}
+    for name, decl in program.sources.items():
+        path = (program.source_dirs[name] / decl.path)
+        try:
+            source = read_source(path)
+        except SourceError as exc:
+            reporter.error("E0402", f"source '{name}' cannot be read: {exc.message}", decl.span, hint=exc.hint)
+            continue
+        texts[name] = SourceText(name, path, source.text, source.text.split("\n"))
+    return texts
+
+
+def check_citations(program: Program, reporter: Reporter) -> dict[int, tuple[str, int]]:
+    """Check every quote; returns, per cite (by identity), the source and line it was found at."""
+    texts = load_sources(program, reporter)
+    default = next(iter(program.sources), None)
+    found: dict[int, tuple[str, int]] = {}
+    for cite in all_cites(program):
+        source_name = cite.source or default
+        if source_name is None:
+            reporter.error("E0208", "this spec declares no source to cite", cite.span,
+                           hint='add `source name "path/to/text.txt" "Title"`')
+            continue
+        if source_name not in program.sources:
+            reporter.error("E0208", f"unknown source '{source_name}'", cite.span,
+                           hint=did_you_mean(source_name, program.sources))
+            continue
+        text = texts.get(source_name)
+        if text is None:
+            continue
+        line = text.find(cite.quote)
+        if line is None:
+            closest = text.closest(cite.quote)
+            reporter.error("E0401", f"this quotation is not in source '{source_name}'", cite.span,
+                           hint=f'did you mean "{closest}"?' if closest else
+                           "copy the sentence verbatim from the source (OCR typos included)")
+        else:
+            found[id(cite)] = (source_name, line)
+    return found

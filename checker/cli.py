@@ -1,0 +1,100 @@
+"""The `rulebook` command.
+
+Exit codes: 0 the spec is clean (warnings allowed), 1 the spec has errors,
+2 the command line is wrong.  No input makes it print a Python traceback: an
+unexpected internal failure is reported as such, with exit code 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from checker.diagnostics import render_human, render_short
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulebook",
+        description="Check, play and publish board-game rules written in the Rulebook language.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    check = sub.add_parser("check", help="check that a spec is well-formed",
+                           description="Parse, resolve and type-check a spec and its overlays; "
+                                       "report every problem like a compiler.")
+    check.add_argument("spec", type=Path, help="the spec directory (or one .rules file)")
+    check.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files checked with it")
+    check.add_argument("--json", action="store_true", help="print a machine-readable summary")
+    check.add_argument("--format", choices=("human", "short"), default="human",
+                       help="human: source line and caret; short: one line per problem (for editors and CI)")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument("--quiet", "-q", action="store_true", help="print problems only, no summary line")
+    return parser
+
+
+def _summary_line(result) -> str:
+    counts = result.program.counts()
+    cards = ", ".join(f"{n} {kind}" for kind, n in counts["cards"].items())
+    errors = len(result.reporter.errors)
+    warnings = len(result.reporter.diagnostics) - errors
+    state = "ok" if errors == 0 else f"{errors} error(s)"
+    return (f"{state}, {warnings} warning(s): {cards}; {counts['rules']} rules, "
+            f"{counts['powers']} powers, {counts['configurations']} configurations "
+            f"({len(result.program.files)} files)")
+
+
+def _check(args) -> int:
+    from checker.check import check_paths
+    result = check_paths([args.spec, *args.more])
+    diagnostics = result.reporter.sorted()
+    if args.json:
+        summary = {
+            "ok": result.ok,
+            "files": result.program.files,
+            "counts": result.program.counts(),
+            "configurations": result.configurations,
+            "diagnostics": [d.to_json() for d in diagnostics],
+        }
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        if args.format == "short":
+            sys.stdout.write(render_short(diagnostics))
+        else:
+            color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                               and "NO_COLOR" not in os.environ)
+            if diagnostics:
+                sys.stdout.write(render_human(diagnostics, result.sources, color=color) + "\n")
+        if not args.quiet:
+            print(_summary_line(result))
+    return 0 if result.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # argparse: --help is 0, usage errors are 2
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        if args.command == "check":
+            return _check(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug of ours, never the user's input: say so plainly
+        print(f"rulebook: internal error ({type(exc).__name__}: {exc}); please report it with the input that "
+              f"caused it", file=sys.stderr)
+        return 3
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

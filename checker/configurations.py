@@ -1,0 +1,199 @@
+"""Configurations: each named selection of cards is checked against every constraint,
+for every player count it claims to support.
+
+Constraints only see the configuration (``selected(Kind)``, card attributes,
+``player_count``), so they are evaluated here directly, without a game state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from checker import ast
+from checker.diagnostics import Note, Reporter
+from checker.program import Program
+
+__all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate"]
+
+
+class ConfigEvalError(Exception):
+    def __init__(self, message: str, span):
+        super().__init__(message)
+        self.span = span
+
+
+@dataclasses.dataclass(frozen=True)
+class Selection:
+    """The cards a configuration uses at one player count, by kind."""
+
+    players: int
+    cards: dict[str, tuple[str, ...]]
+
+
+_OPS: dict[str, Callable] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+
+
+def evaluate(e: ast.Expr, program: Program, sel: Selection, env: dict):
+    """Evaluate a configuration-only expression (the type checker has already vetted it)."""
+    ev = lambda x, en=env: evaluate(x, program, sel, en)  # noqa: E731
+    if isinstance(e, (ast.IntLit, ast.BoolLit)):
+        return e.value
+    if isinstance(e, ast.NoneLit):
+        return None
+    if isinstance(e, ast.StrLit):
+        return e.value
+    if isinstance(e, ast.Name):
+        if e.id in env:
+            return env[e.id]
+        if e.id == "player_count":
+            return sel.players
+        if e.id in program.enum_members:
+            return e.id
+        if e.id in program.enums:
+            return [m.name for m in program.enums[e.id].members]
+        raise ConfigEvalError(f"'{e.id}' cannot be evaluated on a configuration", e.span)
+    if isinstance(e, ast.Call) and e.func == "selected":
+        return list(sel.cards.get(e.args[0].id, ()))
+    if isinstance(e, ast.Call) and e.func in ("least", "greatest", "half"):
+        args = [ev(a) for a in e.args]
+        return {"least": min, "greatest": max}.get(e.func, lambda n: n // 2)(*args)
+    if isinstance(e, ast.Attr):
+        card = program.cards[ev(e.obj)]
+        if e.name == "name":
+            return card.name
+        for value in card.attrs:
+            if value.name == e.name:
+                return ev(value.value)
+        for attr in program.kinds[card.kind].attrs:
+            if attr.name == e.name:
+                return ev(attr.default) if attr.default is not None else None
+        return None
+    if isinstance(e, ast.Unary):
+        v = ev(e.operand)
+        return (not v) if e.op == "not" else -v
+    if isinstance(e, ast.Binary):
+        if e.op == "and":
+            return ev(e.left) and ev(e.right)
+        if e.op == "or":
+            return ev(e.left) or ev(e.right)
+        if e.op == "..":
+            return list(range(ev(e.left), ev(e.right) + 1))
+        if e.op in ("in", "notin"):
+            found = ev(e.left) in ev(e.right)
+            return found if e.op == "in" else not found
+        return _OPS[e.op](ev(e.left), ev(e.right))
+    if isinstance(e, ast.IfExpr):
+        return ev(e.then) if ev(e.cond) else ev(e.else_)
+    if isinstance(e, ast.SetLit):
+        return [ev(x) for x in e.items]
+    if isinstance(e, ast.Aggregate):
+        items = ev(e.coll)
+        results = [(x, ev(e.body, {**env, e.var: x}) if e.body is not None else True) for x in items]
+        kind = e.kind
+        if kind == "count":
+            return sum(1 for _, r in results if r)
+        if kind == "sum":
+            return sum(r for _, r in results)
+        if kind == "any":
+            return any(r for _, r in results)
+        if kind == "all":
+            return all(r for _, r in results)
+        if kind in ("max", "min"):
+            values = [r for _, r in results]
+            return (max if kind == "max" else min)(values) if values else 0
+        if kind == "filter":
+            return [x for x, r in results if r]
+        if kind in ("the", "only"):
+            hits = [x for x, r in results if r]
+            if len(hits) == 1:
+                return hits[0]
+            if kind == "the" and not hits:
+                return None
+            raise ConfigEvalError(f"{kind}(…) found {len(hits)} elements", e.span)
+        if kind in ("argmax", "argmin"):
+            if not results:
+                return []
+            best = (max if kind == "argmax" else min)(r for _, r in results)
+            return [x for x, r in results if r == best]
+    raise ConfigEvalError(f"this expression cannot be evaluated on a configuration", e.span)
+
+
+def _player_counts(fields, default: list[int], program: Program, sel: Selection) -> list[int]:
+    for f in fields:
+        if f.name == "players":
+            counts: list[int] = []
+            for v in f.values:
+                value = evaluate(v, program, sel, {})
+                counts.extend(value if isinstance(value, list) else [value])
+            return sorted(set(counts))
+    return default
+
+
+def game_player_counts(program: Program) -> list[int]:
+    if program.game is None:
+        return []
+    try:
+        return _player_counts(program.game.fields, [], program, Selection(0, {}))
+    except ConfigEvalError:
+        return []
+
+
+def select(program: Program, config: ast.ConfigDecl, players: int) -> Selection:
+    """The cards ``config`` uses with ``players`` players (the first alternative of each replacement)."""
+    base = Selection(players, {})
+    chosen: dict[str, list[str]] = {}
+    for inc in config.includes:
+        if inc.when is None or evaluate(inc.when, program, base, {}):
+            chosen.setdefault(inc.kind, []).extend(name for name, _ in inc.names)
+    for rep in config.replaces:
+        if rep.when is None or evaluate(rep.when, program, base, {}):
+            for kind, names in chosen.items():
+                if rep.old[0] in names and rep.new:
+                    names[names.index(rep.old[0])] = rep.new[0][0]
+    return Selection(players, {k: tuple(v) for k, v in chosen.items()})
+
+
+def check_configurations(program: Program, reporter: Reporter) -> dict[str, list[int]]:
+    """Check every configuration at every player count it supports; returns those counts."""
+    supported: dict[str, list[int]] = {}
+    game_counts = game_player_counts(program)
+    for config in program.configurations.values():
+        try:
+            counts = _player_counts(config.fields, game_counts, program, Selection(0, {}))
+        except ConfigEvalError as exc:
+            reporter.error("E0603", str(exc), exc.span)
+            continue
+        outside = [n for n in counts if game_counts and n not in game_counts]
+        if outside:
+            reporter.error("E0602", f"configuration \"{config.name}\" claims {outside} players, "
+                                    f"but the game is for {game_counts[0]}–{game_counts[-1]}", config.span)
+        supported[config.name] = counts
+        for n in counts:
+            try:
+                sel = select(program, config, n)
+            except ConfigEvalError as exc:
+                reporter.error("E0603", str(exc), exc.span)
+                break
+            for cards in sel.cards.values():
+                seen = set()
+                for name in cards:
+                    if name in seen:
+                        reporter.error("E0602", f"\"{name}\" is selected twice in \"{config.name}\" with {n} players",
+                                       config.span)
+                    seen.add(name)
+            for constraint in program.constraints.values():
+                try:
+                    applies = constraint.when is None or evaluate(constraint.when, program, sel, {})
+                    if applies and not evaluate(constraint.require, program, sel, {}):
+                        message = constraint.message or f"constraint '{constraint.name}' does not hold"
+                        reporter.error("E0601", f"configuration \"{config.name}\" with {n} players: {message}",
+                                       config.span, notes=[Note(f"constraint '{constraint.name}'", constraint.span)])
+                except ConfigEvalError as exc:
+                    reporter.error("E0603", f"constraint '{constraint.name}': {exc}", exc.span)
+    return supported

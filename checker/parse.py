@@ -1,0 +1,207 @@
+"""parse: text → Lark parse trees, with every syntax error as a diagnostic.
+
+The grammar lives in ``grammar/rules.lark`` at the top of a checkout; an
+installed package carries a copy in ``checker/_grammar/``.  When a file has a
+syntax error, it is cut into top-level items (at ``{ }`` depth 0) and each item
+is parsed on its own, so one mistake does not hide the next.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from pathlib import Path
+
+import lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from checker.diagnostics import Reporter
+from checker.source import SourceFile, Span
+
+__all__ = ["grammar_text", "parser", "parse_file", "MAX_NESTING", "TOP_LEVEL_KEYWORDS"]
+
+MAX_NESTING = 64
+
+TOP_LEVEL_KEYWORDS = (
+    "overlay", "game", "source", "enum", "kind", "var", "counter", "zone", "window", "action",
+    "quantity", "table", "card", "rule", "precedence", "constraint", "procedure", "configuration",
+    "decision", "remove", "replace",
+)
+
+
+def _grammar_path() -> Path:
+    packaged = resources.files("checker").joinpath("_grammar", "rules.lark")
+    if packaged.is_file():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
+
+
+@functools.cache
+def grammar_text() -> str:
+    return _grammar_path().read_text(encoding="utf-8")
+
+
+@functools.cache
+def parser() -> lark.Lark:
+    # cache=True keeps the LALR tables in the temp directory, keyed by the grammar's hash:
+    # building them takes longer than checking the whole bundled spec.
+    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                     cache=True)
+
+
+# ---------------------------------------------------------------- expected tokens, for people
+
+_NAMED = {
+    "NAME": "a name", "STRING": "a string", "INT": "a number", "$END": "the end of the file",
+}
+
+
+@functools.cache
+def _terminal_display() -> dict[str, str]:
+    shown: dict[str, str] = {}
+    for term in parser().terminals:
+        if term.name in _NAMED:
+            shown[term.name] = _NAMED[term.name]
+        elif term.pattern.type == "str":
+            shown[term.name] = f"'{term.pattern.value}'"
+        else:
+            shown[term.name] = term.name.lower()
+    shown.update(_NAMED)
+    return shown
+
+
+def describe_expected(names) -> str:
+    display = _terminal_display()
+    items = sorted({display.get(n, n) for n in names}, key=lambda s: (s.startswith("'") is False, s))
+    if len(items) > 8:
+        items = items[:8] + [f"… ({len(items) - 8} more)"]
+    return ", ".join(items)
+
+
+def _token_text(token: lark.Token) -> str:
+    text = str(token)
+    if token.type == "$END" or not text:
+        return "the end of the file"
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"'{text}'"
+
+
+# ---------------------------------------------------------------- chunking for recovery
+
+_KEYWORD_LINE = re.compile(r"^[ \t]*(" + "|".join(TOP_LEVEL_KEYWORDS) + r")\b")
+
+
+def _scan(text: str) -> tuple[list[int], tuple[int, int] | None]:
+    """Return the offsets where top-level items start, and the first offset nested too deep."""
+    starts: list[int] = []
+    depth = 0
+    too_deep: tuple[int, int] | None = None
+    i, n = 0, len(text)
+    at_line_start = True
+    while i < n:
+        ch = text[i]
+        if at_line_start and depth == 0:
+            m = _KEYWORD_LINE.match(text, i)
+            if m:
+                starts.append(i)
+        at_line_start = False
+        if ch == "\n":
+            at_line_start = True
+        elif ch == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch == '"':
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING and too_deep is None:
+                too_deep = (i, depth)
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return starts, too_deep
+
+
+def _span_at(source: SourceFile, offset: int, length: int = 1) -> Span:
+    line = source.text.count("\n", 0, offset) + 1
+    col = offset - (source.text.rfind("\n", 0, offset) + 1) + 1
+    return Span(source.name, line, col, line, col + length)
+
+
+def _report(error: UnexpectedInput, source: SourceFile, reporter: Reporter) -> None:
+    if isinstance(error, UnexpectedToken):
+        tok = error.token
+        if tok.type == "$END":
+            _report_eof(error.expected, source, reporter)
+            return
+        line, col = tok.line or 1, tok.column or 1
+        span = Span(source.name, line, col, line, col + max(1, len(str(tok))))
+        notes = []
+        hint = f"expected {describe_expected(error.expected)}" if error.expected else None
+        if "NAME" in error.expected and str(tok) in _keyword_names():
+            hint = f"'{tok}' is a keyword of the language and cannot be used as a name; choose another name"
+        reporter.error("E0101", f"unexpected {_token_text(tok)}", span, notes=notes, hint=hint)
+    elif isinstance(error, UnexpectedCharacters):
+        span = Span(source.name, error.line, error.column, error.line, error.column + 1)
+        char = source.text[error.pos_in_stream] if error.pos_in_stream < len(source.text) else "?"
+        hint = None
+        if char in "“”«»":
+            hint = 'strings are written between straight double quotes: "…"'
+        elif char == "'":
+            hint = "strings use double quotes; an apostrophe is fine inside them"
+        reporter.error("E0102", f"unexpected character {char!r}", span, hint=hint)
+    elif isinstance(error, UnexpectedEOF):
+        _report_eof(error.expected, source, reporter)
+
+
+def _report_eof(expected, source: SourceFile, reporter: Reporter) -> None:
+    lines = source.text.rstrip("\n").split("\n")
+    span = Span(source.name, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
+    reporter.error("E0103", "unexpected end of file", span,
+                   hint=f"expected {describe_expected(expected)}" if expected else None)
+
+
+@functools.cache
+def _keyword_names() -> frozenset[str]:
+    return frozenset(t.pattern.value for t in parser().terminals if t.pattern.type == "str")
+
+
+def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
+    """Parse a whole file; returns the parse trees of the items that parsed.
+
+    The first tree is the whole file when it parses; otherwise one tree per
+    top-level item that parses on its own.
+    """
+    starts, too_deep = _scan(source.text)
+    if too_deep is not None:
+        offset, _ = too_deep
+        reporter.error("E0104", f"brackets nested more than {MAX_NESTING} deep", _span_at(source, offset),
+                       hint="split the expression with `let` or a quantity")
+        return []
+    try:
+        return [parser().parse(source.text)]
+    except UnexpectedInput:
+        pass
+    trees: list[lark.Tree] = []
+    bounds = starts + [len(source.text)]
+    if not starts or starts[0] != 0:
+        bounds = [0] + bounds
+    for begin, end in zip(bounds, bounds[1:]):
+        chunk = source.text[begin:end]
+        if not chunk.strip():
+            continue
+        prefix_lines = source.text.count("\n", 0, begin)
+        col = begin - (source.text.rfind("\n", 0, begin) + 1)
+        padded = "\n" * prefix_lines + " " * col + chunk
+        try:
+            trees.append(parser().parse(padded))
+        except UnexpectedInput as error:
+            _report(error, source, reporter)
+    return trees

@@ -1,0 +1,237 @@
+"""collect: the declarations of every file → one :class:`Program`, overlays applied.
+
+Base files are merged first, in file-name order; then each overlay, in the order
+given.  A name defined twice is an error that points at both places.  An
+overlay's ``remove`` and ``replace`` must name something already declared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from pathlib import Path
+from typing import Iterable
+
+from checker import ast
+from checker.diagnostics import Note, Reporter
+from checker.source import Span
+
+__all__ = ["Program", "collect", "suggest"]
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """A "did you mean" for ``name`` among ``candidates``, ignoring case and accents' absence."""
+    pool = list(dict.fromkeys(candidates))
+    if not pool:
+        return None
+    folded = {_fold(c): c for c in pool}
+    if _fold(name) in folded:
+        return folded[_fold(name)]
+    best = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.75)
+    return folded[best[0]] if best else None
+
+
+def _fold(text: str) -> str:
+    import unicodedata
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
+
+
+def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str | None:
+    best = suggest(name, candidates)
+    return f"did you mean {quote}{best}{quote}?" if best else None
+
+
+# The tables of a program, by the word an overlay's `remove` uses.
+_TABLE_OF_DECL = {
+    ast.EnumDecl: "enums", ast.KindDecl: "kinds", ast.VarDecl: "vars", ast.ZoneDecl: "zones",
+    ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
+    ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
+    ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
+    ast.SourceDecl: "sources",
+}
+_TABLE_OF_REMOVE = {
+    "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
+    "procedure": "procedures", "quantity": "quantities", "table": "tables",
+}
+# Names that share one namespace: anything an expression can name by itself.
+_VALUE_TABLES = ("vars", "zones", "quantities", "tables")
+
+
+@dataclasses.dataclass
+class Program:
+    """Every declaration of a spec, by name, once overlays are applied."""
+
+    game: ast.GameDecl | None = None
+    sources: dict[str, ast.SourceDecl] = dataclasses.field(default_factory=dict)
+    source_dirs: dict[str, Path] = dataclasses.field(default_factory=dict)
+    enums: dict[str, ast.EnumDecl] = dataclasses.field(default_factory=dict)
+    enum_members: dict[str, tuple[str, ast.EnumMember]] = dataclasses.field(default_factory=dict)
+    kinds: dict[str, ast.KindDecl] = dataclasses.field(default_factory=dict)
+    vars: dict[str, ast.VarDecl] = dataclasses.field(default_factory=dict)
+    zones: dict[str, ast.ZoneDecl] = dataclasses.field(default_factory=dict)
+    windows: dict[str, ast.WindowDecl] = dataclasses.field(default_factory=dict)
+    actions: dict[str, ast.ActionDecl] = dataclasses.field(default_factory=dict)
+    quantities: dict[str, ast.QuantityDecl] = dataclasses.field(default_factory=dict)
+    tables: dict[str, ast.TableDecl] = dataclasses.field(default_factory=dict)
+    cards: dict[str, ast.CardDecl] = dataclasses.field(default_factory=dict)
+    rules: dict[str, ast.RuleDecl] = dataclasses.field(default_factory=dict)
+    precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
+    constraints: dict[str, ast.ConstraintDecl] = dataclasses.field(default_factory=dict)
+    decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
+    procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
+    configurations: dict[str, ast.ConfigDecl] = dataclasses.field(default_factory=dict)
+    overlays: list[ast.OverlayHeader] = dataclasses.field(default_factory=list)
+    files: list[str] = dataclasses.field(default_factory=list)
+
+    def cards_of(self, kind: str) -> list[ast.CardDecl]:
+        return [c for c in self.cards.values() if c.kind == kind]
+
+    def rules_of_card(self, card: str) -> list[ast.RuleDecl]:
+        return [r for r in self.rules.values() if r.card == card]
+
+    def value_names(self) -> list[str]:
+        return [n for t in _VALUE_TABLES for n in getattr(self, t)]
+
+    def counts(self) -> dict:
+        kinds = {k: len(self.cards_of(k)) for k in self.kinds}
+        return {
+            "cards": kinds,
+            "powers": sum(len(c.powers) for c in self.cards.values()),
+            "rules": len(self.rules),
+            "precedences": len(self.precedences),
+            "decisions": len(self.decisions),
+            "constraints": len(self.constraints),
+            "configurations": len(self.configurations),
+            "procedures": len(self.procedures),
+            "actions": len(self.actions),
+            "quantities": len(self.quantities),
+        }
+
+
+def _name_of(decl) -> str:
+    return decl.name
+
+
+def _decl_span(decl) -> Span:
+    return decl.span
+
+
+class _Collector:
+    def __init__(self, reporter: Reporter):
+        self.program = Program()
+        self.reporter = reporter
+
+    def add(self, decl, directory: Path, *, replacing: bool = False, replace_span: Span | None = None) -> None:
+        program = self.program
+        if isinstance(decl, ast.GameDecl):
+            if program.game is not None and not replacing:
+                self._duplicate("game", decl.name, decl.span, program.game.span)
+            program.game = decl
+            return
+        if isinstance(decl, ast.PrecedenceDecl):
+            for other in program.precedences:
+                if (other.winner, other.loser) == (decl.winner, decl.loser):
+                    self._duplicate("precedence", f"{decl.winner} over {decl.loser}", decl.span, other.span)
+                    return
+            program.precedences.append(decl)
+            return
+        if isinstance(decl, ast.CardDecl):
+            for rule in decl.rules:
+                self.add(rule, directory, replacing=replacing)
+        table_name = _TABLE_OF_DECL[type(decl)]
+        table = getattr(program, table_name)
+        name = _name_of(decl)
+        if replacing:
+            if name not in table:
+                self.reporter.error("E0501", f"`replace` names {self._what(decl)} '{name}' that the base does not declare",
+                                    replace_span or decl.span, hint=did_you_mean(name, table))
+                return
+            if isinstance(decl, ast.CardDecl):
+                for stale in [r for r in program.rules.values() if r.card == name]:
+                    if all(stale.name != new.name for new in decl.rules):
+                        del program.rules[stale.name]
+            table[name] = decl
+            return
+        existing = table.get(name)
+        if existing is None and table_name in _VALUE_TABLES:
+            for other in _VALUE_TABLES:
+                if name in getattr(program, other):
+                    existing = getattr(program, other)[name]
+        if existing is not None:
+            self._duplicate(self._what(decl), name, decl.span, _decl_span(existing))
+            return
+        table[name] = decl
+        if isinstance(decl, ast.SourceDecl):
+            program.source_dirs[name] = directory
+        if isinstance(decl, ast.EnumDecl):
+            for member in decl.members:
+                if member.name in program.enum_members:
+                    first = program.enum_members[member.name][1]
+                    self._duplicate("enum member", member.name, member.span, first.span)
+                else:
+                    program.enum_members[member.name] = (decl.name, member)
+
+    def remove(self, decl: ast.RemoveDecl) -> None:
+        program = self.program
+        if decl.kind == "precedence":
+            winner, _, loser = decl.name.partition(" over ")
+            for other in program.precedences:
+                if (other.winner, other.loser) == (winner.strip(), loser.strip()):
+                    program.precedences.remove(other)
+                    return
+            self.reporter.error("E0501", f"no precedence '{decl.name}' to remove", decl.span,
+                                hint='write `remove precedence "winner over loser"`')
+            return
+        table = getattr(program, _TABLE_OF_REMOVE[decl.kind])
+        if decl.name not in table:
+            self.reporter.error("E0501", f"`remove` names {decl.kind} '{decl.name}' that the base does not declare",
+                                decl.span, hint=did_you_mean(decl.name, table))
+            return
+        removed = table.pop(decl.name)
+        if isinstance(removed, ast.CardDecl):
+            for rule in [r for r in program.rules.values() if r.card == decl.name]:
+                del program.rules[rule.name]
+
+    @staticmethod
+    def _what(decl) -> str:
+        return {
+            ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.VarDecl: "var", ast.ZoneDecl: "zone",
+            ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
+            ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
+            ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
+            ast.SourceDecl: "source",
+        }.get(type(decl), "declaration")
+
+    def _duplicate(self, what: str, name: str, span: Span, first: Span) -> None:
+        self.reporter.error("E0201", f"{what} '{name}' is defined twice", span,
+                            notes=[Note("first defined here", first)],
+                            hint="rename one of them, or use an overlay's `replace` to change the first")
+
+
+def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Program:
+    """Merge parsed files (base files first, overlays after, each in the given order)."""
+    collector = _Collector(reporter)
+    base = [(f, d) for f, d in files if f.overlay is None]
+    overlays = [(f, d) for f, d in files if f.overlay is not None]
+    for spec_file, directory in base + overlays:
+        collector.program.files.append(spec_file.name)
+        if spec_file.overlay is not None:
+            collector.program.overlays.append(spec_file.overlay)
+        for decl in spec_file.decls:
+            if spec_file.overlay is None and isinstance(decl, (ast.RemoveDecl, ast.ReplaceDecl)):
+                reporter.error("E0502", "`remove` and `replace` are only allowed in an overlay", decl.span,
+                               hint='start the file with `overlay "Variant" on "Game"`')
+                continue
+            if isinstance(decl, ast.RemoveDecl):
+                collector.remove(decl)
+            elif isinstance(decl, ast.ReplaceDecl):
+                collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
+            else:
+                collector.add(decl, directory)
+    program = collector.program
+    for header in program.overlays:
+        if program.game is not None and header.base != program.game.name:
+            reporter.error("E0502", f"overlay is for '{header.base}', but the base spec is '{program.game.name}'",
+                           header.span, hint=did_you_mean(header.base, [program.game.name], '"'))
+    return program

@@ -1,0 +1,108 @@
+"""Source files and spans.
+
+A spec's text is read once, as bytes, and decoded here so that every later
+problem (binary data, bad UTF-8, a directory given as a file) becomes a
+diagnostic rather than an exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+__all__ = ["Span", "SourceFile", "SourceMap", "read_source", "SourceError"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, ``end_column`` exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SourceFile:
+    name: str          # as shown in diagnostics
+    path: Path
+    text: str
+
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+
+class SourceError(Exception):
+    """A file could not be turned into text; carries the span to report."""
+
+    def __init__(self, message: str, span: Span, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+
+def _display_name(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def read_source(path: Path) -> SourceFile:
+    name = _display_name(path)
+    here = Span(name, 1, 1, 1, 1)
+    if path.is_dir():
+        raise SourceError(f"'{name}' is a directory, not a file", here,
+                          "give the directory as the spec, or name a .rules file inside it")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(f"no such file '{name}'", here) from None
+    except OSError as exc:
+        raise SourceError(f"cannot read '{name}': {exc.strerror or exc}", here) from None
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        line = data.count(b"\n", 0, offset) + 1
+        col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+        raise SourceError(f"'{name}' is not a text file (NUL byte)", Span(name, line, col, line, col + 1))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SourceError(f"'{name}' is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                          Span(name, line, col, line, col + 1),
+                          "save the file as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return SourceFile(name, path, text.replace("\r\n", "\n"))
+
+
+class SourceMap:
+    """Every file read during a run, by display name, for rendering excerpts."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, SourceFile] = {}
+        self._lines: dict[str, list[str]] = {}
+
+    def add(self, source: SourceFile) -> None:
+        self._files[source.name] = source
+
+    def get(self, name: str) -> SourceFile | None:
+        return self._files.get(name)
+
+    def line(self, name: str, number: int) -> str | None:
+        if name not in self._lines:
+            source = self._files.get(name)
+            if source is None:
+                return None
+            self._lines[name] = source.lines()
+        lines = self._lines[name]
+        return lines[number - 1] if 1 <= number <= len(lines) else None
