@@ -1,5 +1,8 @@
+"""`python -m checker …` is the `rulebook` command."""
+
 import sys
 
 from checker.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -119,6 +119,14 @@ class SetLit:
 
 
 @dataclass(frozen=True, slots=True)
+class Can:
+    """`can act(args)`: is the action legal now?"""
+    action: str
+    args: tuple["Expr", ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Aggregate:
     kind: str          # count sum any all the only max min argmax argmin filter
     var: str
@@ -130,7 +138,7 @@ class Aggregate:
 
 
 Expr = Union[IntLit, BoolLit, NoneLit, StrLit, Name, Call, Attr, Index, Unary, Binary, IfExpr, SetLit,
-             Aggregate]
+             Aggregate, Can]
 
 # ---------------------------------------------------------------- statements
 
@@ -502,20 +510,30 @@ class RuleDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class Subject:
+    """What a precedence orders: a rule (``card`` is None) or a power of a card."""
+    name: str
+    card: str | None
+    span: Span
+
+    def __str__(self) -> str:
+        return f'"{self.card}".{self.name}' if self.card else self.name
+
+
+@dataclass(frozen=True, slots=True)
 class PrecedenceDecl:
-    winner: str
-    loser: str
+    winner: Subject
+    loser: Subject
     cites: tuple[Cite, ...]
     decision: tuple[str, Span] | None
     span: Span
-    winner_span: Span
-    loser_span: Span
 
 
 @dataclass(frozen=True, slots=True)
 class ConstraintDecl:
     name: str
     cites: tuple[Cite, ...]
+    decisions: tuple[tuple[str, Span], ...]
     require: Expr
     when: Expr | None
     message: str | None
@@ -540,6 +558,7 @@ class PowerDecl:
     requires: Expr | None
     body: tuple[Stmt, ...]
     cites: tuple[Cite, ...]
+    decisions: tuple[tuple[str, Span], ...]
     span: Span
 
 
@@ -591,6 +610,7 @@ class ConfigReplace:
 class ConfigDecl:
     name: str
     cites: tuple[Cite, ...]
+    decisions: tuple[tuple[str, Span], ...]
     fields: tuple[Field, ...]
     includes: tuple[ConfigInclude, ...]
     replaces: tuple[ConfigReplace, ...]

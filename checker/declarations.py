@@ -52,6 +52,8 @@ def check_declarations(c: Checker) -> None:
     for prec in p.precedences:
         _precedence(c, prec)
     for constraint in p.constraints.values():
+        for name, span in constraint.decisions:
+            c.decision_ref(name, span)
         env = Env({}, config_only=True)
         c.expect(constraint.require, BOOL, env, "a constraint")
         if constraint.when is not None:
@@ -231,6 +233,8 @@ def _power(c: Checker, power: ast.PowerDecl, env: Env) -> None:
                 env = env.bind(bound, c.resolve_type(param.type))
     if power.requires is not None:
         c.expect(power.requires, BOOL, env, "the condition of requires")
+    for name, span in power.decisions:
+        c.decision_ref(name, span)
     c.block(power.body, env)
 
 
@@ -308,22 +312,51 @@ def _check_can_disagree(c: Checker, winner: ast.RuleDecl, loser: ast.RuleDecl, s
                      "a value overrides another value of the same quantity")
 
 
+def _power_ref(c: Checker, subject: ast.Subject) -> ast.PowerDecl | None:
+    card = c.p.cards.get(subject.card)
+    if card is None:
+        c.err("E0203", f"unknown card \"{subject.card}\"", subject.span,
+              hint=did_you_mean(subject.card, c.p.cards, '"'))
+        return None
+    for power in card.powers:
+        if power.name == subject.name:
+            return power
+    c.err("E0202", f"\"{card.name}\" has no power '{subject.name}'", subject.span,
+          hint=did_you_mean(subject.name, [x.name for x in card.powers]) or
+          f"its powers: {', '.join(x.name for x in card.powers) or 'none'}")
+    return None
+
+
 def _precedence(c: Checker, prec: ast.PrecedenceDecl) -> None:
-    winner = c.rule_ref(prec.winner, prec.winner_span)
-    loser = c.rule_ref(prec.loser, prec.loser_span)
-    if winner is not None and loser is not None:
-        _check_can_disagree(c, winner, loser, prec.span)
-        if any(name == prec.winner for name, _ in loser.overrides):
-            c.err("E0303", f"'{prec.loser}' overrides '{prec.winner}', and this says the opposite", prec.span,
-                  notes=[Note("the override is declared here", loser.span)])
     if prec.decision is not None:
         c.decision_ref(*prec.decision)
+    w, l = prec.winner, prec.loser
+    if (w.card is None) != (l.card is None):
+        c.err("E0205", f"a precedence orders two rules or two powers; '{w}' and '{l}' are one of each", prec.span)
+        return
+    if w.card is not None:
+        first, second = _power_ref(c, w), _power_ref(c, l)
+        if first is not None and second is not None:
+            windows = {x.window[0] if x.window else None for x in (first, second)}
+            if len(windows) != 1 or None in windows:
+                c.r.warning("W0702", f"{w} and {l} never react to the same window, so their order does not matter",
+                            prec.span, hint="an order between powers matters for powers with the same `when` window")
+        return
+    winner = c.rule_ref(w.name, w.span)
+    loser = c.rule_ref(l.name, l.span)
+    if winner is not None and loser is not None:
+        _check_can_disagree(c, winner, loser, prec.span)
+        if any(name == w.name for name, _ in loser.overrides):
+            c.err("E0303", f"'{l.name}' overrides '{w.name}', and this says the opposite", prec.span,
+                  notes=[Note("the override is declared here", loser.span)])
 
 
 # ---------------------------------------------------------------- configurations
 
 def _configuration(c: Checker, config: ast.ConfigDecl) -> None:
     env = Env({}, config_only=True)
+    for name, span in config.decisions:
+        c.decision_ref(name, span)
     for f in config.fields:
         if f.name == "players":
             for v in f.values:

@@ -50,6 +50,10 @@ def _pick(children, tag: str, default=None):
     return default
 
 
+def _decisions(children) -> tuple:
+    return tuple(t[1] for t in children if isinstance(t, _Tagged) and t[0] == "decision")
+
+
 def _all(children, cls):
     return tuple(c for c in children if isinstance(c, cls))
 
@@ -225,7 +229,8 @@ class _Lower(Transformer):
         body = tuple(x for x in c if _is_stmt(x))
         cites = tuple(s.cite for s in body if isinstance(s, ast.CiteStmt))
         return ast.PowerDecl(name, summary, _pick(c, "timing"), _pick(c, "limit", "once_per_turn"),
-                             _pick(c, "mandatory", False), _pick(c, "requires"), body, cites, self.span(meta))
+                             _pick(c, "mandatory", False), _pick(c, "requires"), body, cites,
+                             _decisions(c), self.span(meta))
 
     def timing(self, meta, c):
         names = _pick(c, "names", ())
@@ -258,8 +263,7 @@ class _Lower(Transformer):
     # ---------------------------------------------------------------- rules
     def rule_decl(self, meta, c):
         overrides = tuple(x for t in c if isinstance(t, _Tagged) and t[0] == "overrides" for x in t[1])
-        decisions = tuple(t[1] for t in c if isinstance(t, _Tagged) and t[0] == "decision")
-        return ast.RuleDecl(str(c[0]), _all(c, ast.RuleHead), _all(c, ast.Cite), overrides, decisions,
+        return ast.RuleDecl(str(c[0]), _all(c, ast.RuleHead), _all(c, ast.Cite), overrides, _decisions(c),
                             None, self.span(meta))
 
     def overrides(self, meta, c):
@@ -292,12 +296,17 @@ class _Lower(Transformer):
         return _tag("when", c[0])
 
     def precedence_decl(self, meta, c):
-        return ast.PrecedenceDecl(str(c[0]), str(c[1]), _all(c, ast.Cite), _pick(c, "decision"),
-                                  self.span(meta), self.tspan(c[0]), self.tspan(c[1]))
+        return ast.PrecedenceDecl(c[0], c[1], _all(c, ast.Cite), _pick(c, "decision"), self.span(meta))
+
+    def rule_subject(self, meta, c):
+        return ast.Subject(str(c[0]), None, self.span(meta))
+
+    def power_subject(self, meta, c):
+        return ast.Subject(str(c[1]), _unquote(c[0]), self.span(meta))
 
     def constraint_decl(self, meta, c):
         require = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite))][0]
-        return ast.ConstraintDecl(str(c[0]), _all(c, ast.Cite), require, _pick(c, "when"),
+        return ast.ConstraintDecl(str(c[0]), _all(c, ast.Cite), _decisions(c), require, _pick(c, "when"),
                                   _pick(c, "message"), self.span(meta))
 
     def message(self, meta, c):
@@ -315,7 +324,8 @@ class _Lower(Transformer):
         return ast.ProcedureDecl(str(c[0]), _pick(c, "params", ()), _pick(c, "block", ()), self.span(meta))
 
     def config_decl(self, meta, c):
-        return ast.ConfigDecl(_unquote(c[0]), _all(c, ast.Cite), _all(c, ast.Field), _all(c, ast.ConfigInclude),
+        return ast.ConfigDecl(_unquote(c[0]), _all(c, ast.Cite), _decisions(c), _all(c, ast.Field),
+                              _all(c, ast.ConfigInclude),
                               _all(c, ast.ConfigReplace), self.span(meta))
 
     def config_include(self, meta, c):
@@ -529,6 +539,9 @@ class _Lower(Transformer):
 
     def args(self, meta, c):
         return _tag("args", tuple(c))
+
+    def can(self, meta, c):
+        return ast.Can(str(c[0]), _pick(c, "args", ()), self.span(meta))
 
     def aggregate(self, meta, c):
         kind, var, coll = c[0], c[1], c[2]

@@ -90,7 +90,7 @@ def _token_text(token: lark.Token) -> str:
 
 # ---------------------------------------------------------------- chunking for recovery
 
-_KEYWORD_LINE = re.compile(r"^[ \t]*(" + "|".join(TOP_LEVEL_KEYWORDS) + r")\b")
+_KEYWORD_LINE = re.compile(r"[ \t]*(" + "|".join(TOP_LEVEL_KEYWORDS) + r")\b")
 
 
 def _scan(text: str) -> tuple[list[int], tuple[int, int] | None]:
@@ -102,10 +102,13 @@ def _scan(text: str) -> tuple[list[int], tuple[int, int] | None]:
     at_line_start = True
     while i < n:
         ch = text[i]
-        if at_line_start and depth == 0:
+        if at_line_start:
+            # an item starts at a keyword at depth 0 — or at a keyword in the first column,
+            # whatever came before (so an unclosed bracket does not swallow the rest of the file)
             m = _KEYWORD_LINE.match(text, i)
-            if m:
+            if m and (depth == 0 or m.start(1) == i):
                 starts.append(i)
+                depth = 0
         at_line_start = False
         if ch == "\n":
             at_line_start = True
@@ -138,14 +141,15 @@ def _span_at(source: SourceFile, offset: int, length: int = 1) -> Span:
 def _report(error: UnexpectedInput, source: SourceFile, reporter: Reporter) -> None:
     if isinstance(error, UnexpectedToken):
         tok = error.token
+        expected = getattr(error, "accepts", None) or error.expected
         if tok.type == "$END":
-            _report_eof(error.expected, source, reporter)
+            _report_eof(expected, source, reporter)
             return
         line, col = tok.line or 1, tok.column or 1
         span = Span(source.name, line, col, line, col + max(1, len(str(tok))))
         notes = []
-        hint = f"expected {describe_expected(error.expected)}" if error.expected else None
-        if "NAME" in error.expected and str(tok) in _keyword_names():
+        hint = f"expected {describe_expected(expected)}" if expected else None
+        if "NAME" in expected and str(tok).isidentifier() and str(tok) in _keyword_names():
             hint = f"'{tok}' is a keyword of the language and cannot be used as a name; choose another name"
         reporter.error("E0101", f"unexpected {_token_text(tok)}", span, notes=notes, hint=hint)
     elif isinstance(error, UnexpectedCharacters):
@@ -170,7 +174,13 @@ def _report_eof(expected, source: SourceFile, reporter: Reporter) -> None:
 
 @functools.cache
 def _keyword_names() -> frozenset[str]:
-    return frozenset(t.pattern.value for t in parser().terminals if t.pattern.type == "str")
+    return frozenset(t.pattern.value for t in parser().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isidentifier())
+
+
+def keywords() -> frozenset[str]:
+    """The reserved words of the language."""
+    return _keyword_names()
 
 
 def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:

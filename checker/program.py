@@ -131,7 +131,7 @@ class _Collector:
             return
         if isinstance(decl, ast.PrecedenceDecl):
             for other in program.precedences:
-                if (other.winner, other.loser) == (decl.winner, decl.loser):
+                if (str(other.winner), str(other.loser)) == (str(decl.winner), str(decl.loser)):
                     self._duplicate("precedence", f"{decl.winner} over {decl.loser}", decl.span, other.span)
                     return
             program.precedences.append(decl)
@@ -177,7 +177,7 @@ class _Collector:
         if decl.kind == "precedence":
             winner, _, loser = decl.name.partition(" over ")
             for other in program.precedences:
-                if (other.winner, other.loser) == (winner.strip(), loser.strip()):
+                if (str(other.winner), str(other.loser)) == (winner.strip(), loser.strip()):
                     program.precedences.remove(other)
                     return
             self.reporter.error("E0501", f"no precedence '{decl.name}' to remove", decl.span,

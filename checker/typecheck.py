@@ -420,6 +420,17 @@ def _(c: Checker, e: ast.Aggregate, env: Env, want):
     }[e.kind]
 
 
+@_expr(ast.Can)
+def _(c: Checker, e: ast.Can, env: Env, want):
+    action = c.p.actions.get(e.action)
+    if action is None:
+        return c.err("E0202", f"unknown action '{e.action}'", e.span, hint=did_you_mean(e.action, c.p.actions))
+    if env.config_only:
+        return c.err("E0603", "`can` asks about game state; a constraint sees only the configuration", e.span)
+    c.args("action", e.action, action.params, e.args, env, e.span)
+    return BOOL
+
+
 # ==================================================================== statements
 
 @_stmt(ast.Let)
