@@ -410,6 +410,7 @@ class KindDecl:
     attrs: tuple[AttrDecl, ...]
     controller: tuple[str, Span] | None
     start: tuple[str, Span] | None
+    decisions: tuple[tuple[str, Span], ...]
     span: Span
 
 

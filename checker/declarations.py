@@ -92,6 +92,8 @@ def _game(c: Checker, game: ast.GameDecl) -> None:
 
 def _kind(c: Checker, kind: ast.KindDecl) -> None:
     me = KindT(kind.name)
+    for name, span in kind.decisions:
+        c.decision_ref(name, span)
     for attr in kind.attrs:
         ty = c.resolve_type(attr.type)
         if attr.domain is not None:

@@ -115,7 +115,7 @@ class _Lower(Transformer):
                     start = entry
             else:
                 attrs.append(a)
-        return ast.KindDecl(str(c[0]), tuple(attrs), controller, start, self.span(meta))
+        return ast.KindDecl(str(c[0]), tuple(attrs), controller, start, _decisions(c), self.span(meta))
 
     def attr_decl(self, meta, c):
         domain = _pick(c, "domain")

@@ -1,0 +1,40 @@
+"""Shared fixtures.  `pytest --update-golden` rewrites the golden expectations."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec" / "citadelles"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/fixtures/**/*.expected from the current output")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+@pytest.fixture(autouse=True)
+def _run_from_root(monkeypatch):
+    """Diagnostics show paths relative to the working directory: make it the repository."""
+    monkeypatch.chdir(ROOT)
+
+
+@functools.cache
+def bundled():
+    """The bundled spec, checked once per test session."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        from checker.check import check_paths
+        return check_paths([Path("spec/citadelles")])
+    finally:
+        os.chdir(cwd)
