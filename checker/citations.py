@@ -9,8 +9,10 @@ closest sentence of the source as a "did you mean".
 from __future__ import annotations
 
 import bisect
+import collections
 import dataclasses
 import difflib
+import heapq
 import re
 from pathlib import Path
 
@@ -62,19 +64,35 @@ class SourceText:
         return self._line_starts[index][1]
 
     def closest(self, quote: str) -> str | None:
+        """The sentence of the source most like ``quote``: a paraphrase finds what it paraphrases."""
         q = normalize(quote)
-        sentences = [s for line in self.lines for s in re.split(r"(?<=[.!?:])\s+", normalize(line)) if s]
-        best = difflib.get_close_matches(q, sentences, n=1, cutoff=0.5)
-        if best:
-            return best[0]
-        # a long quote may span several sentences: compare with windows of the same length
-        if len(q) > 20:
-            words = q.split(" ")
-            head = " ".join(words[:4])
-            at = self.normalized.find(head)
-            if at >= 0:
-                return self.normalized[at:at + len(q)]
-        return None
+        words = self.normalized.split(" ")
+        qwords = q.split(" ")
+        width = max(1, len(qwords))
+        wanted = collections.Counter(w.casefold() for w in qwords)
+        # slide a window of the quote's length over the text, scoring shared words; keep the best few
+        window: collections.Counter = collections.Counter()
+        scores = []
+        for i, word in enumerate(words):
+            window[word.casefold()] += 1
+            if i >= width:
+                window[words[i - width].casefold()] -= 1
+            if i >= width - 1:
+                scores.append((sum(min(n, window[w]) for w, n in wanted.items()), i - width + 1))
+        top = heapq.nlargest(12, scores)
+        candidates = {" ".join(words[start:start + width]): start for _, start in top}
+        best = difflib.get_close_matches(q, list(candidates), n=1, cutoff=0.5)
+        if not best:
+            return None
+        at = self.normalized.find(best[0])
+        marks = (". ", "! ", "? ", ": ", ' "', ',"')
+        begin = max(self.normalized.rfind(mark, 0, at + 1) for mark in marks)
+        begin = at if begin < 0 or at - begin > len(q) else begin + 2
+        ends = [i for i in (self.normalized.find(mark, at + len(best[0]) - 1) for mark in ".!?") if i >= 0]
+        end = min(ends, default=at + len(best[0]) - 1)
+        if end - begin > 3 * len(q):
+            end = at + len(best[0]) - 1
+        return self.normalized[begin:end + 1]
 
 
 def all_cites(program: Program) -> list[ast.Cite]:

@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _summary_line(result) -> str:
     counts = result.program.counts()
-    cards = ", ".join(f"{n} {kind}" for kind, n in counts["cards"].items())
+    cards = ", ".join(f"{n} {kind}" for kind, n in counts["cards"].items()) or "no cards"
     errors = len(result.reporter.errors)
     warnings = len(result.reporter.diagnostics) - errors
     state = "ok" if errors == 0 else f"{errors} error(s)"

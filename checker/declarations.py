@@ -34,7 +34,7 @@ def check_declarations(c: Checker) -> None:
     for zone in p.zones.values():
         c.index_type(zone.index)
         if zone.kind.name not in p.kinds:
-            c.err("E0202", f"unknown kind of card '{zone.kind.name}'", zone.kind.span,
+            c.err("E0202", f"unknown kind of card '{zone.kind.name}'", zone.kind.span, subject=zone.kind.name,
                   hint=did_you_mean(zone.kind.name, p.kinds))
     for window in p.windows.values():
         c.params_env(window.params, EMPTY)
@@ -80,7 +80,7 @@ def _game(c: Checker, game: ast.GameDecl) -> None:
             if not isinstance(v, ast.Name) or v.id not in c.p.procedures:
                 name = v.id if isinstance(v, ast.Name) else "?"
                 c.err("E0202", f"the game's flow must name a procedure; '{name}' is not one", v.span,
-                      hint=did_you_mean(name, c.p.procedures))
+                      subject=name, hint=did_you_mean(name, c.p.procedures))
             elif c.p.procedures[v.id].params:
                 c.err("E0302", f"the flow procedure '{v.id}' must take no parameters", v.span)
         elif f.name in ("edition",):
@@ -106,7 +106,7 @@ def _kind(c: Checker, kind: ast.KindDecl) -> None:
         name, span = kind.controller
         q = c.p.quantities.get(name)
         if q is None:
-            c.err("E0202", f"unknown quantity '{name}' for the controller of {kind.name}", span,
+            c.err("E0202", f"unknown quantity '{name}' for the controller of {kind.name}", span, subject=name,
                   hint=did_you_mean(name, c.p.quantities))
         elif len(q.params) != 1 or c.resolve_type(q.params[0].type) != me or \
                 c.resolve_type(q.type) not in (PLAYER, Opt(PLAYER)):
@@ -116,7 +116,7 @@ def _kind(c: Checker, kind: ast.KindDecl) -> None:
         name, span = kind.start
         zone = c.p.zones.get(name)
         if zone is None:
-            c.err("E0202", f"unknown zone '{name}' for the start of {kind.name}", span,
+            c.err("E0202", f"unknown zone '{name}' for the start of {kind.name}", span, subject=name,
                   hint=did_you_mean(name, c.p.zones))
         elif zone.index is not None or zone.kind.name != kind.name:
             c.err("E0301", f"the start zone of {kind.name} must be an unindexed zone of {kind.name}", span)
@@ -138,7 +138,7 @@ def _action(c: Checker, action: ast.ActionDecl) -> None:
         name, span = action.parent
         parent = c.p.actions.get(name)
         if parent is None:
-            c.err("E0202", f"unknown action '{name}'", span, hint=did_you_mean(name, c.p.actions))
+            c.err("E0202", f"unknown action '{name}'", span, subject=name, hint=did_you_mean(name, c.p.actions))
         else:
             mine = [c.resolve_type(p.type) for p in action.params]
             theirs = [c.resolve_type(p.type) for p in parent.params]
@@ -180,7 +180,7 @@ def _table(c: Checker, table: ast.TableDecl) -> None:
 def _card(c: Checker, card: ast.CardDecl) -> None:
     kind = c.p.kinds.get(card.kind)
     if kind is None:
-        c.err("E0202", f"unknown kind of card '{card.kind}'", card.kind_span, hint=did_you_mean(card.kind, c.p.kinds))
+        c.err("E0202", f"unknown kind of card '{card.kind}'", card.kind_span, subject=card.kind, hint=did_you_mean(card.kind, c.p.kinds))
         return
     declared = {a.name: a for a in kind.attrs}
     given: dict[str, ast.AttrValue] = {}
@@ -226,7 +226,7 @@ def _power(c: Checker, power: ast.PowerDecl, env: Env) -> None:
         name, names, span = power.window
         window = c.p.windows.get(name)
         if window is None:
-            c.err("E0202", f"unknown window '{name}'", span, hint=did_you_mean(name, c.p.windows))
+            c.err("E0202", f"unknown window '{name}'", span, subject=name, hint=did_you_mean(name, c.p.windows))
         else:
             if len(names) > len(window.params):
                 c.err("E0302", f"window '{name}' has {len(window.params)} parameter(s); {len(names)} names given",
@@ -271,14 +271,14 @@ def _rule(c: Checker, rule: ast.RuleDecl) -> None:
             if decl is None:
                 hint = "value and adjust rules name quantities; permit and forbid name actions" \
                     if pat.name in c.p.quantities else did_you_mean(pat.name, c.p.actions)
-                c.err("E0202", f"unknown action '{pat.name}'", pat.span, hint=hint)
+                c.err("E0202", f"unknown action '{pat.name}'", pat.span, hint=hint, subject=pat.name)
                 continue
         else:
             decl = c.p.quantities.get(pat.name)
             if decl is None:
                 hint = "permit and forbid name actions; value and adjust name quantities" \
                     if pat.name in c.p.actions else did_you_mean(pat.name, c.p.quantities)
-                c.err("E0202", f"unknown quantity '{pat.name}'", pat.span, hint=hint)
+                c.err("E0202", f"unknown quantity '{pat.name}'", pat.span, hint=hint, subject=pat.name)
                 continue
         if len(pat.binders) != len(decl.params):
             names = ", ".join(p.name for p in decl.params)
@@ -367,7 +367,7 @@ def _configuration(c: Checker, config: ast.ConfigDecl) -> None:
             c.err("E0206", f"unknown configuration field '{f.name}'", f.span, hint="fields: players")
     for inc in config.includes:
         if inc.kind not in c.p.kinds:
-            c.err("E0202", f"unknown kind of card '{inc.kind}'", inc.span, hint=did_you_mean(inc.kind, c.p.kinds))
+            c.err("E0202", f"unknown kind of card '{inc.kind}'", inc.span, subject=inc.kind, hint=did_you_mean(inc.kind, c.p.kinds))
             continue
         for name, span in inc.names:
             _card_of_kind(c, name, span, inc.kind)
@@ -376,7 +376,7 @@ def _configuration(c: Checker, config: ast.ConfigDecl) -> None:
     for rep in config.replaces:
         old = c.p.cards.get(rep.old[0])
         if old is None:
-            c.err("E0203", f"unknown card \"{rep.old[0]}\"", rep.old[1], hint=did_you_mean(rep.old[0], c.p.cards, '"'))
+            c.err("E0203", f"unknown card \"{rep.old[0]}\"", rep.old[1], subject=rep.old[0], hint=did_you_mean(rep.old[0], c.p.cards, '"'))
         for name, span in rep.new:
             if old is not None:
                 _card_of_kind(c, name, span, old.kind)
@@ -387,7 +387,7 @@ def _configuration(c: Checker, config: ast.ConfigDecl) -> None:
 def _card_of_kind(c: Checker, name: str, span, kind: str) -> None:
     card = c.p.cards.get(name)
     if card is None:
-        c.err("E0203", f"unknown card \"{name}\"", span,
+        c.err("E0203", f"unknown card \"{name}\"", span, subject=name,
               hint=did_you_mean(name, [x.name for x in c.p.cards_of(kind)], '"'))
     elif card.kind != kind:
         c.err("E0205", f"\"{name}\" is a {card.kind}, not a {kind}", span)

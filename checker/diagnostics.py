@@ -91,9 +91,14 @@ class Reporter:
 
     def __init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        # Names of declarations that did not parse: an "unknown name" about one of them
+        # would only repeat the syntax error, so it is not reported.
+        self.unparsed: set[str] = set()
 
     def error(self, code: str, message: str, span: Span | None, *, notes: Iterable[Note] = (),
-              hint: str | None = None) -> None:
+              hint: str | None = None, subject: str | None = None) -> None:
+        if subject is not None and subject in self.unparsed:
+            return
         self.diagnostics.append(Diagnostic(code, message, span, tuple(notes), hint))
 
     def warning(self, code: str, message: str, span: Span | None, *, notes: Iterable[Note] = (),

@@ -71,9 +71,24 @@ def _terminal_display() -> dict[str, str]:
     return shown
 
 
+_EXPRESSION_START = {"INT", "STRING", "NAME", "LPAR", "LBRACE", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "CAN",
+                     "IF", "COUNT", "SUM", "ANY", "ALL", "THE", "ONLY", "MAX", "MIN", "ARGMAX", "ARGMIN", "FILTER"}
+_STATEMENT_START = {"LET", "SET", "CHOOSE", "IF", "FOR", "REPEAT", "TRANSFER", "RESET", "MOVE", "DRAW", "SHUFFLE",
+                    "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "LOG", "CITE"}
+
+
 def describe_expected(names) -> str:
+    """Say what the parser expected, the way a person would: "an expression", "a statement", "'}'"."""
     display = _terminal_display()
-    items = sorted({display.get(n, n) for n in names}, key=lambda s: (s.startswith("'") is False, s))
+    names = set(names)
+    summary = []
+    if {"INT", "STRING", "NAME", "LPAR"} <= names:
+        names -= _EXPRESSION_START
+        summary.append("an expression")
+    if {"LET", "SET", "CHOOSE", "DO"} <= names:
+        names -= _STATEMENT_START
+        summary.append("a statement")
+    items = summary + sorted({display.get(n, n) for n in names}, key=lambda s: (s.startswith("'") is False, s))
     if len(items) > 8:
         items = items[:8] + [f"… ({len(items) - 8} more)"]
     return ", ".join(items)
@@ -93,11 +108,14 @@ def _token_text(token: lark.Token) -> str:
 _KEYWORD_LINE = re.compile(r"[ \t]*(" + "|".join(TOP_LEVEL_KEYWORDS) + r")\b")
 
 
-def _scan(text: str) -> tuple[list[int], tuple[int, int] | None]:
-    """Return the offsets where top-level items start, and the first offset nested too deep."""
+_ITEM_NAME = re.compile(r'\s*(\w+)\s+(?:\w+\s+)?("[^"\n]*"|\w+)')
+
+
+def _scan(text: str) -> tuple[list[int], list[int]]:
+    """Return the offsets where top-level items start, and where items first nest too deep."""
     starts: list[int] = []
     depth = 0
-    too_deep: tuple[int, int] | None = None
+    too_deep: list[int] = []
     i, n = 0, len(text)
     at_line_start = True
     while i < n:
@@ -124,8 +142,8 @@ def _scan(text: str) -> tuple[list[int], tuple[int, int] | None]:
             continue
         elif ch in "([{":
             depth += 1
-            if depth > MAX_NESTING and too_deep is None:
-                too_deep = (i, depth)
+            if depth > MAX_NESTING and (not too_deep or (starts and too_deep[-1] < starts[-1])):
+                too_deep.append(i)
         elif ch in ")]}":
             depth = max(0, depth - 1)
         i += 1
@@ -154,7 +172,7 @@ def _report(error: UnexpectedInput, source: SourceFile, reporter: Reporter) -> N
         reporter.error("E0101", f"unexpected {_token_text(tok)}", span, notes=notes, hint=hint)
     elif isinstance(error, UnexpectedCharacters):
         span = Span(source.name, error.line, error.column, error.line, error.column + 1)
-        char = source.text[error.pos_in_stream] if error.pos_in_stream < len(source.text) else "?"
+        char = error.char
         hint = None
         if char in "“”«»":
             hint = 'strings are written between straight double quotes: "…"'
@@ -190,15 +208,11 @@ def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
     top-level item that parses on its own.
     """
     starts, too_deep = _scan(source.text)
-    if too_deep is not None:
-        offset, _ = too_deep
-        reporter.error("E0104", f"brackets nested more than {MAX_NESTING} deep", _span_at(source, offset),
-                       hint="split the expression with `let` or a quantity")
-        return []
-    try:
-        return [parser().parse(source.text)]
-    except UnexpectedInput:
-        pass
+    if not too_deep:
+        try:
+            return [parser().parse(source.text)]
+        except UnexpectedInput:
+            pass
     trees: list[lark.Tree] = []
     bounds = starts + [len(source.text)]
     if not starts or starts[0] != 0:
@@ -207,6 +221,12 @@ def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
         chunk = source.text[begin:end]
         if not chunk.strip():
             continue
+        deep = [offset for offset in too_deep if begin <= offset < end]
+        if deep:
+            # an item nested deeper than any spec needs is reported, not parsed
+            reporter.error("E0104", f"brackets nested more than {MAX_NESTING} deep", _span_at(source, deep[0]),
+                           hint="split the expression with `let` or a quantity")
+            continue
         prefix_lines = source.text.count("\n", 0, begin)
         col = begin - (source.text.rfind("\n", 0, begin) + 1)
         padded = "\n" * prefix_lines + " " * col + chunk
@@ -214,4 +234,7 @@ def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
             trees.append(parser().parse(padded))
         except UnexpectedInput as error:
             _report(error, source, reporter)
+            named = _ITEM_NAME.match(chunk)
+            if named:
+                reporter.unparsed.add(named.group(2).strip('"'))
     return trees

@@ -14,6 +14,7 @@ from typing import Iterable
 
 from checker import ast
 from checker.diagnostics import Note, Reporter
+from checker.parse import keywords
 from checker.source import Span
 
 __all__ = ["Program", "collect", "suggest"]
@@ -142,6 +143,9 @@ class _Collector:
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = _name_of(decl)
+        if table_name not in ("cards", "configurations") and name in keywords():
+            self.reporter.error("E0101", f"'{name}' is a keyword of the language and cannot name a {self._what(decl)}",
+                                decl.span, hint=f"choose another name, such as '{name}_'")
         if replacing:
             if name not in table:
                 self.reporter.error("E0501", f"`replace` names {self._what(decl)} '{name}' that the base does not declare",

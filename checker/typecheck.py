@@ -71,6 +71,7 @@ class Checker:
 
     # ---------------------------------------------------------------- helpers
     def err(self, code: str, message: str, span: Span | None, **kw) -> Ty:
+        """Report; ``subject=name`` marks an unknown-name error about ``name``."""
         self.r.error(code, message, span, **kw)
         return ERROR
 
@@ -88,7 +89,7 @@ class Checker:
             return EnumT(t.name)
         if t.name in self.p.kinds:
             return KindT(t.name)
-        return self.err("E0202", f"unknown type '{t.name}'", t.span,
+        return self.err("E0202", f"unknown type '{t.name}'", t.span, subject=t.name,
                         hint=did_you_mean(t.name, [*prims, *self.p.enums, *self.p.kinds]))
 
     def index_type(self, t: ast.TypeName | None) -> Ty | None:
@@ -107,7 +108,7 @@ class Checker:
             return KindT(card.kind)
         if isinstance(want, (KindT, Opt)) and isinstance(want.inner if isinstance(want, Opt) else want, KindT):
             kind = (want.inner if isinstance(want, Opt) else want).name
-            return self.err("E0203", f"unknown card \"{lit.value}\"", lit.span,
+            return self.err("E0203", f"unknown card \"{lit.value}\"", lit.span, subject=lit.value,
                             hint=did_you_mean(lit.value, [c.name for c in self.p.cards_of(kind)] or self.p.cards, '"'))
         return TEXT
 
@@ -146,7 +147,7 @@ class Checker:
         decl = self.p.vars.get(lv.name) or self.p.zones.get(lv.name)
         if decl is None:
             pool = self.p.zones if want == "zone" else self.p.vars
-            return self.err("E0202", f"unknown {want} '{lv.name}'", lv.span, hint=did_you_mean(lv.name, pool))
+            return self.err("E0202", f"unknown {want} '{lv.name}'", lv.span, subject=lv.name, hint=did_you_mean(lv.name, pool))
         is_zone = isinstance(decl, ast.ZoneDecl)
         if want == "zone" and not is_zone:
             return self.err("E0205", f"'{lv.name}' is a {'counter' if decl.counter else 'var'}, not a zone", lv.span)
@@ -172,13 +173,13 @@ class Checker:
     def rule_ref(self, name: str, span: Span) -> ast.RuleDecl | None:
         rule = self.p.rules.get(name)
         if rule is None:
-            self.err("E0204", f"unknown rule '{name}'", span, hint=did_you_mean(name, self.p.rules))
+            self.err("E0204", f"unknown rule '{name}'", span, subject=name, hint=did_you_mean(name, self.p.rules))
         return rule
 
     def decision_ref(self, name: str, span: Span) -> None:
         self.decisions_used.add(name)
         if name not in self.p.decisions:
-            self.err("E0202", f"unknown decision '{name}'", span, hint=did_you_mean(name, self.p.decisions))
+            self.err("E0202", f"unknown decision '{name}'", span, subject=name, hint=did_you_mean(name, self.p.decisions))
 
 
 # ==================================================================== expressions
@@ -239,7 +240,7 @@ def _(c: Checker, e: ast.Name, env: Env, want):
     if e.id in c.p.quantities or e.id in c.p.tables:
         return c.err("E0302", f"'{e.id}' takes arguments", e.span, hint=f"write {e.id}(…)")
     pool = [*env.locals, *BUILTIN_NAMES, *c.p.enum_members, *c.p.enums, *c.p.vars, *c.p.zones]
-    return c.err("E0202", f"unknown name '{e.id}'", e.span, hint=did_you_mean(e.id, pool))
+    return c.err("E0202", f"unknown name '{e.id}'", e.span, subject=e.id, hint=did_you_mean(e.id, pool))
 
 
 def _builtin_call(c: Checker, e: ast.Call, env: Env) -> Ty:
@@ -273,7 +274,7 @@ def _(c: Checker, e: ast.Call, env: Env, want):
         if what:
             return c.err("E0205", f"'{e.func}' is an {what}, not a value", e.func_span)
         pool = [*BUILTIN_FUNCTIONS, *c.p.quantities, *c.p.tables]
-        return c.err("E0202", f"unknown quantity '{e.func}'", e.func_span, hint=did_you_mean(e.func, pool))
+        return c.err("E0202", f"unknown quantity '{e.func}'", e.func_span, subject=e.func, hint=did_you_mean(e.func, pool))
     if env.config_only:
         return c.err("E0603", f"'{e.func}' is computed from game state; a constraint sees only the configuration",
                      e.span)
@@ -307,7 +308,7 @@ def _(c: Checker, e: ast.Index, env: Env, want):
         return c.err("E0303", "only a var, counter or zone can be indexed", e.span)
     decl = c.p.vars.get(e.obj.id) or c.p.zones.get(e.obj.id)
     if decl is None:
-        return c.err("E0202", f"unknown var, counter or zone '{e.obj.id}'", e.obj.span,
+        return c.err("E0202", f"unknown var, counter or zone '{e.obj.id}'", e.obj.span, subject=e.obj.id,
                      hint=did_you_mean(e.obj.id, [*c.p.vars, *c.p.zones]))
     if env.config_only:
         return c.err("E0603", f"'{e.obj.id}' is game state; a constraint sees only the configuration", e.span)
@@ -424,7 +425,7 @@ def _(c: Checker, e: ast.Aggregate, env: Env, want):
 def _(c: Checker, e: ast.Can, env: Env, want):
     action = c.p.actions.get(e.action)
     if action is None:
-        return c.err("E0202", f"unknown action '{e.action}'", e.span, hint=did_you_mean(e.action, c.p.actions))
+        return c.err("E0202", f"unknown action '{e.action}'", e.span, subject=e.action, hint=did_you_mean(e.action, c.p.actions))
     if env.config_only:
         return c.err("E0603", "`can` asks about game state; a constraint sees only the configuration", e.span)
     c.args("action", e.action, action.params, e.args, env, e.span)
@@ -447,7 +448,7 @@ def _(c, s: ast.SetVar, env):
 @_stmt(ast.Reset)
 def _(c, s: ast.Reset, env):
     if s.name not in c.p.vars:
-        c.err("E0202", f"unknown var or counter '{s.name}'", s.span, hint=did_you_mean(s.name, c.p.vars))
+        c.err("E0202", f"unknown var or counter '{s.name}'", s.span, subject=s.name, hint=did_you_mean(s.name, c.p.vars))
 
 
 def _choose_options(c: Checker, o: ast.ChooseOptions, env: Env, span: Span) -> None:
@@ -564,7 +565,7 @@ def _(c, s: ast.Reveal, env):
 def _(c, s: ast.Do, env):
     action = c.p.actions.get(s.action)
     if action is None:
-        c.err("E0202", f"unknown action '{s.action}'", s.span, hint=did_you_mean(s.action, c.p.actions))
+        c.err("E0202", f"unknown action '{s.action}'", s.span, subject=s.action, hint=did_you_mean(s.action, c.p.actions))
         return
     c.args("action", s.action, action.params, s.args, env, s.span)
 
@@ -573,7 +574,7 @@ def _(c, s: ast.Do, env):
 def _(c, s: ast.CallProc, env):
     proc = c.p.procedures.get(s.name)
     if proc is None:
-        c.err("E0202", f"unknown procedure '{s.name}'", s.span, hint=did_you_mean(s.name, c.p.procedures))
+        c.err("E0202", f"unknown procedure '{s.name}'", s.span, subject=s.name, hint=did_you_mean(s.name, c.p.procedures))
         return
     c.args("procedure", s.name, proc.params, s.args, env, s.span)
 
@@ -582,7 +583,7 @@ def _(c, s: ast.CallProc, env):
 def _(c, s: ast.Signal, env):
     window = c.p.windows.get(s.window)
     if window is None:
-        c.err("E0202", f"unknown window '{s.window}'", s.span, hint=did_you_mean(s.window, c.p.windows))
+        c.err("E0202", f"unknown window '{s.window}'", s.span, subject=s.window, hint=did_you_mean(s.window, c.p.windows))
         return
     c.args("window", s.window, window.params, s.args, env, s.span)
 
@@ -603,7 +604,7 @@ def _(c, s: ast.Offer, env):
                 inner = inner.bind(var, elem)
             action = c.p.actions.get(item.action)
             if action is None:
-                c.err("E0202", f"unknown action '{item.action}'", item.span, hint=did_you_mean(item.action, c.p.actions))
+                c.err("E0202", f"unknown action '{item.action}'", item.span, subject=item.action, hint=did_you_mean(item.action, c.p.actions))
             else:
                 c.args("action", item.action, action.params, item.args, inner, item.span)
         elif isinstance(item, ast.OfferPowers):
