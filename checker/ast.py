@@ -411,6 +411,7 @@ class KindDecl:
     controller: tuple[str, Span] | None
     start: tuple[str, Span] | None
     decisions: tuple[tuple[str, Span], ...]
+    cites: tuple[Cite, ...]
     span: Span
 
 
@@ -424,6 +425,7 @@ class VarDecl:
     doc: str | None
     counter: bool
     unlimited: bool
+    cites: tuple[Cite, ...]
     span: Span
 
 
@@ -435,6 +437,7 @@ class ZoneDecl:
     kind: TypeName
     visibility: str
     doc: str | None
+    cites: tuple[Cite, ...]
     span: Span
 
 

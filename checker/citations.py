@@ -107,6 +107,10 @@ def all_cites(program: Program) -> list[ast.Cite]:
                 if isinstance(inner, tuple):
                     from_stmts(inner)
 
+    for kind in program.kinds.values():
+        cites.extend(kind.cites)
+    for state in (*program.vars.values(), *program.zones.values()):
+        cites.extend(state.cites)
     for q in program.quantities.values():
         cites.extend(q.cites)
     for t in program.tables.values():

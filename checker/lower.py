@@ -115,7 +115,8 @@ class _Lower(Transformer):
                     start = entry
             else:
                 attrs.append(a)
-        return ast.KindDecl(str(c[0]), tuple(attrs), controller, start, _decisions(c), self.span(meta))
+        return ast.KindDecl(str(c[0]), tuple(attrs), controller, start, _decisions(c), _all(c, ast.Cite),
+                            self.span(meta))
 
     def attr_decl(self, meta, c):
         domain = _pick(c, "domain")
@@ -127,17 +128,17 @@ class _Lower(Transformer):
 
     def var_decl(self, meta, c):
         index = _pick(c, "index")
-        rest = [x for x in c[1:] if not isinstance(x, _Tagged)]
+        rest = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite))]
         type_ = rest[0]
         default = rest[1] if len(rest) > 1 else None
         return ast.VarDecl(str(c[0]), index, type_, default, _pick(c, "vis", "public"), _pick(c, "doc"),
-                           False, False, self.span(meta))
+                           False, False, _all(c, ast.Cite), self.span(meta))
 
     def counter_decl(self, meta, c):
         int_type = ast.TypeName("Int", self.span(meta))
         return ast.VarDecl(str(c[0]), _pick(c, "index"), int_type, ast.IntLit(0, self.span(meta)),
                            _pick(c, "vis", "public"), _pick(c, "doc"), True,
-                           _pick(c, "unlimited", False), self.span(meta))
+                           _pick(c, "unlimited", False), _all(c, ast.Cite), self.span(meta))
 
     def unlimited(self, meta, c):
         return _tag("unlimited", True)
@@ -150,7 +151,7 @@ class _Lower(Transformer):
         kind_tok = [x for x in c[1:] if isinstance(x, lark.Token)][0]
         return ast.ZoneDecl(str(c[0]), _pick(c, "index"), shape == "pile",
                             ast.TypeName(str(kind_tok), self.tspan(kind_tok)),
-                            _pick(c, "vis", "public"), _pick(c, "doc"), self.span(meta))
+                            _pick(c, "vis", "public"), _pick(c, "doc"), _all(c, ast.Cite), self.span(meta))
 
     def shape_pile(self, meta, c):
         return _tag("shape", "pile")
