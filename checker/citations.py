@@ -28,7 +28,9 @@ _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0":
 
 
 def normalize(text: str) -> str:
-    """>>> normalize("L’or  est\\n illimité")
+    """Fold what OCR and keyboards vary on, and nothing else.
+
+    >>> normalize("L’or  est\\n illimité")
     "L'or est illimité"
     """
     return _SPACES.sub(" ", text.translate(_FOLD)).strip()

@@ -330,7 +330,7 @@ _ORDER = {"<", "<=", ">", ">="}
 
 
 def _card_literal_side(c: Checker, lit: ast.Expr, other: Ty) -> None:
-    """`d == "Carrière"`: the literal must name a card of d's kind."""
+    """`d == "Some card"`: the literal must name a card of d's kind."""
     target = other.inner if isinstance(other, Opt) else other
     if isinstance(lit, ast.StrLit) and isinstance(target, KindT):
         c.card_ref(lit, target)
