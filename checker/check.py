@@ -7,6 +7,7 @@ Each pass is a plain function; they run in order and all report to one
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 from checker import ast
@@ -32,6 +33,7 @@ class CheckResult:
     sources: SourceMap
     citations: dict[int, tuple[str, int]]
     configurations: dict[str, list[int]]
+    timings: dict[str, float] = dataclasses.field(default_factory=dict)   # seconds per pass
 
     @property
     def ok(self) -> bool:
@@ -53,6 +55,15 @@ def spec_files(path: Path, reporter: Reporter) -> list[Path]:
 
 
 def check_paths(paths: list[Path]) -> CheckResult:
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[name] = timings.get(name, 0.0) + now - clock
+        clock = now
+
     reporter = Reporter()
     sources = SourceMap()
     parsed: list[tuple[ast.SpecFile, Path]] = []
@@ -69,19 +80,26 @@ def check_paths(paths: list[Path]) -> CheckResult:
                 reporter.error("E0001", exc.message, exc.span, hint=exc.hint)
                 continue
             sources.add(source)
+            lap("read")
             try:
                 trees = parse_file(source, reporter)
+                lap("parse")
                 header, decls = lower_trees(source.name, trees)
+                lap("lower")
             except RecursionError:
                 reporter.error("E0104", "this file is nested too deeply to be read", Span(source.name, 1, 1, 1, 1))
                 continue
             parsed.append((ast.SpecFile(source.name, header, tuple(decls), Span(source.name, 1, 1, 1, 1)),
                            file.parent))
     program = collect(parsed, reporter)
+    lap("collect")
     typed = citations = configurations = None
     if parsed:
         typed = typecheck(program, reporter)
+        lap("typecheck")
         citations = check_citations(program, reporter)
+        lap("citations")
         if not reporter.errors:
             configurations = check_configurations(program, reporter)
-    return CheckResult(program, typed, reporter, sources, citations or {}, configurations or {})
+            lap("configurations")
+    return CheckResult(program, typed, reporter, sources, citations or {}, configurations or {}, timings)
