@@ -51,6 +51,7 @@ def check_declarations(c: Checker) -> None:
         _rule(c, rule)
     for prec in p.precedences:
         _precedence(c, prec)
+    _precedence_cycles(c)
     for constraint in p.constraints.values():
         for name, span in constraint.decisions:
             c.decision_ref(name, span)
@@ -348,9 +349,42 @@ def _precedence(c: Checker, prec: ast.PrecedenceDecl) -> None:
     loser = c.rule_ref(l.name, l.span)
     if winner is not None and loser is not None:
         _check_can_disagree(c, winner, loser, prec.span)
-        if any(name == w.name for name, _ in loser.overrides):
-            c.err("E0303", f"'{l.name}' overrides '{w.name}', and this says the opposite", prec.span,
-                  notes=[Note("the override is declared here", loser.span)])
+
+
+def _precedence_cycles(c: Checker) -> None:
+    """`a over b` (or `a overrides b`) and, through any chain, `b over a`: no order is left."""
+    edges: dict[str, list[tuple[str, object]]] = {}
+    for rule in c.p.rules.values():
+        for name, span in rule.overrides:
+            edges.setdefault(rule.name, []).append((name, span))
+    for prec in c.p.precedences:
+        edges.setdefault(str(prec.winner), []).append((str(prec.loser), prec.span))
+    state: dict[str, int] = {}       # 1: on the current path, 2: done
+    path: list[str] = []
+    reported: set[frozenset] = set()
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for target, span in edges.get(node, ()):
+            if state.get(target) == 1:
+                cycle = path[path.index(target):] + [target]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    notes = [Note(f"'{a}' over '{b}' is declared here", where)
+                             for a, b in zip(cycle, cycle[1:])
+                             for t, where in edges[a] if t == b]
+                    c.err("E0303", f"precedence cycle: {' over '.join(cycle)}", span, notes=notes[:-1],
+                          hint="each pair of rules may be ordered one way only; remove one of these")
+            elif target not in state:
+                visit(target)
+        path.pop()
+        state[node] = 2
+
+    for node in list(edges):
+        if node not in state:
+            visit(node)
 
 
 # ---------------------------------------------------------------- configurations
