@@ -346,8 +346,15 @@ class CiteStmt:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class DecisionStmt:
+    """`decision name` in a body: the statements around it apply that decision."""
+    name: str
+    span: Span
+
+
 Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle,
-             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Log, CiteStmt]
+             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Log, CiteStmt, DecisionStmt]
 
 # ---------------------------------------------------------------- declarations
 

@@ -236,8 +236,6 @@ def _power(c: Checker, power: ast.PowerDecl, env: Env) -> None:
                 env = env.bind(bound, c.resolve_type(param.type))
     if power.requires is not None:
         c.expect(power.requires, BOOL, env, "the condition of requires")
-    for name, span in power.decisions:
-        c.decision_ref(name, span)
     c.block(power.body, env)
 
 

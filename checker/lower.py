@@ -229,9 +229,10 @@ class _Lower(Transformer):
         summary = _unquote(c[1]) if len(c) > 1 and isinstance(c[1], lark.Token) else None
         body = tuple(x for x in c if _is_stmt(x))
         cites = tuple(s.cite for s in body if isinstance(s, ast.CiteStmt))
+        decisions = tuple((s.name, s.span) for s in body if isinstance(s, ast.DecisionStmt))
         return ast.PowerDecl(name, summary, _pick(c, "timing"), _pick(c, "limit", "once_per_turn"),
                              _pick(c, "mandatory", False), _pick(c, "requires"), body, cites,
-                             _decisions(c), self.span(meta))
+                             decisions, self.span(meta))
 
     def timing(self, meta, c):
         names = _pick(c, "names", ())
@@ -466,6 +467,10 @@ class _Lower(Transformer):
     def cite_stmt(self, meta, c):
         return ast.CiteStmt(c[0], self.span(meta))
 
+    def decision_stmt(self, meta, c):
+        name, span = c[0][1]
+        return ast.DecisionStmt(name, span)
+
     def place_top(self, meta, c):
         return ast.Place(c[0], "top", self.span(meta))
 
@@ -575,7 +580,7 @@ for _kind in ("rule", "card", "precedence", "constraint", "configuration", "proc
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,
                ast.Transfer, ast.Move, ast.Draw, ast.Shuffle, ast.Reveal, ast.Do, ast.CallProc, ast.Signal,
-               ast.Offer, ast.EndTurn, ast.Stop, ast.Log, ast.CiteStmt)
+               ast.Offer, ast.EndTurn, ast.Stop, ast.Log, ast.CiteStmt, ast.DecisionStmt)
 
 
 def _is_stmt(x) -> bool:

@@ -74,7 +74,7 @@ def _terminal_display() -> dict[str, str]:
 _EXPRESSION_START = {"INT", "STRING", "NAME", "LPAR", "LBRACE", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "CAN",
                      "IF", "COUNT", "SUM", "ANY", "ALL", "THE", "ONLY", "MAX", "MIN", "ARGMAX", "ARGMIN", "FILTER"}
 _STATEMENT_START = {"LET", "SET", "CHOOSE", "IF", "FOR", "REPEAT", "TRANSFER", "RESET", "MOVE", "DRAW", "SHUFFLE",
-                    "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "LOG", "CITE"}
+                    "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "LOG", "CITE", "DECISION"}
 
 
 def describe_expected(names) -> str:

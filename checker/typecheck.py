@@ -648,6 +648,11 @@ def _(c, s, env):
     return None
 
 
+@_stmt(ast.DecisionStmt)
+def _(c, s: ast.DecisionStmt, env):
+    c.decision_ref(s.name, s.span)
+
+
 def typecheck(program: Program, reporter: Reporter) -> Typed:
     from checker.declarations import check_declarations
     checker = Checker(program, reporter)
