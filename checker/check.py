@@ -48,6 +48,10 @@ def spec_files(path: Path, reporter: Reporter) -> list[Path]:
             reporter.error("E0002", f"'{path}' holds no {EXTENSION} file", Span(str(path), 1, 1, 1, 1),
                            hint=f"a spec is a directory of {EXTENSION} files")
         return files
+    if path.is_symlink() and not path.exists():
+        reporter.error("E0001", f"'{path}' is a link to nowhere (dangling, or a loop of links)",
+                       Span(str(path), 1, 1, 1, 1))
+        return []
     if not path.exists():
         reporter.error("E0001", f"no such file or directory '{path}'", Span(str(path), 1, 1, 1, 1))
         return []
@@ -81,14 +85,10 @@ def check_paths(paths: list[Path]) -> CheckResult:
                 continue
             sources.add(source)
             lap("read")
-            try:
-                trees = parse_file(source, reporter)
-                lap("parse")
-                header, decls = lower_trees(source.name, trees)
-                lap("lower")
-            except RecursionError:
-                reporter.error("E0104", "this file is nested too deeply to be read", Span(source.name, 1, 1, 1, 1))
-                continue
+            trees = parse_file(source, reporter)
+            lap("parse")
+            header, decls = lower_trees(source.name, trees, reporter)
+            lap("lower")
             parsed.append((ast.SpecFile(source.name, header, tuple(decls), Span(source.name, 1, 1, 1, 1)),
                            file.parent))
     program = collect(parsed, reporter)

@@ -51,6 +51,7 @@ def _check(args) -> int:
     from checker.check import check_paths
     result = check_paths([args.spec, *args.more])
     diagnostics = result.reporter.sorted()
+    utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
     if args.json:
         summary = {
             "ok": result.ok,
@@ -59,8 +60,9 @@ def _check(args) -> int:
             "configurations": result.configurations,
             "diagnostics": [d.to_json() for d in diagnostics],
         }
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        print(json.dumps(summary, ensure_ascii=not utf8, indent=2))
     else:
+        getattr(sys.stdout, "reconfigure", lambda **_: None)(errors="backslashreplace")  # a non-UTF-8 terminal
         if args.format == "short":
             sys.stdout.write(render_short(diagnostics))
         else:

@@ -14,7 +14,10 @@ from checker import ast
 from checker.diagnostics import Note, Reporter
 from checker.program import Program
 
-__all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate"]
+__all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate", "game_player_counts"]
+
+MAX_PLAYERS = 100        # far beyond any table; keeps every check finite
+MAX_RANGE = 10_000
 
 
 class ConfigEvalError(Exception):
@@ -83,7 +86,11 @@ def evaluate(e: ast.Expr, program: Program, sel: Selection, env: dict):
         if e.op == "or":
             return ev(e.left) or ev(e.right)
         if e.op == "..":
-            return list(range(ev(e.left), ev(e.right) + 1))
+            low, high = ev(e.left), ev(e.right)
+            if high - low > MAX_RANGE:
+                raise ConfigEvalError(f"the range {low}..{high} is too large to evaluate (over {MAX_RANGE} values)",
+                                      e.span)
+            return list(range(low, high + 1))
         if e.op in ("in", "notin"):
             found = ev(e.left) in ev(e.right)
             return found if e.op == "in" else not found
@@ -121,7 +128,7 @@ def evaluate(e: ast.Expr, program: Program, sel: Selection, env: dict):
                 return []
             best = (max if kind == "argmax" else min)(r for _, r in results)
             return [x for x, r in results if r == best]
-    raise ConfigEvalError(f"this expression cannot be evaluated on a configuration", e.span)
+    raise ConfigEvalError("this expression cannot be evaluated on a configuration", e.span)
 
 
 def _player_counts(fields, default: list[int], program: Program, sel: Selection) -> list[int]:
@@ -129,18 +136,30 @@ def _player_counts(fields, default: list[int], program: Program, sel: Selection)
         if f.name == "players":
             counts: list[int] = []
             for v in f.values:
+                if isinstance(v, ast.Binary) and v.op == "..":
+                    low, high = evaluate(v.left, program, sel, {}), evaluate(v.right, program, sel, {})
+                    if low > high:
+                        raise ConfigEvalError(f"the range {low}..{high} is empty", v.span)
+                    if low < 1 or high > MAX_PLAYERS:
+                        raise ConfigEvalError(f"player counts go from 1 to {MAX_PLAYERS}; {low}..{high} does not",
+                                              v.span)
                 value = evaluate(v, program, sel, {})
-                counts.extend(value if isinstance(value, list) else [value])
+                for n in value if isinstance(value, list) else [value]:
+                    if not 1 <= n <= MAX_PLAYERS:
+                        raise ConfigEvalError(f"player counts go from 1 to {MAX_PLAYERS}; {n} does not", v.span)
+                    counts.append(n)
             return sorted(set(counts))
     return default
 
 
-def game_player_counts(program: Program) -> list[int]:
+def game_player_counts(program: Program, reporter: Reporter | None = None) -> list[int]:
     if program.game is None:
         return []
     try:
         return _player_counts(program.game.fields, [], program, Selection(0, {}))
-    except ConfigEvalError:
+    except ConfigEvalError as exc:
+        if reporter is not None:
+            reporter.error("E0602", f"the game's players: {exc}", exc.span)
         return []
 
 
@@ -162,7 +181,7 @@ def select(program: Program, config: ast.ConfigDecl, players: int) -> Selection:
 def check_configurations(program: Program, reporter: Reporter) -> dict[str, list[int]]:
     """Check every configuration at every player count it supports; returns those counts."""
     supported: dict[str, list[int]] = {}
-    game_counts = game_player_counts(program)
+    game_counts = game_player_counts(program, reporter)
     for config in program.configurations.values():
         try:
             counts = _player_counts(config.fields, game_counts, program, Selection(0, {}))
@@ -171,8 +190,10 @@ def check_configurations(program: Program, reporter: Reporter) -> dict[str, list
             continue
         outside = [n for n in counts if game_counts and n not in game_counts]
         if outside:
-            reporter.error("E0602", f"configuration \"{config.name}\" claims {outside} players, "
+            shown = ", ".join(map(str, outside[:5])) + (", …" if len(outside) > 5 else "")
+            reporter.error("E0602", f"configuration \"{config.name}\" claims {shown} players, "
                                     f"but the game is for {game_counts[0]}–{game_counts[-1]}", config.span)
+            counts = [n for n in counts if n not in outside]
         supported[config.name] = counts
         for n in counts:
             try:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from checker import ast
 from checker.diagnostics import Note
 from checker.program import did_you_mean
+from checker.source import Span
 from checker.typecheck import Checker, Env
-from checker.types import BOOL, ERROR, INT, PLAYER, TEXT, Coll, KindT, Opt, Ty, assignable
+from checker.types import BOOL, ERROR, INT, PLAYER, TEXT, Coll, KindT, Opt, Ty
 
 __all__ = ["check_declarations", "rule_targets"]
 
@@ -21,7 +22,8 @@ EMPTY = Env({})
 def check_declarations(c: Checker) -> None:
     p = c.p
     if p.game is None:
-        c.err("E0202", "the spec declares no `game`", None,
+        first = Span(p.files[0], 1, 1, 1, 1) if p.files else None
+        c.err("E0202", "the spec declares no `game`", first,
               hint='add `game "Name" { players: 2..5  flow: a_procedure }`')
     else:
         _game(c, p.game)
@@ -71,7 +73,16 @@ def check_declarations(c: Checker) -> None:
 
 # ---------------------------------------------------------------- game and vocabulary
 
+def _no_repeated_fields(c: Checker, fields) -> None:
+    seen: dict[str, ast.Field] = {}
+    for f in fields:
+        if f.name in seen:
+            c.err("E0201", f"field '{f.name}' is given twice", f.span, notes=[Note("first given here", seen[f.name].span)])
+        seen.setdefault(f.name, f)
+
+
 def _game(c: Checker, game: ast.GameDecl) -> None:
+    _no_repeated_fields(c, game.fields)
     for f in game.fields:
         if f.name == "players":
             for v in f.values:
@@ -391,6 +402,7 @@ def _configuration(c: Checker, config: ast.ConfigDecl) -> None:
     env = Env({}, config_only=True)
     for name, span in config.decisions:
         c.decision_ref(name, span)
+    _no_repeated_fields(c, config.fields)
     for f in config.fields:
         if f.name == "players":
             for v in f.values:

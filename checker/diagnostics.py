@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import re
 from typing import Iterable
 
 from checker.source import Span, SourceMap
@@ -133,6 +134,16 @@ def _excerpt(text: str, column: int, width: int) -> tuple[str, int, int]:
     return prefix + piece + suffix, caret, max(1, min(width, _MAX_SHOWN - (column - 1 - start)))
 
 
+_LONG_TOKEN = re.compile(r"\S{81,}")
+
+
+def _cut(text: str | None) -> str | None:
+    """Shorten any enormous token a message quotes (a megabyte-long name, say); prose is kept whole."""
+    if text is None or len(text) <= 80:
+        return text
+    return _LONG_TOKEN.sub(lambda m: f"{m.group()[:40]}…({len(m.group()) - 60} more)…{m.group()[-20:]}", text)
+
+
 def _location(span: Span | None) -> str:
     return f"{span.file}:{span.line}:{span.column}" if span else "<spec>"
 
@@ -144,7 +155,7 @@ def render_human(diagnostics: Iterable[Diagnostic], sources: SourceMap, *, color
     out: list[str] = []
     for d in diagnostics:
         sev = paint(d.severity.value, "1;31" if d.severity is Severity.ERROR else "1;33")
-        out.append(f"{_location(d.span)}: {sev}[{d.code}]: {paint(d.message, '1')}")
+        out.append(f"{_location(d.span)}: {sev}[{d.code}]: {paint(_cut(d.message), '1')}")
         if d.span is not None:
             line = sources.line(d.span.file, d.span.line)
             if line is not None:
@@ -155,9 +166,9 @@ def render_human(diagnostics: Iterable[Diagnostic], sources: SourceMap, *, color
                 out.append(" " * (len(gutter) - 2) + "| " + " " * (caret - 1) + paint("^" * w, "1;32"))
         for note in d.notes:
             where = f" ({_location(note.span)})" if note.span else ""
-            out.append(f"      = note: {note.message}{where}")
+            out.append(f"      = note: {_cut(note.message)}{where}")
         if d.hint:
-            out.append(f"      = hint: {d.hint}")
+            out.append(f"      = hint: {_cut(d.hint)}")
         out.append("")
     return "\n".join(out)
 
@@ -166,8 +177,8 @@ def render_short(diagnostics: Iterable[Diagnostic]) -> str:
     """One line per diagnostic: ``file:line:col: error[CODE]: message``."""
     lines = []
     for d in diagnostics:
-        extra = f" (hint: {d.hint})" if d.hint else ""
-        lines.append(f"{_location(d.span)}: {d.severity.value}[{d.code}]: {d.message}{extra}")
+        extra = f" (hint: {_cut(d.hint)})" if d.hint else ""
+        lines.append(f"{_location(d.span)}: {d.severity.value}[{d.code}]: {_cut(d.message)}{extra}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 

@@ -12,8 +12,14 @@ import dataclasses
 import lark
 from lark import Transformer, v_args
 
+from lark.exceptions import VisitError
+
 from checker import ast
+from checker.diagnostics import Reporter
 from checker.source import Span
+
+MAX_DEPTH = 120     # AST levels one declaration may have; far beyond any real spec
+MAX_DIGITS = 18
 
 __all__ = ["lower_trees"]
 
@@ -63,6 +69,7 @@ class _Lower(Transformer):
     def __init__(self, file: str):
         super().__init__(visit_tokens=False)
         self.file = file
+        self.problems: list[tuple[str, str, Span]] = []
 
     # -- spans
     def span(self, meta) -> Span:
@@ -523,6 +530,10 @@ class _Lower(Transformer):
         return ast.Index(c[0], c[1], self.span(meta))
 
     def int_lit(self, meta, c):
+        if len(c[0]) > MAX_DIGITS:
+            self.problems.append(("E0304", f"a number of {len(c[0])} digits is too large (at most {MAX_DIGITS})",
+                                  self.span(meta)))
+            return ast.IntLit(0, self.span(meta))
         return ast.IntLit(int(c[0]), self.span(meta))
 
     def str_lit(self, meta, c):
@@ -587,15 +598,45 @@ def _is_stmt(x) -> bool:
     return isinstance(x, _STMT_TYPES)
 
 
-def lower_trees(file: str, trees: list[lark.Tree]) -> tuple[ast.OverlayHeader | None, list[ast.Decl]]:
-    """Lower the trees of one file; returns its overlay header (if any) and its declarations."""
+def _depth(node) -> int:
+    """The depth of an AST node, measured without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(current, tuple):
+            stack.extend((child, depth) for child in current)
+        elif hasattr(current, "__dataclass_fields__"):
+            stack.extend((getattr(current, f), depth + 1) for f in current.__dataclass_fields__ if f != "span")
+    return deepest
+
+
+def lower_trees(file: str, trees: list[lark.Tree], reporter: Reporter) -> tuple[ast.OverlayHeader | None, list[ast.Decl]]:
+    """Lower the trees of one file; returns its overlay header (if any) and its declarations.
+
+    Items are lowered one at a time: an item nested deeper than the later passes can walk
+    (a chain of hundreds of `not` or `+`, say) is reported and left out, not the file.
+    """
     lowering = _Lower(file)
     header = None
     decls: list[ast.Decl] = []
     for tree in trees:
-        for item in lowering.transform(tree):
+        for item_tree in tree.children:
+            meta = item_tree.meta if isinstance(item_tree, lark.Tree) else None
+            where = Span(file, meta.line, meta.column, meta.line, meta.column + 1) if meta and not meta.empty \
+                else Span(file, 1, 1, 1, 1)
+            try:
+                item = lowering.transform(item_tree) if isinstance(item_tree, lark.Tree) else None
+            except (RecursionError, VisitError):
+                item = None
+            if item is None or _depth(item) > MAX_DEPTH:
+                reporter.error("E0104", f"this declaration is nested more than {MAX_DEPTH} levels deep", where,
+                               hint="split it with `let` or a quantity")
+                continue
             if isinstance(item, ast.OverlayHeader):
                 header = item
             else:
                 decls.append(item)
+    for code, message, span in lowering.problems:
+        reporter.error(code, message, span)
     return header, decls

@@ -49,10 +49,12 @@ class SourceError(Exception):
 
 
 def _display_name(path: Path) -> str:
+    """Relative to the working directory when the file is below it, else as given."""
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
         return str(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 def read_source(path: Path) -> SourceFile:
@@ -61,6 +63,11 @@ def read_source(path: Path) -> SourceFile:
     if path.is_dir():
         raise SourceError(f"'{name}' is a directory, not a file", here,
                           "give the directory as the spec, or name a .rules file inside it")
+    if path.is_symlink() and not path.exists():
+        raise SourceError(f"'{name}' is a link to nowhere (dangling, or a loop of links)", here)
+    if path.exists() and not path.is_file():
+        # a FIFO or a device would block or never end: only regular files are specs
+        raise SourceError(f"'{name}' is not a regular file", here)
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -294,7 +294,9 @@ def _(c: Checker, e: ast.Attr, env: Env, want):
         return c.err("E0301", f"only cards have attributes; this is {obj}", e.span)
     if e.name == "name":
         return TEXT
-    kind = c.p.kinds[base.name]
+    kind = c.p.kinds.get(base.name)
+    if kind is None:          # the unknown kind is reported where it is named
+        return ERROR
     for attr in kind.attrs:
         if attr.name == e.name:
             return c.resolve_type(attr.type)
