@@ -208,15 +208,17 @@ def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
     top-level item that parses on its own.
     """
     starts, too_deep = _scan(source.text)
-    if not too_deep:
-        try:
-            return [parser().parse(source.text)]
-        except UnexpectedInput:
-            pass
-    trees: list[lark.Tree] = []
     bounds = starts + [len(source.text)]
     if not starts or starts[0] != 0:
         bounds = [0] + bounds
+    if not too_deep:
+        try:
+            return [parser().parse(source.text)]
+        except UnexpectedInput as error:
+            if len(bounds) <= 2 or (len(bounds) == 3 and not source.text[:bounds[1]].strip()):
+                _report(error, source, reporter)   # a single item: parsing it again would say the same
+                return []
+    trees: list[lark.Tree] = []
     for begin, end in zip(bounds, bounds[1:]):
         chunk = source.text[begin:end]
         if not chunk.strip():
