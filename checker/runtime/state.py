@@ -1,0 +1,77 @@
+"""The state of one game: vars, counters, zones, where each card is, the random source.
+
+Runtime values are plain Python values: a player is a seat number (0 … n-1, clockwise,
+so a player's left neighbour is the next seat); a card is an *instance* number (one per
+physical card); a card named by a literal is its *definition*, a negative number; an
+enum member is its name; a collection is a tuple or a list.  Cards compare by
+definition, as the language says (two identical districts are equal).
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = ["State", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
+
+
+class SpecRuntimeError(Exception):
+    """The spec did something the language forbids at run time (it is reported with its location)."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+class Abort(Exception):
+    """An illegal `do` or an impossible `choose`: the power or procedure that tried it stops there."""
+
+
+class EndTurn(Exception):
+    """`end turn`: closes the innermost `offer`."""
+
+
+class StopProc(Exception):
+    """`stop`: leaves the current procedure or power."""
+
+
+class SkipBlock(Exception):
+    """`choose … optionally` with nothing chosen: the rest of the block is skipped."""
+
+
+class State:
+    """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
+
+    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "steps")
+
+    def __init__(self, players: int, seed: int):
+        self.n = players
+        self.vars: dict[str, object] = {}          # name -> value, or dict index -> value
+        self.zones: dict[str, object] = {}         # name -> list, or dict index -> list
+        self.where: dict[int, tuple[str, object]] = {}
+        self.rng = random.Random(seed)
+        self.uses: dict[tuple, tuple[int, int]] = {}   # (player, card, power) -> (turn, round) of last use
+        self.turn = 0
+        self.round = 0
+        self.steps = 0
+
+    def zone(self, name: str, index=None) -> list:
+        z = self.zones[name]
+        if isinstance(z, dict):
+            found = z.get(index)
+            if found is None:
+                found = z[index] = []
+            return found
+        return z
+
+    def put(self, card: int, name: str, index, position: str) -> None:
+        """Move ``card`` from wherever it is to zone ``name[index]`` (top = end of the list)."""
+        old = self.where.get(card)
+        if old is not None:
+            self.zone(*old).remove(card)
+        target = self.zone(name, index)
+        if position == "bottom":
+            target.insert(0, card)
+        else:
+            target.append(card)
+        self.where[card] = (name, index)
