@@ -538,7 +538,7 @@ def _(c: Compiler, s: ast.Transfer):
 
 
 def _place(c: Compiler, place: ast.Place):
-    E, name = c.E, place.target.name
+    name = place.target.name
     index = c.expr(place.target.index) if place.target.index is not None else (lambda env: None)
     return name, index, ("bottom" if place.position == "bottom" else "top")
 
