@@ -33,6 +33,15 @@ def _parser() -> argparse.ArgumentParser:
                        help="human: source line and caret; short: one line per problem (for editors and CI)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--quiet", "-q", action="store_true", help="print problems only, no summary line")
+    play = sub.add_parser("play", help="play one seeded game with built-in agents",
+                          description="Check the spec, then play a complete game and print its log in French.")
+    play.add_argument("spec", type=Path, help="the spec directory")
+    play.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files")
+    play.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
+    play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
+    play.add_argument("--json", metavar="FILE", help="write the full log (every decision point) as JSON")
+    play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")
     return parser
 
 
@@ -87,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             return _check(args)
+        if args.command == "play":
+            from checker.play import play_command
+            return play_command(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

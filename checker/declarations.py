@@ -101,15 +101,15 @@ def _game(c: Checker, game: ast.GameDecl) -> None:
                 name = v.id if isinstance(v, ast.Name) else "?"
                 c.err("E0202", f"the game's {f.name} must name a procedure; '{name}' is not one", v.span,
                       subject=name, hint=did_you_mean(name, c.p.procedures))
-        elif f.name == "score":
+        elif f.name in ("score", "tiebreak"):
             v = f.values[0]
             q = c.p.quantities.get(v.id) if isinstance(v, ast.Name) else None
             if q is None or [c.resolve_type(x.type) for x in q.params] != [PLAYER] or c.resolve_type(q.type) != INT:
-                c.err("E0301", "the game's score must name a quantity (Player) -> Int", v.span)
+                c.err("E0301", f"the game's {f.name} must name a quantity (Player) -> Int", v.span)
         elif f.name in ("edition",):
             c.expect(f.values[0], TEXT, EMPTY, "the edition")
         else:
-            fields = ["edition", "players", "flow", "turn", "round", "score"]
+            fields = ["edition", "players", "flow", "turn", "round", "score", "tiebreak"]
             c.err("E0206", f"unknown game field '{f.name}'", f.span,
                   hint=did_you_mean(f.name, fields) or f"fields: {', '.join(fields)}")
 

@@ -72,3 +72,35 @@ def test_every_character_and_merveille_is_used_across_the_configurations():
     never = sorted(with_powers - set(used))
     # a few powers only fire in rare situations; the list is reported, and must stay short
     assert len(never) <= 2, never
+
+
+# ---------------------------------------------------------------- rulebook play
+
+def _play_cli(capsys, *argv):
+    from checker.cli import main
+    code = main(["play", "spec/citadelles", *argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_play_prints_a_french_log_and_the_winner(capsys, tmp_path):
+    log = tmp_path / "game.json"
+    code, out, _ = _play_cli(capsys, "--players", "4", "--seed", "3", "--config", "Première partie",
+                             "--json", str(log))
+    assert code == 0
+    assert "=== Tour 1 ===" in out and "Scores : Joueur 1" in out and "Vainqueur : Joueur" in out
+    import json
+    record = json.loads(log.read_text(encoding="utf-8"))
+    assert record["players"] == 4 and record["seed"] == 3
+    decisions = [e for e in record["events"] if e["kind"] == "decision"]
+    assert decisions and all(0 <= d["chosen"] < len(d["options"]) for d in decisions)
+    code2, again, _ = _play_cli(capsys, "--players", "4", "--seed", "3", "--config", "Première partie")
+    assert again == out, "the same seed prints the same game"
+
+
+def test_play_refuses_what_the_rules_forbid(capsys):
+    code, _, err = _play_cli(capsys, "--players", "3", "--config", "Première partie")
+    assert code == 2 and "2, 4, 5, 6, 7 players" in err
+    code, _, err = _play_cli(capsys, "--players", "4", "--config", "Premiere partie")
+    assert code == 2 and 'did you mean "Première partie"' in err

@@ -88,6 +88,7 @@ class Engine:
         self.turn_proc = game["turn"].id if "turn" in game else None
         self.round_proc = game["round"].id if "round" in game else None
         self.score = game["score"].id if "score" in game else None
+        self.tiebreak = game["tiebreak"].id if "tiebreak" in game else None
         self.controllers = {k.name: k.controller[0] for k in p.kinds.values() if k.controller}
         self.starts = {k.name: k.start[0] for k in p.kinds.values() if k.start}
 
@@ -388,8 +389,11 @@ class Engine:
         self.call(self.flow, ())
         scores = {q: self.quantity(self.score, (q,)) for q in self.seats} if self.score else {}
         best = max(scores.values(), default=0)
-        return GameResult(scores, [q for q, s in scores.items() if s == best], self.decisions, st.round,
-                          self.events)
+        winners = [q for q, s in scores.items() if s == best]
+        if self.tiebreak and len(winners) > 1:
+            ties = {q: self.quantity(self.tiebreak, (q,)) for q in winners}
+            winners = [q for q in winners if ties[q] == max(ties.values())]
+        return GameResult(scores, winners, self.decisions, st.round, self.events)
 
     # ---------------------------------------------------------------- showing values
     def event(self, kind: str, **data) -> None:
