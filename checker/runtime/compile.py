@@ -186,7 +186,7 @@ def _(c: Compiler, e: ast.Call):
 def _(c: Compiler, e: ast.Can):
     E, name = c.E, e.action
     args = [c.expr(a) for a in e.args]
-    return lambda env: E.legal(name, tuple(a(env) for a in args))[0]
+    return lambda env: E.allowed(name, tuple(a(env) for a in args))
 
 
 @_on(_EXPR, ast.Attr)
@@ -209,8 +209,27 @@ def _(c, e: ast.Unary):
     return lambda env: -v(env)
 
 
+def _literal_key(c: Compiler, e: ast.Expr):
+    """The definition a card literal names, or None."""
+    if isinstance(e, ast.StrLit) and e.value in c.E.def_ids:
+        return c.E.def_ids[e.value]
+    return None
+
+
 def _compare(c: Compiler, e: ast.Binary):
     cards = c.is_card(e.left) or c.is_card(e.right)
+    if cards:
+        for lit, other in ((e.right, e.left), (e.left, e.right)):
+            key = _literal_key(c, lit)
+            if key is not None:
+                value, defs = c.expr(other), c.E.defs
+
+                def same(env):
+                    v = value(env)
+                    return v is not None and (v if v < 0 else defs[v]) == key
+                if e.op == "==":
+                    return same
+                return lambda env: not same(env)
     a, b = (c.card_key(e.left), c.card_key(e.right)) if cards else (c.expr(e.left), c.expr(e.right))
     if e.op == "==":
         return lambda env: a(env) == b(env)
@@ -220,7 +239,22 @@ def _compare(c: Compiler, e: ast.Binary):
 def _member(c: Compiler, e: ast.Binary):
     coll = c.expr(e.right)
     negate = e.op == "notin"
-    if c.is_card_coll(e.right):
+    zone = e.right
+    if c.is_card_coll(zone) and isinstance(zone, (ast.Name, ast.Index)) and \
+            (zone.id if isinstance(zone, ast.Name) else getattr(zone.obj, "id", None)) in c.p.zones:
+        # membership in a zone by definition: the state keeps a count per definition
+        E = c.E
+        name = zone.id if isinstance(zone, ast.Name) else zone.obj.id
+        index = c.expr(zone.index) if isinstance(zone, ast.Index) else (lambda env: None)
+        key_of = c.card_key(e.left)
+        literal = _literal_key(c, e.left)
+        if literal is not None:
+            def has(env):
+                return E.st.holds(name, index(env), literal)
+        else:
+            def has(env):
+                return E.st.holds(name, index(env), key_of(env))
+    elif c.is_card_coll(e.right):
         key, defs = c.card_key(e.left), c.E.defs
 
         def has(env):

@@ -57,7 +57,8 @@ class Decision:
 class GameResult:
     scores: dict[int, int]
     winners: list[int]
-    decisions: int
+    decisions: int          # every decision point, forced ones included
+    moves: int              # the decisions an agent was asked to make (two or more options)
     rounds: int
     events: list[dict]
 
@@ -71,6 +72,7 @@ class Engine:
         self.events: list[dict] = []
         self.recording = True
         self.decisions = 0
+        self.moves = 0
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
         self._index_definitions()
         self.compiler = c = Compiler(self)
@@ -153,6 +155,10 @@ class Engine:
                          c.expr(h.when) if h.when is not None else None, this)
                 heads.setdefault(h.pattern.name, []).append(entry)
         self.rules_for = {a: [h for anc in self._ancestors(a) for h in heads.get(anc, ())] for a in self.actions}
+        # for the fast test: each action's prohibitions (its own first), and the permissions that lift each
+        self.forbids_for = {a: [h for h in hs if h[1] == "forbid"] for a, hs in self.rules_for.items()}
+        self.lifters = {(a, f[0]): [(q[0], q[2], q[4], q[5]) for q in hs if q[1] == "permit" and (q[0], f[0]) in self.defeats]
+                        for a, hs in self.rules_for.items() for f in hs if f[1] == "forbid"}
         self.quantities = {}
         for name, q in p.quantities.items():
             own = heads.get(name, [])
@@ -190,6 +196,19 @@ class Engine:
                 return
 
     # ---------------------------------------------------------------- rules at run time
+    def allowed(self, action: str, args: tuple) -> bool:
+        """Is the action legal?  Stops at the first prohibition nothing lifts (see ``legal``)."""
+        for rule, kind, binders, _value, when, this in self.forbids_for[action]:
+            env = dict(zip(binders, args), **this) if this else dict(zip(binders, args))
+            if when is None or when(env):
+                for lifter, lbinders, lwhen, lthis in self.lifters.get((action, rule), ()):
+                    lenv = dict(zip(lbinders, args), **lthis) if lthis else dict(zip(lbinders, args))
+                    if lwhen is None or lwhen(lenv):
+                        break
+                else:
+                    return False
+        return True
+
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
         """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs)."""
         forbids, permits = [], []
@@ -228,7 +247,7 @@ class Engine:
 
     # ---------------------------------------------------------------- doing things
     def do(self, action: str, args: tuple) -> None:
-        if not self.legal(action, args)[0]:
+        if not self.allowed(action, args):
             raise Abort()
         self.perform(action, args)
 
@@ -334,7 +353,7 @@ class Engine:
     def _offer_actions(self, name, args, binders, env, depth, options) -> None:
         if depth == len(binders):
             values = tuple(a(env) for a in args)
-            if self.legal(name, values)[0]:
+            if self.allowed(name, values):
                 options.append(("action", name, values))
             return
         var, coll = binders[depth]
@@ -350,6 +369,7 @@ class Engine:
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS} decisions")
         if len(options) == 1 and not optional:
             return options[0]
+        self.moves += 1
         decision = Decision(player, prompt, options, label or self.show, optional, secret)
         index = self.agents[player].choose(decision)
         if not 0 <= index < len(options) + (1 if optional else 0):
@@ -362,12 +382,13 @@ class Engine:
     # ---------------------------------------------------------------- a game
     def play(self, selection: dict[str, Sequence[str]], players: int, seed: int, agents: list) -> GameResult:
         p = self.program
-        self.st = st = State(players, seed)
+        self.defs.clear()
+        self.st = st = State(players, seed, self.defs)
         self.seats = tuple(range(players))
         self.agents = agents
         self.events = []
         self.decisions = 0
-        self.defs.clear()
+        self.moves = 0
         self.instances: dict[int, list[int]] = {}
         self.selected: dict[str, tuple[int, ...]] = {}
         for kind in p.kinds:
@@ -393,7 +414,7 @@ class Engine:
         if self.tiebreak and len(winners) > 1:
             ties = {q: self.quantity(self.tiebreak, (q,)) for q in winners}
             winners = [q for q in winners if ties[q] == max(ties.values())]
-        return GameResult(scores, winners, self.decisions, st.round, self.events)
+        return GameResult(scores, winners, self.decisions, self.moves, st.round, self.events)
 
     # ---------------------------------------------------------------- showing values
     def event(self, kind: str, **data) -> None:

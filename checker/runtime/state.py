@@ -42,9 +42,9 @@ class SkipBlock(Exception):
 class State:
     """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
 
-    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "steps")
+    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "steps", "defs", "counts")
 
-    def __init__(self, players: int, seed: int):
+    def __init__(self, players: int, seed: int, defs: list[int]):
         self.n = players
         self.vars: dict[str, object] = {}          # name -> value, or dict index -> value
         self.zones: dict[str, object] = {}         # name -> list, or dict index -> list
@@ -54,6 +54,8 @@ class State:
         self.turn = 0
         self.round = 0
         self.steps = 0
+        self.defs = defs                                   # card instance -> definition
+        self.counts: dict[tuple, dict[int, int]] = {}     # (zone, index) -> definition -> cards there
 
     def zone(self, name: str, index=None) -> list:
         z = self.zones[name]
@@ -66,12 +68,24 @@ class State:
 
     def put(self, card: int, name: str, index, position: str) -> None:
         """Move ``card`` from wherever it is to zone ``name[index]`` (top = end of the list)."""
+        key = self.defs[card]
         old = self.where.get(card)
         if old is not None:
             self.zone(*old).remove(card)
+            self.counts[old][key] -= 1
         target = self.zone(name, index)
         if position == "bottom":
             target.insert(0, card)
         else:
             target.append(card)
-        self.where[card] = (name, index)
+        where = (name, index)
+        self.where[card] = where
+        counts = self.counts.get(where)
+        if counts is None:
+            counts = self.counts[where] = {}
+        counts[key] = counts.get(key, 0) + 1
+
+    def holds(self, name: str, index, key: int) -> bool:
+        """Does zone ``name[index]`` hold a card of definition ``key``?"""
+        counts = self.counts.get((name, index))
+        return bool(counts and counts.get(key))
