@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["RandomAgent"]
+__all__ = ["RandomAgent", "ScriptedAgent", "ScriptError"]
+
+
+class ScriptError(AssertionError):
+    """A scripted agent was asked something its script does not answer."""
 
 
 class RandomAgent:
@@ -16,3 +20,25 @@ class RandomAgent:
 
     def choose(self, decision) -> int:
         return self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
+
+
+class ScriptedAgent:
+    """Answers from a script: each answer is the label of the option to take, in order.
+
+    Every decision it sees is kept in ``seen`` as (prompt, labels, answer), so a test can
+    also check what was *not* offered.
+    """
+
+    def __init__(self, answers: list[str]):
+        self.answers = list(answers)
+        self.seen: list[tuple[str, list[str], str]] = []
+
+    def choose(self, decision) -> int:
+        labels = decision.labels()
+        if not self.answers:
+            raise ScriptError(f"unscripted decision: {decision.prompt} {labels}")
+        answer = self.answers.pop(0)
+        if answer not in labels:
+            raise ScriptError(f"{answer!r} is not offered at {decision.prompt!r}: {labels}")
+        self.seen.append((decision.prompt, labels, answer))
+        return labels.index(answer)

@@ -381,6 +381,13 @@ class Engine:
 
     # ---------------------------------------------------------------- a game
     def play(self, selection: dict[str, Sequence[str]], players: int, seed: int, agents: list) -> GameResult:
+        """Play a whole game: set it up, run the game's flow, score it."""
+        self.start(selection, players, seed, agents)
+        self.call(self.flow, ())
+        return self.result()
+
+    def start(self, selection: dict[str, Sequence[str]], players: int, seed: int, agents: list) -> State:
+        """Set a game up (cards in their start zones, vars at their defaults) without playing it."""
         p = self.program
         self.defs.clear()
         self.st = st = State(players, seed, self.defs)
@@ -407,7 +414,10 @@ class Engine:
         for kind, zone in self.starts.items():
             for card in self.selected.get(kind, ()):
                 st.put(card, zone, None, "top")
-        self.call(self.flow, ())
+        return st
+
+    def result(self) -> GameResult:
+        st = self.st
         scores = {q: self.quantity(self.score, (q,)) for q in self.seats} if self.score else {}
         best = max(scores.values(), default=0)
         winners = [q for q, s in scores.items() if s == best]
@@ -420,6 +430,10 @@ class Engine:
     def event(self, kind: str, **data) -> None:
         if self.recording:
             self.events.append({"kind": kind, **data})
+
+    def card(self, name: str) -> int:
+        """The first physical card of this game named ``name`` (for scenarios and tools)."""
+        return self.instances[self.def_ids[name]][0]
 
     def show_card(self, card) -> str:
         return self.def_names[card if card < 0 else self.defs[card]]
