@@ -104,3 +104,45 @@ def test_play_refuses_what_the_rules_forbid(capsys):
     assert code == 2 and "2, 4, 5, 6, 7 players" in err
     code, _, err = _play_cli(capsys, "--players", "4", "--config", "Premiere partie")
     assert code == 2 and 'did you mean "Première partie"' in err
+
+
+# ---------------------------------------------------------------- agents and what they may see
+
+def test_an_agent_sees_only_what_its_player_may_see():
+    from checker.runtime.agents import RandomAgent as Random
+
+    views = []
+
+    class Watcher(Random):
+        def choose(self, decision):
+            if len(views) < 40:
+                views.append((decision.player, decision.view))
+            return super().choose(decision)
+
+    e = engine()
+    e.recording = False
+    program = bundled().program
+    selection = select(program, program.configurations["Première partie"], 4)
+    e.play(selection.cards, 4, 5, [Watcher(i) for i in range(4)])
+    assert views
+    for player, view in views:
+        hands = view["zones"]["main"]
+        for seat, cards in hands.items():
+            assert isinstance(cards, list) == (seat == player), "a hand is seen only by its owner"
+        assert isinstance(view["zones"]["pioche"], int), "the draw pile is secret: only its size is seen"
+        assert set(view["vars"]["trésor"]) <= set(range(4)), "gold is public"
+        assert "menace" not in view["vars"] and "mandat" not in view["vars"], "face-down tokens are secret"
+
+
+def test_the_greedy_builder_beats_random_players():
+    from checker.runtime.agents import GreedyAgent
+
+    e = engine()
+    e.recording = False
+    program = bundled().program
+    selection = select(program, program.configurations["Première partie"], 4)
+    wins = 0
+    for seed in range(40):
+        agents = [GreedyAgent(seed)] + [RandomAgent(seed * 10 + i) for i in range(1, 4)]
+        wins += 0 in e.play(selection.cards, 4, seed, agents).winners
+    assert wins >= 14, f"the greedy seat won {wins} of 40 games (a random seat wins about 10)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["RandomAgent", "ScriptedAgent", "ScriptError"]
+__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError"]
 
 
 class ScriptError(AssertionError):
@@ -19,6 +19,28 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, decision) -> int:
+        return self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
+
+
+class GreedyAgent:
+    """A simple greedy builder, for any game with a `score`: among the actions offered, it takes the one
+    that raises its score the most right away; otherwise it chooses at random."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, decision) -> int:
+        engine = decision.engine
+        if engine is not None:
+            now = engine.quantity(engine.score, (decision.player,)) if engine.score else 0
+            best, best_gain = None, 0
+            for i, option in enumerate(decision.options):
+                if isinstance(option, tuple) and option and option[0] == "action":
+                    after = engine.lookahead(decision.player, option)
+                    if after is not None and after - now > best_gain:
+                        best, best_gain = i, after - now
+            if best is not None:
+                return best
         return self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
 
 

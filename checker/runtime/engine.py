@@ -47,10 +47,23 @@ class Decision:
     label: Callable
     optional: bool = False
     secret: bool = False
+    engine: "Engine | None" = None
+
+    @property
+    def view(self) -> dict:
+        """What ``player`` may see of the game now (see :meth:`Engine.view`)."""
+        return self.engine.view(self.player) if self.engine else {}
 
     def labels(self) -> list[str]:
         shown = [self.label(o) for o in self.options]
         return shown + (["(rien)"] if self.optional else [])
+
+
+class _FirstOption:
+    """The agent used inside a look-ahead: always the first option."""
+
+    def choose(self, decision) -> int:
+        return 0
 
 
 @dataclasses.dataclass
@@ -370,7 +383,7 @@ class Engine:
         if len(options) == 1 and not optional:
             return options[0]
         self.moves += 1
-        decision = Decision(player, prompt, options, label or self.show, optional, secret)
+        decision = Decision(player, prompt, options, label or self.show, optional, secret, self)
         index = self.agents[player].choose(decision)
         if not 0 <= index < len(options) + (1 if optional else 0):
             raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {len(options)}")
@@ -430,6 +443,57 @@ class Engine:
     def event(self, kind: str, **data) -> None:
         if self.recording:
             self.events.append({"kind": kind, **data})
+
+    def lookahead(self, player: int, option) -> int | None:
+        """``player``'s score if the offered action ``option`` were taken now (None: not an action).
+        The state, the log and the agents are put back as they were; nested choices take the first option."""
+        if option[0] != "action" or self.score is None:
+            return None
+        snap, saved = self.st.snapshot(), (self.recording, self.agents, self.decisions, self.moves, len(self.events))
+        self.recording, self.agents = False, [_FirstOption()] * self.st.n
+        try:
+            self.perform(option[1], option[2])
+            return self.quantity(self.score, (player,))
+        except (Abort, StopProc, EndTurn):
+            return None
+        finally:
+            self.st.restore(snap)
+            self.recording, self.agents, self.decisions, self.moves = saved[:4]
+            del self.events[saved[4]:]
+
+    def view(self, player: int) -> dict:
+        """The state as ``player`` may see it: public things whole; hidden things only where they are
+        the player's own (indexed by that player); secret things only as a number of cards."""
+        st, p = self.st, self.program
+        seen: dict = {"player": player, "vars": {}, "zones": {}}
+        for name, var in p.vars.items():
+            value = st.vars[name]
+            if var.visibility == "public" or (var.visibility == "hidden" and var.index is not None
+                                              and var.index.name == "Player"):
+                if isinstance(value, dict):
+                    if var.visibility == "hidden":
+                        value = {k: v for k, v in value.items() if k == player}
+                    value = {self._view_key(var.index.name, k): v for k, v in value.items()}
+                seen["vars"][name] = value
+        for name, zone in p.zones.items():
+            value = st.zones[name]
+            own = zone.index is not None and zone.index.name == "Player"
+            if isinstance(value, dict):
+                seen["zones"][name] = {
+                    self._view_key(zone.index.name, k): (
+                        [self.show_card(c) for c in cards]
+                        if zone.visibility == "public" or (zone.visibility == "hidden" and own and k == player)
+                        else len(cards))
+                    for k, cards in value.items()}
+            else:
+                seen["zones"][name] = [self.show_card(c) for c in value] if zone.visibility == "public" \
+                    else len(value)
+        return seen
+
+    def _view_key(self, index_type: str, key):
+        if index_type == "Player" or not isinstance(key, int):
+            return key
+        return self.show_card(key)
 
     def card(self, name: str) -> int:
         """The first physical card of this game named ``name`` (for scenarios and tools)."""

@@ -57,6 +57,24 @@ class State:
         self.defs = defs                                   # card instance -> definition
         self.counts: dict[tuple, dict[int, int]] = {}     # (zone, index) -> definition -> cards there
 
+    def snapshot(self) -> tuple:
+        """Everything needed to put the state back exactly (for agents that look ahead)."""
+        def copy(value):
+            if isinstance(value, dict):
+                return {k: (list(v) if isinstance(v, list) else v) for k, v in value.items()}
+            return list(value) if isinstance(value, list) else value
+        return ({k: copy(v) for k, v in self.vars.items()}, {k: copy(v) for k, v in self.zones.items()},
+                dict(self.where), {k: dict(v) for k, v in self.counts.items()}, dict(self.uses),
+                self.rng.getstate(), self.turn, self.round, self.steps)
+
+    def restore(self, snap: tuple) -> None:
+        (self.vars, self.zones, self.where, self.counts, self.uses, rng, self.turn, self.round,
+         self.steps) = snap
+        self.rng.setstate(rng)
+        # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
+        fresh = self.snapshot()
+        (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
+
     def zone(self, name: str, index=None) -> list:
         z = self.zones[name]
         if isinstance(z, dict):
