@@ -42,6 +42,15 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
     play.add_argument("--json", metavar="FILE", help="write the full log (every decision point) as JSON")
     play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")
+    play.add_argument("--human", metavar="SEAT", type=int,
+                      help="seat SEAT (1 = first player) is played by you at the terminal; the others at random")
+    replay = sub.add_parser("replay", help="play a logged game again and check it is the same",
+                            description="Re-check the spec named in a log written by `rulebook play --json`, play "
+                                        "the game again with the logged choices, and check that every decision "
+                                        "is offered the same options in the same state, and the scores are the "
+                                        "same.  Exit codes: 0 same game, 1 the game differs (or the spec has "
+                                        "errors), 2 the file is not a game log.")
+    replay.add_argument("log", metavar="FILE", help="a JSON log written by `rulebook play --json FILE`")
     return parser
 
 
@@ -99,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "play":
             from checker.play import play_command
             return play_command(args)
+        if args.command == "replay":
+            from checker.play import replay_command
+            return replay_command(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -1,4 +1,5 @@
-"""`rulebook play`: check a spec, then play one seeded game with built-in agents and print its log."""
+"""`rulebook play`: check a spec, then play one seeded game with built-in agents (or a person at the
+terminal) and print its log; `rulebook replay`: play a logged game again and check it is the same."""
 
 from __future__ import annotations
 
@@ -6,82 +7,225 @@ import json
 import sys
 from pathlib import Path
 
-from checker.check import check_paths
-from checker.configurations import ConfigEvalError, evaluate, select
+from checker.check import CheckResult, check_paths
+from checker.configurations import ConfigEvalError, Selection, evaluate, select
 from checker.diagnostics import render_human
 from checker.program import did_you_mean
 from checker.runtime import Engine, RandomAgent, SpecRuntimeError
+from checker.runtime.agents import HumanAgent, HumanQuit
+from checker.runtime.replay import LogError, ReplayMismatch, replay, state_digest, validate_log
 
-__all__ = ["play_command", "format_event"]
+__all__ = ["play_command", "replay_command", "format_event"]
 
 
-def format_event(event: dict, names: list[str]) -> str | None:
-    """One line of the French log for an event (None: not shown)."""
+def format_event(event: dict, names: list[str], viewer: int | None = None) -> str | None:
+    """One line of the French log for an event (None: not shown).  With a ``viewer`` (a person
+    playing that seat), other players' secret choices and reveals to others are not shown."""
     kind = event["kind"]
     if kind == "round":
         return f"\n=== Tour {event['number']} ==="
     if kind == "log":
         return event["text"]
     if kind == "reveal":
-        to = f" à {names[event['to']]}" if event.get("to") is not None else ""
+        to = event.get("to")
+        if viewer is not None and to is not None and to != viewer:
+            return f"  révélé à {names[to]}"
+        to = f" à {names[to]}" if to is not None else ""
         return f"  révélé{to} : {event['value']}"
     if kind == "power":
         return f"  {names[event['player']]} utilise {event['power']} ({event['card']})"
     if kind == "decision":
-        chosen = event["options"][event["chosen"]]
         secret = " (en secret)" if event.get("secret") else ""
+        if viewer is not None and event.get("secret") and event["player"] != viewer:
+            return f"  {names[event['player']]}{secret} — {event['prompt']}"
+        chosen = event["options"][event["chosen"]]
         return f"  {names[event['player']]}{secret} — {event['prompt']} → {chosen}"
     return None
 
 
-def play_command(args) -> int:
-    result = check_paths([args.spec, *args.more])
+def _prepare(command: str, paths: list[Path], config: str, players: int) -> tuple[CheckResult, Selection] | int:
+    """Check the spec and select the configuration's cards: (check result, selection), or an exit code
+    after saying what is wrong."""
+    result = check_paths(paths)
     if not result.ok:
         sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
-        print(f"the spec has {len(result.reporter.errors)} error(s): fix them before playing")
+        print(f"the spec has {len(result.reporter.errors)} error(s): fix them before {command}ing")
         return 1
     program = result.program
-    if args.config not in program.configurations:
-        hint = did_you_mean(args.config, program.configurations, '"')
+    if config not in program.configurations:
+        hint = did_you_mean(config, program.configurations, '"')
         names = ", ".join(f'"{n}"' for n in program.configurations)
-        print(f"rulebook play: no configuration \"{args.config}\"" + (f"; {hint}" if hint else f" (known: {names})"),
+        print(f"rulebook {command}: no configuration \"{config}\"" + (f"; {hint}" if hint else f" (known: {names})"),
               file=sys.stderr)
         return 2
-    counts = result.configurations.get(args.config, [])
-    if args.players not in counts:
-        print(f"rulebook play: configuration \"{args.config}\" is for {', '.join(map(str, counts))} players, "
-              f"not {args.players}", file=sys.stderr)
+    counts = result.configurations.get(config, [])
+    if players not in counts:
+        print(f"rulebook {command}: configuration \"{config}\" is for {', '.join(map(str, counts))} players, "
+              f"not {players}", file=sys.stderr)
         return 2
-    selection = select(program, program.configurations[args.config], args.players)
+    selection = select(program, program.configurations[config], players)
     for constraint in program.constraints.values():      # already checked, but say so plainly if not
         try:
             applies = constraint.when is None or evaluate(constraint.when, program, selection, {})
             if applies and not evaluate(constraint.require, program, selection, {}):
-                print(f"rulebook play: {constraint.message or constraint.name}", file=sys.stderr)
+                print(f"rulebook {command}: {constraint.message or constraint.name}", file=sys.stderr)
                 return 2
         except ConfigEvalError as exc:
-            print(f"rulebook play: constraint {constraint.name}: {exc}", file=sys.stderr)
+            print(f"rulebook {command}: constraint {constraint.name}: {exc}", file=sys.stderr)
             return 2
+    return result, selection
+
+
+def _spec_failed(exc: SpecRuntimeError) -> int:
+    where = f"{exc.span}: " if exc.span is not None else ""
+    print(f"{where}error[R0001]: the spec failed while playing: {exc.message}", file=sys.stderr)
+    return 1
+
+
+def _situation(engine: Engine, seat: int) -> list[str]:
+    """What the person at ``seat`` may see of each player (from the engine's view for that seat, if any):
+    their own per-player zones and vars, and the others' as far as they are visible (hidden cards as a count)."""
+    view = getattr(engine, "view", None)
+    if not callable(view):
+        return []
+    seen = view(seat)
+    lines = []
+    for player in [seat, *(p for p in range(engine.st.n) if p != seat)]:
+        parts = []
+        for section in ("zones", "vars"):
+            for name, value in (seen.get(section) or {}).items():
+                if not isinstance(value, dict) or player not in value:   # only what is indexed by player
+                    continue
+                shown = value[player]
+                if isinstance(shown, list):
+                    shown = ", ".join(map(str, shown)) or "rien"
+                elif section == "zones":
+                    shown = f"{shown} carte(s)"
+                elif isinstance(shown, bool):
+                    shown = "oui" if shown else "non"
+                parts.append(f"{name} : {shown}")
+        if parts:
+            lines.append(f"  {'Vous' if player == seat else f'Joueur {player + 1}'} — " + " ; ".join(parts))
+    return lines
+
+
+def play_command(args) -> int:
+    prepared = _prepare("play", [args.spec, *args.more], args.config, args.players)
+    if isinstance(prepared, int):
+        return prepared
+    result, selection = prepared
+    human = getattr(args, "human", None)
+    if human is not None and not 1 <= human <= args.players:
+        print(f"rulebook play: --human takes a seat from 1 to {args.players}, not {human}", file=sys.stderr)
+        return 2
     engine = Engine(result.typed)
+    names = [f"Joueur {seat + 1}" for seat in range(args.players)]
     agents = [RandomAgent(args.seed * 1000 + seat) for seat in range(args.players)]
+    shown = 0
+
+    def show_events(viewer: int | None) -> None:
+        """Print the events since the last call (a person playing sees the game as it goes)."""
+        nonlocal shown
+        if not args.quiet:
+            for event in engine.events[shown:]:
+                line = format_event(event, names, viewer)
+                if line is not None:
+                    print(line)
+        shown = len(engine.events)
+
+    if human is not None:
+        seat = human - 1
+
+        def before(decision) -> None:
+            show_events(seat)
+            for line in _situation(engine, seat):
+                print(line)
+        agents[seat] = HumanAgent(before=before)
+    if not args.quiet:
+        print(f"Citadelles — {args.config}, {args.players} joueurs, graine {args.seed}")
     try:
         game = engine.play(selection.cards, args.players, args.seed, agents)
     except SpecRuntimeError as exc:
-        where = f"{exc.span}: " if exc.span is not None else ""
-        print(f"{where}error[R0001]: the spec failed while playing: {exc.message}", file=sys.stderr)
-        return 1
-    names = [f"Joueur {seat + 1}" for seat in range(args.players)]
-    if not args.quiet:
-        print(f"Citadelles — {args.config}, {args.players} joueurs, graine {args.seed}")
-        for event in game.events:
-            line = format_event(event, names)
-            if line is not None:
-                print(line)
+        return _spec_failed(exc)
+    except HumanQuit:
+        print("\nPartie interrompue.", file=sys.stderr)
+        return 130
+    show_events(None if human is None else human - 1)
     print("\nScores : " + ", ".join(f"{names[p]} {s}" for p, s in sorted(game.scores.items())))
     print("Vainqueur : " + " et ".join(names[p] for p in game.winners))
     if args.json:
         record = {"spec": [str(args.spec), *map(str, args.more)], "configuration": args.config,
                   "players": args.players, "seed": args.seed, "selection": selection.cards,
-                  "events": game.events, "scores": game.scores, "winners": game.winners}
-        Path(args.json).write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+                  "events": game.events, "scores": game.scores, "winners": game.winners,
+                  "final_state": state_digest(engine.st)}
+        try:
+            Path(args.json).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            print(f"rulebook play: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    return 0
+
+
+def replay_command(args) -> int:
+    """Play a logged game again from its log; stop at the first difference."""
+    path = Path(args.log)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        print(f"rulebook replay: no such file: {path}", file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"rulebook replay: cannot read {path}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        return 2
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"rulebook replay: {path} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
+              file=sys.stderr)
+        return 2
+    except (ValueError, RecursionError):       # nested too deeply, or an integer too long to read
+        print(f"rulebook replay: {path} is not a JSON game log (nested too deeply, or a number too long)",
+              file=sys.stderr)
+        return 2
+    try:
+        decisions = validate_log(record)
+    except LogError as exc:
+        print(f"rulebook replay: {path} is not a game log: {exc}", file=sys.stderr)
+        return 2
+    paths = [Path(p) for p in record["spec"]]
+    for spec in paths:
+        try:
+            exists = spec.exists()
+        except (OSError, ValueError):
+            exists = False
+        if not exists:
+            print(f"rulebook replay: the log's spec {str(spec)!r} does not exist (its paths are relative to the "
+                  f"directory the game was played from)", file=sys.stderr)
+            return 2
+    prepared = _prepare("replay", paths, record["configuration"], record["players"])
+    if isinstance(prepared, int):
+        return prepared
+    result, selection = prepared
+    now = {kind: list(cards) for kind, cards in selection.cards.items()}
+    if now != record["selection"]:
+        kinds = sorted(set(now) | set(record["selection"]))
+        differ = [k for k in kinds if now.get(k) != record["selection"].get(k)]
+        print(f"rulebook replay: configuration \"{record['configuration']}\" now selects other cards than the log "
+              f"({', '.join(differ)})", file=sys.stderr)
+        return 1
+    engine = Engine(result.typed)
+    try:
+        outcome = replay(engine, {**record, "selection": selection.cards}, decisions)
+    except ReplayMismatch as exc:
+        print(f"rulebook replay: the game differs from the log: {exc}", file=sys.stderr)
+        return 1
+    except SpecRuntimeError as exc:
+        return _spec_failed(exc)
+    if outcome.hashed == outcome.decisions:
+        states = "same state at each"
+    elif outcome.hashed == 0:
+        states = "same options at each (the log has no state digests)"
+    else:
+        states = f"same options at each, same state at the {outcome.hashed} that have a digest in the log"
+    print(f"replay ok: {outcome.decisions} decisions, {states}, same scores")
     return 0

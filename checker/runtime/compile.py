@@ -401,12 +401,16 @@ def _assign(c: Compiler, lv: ast.LValue):
     E, name = c.E, lv.name
     if lv.index is None:
         def write(env, value):
-            E.st.vars[name] = value
+            st = E.st
+            st.version += 1
+            st.vars[name] = value
         return write
     index = c.expr(lv.index)
 
     def write_at(env, value):
-        E.st.vars[name][index(env)] = value
+        st = E.st
+        st.version += 1
+        st.vars[name][index(env)] = value
     return write_at
 
 
@@ -422,6 +426,7 @@ def _(c, s: ast.Reset):
     indexed = c.p.vars[name].index is not None
 
     def reset(env):
+        E.st.version += 1
         E.st.vars[name] = {} if indexed else E.var_defaults[name]
     return reset
 
@@ -538,11 +543,13 @@ def _(c, s: ast.Repeat):
 def _counter(c: Compiler, lv: ast.LValue):
     """(read, write) of a counter place."""
     E, name = c.E, lv.name
+    def bump():
+        E.st.version += 1
     if lv.index is None:
-        return (lambda env: E.st.vars[name]), (lambda env, v: E.st.vars.__setitem__(name, v))
+        return (lambda env: E.st.vars[name]), (lambda env, v: (bump(), E.st.vars.__setitem__(name, v)))
     index = c.expr(lv.index)
     return (lambda env: E.st.vars[name].get(index(env), 0)), \
-        (lambda env, v: E.st.vars[name].__setitem__(index(env), v))
+        (lambda env, v: (bump(), E.st.vars[name].__setitem__(index(env), v)))
 
 
 @_on(_STMT, ast.Transfer)
@@ -613,7 +620,10 @@ def _(c: Compiler, s: ast.Draw):
 def _(c: Compiler, s: ast.Shuffle):
     E, name = c.E, s.target.name
     index = c.expr(s.target.index) if s.target.index is not None else (lambda env: None)
-    return lambda env: E.st.rng.shuffle(E.st.zone(name, index(env)))
+    def shuffle(env):
+        E.st.version += 1
+        E.st.rng.shuffle(E.st.zone(name, index(env)))
+    return shuffle
 
 
 @_on(_STMT, ast.Reveal)

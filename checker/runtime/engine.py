@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from checker import ast
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
+from checker.runtime.replay import state_digest
 from checker.typecheck import Typed
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
 
@@ -59,6 +60,9 @@ class Decision:
         return shown + (["(rien)"] if self.optional else [])
 
 
+_MISSING = object()
+
+
 class _FirstOption:
     """The agent used inside a look-ahead: always the first option."""
 
@@ -86,6 +90,8 @@ class Engine:
         self.recording = True
         self.decisions = 0
         self.moves = 0
+        self._qcache: dict = {}
+        self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
         self._index_definitions()
         self.compiler = c = Compiler(self)
@@ -222,8 +228,14 @@ class Engine:
                     return False
         return True
 
+    def invalidate(self) -> None:
+        """Forget cached quantities: for tools and tests that change the state directly."""
+        self._qversion = -1
+
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
-        """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs)."""
+        """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs).
+        An entry point for tools: the state may have been edited directly, so nothing cached is trusted."""
+        self.invalidate()
         forbids, permits = [], []
         for rule, kind, binders, _value, when, this in self.rules_for[action]:
             env = dict(zip(binders, args), **this)
@@ -238,6 +250,21 @@ class Engine:
         return not blocking, blocking, permits, unordered
 
     def quantity(self, name: str, args: tuple):
+        """The value of a quantity, computed from the state (cached until the state next changes)."""
+        st = self.st
+        if st.version != self._qversion:
+            self._qcache.clear()
+            self._qversion = st.version
+        key = (name, args)
+        cached = self._qcache.get(key, _MISSING)
+        if cached is not _MISSING:
+            return cached
+        value = self._quantity(name, args)
+        if st.version == self._qversion:      # computing it changed nothing (quantities are pure)
+            self._qcache[key] = value
+        return value
+
+    def _quantity(self, name: str, args: tuple):
         params, default, values, adjusts = self.quantities[name]
         env = dict(zip(params, args))
         chosen = None
@@ -384,12 +411,13 @@ class Engine:
             return options[0]
         self.moves += 1
         decision = Decision(player, prompt, options, label or self.show, optional, secret, self)
+        state = state_digest(self.st) if self.recording else None     # before the agent looks
         index = self.agents[player].choose(decision)
         if not 0 <= index < len(options) + (1 if optional else 0):
             raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {len(options)}")
         if self.recording:
             self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
-                       secret=secret)
+                       secret=secret, state=state)
         return options[index] if index < len(options) else _NOTHING
 
     # ---------------------------------------------------------------- a game
@@ -430,6 +458,7 @@ class Engine:
         return st
 
     def result(self) -> GameResult:
+        self.invalidate()
         st = self.st
         scores = {q: self.quantity(self.score, (q,)) for q in self.seats} if self.score else {}
         best = max(scores.values(), default=0)

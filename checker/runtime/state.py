@@ -42,7 +42,8 @@ class SkipBlock(Exception):
 class State:
     """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
 
-    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "steps", "defs", "counts")
+    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "steps", "defs", "counts",
+                 "version")
 
     def __init__(self, players: int, seed: int, defs: list[int]):
         self.n = players
@@ -55,6 +56,7 @@ class State:
         self.round = 0
         self.steps = 0
         self.defs = defs                                   # card instance -> definition
+        self.version = 0                                   # bumped by every change (quantities are cached)
         self.counts: dict[tuple, dict[int, int]] = {}     # (zone, index) -> definition -> cards there
 
     def snapshot(self) -> tuple:
@@ -71,6 +73,7 @@ class State:
         (self.vars, self.zones, self.where, self.counts, self.uses, rng, self.turn, self.round,
          self.steps) = snap
         self.rng.setstate(rng)
+        self.version += 1
         # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
         fresh = self.snapshot()
         (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
@@ -86,6 +89,7 @@ class State:
 
     def put(self, card: int, name: str, index, position: str) -> None:
         """Move ``card`` from wherever it is to zone ``name[index]`` (top = end of the list)."""
+        self.version += 1
         key = self.defs[card]
         old = self.where.get(card)
         if old is not None:
