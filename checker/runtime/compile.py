@@ -35,6 +35,27 @@ class Compiler:
         self.E = engine
         self.p = engine.program
         self.types = engine.typed.types
+        self.context = ""       # what is being compiled, for the prompts of choices ("power (Card)")
+
+    def hidden(self, e: ast.Expr) -> bool:
+        """Does the expression read a zone that is not public?  Choosing from it is then secret."""
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            name = node.id if isinstance(node, ast.Name) else \
+                node.obj.id if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) else None
+            zone = self.p.zones.get(name) if name else None
+            if zone is not None and zone.visibility != "public":
+                return True
+            if hasattr(node, "__dataclass_fields__"):
+                stack.extend(getattr(node, f) for f in node.__dataclass_fields__
+                             if f != "span" and hasattr(getattr(node, f), "__dataclass_fields__"))
+                stack.extend(x for f in node.__dataclass_fields__ if isinstance(getattr(node, f), tuple)
+                             for x in getattr(node, f) if hasattr(x, "__dataclass_fields__"))
+        return False
+
+    def prompt(self, var: str) -> str:
+        return f"{self.context} — choisir {var}" if self.context else f"choisir {var}"
 
     def is_card(self, e: ast.Expr) -> bool:
         t = self.types.get(id(e))
@@ -442,8 +463,9 @@ def _(c: Compiler, s: ast.Choose):
     coll = c.expr(s.coll)
     where = c.expr(o.where) if o.where is not None else None
     by = _chooser(c, o)
-    prompt = f"choisir {var}"
+    prompt = c.prompt(var)
     label = c.element_shower(s.coll)
+    secret = o.secretly or c.hidden(s.coll)
 
     def choose(env):
         options = []
@@ -460,7 +482,7 @@ def _(c: Compiler, s: ast.Choose):
             return
         if not options and not o.optional:
             raise Abort()
-        picked = E.decide(by(env), prompt, options, optional=o.optional, secret=o.secretly, label=label)
+        picked = E.decide(by(env), prompt, options, optional=o.optional, secret=secret, label=label)
         if picked is _NOTHING:
             env.pop(var, None)
             raise SkipBlock()
@@ -478,6 +500,8 @@ def _(c: Compiler, s: ast.ChooseSubset):
     where = c.expr(o.where) if o.where is not None else None
     by = _chooser(c, o)
     label = c.element_shower(s.coll)
+    prompt = c.prompt(var)
+    secret = o.secretly or c.hidden(s.coll)
 
     def choose_subset(env):
         pool = list(coll(env))
@@ -492,8 +516,8 @@ def _(c: Compiler, s: ast.ChooseSubset):
                     break
                 pick = E.st.rng.choice(pool)
             else:
-                pick = E.decide(who, f"choisir {var} ({len(chosen)}/{lo}..{hi})", pool,
-                                optional=len(chosen) >= lo, secret=o.secretly, label=label)
+                pick = E.decide(who, f"{prompt} ({len(chosen)}/{lo}..{hi})", pool,
+                                optional=len(chosen) >= lo, secret=secret, label=label)
                 if pick is _NOTHING:
                     break
             chosen.append(pick)

@@ -99,9 +99,14 @@ class Engine:
                              for n, v in p.vars.items()}
         self.tables = {n: {tuple(self._constant(k) for k in row.keys): self._constant(row.value) for row in t.rows}
                        for n, t in p.tables.items()}
-        self.procedures = {n: ([x.name for x in proc.params], c.block(proc.body)) for n, proc in p.procedures.items()}
-        self.actions = {n: ([x.name for x in a.params], a.parent[0] if a.parent else None,
-                            c.block(a.body) if a.body is not None else None) for n, a in p.actions.items()}
+        self.procedures, self.actions = {}, {}
+        for n, proc in p.procedures.items():
+            c.context = n
+            self.procedures[n] = ([x.name for x in proc.params], c.block(proc.body))
+        for n, a in p.actions.items():
+            c.context = n
+            self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None,
+                               c.block(a.body) if a.body is not None else None)
         self._compile_rules()
         self._compile_powers()
         game = {f.name: f.values[0] for f in p.game.fields} if p.game else {}
@@ -192,11 +197,13 @@ class Engine:
             key = self.def_ids[card.name]
             for pw in card.powers:
                 window, names = (pw.window[0], tuple(n for n, _ in pw.window[1])) if pw.window else (None, ())
+                c.context = f"{pw.name} ({card.name})"
                 power = Power(pw.name, key, window, names, pw.limit, pw.mandatory,
                               c.expr(pw.requires) if pw.requires is not None else None, c.block(pw.body), pw.span)
                 self.powers_of.setdefault(key, []).append(power)
                 if window:
                     self.window_powers.setdefault(window, []).append(power)
+        c.context = ""
         for powers in self.window_powers.values():
             self._order_powers(powers)
 
