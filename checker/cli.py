@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
     play.add_argument("--json", metavar="FILE", help="write the full log (every decision point) as JSON")
     play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")
+    play.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated "
+                                                     "(the spec's constraints judge the result)")
+    play.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
+    play.add_argument("--agent", choices=("random", "greedy"), default="random",
+                      help="the built-in players: uniformly random, or a simple greedy builder")
     play.add_argument("--human", metavar="SEAT", type=int,
                       help="seat SEAT (1 = first player) is played by you at the terminal; the others at random")
     replay = sub.add_parser("replay", help="play a logged game again and check it is the same",

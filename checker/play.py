@@ -12,7 +12,7 @@ from checker.configurations import ConfigEvalError, Selection, evaluate, select
 from checker.diagnostics import render_human
 from checker.program import did_you_mean
 from checker.runtime import Engine, RandomAgent, SpecRuntimeError
-from checker.runtime.agents import HumanAgent, HumanQuit
+from checker.runtime.agents import GreedyAgent, HumanAgent, HumanQuit
 from checker.runtime.replay import LogError, ReplayMismatch, replay, state_digest, validate_log
 
 __all__ = ["play_command", "replay_command", "format_event"]
@@ -43,9 +43,14 @@ def format_event(event: dict, names: list[str], viewer: int | None = None) -> st
     return None
 
 
-def _prepare(command: str, paths: list[Path], config: str, players: int) -> tuple[CheckResult, Selection] | int:
-    """Check the spec and select the configuration's cards: (check result, selection), or an exit code
-    after saying what is wrong."""
+def _names(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def _prepare(command: str, paths: list[Path], config: str, players: int, add: list[str] = (),
+             remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
+    """Check the spec and select the configuration's cards, with cards added and removed: (check result,
+    selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
     result = check_paths(paths)
     if not result.ok:
         sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
@@ -64,7 +69,27 @@ def _prepare(command: str, paths: list[Path], config: str, players: int) -> tupl
               f"not {players}", file=sys.stderr)
         return 2
     selection = select(program, program.configurations[config], players)
-    for constraint in program.constraints.values():      # already checked, but say so plainly if not
+    cards = {kind: list(names) for kind, names in selection.cards.items()}
+    for name in remove:
+        kind = program.cards[name].kind if name in program.cards else None
+        if kind is None or name not in cards.get(kind, []):
+            hint = did_you_mean(name, [n for names in cards.values() for n in names], '"')
+            print(f"rulebook {command}: \"{name}\" is not in configuration \"{config}\"" +
+                  (f"; {hint}" if hint else ""), file=sys.stderr)
+            return 2
+        cards[kind].remove(name)
+    for name in add:
+        if name not in program.cards:
+            hint = did_you_mean(name, program.cards, '"')
+            print(f"rulebook {command}: no card \"{name}\"" + (f"; {hint}" if hint else ""), file=sys.stderr)
+            return 2
+        kind = program.cards[name].kind
+        if name in cards.setdefault(kind, []):
+            print(f"rulebook {command}: \"{name}\" is already in the selection", file=sys.stderr)
+            return 2
+        cards[kind].append(name)
+    selection = Selection(players, {kind: tuple(names) for kind, names in cards.items()})
+    for constraint in program.constraints.values():      # the rules decide whether this selection is allowed
         try:
             applies = constraint.when is None or evaluate(constraint.when, program, selection, {})
             if applies and not evaluate(constraint.require, program, selection, {}):
@@ -110,7 +135,8 @@ def _situation(engine: Engine, seat: int) -> list[str]:
 
 
 def play_command(args) -> int:
-    prepared = _prepare("play", [args.spec, *args.more], args.config, args.players)
+    prepared = _prepare("play", [args.spec, *args.more], args.config, args.players, _names(args.add),
+                        _names(args.remove))
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared
@@ -120,7 +146,8 @@ def play_command(args) -> int:
         return 2
     engine = Engine(result.typed)
     names = [f"Joueur {seat + 1}" for seat in range(args.players)]
-    agents = [RandomAgent(args.seed * 1000 + seat) for seat in range(args.players)]
+    agent = GreedyAgent if getattr(args, "agent", "random") == "greedy" else RandomAgent
+    agents = [agent(args.seed * 1000 + seat) for seat in range(args.players)]
     shown = 0
 
     def show_events(viewer: int | None) -> None:
@@ -155,7 +182,8 @@ def play_command(args) -> int:
     print("Vainqueur : " + " et ".join(names[p] for p in game.winners))
     if args.json:
         record = {"spec": [str(args.spec), *map(str, args.more)], "configuration": args.config,
-                  "players": args.players, "seed": args.seed, "selection": selection.cards,
+                  "players": args.players, "seed": args.seed, "add": _names(args.add),
+                  "remove": _names(args.remove), "selection": selection.cards,
                   "events": game.events, "scores": game.scores, "winners": game.winners,
                   "final_state": state_digest(engine.st)}
         try:
@@ -202,7 +230,8 @@ def replay_command(args) -> int:
             print(f"rulebook replay: the log's spec {str(spec)!r} does not exist (its paths are relative to the "
                   f"directory the game was played from)", file=sys.stderr)
             return 2
-    prepared = _prepare("replay", paths, record["configuration"], record["players"])
+    prepared = _prepare("replay", paths, record["configuration"], record["players"],
+                        [str(n) for n in record.get("add") or []], [str(n) for n in record.get("remove") or []])
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared

@@ -63,3 +63,48 @@ def test_random_games_keep_their_invariants(case, seed):
     result = e.play(selection.cards, players, seed, agents)
     assert sum(a.checked for a in agents) == result.moves > 0
     assert 1 <= result.rounds <= 40, "every game ends within a bounded number of rounds"
+
+
+@st.composite
+def legal_selections(draw):
+    """Any selection the rules allow: a player count, one character per rank 1-8 (+ rank 9 where it is
+    needed or wanted), the base districts and any 14 Merveilles."""
+    program = bundled().program
+    players = draw(st.integers(2, 8))
+    by_rank: dict[int, list[str]] = {}
+    for card in program.cards_of("Character"):
+        rank = next(v.value.value for v in card.attrs if v.name == "rank")
+        by_rank.setdefault(rank, []).append(card.name)
+    ranks = list(range(1, 9))
+    if players in (3, 8) or (4 <= players <= 7 and draw(st.booleans())):
+        ranks.append(9)
+    characters = []
+    for rank in ranks:
+        allowed = [n for n in sorted(by_rank[rank])
+                   if not (n == "Empereur" and players == 2) and not (n == "Reine" and players < 5)]
+        characters.append(draw(st.sampled_from(allowed)))
+    districts = [c.name for c in program.cards_of("District")]
+    is_wonder = {c.name: any(v.name == "type" and getattr(v.value, "id", "") == "Merveille" for v in c.attrs)
+                 for c in program.cards_of("District")}
+    wonders = draw(st.lists(st.sampled_from(sorted(n for n in districts if is_wonder[n])), min_size=14,
+                            max_size=14, unique=True))
+    base = [n for n in districts if not is_wonder[n]]
+    return players, {"Character": tuple(characters), "District": tuple(base + wonders)}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chosen=legal_selections(), seed=st.integers(0, 10**6))
+def test_any_legal_selection_plays(chosen, seed):
+    from checker.configurations import Selection, evaluate
+
+    players, cards = chosen
+    program = bundled().program
+    selection = Selection(players, cards)
+    for constraint in program.constraints.values():   # the spec agrees these selections are legal
+        if constraint.when is None or evaluate(constraint.when, program, selection, {}):
+            assert evaluate(constraint.require, program, selection, {}), constraint.name
+    e = engine()
+    total = sum((e.card_attrs[e.def_ids[n]].get("copies") or 1) for names in cards.values() for n in names)
+    agents = [InvariantAgent(seed * 10 + i, e, total) for i in range(players)]
+    result = e.play(cards, players, seed, agents)
+    assert 1 <= result.rounds <= 40

@@ -146,3 +146,25 @@ def test_the_greedy_builder_beats_random_players():
         agents = [GreedyAgent(seed)] + [RandomAgent(seed * 10 + i) for i in range(1, 4)]
         wins += 0 in e.play(selection.cards, 4, seed, agents).winners
     assert wins >= 14, f"the greedy seat won {wins} of 40 games (a random seat wins about 10)"
+
+
+def test_play_with_cards_added_and_removed_and_greedy_players(capsys, tmp_path):
+    log = tmp_path / "g.json"
+    code, out, _ = _play_cli(capsys, "-n", "4", "-s", "2", "-c", "Première partie", "--remove", "Forge, Tripot",
+                             "--add", "Musée, Parc", "--agent", "greedy", "--json", str(log), "-q")
+    assert code == 0 and "Vainqueur" in out
+    import json
+    record = json.loads(log.read_text(encoding="utf-8"))
+    assert "Musée" in record["selection"]["District"] and "Forge" not in record["selection"]["District"]
+    from checker.cli import main
+    assert main(["replay", str(log)]) == 0
+    assert "replay ok" in capsys.readouterr().out
+
+
+def test_play_judges_an_edited_selection_by_the_rules(capsys):
+    code, _, err = _play_cli(capsys, "-n", "4", "-c", "Première partie", "--remove", "Roi", "--add", "Reine")
+    assert code == 2 and "La Reine ne doit pas être utilisée" in err
+    code, _, err = _play_cli(capsys, "-n", "4", "-c", "Première partie", "--add", "Musee")
+    assert code == 2 and 'did you mean "Musée"' in err
+    code, _, err = _play_cli(capsys, "-n", "4", "-c", "Première partie", "--remove", "Musée")
+    assert code == 2 and "is not in configuration" in err
