@@ -168,3 +168,22 @@ def test_play_judges_an_edited_selection_by_the_rules(capsys):
     assert code == 2 and 'did you mean "Musée"' in err
     code, _, err = _play_cli(capsys, "-n", "4", "-c", "Première partie", "--remove", "Musée")
     assert code == 2 and "is not in configuration" in err
+
+
+def test_a_house_rule_overlay_changes_the_game_played(capsys, tmp_path):
+    """The overlay 'Partie rapide' completes a city at 6 districts: games end sooner, and replay."""
+    from checker.cli import main
+    import json
+    rounds = {}
+    for label, extra in (("base", []), ("rapide", ["tests/fixtures/good/overlay_partie_rapide.rules"])):
+        total = 0
+        for seed in range(6):
+            log = tmp_path / f"{label}{seed}.json"
+            assert main(["play", "spec/citadelles", *extra, "-n", "4", "-s", str(seed), "-c", "Première partie",
+                         "-q", "--json", str(log)]) == 0
+            events = json.loads(log.read_text(encoding="utf-8"))["events"]
+            total += max(e["number"] for e in events if e["kind"] == "round")
+        rounds[label] = total
+        assert main(["replay", str(log)]) == 0
+    capsys.readouterr()
+    assert rounds["rapide"] < rounds["base"]
