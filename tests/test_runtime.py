@@ -187,3 +187,39 @@ def test_a_house_rule_overlay_changes_the_game_played(capsys, tmp_path):
         assert main(["replay", str(log)]) == 0
     capsys.readouterr()
     assert rounds["rapide"] < rounds["base"]
+
+
+def test_a_card_name_as_an_index_means_its_single_copy_in_the_game(tmp_path):
+    """`assassiné["Roi"]` (or `interrompu[this]` in a card's rule) reads the marker of the Roi in play."""
+    from pathlib import Path
+    from checker.check import check_paths
+    from checker.runtime.state import SpecRuntimeError
+
+    house = tmp_path / "maison.rules"
+    house.write_text('rule roi_mort { forbid bâtir(p, d) when assassiné["Roi"] }\n'
+                     'rule temple_embelli { forbid bâtir(p, d) when embellissement["Temple"] > 0 }\n',
+                     encoding="utf-8")
+    checked = check_paths([Path("spec/citadelles"), house])
+    assert checked.ok, [d.message for d in checked.reporter.diagnostics]
+    e = Engine(checked.typed)
+    program = checked.program
+    selection = select(program, program.configurations["Première partie"], 4)
+    st = e.start(selection.cards, 4, 0, [RandomAgent(i) for i in range(4)])
+    palais = e.card("Palais")
+    st.put(palais, "main", 0, "top")
+    st.put(e.card("Voleur"), "choisis", 0, "top")
+    st.vars["personnage_actif"] = e.card("Voleur")
+    st.vars["trésor"][0] = 9
+    e.rules_for["bâtir"] = [h for h in e.rules_for["bâtir"] if h[0] != "temple_embelli"]
+    e.forbids_for["bâtir"] = [h for h in e.forbids_for["bâtir"] if h[0] != "temple_embelli"]
+    assert e.legal("bâtir", (0, palais))[0]
+    st.vars["assassiné"][e.card("Roi")] = True
+    assert e.legal("bâtir", (0, palais))[1] == ["roi_mort"]
+    e2 = Engine(checked.typed)
+    st2 = e2.start(selection.cards, 4, 0, [RandomAgent(i) for i in range(4)])
+    st2.put(e2.card("Palais"), "main", 0, "top")
+    st2.put(e2.card("Voleur"), "choisis", 0, "top")
+    st2.vars["personnage_actif"] = e2.card("Voleur")
+    st2.vars["trésor"][0] = 9
+    with pytest.raises(SpecRuntimeError, match="Temple.*3 copies"):
+        e2.allowed("bâtir", (0, e2.card("Palais")))

@@ -73,6 +73,15 @@ class Compiler:
         elem = ty.elem if isinstance(ty, Coll) else ty
         return lambda value: E.show_typed(value, elem)
 
+    def index(self, decl, e: ast.Expr) -> Callable:
+        """The index of a per-player or per-card var or zone.  A card's *definition* (a card literal, or
+        `this` in a rule) used as a per-card index means that card's single physical copy in this game."""
+        value = self.expr(e)
+        if decl.index is None or decl.index.name not in self.p.kinds:
+            return value
+        E = self.E
+        return lambda env: E.physical(value(env))
+
     def is_card_coll(self, e: ast.Expr) -> bool:
         t = self.types.get(id(e))
         return isinstance(t, Coll) and isinstance(t.elem, KindT)
@@ -156,7 +165,7 @@ def _(c: Compiler, e: ast.Name):
 @_on(_EXPR, ast.Index)
 def _(c: Compiler, e: ast.Index):
     name, E = e.obj.id, c.E
-    index = c.expr(e.index)
+    index = c.index(c.p.zones.get(name) or c.p.vars[name], e.index)
     if name in c.p.zones:
         return lambda env: E.st.zone(name, index(env))
     default = E.var_defaults[name]
@@ -266,7 +275,7 @@ def _member(c: Compiler, e: ast.Binary):
         # membership in a zone by definition: the state keeps a count per definition
         E = c.E
         name = zone.id if isinstance(zone, ast.Name) else zone.obj.id
-        index = c.expr(zone.index) if isinstance(zone, ast.Index) else (lambda env: None)
+        index = c.index(c.p.zones[name], zone.index) if isinstance(zone, ast.Index) else (lambda env: None)
         key_of = c.card_key(e.left)
         literal = _literal_key(c, e.left)
         if literal is not None:
@@ -426,7 +435,7 @@ def _assign(c: Compiler, lv: ast.LValue):
             st.version += 1
             st.vars[name] = value
         return write
-    index = c.expr(lv.index)
+    index = c.index(c.p.vars[name], lv.index)
 
     def write_at(env, value):
         st = E.st
@@ -571,7 +580,7 @@ def _counter(c: Compiler, lv: ast.LValue):
         E.st.version += 1
     if lv.index is None:
         return (lambda env: E.st.vars[name]), (lambda env, v: (bump(), E.st.vars.__setitem__(name, v)))
-    index = c.expr(lv.index)
+    index = c.index(c.p.vars[name], lv.index)
     return (lambda env: E.st.vars[name].get(index(env), 0)), \
         (lambda env, v: (bump(), E.st.vars[name].__setitem__(index(env), v)))
 
@@ -604,7 +613,7 @@ def _(c: Compiler, s: ast.Transfer):
 
 def _place(c: Compiler, place: ast.Place):
     name = place.target.name
-    index = c.expr(place.target.index) if place.target.index is not None else (lambda env: None)
+    index = c.index(c.p.zones[name], place.target.index) if place.target.index is not None else (lambda env: None)
     return name, index, ("bottom" if place.position == "bottom" else "top")
 
 
@@ -629,7 +638,7 @@ def _(c: Compiler, s: ast.Move):
 def _(c: Compiler, s: ast.Draw):
     E, count = c.E, c.expr(s.count)
     src_name = s.source.name
-    src_index = c.expr(s.source.index) if s.source.index is not None else (lambda env: None)
+    src_index = c.index(c.p.zones[src_name], s.source.index) if s.source.index is not None else (lambda env: None)
     name, index, position = _place(c, s.dest)
 
     def draw(env):
@@ -643,7 +652,7 @@ def _(c: Compiler, s: ast.Draw):
 @_on(_STMT, ast.Shuffle)
 def _(c: Compiler, s: ast.Shuffle):
     E, name = c.E, s.target.name
-    index = c.expr(s.target.index) if s.target.index is not None else (lambda env: None)
+    index = c.index(c.p.zones[name], s.target.index) if s.target.index is not None else (lambda env: None)
     def shuffle(env):
         E.st.version += 1
         E.st.rng.shuffle(E.st.zone(name, index(env)))

@@ -531,6 +531,19 @@ class Engine:
             return key
         return self.show_card(key)
 
+    def physical(self, card):
+        """A card as an index: a physical card stays itself; a definition becomes its single copy in this
+        game (a definition not in the game stays as it is, so it reads the default and matches nothing)."""
+        if card is None or card >= 0:
+            return card
+        copies = self.instances.get(card)
+        if not copies:
+            return card
+        if len(copies) > 1:
+            raise SpecRuntimeError(f"\"{self.def_names[card]}\" has {len(copies)} copies in this game: "
+                                   f"index by a physical card, not by its name")
+        return copies[0]
+
     def card(self, name: str) -> int:
         """The first physical card of this game named ``name`` (for scenarios and tools)."""
         return self.instances[self.def_ids[name]][0]
