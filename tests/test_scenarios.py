@@ -39,7 +39,7 @@ def test_exemple_de_tour_d_un_joueur():
     e, st, agents = setup("Première partie", 4, [[], [], [
         "pièces",                                      # recevoir des ressources: 2 pièces d'or
         "détruire_un_quartier (Condottiere)",          # détruire le Marché d'Hervé pour 1 pièce d'or
-        "Joueur 2", "Marché",
+        "Joueur 2",                                    # (the Marché is the only one she can pay for: not asked)
         "revenus_militaires (Condottiere)",            # Prison + École de Magie: 2 pièces d'or
         "bâtir(Joueur 3, Caserne)",                    # la Caserne coûte 3
         "Terminer son tour",
