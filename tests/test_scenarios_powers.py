@@ -1093,8 +1093,8 @@ def test_cardinal_prendre_les_pieces_manquantes_et_donner_une_carte_par_piece():
     vous devez donner à ce joueur 1 carte de votre main. »"""
     cardinal, lender = 0, 1
     e, st, agents = setup("Combinaisons", 4, [
-        ["pièces", "bâtir_avec_l_or_d_un_autre (Cardinal)", "Château", "Joueur 2", "Temple",
-         "Terminer son tour"], [], [], []])
+        # the Château is the only district that needs a loan, and player 2 the only lender: both forced
+        ["pièces", "bâtir_avec_l_or_d_un_autre (Cardinal)", "Temple", "Terminer son tour"], [], [], []])
     choose(e, st, cardinal, "Cardinal")
     give(e, st, cardinal, "main", "Château", "Temple", "Taverne")
     st.vars["trésor"].update({cardinal: 0, lender: 5})
