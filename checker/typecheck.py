@@ -137,6 +137,14 @@ class Checker:
         for param, arg in zip(params, args):
             self.expect(arg, self.resolve_type(param.type), env, f"argument '{param.name}' of {name}")
 
+    def invoke(self, what: str, table: dict, name: str, args, env: Env, span: Span) -> None:
+        """`do`, `call`, `signal`, `can` and offered actions: the name must be declared, the arguments fit."""
+        decl = table.get(name)
+        if decl is None:
+            self.err("E0202", f"unknown {what} '{name}'", span, subject=name, hint=did_you_mean(name, table))
+            return
+        self.args(what, name, decl.params, args, env, span)
+
     def params_env(self, params: tuple[ast.Param, ...], env: Env) -> Env:
         for p in params:
             env = env.bind(p.name, self.resolve_type(p.type))
@@ -425,12 +433,9 @@ def _(c: Checker, e: ast.Aggregate, env: Env, want):
 
 @_expr(ast.Can)
 def _(c: Checker, e: ast.Can, env: Env, want):
-    action = c.p.actions.get(e.action)
-    if action is None:
-        return c.err("E0202", f"unknown action '{e.action}'", e.span, subject=e.action, hint=did_you_mean(e.action, c.p.actions))
     if env.config_only:
         return c.err("E0603", "`can` asks about game state; a constraint sees only the configuration", e.span)
-    c.args("action", e.action, action.params, e.args, env, e.span)
+    c.invoke("action", c.p.actions, e.action, e.args, env, e.span)
     return BOOL
 
 
@@ -565,29 +570,17 @@ def _(c, s: ast.Reveal, env):
 
 @_stmt(ast.Do)
 def _(c, s: ast.Do, env):
-    action = c.p.actions.get(s.action)
-    if action is None:
-        c.err("E0202", f"unknown action '{s.action}'", s.span, subject=s.action, hint=did_you_mean(s.action, c.p.actions))
-        return
-    c.args("action", s.action, action.params, s.args, env, s.span)
+    c.invoke("action", c.p.actions, s.action, s.args, env, s.span)
 
 
 @_stmt(ast.CallProc)
 def _(c, s: ast.CallProc, env):
-    proc = c.p.procedures.get(s.name)
-    if proc is None:
-        c.err("E0202", f"unknown procedure '{s.name}'", s.span, subject=s.name, hint=did_you_mean(s.name, c.p.procedures))
-        return
-    c.args("procedure", s.name, proc.params, s.args, env, s.span)
+    c.invoke("procedure", c.p.procedures, s.name, s.args, env, s.span)
 
 
 @_stmt(ast.Signal)
 def _(c, s: ast.Signal, env):
-    window = c.p.windows.get(s.window)
-    if window is None:
-        c.err("E0202", f"unknown window '{s.window}'", s.span, subject=s.window, hint=did_you_mean(s.window, c.p.windows))
-        return
-    c.args("window", s.window, window.params, s.args, env, s.span)
+    c.invoke("window", c.p.windows, s.window, s.args, env, s.span)
 
 
 @_stmt(ast.Offer)
@@ -604,11 +597,7 @@ def _(c, s: ast.Offer, env):
                     c.err("E0301", f"for ranges over a collection, not {coll}", coll_expr.span)
                     elem = ERROR
                 inner = inner.bind(var, elem)
-            action = c.p.actions.get(item.action)
-            if action is None:
-                c.err("E0202", f"unknown action '{item.action}'", item.span, subject=item.action, hint=did_you_mean(item.action, c.p.actions))
-            else:
-                c.args("action", item.action, action.params, item.args, inner, item.span)
+            c.invoke("action", c.p.actions, item.action, item.args, inner, item.span)
         elif isinstance(item, ast.OfferPowers):
             t = c.expr(item.source, env)
             base = element(t) if isinstance(t, Coll) else t
