@@ -109,6 +109,10 @@ class Engine:
                                c.block(a.body) if a.body is not None else None)
         self._compile_rules()
         self._compile_powers()
+        from checker.diagnostics import Reporter
+        from checker.typecheck import Checker
+        resolver = Checker(p, Reporter())
+        self.param_types = {n: [resolver.resolve_type(x.type) for x in a.params] for n, a in p.actions.items()}
         game = {f.name: f.values[0] for f in p.game.fields} if p.game else {}
         self.flow = game["flow"].id if "flow" in game else None
         self.turn_proc = game["turn"].id if "turn" in game else None
@@ -568,14 +572,8 @@ class Engine:
             return option[1]
         if option[0] == "power":
             return f"{option[1].name} ({self.show_card(option[2])})"
-        params = self.program.actions[option[1]].params
-        shown = [self.show_typed(v, self.compiler_type(x.type)) for v, x in zip(option[2], params)]
+        shown = [self.show_typed(v, t) for v, t in zip(option[2], self.param_types[option[1]])]
         return f"{option[1]}({', '.join(shown)})"
-
-    def compiler_type(self, t) -> Ty:
-        from checker.typecheck import Checker
-        from checker.diagnostics import Reporter
-        return Checker(self.program, Reporter()).resolve_type(t)
 
     def show_typed(self, value, ty: Ty) -> str:
         if value is None:
