@@ -17,7 +17,8 @@ from checker import ast
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime.replay import state_digest
-from checker.typecheck import Typed
+from checker.diagnostics import Reporter
+from checker.typecheck import Checker, Typed
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
 
 __all__ = ["Engine", "Decision", "Power", "GameResult", "MAX_STEPS"]
@@ -109,8 +110,6 @@ class Engine:
                                c.block(a.body) if a.body is not None else None)
         self._compile_rules()
         self._compile_powers()
-        from checker.diagnostics import Reporter
-        from checker.typecheck import Checker
         resolver = Checker(p, Reporter())
         self.param_types = {n: [resolver.resolve_type(x.type) for x in a.params] for n, a in p.actions.items()}
         game = {f.name: f.values[0] for f in p.game.fields} if p.game else {}
