@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from checker.configurations import select
-from checker.runtime.agents import ScriptedAgent
+from checker.runtime.agents import RandomAgent, ScriptedAgent
 from conftest import bundled
 from test_scenarios import engine, names, setup
 
@@ -1153,3 +1153,52 @@ def test_sorciere_le_joueur_ensorcele_utilise_les_merveilles_des_ressources():
     e.call("tour", (victim, e.card("Abbé")))
     assert st.vars["trésor"][victim] == 3
     assert "forge_piocher (Forge)" not in offered(agents[witch]), "not the Merveilles of the bewitched city"
+
+
+def test_espion_il_vous_donne_1_piece_par_carte_du_type_et_vous_piochez():
+    """Espion : « Pour chaque carte de sa main du type que vous avez choisi, il vous donne 1 pièce d'or et vous
+    piochez 1 carte Quartier » — « Si le joueur a moins d'or que de cartes Quartier du type choisi, vous prenez
+    tout son or et piochez quand même 1 carte pour chaque carte Quartier correspondante. »"""
+    spy, target = 0, 1
+    e, st, agents = setup("Tranquille", 4, [
+        ["pièces", "espionnage (Espion)", "Joueur 2", "Noble", "Terminer son tour"], [], [], []])
+    choose(e, st, spy, "Espion")
+    give(e, st, target, "main", "Manoir", "Château", "Temple")
+    st.vars["trésor"].update({spy: 0, target: 1})
+    e.call("tour", (spy, e.card("Espion")))
+    assert st.vars["trésor"][target] == 0, "fewer gold than Noble cards: he gives all he has"
+    assert st.vars["trésor"][spy] == 2 + 1
+    assert len(st.zone("main", spy)) == 2, "one card drawn per Noble card in his hand"
+    assert len(st.zone("main", target)) == 3, "the cards come from the pile, not from his hand"
+
+
+def test_voyante_prendre_une_carte_a_chaque_joueur_puis_en_donner_une():
+    """Voyante : « Prenez 1 carte au hasard de la main de chaque autre joueur … Ensuite, donnez 1 carte de votre
+    main à chacun des joueurs auxquels vous en avez pris une. Si un joueur n'a pas de carte en main, vous ne lui
+    en prenez donc pas et ne lui en donnez pas non plus. »"""
+    seer = 0
+    for seed in range(10):
+        e, st, agents = setup("Tranquille", 4, [[], [], [], []])
+        e.agents = [RandomAgent(seed * 10 + i) for i in range(4)]
+        choose(e, st, seer, "Voyante")
+        give(e, st, 1, "main", "Manoir", "Temple")
+        give(e, st, 2, "main", "Port")
+        before = {p: len(st.zone("main", p)) for p in range(4)}
+        power = next(x for x in e.powers_of[e.def_ids["Voyante"]] if x.name == "divination")
+        e.run_power(power, seer, e.card("Voyante"), {"me": seer, "this": e.card("Voyante")})
+        assert {p: len(st.zone("main", p)) for p in range(4)} == before, "one taken, one given back, to each"
+        assert st.zone("main", 3) == []
+
+
+def test_archiviste_piochez_7_cartes_et_choisissez_en_une():
+    """Archiviste : « Piochez 7 cartes Quartier et choisissez-en une que vous ajoutez à votre main. Remettez les
+    6 autres cartes dans la pioche et mélangez-la. »"""
+    scholar = 0
+    e, st, agents = setup("Tranquille", 4, [[], [], [], []])
+    e.agents = [RandomAgent(i) for i in range(4)]
+    choose(e, st, scholar, "Archiviste")
+    pile = len(st.zone("pioche"))
+    power = next(x for x in e.powers_of[e.def_ids["Archiviste"]] if x.name == "sept_cartes")
+    e.run_power(power, scholar, e.card("Archiviste"), {"me": scholar, "this": e.card("Archiviste")})
+    assert len(st.zone("main", scholar)) == 1
+    assert len(st.zone("pioche")) == pile - 1 and st.zone("en_vue", scholar) == []
