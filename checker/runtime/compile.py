@@ -36,6 +36,7 @@ class Compiler:
         self.p = engine.program
         self.types = engine.typed.types
         self.context = ""       # what is being compiled, for the prompts of choices ("power (Card)")
+        self.slots: dict[str, str] = {}   # a rule's pattern binders -> the positional slot holding each
 
     def hidden(self, e: ast.Expr) -> bool:
         """Does the expression read a zone that is not public?  Choosing from it is then secret."""
@@ -143,6 +144,9 @@ def _(c, e):
 @_on(_EXPR, ast.Name)
 def _(c: Compiler, e: ast.Name):
     name, E = e.id, c.E
+    if name in c.slots:                     # a rule's binder: read from its positional slot
+        slot = c.slots[name]
+        return lambda env: env[slot]
     if name in ("me", "this"):
         return lambda env: env[name]
     # a local name shadows a global one, as in the type checker
@@ -359,7 +363,10 @@ def _(c, e: ast.SetLit):
 @_on(_EXPR, ast.Aggregate)
 def _(c: Compiler, e: ast.Aggregate):
     coll, var, kind, span = c.expr(e.coll), e.var, e.kind, e.span
+    shadowed = c.slots.pop(var, None)       # the aggregate's own variable hides a binder of that name
     body = c.expr(e.body) if e.body is not None else (lambda env: True)
+    if shadowed is not None:
+        c.slots[var] = shadowed
 
     def each(env):
         saved = env.get(var, _MISSING)

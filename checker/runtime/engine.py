@@ -24,6 +24,7 @@ from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
 __all__ = ["Engine", "Decision", "Power", "GameResult", "MAX_STEPS"]
 
 MAX_STEPS = 200_000     # decisions in one game: a game that runs longer is reported, not left running
+SLOTS = tuple(f"${i}" for i in range(64))   # the positional slots a rule's binders are read from
 
 
 @dataclasses.dataclass
@@ -177,9 +178,12 @@ class Engine:
         for rule in p.rules.values():
             this = {"this": self.def_ids[rule.card]} if rule.card else {}
             for h in rule.heads:
-                entry = (rule.name, h.kind, tuple(b for b, _ in h.pattern.binders),
+                binders = tuple(b for b, _ in h.pattern.binders)
+                c.slots = {b: SLOTS[i] for i, b in enumerate(binders)}   # conditions read positional slots
+                entry = (rule.name, h.kind, binders,
                          c.expr(h.expr) if h.expr is not None else None,
                          c.expr(h.when) if h.when is not None else None, this)
+                c.slots = {}
                 heads.setdefault(h.pattern.name, []).append(entry)
         self.rules_for = {a: [h for anc in self._ancestors(a) for h in heads.get(anc, ())] for a in self.actions}
         # for the fast test: each action's prohibitions (its own first), and the permissions that lift each
@@ -227,12 +231,15 @@ class Engine:
     # ---------------------------------------------------------------- rules at run time
     def allowed(self, action: str, args: tuple) -> bool:
         """Is the action legal?  Stops at the first prohibition nothing lifts (see ``legal``)."""
+        env = dict(zip(SLOTS, args))         # one environment for every rule: binders are positional slots
         for rule, kind, binders, _value, when, this in self.forbids_for[action]:
-            env = dict(zip(binders, args), **this) if this else dict(zip(binders, args))
+            if this:
+                env["this"] = this["this"]
             if when is None or when(env):
                 for lifter, lbinders, lwhen, lthis in self.lifters.get((action, rule), ()):
-                    lenv = dict(zip(lbinders, args), **lthis) if lthis else dict(zip(lbinders, args))
-                    if lwhen is None or lwhen(lenv):
+                    if lthis:
+                        env["this"] = lthis["this"]
+                    if lwhen is None or lwhen(env):
                         break
                 else:
                     return False
@@ -247,8 +254,9 @@ class Engine:
         An entry point for tools: the state may have been edited directly, so nothing cached is trusted."""
         self.invalidate()
         forbids, permits = [], []
+        env = dict(zip(SLOTS, args))
         for rule, kind, binders, _value, when, this in self.rules_for[action]:
-            env = dict(zip(binders, args), **this)
+            env.update(this)
             if when is None or when(env):
                 (forbids if kind == "forbid" else permits).append(rule)
         blocking, unordered = [], []
@@ -278,8 +286,9 @@ class Engine:
         params, default, values, adjusts = self.quantities[name]
         env = dict(zip(params, args))
         chosen = None
+        slots = dict(zip(SLOTS, args))
         for rule, _kind, binders, value, when, this in values:
-            local = dict(zip(binders, args), **this)
+            local = dict(slots, **this) if this else slots
             if when is None or when(local):
                 if chosen is not None:
                     if (chosen[0], rule) in self.defeats:
@@ -290,7 +299,7 @@ class Engine:
                 chosen = (rule, value, local)
         result = chosen[1](chosen[2]) if chosen else default(env)
         for rule, _kind, binders, amount, when, this in adjusts:
-            local = dict(zip(binders, args), **this)
+            local = dict(slots, **this) if this else slots
             if when is None or when(local):
                 result += amount(local)
         return result
