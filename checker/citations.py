@@ -109,26 +109,13 @@ def all_cites(program: Program) -> list[ast.Cite]:
                 if isinstance(inner, tuple):
                     from_stmts(inner)
 
-    for kind in program.kinds.values():
-        cites.extend(kind.cites)
-    for state in (*program.vars.values(), *program.zones.values()):
-        cites.extend(state.cites)
-    for q in program.quantities.values():
-        cites.extend(q.cites)
-    for t in program.tables.values():
-        cites.extend(t.cites)
-    for r in program.rules.values():
-        cites.extend(r.cites)
-    for p in program.precedences:
-        cites.extend(p.cites)
-    for k in program.constraints.values():
-        cites.extend(k.cites)
-    for d in program.decisions.values():
-        cites.extend(d.cites)
-    for c in program.configurations.values():
-        cites.extend(c.cites)
+    cited = (*program.kinds.values(), *program.vars.values(), *program.zones.values(),
+             *program.quantities.values(), *program.tables.values(), *program.rules.values(),
+             *program.precedences, *program.constraints.values(), *program.decisions.values(),
+             *program.configurations.values(), *program.cards.values())
+    for decl in cited:
+        cites.extend(decl.cites)
     for card in program.cards.values():
-        cites.extend(card.cites)
         for power in card.powers:
             from_stmts(power.body)
     for proc in program.procedures.values():
