@@ -27,8 +27,6 @@ def check_declarations(c: Checker) -> None:
               hint='add `game "Name" { players: 2..5  flow: a_procedure }`')
     else:
         _game(c, p.game)
-    for source in p.sources.values():
-        pass  # checked with the citations
     for kind in p.kinds.values():
         _kind(c, kind)
     for var in p.vars.values():

@@ -165,14 +165,13 @@ def _report(error: UnexpectedInput, source: SourceFile, reporter: Reporter) -> N
             return
         line, col = tok.line or 1, tok.column or 1
         span = Span(source.name, line, col, line, col + max(1, len(str(tok))))
-        notes = []
         hint = f"expected {describe_expected(expected)}" if expected else None
         if "NAME" in expected and str(tok).isidentifier() and str(tok) in _keyword_names():
             hint = f"'{tok}' is a keyword of the language and cannot be used as a name; choose another name"
         elif tok.type in ("REQUIRES", "WHEN", "LIMIT", "MANDATORY") and "LET" in expected:
             hint = f"a power's clauses (when, limit, mandatory, requires) come before its statements: " \
                    f"move '{tok}' up, just after the power's opening brace"
-        reporter.error("E0101", f"unexpected {_token_text(tok)}", span, notes=notes, hint=hint)
+        reporter.error("E0101", f"unexpected {_token_text(tok)}", span, hint=hint)
     elif isinstance(error, UnexpectedCharacters):
         span = Span(source.name, error.line, error.column, error.line, error.column + 1)
         char = error.char

@@ -110,14 +110,6 @@ class Program:
         }
 
 
-def _name_of(decl) -> str:
-    return decl.name
-
-
-def _decl_span(decl) -> Span:
-    return decl.span
-
-
 class _Collector:
     def __init__(self, reporter: Reporter):
         self.program = Program()
@@ -142,7 +134,7 @@ class _Collector:
                 self.add(rule, directory, replacing=replacing)
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
-        name = _name_of(decl)
+        name = decl.name
         if table_name not in ("cards", "configurations") and name in keywords():
             self.reporter.error("E0101", f"'{name}' is a keyword of the language and cannot name a {self._what(decl)}",
                                 decl.span, hint=f"choose another name, such as '{name}_'")
@@ -163,7 +155,7 @@ class _Collector:
                 if name in getattr(program, other):
                     existing = getattr(program, other)[name]
         if existing is not None:
-            self._duplicate(self._what(decl), name, decl.span, _decl_span(existing))
+            self._duplicate(self._what(decl), name, decl.span, existing.span)
             return
         table[name] = decl
         if isinstance(decl, ast.SourceDecl):

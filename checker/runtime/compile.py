@@ -8,7 +8,6 @@ Dispatch is by node type through a registry; a node with no compiler is a locate
 
 from __future__ import annotations
 
-import itertools
 from typing import Callable
 
 from checker import ast
@@ -734,10 +733,4 @@ def _(c: Compiler, s: ast.Log):
     return log
 
 
-def subsets(pool, low, high):
-    """All sub-tuples of ``pool`` with a size in low..high (for agents that enumerate)."""
-    for size in range(low, high + 1):
-        yield from itertools.combinations(pool, size)
-
-
-__all__ += ["subsets", "_NOTHING"]
+__all__ += ["_NOTHING"]

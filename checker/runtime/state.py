@@ -42,7 +42,7 @@ class SkipBlock(Exception):
 class State:
     """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
 
-    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "steps", "defs", "counts",
+    __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "defs", "counts",
                  "version")
 
     def __init__(self, players: int, seed: int, defs: list[int]):
@@ -54,7 +54,6 @@ class State:
         self.uses: dict[tuple, tuple[int, int]] = {}   # (player, card, power) -> (turn, round) of last use
         self.turn = 0
         self.round = 0
-        self.steps = 0
         self.defs = defs                                   # card instance -> definition
         self.version = 0                                   # bumped by every change (quantities are cached)
         self.counts: dict[tuple, dict[int, int]] = {}     # (zone, index) -> definition -> cards there
@@ -67,11 +66,10 @@ class State:
             return list(value) if isinstance(value, list) else value
         return ({k: copy(v) for k, v in self.vars.items()}, {k: copy(v) for k, v in self.zones.items()},
                 dict(self.where), {k: dict(v) for k, v in self.counts.items()}, dict(self.uses),
-                self.rng.getstate(), self.turn, self.round, self.steps)
+                self.rng.getstate(), self.turn, self.round)
 
     def restore(self, snap: tuple) -> None:
-        (self.vars, self.zones, self.where, self.counts, self.uses, rng, self.turn, self.round,
-         self.steps) = snap
+        (self.vars, self.zones, self.where, self.counts, self.uses, rng, self.turn, self.round) = snap
         self.rng.setstate(rng)
         self.version += 1
         # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
