@@ -497,7 +497,8 @@ def _(c: Compiler, s: ast.Choose):
             return
         if not options and not o.optional:
             raise Abort()
-        picked = E.decide(by(env), prompt, options, optional=o.optional, secret=secret, label=label)
+        picked = E.decide(by(env), prompt, options, optional=o.optional, secret=secret, label=label,
+                          site=s, env=env)
         if picked is _NOTHING:
             env.pop(var, None)
             raise SkipBlock()
@@ -531,8 +532,9 @@ def _(c: Compiler, s: ast.ChooseSubset):
                     break
                 pick = E.st.rng.choice(pool)
             else:
+                env[var] = tuple(chosen)       # what is chosen so far: part of the decision point
                 pick = E.decide(who, f"{prompt} ({len(chosen)}/{lo}..{hi})", pool,
-                                optional=len(chosen) >= lo, secret=secret, label=label)
+                                optional=len(chosen) >= lo, secret=secret, label=label, site=s, env=env)
                 if pick is _NOTHING:
                     break
             chosen.append(pick)
@@ -703,7 +705,7 @@ def _(c: Compiler, s: ast.Offer):
         else:
             when = c.expr(item.when) if item.when is not None else None
             items.append(("finish", item.label, when))
-    return lambda env: E.offer(player(env), items, env)
+    return lambda env: E.offer(player(env), items, env, s)
 
 
 @_on(_STMT, ast.EndTurn)

@@ -51,6 +51,8 @@ class Decision:
     optional: bool = False
     secret: bool = False
     engine: "Engine | None" = None
+    site: object = None       # the statement asking (Choose, ChooseSubset, Offer) or the reacting Power
+    env: dict | None = None   # its local names, as they are when it asks (live: copy to keep)
 
     @property
     def view(self) -> dict:
@@ -90,6 +92,7 @@ class Engine:
         self.agents: list = []
         self.events: list[dict] = []
         self.recording = True
+        self.observer: Callable[[Decision], None] | None = None
         self.decisions = 0
         self.moves = 0
         self._qcache: dict = {}
@@ -368,12 +371,12 @@ class Engine:
                     continue
                 if not power.mandatory:
                     yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
-                                      label=lambda v: "oui" if v else "non")
+                                      label=lambda v: "oui" if v else "non", site=power, env=env)
                     if not yes:
                         continue
                 self.run_power(power, player, card, env)
 
-    def offer(self, player: int, items: list, env: dict) -> None:
+    def offer(self, player: int, items: list, env: dict, site=None) -> None:
         for _ in range(MAX_STEPS):
             options, pending = [], False
             for item in items:
@@ -395,7 +398,7 @@ class Engine:
                     options.append(("finish", item[1]))
             if not options:
                 return
-            pick = self.decide(player, "que faire ?", options, label=self.show_option)
+            pick = self.decide(player, "que faire ?", options, label=self.show_option, site=site, env=env)
             if pick[0] == "finish":
                 return
             try:
@@ -421,15 +424,21 @@ class Engine:
             self._offer_actions(name, args, binders, env, depth + 1, options)
 
     def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
-               label: Callable | None = None):
-        """Ask ``player``'s agent; a single forced option is taken without asking."""
+               label: Callable | None = None, site=None, env: dict | None = None):
+        """Ask ``player``'s agent; a single forced option is taken without asking.
+        ``observer``, when set, sees every decision point first, forced ones included."""
         self.decisions += 1
         if self.decisions > MAX_STEPS:
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS} decisions")
+        decision = None
+        if self.observer is not None:
+            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
+            self.observer(decision)
         if len(options) == 1 and not optional:
             return options[0]
         self.moves += 1
-        decision = Decision(player, prompt, options, label or self.show, optional, secret, self)
+        if decision is None:
+            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
         state = state_digest(self.st) if self.recording else None     # before the agent looks
         index = self.agents[player].choose(decision)
         if not 0 <= index < len(options) + (1 if optional else 0):
