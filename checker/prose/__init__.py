@@ -1,0 +1,14 @@
+"""French prose from the typed AST: rule heads, conditions, statements and powers as sentences.
+
+:mod:`checker.prose.french` knows French (articles, contractions, plurals, negation) and reads the
+lexicon; :mod:`checker.prose.core` turns expressions and rule heads into clauses;
+:mod:`checker.prose.statements` turns statements into steps.  Every node type has a registered
+handler; a node without one raises :class:`UnsupportedNode`, located.
+"""
+
+from checker.prose.core import Ctx, Prose, Step, UnsupportedNode
+from checker.prose.french import (Lexicon, Term, capitalize, contract, humanize, indefinite, plural, rst_escape)
+from checker.prose import statements  # noqa: F401,E402  (registers the statement handlers)
+
+__all__ = ["Prose", "Ctx", "Step", "Lexicon", "Term", "UnsupportedNode", "contract", "capitalize", "plural",
+           "indefinite", "humanize", "rst_escape"]

@@ -1,0 +1,191 @@
+"""French for the prose generator: articles, contractions, plurals, negation, and the lexicon.
+
+>>> contract("Prendre de le trésor à les joueurs de une main")
+"Prendre du trésor aux joueurs d'une main"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from pathlib import Path
+
+__all__ = ["contract", "yours", "capitalize", "humanize", "plural", "feminine", "indefinite", "bare", "rst_escape",
+           "conj", "negate", "split_article", "Term", "Lexicon"]
+
+
+_VOWEL = "aeiouyàâäéèêëîïôöûùüœæAEIOUYÀÂÉÈÊËÎÏÔÛŒ"
+
+
+def contract(text: str) -> str:
+    """Contract articles after prepositions and elide before a vowel, as French writes them."""
+    text = re.sub(r"\b([dD])e le (?=\w)", r"\1u ", text)
+    text = re.sub(r"\b([dD])e les\b", r"\1es", text)
+    text = re.sub(r"\bà le (?=\w)", "au ", text)
+    text = re.sub(r"\bà les\b", "aux", text)
+    elidable = r"\b([dD]e|[qQ]ue|[lL]orsque|[pP]uisque|[jJ]usque|[nN]e|[sS]e|[lL]e|[lL]a) "
+    # before a cross-reference, the typographic apostrophe: reST still sees where the role starts
+    text = re.sub(elidable + r"(?=:[\w:-]+:`[" + _VOWEL + "])", lambda m: m.group(1)[:-1] + "’", text)
+    text = re.sub(elidable + "(?=[" + _VOWEL + "])", lambda m: m.group(1)[:-1] + "'", text)
+    text = re.sub(r"\b([sS])i (?=ils?\b)", r"\1'", text)
+    return text
+
+
+def yours(text: str) -> str:
+    """``la cité de vous`` → ``votre cité``: a possessive where a template put ``vous`` after ``de``.
+
+    >>> yours("vérifier si la cité de vous est complète")
+    'vérifier si votre cité est complète'
+    """
+    text = re.sub(r"\b(?:le|la) (\w+) de vous\b", r"votre \1", text)
+    text = re.sub(r"\bl'(\w+) de vous\b", r"votre \1", text)
+    return re.sub(r"\bles (\w+) de vous\b", r"vos \1", text)
+
+
+def capitalize(text: str) -> str:
+    """Uppercase the first letter, unless the text starts with markup (a variable, a cross-reference)."""
+    if not text or not text[0].isalpha():
+        return text
+    return text[0].upper() + text[1:]
+
+
+def humanize(identifier: str) -> str:
+    """``bâtir_la_nécropole`` → ``bâtir la nécropole``; ``l_aide`` → ``l'aide``.
+
+    >>> humanize("prendre_l_or_du_jeton")
+    "prendre l'or du jeton"
+    """
+    text = identifier.replace("_", " ")
+    return re.sub(r"\b([ldjmnst]|qu) (?=[" + _VOWEL + "])", r"\1'", text).strip()
+
+
+def plural(noun_phrase: str) -> str:
+    """Plural of a noun phrase with its article: the head noun (its first word) takes the mark.
+
+    >>> plural("le type de quartier"), plural("la carte Quartier"), plural("l'embellissement")
+    ('les types de quartier', 'les cartes Quartier', 'les embellissements')
+    """
+    article, noun = split_article(noun_phrase)
+    head, _, rest = noun.partition(" ")
+    if head.endswith(("s", "x", "z")):
+        pass
+    elif head.endswith(("al",)) and not head.endswith("ial"):
+        head = head[:-2] + "aux"
+    elif head.endswith(("eau", "eu")):
+        head += "x"
+    else:
+        head += "s"
+    return f"les {head}{' ' + rest if rest else ''}" if article else f"{head}{' ' + rest if rest else ''}"
+
+
+def split_article(np: str) -> tuple[str, str]:
+    for article in ("le ", "la ", "les ", "l'", "un ", "une ", "des "):
+        if np.startswith(article):
+            return article.strip(), np[len(article):]
+    return "", np
+
+
+def feminine(np: str) -> bool:
+    article, noun = split_article(np)
+    if article in ("la", "une"):
+        return True
+    if article in ("le", "un"):
+        return False
+    head = noun.split(" ")[0]
+    return head.endswith(("e", "té", "ion")) and not head.endswith(("age", "isme", "ème"))
+
+
+def indefinite(np: str) -> str:
+    """``le quartier`` → ``un quartier``; ``la carte`` → ``une carte``."""
+    _, noun = split_article(np)
+    return f"{'une' if feminine(np) else 'un'} {noun}"
+
+
+def bare(np: str) -> str:
+    """The noun without its article."""
+    return split_article(np)[1]
+
+
+def rst_escape(text: str) -> str:
+    """Text shown as is in reST (no markup)."""
+    return re.sub(r"([\\*`|])", r"\\\1", text).replace("_ ", "\\_ ")
+
+
+def _strip_period(text: str) -> str:
+    return text.rstrip().rstrip(".").rstrip()
+
+
+# Conjugation of the few verbs the generator itself writes, for "vous" and the third person.
+_CONJ = {"être": ("êtes", "est"), "avoir": ("avez", "a"), "pouvoir": ("pouvez", "peut"),
+         "choisir": ("choisissez", "choisit"), "devoir": ("devez", "doit")}
+
+
+def conj(verb: str, subject: str) -> str:
+    you, third = _CONJ[verb]
+    return you if subject == "vous" else third
+
+
+def negate(clause: str) -> str:
+    """``x est dans y`` → ``x n'est pas dans y``; anything else is prefixed."""
+    for verb in ("êtes", "est", "sont", "avez", "a", "peut", "pouvez", "compte", "vaut", "existe", "détient",
+                 "contient", "peuvent", "doit", "vient", "paie"):
+        m = re.search(r"(?<![\w'])" + verb + r"(?![\w'])", clause)
+        if m:
+            return contract(clause[:m.start()] + "ne " + verb + " pas" + clause[m.end():])
+    return f"il est faux que {clause}"
+
+
+# ---------------------------------------------------------------- the lexicon
+
+
+@dataclasses.dataclass(frozen=True)
+class Term:
+    """How the book words one name of the spec.
+
+    ``text`` is a noun phrase (``le trésor``: ``trésor[p]`` reads ``le trésor de p``)
+    or a template whose ``{0}``, ``{1}``… are the arguments.  ``element`` names the
+    elements of a zone (``la carte``), ``some`` is the clause for ``x != none``.
+    """
+    text: str
+    element: str | None = None
+    some: str | None = None
+
+
+@dataclasses.dataclass
+class Lexicon:
+    types: dict[str, str] = dataclasses.field(default_factory=dict)
+    attributes: dict[str, str] = dataclasses.field(default_factory=dict)
+    terms: dict[str, Term] = dataclasses.field(default_factory=dict)
+    actions: dict[str, str] = dataclasses.field(default_factory=dict)
+    procedures: dict[str, str] = dataclasses.field(default_factory=dict)
+    windows: dict[str, str] = dataclasses.field(default_factory=dict)
+    unit: str | None = None
+
+    SECTIONS = {"types": "types", "attributs": "attributes", "termes": "terms", "actions": "actions",
+                "procédures": "procedures", "moments": "windows"}
+
+    @classmethod
+    def from_mapping(cls, data: dict) -> "Lexicon":
+        """Build from a mapping shaped like ``lexique.toml``; unknown sections are an error."""
+        lexicon = cls(unit=data.get("unité"))
+        for key, value in data.items():
+            if key == "unité":
+                continue
+            if key not in cls.SECTIONS:
+                raise ValueError(f"unknown section [{key}] (expected one of {', '.join(cls.SECTIONS)})")
+            table = getattr(lexicon, cls.SECTIONS[key])
+            for name, wording in value.items():
+                if key == "termes":
+                    if isinstance(wording, str):
+                        table[name] = Term(wording)
+                    else:
+                        table[name] = Term(wording["texte"], wording.get("élément"), wording.get("existe"))
+                else:
+                    table[name] = wording
+        return lexicon
+
+    @classmethod
+    def load(cls, path: Path) -> "Lexicon":
+        with path.open("rb") as handle:
+            return cls.from_mapping(tomllib.load(handle))

@@ -1,0 +1,186 @@
+"""A Sphinx extension that publishes a checked spec as a rulebook.
+
+In ``conf.py``::
+
+    extensions = ["checker.sphinxext"]
+    rulebook_spec = ["../spec/citadelles", "maison.rules"]   # the base spec, then house rules
+    rulebook_lexicon = "lexique.toml"                         # how the book words the vocabulary
+
+The spec is checked once per build with :func:`checker.check.check_paths`; its
+diagnostics become Sphinx warnings located at ``file:line``.  Every card with
+powers or rules gets a page (generated under ``cartes/`` when the build starts),
+and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
+
+``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
+``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``.
+
+Each ``rb:auto`` declares every spec file, source text and the lexicon as
+dependencies of its page, so editing the spec rebuilds the book.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+from checker.prose import UnsupportedNode
+from checker.sphinxext.book import FLOW_PAGES, Book, slug
+from checker.sphinxext.domain import RulebookDomain
+from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
+                                         render_variants)
+from checker.sphinxext.render import render_card, render_chapter, render_kind
+from checker.sphinxext.reports import load_finder, render_conflicts, render_overview, render_trace
+
+__all__ = ["setup", "Book", "RENDERERS", "render", "write_card_pages", "GENERATED"]
+
+logger = logging.getLogger(__name__)
+
+GENERATED = ".. Generated from the spec by checker.sphinxext: do not edit (rebuilt on every build)."
+CARD_DIR = "cartes"
+BOOKS: dict[str, Book] = {}     # the book of each build, by source directory (the environment is pickled)
+
+RENDERERS: dict[str, Callable[[Book, str], str]] = {
+    "card": lambda book, arg: render_card(book, arg),
+    "kind": lambda book, arg: render_kind(book, arg),
+    "chapter": lambda book, arg: render_chapter(book, arg),
+    "configurations": lambda book, arg: render_configurations(book),
+    "decisions": lambda book, arg: render_decisions(book),
+    "glossary": lambda book, arg: render_glossary(book),
+    "variants": lambda book, arg: render_variants(book),
+    "conflicts": lambda book, arg: render_conflicts(book, book.finder),
+    "trace": lambda book, arg: render_trace(book),
+    "overview": lambda book, arg: render_overview(book),
+}
+
+
+def render(book: Book, what: str, arg: str = "") -> str:
+    """The reST text of one ``rb:auto`` page (what the directive parses; what golden tests compare)."""
+    return RENDERERS[what](book, arg)
+
+
+class AutoDirective(SphinxDirective):
+    """``.. rb:auto:: WHAT [NAME]``: a page's content, generated from the spec."""
+
+    required_arguments = 1
+    optional_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        book = BOOKS.get(str(self.env.srcdir))
+        if book is None:
+            logger.warning("rb:auto: no spec was loaded (set rulebook_spec in conf.py)",
+                           location=self.get_location(), type="rulebook", subtype="spec")
+            return []
+        for path in book.dependencies():
+            self.env.note_dependency(str(path))
+        what, _, arg = " ".join(self.arguments).partition(" ")
+        if what not in RENDERERS:
+            logger.warning("rb:auto: unknown page '%s' (expected one of %s)", what, ", ".join(RENDERERS),
+                           location=self.get_location(), type="rulebook", subtype="directive")
+            return []
+        if not book.ok:
+            logger.warning("rb:auto %s: the spec has errors, this page is left out", " ".join(self.arguments),
+                           location=self.get_location(), type="rulebook", subtype="spec")
+            return [nodes.paragraph(text="La spécification contient des erreurs : cette page n'a pas pu être "
+                                         "produite.")]
+        try:
+            text = render(book, what, arg.strip())
+        except UnsupportedNode as exc:
+            logger.warning("%s", exc, location=f"{exc.span}" if exc.span else self.get_location(),
+                           type="rulebook", subtype="prose")
+            return []
+        except KeyError as exc:
+            logger.warning("rb:auto %s: the spec declares no %s", " ".join(self.arguments), exc,
+                           location=self.get_location(), type="rulebook", subtype="directive")
+            return []
+        source = f"<rb:auto {' '.join(self.arguments)}>"
+        lines = StringList(text.split("\n"), source=source)
+        holder = nodes.section()
+        holder.document = self.state.document
+        nested_parse_with_titles(self.state, lines, holder)
+        return holder.children
+
+
+def _spec_paths(app: Sphinx) -> list[Path]:
+    paths = app.config.rulebook_spec
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    return [(Path(app.confdir) / p).resolve() for p in paths]
+
+
+def _report(book: Book) -> None:
+    """The spec's diagnostics, as Sphinx warnings at file:line."""
+    for d in book.result.reporter.sorted():
+        where = f"{d.span.file}:{d.span.line}" if d.span is not None else None
+        text = f"{d.severity.value}[{d.code}]: {d.message}" + (f" ({d.hint})" if d.hint else "")
+        logger.warning(text, location=where, type="rulebook", subtype="spec")
+
+
+def load(app: Sphinx) -> None:
+    """builder-inited: check the spec, report its problems, write the card pages."""
+    paths = _spec_paths(app)
+    lexicon = Path(app.confdir) / app.config.rulebook_lexicon if app.config.rulebook_lexicon else None
+    try:
+        book = Book.load(paths, lexicon)
+    except (OSError, ValueError) as exc:     # a broken lexicon: a warning, not a traceback
+        logger.warning("rulebook: %s", exc, location=str(lexicon), type="rulebook", subtype="lexicon")
+        book = Book.load(paths, None)
+    book.finder = load_finder(app.config.rulebook_conflict_finder)
+    BOOKS[str(app.srcdir)] = book
+    _report(book)
+    write_card_pages(book, Path(app.srcdir))
+
+
+def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
+    """One page per card with powers or rules, one index page per kind; stale generated pages go."""
+    root = srcdir / CARD_DIR
+    wanted: dict[Path, str] = {}
+    if book.ok:
+        for kind in book.program.kinds:
+            kind_slug = book.kind_slug(kind)
+            wanted[root / f"{kind_slug}.rst"] = f"{GENERATED}\n\n.. rb:auto:: kind {kind}\n"
+            for card in book.program.cards_of(kind):
+                if book.has_page(card):
+                    wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
+                        f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
+    for path, text in wanted.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    if root.is_dir():
+        for path in sorted(root.rglob("*.rst")):
+            if path not in wanted and path.read_text(encoding="utf-8").startswith(GENERATED):
+                path.unlink()
+    return sorted(wanted)
+
+
+def _lexer(app: Sphinx) -> None:
+    """The lexer comes from its entry point once the package is installed; a checkout registers it here."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+    try:
+        get_lexer_by_name("rulebook")
+    except ClassNotFound:
+        from checker.lexer import RulebookLexer
+        app.add_lexer("rulebook", RulebookLexer)
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_config_value("rulebook_spec", ["../spec/citadelles"], "env", [list, str])
+    app.add_config_value("rulebook_lexicon", "lexique.toml", "env", [str])
+    app.add_config_value("rulebook_conflict_finder", "checker.conflicts:find_conflicts", "env", [str])
+    RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
+    app.add_domain(RulebookDomain)
+    _lexer(app)
+    app.connect("builder-inited", load)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
+
+
+__all__ += ["FLOW_PAGES"]

@@ -1,0 +1,46 @@
+"""Sphinx configuration: the Citadelles rulebook, generated from the checked spec.
+
+Build it (from the repository root):  python -m sphinx -W -b html docs docs/_build/html
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the checker, without installing it
+
+project = "Citadelles — le livre de règles"
+author = "Rulebook"
+language = "fr"
+extensions = ["checker.sphinxext", "myst_parser"]
+
+# The spec the book is made from: the base spec, then any house-rule files or overlays
+# (paths relative to this file).  A file added here gets its pages on the next build.
+rulebook_spec = ["../spec/citadelles"]
+rulebook_lexicon = "lexique.toml"
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "_screenshots", "README.md"]
+highlight_language = "rulebook"
+pygments_style = "friendly"
+nitpicky = True
+smartquotes = False        # the rulebook's own apostrophes and « guillemets » are kept as written
+suppress_warnings = ["myst.header"]
+myst_heading_anchors = 2
+
+html_theme = "furo"
+html_title = "Citadelles — le livre de règles"
+html_short_title = "Citadelles"
+html_static_path = ["_static"]
+html_css_files = ["rulebook.css"]
+html_last_updated_fmt = None
+html_show_copyright = False
+html_copy_source = False
+html_show_sourcelink = False
+html_theme_options = {
+    "navigation_with_keys": True,
+    "light_css_variables": {"color-brand-primary": "#7a3b12", "color-brand-content": "#8a4a17"},
+    "dark_css_variables": {"color-brand-primary": "#e7a86a", "color-brand-content": "#e7a86a"},
+}

@@ -1,0 +1,273 @@
+"""Publishing: the Sphinx rulebook generated from the spec.
+
+The pages are tested as reST text against golden files (``tests/fixtures/docs``;
+``pytest --update-golden`` rewrites them), and the whole book is built once as HTML
+with warnings as errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import io
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+from pygments.token import Error, Keyword
+
+from checker import ast
+from checker.lexer import RulebookLexer
+from checker.parse import keywords
+from checker.prose import Ctx, Prose, UnsupportedNode
+from checker.source import Span
+from checker.sphinxext import Book, render, write_card_pages
+from checker.sphinxext.book import walk_stmts
+from checker.sphinxext.reports import load_finder, render_conflicts, traced
+from conftest import ROOT, SPEC
+
+DOCS = ROOT / "docs"
+GOLDEN = ROOT / "tests" / "fixtures" / "docs"
+HOUSE = ROOT / "tests" / "fixtures" / "good" / "house_character.rules"
+OVERLAY = ROOT / "tests" / "fixtures" / "good" / "overlay_partie_rapide.rules"
+LEXICON = DOCS / "lexique.toml"
+
+
+@pytest.fixture(scope="module")
+def book() -> Book:
+    return Book.load([SPEC], LEXICON)
+
+
+@pytest.fixture(scope="module")
+def house_book() -> Book:
+    return Book.load([SPEC, HOUSE, OVERLAY], LEXICON)
+
+
+# ---------------------------------------------------------------- the lexer
+
+
+def test_the_lexer_is_registered_by_entry_point():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["entry-points"]["pygments.lexers"] == {"rulebook": "checker.lexer:RulebookLexer"}
+    installed = {e.name: e.value for e in importlib.metadata.entry_points(group="pygments.lexers")}
+    if "rulebook" in installed:                     # the package is installed (CI: pip install -e)
+        from pygments.lexers import get_lexer_by_name
+        assert isinstance(get_lexer_by_name("rulebook"), RulebookLexer)
+
+
+@pytest.mark.parametrize("path", sorted(SPEC.glob("*.rules")), ids=lambda p: p.name)
+def test_every_spec_file_lexes_without_error(path: Path):
+    text = path.read_text(encoding="utf-8")
+    tokens = list(RulebookLexer().get_tokens(text))
+    assert [v for t, v in tokens if t in Error] == []
+    assert "".join(v for _, v in tokens) == text if text.endswith("\n") else text + "\n"
+
+
+def test_every_keyword_is_highlighted_as_one():
+    lexer = RulebookLexer()
+    for word in sorted(keywords()):
+        token = next(t for t, v in lexer.get_tokens(f"{word} (") if v == word)
+        assert token in Keyword or "Builtin" in str(token), word
+
+
+# ---------------------------------------------------------------- the prose
+
+
+def test_a_node_without_prose_is_a_located_error():
+    @dataclasses.dataclass(frozen=True)
+    class Strange:
+        span: Span
+
+    at = Span("spec/maison.rules", 7, 3, 7, 9)
+    with pytest.raises(UnsupportedNode, match=r"spec/maison.rules:7:3: no French prose for Strange"):
+        Prose(None).expr(Strange(at), Ctx())
+
+
+def _everything(book: Book):
+    """Every sentence the book writes from the spec's powers, rules, procedures, actions and quantities."""
+    prose = book.prose
+    program = book.program
+    out = []
+
+    def flat(steps):
+        for s in steps:
+            yield s.text
+            yield from flat(s.children)
+    for card in program.cards.values():
+        ctx = book.card_ctx(card)
+        for power in card.powers:
+            pctx = prose.power_ctx(power, ctx)
+            out += prose.power_facets(power, ctx) + list(flat(prose.steps(power.body, pctx)))
+            if power.requires is not None:
+                out.append(prose.cond(power.requires, pctx))
+    for rule in program.rules.values():
+        card = program.cards.get(rule.card) if rule.card else None
+        out += [prose.head(h, book.card_ctx(card)) for h in rule.heads]
+    for decl in [*program.procedures.values(), *program.actions.values()]:
+        ctx = Ctx()
+        for p in decl.params:
+            ctx = ctx.bind(p.name, prose._resolve_type(p.type))
+        out += list(flat(prose.steps(decl.body or (), ctx)))
+    return [t for t in out if t]
+
+
+def test_the_whole_spec_reads_as_french(book: Book):
+    sentences = _everything(book)
+    assert len(sentences) > 500
+    leftovers = [s for s in sentences if re.search(r"[{}]|\bNone\b|\bme\b|\bthis\b|\bde le\b|\bà le\b", s)]
+    assert leftovers == []
+    # identifiers (with an underscore) only inside markup: a variable in italics, or a cross-reference
+    raw = [s for s in sentences if re.search(r"(?<![*`\w])\w+_\w+(?![*`\w])", re.sub(r":\w+:`[^`]*`|\*[^*]+\*|"
+                                                                                      r"``[^`]*``", "", s))]
+    assert raw == []
+
+
+def test_the_engine_names_no_card_even_in_the_book():
+    """The prose and the extension are general: every card name comes from the spec."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [*(ROOT / "checker" / "prose").glob("*.py"),
+                                                            *(ROOT / "checker" / "sphinxext").glob("*.py")])
+    for name in ("Assassin", "Sorcière", "Forge", "Merveille", "Bailli", "Citadelles"):
+        assert name not in text, name
+
+
+# ---------------------------------------------------------------- pages as reST text, against golden files
+
+PAGES = [
+    ("card", "Assassin"), ("card", "Sorcière"), ("card", "Échevin"), ("card", "Forge"), ("card", "Nécropole"),
+    ("kind", "Character"), ("chapter", "setup"), ("chapter", "draft"), ("chapter", "turn"), ("chapter", "end"),
+    ("configurations", ""), ("decisions", ""), ("conflicts", ""), ("trace", ""), ("glossary", ""),
+]
+
+
+def _golden(name: str, text: str, update: bool) -> None:
+    path = GOLDEN / name
+    if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    assert path.exists(), f"{path} is missing: run pytest --update-golden"
+    assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("what, arg", PAGES, ids=lambda x: x or "-")
+def test_page_rest_matches_golden(book: Book, what: str, arg: str, update_golden: bool):
+    _golden(f"{what}{'-' + arg if arg else ''}.rst", render(book, what, arg), update_golden)
+
+
+def test_a_house_rule_file_gets_its_pages(house_book: Book, tmp_path: Path, update_golden: bool):
+    assert house_book.ok
+    pages = write_card_pages(house_book, tmp_path)
+    assert tmp_path / "cartes" / "personnages" / "percepteur.rst" in pages
+    _golden("card-Percepteur.rst", render(house_book, "card", "Percepteur"), update_golden)
+    variants = render(house_book, "variants")
+    _golden("variants-house.rst", variants, update_golden)
+    assert ":rb:character:`Percepteur`" in variants and "rule ``bonus_cinq_types``" in variants
+    assert "bonus_cinq_types" not in render(house_book, "chapter", "end")     # the overlay removed it
+
+
+def test_stale_generated_pages_are_removed(book: Book, tmp_path: Path):
+    stale = tmp_path / "cartes" / "personnages" / "ancien.rst"
+    stale.parent.mkdir(parents=True)
+    stale.write_text(".. Generated from the spec by checker.sphinxext: do not edit (rebuilt on every build).\n")
+    mine = tmp_path / "cartes" / "notes.rst"
+    mine.write_text("Mes notes\n")
+    write_card_pages(book, tmp_path)
+    assert not stale.exists() and mine.exists()
+
+
+def test_the_conflict_report_takes_a_solver_when_there_is_one(book: Book):
+    assert load_finder("checker.no_such_module:find_conflicts") is None
+
+    @dataclasses.dataclass
+    class Finding:
+        message: str
+        rules: tuple[str, ...]
+        span: Span | None = None
+    found = render_conflicts(book, lambda result: [Finding("permission et interdiction sans préséance",
+                                                           ("pas_de_doublon", "carrière_doublons"))])
+    assert "Conflits trouvés par le solveur" in found
+    assert "permission et interdiction sans préséance — :rb:rule:`pas_de_doublon`" in found
+    assert "Conflits trouvés par le solveur" not in render_conflicts(book, None)
+
+
+def test_traceability_counts_the_rulebook_sentences(book: Book):
+    table = traced(book)
+    done, total = table.share
+    assert total > 300 and done / total > 0.7
+    assert f"**{done} phrases sur {total} sont encodées" in render(book, "trace")
+
+
+def test_every_card_with_powers_or_rules_has_a_page(book: Book):
+    program = book.program
+    with_pages = [c.name for c in program.cards.values() if book.has_page(c)]
+    assert len([c for c in program.cards_of("Character")]) == 27
+    assert {c.name for c in program.cards_of("Character")} <= set(with_pages)
+    wonders = [c.name for c in program.cards_of("District") if book.attr(c, "type") == "Merveille"]
+    assert len(wonders) == 30 and set(wonders) <= set(with_pages)
+
+
+def test_every_power_step_and_rule_is_cited_somewhere_on_its_page(book: Book):
+    for card in book.program.cards.values():
+        if not book.has_page(card):
+            continue
+        page = render(book, "card", card.name)
+        for power in card.powers:
+            for s in walk_stmts(power.body):
+                if isinstance(s, ast.CiteStmt):
+                    assert s.cite.quote.replace("*", "\\*") in page, (card.name, s.cite.quote)
+
+
+# ---------------------------------------------------------------- the HTML book, built with warnings as errors
+
+
+def _sphinx(srcdir: Path, outdir: Path, overrides: dict, warnings: io.StringIO, strict: bool):
+    from sphinx.application import Sphinx
+    return Sphinx(str(srcdir), str(srcdir), str(outdir), str(outdir / ".doctrees"), "html",
+                  confoverrides=overrides, status=io.StringIO(), warning=warnings, warningiserror=strict,
+                  freshenv=True)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The book, built once from a copy of docs/ (the generated pages go into the copy)."""
+    src = tmp_path_factory.mktemp("book") / "docs"
+    shutil.copytree(DOCS, src, ignore=shutil.ignore_patterns("_build", "cartes"))
+    out = src.parent / "html"
+    warnings = io.StringIO()
+    app = _sphinx(src, out, {"rulebook_spec": [str(SPEC)]}, warnings, strict=True)
+    app.build()
+    return app, out, warnings.getvalue()
+
+
+def test_the_book_builds_with_warnings_as_errors(built):
+    app, out, warnings = built
+    assert app.statuscode == 0 and warnings == ""
+    pages = sorted(out.rglob("*.html"))
+    assert len(pages) > 70
+    assassin = (out / "cartes" / "personnages" / "assassin.html").read_text(encoding="utf-8")
+    assert "Assassiner <em>c</em>" in assassin
+    assert 'class="highlight-rulebook' in assassin and '<span class="k">' in assassin
+    assert (out / "rb-index.html").exists()
+
+
+def test_every_spec_file_is_a_dependency_of_the_generated_pages(built):
+    app, _, _ = built
+    spec_files = {str(p.resolve()) for p in SPEC.glob("*.rules")}
+    for docname in ("index", "cartes/personnages/assassin", "tracabilite"):
+        assert spec_files <= {str(Path(d).resolve()) for d in app.env.dependencies[docname]}
+
+
+def test_a_broken_spec_is_reported_as_located_warnings(tmp_path: Path):
+    src = tmp_path / "docs"
+    src.mkdir()
+    (src / "conf.py").write_text('extensions = ["checker.sphinxext"]\nrulebook_spec = []\nrulebook_lexicon = ""\n')
+    (src / "index.rst").write_text("Livre\n=====\n\n.. rb:auto:: overview\n")
+    bad = ROOT / "tests" / "fixtures" / "bad" / "types.rules"
+    warnings = io.StringIO()
+    app = _sphinx(src, tmp_path / "html", {"rulebook_spec": [str(bad)]}, warnings, strict=False)
+    app.build()
+    text = warnings.getvalue()
+    assert "Traceback" not in text
+    assert re.search(r"types\.rules:\d+: WARNING: error\[E\d{4}\]: ", text), text
+    assert "the spec has errors, this page is left out" in text
