@@ -223,3 +223,58 @@ def test_a_card_name_as_an_index_means_its_single_copy_in_the_game(tmp_path):
     st2.vars["trésor"][0] = 9
     with pytest.raises(SpecRuntimeError, match="Temple.*3 copies"):
         e2.allowed("bâtir", (0, e2.card("Palais")))
+
+
+def _slow_offer(e, site, env) -> list:
+    """The options an offer's actions should list, found rule by rule (``Engine.legal``, which reads each
+    rule's condition alone) over every binding of the offer's `for`s, evaluated one at a time."""
+    from checker import ast
+    from checker.runtime.codegen import Scope
+
+    gen, found = e.compiler.gen, []
+
+    def value(expr, local):
+        return gen.env_function(expr, Scope({}, True, frozenset(local)))(local)
+
+    def bind(item, depth, local):
+        if depth == len(item.binders):
+            args = tuple(value(a, local) for a in item.args)
+            if e.legal(item.action, args)[0]:
+                found.append(("action", item.action, args))
+            return
+        var, coll = item.binders[depth]
+        for x in tuple(value(coll, local)):
+            bind(item, depth + 1, {**local, var: x})
+
+    for item in site.items:
+        if isinstance(item, ast.OfferAction):
+            bind(item, 0, dict(env))
+    return found
+
+
+@pytest.mark.parametrize("players, seed", [(4, 0), (4, 1), (6, 2), (3, 3)])
+def test_the_compiled_legality_tests_agree_with_the_rules_read_one_by_one(players, seed):
+    """The generated code inlines and reorders nothing that changes a result: at every offer of a game, the
+    actions offered are exactly those the rules, read one by one, allow; and a cached quantity is the
+    quantity computed again."""
+    from checker import ast
+
+    e = Engine(bundled().typed)
+    e.recording = False
+    checked = {"offers": 0}
+
+    def observe(decision):
+        if isinstance(decision.site, ast.Offer):
+            offered = [o for o in decision.options if o[0] == "action"]
+            assert offered == _slow_offer(e, decision.site, decision.env)
+            for option in offered:
+                assert e.allowed(option[1], option[2])
+            checked["offers"] += 1
+        for p in range(players):
+            assert e.quantity(e.score, (p,)) == e._quantity(e.score, (p,))
+
+    e.observer = observe
+    program = bundled().program
+    selection = select(program, program.configurations["Violente"], players)
+    e.play(selection.cards, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
+    assert checked["offers"] > 10

@@ -14,6 +14,7 @@ import dataclasses
 from typing import Callable, Sequence
 
 from checker import ast
+from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime.replay import state_digest
@@ -64,7 +65,12 @@ class Decision:
         return shown + (["(rien)"] if self.optional else [])
 
 
-_MISSING = object()
+def _no_controller(card) -> None:
+    return None
+
+
+def _yes_no(value) -> str:
+    return "oui" if value else "non"
 
 
 class _FirstOption:
@@ -99,20 +105,29 @@ class Engine:
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
         self._index_definitions()
-        self.compiler = c = Compiler(self)
+        self.seats: tuple[int, ...] = ()
+        self.instances: dict[int, list[int]] = {}
+        self.selected: dict[str, tuple[int, ...]] = {}
+        self._names: dict[tuple[str, str], str] = {}     # (what, name) -> its generated function's name
+        self._attr_tables: dict[str, dict] = {}
+        self._reactions: dict[str, list] = {}
         self.var_defaults = {n: self._constant(v.default) if v.default is not None else None
                              for n, v in p.vars.items()}
         self.tables = {n: {tuple(self._constant(k) for k in row.keys): self._constant(row.value) for row in t.rows}
                        for n, t in p.tables.items()}
+        self.compiler = c = Compiler(self)
+        c.gen.ns["MAX_STEPS"] = MAX_STEPS
         self.procedures, self.actions = {}, {}
+        for n, a in p.actions.items():
+            self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None, None)
+        self._compile_rules()         # before the bodies: an offer inlines the legality tests
         for n, proc in p.procedures.items():
             c.context = n
-            self.procedures[n] = ([x.name for x in proc.params], c.block(proc.body))
+            self.procedures[n] = ([x.name for x in proc.params], c.body(proc.body, [x.name for x in proc.params]))
         for n, a in p.actions.items():
             c.context = n
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None,
-                               c.block(a.body) if a.body is not None else None)
-        self._compile_rules()
+                               c.body(a.body, [x.name for x in a.params]) if a.body is not None else None)
         self._compile_powers()
         resolver = Checker(p, Reporter())
         self.param_types = {n: [resolver.resolve_type(x.type) for x in a.params] for n, a in p.actions.items()}
@@ -120,6 +135,7 @@ class Engine:
         self.flow = game["flow"].id if "flow" in game else None
         self.turn_proc = game["turn"].id if "turn" in game else None
         self.round_proc = game["round"].id if "round" in game else None
+        self._compile_entries()
         self.score = game["score"].id if "score" in game else None
         self.tiebreak = game["tiebreak"].id if "tiebreak" in game else None
         self.controllers = {k.name: k.controller[0] for k in p.kinds.values() if k.controller}
@@ -137,6 +153,9 @@ class Engine:
             self.def_ids[card.name] = key
             self.def_names[key] = card.name
             self.def_kind[key] = card.kind
+        # any card value -> its definition: a physical card (refilled by each game), a definition, none
+        self._def_base = {None: None, **{key: key for key in self.def_names}}
+        self.def_of: dict = dict(self._def_base)
         for card in p.cards.values():
             attrs = {"name": card.name}
             for a in p.kinds[card.kind].attrs:
@@ -178,16 +197,16 @@ class Engine:
             else:
                 self.power_order.append((str(prec.winner), str(prec.loser)))
         heads: dict[str, list] = {}
+        self._heads: dict[str, list] = {}        # pattern name -> (rule, head) in declaration order
         for rule in p.rules.values():
             this = {"this": self.def_ids[rule.card]} if rule.card else {}
             for h in rule.heads:
                 binders = tuple(b for b, _ in h.pattern.binders)
-                c.slots = {b: SLOTS[i] for i, b in enumerate(binders)}   # conditions read positional slots
                 entry = (rule.name, h.kind, binders,
-                         c.expr(h.expr) if h.expr is not None else None,
-                         c.expr(h.when) if h.when is not None else None, this)
-                c.slots = {}
+                         self._slot_function(h.expr, binders, rule) if h.expr is not None else None,
+                         self._slot_function(h.when, binders, rule) if h.when is not None else None, this)
                 heads.setdefault(h.pattern.name, []).append(entry)
+                self._heads.setdefault(h.pattern.name, []).append((rule, h))
         self.rules_for = {a: [h for anc in self._ancestors(a) for h in heads.get(anc, ())] for a in self.actions}
         # for the fast test: each action's prohibitions (its own first), and the permissions that lift each
         self.forbids_for = {a: [h for h in hs if h[1] == "forbid"] for a, hs in self.rules_for.items()}
@@ -196,8 +215,65 @@ class Engine:
         self.quantities = {}
         for name, q in p.quantities.items():
             own = heads.get(name, [])
-            self.quantities[name] = ([x.name for x in q.params], c.expr(q.default),
+            params = [x.name for x in q.params]
+            default = c.gen.env_function(q.default, Scope({x: f"env[{x!r}]" for x in params}))
+            self.quantities[name] = (params, default,
                                      [h for h in own if h[1] == "value"], [h for h in own if h[1] == "adjust"])
+        self.allowed_fns = {a: self._allowed_function(a) for a in self.actions}
+        self.quantity_fns = {}
+        self._quantity_computes = {}
+        for name in p.quantities:
+            self._quantity_computes[name], self.quantity_fns[name] = quantity_functions(self, name)
+
+    # Generated code calls quantities, legality tests and tables by these global names.
+    def quantity_name(self, name: str) -> str:
+        return self._names.setdefault(("q", name), self.compiler.gen.fresh("Q" + name))
+
+    def allowed_name(self, name: str) -> str:
+        return self._names.setdefault(("a", name), self.compiler.gen.fresh("A" + name))
+
+    def _rule_scope(self, binders, rule, arg=lambda i: f"a{i}") -> Scope:
+        fixed = {b: arg(i) for i, b in enumerate(binders)}
+        if rule.card:
+            fixed["this"] = repr(self.def_ids[rule.card])
+        return Scope(fixed)
+
+    def _slot_function(self, e: ast.Expr, binders, rule) -> Callable:
+        """``env -> value`` of a rule's condition or value, its binders read from the positional slots."""
+        return self.compiler.gen.env_function(e, self._rule_scope(binders, rule, lambda i: f"env[{SLOTS[i]!r}]"))
+
+    def legality_tests(self, action: str) -> list[tuple]:
+        """The prohibitions about ``action`` in the order they are tested (its own first), each as
+        (rule, head, [(rule, head) of every permission that lifts it])."""
+        heads = [(rule, h) for anc in self._ancestors(action) for rule, h in self._heads.get(anc, ())]
+        return [(rule, h, [(lr, lh) for lr, lh in heads if lh.kind == "permit" and (lr.name, rule.name) in self.defeats])
+                for rule, h in heads if h.kind == "forbid"]
+
+    def blocking_source(self, test: tuple, args: Sequence[str]) -> tuple[str, set[int]]:
+        """Python source, true when the prohibition applies and no permission lifts it, its binders read
+        from the Python names ``args``; and the positions of the arguments it reads."""
+        g = self.compiler.gen
+        parts, used = [], set()
+        for rule, h in (test[:2], *test[2]):
+            binders = tuple(b for b, _ in h.pattern.binders)
+            if h.when is None:
+                parts.append("True")
+                continue
+            parts.append(g.expr(h.when, self._rule_scope(binders, rule, args.__getitem__)))
+            used |= {i for i, b in enumerate(binders) if b in names_in(h.when)}
+        if len(parts) == 1:
+            return parts[0], used
+        return f"({parts[0]}) and not ({' or '.join(parts[1:])})", used
+
+    def _allowed_function(self, action: str) -> Callable:
+        """One generated function per action: each prohibition in order, stopping at the first that blocks."""
+        args = [f"a{i}" for i in range(len(self.actions[action][0]))]
+        lines = [f"def {self.allowed_name(action)}({', '.join(args)}):", "    st = E.st"]
+        for test in self.legality_tests(action):
+            lines.append(f"    if {self.blocking_source(test, args)[0]}:  # {test[0].name}")
+            lines.append("        return False")
+        lines.append("    return True")
+        return self.compiler.gen.define(self.allowed_name(action), "\n".join(lines) + "\n")
 
     def _compile_powers(self) -> None:
         p, c = self.program, self.compiler
@@ -208,14 +284,50 @@ class Engine:
             for pw in card.powers:
                 window, names = (pw.window[0], tuple(n for n, _ in pw.window[1])) if pw.window else (None, ())
                 c.context = f"{pw.name} ({card.name})"
+                c.bound = frozenset(("me", "this", *names))
+                requires = c.env_function(pw.requires) if pw.requires is not None else None
                 power = Power(pw.name, key, window, names, pw.limit, pw.mandatory,
-                              c.expr(pw.requires) if pw.requires is not None else None, c.block(pw.body), pw.span)
+                              requires, c.body(pw.body, ("me", "this", *names)), pw.span)
                 self.powers_of.setdefault(key, []).append(power)
                 if window:
                     self.window_powers.setdefault(window, []).append(power)
         c.context = ""
+        self.free_powers = {key: [pw for pw in powers if pw.window is None] for key, powers in self.powers_of.items()}
         for powers in self.window_powers.values():
             self._order_powers(powers)
+
+    def _compile_entries(self) -> None:
+        """The functions generated code calls for `call proc(…)` and `do act(…)`: the same as :meth:`call`
+        and :meth:`do`, without looking anything up."""
+        g = self.compiler.gen
+        for name, (params, body) in self.procedures.items():
+            args = [f"a{i}" for i in range(len(params))]
+            count = ""
+            if name == self.turn_proc:
+                count = "    E.st.turn += 1\n"
+            elif name == self.round_proc:
+                count = "    st = E.st\n    st.round += 1\n    E.event('round', number=st.round)\n"
+            env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
+            g.define(self.procedure_name(name), f"def {self.procedure_name(name)}({', '.join(args)}):\n{count}"
+                     f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n")
+        for name in self.actions:
+            args = [f"a{i}" for i in range(len(self.actions[name][0]))]
+            lines = [f"def {self.do_name(name)}({', '.join(args)}):",
+                     f"    if not {self.allowed_name(name)}({', '.join(args)}):", "        raise Abort()"]
+            for ancestor in self._ancestors(name):
+                params, _parent, body = self.actions[ancestor]
+                if body is not None:
+                    env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
+                    lines += ["    try:", f"        {g.const(body, 'body')}({env})", "    except StopProc:",
+                              "        pass"]
+                    break
+            g.define(self.do_name(name), "\n".join(lines) + "\n")
+
+    def procedure_name(self, name: str) -> str:
+        return self._names.setdefault(("p", name), self.compiler.gen.fresh("P" + name))
+
+    def do_name(self, name: str) -> str:
+        return self._names.setdefault(("d", name), self.compiler.gen.fresh("D" + name))
 
     def _order_powers(self, powers: list[Power]) -> None:
         """Apply `precedence "A".x over "B".y`: x moves before y (stable otherwise)."""
@@ -234,19 +346,7 @@ class Engine:
     # ---------------------------------------------------------------- rules at run time
     def allowed(self, action: str, args: tuple) -> bool:
         """Is the action legal?  Stops at the first prohibition nothing lifts (see ``legal``)."""
-        env = dict(zip(SLOTS, args))         # one environment for every rule: binders are positional slots
-        for rule, kind, binders, _value, when, this in self.forbids_for[action]:
-            if this:
-                env["this"] = this["this"]
-            if when is None or when(env):
-                for lifter, lbinders, lwhen, lthis in self.lifters.get((action, rule), ()):
-                    if lthis:
-                        env["this"] = lthis["this"]
-                    if lwhen is None or lwhen(env):
-                        break
-                else:
-                    return False
-        return True
+        return self.allowed_fns[action](*args)
 
     def invalidate(self) -> None:
         """Forget cached quantities: for tools and tests that change the state directly."""
@@ -272,40 +372,39 @@ class Engine:
 
     def quantity(self, name: str, args: tuple):
         """The value of a quantity, computed from the state (cached until the state next changes)."""
-        st = self.st
-        if st.version != self._qversion:
-            self._qcache.clear()
-            self._qversion = st.version
-        key = (name, args)
-        cached = self._qcache.get(key, _MISSING)
-        if cached is not _MISSING:
-            return cached
-        value = self._quantity(name, args)
-        if st.version == self._qversion:      # computing it changed nothing (quantities are pure)
-            self._qcache[key] = value
-        return value
+        return self.quantity_fns[name](*args)
 
     def _quantity(self, name: str, args: tuple):
-        params, default, values, adjusts = self.quantities[name]
-        env = dict(zip(params, args))
-        chosen = None
-        slots = dict(zip(SLOTS, args))
-        for rule, _kind, binders, value, when, this in values:
-            local = dict(slots, **this) if this else slots
-            if when is None or when(local):
-                if chosen is not None:
-                    if (chosen[0], rule) in self.defeats:
-                        continue
-                    if (rule, chosen[0]) not in self.defeats:
-                        raise SpecRuntimeError(f"rules '{chosen[0]}' and '{rule}' give {name} two values, "
-                                               f"and no precedence says which wins")
-                chosen = (rule, value, local)
-        result = chosen[1](chosen[2]) if chosen else default(env)
-        for rule, _kind, binders, amount, when, this in adjusts:
-            local = dict(slots, **this) if this else slots
-            if when is None or when(local):
-                result += amount(local)
-        return result
+        """The value of a quantity, computed now (not cached)."""
+        return self._quantity_computes[name](*args)
+
+    def table(self, name: str, key: tuple, span=None):
+        try:
+            return self.tables[name][key]
+        except KeyError:
+            raise SpecRuntimeError(f"table {name} has no row for {key}", span) from None
+
+    def seats_from(self, p: int) -> tuple[int, ...]:
+        n = self.st.n
+        return tuple((p + i) % n for i in range(n))
+
+    def attr_table(self, attr: str) -> dict:
+        """definition -> the value of its attribute ``attr`` (for the definitions that have it)."""
+        table = self._attr_tables.get(attr)
+        if table is None:
+            table = self._attr_tables[attr] = {key: attrs[attr] for key, attrs in self.card_attrs.items()
+                                               if attr in attrs}
+        return table
+
+    def attr_reader(self, attr: str, span) -> Callable:
+        """card -> its attribute ``attr``; reading an attribute of none is a located error."""
+        table, def_of = self.attr_table(attr), self.def_of
+
+        def read(card):
+            if card is None:
+                raise SpecRuntimeError(f"reading .{attr} of none", span)
+            return table[def_of[card]]
+        return read
 
     # ---------------------------------------------------------------- doing things
     def do(self, action: str, args: tuple) -> None:
@@ -337,18 +436,18 @@ class Engine:
             pass
 
     def controller(self, card: int):
-        kind = self.def_kind[self.defs[card]]
-        q = self.controllers.get(kind)
-        return self.quantity(q, (card,)) if q else None
+        q = self.controllers.get(self.def_kind[self.defs[card]])
+        return self.quantity_fns[q](card) if q else None
 
     def usable(self, power: Power, player: int, card: int, env: dict) -> bool:
         last = self.st.uses.get((player, card, power.name))
         if last is not None:
-            if power.limit == "once_per_game":
+            limit = power.limit
+            if limit == "once_per_game":
                 return False
-            if power.limit == "once_per_turn" and last[0] == self.st.turn:
+            if limit == "once_per_turn" and last[0] == self.st.turn:
                 return False
-            if power.limit == "once_per_round" and last[1] == self.st.round:
+            if limit == "once_per_round" and last[1] == self.st.round:
                 return False
         return power.requires is None or bool(power.requires(env))
 
@@ -361,38 +460,37 @@ class Engine:
             pass
 
     def signal(self, window: str, args: tuple) -> None:
-        for power in self.window_powers.get(window, ()):
-            for card in self.instances.get(power.card, ()):
-                player = self.controller(card)
-                if player is None:
+        for power, card, controller in self._reactions.get(window, ()):
+            player = controller(card)
+            if player is None:
+                continue
+            env = {"me": player, "this": card}
+            if power.names:
+                env.update(zip(power.names, args))
+            if not self.usable(power, player, card, env):
+                continue
+            if not power.mandatory:
+                yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
+                                  label=_yes_no, site=power, env=env)
+                if not yes:
                     continue
-                env = {"me": player, "this": card, **dict(zip(power.names, args))}
-                if not self.usable(power, player, card, env):
-                    continue
-                if not power.mandatory:
-                    yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
-                                      label=lambda v: "oui" if v else "non", site=power, env=env)
-                    if not yes:
-                        continue
-                self.run_power(power, player, card, env)
+            self.run_power(power, player, card, env)
 
     def offer(self, player: int, items: list, env: dict, site=None) -> None:
         for _ in range(MAX_STEPS):
             options, pending = [], False
             for item in items:
                 if item[0] == "action":
-                    _, name, args, binders = item
-                    self._offer_actions(name, args, binders, env, 0, options)
+                    item[2](env, options)
                 elif item[0] == "powers":
                     _, source, many = item
                     cards = tuple(source(env)) if many else (source(env),)
                     for card in cards:
-                        for power in self.powers_of.get(self.defs[card], ()):
-                            if power.window is None:
-                                penv = {"me": player, "this": card}
-                                if self.usable(power, player, card, penv):
-                                    options.append(("power", power, card, penv))
-                                    pending = pending or power.mandatory
+                        for power in self.free_powers.get(self.defs[card], ()):
+                            penv = {"me": player, "this": card}
+                            if self.usable(power, player, card, penv):
+                                options.append(("power", power, card, penv))
+                                pending = pending or power.mandatory
             for item in items:
                 if item[0] == "finish" and not pending and (item[2] is None or item[2](env)):
                     options.append(("finish", item[1]))
@@ -411,17 +509,6 @@ class Engine:
             except EndTurn:
                 return
         raise SpecRuntimeError("an offer went on for too long")
-
-    def _offer_actions(self, name, args, binders, env, depth, options) -> None:
-        if depth == len(binders):
-            values = tuple(a(env) for a in args)
-            if self.allowed(name, values):
-                options.append(("action", name, values))
-            return
-        var, coll = binders[depth]
-        for x in tuple(coll(env)):
-            env[var] = x
-            self._offer_actions(name, args, binders, env, depth + 1, options)
 
     def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
                label: Callable | None = None, site=None, env: dict | None = None):
@@ -448,6 +535,29 @@ class Engine:
                        secret=secret, state=state)
         return options[index] if index < len(options) else _NOTHING
 
+    def choose_subset(self, pool: list, low: int, high: int, who, at_random: bool, prompt: str, secret: bool,
+                      label: Callable, site, env: dict, var: str) -> tuple:
+        """`choose xs subset of …`: one element at a time, until ``high`` or until the chooser stops
+        (allowed once ``low`` are chosen).  What is chosen so far is ``var`` in the decision's env."""
+        high = min(high, len(pool))
+        if low > len(pool):
+            raise Abort()
+        chosen: list = []
+        while len(chosen) < high:
+            if at_random:
+                if len(chosen) >= low:
+                    break
+                pick = self.st.rng.choice(pool)
+            else:
+                env[var] = tuple(chosen)       # what is chosen so far: part of the decision point
+                pick = self.decide(who, f"{prompt} ({len(chosen)}/{low}..{high})", pool,
+                                   optional=len(chosen) >= low, secret=secret, label=label, site=site, env=env)
+                if pick is _NOTHING:
+                    break
+            chosen.append(pick)
+            pool.remove(pick)
+        return tuple(chosen)
+
     # ---------------------------------------------------------------- a game
     def play(self, selection: dict[str, Sequence[str]], players: int, seed: int, agents: list) -> GameResult:
         """Play a whole game: set it up, run the game's flow, score it."""
@@ -460,13 +570,14 @@ class Engine:
         p = self.program
         self.defs.clear()
         self.st = st = State(players, seed, self.defs)
+        self.invalidate()
         self.seats = tuple(range(players))
         self.agents = agents
         self.events = []
         self.decisions = 0
         self.moves = 0
-        self.instances: dict[int, list[int]] = {}
-        self.selected: dict[str, tuple[int, ...]] = {}
+        self.instances = {}
+        self.selected = {}
         for kind in p.kinds:
             chosen = []
             for name in selection.get(kind, ()):
@@ -476,6 +587,16 @@ class Engine:
                     chosen.append(len(self.defs) - 1)
                     self.instances.setdefault(key, []).append(len(self.defs) - 1)
             self.selected[kind] = tuple(chosen)
+        self.def_of.clear()
+        self.def_of.update(self._def_base)
+        self.def_of.update(enumerate(self.defs))
+        # each window's reactions in this game: (power, physical card, the card's controller quantity)
+        self._reactions = {}
+        for window, powers in self.window_powers.items():
+            self._reactions[window] = [
+                (power, card, self.quantity_fns[self.controllers[self.def_kind[power.card]]]
+                 if self.def_kind[power.card] in self.controllers else _no_controller)
+                for power in powers for card in self.instances.get(power.card, ())]
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():

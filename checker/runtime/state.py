@@ -91,9 +91,21 @@ class State:
         key = self.defs[card]
         old = self.where.get(card)
         if old is not None:
-            self.zone(*old).remove(card)
+            zone = self.zones[old[0]]
+            if isinstance(zone, dict):
+                zone = zone[old[1]]
+            if zone[-1] == card:       # drawn from the top: no need to search
+                zone.pop()
+            else:
+                zone.remove(card)
             self.counts[old][key] -= 1
-        target = self.zone(name, index)
+        zone = self.zones[name]
+        if isinstance(zone, dict):
+            target = zone.get(index)
+            if target is None:
+                target = zone[index] = []
+        else:
+            target = zone
         if position == "bottom":
             target.insert(0, card)
         else:

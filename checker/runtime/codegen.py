@@ -1,0 +1,479 @@
+"""codegen: typed expressions → Python source, compiled once per spec.
+
+An expression becomes one Python expression over local variables: a rule's binders and a
+quantity's parameters are positional arguments, an aggregate is a comprehension, a card
+compared by definition is one dict lookup (``DEF``), a quantity call calls the quantity's
+generated function.  Where a name is read from depends on a :class:`Scope`: its ``fixed``
+names are Python locals; other local names are read from the ``env`` dict of a procedure or
+power; everything else is the game's state, read through ``st`` (the engine's current state).
+
+Dispatch is by node type through a registry; a node with no generator is a located error.
+This is one compiler over node types: nothing here knows any card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable
+
+from checker import ast
+from checker.runtime.state import SpecRuntimeError
+from checker.types import Coll, KindT, Opt
+
+__all__ = ["Scope", "Generator", "names_in", "quantity_functions"]
+
+_SRC: dict[type, Callable] = {}
+
+
+def _on(cls):
+    def register(fn):
+        _SRC[cls] = fn
+        return fn
+    return register
+
+
+@dataclasses.dataclass(frozen=True)
+class Scope:
+    """How names are read: ``fixed`` names are Python expressions (locals, literals); with ``env``,
+    the other local names are keys of the ``env`` dict, and those in ``bound`` (the names a body may
+    bind) shadow the game's globals at run time, as the language's locals do."""
+
+    fixed: dict = dataclasses.field(default_factory=dict)
+    env: bool = False
+    bound: frozenset = frozenset()
+
+    def with_fixed(self, name: str, src: str) -> "Scope":
+        return dataclasses.replace(self, fixed={**self.fixed, name: src})
+
+
+# ---------------------------------------------------------------- run-time helpers (called by generated code)
+
+class _Missing:
+    __slots__ = ()
+
+
+MISSING = _Missing()
+
+
+def _least(a, b):
+    return a if a < b else b
+
+
+def _greatest(a, b):
+    return a if a > b else b
+
+
+def _best(pick, pairs):
+    if not pairs:
+        return ()
+    top = pick(r for _, r in pairs)
+    return tuple(x for x, r in pairs if r == top)
+
+
+def _single(hits, kind, span):
+    if len(hits) == 1:
+        return hits[0]
+    if not hits and kind == "the":
+        return None
+    raise SpecRuntimeError(f"{kind}(…) found {len(hits)} elements, not one", span)
+
+
+def _divide(x, y, op, span):
+    if y == 0:
+        raise SpecRuntimeError("division by zero", span)
+    return x // y if op == "/" else x % y
+
+
+_EMPTY: dict = {}
+
+
+class Generator:
+    """Turns expressions into Python source and source into functions (one shared namespace)."""
+
+    def __init__(self, engine):
+        self.E = engine
+        self.p = engine.program
+        self.types = engine.typed.types
+        self.ns: dict = {"E": engine, "DEF": engine.def_of, "PHYS": engine.physical, "MISSING": MISSING,
+                         "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
+                         "_divide": _divide, "_EMPTY": _EMPTY,
+                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache}
+        self._consts: dict[int, str] = {}
+        self._count = 0
+
+    # ---------------------------------------------------------------- names and functions
+    def fresh(self, hint: str = "t") -> str:
+        """A new Python identifier (language names are never used as Python names: NFKC could merge them)."""
+        self._count += 1
+        return f"_{re.sub(r'[^0-9A-Za-z]', '', hint)[:12]}{self._count}"
+
+    def const(self, value, hint: str = "k") -> str:
+        """A global of the generated code holding ``value``."""
+        name = self._consts.get(id(value))
+        if name is None or self.ns.get(name) is not value:
+            name = self.fresh(hint)
+            self.ns[name] = value
+            self._consts[id(value)] = name
+        return name
+
+    def define(self, name: str, source: str) -> Callable:
+        """Compile ``source`` (which defines ``name``) into the shared namespace."""
+        try:
+            exec(compile(source, f"<rules:{name}>", "exec"), self.ns)
+        except SyntaxError as error:                      # a bug of this module, never of a spec
+            raise AssertionError(f"generated code does not compile: {error}\n{source}") from None
+        return self.ns[name]
+
+    def env_function(self, e: ast.Expr, scope: Scope) -> Callable:
+        """``env -> value``: the expression in a procedure's or power's environment."""
+        src = self.expr(e, scope)
+        name = self.fresh("e")
+        return self.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n")
+
+    # ---------------------------------------------------------------- types
+    def type_of(self, e):
+        return self.types.get(id(e))
+
+    def is_card(self, e) -> bool:
+        t = self.type_of(e)
+        if isinstance(t, Opt):
+            t = t.inner
+        return isinstance(t, KindT)
+
+    def is_card_coll(self, e) -> bool:
+        t = self.type_of(e)
+        return isinstance(t, Coll) and isinstance(t.elem, KindT)
+
+    def literal_key(self, e) -> int | None:
+        """The definition a card literal names, or None."""
+        if isinstance(e, ast.StrLit) and e.value in self.E.def_ids:
+            return self.E.def_ids[e.value]
+        return None
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr, scope: Scope) -> str:
+        fn = _SRC.get(type(e))
+        if fn is None:
+            raise SpecRuntimeError(f"no compiler for {type(e).__name__}", getattr(e, "span", None))
+        return fn(self, e, scope)
+
+    def name(self, name: str, scope: Scope) -> str:
+        if name in scope.fixed:
+            return scope.fixed[name]
+        if scope.env and name in ("me", "this"):
+            return f"env[{name!r}]"
+        glob = self.global_name(name)
+        if glob is None:
+            if not scope.env:
+                raise SpecRuntimeError(f"'{name}' is not known here")
+            return f"env[{name!r}]"
+        if scope.env and name in scope.bound:            # a local name shadows a global one
+            return f"(env[{name!r}] if {name!r} in env else {glob})"
+        return glob
+
+    def global_name(self, name: str) -> str | None:
+        p = self.p
+        if name == "player_count":
+            return "st.n"
+        if name == "players":
+            return "E.seats"
+        if name in p.enum_members:
+            return repr(name)
+        if name in p.enums:
+            return repr(tuple(m.name for m in p.enums[name].members))
+        if name in p.vars:
+            return f"st.vars[{name!r}]"
+        if name in p.zones:
+            return f"st.zones[{name!r}]"
+        return None
+
+    def index(self, decl, e: ast.Expr, scope: Scope) -> str:
+        """The index of a per-player or per-card var or zone.  A card's *definition* (a card literal, or
+        `this` in a rule) used as a per-card index means that card's single physical copy in this game."""
+        src = self.expr(e, scope)
+        if decl.index is None or decl.index.name not in self.p.kinds:
+            return src
+        return f"PHYS({src})"
+
+    def card_key(self, e: ast.Expr, scope: Scope) -> str:
+        """A card expression compared by definition."""
+        key = self.literal_key(e)
+        if key is not None:
+            return repr(key)
+        src = self.expr(e, scope)
+        if src.startswith("-") and src[1:].isdigit():      # `this` in a card's rule: already a definition
+            return src
+        return f"DEF[{src}]"
+
+    def name_may_be_none(self, e) -> bool:
+        if isinstance(e, ast.StrLit):
+            return False
+        t = self.type_of(e)
+        return t is None or isinstance(t, Opt)
+
+
+def names_in(e) -> set[str]:
+    """Every name an expression mentions (aggregate variables included: an over-approximation)."""
+    found: set[str] = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return found
+
+
+# ==================================================================== quantities
+
+def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
+    """Is the quantity computed without iterating (no aggregate, no legality test, only cheap quantities)?"""
+    if name in seen:
+        return False
+    q = engine.program.quantities[name]
+    exprs = [q.default] + [e for _, h in engine._heads.get(name, ()) for e in (h.when, h.expr) if e is not None]
+    stack = list(exprs)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Aggregate, ast.Can)):
+            return False
+        if isinstance(node, ast.Call) and node.func in engine.program.quantities \
+                and not is_cheap(engine, node.func, seen | {name}):
+            return False
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return True
+
+
+def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
+    """The quantity computed (its value rules, then its adjustments), and the same cached until the state
+    next changes (a cheap quantity is not cached: computing it again costs less than looking it up)."""
+    g, q = engine.compiler.gen, engine.program.quantities[name]
+    params = [x.name for x in q.params]
+    args = ", ".join(f"a{i}" for i in range(len(params)))
+    compute = g.fresh("compute" + name)
+    lines = [f"def {compute}({args}):", "    st = E.st"]
+    values, adjusts = [], []
+    for rule, h in engine._heads.get(name, ()):
+        binders = tuple(b for b, _ in h.pattern.binders)
+        scope = engine._rule_scope(binders, rule)
+        when = g.expr(h.when, scope) if h.when is not None else "True"
+        (values if h.kind == "value" else adjusts).append((rule.name, when, g.expr(h.expr, scope)))
+    if values:
+        lines.append("    chosen = -1")
+        for i, (rule, when, _) in enumerate(values):
+            lines.append(f"    if {when}:  # {rule}")
+            lines.append("        if chosen < 0:")
+            lines.append(f"            chosen = {i}")
+            for j, (other, _, _) in enumerate(values[:i]):
+                lines.append(f"        elif chosen == {j}:")
+                if (other, rule) in engine.defeats:
+                    lines.append("            pass")
+                elif (rule, other) not in engine.defeats:
+                    message = (f"rules '{other}' and '{rule}' give {name} two values, "
+                               f"and no precedence says which wins")
+                    lines.append(f"            raise SpecRuntimeError({message!r})")
+                else:
+                    lines.append(f"            chosen = {i}")
+        for i, (_, _, value) in enumerate(values):
+            lines.append(f"    {'if' if i == 0 else 'elif'} chosen == {i}:")
+            lines.append(f"        result = {value}")
+        lines.append("    else:")
+        lines.append(f"        result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
+    else:
+        lines.append(f"    result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
+    for rule, when, amount in adjusts:
+        lines.append(f"    if {when}:  # {rule}")
+        lines.append(f"        result += {amount}")
+    lines.append("    return result")
+    g.define(compute, "\n".join(lines) + "\n")
+    cached = engine.quantity_name(name)
+    if is_cheap(engine, name):
+        g.ns[cached] = g.ns[compute]
+        return g.ns[compute], g.ns[compute]
+    key = f"({name!r}, {args}{',' if len(params) == 1 else ''})" if params else f"({name!r},)"
+    source = f"""def {cached}({args}):
+    st = E.st
+    if st.version != E._qversion:
+        QCACHE.clear()
+        E._qversion = st.version
+    else:
+        value = QCACHE.get({key}, MISSING)
+        if value is not MISSING:
+            return value
+    value = {compute}({args})
+    if st.version == E._qversion:     # computing it changed nothing (quantities are pure)
+        QCACHE[{key}] = value
+    return value
+"""
+    return g.ns[compute], g.define(cached, source)
+
+
+# ==================================================================== expressions
+
+@_on(ast.IntLit)
+@_on(ast.BoolLit)
+def _(g, e, scope):
+    return repr(e.value)
+
+
+@_on(ast.NoneLit)
+def _(g, e, scope):
+    return "None"
+
+
+@_on(ast.StrLit)
+def _(g, e, scope):
+    return repr(g.E.def_ids.get(e.value, e.value))     # a card literal is its definition; other text stays text
+
+
+@_on(ast.Name)
+def _(g: Generator, e: ast.Name, scope):
+    return g.name(e.id, scope)
+
+
+@_on(ast.Index)
+def _(g: Generator, e: ast.Index, scope):
+    name = e.obj.id
+    if name in g.p.zones:
+        index = g.index(g.p.zones[name], e.index, scope)
+        if index.isidentifier() or index.lstrip("-").isdigit():     # cheap to read twice
+            return f"(st.zones[{name!r}].get({index}) or st.zone({name!r}, {index}))"
+        return f"st.zone({name!r}, {index})"
+    index = g.index(g.p.vars[name], e.index, scope)
+    default = g.E.var_defaults[name]
+    default = repr(default) if default is None or isinstance(default, (int, str)) else g.const(default)
+    return f"st.vars[{name!r}].get({index}, {default})"
+
+
+@_on(ast.Call)
+def _(g: Generator, e: ast.Call, scope):
+    if e.func == "selected":
+        return f"E.selected[{e.args[0].id!r}]"
+    args = [g.expr(a, scope) for a in e.args]
+    if e.func == "left":
+        return f"(({args[0]}) + 1) % st.n"
+    if e.func == "right":
+        return f"(({args[0]}) - 1) % st.n"
+    if e.func == "seats_from":
+        return f"E.seats_from({args[0]})"
+    if e.func == "least":
+        return f"_least({args[0]}, {args[1]})"
+    if e.func == "greatest":
+        return f"_greatest({args[0]}, {args[1]})"
+    if e.func == "half":
+        return f"(({args[0]}) // 2)"
+    if e.func in g.p.tables:
+        return f"E.table({e.func!r}, ({''.join(a + ', ' for a in args)}), {g.const(e.span, 'span')})"
+    return f"{g.E.quantity_name(e.func)}({', '.join(args)})"
+
+
+@_on(ast.Can)
+def _(g: Generator, e: ast.Can, scope):
+    args = [g.expr(a, scope) for a in e.args]
+    return f"{g.E.allowed_name(e.action)}({', '.join(args)})"
+
+
+@_on(ast.Attr)
+def _(g: Generator, e: ast.Attr, scope):
+    obj = g.expr(e.obj, scope)
+    attrs = g.const(g.E.attr_table(e.name), f"attr{e.name}")
+    if isinstance(e.obj, (ast.Name, ast.StrLit)) and not g.name_may_be_none(e.obj):
+        return f"{attrs}[DEF[{obj}]]"
+    return f"{g.const(g.E.attr_reader(e.name, e.span), 'read' + e.name)}({obj})"
+
+
+@_on(ast.Unary)
+def _(g, e: ast.Unary, scope):
+    v = g.expr(e.operand, scope)
+    return f"(not {v})" if e.op == "not" else f"(-{v})"
+
+
+def _compare(g: Generator, e: ast.Binary, scope):
+    op = e.op
+    if g.is_card(e.left) or g.is_card(e.right):
+        return f"({g.card_key(e.left, scope)} {op} {g.card_key(e.right, scope)})"
+    return f"({g.expr(e.left, scope)} {op} {g.expr(e.right, scope)})"
+
+
+def _member(g: Generator, e: ast.Binary, scope):
+    zone = e.right
+    name = zone.id if isinstance(zone, ast.Name) else getattr(zone.obj, "id", None) \
+        if isinstance(zone, ast.Index) else None
+    negate = "not " if e.op == "notin" else ""
+    if g.is_card_coll(zone) and name in g.p.zones:
+        # membership in a zone by definition: the state keeps a count per definition
+        index = g.index(g.p.zones[name], zone.index, scope) if isinstance(zone, ast.Index) else "None"
+        key = g.card_key(e.left, scope)
+        return f"({negate}(st.counts.get(({name!r}, {index})) or _EMPTY).get({key}))"
+    if g.is_card_coll(zone):
+        key = g.card_key(e.left, scope)
+        x = g.fresh("x")
+        return f"({key} {e.op.replace('notin', 'not in')} [DEF[{x}] for {x} in {g.expr(zone, scope)}])"
+    return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} {g.expr(zone, scope)})"
+
+
+_ARITH = {"+", "-", "*", "<", "<=", ">", ">=", "and", "or"}
+
+
+@_on(ast.Binary)
+def _(g: Generator, e: ast.Binary, scope):
+    op = e.op
+    if op in ("==", "!="):
+        return _compare(g, e, scope)
+    if op in ("in", "notin"):
+        return _member(g, e, scope)
+    a, b = g.expr(e.left, scope), g.expr(e.right, scope)
+    if op in _ARITH:
+        return f"({a} {op} {b})"
+    if op in ("/", "%"):
+        return f"_divide({a}, {b}, {op!r}, {g.const(e.span, 'span')})"
+    if op == "..":
+        return f"tuple(range({a}, ({b}) + 1))"
+    raise SpecRuntimeError(f"no compiler for operator {op}", e.span)
+
+
+@_on(ast.IfExpr)
+def _(g, e: ast.IfExpr, scope):
+    return f"({g.expr(e.then, scope)} if {g.expr(e.cond, scope)} else {g.expr(e.else_, scope)})"
+
+
+@_on(ast.SetLit)
+def _(g, e: ast.SetLit, scope):
+    return "(" + "".join(g.expr(x, scope) + ", " for x in e.items) + ")"
+
+
+@_on(ast.Aggregate)
+def _(g: Generator, e: ast.Aggregate, scope):
+    coll = g.expr(e.coll, scope)
+    x = g.fresh("x")
+    inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
+    kind = e.kind
+    if e.body is None:
+        body = "True"
+        if kind == "count":
+            return f"len({coll})"
+    else:
+        body = g.expr(e.body, inner)
+    loop = f"for {x} in {coll}"
+    if kind == "count":
+        return f"len([1 {loop} if {body}])"
+    if kind == "sum":
+        return f"sum([{body} {loop}])"
+    if kind == "any":
+        return f"any({body} {loop})"
+    if kind == "all":
+        return f"all({body} {loop})"
+    if kind in ("max", "min"):
+        return f"{kind}([{body} {loop}], default=0)"
+    if kind == "filter":
+        return f"tuple([{x} {loop} if {body}])"
+    if kind in ("argmax", "argmin"):
+        return f"_best({kind[3:]}, [({x}, {body}) {loop}])"
+    return f"_single([{x} {loop} if {body}], {kind!r}, {g.const(e.span, 'span')})"
