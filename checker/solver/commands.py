@@ -124,7 +124,7 @@ def legal_command(args) -> int:
             verdict = answer
     shown = describe_move(loaded, verdict.move)
     if args.json:
-        print(json.dumps({"status": verdict.status, "move": shown,
+        print(json.dumps({"status": verdict.status, "move": shown, "offered": verdict.offered,
                           "reasons": [r.as_json() for r in verdict.reasons],
                           "also": [r.as_json() for r in verdict.also],
                           "unknown": verdict.unknown or None}, ensure_ascii=False, indent=2))
@@ -132,6 +132,10 @@ def legal_command(args) -> int:
         where = f"at {_where(loaded.point)}"
         if verdict.status == "unknown":
             print(f"unknown: Z3 could not decide whether {shown} is legal {where} ({verdict.unknown})")
+        if not verdict.offered:
+            print(f"note: {shown} is not an option of this decision point; it is judged by the rules alone")
+        if verdict.status == "unknown":
+            pass
         elif verdict.legal:
             print(f"legal: {shown} {where}")
             for r in verdict.reasons:

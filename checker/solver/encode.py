@@ -192,6 +192,7 @@ class Encoder:
         self._quantities: dict = {}
         self._legal: dict = {}
         self._fresh = 0
+        self._eqs: dict = {}
 
     # ------------------------------------------------------------ values
     def show(self, value, ty: Ty) -> str:
@@ -276,7 +277,7 @@ class Encoder:
             return v if v < 0 else defs[v]
         out = NONE
         for x in self.possible(v, kind):
-            out = ITE(EQ(v, x), x if x < 0 else defs[x], out)
+            out = ITE(self.eq(v, x), x if x < 0 else defs[x], out)
         return out
 
     def physical(self, v, span=None):
@@ -291,6 +292,16 @@ class Encoder:
                 raise Unsupported(f"\"{self.E.def_names[v]}\" has {len(copies)} copies: index by a physical card", span)
             return copies[0]
         return v
+
+    def eq(self, a, b):
+        """``a == b``, remembered for a symbolic ``a`` and a constant ``b`` (the same test recurs often)."""
+        if is_const(a) or not is_const(b):
+            return EQ(a, b)
+        key = (a.get_id(), b)
+        hit = self._eqs.get(key)
+        if hit is None:
+            hit = self._eqs[key] = (a == b, a)      # keep ``a`` alive: its id stays its own
+        return hit[0]
 
     def type_of(self, e) -> Ty | None:
         return self.types.get(id(e))
@@ -311,7 +322,7 @@ class Encoder:
         out = None
         for k in domain:
             v = read(k)
-            out = v if out is None else ITE(EQ(index, k), v, out)
+            out = v if out is None else ITE(self.eq(index, k), v, out)
         return NONE if out is None else out     # no possible index: the option it belongs to is impossible
 
     def index_domain(self, ty: Ty, index) -> tuple:
@@ -338,8 +349,14 @@ class Encoder:
         if index is None or is_const(index):
             return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
         domain = self.index_domain(self.zone_index_types[name], index)
-        return [(OR(*(AND(EQ(index, k), self.cells.member(name, k, i)) for k in domain)), i)
-                for i in self.kind_instances[kind]]
+        at = [(self.eq(index, k), k) for k in domain]
+        out = []
+        for i in self.kind_instances[kind]:
+            guard = OR(*(AND(e, m) for e, k in at for m in (self.cells.member(name, k, i),)
+                         if not (is_const(m) and not m)))
+            if not (is_const(guard) and not guard):
+                out.append((guard, i))
+        return out
 
     # ------------------------------------------------------------ expressions
     def expr(self, e, env: dict):
@@ -546,7 +563,7 @@ def _(enc: Encoder, e: ast.Attr, env):
         v = read(x)
         if isinstance(v, str):
             raise Unsupported(f".{e.name} of a card not known in advance", e.span)
-        out = v if out is None else ITE(EQ(obj, x), v, out)
+        out = v if out is None else ITE(enc.eq(obj, x), v, out)
     return NONE if out is None else out     # no possible card: the option it belongs to is impossible
 
 
@@ -566,8 +583,8 @@ def _member(enc: Encoder, e: ast.Binary, env):
     if enc.kind_of(e.right) is not None:
         kind = enc.kind_of(e.right)
         dx = enc.defof(x, kind)
-        return OR(*(AND(g, EQ(dx, enc.defof(v, kind))) for g, v in coll))
-    return OR(*(AND(g, EQ(x, v)) for g, v in coll))
+        return OR(*(AND(g, enc.eq(dx, enc.defof(v, kind))) for g, v in coll if not (is_const(g) and not g)))
+    return OR(*(AND(g, enc.eq(x, v)) for g, v in coll if not (is_const(g) and not g)))
 
 
 _ARITH = {

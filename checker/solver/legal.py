@@ -100,6 +100,7 @@ class Verdict:
     reasons: list[Reason]           # illegal: the minimised core; legal: what permits it
     also: list[Reason] = dataclasses.field(default_factory=list)   # other prohibitions that apply
     unknown: str = ""
+    offered: bool = True    # False: an action this decision point does not offer, judged by the rules alone
 
     @property
     def legal(self) -> bool:
@@ -383,6 +384,16 @@ class Legality:
                 if kind == "react" and payload != move[1]:
                     continue
                 candidates.append((conds, True, None))
+        if not candidates and move[0] == "action" and move[1] in enc.param_types:
+            # not an option here (an action done inside a power, say): what do the rules alone say?
+            types = enc.param_types[move[1]]
+            args = tuple(enc.from_runtime(v, t) for v, t in zip(move[2], types))
+            rules, parts, permits = self._rule_conditions(enc, move[1], args)
+            verdict = self._decide(enc, move, rules, True, (parts, permits, args, move[2], types))
+            for r in verdict.reasons + verdict.also:
+                self._explain_values(enc, r, move[2])
+            verdict.offered = False
+            return verdict
         if not candidates:
             return Verdict("illegal", move, [self._not_offered(point, move)])
         best = None
@@ -509,3 +520,56 @@ def _lift(v):
     if isinstance(v, bool):
         return z3.BoolVal(v)
     return z3.IntVal(v)
+
+
+class _Captured(Exception):
+    def __init__(self, decision: Decision):
+        self.decision = decision
+
+
+def interpreter_options(engine: Engine, point: Point, compiled: dict | None = None) -> list[Move]:
+    """The interpreter's own options at ``point``: the statement is run by the interpreter's compiled
+    code on a copy of the names in scope, and stopped at its first decision (for a subset pick, after
+    re-picking what is chosen so far).  The state is left as it was."""
+    site = point.site
+    if isinstance(site, Power):
+        return [("react", True), ("react", False)]
+    compiled = compiled if compiled is not None else {}
+    run_it = compiled.get(id(site))
+    if run_it is None:
+        run_it = compiled[id(site)] = engine.compiler.stmt(site)
+    env = dict(point.env)
+    already = list(env.pop(site.var, ())) if isinstance(site, ast.ChooseSubset) else []
+    snap = engine.st.snapshot()
+    saved = (engine.observer, engine.agents, engine.recording, engine.decisions, engine.moves)
+    picks = iter(already)
+
+    def observe(decision: Decision) -> None:
+        nxt = next(picks, _END)
+        if nxt is _END:
+            raise _Captured(decision)
+        decision.options = list(decision.options)
+        engine.agents = [_Pick(decision.options.index(nxt))] * engine.st.n
+
+    engine.observer, engine.recording = observe, False
+    engine.agents = [_Pick(0)] * engine.st.n
+    try:
+        run_it(env)
+    except _Captured as got:
+        return interpreter_moves(got.decision)
+    finally:
+        engine.st.restore(snap)
+        engine.observer, engine.agents, engine.recording, engine.decisions, engine.moves = saved
+        engine.invalidate()
+    return []          # the statement made no decision (nothing to choose from)
+
+
+_END = object()
+
+
+class _Pick:
+    def __init__(self, index: int):
+        self.index = index
+
+    def choose(self, decision) -> int:
+        return self.index
