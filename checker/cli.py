@@ -56,6 +56,26 @@ def _parser() -> argparse.ArgumentParser:
                                         "same.  Exit codes: 0 same game, 1 the game differs (or the spec has "
                                         "errors), 2 the file is not a game log.")
     replay.add_argument("log", metavar="FILE", help="a JSON log written by `rulebook play --json FILE`")
+    for command in (play, replay):
+        command.add_argument("--state-at", nargs=2, metavar=("N", "FILE"),
+                             help="write the state at the N-th decision (as numbered in the log) to FILE, for "
+                                  "`rulebook legal` and `rulebook moves`")
+    legal = sub.add_parser("legal", help="is a move legal in a state, and if not, which rules forbid it?",
+                           description="Decide with Z3 whether MOVE is legal at the decision point of STATE. "
+                                       "Illegal: the smallest set of rules (and other conditions of the spec) that "
+                                       "forbid it, with their spec lines and the rulebook sentences they encode. "
+                                       "Legal: the rules that permit it.  Exit codes: 0 legal, 1 illegal, 2 bad "
+                                       "input, 4 the solver could not decide.")
+    legal.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)")
+    legal.add_argument("move", metavar="MOVE", help="a move file (see docs/formats.md)")
+    moves = sub.add_parser("moves", help="list every legal move in a state (computed with Z3)",
+                           description="Enumerate with Z3 every legal move at the decision point of STATE.  "
+                                       "With --json, each move is written in the move-file format.")
+    moves.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)")
+    for command in (legal, moves):
+        command.add_argument("--spec", type=Path, action="append",
+                             help="the spec (and overlays) the state is of; default: the paths the state names")
+        command.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
 
 
@@ -116,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             from checker.play import replay_command
             return replay_command(args)
+        if args.command == "legal":
+            from checker.solver.commands import legal_command
+            return legal_command(args)
+        if args.command == "moves":
+            from checker.solver.commands import moves_command
+            return moves_command(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -168,6 +168,9 @@ def play_command(args) -> int:
             for line in _situation(engine, seat):
                 print(line)
         agents[seat] = HumanAgent(before=before)
+    recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
+    if isinstance(recorder, int):
+        return recorder
     if not args.quiet:
         print(f"Citadelles — {args.config}, {args.players} joueurs, graine {args.seed}")
     try:
@@ -178,6 +181,9 @@ def play_command(args) -> int:
         print("\nPartie interrompue.", file=sys.stderr)
         return 130
     show_events(None if human is None else human - 1)
+    code = _write_state("play", args, recorder)
+    if code:
+        return code
     print("\nScores : " + ", ".join(f"{names[p]} {s}" for p, s in sorted(game.scores.items())))
     print("Vainqueur : " + " et ".join(names[p] for p in game.winners))
     if args.json:
@@ -243,6 +249,9 @@ def replay_command(args) -> int:
               f"({', '.join(differ)})", file=sys.stderr)
         return 1
     engine = Engine(result.typed)
+    recorder = _state_recorder("replay", args, engine, result, [str(p) for p in paths])
+    if isinstance(recorder, int):
+        return recorder
     try:
         outcome = replay(engine, {**record, "selection": selection.cards}, decisions)
     except ReplayMismatch as exc:
@@ -257,4 +266,41 @@ def replay_command(args) -> int:
     else:
         states = f"same options at each, same state at the {outcome.hashed} that have a digest in the log"
     print(f"replay ok: {outcome.decisions} decisions, {states}, same scores")
+    return _write_state("replay", args, recorder)
+
+
+def _state_recorder(command: str, args, engine: Engine, result: CheckResult, spec: list[str]):
+    """An observer writing the state at `--state-at N FILE` (None without the option; an exit code if N is
+    not a decision number)."""
+    at = getattr(args, "state_at", None)
+    if not at:
+        return None
+    try:
+        n = int(at[0])
+    except ValueError:
+        n = 0
+    if n < 1:
+        print(f"rulebook {command}: --state-at takes a decision number from 1, not {at[0]!r}", file=sys.stderr)
+        return 2
+    from checker.solver.scopes import Scopes
+    from checker.solver.statefile import StateRecorder
+    recorder = StateRecorder(engine, Scopes(result.typed), n, spec)
+    engine.observer = recorder
+    return recorder
+
+
+def _write_state(command: str, args, recorder) -> int:
+    if recorder is None:
+        return 0
+    n, path = int(args.state_at[0]), args.state_at[1]
+    if recorder.state is None:
+        print(f"rulebook {command}: the game has {recorder.count} decisions, there is no decision {n}",
+              file=sys.stderr)
+        return 2
+    try:
+        Path(path).write_text(json.dumps(recorder.state, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        print(f"rulebook {command}: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"state at decision {n} written to {path}", file=sys.stderr)
     return 0

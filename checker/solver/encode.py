@@ -1,0 +1,700 @@
+"""encode: the typed AST → Z3 terms.
+
+The same typed program the interpreter compiles is translated here, node type by node
+type (a registry; a node with no encoder is a located error).  The state is read through
+a :class:`Cells` model: a concrete one reads an engine's state (legality at a decision point:
+the state is given, the move is the unknown); a symbolic one makes a Z3 constant per cell,
+named in the spec's own terms (``trésor[Joueur 1]``, ``Temple ∈ main[Joueur 2]``), for the
+searches over every state (the conflict finder).  Nothing about a particular card is written
+here.
+
+Encoded values: ``Int`` and ``Bool`` are Z3 integers and Booleans; a player is its seat; a
+card is its physical instance (≥ 0) or, for a card named by a literal, its definition (< 0),
+as in the interpreter; an enum member is its index; ``none`` is :data:`NONE`.  Python
+constants stand for themselves and are folded, so a term only grows where a cell or a
+symbolic argument flows.  A collection is a list of ``(guard, element)`` pairs: the element
+is in the collection when its guard holds.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import z3
+
+from checker import ast
+from checker.diagnostics import Reporter
+from checker.typecheck import Checker
+from checker.types import BOOL, INT, Coll, EnumT, KindT, Opt, Ty
+
+__all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const"]
+
+NONE = -1_000_000          # `none`, for every optional type
+RANGE_LIMIT = 64           # a range whose bounds depend on the state is encoded over 0..RANGE_LIMIT
+
+
+class Unsupported(Exception):
+    """A construct this encoding cannot express (reported with the spec location)."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.message, self.span = message, span
+
+
+# ---------------------------------------------------------------- folding constructors
+
+def is_const(x) -> bool:
+    return not isinstance(x, z3.ExprRef)
+
+
+def AND(*xs):
+    out = []
+    for x in xs:
+        if is_const(x):
+            if not x:
+                return False
+        elif z3.is_false(x):
+            return False
+        elif not z3.is_true(x):
+            out.append(x)
+    return True if not out else out[0] if len(out) == 1 else z3.And(out)
+
+
+def OR(*xs):
+    out = []
+    for x in xs:
+        if is_const(x):
+            if x:
+                return True
+        elif z3.is_true(x):
+            return True
+        elif not z3.is_false(x):
+            out.append(x)
+    return False if not out else out[0] if len(out) == 1 else z3.Or(out)
+
+
+def NOT(x):
+    return (not x) if is_const(x) else z3.Not(x)
+
+
+def ITE(c, a, b):
+    if is_const(c):
+        return a if c else b
+    if is_const(a) and is_const(b) and a == b and type(a) is type(b):
+        return a
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
+        return a
+    return z3.If(c, a, b)
+
+
+def EQ(a, b):
+    if is_const(a) and is_const(b):
+        return a == b
+    return a == b
+
+
+def _num(x):
+    return int(x) if isinstance(x, bool) else x
+
+
+# ---------------------------------------------------------------- cells
+
+class Cells:
+    """The state, read by the encoding.  A *concrete* model reads an engine's state: each read is a
+    constant and folds away, so the terms Z3 sees are about the move alone.  A *symbolic* model makes
+    one Z3 constant per cell read, named in the spec's terms, for the searches over all states."""
+
+    def __init__(self, encoder: "Encoder", concrete: bool):
+        self.enc = encoder
+        self.concrete = concrete
+        self.made: dict[tuple, z3.ExprRef] = {}
+        self.meaning: dict[int, tuple] = {}     # cell id -> what it is, in the spec's terms
+
+    def _cell(self, key: tuple, sort: str, label: str):
+        cell = self.made.get(key)
+        if cell is None:
+            cell = z3.Bool(label) if sort == "bool" else z3.Int(label)
+            self.made[key] = cell
+            self.meaning[cell.get_id()] = key
+        return cell
+
+    def var(self, name: str, index):
+        E, enc = self.enc.E, self.enc
+        ty = enc.var_types[name]
+        if self.concrete:
+            raw = E.st.vars[name]
+            if enc.p.vars[name].index is not None:
+                raw = raw.get(index, 0 if enc.p.vars[name].counter else E.var_defaults[name])
+            return enc.from_runtime(raw, ty)
+        label = name if index is None else f"{name}[{enc.show(index, enc.index_types[name])}]"
+        return self._cell(("var", name, index), "bool" if ty == BOOL else "int", label)
+
+    def member(self, zone: str, index, inst: int):
+        E, enc = self.enc.E, self.enc
+        if self.concrete:
+            return E.st.where.get(inst) == (zone, index)
+        label = f"{E.show_card(inst)}{enc.copy_mark(inst)} ∈ {zone}"
+        if index is not None:
+            label += f"[{enc.show(index, enc.zone_index_types[zone])}]"
+        return self._cell(("in", zone, index, inst), "bool", label)
+
+    def used_up(self, player: int, inst: int, power):
+        """Has ``player`` used ``power`` of card ``inst`` as many times as its limit allows, now?"""
+        E = self.enc.E
+        if self.concrete:
+            last = E.st.uses.get((player, inst, power.name))
+            return last is not None and (power.limit == "once_per_game"
+                                         or (power.limit == "once_per_turn" and last[0] == E.st.turn)
+                                         or (power.limit == "once_per_round" and last[1] == E.st.round))
+        label = f"épuisé({power.name}, {E.show_card(inst)}, Joueur {player + 1})"
+        return self._cell(("used", player, inst, power.name), "bool", label)
+
+
+# ---------------------------------------------------------------- the encoder
+
+_EXPR: dict[type, Callable] = {}
+
+
+def _on(cls):
+    def register(fn):
+        _EXPR[cls] = fn
+        return fn
+    return register
+
+
+class Encoder:
+    """Encodes expressions, quantities and the legality of actions for one game's cards and players
+    (an :class:`~checker.runtime.engine.Engine` that has started a game gives both)."""
+
+    def __init__(self, engine, concrete: bool = True):
+        self.E = E = engine
+        self.p = p = engine.program
+        self.types = engine.typed.types
+        self.n = E.st.n
+        self.cells = Cells(self, concrete)
+        self.enum_codes = {name: {m.name: i for i, m in enumerate(decl.members)} for name, decl in p.enums.items()}
+        self.enum_names = {name: [m.name for m in decl.members] for name, decl in p.enums.items()}
+        self.kind_instances = {k: [i for i, d in enumerate(E.defs) if E.def_kind[d] == k] for k in p.kinds}
+        self.resolve = resolve = Checker(p, Reporter()).resolve_type
+        self.var_types = {n: resolve(v.type) for n, v in p.vars.items()}
+        self.index_types = {n: resolve(v.index) for n, v in p.vars.items() if v.index is not None}
+        self.zone_index_types = {n: resolve(z.index) for n, z in p.zones.items() if z.index is not None}
+        self.zone_kind = {n: z.kind.name for n, z in p.zones.items()}
+        self.param_types = {n: [resolve(x.type) for x in a.params] for n, a in p.actions.items()}
+        # rules, by the action or quantity their heads are about
+        self.heads: dict[str, list[tuple[ast.RuleDecl, ast.RuleHead]]] = {}
+        for rule in p.rules.values():
+            for h in rule.heads:
+                self.heads.setdefault(h.pattern.name, []).append((rule, h))
+        self.defeats = {(r.name, o) for r in p.rules.values() for o, _ in r.overrides}
+        self.defeats |= {(x.winner.name, x.loser.name) for x in p.precedences if x.winner.card is None}
+        self.domains: dict[int, tuple] = {}       # symbolic value id -> the values it can take
+        self._quantities: dict = {}
+        self._legal: dict = {}
+        self._fresh = 0
+        self._eqs: dict = {}
+
+    # ------------------------------------------------------------ values
+    def show(self, value, ty: Ty) -> str:
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if value is None or value == NONE:
+            return "aucun"
+        if isinstance(ty, EnumT):
+            return self.enum_names[ty.name][value] if isinstance(value, int) else str(value)
+        if isinstance(ty, KindT):
+            return self.E.show_card(value) + (self.copy_mark(value) if value >= 0 else "")
+        if ty == BOOL:
+            return "oui" if value else "non"
+        if ty == INT:
+            return str(value)
+        return f"Joueur {value + 1}"
+
+    def copy_mark(self, inst: int) -> str:
+        """``#2``, ``#3`` … for the second and later copies of a card that has several."""
+        copies = self.E.instances.get(self.E.defs[inst], ())
+        k = copies.index(inst) if inst in copies else 0
+        return f"#{k + 1}" if k else ""
+
+    def from_runtime(self, value, ty: Ty):
+        """An interpreter value → its encoding (a constant, or a collection of constants)."""
+        if isinstance(ty, Coll):
+            return [(True, self.from_runtime(v, ty.elem)) for v in value]
+        if value is None:
+            return NONE
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if isinstance(ty, EnumT):
+            return self.enum_codes[ty.name][value]
+        return value
+
+    def to_runtime(self, value, ty: Ty):
+        """A constant encoding (e.g. read from a model) → the interpreter's value."""
+        if isinstance(ty, Coll):
+            return tuple(self.to_runtime(v, ty.elem) for _, v in value)
+        if value == NONE:
+            return None
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if isinstance(ty, EnumT):
+            return self.enum_names[ty.name][value]
+        if ty == BOOL:
+            return bool(value)
+        return value
+
+    def fresh(self, name: str, ty: Ty, domain) -> z3.ExprRef:
+        """A symbolic value of type ``ty`` ranging over ``domain`` (a collection); the caller asserts
+        the membership (returned as the second element)."""
+        self._fresh += 1
+        v = z3.Bool(f"{name}") if ty == BOOL else z3.Int(f"{name}")
+        values = tuple(x for g, x in domain if not (is_const(g) and not g))
+        if all(is_const(x) for x in values):
+            self.domains[v.get_id()] = values
+        inside = OR(*(AND(g, EQ(v, x)) for g, x in domain))
+        return v, inside
+
+    def possible(self, v, kind: str | None = None) -> tuple:
+        """The constants a card value can be."""
+        if is_const(v):
+            return (v,)
+        known = self.domains.get(v.get_id())
+        if known is not None:
+            return known
+        if z3.is_app_of(v, z3.Z3_OP_ITE):
+            out = tuple(dict.fromkeys(self.possible(v.arg(1), kind) + self.possible(v.arg(2), kind)))
+            self.domains[v.get_id()] = out
+            return out
+        if z3.is_int_value(v):
+            return (v.as_long(),)
+        if kind is not None:
+            return tuple(self.kind_instances[kind])
+        return tuple(range(len(self.E.defs)))
+
+    def defof(self, v, kind: str | None = None):
+        """A card value's definition (cards compare by definition)."""
+        defs = self.E.defs
+        if is_const(v):
+            return v if v < 0 else defs[v]
+        out = NONE
+        for x in self.possible(v, kind):
+            out = ITE(self.eq(v, x), x if x < 0 else defs[x], out)
+        return out
+
+    def physical(self, v, span=None):
+        """A card used as an index: a definition means its single physical copy (as in the interpreter)."""
+        if is_const(v):
+            if v == NONE or v >= 0:
+                return v
+            copies = self.E.instances.get(v)
+            if not copies:
+                return v
+            if len(copies) > 1:
+                raise Unsupported(f"\"{self.E.def_names[v]}\" has {len(copies)} copies: index by a physical card", span)
+            return copies[0]
+        return v
+
+    def eq(self, a, b):
+        """``a == b``, remembered for a symbolic ``a`` and a constant ``b`` (the same test recurs often)."""
+        if is_const(a) or not is_const(b):
+            return EQ(a, b)
+        key = (a.get_id(), b)
+        hit = self._eqs.get(key)
+        if hit is None:
+            hit = self._eqs[key] = (a == b, a)      # keep ``a`` alive: its id stays its own
+        return hit[0]
+
+    def type_of(self, e) -> Ty | None:
+        return self.types.get(id(e))
+
+    def kind_of(self, e) -> str | None:
+        t = self.type_of(e)
+        if isinstance(t, Opt):
+            t = t.inner
+        if isinstance(t, Coll):
+            t = t.elem
+        return t.name if isinstance(t, KindT) else None
+
+    # ------------------------------------------------------------ state
+    def select(self, index, domain, read: Callable):
+        """``read(k)`` at a possibly symbolic index: a chain of ``If`` over the index's domain."""
+        if is_const(index):
+            return read(index)
+        out = None
+        for k in domain:
+            v = read(k)
+            out = v if out is None else ITE(self.eq(index, k), v, out)
+        return NONE if out is None else out     # no possible index: the option it belongs to is impossible
+
+    def index_domain(self, ty: Ty, index) -> tuple:
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if isinstance(ty, KindT):
+            return self.possible(index, ty.name)
+        if isinstance(ty, EnumT):
+            return tuple(range(len(self.enum_names[ty.name])))
+        return tuple(range(self.n))
+
+    def var(self, name: str, index=None, span=None):
+        if index is None:
+            return self.cells.var(name, None)
+        ty = self.index_types[name]
+        if isinstance(ty, KindT):
+            index = self.physical(index, span)
+        return self.select(index, self.index_domain(ty, index), lambda k: self.cells.var(name, k))
+
+    def zone(self, name: str, index=None, span=None) -> list:
+        kind = self.zone_kind[name]
+        if index is not None and isinstance(self.zone_index_types[name], KindT):
+            index = self.physical(index, span)
+        if index is None or is_const(index):
+            return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
+        domain = self.index_domain(self.zone_index_types[name], index)
+        at = [(self.eq(index, k), k) for k in domain]
+        out = []
+        for i in self.kind_instances[kind]:
+            guard = OR(*(AND(e, m) for e, k in at for m in (self.cells.member(name, k, i),)
+                         if not (is_const(m) and not m)))
+            if not (is_const(guard) and not guard):
+                out.append((guard, i))
+        return out
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e, env: dict):
+        fn = _EXPR.get(type(e))
+        if fn is None:
+            raise Unsupported(f"no Z3 encoding for {type(e).__name__}", getattr(e, "span", None))
+        return fn(self, e, env)
+
+    def coll(self, e, env: dict) -> list:
+        v = self.expr(e, env)
+        if isinstance(v, (list, tuple)) and (not v or isinstance(v[0], tuple)):
+            return list(v)
+        raise Unsupported("a collection was expected here", getattr(e, "span", None))
+
+    # ------------------------------------------------------------ quantities and rules
+    @staticmethod
+    def key(v):
+        if isinstance(v, z3.ExprRef):
+            return ("z", v.get_id())
+        if isinstance(v, list):
+            return tuple(Encoder.key(g) + Encoder.key(x) for g, x in v)
+        return (v,)
+
+    def ordered(self, heads: list) -> list:
+        """Value rules, winners (by `overrides` or `precedence`) before the rules they beat."""
+        heads = list(heads)
+        out = []
+        while heads:
+            for cand in heads:
+                if not any((o[0].name, cand[0].name) in self.defeats for o in heads if o is not cand):
+                    break
+            else:
+                cand = heads[0]
+            heads.remove(cand)
+            out.append(cand)
+        return out
+
+    def rule_env(self, rule: ast.RuleDecl, head: ast.RuleHead, args: tuple) -> dict:
+        env = {b: a for (b, _), a in zip(head.pattern.binders, args)}
+        if rule.card is not None:
+            env["this"] = self.E.def_ids[rule.card]
+        return env
+
+    def applies(self, rule: ast.RuleDecl, head: ast.RuleHead, args: tuple):
+        return True if head.when is None else self.expr(head.when, self.rule_env(rule, head, args))
+
+    def quantity(self, name: str, args: tuple):
+        key = (name, tuple(self.key(a) for a in args))
+        if key in self._quantities:
+            return self._quantities[key]
+        decl = self.p.quantities[name]
+        env = {prm.name: a for prm, a in zip(decl.params, args)}
+        result = self.expr(decl.default, env)
+        heads = self.heads.get(name, [])
+        for rule, head in reversed(self.ordered([h for h in heads if h[1].kind == "value"])):
+            renv = self.rule_env(rule, head, args)
+            when = True if head.when is None else self.expr(head.when, renv)
+            result = ITE(when, self.expr(head.expr, renv), result)
+        for rule, head in heads:
+            if head.kind == "adjust":
+                renv = self.rule_env(rule, head, args)
+                when = True if head.when is None else self.expr(head.when, renv)
+                result = _num(result) + ITE(when, _num(self.expr(head.expr, renv)), 0)
+        self._quantities[key] = result
+        return result
+
+    def ancestors(self, action: str) -> list[str]:
+        chain = []
+        while action and action not in chain:
+            chain.append(action)
+            parent = self.p.actions[action].parent
+            action = parent[0] if parent else None
+        return chain
+
+    def rules_about(self, action: str) -> list:
+        return [rh for a in self.ancestors(action) for rh in self.heads.get(a, ()) if rh[1].kind in ("permit", "forbid")]
+
+    def legality(self, action: str, args: tuple):
+        """(legal, [(forbid rule, applies, lifted, [(permit rule, applies)])]) for ``action(args)``."""
+        key = (action, tuple(self.key(a) for a in args))
+        if key in self._legal:
+            return self._legal[key]
+        about = self.rules_about(action)
+        permits = [(r, h) for r, h in about if h.kind == "permit"]
+        parts, legal = [], True
+        applies = {}
+        for r, h in about:
+            applies.setdefault(id(h), self.applies(r, h, args))
+        for r, h in about:
+            if h.kind != "forbid":
+                continue
+            lifters = [(pr, applies[id(ph)]) for pr, ph in permits if (pr.name, r.name) in self.defeats]
+            lifted = OR(*(a for _, a in lifters))
+            parts.append((r, h, applies[id(h)], lifted, lifters))
+            legal = AND(legal, OR(NOT(applies[id(h)]), lifted))
+        out = (legal, parts, [(r, h, applies[id(h)]) for r, h in permits])
+        self._legal[key] = out
+        return out
+
+
+# ==================================================================== expressions
+
+@_on(ast.IntLit)
+@_on(ast.BoolLit)
+def _(enc, e, env):
+    return e.value
+
+
+@_on(ast.NoneLit)
+def _(enc, e, env):
+    return NONE
+
+
+@_on(ast.StrLit)
+def _(enc, e, env):
+    return enc.E.def_ids.get(e.value, e.value)
+
+
+@_on(ast.Name)
+def _(enc: Encoder, e: ast.Name, env):
+    name, p = e.id, enc.p
+    if name in env:
+        return env[name]
+    if name == "player_count":
+        return enc.n
+    if name == "players":
+        return [(True, k) for k in range(enc.n)]
+    if name in p.enum_members:
+        enum = p.enum_members[name][0]
+        return enc.enum_codes[enum][name]
+    if name in p.enums:
+        return [(True, i) for i in range(len(enc.enum_names[name]))]
+    if name in p.vars:
+        return enc.var(name)
+    if name in p.zones:
+        return enc.zone(name)
+    raise Unsupported(f"'{name}' has no value here", e.span)
+
+
+@_on(ast.Index)
+def _(enc: Encoder, e: ast.Index, env):
+    name = e.obj.id
+    index = enc.expr(e.index, env)
+    if name in enc.p.zones:
+        return enc.zone(name, index, e.span)
+    return enc.var(name, index, e.span)
+
+
+def _mod(a, n):
+    return a % n
+
+
+_BUILTIN = {
+    "left": lambda enc, p: _mod(p + 1, enc.n),
+    "right": lambda enc, p: _mod(p - 1 + enc.n, enc.n),
+    "least": lambda enc, a, b: ITE(a < b, a, b) if not (is_const(a) and is_const(b)) else min(a, b),
+    "greatest": lambda enc, a, b: ITE(a > b, a, b) if not (is_const(a) and is_const(b)) else max(a, b),
+    "half": lambda enc, a: a // 2 if is_const(a) else a / 2,
+}
+
+
+@_on(ast.Call)
+def _(enc: Encoder, e: ast.Call, env):
+    E = enc.E
+    if e.func == "selected":
+        return [(True, i) for i in E.selected[e.args[0].id]]
+    args = tuple(enc.expr(a, env) for a in e.args)
+    if e.func == "seats_from":
+        return [(True, _mod(args[0] + i, enc.n)) for i in range(enc.n)]
+    if e.func in _BUILTIN:
+        return _BUILTIN[e.func](enc, *args)
+    if e.func in enc.p.tables:
+        decl = enc.p.tables[e.func]
+        rows = E.tables[e.func]
+        types = [enc.resolve(x.type) for x in decl.params]
+        out = NONE
+        for keys, value in reversed(list(rows.items())):
+            cond = AND(*(EQ(a, enc.from_runtime(k, t)) for a, k, t in zip(args, keys, types)))
+            out = ITE(cond, enc.from_runtime(value, enc.resolve(decl.type)), out)
+        return out
+    return enc.quantity(e.func, args)
+
+
+@_on(ast.Can)
+def _(enc: Encoder, e: ast.Can, env):
+    return enc.legality(e.action, tuple(enc.expr(a, env) for a in e.args))[0]
+
+
+@_on(ast.Attr)
+def _(enc: Encoder, e: ast.Attr, env):
+    obj = enc.expr(e.obj, env)
+    attrs, defs = enc.E.card_attrs, enc.E.defs
+    ty = enc.type_of(e)
+
+    def read(card):
+        d = card if card < 0 else defs[card]
+        return enc.from_runtime(attrs[d][e.name], ty)
+    if is_const(obj):
+        if obj == NONE:
+            raise Unsupported(f"reading .{e.name} of none", e.span)
+        return read(obj)
+    out = None
+    for x in enc.possible(obj, enc.kind_of(e.obj)):
+        v = read(x)
+        if isinstance(v, str):
+            raise Unsupported(f".{e.name} of a card not known in advance", e.span)
+        out = v if out is None else ITE(enc.eq(obj, x), v, out)
+    return NONE if out is None else out     # no possible card: the option it belongs to is impossible
+
+
+@_on(ast.Unary)
+def _(enc, e: ast.Unary, env):
+    v = enc.expr(e.operand, env)
+    return NOT(v) if e.op == "not" else -_num(v)
+
+
+def _is_card(enc: Encoder, e) -> bool:
+    return enc.kind_of(e) is not None and not isinstance(enc.type_of(e), Coll)
+
+
+def _member(enc: Encoder, e: ast.Binary, env):
+    coll = enc.coll(e.right, env)
+    x = enc.expr(e.left, env)
+    if enc.kind_of(e.right) is not None:
+        kind = enc.kind_of(e.right)
+        dx = enc.defof(x, kind)
+        return OR(*(AND(g, enc.eq(dx, enc.defof(v, kind))) for g, v in coll if not (is_const(g) and not g)))
+    return OR(*(AND(g, enc.eq(x, v)) for g, v in coll if not (is_const(g) and not g)))
+
+
+_ARITH = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+@_on(ast.Binary)
+def _(enc: Encoder, e: ast.Binary, env):
+    op = e.op
+    if op == "and":
+        a = enc.expr(e.left, env)
+        if is_const(a) and not a:
+            return False
+        return AND(a, enc.expr(e.right, env))
+    if op == "or":
+        a = enc.expr(e.left, env)
+        if is_const(a) and a:
+            return True
+        return OR(a, enc.expr(e.right, env))
+    if op in ("in", "notin"):
+        v = _member(enc, e, env)
+        return NOT(v) if op == "notin" else v
+    a, b = enc.expr(e.left, env), enc.expr(e.right, env)
+    if op in ("==", "!="):
+        if _is_card(enc, e.left) or _is_card(enc, e.right):
+            kind = enc.kind_of(e.left) or enc.kind_of(e.right)
+            a, b = enc.defof(a, kind), enc.defof(b, kind)
+        v = EQ(a, b)
+        return NOT(v) if op == "!=" else v
+    if op == "..":
+        if is_const(a) and is_const(b):
+            return [(True, k) for k in range(a, b + 1)]
+        return [(AND(a <= k, k <= b), k) for k in range(0, RANGE_LIMIT + 1)]
+    a, b = _num(a), _num(b)
+    if op in _ARITH:
+        return _ARITH[op](a, b)
+    if op in ("/", "%"):
+        if is_const(a) and is_const(b):
+            if b == 0:
+                raise Unsupported("division by zero", e.span)
+            return a // b if op == "/" else a % b
+        return a / b if op == "/" else a % b
+    raise Unsupported(f"no Z3 encoding for operator {op}", e.span)
+
+
+@_on(ast.IfExpr)
+def _(enc: Encoder, e: ast.IfExpr, env):
+    c = enc.expr(e.cond, env)
+    if is_const(c):
+        return enc.expr(e.then if c else e.else_, env)
+    a, b = enc.expr(e.then, env), enc.expr(e.else_, env)
+    if isinstance(a, list):
+        return [(AND(c, g), x) for g, x in a] + [(AND(NOT(c), g), x) for g, x in b]
+    return ITE(c, a, b)
+
+
+@_on(ast.SetLit)
+def _(enc, e: ast.SetLit, env):
+    return [(True, enc.expr(x, env)) for x in e.items]
+
+
+@_on(ast.Aggregate)
+def _(enc: Encoder, e: ast.Aggregate, env):
+    coll = enc.coll(e.coll, env)
+    kind, var = e.kind, e.var
+    results = []
+    local = dict(env)
+    for g, x in coll:
+        if is_const(g) and not g:
+            continue
+        local[var] = x
+        r = enc.expr(e.body, local) if e.body is not None else True
+        results.append((g, x, r))
+    if kind == "count":
+        return _sum(ITE(AND(g, r), 1, 0) for g, _, r in results)
+    if kind == "sum":
+        return _sum(ITE(g, _num(r), 0) for g, _, r in results)
+    if kind == "any":
+        return OR(*(AND(g, r) for g, _, r in results))
+    if kind == "all":
+        return AND(*(OR(NOT(g), r) for g, _, r in results))
+    if kind == "filter":
+        return [(AND(g, r), x) for g, x, r in results]
+    if kind in ("max", "min"):
+        better = (lambda a, b: a > b) if kind == "max" else (lambda a, b: a < b)
+        acc, seen = 0, False
+        for g, _, r in results:
+            r = _num(r)
+            take = AND(g, OR(NOT(seen), better(r, acc)))
+            acc, seen = ITE(take, r, acc), OR(seen, g)
+        return acc
+    if kind in ("argmax", "argmin"):
+        better = (lambda a, b: a >= b) if kind == "argmax" else (lambda a, b: a <= b)
+        return [(AND(g, *(OR(NOT(h), better(_num(r), _num(s))) for h, _, s in results)), x)
+                for g, x, r in results]
+    # the / only: the first element that qualifies (`only` with several is an error in the interpreter)
+    out = NONE
+    values = []
+    for g, x, r in reversed(results):
+        out = ITE(AND(g, r), x, out)
+        values.append(x)
+    if not is_const(out) and all(is_const(v) for v in values):
+        enc.domains[out.get_id()] = tuple(values) + (NONE,)
+    return out
+
+
+def _sum(terms):
+    total = 0
+    for t in terms:
+        total = total + t if not (is_const(t) and t == 0) else total
+    return total

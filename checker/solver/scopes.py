@@ -1,0 +1,79 @@
+"""The local names in scope at each decision point of a spec, with their types.
+
+A decision point is a `choose`, a `choose … subset`, an `offer`, or a power reacting to a
+window.  Its state file records the values of these names (``p``, ``c``, ``cibles`` …), and
+this table says how to read and write them.
+"""
+
+from __future__ import annotations
+
+from checker import ast
+from checker.diagnostics import Reporter
+from checker.typecheck import Checker, Typed
+from checker.types import PLAYER, Coll, KindT, Ty, element
+
+__all__ = ["Scopes"]
+
+
+class Scopes:
+    def __init__(self, typed: Typed):
+        self.typed = typed
+        p = typed.program
+        self.resolve = Checker(p, Reporter()).resolve_type
+        self.at: dict[int, dict[str, Ty]] = {}      # id(statement) -> names in scope there
+        self.where: dict[int, str] = {}             # id(statement) -> what it belongs to
+        self.sites: dict[str, object] = {}          # "file:line:col" -> statement
+        self.cites: dict[int, tuple[ast.Cite, ...]] = {}  # id(statement) -> the sentences cited just before it
+        for proc in p.procedures.values():
+            self._block(proc.body, {x.name: self.resolve(x.type) for x in proc.params}, f"procedure {proc.name}")
+        for act in p.actions.values():
+            if act.body is not None:
+                self._block(act.body, {x.name: self.resolve(x.type) for x in act.params}, f"action {act.name}")
+        for card in p.cards.values():
+            for pw in card.powers:
+                self._block(pw.body, self.power_names(card, pw), f'power {pw.name} ("{card.name}")')
+
+    def power_names(self, card: ast.CardDecl, pw: ast.PowerDecl) -> dict[str, Ty]:
+        """The names a reacting power sees: ``me``, ``this`` and its window's parameters."""
+        names = {"me": PLAYER, "this": KindT(card.kind)}
+        if pw.window is not None and pw.window[0] in self.typed.program.windows:
+            params = self.typed.program.windows[pw.window[0]].params
+            names.update({n: self.resolve(x.type) for (n, _), x in zip(pw.window[1], params)})
+        return names
+
+    def _type(self, e) -> Ty | None:
+        return self.typed.types.get(id(e))
+
+    def _block(self, stmts, names: dict, owner: str, cites: tuple = ()) -> None:
+        recent: list = []
+        for s in stmts:
+            if isinstance(s, ast.CiteStmt):
+                recent.append(s.cite)
+                continue
+            if recent:
+                cites, recent = tuple(recent), []
+            if isinstance(s, (ast.Choose, ast.ChooseSubset, ast.Offer)):
+                self.at[id(s)] = dict(names)
+                self.where[id(s)] = owner
+                self.sites[str(s.span)] = s
+                self.cites[id(s)] = cites
+            if isinstance(s, ast.Let):
+                names[s.name] = self._type(s.value)
+            elif isinstance(s, ast.Choose):
+                names[s.var] = element(self._type(s.coll))
+            elif isinstance(s, ast.ChooseSubset):
+                names[s.var] = Coll(element(self._type(s.coll)))
+            elif isinstance(s, ast.For):
+                inner = dict(names)
+                inner[s.var] = element(self._type(s.coll))
+                self._block(s.body, inner, owner, cites)
+                names.update({k: v for k, v in inner.items() if k != s.var})
+            elif isinstance(s, ast.If):
+                self._block(s.then, names, owner, cites)
+                self._block(s.else_, names, owner, cites)
+            elif isinstance(s, ast.Repeat):
+                self._block(s.body, names, owner, cites)
+        # the subset's own variable is in scope at its decision point (what is chosen so far)
+        for s in stmts:
+            if isinstance(s, ast.ChooseSubset) and id(s) in self.at:
+                self.at[id(s)][s.var] = Coll(element(self._type(s.coll)))

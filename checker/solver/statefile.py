@@ -1,0 +1,563 @@
+"""State and move files: a game stopped at a decision point, and a move to judge there, as JSON.
+
+The formats are documented in ``docs/formats.md`` and described by the JSON Schemas in
+``checker/schemas/``.  Values are written in the spec's terms: a player is ``"Joueur 2"``, a
+card is its printed name (``"Temple"``; the second copy of a card that has several is
+``"Temple#2"``), an enum member is its name, ``none`` is ``null``, a collection is a list.
+
+Loading checks the file against the schema, then against the spec — unknown names (with a
+"did you mean"), values of the wrong type, negative counters, a card in two places, a
+decision point that does not exist — and reports every problem with the JSON path of the
+offending field.  It never ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from importlib import resources
+from pathlib import Path
+
+from checker.program import did_you_mean
+from checker.runtime.engine import Decision, Engine, Power
+from checker.solver.legal import Move, Point
+from checker.solver.scopes import Scopes
+from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
+
+__all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "schema"]
+
+FORMAT = "rulebook-state/1"
+MOVE_FORMAT = "rulebook-move/1"
+
+
+class StateFileError(Exception):
+    """What is wrong with a state or move file: a list of (JSON path, message)."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        super().__init__("; ".join(f"{p}: {m}" for p, m in problems))
+        self.problems = problems
+
+
+def schema(name: str) -> dict:
+    """The JSON Schema of ``state`` or ``move`` files."""
+    text = resources.files("checker").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _schema_problems(data, name: str) -> list[tuple[str, str]]:
+    import jsonschema
+    validator = jsonschema.Draft202012Validator(schema(name))
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = "/".join(map(str, err.absolute_path)) or "(the file)"
+        out.append((path, err.message))
+    return out
+
+
+# ---------------------------------------------------------------- values
+
+class _Values:
+    """Interpreter values ⇄ JSON values, for one started game."""
+
+    def __init__(self, engine: Engine):
+        self.E = engine
+        self.labels: dict[int, str] = {}
+        self.by_label: dict[str, int] = {}
+        for d, copies in engine.instances.items():
+            for k, inst in enumerate(copies):
+                label = engine.def_names[d] + (f"#{k + 1}" if k else "")
+                self.labels[inst] = label
+                self.by_label[label] = inst
+
+    def write(self, value, ty: Ty):
+        if isinstance(ty, Coll):
+            return [self.write(v, ty.elem) for v in value]
+        if value is None:
+            return None
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if ty == PLAYER:
+            return f"Joueur {value + 1}"
+        if isinstance(ty, KindT):
+            return self.labels[value] if value >= 0 else self.E.def_names[value]
+        return value
+
+    def read(self, data, ty: Ty, path: str, problems: list, *, card_literal: bool = False):
+        """A JSON value → interpreter value (a problem is recorded, and None returned, if it is not one)."""
+        if isinstance(ty, Coll):
+            if not isinstance(data, list):
+                problems.append((path, f"expected a list, not {json.dumps(data, ensure_ascii=False)}"))
+                return ()
+            return tuple(self.read(v, ty.elem, f"{path}/{i}", problems) for i, v in enumerate(data))
+        if data is None:
+            if isinstance(ty, Opt):
+                return None
+            problems.append((path, f"null is not a {ty}"))
+            return None
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if ty == PLAYER:
+            return self.player(data, path, problems)
+        if isinstance(ty, KindT):
+            return self.card(data, path, problems, kind=ty.name)
+        if isinstance(ty, EnumT):
+            members = [m.name for m in self.E.program.enums[ty.name].members]
+            if data not in members:
+                hint = did_you_mean(str(data), members, '"')
+                problems.append((path, f"{json.dumps(data, ensure_ascii=False)} is not a {ty.name} "
+                                       f"({', '.join(members)})" + (f"; {hint}" if hint else "")))
+                return None
+            return data
+        if ty == BOOL:
+            if not isinstance(data, bool):
+                problems.append((path, f"expected true or false, not {json.dumps(data, ensure_ascii=False)}"))
+            return bool(data)
+        if ty == INT:
+            if isinstance(data, bool) or not isinstance(data, int):
+                problems.append((path, f"expected a whole number, not {json.dumps(data, ensure_ascii=False)}"))
+                return 0
+            return data
+        if ty == TEXT:
+            return str(data)
+        problems.append((path, f"no JSON form for values of type {ty}"))
+        return None
+
+    def player(self, data, path, problems):
+        n = self.E.st.n
+        if isinstance(data, str) and data.startswith("Joueur "):
+            try:
+                k = int(data[7:])
+            except ValueError:
+                k = 0
+            if 1 <= k <= n:
+                return k - 1
+            problems.append((path, f"there is no {data}: this game has {n} players (Joueur 1 … Joueur {n})"))
+            return None
+        problems.append((path, f"expected a player (\"Joueur 1\" … \"Joueur {n}\"), not "
+                               f"{json.dumps(data, ensure_ascii=False)}"))
+        return None
+
+    def card(self, data, path, problems, kind: str | None = None):
+        E = self.E
+        if not isinstance(data, str):
+            problems.append((path, f"expected a card name, not {json.dumps(data, ensure_ascii=False)}"))
+            return None
+        inst = self.by_label.get(data)
+        if inst is None:
+            if data in E.def_ids:
+                problems.append((path, f"\"{data}\" is not in this game's selection"))
+            else:
+                names = list(self.by_label)
+                hint = did_you_mean(data, names, '"')
+                problems.append((path, f"unknown card \"{data}\"" + (f"; {hint}" if hint else "")))
+            return None
+        if kind is not None and E.def_kind[E.defs[inst]] != kind:
+            problems.append((path, f"\"{data}\" is a {E.def_kind[E.defs[inst]]}, not a {kind}"))
+            return None
+        return inst
+
+
+# ---------------------------------------------------------------- dumping
+
+def _site_label(span, spec_dirs: list[Path]) -> str:
+    return f"{Path(span.file).name}:{span.line}:{span.column}"
+
+
+def dump_state(engine: Engine, decision: Decision, scopes: Scopes, spec: list[str] | None = None) -> dict:
+    """The state of ``engine`` at ``decision`` (a decision its observer or an agent was given)."""
+    E, st, p = engine, engine.st, engine.program
+    vals = _Values(E)
+    resolve = scopes.resolve
+    out: dict = {"format": FORMAT, "game": p.game.name if p.game else None}
+    if spec:
+        out["spec"] = list(spec)
+    out["players"] = st.n
+    out["selection"] = {kind: [E.def_names[d] for d in dict.fromkeys(E.defs[i] for i in insts)]
+                        for kind, insts in E.selected.items() if insts}
+    out["turn"], out["round"] = st.turn, st.round
+    out["vars"] = {}
+    for name, var in p.vars.items():
+        ty = resolve(var.type)
+        value = st.vars[name]
+        if var.index is None:
+            out["vars"][name] = vals.write(value, ty)
+        else:
+            ity = resolve(var.index)
+            default = 0 if var.counter else E.var_defaults[name]
+            entries = {vals.write(k, ity) if not isinstance(ity, EnumT) else k: vals.write(v, ty)
+                       for k, v in sorted(value.items(), key=lambda kv: str(kv[0])) if v != default}
+            if entries:
+                out["vars"][name] = entries
+    out["zones"] = {}
+    for name, zone in p.zones.items():
+        content = st.zones[name]
+        if zone.index is None:
+            cards = [vals.labels[c] for c in content]
+            out["zones"][name] = cards[::-1] if zone.ordered else cards
+        else:
+            ity = resolve(zone.index)
+            entries = {}
+            for k, cards in sorted(content.items(), key=lambda kv: str(kv[0])):
+                if cards:
+                    shown = [vals.labels[c] for c in cards]
+                    entries[vals.write(k, ity)] = shown[::-1] if zone.ordered else shown
+            out["zones"][name] = entries
+    out["uses"] = [{"player": vals.write(pl, PLAYER), "card": vals.labels[card], "power": power,
+                    "turn": t, "round": r} for (pl, card, power), (t, r) in sorted(st.uses.items())]
+    out["decision"] = _dump_point(E, decision, scopes, vals)
+    return out
+
+
+def _dump_point(E: Engine, decision: Decision, scopes: Scopes, vals: _Values) -> dict:
+    site, env = decision.site, decision.env or {}
+    out: dict = {}
+    if isinstance(site, Power):
+        card = E.program.cards[E.def_names[site.card]]
+        pw = next(x for x in card.powers if x.name == site.name)
+        types = scopes.power_names(card, pw)
+        out = {"kind": "react", "card": vals.labels[env["this"]], "power": site.name}
+    else:
+        types = scopes.at.get(id(site), {})
+        kind = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}[type(site).__name__]
+        out = {"kind": kind, "at": _site_label(site.span, [])}
+    out["player"] = vals.write(decision.player, PLAYER)
+    out["names"] = {k: vals.write(env[k], t) for k, t in types.items() if k in env and t is not None}
+    return out
+
+
+def dump_move(engine: Engine, move: Move, player: int, choose_type: Ty | None = None) -> dict:
+    vals = _Values(engine)
+    out = {"format": MOVE_FORMAT, "player": vals.write(player, PLAYER)}
+    kind = move[0]
+    if kind == "action":
+        out["action"] = move[1]
+        out["args"] = [vals.write(v, t) for v, t in zip(move[2], engine.param_types[move[1]])]
+    elif kind == "power":
+        out["power"], out["card"] = move[2], vals.labels[move[1]]
+    elif kind == "finish":
+        out["finish"] = move[1]
+    elif kind == "react":
+        out["react"] = move[1]
+    elif kind == "nothing":
+        out["nothing"] = True
+    else:
+        out["choose"] = vals.write(move[1], choose_type)
+    return out
+
+
+# ---------------------------------------------------------------- loading
+
+@dataclasses.dataclass
+class Loaded:
+    engine: Engine
+    point: Point
+    values: _Values
+    choose_type: Ty | None      # the type of the value a `choose` move names
+
+
+def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
+    """Put ``engine`` in the state the file describes; return the decision point.  Raises
+    :class:`StateFileError` with every problem found."""
+    problems = _schema_problems(data, "state")
+    if problems:
+        raise StateFileError(problems)
+    E, p = engine, engine.program
+    if p.game is not None and data["game"] != p.game.name:
+        problems.append(("game", f"this state is of \"{data['game']}\", the spec is \"{p.game.name}\""))
+    players = data["players"]
+    low, high = _player_range(p)
+    if not low <= players <= high:
+        problems.append(("players", f"{p.game.name if p.game else 'the game'} is for {low} to {high} players, "
+                                    f"not {players}"))
+        raise StateFileError(problems)
+    selection: dict[str, list[str]] = {}
+    for kind, names in data["selection"].items():
+        if kind not in p.kinds:
+            hint = did_you_mean(kind, p.kinds, "")
+            problems.append((f"selection/{kind}", f"unknown kind of card" + (f"; {hint}" if hint else "")))
+            continue
+        for i, name in enumerate(names):
+            if name not in p.cards or p.cards[name].kind != kind:
+                hint = did_you_mean(name, [c.name for c in p.cards_of(kind)], '"')
+                problems.append((f"selection/{kind}/{i}", f"no {kind} named \"{name}\"" + (f"; {hint}" if hint else "")))
+            elif name in selection.get(kind, []):
+                problems.append((f"selection/{kind}/{i}", f"\"{name}\" is selected twice"))
+            else:
+                selection.setdefault(kind, []).append(name)
+    if problems:
+        raise StateFileError(problems)
+    E.start(selection, players, 0, [])
+    st = E.st
+    st.turn, st.round = data.get("turn", 0), data.get("round", 0)
+    vals = _Values(E)
+    resolve = scopes.resolve
+    for name, value in data.get("vars", {}).items():
+        path = f"vars/{name}"
+        var = p.vars.get(name)
+        if var is None:
+            hint = did_you_mean(name, p.vars, "")
+            problems.append((path, "unknown var or counter" + (f"; {hint}" if hint else "")))
+            continue
+        ty = resolve(var.type)
+        if var.index is None:
+            st.vars[name] = vals.read(value, ty, path, problems)
+            _check_counter(var, st.vars[name], path, problems)
+            continue
+        if not isinstance(value, dict):
+            problems.append((path, f"{name} is indexed by {var.index.name}: expected an object"))
+            continue
+        ity = resolve(var.index)
+        for key, v in value.items():
+            k = vals.read(key, ity, f"{path}/{key}", problems)
+            if k is None:
+                continue
+            st.vars[name][k] = x = vals.read(v, ty, f"{path}/{key}", problems)
+            _check_counter(var, x, f"{path}/{key}", problems)
+    # cards: every one listed goes where it is listed, the others to their kind's start zone
+    placed: dict[int, str] = {}
+    listed: list[tuple[str, object, list[int]]] = []
+    for name, value in data.get("zones", {}).items():
+        path = f"zones/{name}"
+        zone = p.zones.get(name)
+        if zone is None:
+            hint = did_you_mean(name, p.zones, "")
+            problems.append((path, "unknown zone" + (f"; {hint}" if hint else "")))
+            continue
+        entries = [(None, value, path)] if zone.index is None else None
+        if zone.index is not None:
+            if not isinstance(value, dict):
+                problems.append((path, f"{name} is indexed by {zone.index.name}: expected an object"))
+                continue
+            ity = resolve(zone.index)
+            entries = []
+            for key, cards in value.items():
+                k = vals.read(key, ity, f"{path}/{key}", problems)
+                if k is not None:
+                    entries.append((k, cards, f"{path}/{key}"))
+        for index, cards, where in entries:
+            if not isinstance(cards, list):
+                problems.append((where, "expected a list of cards"))
+                continue
+            insts = []
+            for i, label in enumerate(cards):
+                inst = vals.card(label, f"{where}/{i}", problems, kind=zone.kind.name)
+                if inst is None:
+                    continue
+                if inst in placed:
+                    problems.append((f"{where}/{i}", f"\"{label}\" is already in {placed[inst]}: a card is in one "
+                                                     f"place only"))
+                    continue
+                placed[inst] = where
+                insts.append(inst)
+            listed.append((name, index, insts[::-1] if zone.ordered else insts))
+    if problems:
+        raise StateFileError(problems)
+    for zname in st.zones:
+        st.zones[zname] = {} if isinstance(st.zones[zname], dict) else []
+    st.where.clear()
+    st.counts.clear()
+    for kind, zone in E.starts.items():
+        for inst in E.selected.get(kind, ()):
+            if inst not in placed:
+                st.put(inst, zone, None, "top")
+    for name, index, insts in listed:
+        for inst in insts:
+            st.put(inst, name, index, "top")
+    for i, use in enumerate(data.get("uses", [])):
+        path = f"uses/{i}"
+        pl = vals.player(use["player"], f"{path}/player", problems)
+        card = vals.card(use["card"], f"{path}/card", problems)
+        if card is not None and use["power"] not in [x.name for x in E.powers_of.get(E.defs[card], ())]:
+            problems.append((f"{path}/power", f"\"{use['card']}\" has no power {use['power']}"))
+        if pl is not None and card is not None:
+            st.uses[(pl, card, use["power"])] = (use.get("turn", st.turn), use.get("round", st.round))
+    point, choose_type = _load_point(E, data["decision"], scopes, vals, problems)
+    if problems:
+        raise StateFileError(problems)
+    E.invalidate()
+    st.version += 1
+    return Loaded(E, point, vals, choose_type)
+
+
+def _player_range(p) -> tuple[int, int]:
+    if p.game is None:
+        return 1, 100
+    for f in p.game.fields:
+        if f.name == "players":
+            e = f.values[0]
+            lo = getattr(getattr(e, "left", None), "value", None)
+            hi = getattr(getattr(e, "right", None), "value", None)
+            if lo is not None and hi is not None:
+                return lo, hi
+    return 1, 100
+
+
+def _check_counter(var, value, path, problems) -> None:
+    if var.counter and isinstance(value, int) and value < 0:
+        problems.append((path, f"{var.name} is a counter: {value} is negative"))
+
+
+def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: list):
+    kind = d["kind"]
+    player = vals.player(d["player"], "decision/player", problems)
+    if kind == "react":
+        card = vals.card(d.get("card"), "decision/card", problems)
+        if card is None:
+            return None, None
+        power = next((x for x in E.powers_of.get(E.defs[card], ()) if x.name == d.get("power")), None)
+        if power is None or power.window is None:
+            names = [x.name for x in E.powers_of.get(E.defs[card], ()) if x.window is not None]
+            hint = did_you_mean(str(d.get("power")), names, "")
+            problems.append(("decision/power", f"\"{d.get('card')}\" has no power {d.get('power')} that reacts to "
+                                               f"a window" + (f"; {hint}" if hint else "")))
+            return None, None
+        cdecl = E.program.cards[E.def_names[power.card]]
+        types = scopes.power_names(cdecl, next(x for x in cdecl.powers if x.name == power.name))
+        env = _read_names(d.get("names", {}), types, vals, problems)
+        env.setdefault("this", card)
+        return Point(power, player, env, card), None
+    at = d.get("at", "")
+    site = _find_site(scopes, at)
+    if site is None:
+        known = sorted(_site_label(s.span, []) for s in scopes.sites.values()
+                       if type(s).__name__ == {"offer": "Offer", "choose": "Choose", "subset": "ChooseSubset"}[kind])
+        hint = did_you_mean(at, known, '"')
+        problems.append(("decision/at", f"no {kind} statement at \"{at}\"" + (f"; {hint}" if hint else "")))
+        return None, None
+    expected = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}[type(site).__name__]
+    if expected != kind:
+        problems.append(("decision/kind", f"the statement at {at} is a {expected}, not a {kind}"))
+    types = scopes.at.get(id(site), {})
+    env = _read_names(d.get("names", {}), types, vals, problems)
+    choose_type = None
+    if expected in ("choose", "subset"):
+        t = scopes.typed.types.get(id(site.coll))
+        choose_type = t.elem if isinstance(t, Coll) else t
+    return Point(site, player, env), choose_type
+
+
+def _find_site(scopes: Scopes, at: str):
+    parts = at.rsplit(":", 2)
+    if len(parts) != 3:
+        return None
+    file, line, col = parts
+    for key, site in scopes.sites.items():
+        s = site.span
+        if Path(s.file).name == Path(file).name and str(s.line) == line and str(s.column) == col:
+            return site
+    return None
+
+
+def _read_names(data: dict, types: dict, vals: _Values, problems: list) -> dict:
+    env = {}
+    for name, value in data.items():
+        if name not in types or types[name] is None:
+            hint = did_you_mean(name, [k for k, t in types.items() if t is not None], "")
+            problems.append((f"decision/names/{name}", "no such name in scope here" + (f"; {hint}" if hint else "")))
+            continue
+        env[name] = vals.read(value, types[name], f"decision/names/{name}", problems)
+    return env
+
+
+def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
+    """A move file → (move, the player making it)."""
+    problems = _schema_problems(data, "move")
+    if problems:
+        raise StateFileError(problems)
+    E, vals = loaded.engine, loaded.values
+    player = vals.player(data["player"], "player", problems)
+    move: Move | None = None
+    if "action" in data:
+        name = data["action"]
+        if name not in E.program.actions:
+            hint = did_you_mean(name, E.program.actions, "")
+            problems.append(("action", f"unknown action {name}" + (f"; {hint}" if hint else "")))
+        else:
+            types = scopes_types(E, name)
+            args = data.get("args", [])
+            if len(args) != len(types):
+                problems.append(("args", f"{name} takes {len(types)} argument(s), not {len(args)}"))
+            else:
+                move = ("action", name, tuple(vals.read(a, t, f"args/{i}", problems)
+                                              for i, (a, t) in enumerate(zip(args, types))))
+    elif "power" in data:
+        card = vals.card(data.get("card"), "card", problems)
+        if card is not None:
+            names = [x.name for x in E.powers_of.get(E.defs[card], ())]
+            if data["power"] not in names:
+                hint = did_you_mean(data["power"], names, "")
+                problems.append(("power", f"\"{data.get('card')}\" has no power {data['power']}"
+                                          + (f"; {hint}" if hint else "")))
+            elif E.controller(card) is None:
+                problems.append(("card", f"\"{data.get('card')}\" is held by no player: nobody can use its powers"))
+            else:
+                move = ("power", card, data["power"])
+    elif "finish" in data:
+        move = ("finish", data["finish"])
+    elif "react" in data:
+        move = ("react", bool(data["react"]))
+    elif data.get("nothing"):
+        move = ("nothing",)
+    elif "choose" in data:
+        if loaded.choose_type is None:
+            problems.append(("choose", "this decision point is not a choice"))
+        else:
+            move = ("choose", vals.read(data["choose"], loaded.choose_type, "choose", problems))
+    if problems:
+        raise StateFileError(problems)
+    return move, player
+
+
+def scopes_types(E: Engine, action: str) -> list[Ty]:
+    return E.param_types[action]
+
+
+def copies_of(loaded: Loaded, move: Move, data: dict) -> list[Move]:
+    """The move with each physical copy of a card named without ``#k`` (any copy will do: cards compare by
+    name, and the copy the player holds is the one meant)."""
+    E = loaded.engine
+    if move[0] == "action":
+        options = []
+        for raw, value, ty in zip(data.get("args", []), move[2], E.param_types[move[1]]):
+            if isinstance(ty, Opt):
+                ty = ty.inner
+            if isinstance(ty, KindT) and isinstance(raw, str) and "#" not in raw and value is not None:
+                options.append(E.instances.get(E.defs[value], [value]))
+            else:
+                options.append([value])
+        import itertools
+        return [("action", move[1], combo) for combo in itertools.product(*options)]
+    if move[0] == "choose" and isinstance(loaded.choose_type, KindT) and isinstance(data.get("choose"), str) \
+            and "#" not in data["choose"] and move[1] is not None:
+        return [("choose", c) for c in E.instances.get(E.defs[move[1]], [move[1]])]
+    return [move]
+
+
+def read_json(path: str) -> object:
+    """A JSON file, or a StateFileError that says why it cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StateFileError([(path, f"cannot read: {exc.strerror or exc}")]) from None
+    except UnicodeDecodeError:
+        raise StateFileError([(path, "not UTF-8 text")]) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFileError([(f"{path}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}")]) from None
+
+
+class StateRecorder:
+    """An engine observer that writes the state at the ``n``-th decision an agent is asked (numbered as
+    the decisions of the game log, from 1)."""
+
+    def __init__(self, engine: Engine, scopes: Scopes, n: int, spec: list[str]):
+        self.engine, self.scopes, self.n, self.spec = engine, scopes, n, spec
+        self.count = 0
+        self.state: dict | None = None
+
+    def __call__(self, decision: Decision) -> None:
+        if len(decision.options) > 1 or decision.optional:
+            self.count += 1
+            if self.count == self.n:
+                self.state = dump_state(self.engine, decision, self.scopes, self.spec)

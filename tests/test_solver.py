@@ -1,0 +1,288 @@
+"""Z3 legality: the moves Z3 finds legal are the interpreter's options; illegal moves are explained by the
+rules that forbid them; state and move files are read strictly and bad ones refused plainly.
+
+The large agreement run (10,000+ decision points) is `python bench/legal.py --agreement`; here a
+sample of every configuration and player count runs with the suite, and Hypothesis draws states
+directly (not only from play-outs).
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import functools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from checker.configurations import select
+from checker.runtime import Engine, RandomAgent
+from checker.solver.factory import SolverSettings
+from checker.solver.legal import Legality, interpreter_moves, interpreter_options, point_of
+from checker.solver.scopes import Scopes
+from checker.solver.statefile import StateFileError, dump_state, load_move, load_state
+from conftest import bundled
+
+CASES = sorted((name, n) for name, counts in bundled().configurations.items() for n in counts)
+
+
+@functools.cache
+def scopes() -> Scopes:
+    return Scopes(bundled().typed)
+
+
+def engine() -> Engine:
+    e = Engine(bundled().typed)
+    e.recording = False
+    return e
+
+
+def play_points(config: str, players: int, seed: int, every: int = 1, limit: int = 10**9):
+    """Play a seeded random game; at every ``every``-th decision point compare Z3's legal moves with the
+    interpreter's options.  Returns (points compared, disagreements, states dumped)."""
+    e, program = engine(), bundled().program
+    selection = select(program, program.configurations[config], players)
+    compared, disagreements, states = 0, [], []
+    seen = 0
+
+    def observe(decision):
+        nonlocal compared, seen
+        seen += 1
+        if compared >= limit:
+            raise _Enough()
+        if seen % every:
+            return
+        point = point_of(decision, scopes())
+        z3_moves = Legality(e, scopes()).moves(point)
+        ours = interpreter_moves(decision)
+        compared += 1
+        if collections.Counter(z3_moves) != collections.Counter(ours):
+            disagreements.append((decision.prompt, str(getattr(decision.site, "span", "")), z3_moves, ours))
+        if len(states) < 6 and point.kind != "react":
+            states.append(dump_state(e, decision, scopes(), ["spec/citadelles"]))
+    e.observer = observe
+    try:
+        e.play(selection.cards, players, seed, [RandomAgent(seed * 100 + k) for k in range(players)])
+    except _Enough:
+        pass
+    return compared, disagreements, states
+
+
+class _Enough(Exception):
+    """Enough decision points compared: the rest of the game is not played."""
+
+
+@pytest.mark.parametrize("config,players", CASES)
+def test_z3_moves_equal_the_interpreter_options(config, players):
+    """« Choix des personnages », « Tour d'un joueur », every power: at sampled decision points of a whole
+    game, Z3's set of legal moves is exactly the interpreter's."""
+    compared, disagreements, _ = play_points(config, players, seed=players, every=2, limit=40)
+    assert compared == 40
+    assert not disagreements, disagreements[:3]
+
+
+# ---------------------------------------------------------------- states drawn directly
+
+@functools.cache
+def base_states() -> list[dict]:
+    out = []
+    for config, players, seed in (("Première partie", 4, 1), ("Violente", 6, 2), ("Bluff", 3, 5)):
+        out += play_points(config, players, seed, every=7, limit=30)[2]
+    return out
+
+
+def mutate(state: dict, rng: random.Random) -> dict:
+    """Move district cards between hands, cities and the pile, and change everyone's gold."""
+    s = copy.deepcopy(state)
+    players = [f"Joueur {k + 1}" for k in range(s["players"])]
+    s["vars"]["trésor"] = {p: rng.randint(0, 9) for p in players}
+    zones = s["zones"]
+    hands, cities = zones.setdefault("main", {}), zones.setdefault("cité", {})
+    pile = zones.setdefault("pioche", [])
+    for _ in range(rng.randint(1, 8)):
+        if not pile:
+            break
+        card = pile.pop(rng.randrange(len(pile)))
+        target = rng.choice([hands, cities])
+        target.setdefault(rng.choice(players), []).append(card)
+    for p in players:
+        if cities.get(p) and rng.random() < 0.3:
+            pile.append(cities[p].pop())
+    return s
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, 17), seed=st.integers(0, 10**6))
+def test_generated_states_agree(index, seed):
+    """States Hypothesis draws (cards and gold redistributed): Z3 and the interpreter, run on the loaded
+    state, offer the same moves."""
+    states = base_states()
+    state = mutate(states[index % len(states)], random.Random(seed))
+    e = engine()
+    loaded = load_state(e, state, scopes())
+    z3_moves = Legality(e, scopes()).moves(loaded.point)
+    assert collections.Counter(z3_moves) == collections.Counter(interpreter_options(e, loaded.point))
+
+
+def test_a_state_file_reads_back_to_the_same_state():
+    for state in base_states()[:6]:
+        e = engine()
+        loaded = load_state(e, state, scopes())
+        again = copy.deepcopy(state)
+        e2 = engine()
+        loaded2 = load_state(e2, again, scopes())
+        assert e.st.vars == e2.st.vars and e.st.where == e2.st.where
+        assert sorted(Legality(e, scopes()).moves(loaded.point), key=str) == \
+            sorted(Legality(e2, scopes()).moves(loaded2.point), key=str)
+
+
+# ---------------------------------------------------------------- explanations
+
+def offer_state(**edits) -> tuple[Engine, object]:
+    """A state at the turn's offer (« Tour d'un joueur »), with edits applied to the JSON."""
+    state = next(s for s in base_states() if s["decision"]["kind"] == "offer")
+    state = copy.deepcopy(state)
+    for path, value in edits.items():
+        where = state
+        keys = path.split("/")
+        for k in keys[:-1]:
+            where = where.setdefault(k, {})
+        where[keys[-1]] = value
+    e = engine()
+    return e, load_state(e, state, scopes())
+
+
+def test_building_without_the_gold_is_forbidden_by_payer_le_coût():
+    """« Bâtir des quartiers » : « en payant à la banque le coût indiqué sur la carte »."""
+    e, loaded = offer_state()
+    p = loaded.point.player
+    name = f"Joueur {p + 1}"
+    state_hand = [c for c, (z, i) in e.st.where.items() if z == "main" and i == p]
+    card = max(state_hand, key=lambda c: e.card_attrs[e.defs[c]]["cost"])
+    cost = e.card_attrs[e.defs[card]]["cost"]
+    e, loaded = offer_state(**{f"vars/trésor/{name}": cost - 1, "vars/quartiers_bâtis": 0})
+    card = e.card(e.show_card(card)) if e.show_card(card) in e.def_ids else card
+    hand = [c for c, (z, i) in e.st.where.items() if z == "main" and i == p and e.defs[c] == e.defs[card]]
+    verdict = Legality(e, scopes()).check(loaded.point, ("action", "bâtir", (p, hand[0])), p)
+    assert verdict.status == "illegal"
+    names = [r.name for r in verdict.reasons]
+    assert "payer_le_coût" in names
+    reason = verdict.reasons[names.index("payer_le_coût")]
+    assert any(c.quote == "en payant à la banque le coût indiqué sur la carte." for c in reason.cites)
+    assert str(cost - 1) in [v for _, v in reason.values]
+
+
+def test_a_card_not_in_hand_is_forbidden_by_bâtir_depuis_la_main():
+    e, loaded = offer_state()
+    p = loaded.point.player
+    elsewhere = next(c for c, (z, i) in e.st.where.items() if z == "pioche")
+    verdict = Legality(e, scopes()).check(loaded.point, ("action", "bâtir", (p, elsewhere)), p)
+    assert verdict.status == "illegal"
+    assert [r.name for r in verdict.reasons] == ["bâtir_depuis_la_main"]
+    assert str(verdict.reasons[0].span).startswith("spec/citadelles/01-partie.rules:")
+
+
+def test_a_legal_build_names_what_offers_it():
+    e, loaded = offer_state()
+    legal = Legality(e, scopes()).moves(loaded.point)
+    builds = [m for m in legal if m[0] == "action"]
+    if not builds:
+        pytest.skip("no build is possible in this state")
+    verdict = Legality(e, scopes()).check(loaded.point, builds[0], loaded.point.player)
+    assert verdict.legal and any(r.kind == "from" for r in verdict.reasons)
+
+
+def test_someone_elses_decision_is_illegal_for_that_reason():
+    e, loaded = offer_state()
+    other = (loaded.point.player + 1) % e.st.n
+    verdict = Legality(e, scopes()).check(loaded.point, ("finish", "Terminer son tour"), other)
+    assert verdict.status == "illegal" and verdict.reasons[0].kind == "player"
+
+
+def test_carrière_does_not_let_the_échevin_confiscate_a_duplicate():
+    """« Quelques précisions sur les Merveilles », Carrière : « mais ne peut pas utiliser l'Échevin … pour
+    acquérir des quartiers identiques. »  The Carrière's permission does not lift the Échevin's prohibition;
+    the rulebook's precedence says so, and the verdict names the Échevin's rule."""
+    program = bundled().program
+    e = engine()
+    chars = ["Assassin", "Voleur", "Magicienne", "Roi", "Évêque", "Marchande", "Architecte", "Condottiere"]
+    chars[1] = "Échevin" if "Échevin" in program.cards else chars[1]
+    base = next(s for s in base_states() if s["decision"]["kind"] == "offer")
+    state = copy.deepcopy(base)
+    state["selection"]["Character"] = chars
+    if "Carrière" not in state["selection"]["District"]:
+        state["selection"]["District"].append("Carrière")
+    temple = "Temple"
+    state["zones"] = {"cité": {"Joueur 2": ["Carrière", temple]}, "main": {"Joueur 1": [f"{temple}#2"]},
+                      "choisis": {"Joueur 2": ["Échevin"], "Joueur 1": ["Roi"]}}
+    state["vars"] = {"trésor": {"Joueur 1": 5, "Joueur 2": 5}, "personnage_actif": "Roi",
+                     "joueur_actif": "Joueur 1", "mandat": {"Roi": "signé"}, "construction_payée": True,
+                     "constructions_payées": 1}
+    state["decision"] = {"kind": "offer", "at": "01-partie.rules:214:3", "player": "Joueur 1",
+                         "names": {"p": "Joueur 1", "c": "Roi"}}
+    loaded = load_state(e, state, scopes())
+    verdict = Legality(e, scopes()).check(loaded.point, ("action", "confisquer", (1, e.card(temple))), None)
+    assert not verdict.offered and verdict.status == "illegal"
+    assert [r.name for r in verdict.reasons] == ["échevin_pas_de_doublon"]
+
+
+def test_an_undecided_query_is_reported_as_unknown_with_z3s_reason():
+    e, loaded = offer_state()
+    tight = Legality(e, scopes(), SolverSettings(rlimit=1))
+    move = next(m for m in Legality(e, scopes()).moves(loaded.point))
+    verdict = tight.check(loaded.point, move, loaded.point.player)
+    assert verdict.status in ("unknown", "legal")       # a trivial query may be decided before any resource is used
+    if verdict.status == "unknown":
+        assert verdict.unknown
+
+
+# ---------------------------------------------------------------- bad input
+
+def _loaded_state():
+    return copy.deepcopy(next(s for s in base_states() if s["decision"]["kind"] == "offer"))
+
+
+@pytest.mark.parametrize("edit,path,words", [
+    (lambda s: s["vars"].__setitem__("trésor", {"Joueur 1": -2}), "vars/trésor/Joueur 1", "negative"),
+    (lambda s: s["zones"].setdefault("cité", {}).setdefault("Joueur 1", []).append(
+        s["zones"]["pioche"][0]) or s["zones"].setdefault("main", {}).setdefault("Joueur 2", []).append(
+        s["zones"]["pioche"][0]), "zones/main/Joueur 2", "one place"),
+    (lambda s: s["zones"].setdefault("main", {}).setdefault("Joueur 1", []).append("Tempel"),
+     "zones/main/Joueur 1", 'did you mean "Temple"'),
+    (lambda s: s["vars"].__setitem__("trèsor", {}), "vars/trèsor", "did you mean trésor"),
+    (lambda s: s["vars"].__setitem__("couronne", "Joueur 9"), "vars/couronne", "no Joueur 9"),
+    (lambda s: s.__setitem__("players", 11), "players", "2 to 8"),
+    (lambda s: s["decision"].__setitem__("at", "01-partie.rules:999:3"), "decision/at", "no offer"),
+    (lambda s: s["decision"]["names"].__setitem__("q", "Joueur 1"), "decision/names/q", "no such name"),
+    (lambda s: s["selection"]["Character"].append("Magiciene"), "selection/Character", 'did you mean "Magicienne"'),
+    (lambda s: s.pop("decision"), "(the file)", "'decision' is a required property"),
+])
+def test_a_bad_state_is_refused_naming_the_field(edit, path, words):
+    state = _loaded_state()
+    edit(state)
+    with pytest.raises(StateFileError) as err:
+        load_state(engine(), state, scopes())
+    assert any(p.startswith(path) and words in m for p, m in err.value.problems), err.value.problems
+
+
+def test_a_power_of_a_character_nobody_holds_is_refused():
+    e, loaded = offer_state()
+    held = {e.defs[c] for c, (z, _) in e.st.where.items() if z == "choisis"}
+    nobody = next(c for c in e.selected["Character"] if e.defs[c] not in held)
+    power = e.powers_of[e.defs[nobody]][0].name
+    with pytest.raises(StateFileError) as err:
+        load_move(loaded, {"player": "Joueur 1", "power": power, "card": e.show_card(nobody)})
+    assert err.value.problems[0][0] == "card" and "held by no player" in err.value.problems[0][1]
+
+
+def test_a_move_with_the_wrong_arguments_is_refused():
+    e, loaded = offer_state()
+    with pytest.raises(StateFileError) as err:
+        load_move(loaded, {"player": "Joueur 1", "action": "bâtir", "args": ["Joueur 1"]})
+    assert err.value.problems == [("args", "bâtir takes 2 argument(s), not 1")]
+    with pytest.raises(StateFileError) as err:
+        load_move(loaded, {"player": "Joueur 1", "action": "bâtr", "args": []})
+    assert "did you mean bâtir" in err.value.problems[0][1]
