@@ -535,11 +535,12 @@ def interpreter_options(engine: Engine, point: Point, compiled: dict | None = No
     if isinstance(site, Power):
         return [("react", True), ("react", False)]
     compiled = compiled if compiled is not None else {}
-    run_it = compiled.get(id(site))
-    if run_it is None:
-        run_it = compiled[id(site)] = engine.compiler.stmt(site)
     env = dict(point.env)
     already = list(env.pop(site.var, ())) if isinstance(site, ast.ChooseSubset) else []
+    key = (id(site), tuple(env))
+    run_it = compiled.get(key)
+    if run_it is None:      # the statement alone, as a body whose parameters are the names in scope
+        run_it = compiled[key] = engine.compiler.body((site,), tuple(env))
     snap = engine.st.snapshot()
     saved = (engine.observer, engine.agents, engine.recording, engine.decisions, engine.moves)
     picks = iter(already)
