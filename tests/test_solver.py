@@ -286,3 +286,81 @@ def test_a_move_with_the_wrong_arguments_is_refused():
     with pytest.raises(StateFileError) as err:
         load_move(loaded, {"player": "Joueur 1", "action": "bâtr", "args": []})
     assert "did you mean bâtir" in err.value.problems[0][1]
+
+
+# ---------------------------------------------------------------- the commands
+
+def run(capsys, *argv):
+    from checker.cli import main
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.fixture
+def state_file(capsys, tmp_path) -> Path:
+    path = tmp_path / "etat.json"
+    code, _, err = run(capsys, "play", "spec/citadelles", "-n", "4", "-s", "3", "-c", "Première partie", "-q",
+                       "--state-at", "49", str(path))
+    assert code == 0, err
+    return path
+
+
+def test_moves_then_legal_on_each_move(capsys, tmp_path, state_file):
+    code, out, _ = run(capsys, "moves", str(state_file), "--json")
+    assert code == 0
+    moves = json.loads(out)
+    assert moves and all(m["format"] == "rulebook-move/1" for m in moves)
+    for i, move in enumerate(moves):
+        path = tmp_path / f"coup{i}.json"
+        path.write_text(json.dumps(move, ensure_ascii=False), encoding="utf-8")
+        code, out, _ = run(capsys, "legal", str(state_file), str(path))
+        assert code == 0 and out.startswith("legal:"), out
+
+
+def test_legal_explains_an_illegal_build(capsys, tmp_path, state_file):
+    state = json.loads(state_file.read_text(encoding="utf-8"))
+    player = state["decision"]["player"]
+    pile_card = next(c for c in state["zones"]["pioche"] if "#" not in c)
+    move = tmp_path / "coup.json"
+    move.write_text(json.dumps({"player": player, "action": "bâtir", "args": [player, pile_card + "#9"]}),
+                    encoding="utf-8")
+    code, _, err = run(capsys, "legal", str(state_file), str(move))
+    assert code == 2 and "args/1" in err
+    state["vars"]["trésor"] = {player: 0}
+    state_file.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    hand = state["zones"]["main"][player]
+    move.write_text(json.dumps({"player": player, "action": "bâtir", "args": [player, hand[0]]}), encoding="utf-8")
+    code, out, _ = run(capsys, "legal", str(state_file), str(move), "--json")
+    verdict = json.loads(out)
+    costs = {c.name: a.value.value for c in bundled().program.cards.values() for a in c.attrs if a.name == "cost"}
+    if costs[hand[0].split("#")[0]] == 0:
+        pytest.skip("a district that costs nothing")
+    assert code == 1 and verdict["status"] == "illegal"
+    assert verdict["reasons"][0]["kind"] == "forbid"
+    assert verdict["reasons"][0]["at"].startswith("spec/citadelles/")
+    assert verdict["reasons"][0]["cites"]
+
+
+@pytest.mark.parametrize("content,words", [
+    ("{", "not JSON"),
+    ("[]", "is not of type 'object'"),
+    ('{"format": "rulebook-state/1"}', "required property"),
+])
+def test_bad_state_files_exit_2_without_traceback(capsys, tmp_path, content, words):
+    path = tmp_path / "etat.json"
+    path.write_text(content, encoding="utf-8")
+    code, _, err = run(capsys, "moves", str(path), "--spec", "spec/citadelles")
+    assert code == 2 and words in err
+
+
+def test_a_missing_state_file_is_said_plainly(capsys, tmp_path):
+    code, _, err = run(capsys, "moves", str(tmp_path / "nope.json"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_state_at_beyond_the_game_is_refused(capsys, tmp_path):
+    code, _, err = run(capsys, "play", "spec/citadelles", "-n", "4", "-s", "3", "-c", "Première partie", "-q",
+                       "--state-at", "100000", str(tmp_path / "x.json"))
+    assert code == 2 and "there is no decision 100000" in err
