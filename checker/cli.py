@@ -72,6 +72,21 @@ def _parser() -> argparse.ArgumentParser:
                            description="Enumerate with Z3 every legal move at the decision point of STATE.  "
                                        "With --json, each move is written in the move-file format.")
     moves.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)")
+    conflicts = sub.add_parser("conflicts", help="find where the rules disagree, with a witness",
+                               description="Search with Z3, over bounded symbolic states, for contradictions "
+                                           "(a permission and a prohibition that apply together with no precedence), "
+                                           "competing values, order-dependent reactions, dead rules and dangling "
+                                           "references.  Each finding names both rules with their spec lines and the "
+                                           "rulebook sentences they encode, and a witness situation.  Exit codes: "
+                                           "0 nothing unresolved, 1 unresolved conflicts, 2 bad input.")
+    conflicts.add_argument("spec", type=Path, help="the spec directory")
+    conflicts.add_argument("more", type=Path, nargs="*", help="house-rule or overlay files checked with it")
+    conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
+                                                        "count the game allows, at once)")
+    conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a move "
+                                                               "file) in DIR, for `rulebook legal`")
+    conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
+    conflicts.add_argument("--json", action="store_true", help="machine-readable output")
     for command in (legal, moves):
         command.add_argument("--spec", type=Path, action="append",
                              help="the spec (and overlays) the state is of; default: the paths the state names")
@@ -136,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             from checker.play import replay_command
             return replay_command(args)
+        if args.command == "conflicts":
+            from checker.conflicts import conflicts_command
+            return conflicts_command(args)
         if args.command == "legal":
             from checker.solver.commands import legal_command
             return legal_command(args)

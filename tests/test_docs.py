@@ -186,9 +186,22 @@ def test_the_conflict_report_takes_a_solver_when_there_is_one(book: Book):
         span: Span | None = None
     found = render_conflicts(book, lambda result: [Finding("permission et interdiction sans préséance",
                                                            ("pas_de_doublon", "carrière_doublons"))])
-    assert "Conflits trouvés par le solveur" in found
+    assert "Ce que le solveur trouve" in found
     assert "permission et interdiction sans préséance — :rb:rule:`pas_de_doublon`" in found
-    assert "Conflits trouvés par le solveur" not in render_conflicts(book, None)
+    assert "Ce que le solveur trouve" not in render_conflicts(book, None)
+
+
+def test_the_solvers_findings_are_said_in_french(book: Book):
+    from checker.conflicts import Finding
+    settled = Finding("resolved", "…", ("carrière_doublons", "échevin_pas_de_doublon"), resolution="settled",
+                      winner="échevin_pas_de_doublon", how="precedence", confirmed=True,
+                      situation=["player_count = 4", "confisquer(Joueur 2, Temple)"])
+    order = Finding("order", "…", ('"Hospice".hospice_recevoir', '"Alchimiste".or_rendu'))
+    found = render_conflicts(book, lambda result: [settled, order])
+    assert "- **Ordre des effets** — :rb:power:`Hospice.hospice_recevoir` / :rb:power:`Alchimiste.or_rendu`" in found
+    assert "Réglé par une préséance déclarée : :rb:rule:`échevin_pas_de_doublon` l'emporte." in found
+    assert "Situation témoin : player_count = 4; confisquer(Joueur 2, Temple)" in found
+    assert "L'interpréteur, sur ce témoin : les deux règles s'appliquent." in found
 
 
 def test_traceability_counts_the_rulebook_sentences(book: Book):

@@ -4,7 +4,7 @@ The same typed program the interpreter compiles is translated here, node type by
 type (a registry; a node with no encoder is a located error).  The state is read through
 a :class:`Cells` model: a concrete one reads an engine's state (legality at a decision point:
 the state is given, the move is the unknown); a symbolic one makes a Z3 constant per cell,
-named in the spec's own terms (``trésor[Joueur 1]``, ``Temple ∈ main[Joueur 2]``), for the
+named in the spec's own terms (``trésor[Joueur 1]``, ``Nom ∈ main[Joueur 2]``), for the
 searches over every state (the conflict finder).  Nothing about a particular card is written
 here.
 
@@ -50,12 +50,10 @@ def is_const(x) -> bool:
 def AND(*xs):
     out = []
     for x in xs:
-        if is_const(x):
+        if x is True or x is False or not isinstance(x, z3.ExprRef):
             if not x:
                 return False
-        elif z3.is_false(x):
-            return False
-        elif not z3.is_true(x):
+        else:
             out.append(x)
     return True if not out else out[0] if len(out) == 1 else z3.And(out)
 
@@ -63,12 +61,10 @@ def AND(*xs):
 def OR(*xs):
     out = []
     for x in xs:
-        if is_const(x):
+        if x is True or x is False or not isinstance(x, z3.ExprRef):
             if x:
                 return True
-        elif z3.is_true(x):
-            return True
-        elif not z3.is_false(x):
+        else:
             out.append(x)
     return False if not out else out[0] if len(out) == 1 else z3.Or(out)
 
@@ -166,11 +162,14 @@ class Encoder:
     """Encodes expressions, quantities and the legality of actions for one game's cards and players
     (an :class:`~checker.runtime.engine.Engine` that has started a game gives both)."""
 
-    def __init__(self, engine, concrete: bool = True):
+    def __init__(self, engine, concrete: bool = True, player_count=None):
         self.E = E = engine
         self.p = p = engine.program
         self.types = engine.typed.types
-        self.n = E.st.n
+        # the number of players: the engine's, or a Z3 term (the symbolic states of every player count; the
+        # engine's game then has the largest count, and seats beyond the term are not in the game)
+        self.n = E.st.n if player_count is None else player_count
+        self.seats = range(E.st.n)
         self.cells = Cells(self, concrete)
         self.enum_codes = {name: {m.name: i for i, m in enumerate(decl.members)} for name, decl in p.enums.items()}
         self.enum_names = {name: [m.name for m in decl.members] for name, decl in p.enums.items()}
@@ -193,6 +192,9 @@ class Encoder:
         self._legal: dict = {}
         self._fresh = 0
         self._eqs: dict = {}
+        self._defs: dict = {}
+        self._zones: dict = {}
+        self.defined: list = []     # what must hold for the terms to mean something (`only` finds one …)
 
     # ------------------------------------------------------------ values
     def show(self, value, ty: Ty) -> str:
@@ -275,9 +277,14 @@ class Encoder:
         defs = self.E.defs
         if is_const(v):
             return v if v < 0 else defs[v]
+        key = (v.get_id(), kind)
+        hit = self._defs.get(key)
+        if hit is not None:
+            return hit[0]
         out = NONE
         for x in self.possible(v, kind):
             out = ITE(self.eq(v, x), x if x < 0 else defs[x], out)
+        self._defs[key] = (out, v)
         return out
 
     def physical(self, v, span=None):
@@ -332,7 +339,11 @@ class Encoder:
             return self.possible(index, ty.name)
         if isinstance(ty, EnumT):
             return tuple(range(len(self.enum_names[ty.name])))
-        return tuple(range(self.n))
+        return tuple(self.seats)
+
+    def seated(self, k: int):
+        """Is seat ``k`` in the game?"""
+        return True if is_const(self.n) else (True if k < 2 else k < self.n)
 
     def var(self, name: str, index=None, span=None):
         if index is None:
@@ -348,6 +359,9 @@ class Encoder:
             index = self.physical(index, span)
         if index is None or is_const(index):
             return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
+        hit = self._zones.get((name, index.get_id()))
+        if hit is not None:
+            return hit[0]
         domain = self.index_domain(self.zone_index_types[name], index)
         at = [(self.eq(index, k), k) for k in domain]
         out = []
@@ -356,6 +370,7 @@ class Encoder:
                          if not (is_const(m) and not m)))
             if not (is_const(guard) and not guard):
                 out.append((guard, i))
+        self._zones[(name, index.get_id())] = (out, index)
         return out
 
     # ------------------------------------------------------------ expressions
@@ -483,7 +498,7 @@ def _(enc: Encoder, e: ast.Name, env):
     if name == "player_count":
         return enc.n
     if name == "players":
-        return [(True, k) for k in range(enc.n)]
+        return [(enc.seated(k), k) for k in enc.seats]
     if name in p.enum_members:
         enum = p.enum_members[name][0]
         return enc.enum_codes[enum][name]
@@ -525,7 +540,7 @@ def _(enc: Encoder, e: ast.Call, env):
         return [(True, i) for i in E.selected[e.args[0].id]]
     args = tuple(enc.expr(a, env) for a in e.args)
     if e.func == "seats_from":
-        return [(True, _mod(args[0] + i, enc.n)) for i in range(enc.n)]
+        return [(enc.seated(i), _mod(args[0] + i, enc.n)) for i in enc.seats]
     if e.func in _BUILTIN:
         return _BUILTIN[e.func](enc, *args)
     if e.func in enc.p.tables:
@@ -682,7 +697,12 @@ def _(enc: Encoder, e: ast.Aggregate, env):
         better = (lambda a, b: a >= b) if kind == "argmax" else (lambda a, b: a <= b)
         return [(AND(g, *(OR(NOT(h), better(_num(r), _num(s))) for h, _, s in results)), x)
                 for g, x, r in results]
-    # the / only: the first element that qualifies (`only` with several is an error in the interpreter)
+    # the / only: the first element that qualifies (`only` with several is an error in the interpreter,
+    # so a state where it is not exactly one is not one the encoding describes)
+    if kind == "only":
+        hits = [AND(g, r) for g, _, r in results]
+        if not all(is_const(h) for h in hits):
+            enc.defined.append(z3.PbEq([(h if not is_const(h) else z3.BoolVal(h), 1) for h in hits], 1))
     out = NONE
     values = []
     for g, x, r in reversed(results):

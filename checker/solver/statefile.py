@@ -2,8 +2,8 @@
 
 The formats are documented in ``docs/formats.md`` and described by the JSON Schemas in
 ``checker/schemas/``.  Values are written in the spec's terms: a player is ``"Joueur 2"``, a
-card is its printed name (``"Temple"``; the second copy of a card that has several is
-``"Temple#2"``), an enum member is its name, ``none`` is ``null``, a collection is a list.
+card is its printed name (``"Nom"``; the second copy of a card that has several is
+``"Nom#2"``), an enum member is its name, ``none`` is ``null``, a collection is a list.
 
 Loading checks the file against the schema, then against the spec — unknown names (with a
 "did you mean"), values of the wrong type, negative counters, a card in two places, a
@@ -42,6 +42,12 @@ def schema(name: str) -> dict:
     """The JSON Schema of ``state`` or ``move`` files."""
     text = resources.files("checker").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+def _hinted(message: str, name: str, candidates, quote: str = "") -> str:
+    """``message``, with "did you mean" the closest of ``candidates`` to ``name`` when there is one."""
+    hint = did_you_mean(str(name), candidates, quote)
+    return message + (f"; {hint}" if hint else "")
 
 
 def _schema_problems(data, name: str) -> list[tuple[str, str]]:
@@ -273,13 +279,12 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     selection: dict[str, list[str]] = {}
     for kind, names in data["selection"].items():
         if kind not in p.kinds:
-            hint = did_you_mean(kind, p.kinds, "")
-            problems.append((f"selection/{kind}", f"unknown kind of card" + (f"; {hint}" if hint else "")))
+            problems.append((f"selection/{kind}", _hinted("unknown kind of card", kind, p.kinds)))
             continue
         for i, name in enumerate(names):
             if name not in p.cards or p.cards[name].kind != kind:
-                hint = did_you_mean(name, [c.name for c in p.cards_of(kind)], '"')
-                problems.append((f"selection/{kind}/{i}", f"no {kind} named \"{name}\"" + (f"; {hint}" if hint else "")))
+                problems.append((f"selection/{kind}/{i}", _hinted(f"no {kind} named \"{name}\"", name,
+                                                                  [c.name for c in p.cards_of(kind)], '"')))
             elif name in selection.get(kind, []):
                 problems.append((f"selection/{kind}/{i}", f"\"{name}\" is selected twice"))
             else:
@@ -295,8 +300,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         path = f"vars/{name}"
         var = p.vars.get(name)
         if var is None:
-            hint = did_you_mean(name, p.vars, "")
-            problems.append((path, "unknown var or counter" + (f"; {hint}" if hint else "")))
+            problems.append((path, _hinted("unknown var or counter", name, p.vars)))
             continue
         ty = resolve(var.type)
         if var.index is None:
@@ -320,8 +324,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         path = f"zones/{name}"
         zone = p.zones.get(name)
         if zone is None:
-            hint = did_you_mean(name, p.zones, "")
-            problems.append((path, "unknown zone" + (f"; {hint}" if hint else "")))
+            problems.append((path, _hinted("unknown zone", name, p.zones)))
             continue
         entries = [(None, value, path)] if zone.index is None else None
         if zone.index is not None:
@@ -470,8 +473,7 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     if "action" in data:
         name = data["action"]
         if name not in E.program.actions:
-            hint = did_you_mean(name, E.program.actions, "")
-            problems.append(("action", f"unknown action {name}" + (f"; {hint}" if hint else "")))
+            problems.append(("action", _hinted(f"unknown action {name}", name, E.program.actions)))
         else:
             types = scopes_types(E, name)
             args = data.get("args", [])
@@ -485,9 +487,8 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
         if card is not None:
             names = [x.name for x in E.powers_of.get(E.defs[card], ())]
             if data["power"] not in names:
-                hint = did_you_mean(data["power"], names, "")
-                problems.append(("power", f"\"{data.get('card')}\" has no power {data['power']}"
-                                          + (f"; {hint}" if hint else "")))
+                problems.append(("power", _hinted(f"\"{data.get('card')}\" has no power {data['power']}",
+                                                  data["power"], names)))
             elif E.controller(card) is None:
                 problems.append(("card", f"\"{data.get('card')}\" is held by no player: nobody can use its powers"))
             else:

@@ -241,19 +241,61 @@ def render_conflicts(book: Book, finder: Callable | None = None) -> str:
         lines += rst.list_table(["Décision", "Appliquée par", "Phrase tranchée"], rows, widths="30 35 35",
                                 css="rb-conflicts")
     if finder is not None:
-        lines += rst.title("Conflits trouvés par le solveur", "-")
+        lines += rst.title("Ce que le solveur trouve", "-")
         findings = list(finder(book.result))
-        if not findings:
-            lines += ["Le solveur ne trouve aucun conflit que les résolutions ci-dessus ne règlent pas.", ""]
-        for finding in findings:
+        open_ = [f for f in findings if getattr(f, "kind", None) != "resolved"]
+        settled = [f for f in findings if getattr(f, "kind", None) == "resolved"]
+        lines += ["``rulebook conflicts`` cherche avec Z3, sur tous les états bornés de 2 à 8 joueurs, les "
+                  "permissions et interdictions qui s'appliquent ensemble, les valeurs concurrentes, les pouvoirs "
+                  "dont l'ordre compte, les règles mortes et les références pendantes. Chaque situation témoin "
+                  "est rejouée par l'interpréteur.", ""]
+        if not open_:
+            lines += ["Il ne trouve aucun conflit que les résolutions de la spécification ne règlent pas.", ""]
+        for finding in open_:
             lines += _finding(book, finding)
+        if settled:
+            lines += [f"Il trouve {len(settled)} conflits que la spécification règle :", ""]
+            for finding in settled:
+                lines += _finding(book, finding)
     return "\n".join(lines)
 
 
+_KINDS = {"contradiction": "Contradiction", "competing-values": "Valeurs concurrentes",
+          "order": "Ordre des effets", "dead-rule": "Règle morte", "dangling": "Référence pendante",
+          "resolved": "Réglé", "unknown": "Indécis"}
+
+
+def _subject(book: Book, name: str) -> str:
+    """A rule, or a power written ``"Card".power``, as a link."""
+    if name.startswith('"') and '".' in name:
+        card, power = name[1:].split('".', 1)
+        return f":rb:power:`{card}.{power}`" if card in book.program.cards else f"``{name}``"
+    return book.link("rule", name)
+
+
 def _finding(book: Book, finding) -> list[str]:
-    """One finding of a solver: its own reST if it has some, else its message and location."""
+    """One finding of a solver: its own reST if it has some, else its kind, its rules, what settles it and
+    its witness (the solver's finding objects), else its message and location."""
     if hasattr(finding, "to_rst"):
         return [*str(finding.to_rst()).split("\n"), ""]
+    if getattr(finding, "kind", None) in _KINDS and getattr(finding, "rules", None):
+        rules = " / ".join(_subject(book, r) for r in finding.rules)
+        text = f"- **{_KINDS[finding.kind]}** — {rules}"
+        if finding.spans:
+            text += " (" + ", ".join(f"``{book.where(s)}``" for s in finding.spans if s is not None) + ")"
+        out = [text]
+        if getattr(finding, "winner", None):
+            how = {"overrides": "sa clause ``overrides``", "precedence": "une préséance déclarée",
+                   "order": "l'ordre déclaré des pouvoirs"}.get(finding.how, finding.how)
+            verb = "prend effet d'abord" if finding.how == "order" else "l'emporte"
+            out += ["", f"  Réglé par {how} : {_subject(book, finding.winner)} {verb}."]
+        if finding.situation:
+            out += ["", "  Situation témoin : " + rst_escape("; ".join(finding.situation[:8]))
+                    + (" …" if len(finding.situation) > 8 else "")]
+        if finding.confirmed is not None:
+            out += ["", "  L'interpréteur, sur ce témoin : " + ("les deux règles s'appliquent."
+                                                               if finding.confirmed else "**il n'est pas d'accord**.")]
+        return out + [""]
     message = getattr(finding, "message", None) or str(finding)
     span = getattr(finding, "span", None)
     rules = getattr(finding, "rules", ()) or ()

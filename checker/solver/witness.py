@@ -1,0 +1,201 @@
+"""Witnesses: a Z3 model of a symbolic state, written as a state file (and a move file) that the
+interpreter and `rulebook legal` read, and said in the spec's terms."""
+
+from __future__ import annotations
+
+import z3
+
+from checker import ast
+from checker.runtime.engine import SLOTS, Engine
+from checker.runtime.state import SpecRuntimeError
+from checker.solver.encode import NONE, Encoder
+from checker.solver.scopes import Scopes
+from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state
+from checker.types import PLAYER, Coll, EnumT, KindT, Opt
+
+__all__ = ["witness_files", "interpreter_rules"]
+
+
+def _value(model, cell):
+    v = model.eval(cell, model_completion=True)
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    return v.as_long()
+
+
+def _turn_offer(program) -> ast.Offer | None:
+    """The offer of the game's turn procedure (the decision point a witness is put at)."""
+    game = {f.name: f.values[0] for f in program.game.fields} if program.game else {}
+    turn = game.get("turn")
+    stack = [program.procedures[turn.id]] if turn is not None and turn.id in program.procedures else []
+    seen = set()
+    while stack:
+        proc = stack.pop()
+        for s in _statements(proc.body):
+            if isinstance(s, ast.Offer):
+                return s
+            if isinstance(s, ast.CallProc) and s.name not in seen and s.name in program.procedures:
+                seen.add(s.name)
+                stack.append(program.procedures[s.name])
+    return None
+
+
+def _statements(stmts):
+    for s in stmts:
+        yield s
+        for field in ("then", "else_", "body"):
+            inner = getattr(s, field, None)
+            if isinstance(inner, tuple):
+                yield from _statements(inner)
+
+
+def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
+                  focus: set | None = None) -> tuple[dict, dict | None, list]:
+    """(state file, move file, the situation in the spec's terms) for ``model``; the situation says the
+    cells in ``focus`` (those the conflicting rules read), or all of them."""
+    E, p = search.engine, search.p
+    vals = _Values(E)
+    players = search.players or _value(model, enc.n)
+    placed: dict[int, tuple] = {}
+    varvals: dict[tuple, object] = {}
+    situation: list[str] = []
+    for key, cell in enc.cells.made.items():
+        value = _value(model, cell)
+        if key[0] == "in" and value:
+            _, zone, index, inst = key
+            if enc.zone_index_types.get(zone) == PLAYER and index >= players:
+                continue
+            placed[inst] = (zone, index)
+            if focus is None or key in focus:
+                situation.append((2, E.defs[inst], f"{cell}"))
+        elif key[0] == "var":
+            _, name, index = key
+            ty = enc.var_types[name]
+            if enc.index_types.get(name) == PLAYER and index >= players:
+                continue
+            runtime = enc.to_runtime(value, ty)
+            default = 0 if p.vars[name].counter else E.var_defaults[name]
+            varvals[(name, index)] = runtime
+            if runtime != default and (focus is None or key in focus):
+                situation.append((0, 0, f"{cell} = {enc.show(value, ty)}"))
+    needed = {E.defs[i] for i in placed}
+    for (name, index), v in varvals.items():
+        ty = enc.var_types[name]
+        inner = ty.inner if isinstance(ty, Opt) else ty
+        if isinstance(inner, KindT) and v is not None:
+            needed.add(E.defs[v] if v >= 0 else v)
+        ity = enc.index_types.get(name)
+        if isinstance(ity, KindT) and index is not None:
+            needed.add(E.defs[index] if index >= 0 else index)
+    move_values = []
+    if action is not None:
+        types = enc.param_types[action]
+        for a, t in zip(args, types):
+            v = enc.to_runtime(_value(model, a) if not isinstance(a, (int, bool)) else a, t)
+            move_values.append(v)
+            inner = t.inner if isinstance(t, Opt) else t
+            if isinstance(inner, KindT) and v is not None:
+                needed.add(E.defs[v])
+    # the decision point: the turn's offer, for the player who acts
+    offer = _turn_offer(p)
+    player = move_values[0] if move_values and isinstance(move_values[0], int) and \
+        enc.param_types[action][0] == PLAYER else (varvals.get(("joueur_actif", None)) or 0)
+    character = varvals.get(("personnage_actif", None))
+    if character is None:
+        character = next((i for i, (z, x) in placed.items() if z == "choisis" and x == player), None)
+    if character is None and action is None:      # any player who holds a character will do
+        held = next(((x, i) for i, (z, x) in sorted(placed.items()) if z == "choisis"), None)
+        if held is not None:
+            player, character = held
+    if character is None:       # a character the model says nothing against, put in front of the player
+        character = next((i for i in E.selected.get("Character", ()) if ("in", "choisis", player, i)
+                          not in enc.cells.made and i not in placed), None)
+        if character is None:
+            character = next(i for i in E.selected.get("Character", ()) if i not in placed)
+        placed[character] = ("choisis", player)
+    needed.add(E.defs[character])
+    selection = {kind: [E.def_names[d] for d in sorted(needed, reverse=True) if E.def_kind[d] == kind]
+                 for kind in p.kinds}
+    zones: dict = {}
+    for inst, (zone, index) in sorted(placed.items()):
+        label = vals.labels[inst]
+        if index is None:
+            zones.setdefault(zone, []).append(label)
+        else:
+            ity = enc.zone_index_types[zone]
+            zones.setdefault(zone, {}).setdefault(vals.write(index, ity), []).append(label)
+    # a selected card the model says nothing about goes to its kind's start zone, unless the model says it
+    # is not there; then to a zone of its kind the model does not mention
+    for d in needed:
+        for inst in E.instances[d]:
+            if inst in placed:
+                continue
+            kind = E.def_kind[d]
+            start = E.starts.get(kind)
+            if ("in", start, None, inst) in enc.cells.made:
+                for zone, zkind in enc.zone_kind.items():
+                    if zkind == kind and p.zones[zone].index is None and ("in", zone, None, inst) not in enc.cells.made:
+                        zones.setdefault(zone, []).append(vals.labels[inst])
+                        break
+    vars_out: dict = {}
+    for (name, index), v in varvals.items():
+        ty = enc.var_types[name]
+        if index is None:
+            vars_out[name] = vals.write(v, ty)
+        else:
+            ity = enc.index_types[name]
+            key = index if isinstance(ity, EnumT) else vals.write(index, ity)
+            if isinstance(ity, EnumT):
+                key = enc.enum_names[ity.name][index]
+            vars_out.setdefault(name, {})[key] = vals.write(v, ty)
+    names = {}
+    scopes = Scopes(search.typed)
+    for name, ty in scopes.at.get(id(offer), {}).items():
+        if ty == PLAYER:
+            names[name] = vals.write(player, PLAYER)
+        elif isinstance(ty, KindT) and ty.name == E.def_kind[E.defs[character]]:
+            names[name] = vals.labels[character]
+    state = {"format": FORMAT, "game": p.game.name if p.game else None, "players": players,
+             "selection": {k: v for k, v in selection.items() if v}, "turn": 1, "round": 1,
+             "vars": vars_out, "zones": zones,
+             "decision": {"kind": "offer", "at": f"{offer.span.file.rsplit('/', 1)[-1]}:{offer.span.line}:"
+                                                 f"{offer.span.column}",
+                          "player": vals.write(player, PLAYER), "names": names}}
+    move = None
+    if action is not None:
+        move = {"format": MOVE_FORMAT, "player": vals.write(player, PLAYER), "action": action,
+                "args": [vals.write(v, t) for v, t in zip(move_values, enc.param_types[action])]}
+        shown = ", ".join(str(a) for a in move["args"])
+    # what matters first: the vars, then where the move's cards are, then the rest
+    moved = {E.defs[v] for v, t in zip(move_values, enc.param_types[action]) if v is not None
+             and isinstance(t.inner if isinstance(t, Opt) else t, KindT)} if action else set()
+    lines = [text for _, _, text in sorted(set((0 if prio == 0 else 1 if d in moved else 2, 0, text)
+                                                for prio, d, text in situation))]
+    head = [f"player_count = {players}"] + ([f"{action}({shown})"] if action else [])
+    return state, move, head + lines
+
+
+def interpreter_rules(typed, state: dict, move: dict) -> tuple[set, set] | None:
+    """Load a witness into a fresh interpreter and evaluate every rule about the move's action there:
+    (the prohibitions that apply, the permissions that apply).  None: the witness does not load."""
+    from checker.solver.statefile import StateFileError
+    engine = Engine(typed)
+    engine.recording = False
+    try:
+        loaded = load_state(engine, state, Scopes(typed))
+        (kind, action, args), _ = load_move(loaded, move)
+    except (StateFileError, ValueError):
+        return None
+    engine.invalidate()
+    forbids, permits = set(), set()
+    env = dict(zip(SLOTS, args))
+    try:
+        for rule, kind, binders, _value, when, this in engine.rules_for[action]:
+            env.update(this)
+            if when is None or when(env):
+                (forbids if kind == "forbid" else permits).add(rule)
+    except SpecRuntimeError:
+        return None
+    return forbids, permits

@@ -1,0 +1,142 @@
+"""`rulebook conflicts`: the 4th edition's clarifications settle every conflict the finder sees; taking
+any one of them away brings its conflict back, with a witness the interpreter agrees with; a house
+rule's conflicts with the base game are found; dead rules and dangling references are reported."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from checker.check import check_paths
+from checker.conflicts import Search
+from checker.typecheck import Typed
+from conftest import ROOT, bundled
+
+TUTORIAL = "spec/maison/bâtisseuse.rules"
+
+
+@functools.cache
+def full_search():
+    search = Search(bundled().typed)
+    findings = (search.contradictions() + search.competing_values() + search.order_dependence()
+                + search.dead_rules() + search.dangling())
+    return search, findings
+
+
+def test_the_fourth_edition_leaves_nothing_unresolved():
+    search, findings = full_search()
+    assert [f.message for f in findings if f.unresolved or f.kind in ("dead-rule", "dangling", "unknown")] == []
+    assert search.unknowns == 0
+
+
+def test_the_carrière_and_the_échevin_are_settled_by_the_rulebook():
+    """« Quelques précisions sur les Merveilles », Carrière : « mais ne peut pas utiliser l'Échevin, le Diplomate ou
+    le Capitaine pour acquérir des quartiers identiques. »"""
+    _, findings = full_search()
+    resolved = {f.rules: f for f in findings if f.kind == "resolved"}
+    for rank8 in ("échevin_pas_de_doublon", "diplomate_pas_de_doublon", "capitaine_pas_de_doublon"):
+        f = resolved[("carrière_doublons", rank8)]
+        assert f.resolution == f"settled: {rank8} wins (precedence)"
+        assert f.confirmed is True          # the interpreter, on the witness, sees both rules apply
+        assert any("Carrière" in line for line in f.situation)
+        assert ("carrière_doublons", "Le propriétaire de la Carrière peut bâtir autant de quartiers identiques "
+                                     "qu'il le souhaite") in f.cites
+
+
+def _resolutions():
+    program = bundled().program
+    out = []
+    for i, prec in enumerate(program.precedences):
+        out.append(("precedence", i, str(prec.winner), str(prec.loser)))
+    for rule in program.rules.values():
+        for name, _ in rule.overrides:
+            out.append(("overrides", rule.name, rule.name, name))
+    return out
+
+
+@pytest.mark.parametrize("kind,key,winner,loser", _resolutions(), ids=lambda x: str(x))
+def test_removing_a_resolution_brings_its_conflict_back(kind, key, winner, loser):
+    """Each `precedence` and each `overrides` of the spec settles a conflict the finder would report."""
+    typed = bundled().typed
+    program = dataclasses.replace(typed.program)
+    if kind == "precedence":
+        program.precedences = [p for i, p in enumerate(program.precedences) if i != key]
+    else:
+        rule = program.rules[key]
+        program.rules = {**program.rules, key: dataclasses.replace(
+            rule, overrides=tuple(o for o in rule.overrides if o[0] != loser))}
+    search = Search(Typed(program, typed.types))
+    pair = {(winner, loser), (loser, winner)}
+    findings = (search.contradictions(only=pair) + search.competing_values(only=pair)
+                + search.order_dependence(only=pair))
+    unresolved = [f for f in findings if f.unresolved and set(f.rules) == {winner, loser}]
+    assert unresolved, f"removing {kind} {winner} / {loser} brings no conflict back"
+    assert unresolved[0].witness is not None
+    assert all(f.confirmed is not False for f in unresolved)
+
+
+# ---------------------------------------------------------------- a house rule: the tutorial
+
+def run(capsys, *argv):
+    from checker.cli import main
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def tutorial(tmp_path_factory):
+    """`rulebook conflicts` on the base game and the tutorial's house character, run once."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from checker.cli import main
+    folder = tmp_path_factory.mktemp("witnesses")
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["conflicts", "spec/citadelles", TUTORIAL, "--json", "--witnesses", str(folder)])
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, json.loads(out.getvalue())
+
+
+def test_the_tutorial_character_has_two_conflicts_and_one_resolution(tutorial):
+    code, report = tutorial
+    assert code == 1 and report["unresolved"] == 2 and report["unknowns"] == 0
+    findings = [f for f in report["findings"] if "bâtisseuse_doublons" in f["rules"]]
+    unresolved = sorted(f["rules"][1] for f in findings if f["kind"] == "contradiction")
+    assert unresolved == ["capitaine_pas_de_doublon", "diplomate_pas_de_doublon"]
+    resolved = {f["rules"][1]: f["resolution"] for f in findings if f["kind"] == "resolved"}
+    assert resolved == {"échevin_pas_de_doublon": "settled: échevin_pas_de_doublon wins (precedence)",
+                        "pas_de_doublon": "settled: bâtisseuse_doublons wins (overrides)"}
+    for f in findings:
+        if f["kind"] == "contradiction":
+            assert "special case of pas_de_doublon" in f["message"]
+            assert f["confirmed"] is True
+
+
+def test_a_witness_is_a_state_file_legal_reads(capsys, tutorial):
+    _, report = tutorial
+    finding = next(f for f in report["findings"] if f["rules"] == ["bâtisseuse_doublons", "diplomate_pas_de_doublon"])
+    state, move = finding["files"]
+    assert json.loads(Path(state).read_text(encoding="utf-8"))["spec"] == ["spec/citadelles", TUTORIAL]
+    code, out, _ = run(capsys, "legal", state, move)
+    assert code == 1 and "diplomate_pas_de_doublon" in out and "not an option of this decision point" in out
+
+
+def test_dead_rules_and_dangling_references_are_reported(tmp_path):
+    house = tmp_path / "maison.rules"
+    house.write_text('action rêver(p: Player) "Rien."\n'
+                     'rule jamais { forbid bâtir(p, d) when trésor[p] < 0 }\n'
+                     'rule personne { forbid rêver(p) when p == p }\n', encoding="utf-8")
+    result = check_paths([ROOT / "spec" / "citadelles", house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    search = Search(result.typed, players=4)
+    dead = {f.rules[0] for f in search.dead_rules()}
+    dangling = {f.rules[0] for f in search.dangling()}
+    assert "jamais" in dead and "personne" not in dead
+    assert dangling == {"personne"}
