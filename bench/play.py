@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -61,7 +62,8 @@ def main() -> None:
         print(f"| {n:>7} | {r['games/s']:>8.1f} | {r['moves/s']:>8.0f} | {r['steps/s']:>8.0f} | "
               f"{r['moves/game']:>10.0f} | {r['median ms/game']:>14.1f} |")
     print(f"\npeak Python memory allocated while playing 3 games with 6 players (engine already built): "
-          f"{peak / 2**20:.1f} MiB")
+          f"{peak / 2**20:.1f} MiB; peak resident size of the whole process: "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":
