@@ -32,7 +32,7 @@ from checker import ast
 from checker.runtime.engine import Engine
 from checker.solver.encode import NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt
+from checker.types import BOOL, INT, PLAYER, EnumT, KindT, Opt
 
 __all__ = ["Finding", "Search", "find_conflicts", "BOUND"]
 
@@ -88,6 +88,7 @@ class Search:
         self.queries = 0
         self.unknowns = 0
         self.seconds = 0.0
+        self._chains: dict | None = None        # action -> itself and its ancestors
 
     # ------------------------------------------------------------ a symbolic state
     def encoder(self) -> Encoder:
@@ -271,10 +272,10 @@ class Search:
     def _most_specific(self, action: str, permit_on: str, forbid_on: str) -> bool:
         """Judge the pair on the most general action both rules are about (it is the same for its
         refinements)."""
-        enc = self.encoder() if not hasattr(self, "_anc") else None
-        if not hasattr(self, "_anc"):
-            self._anc = {a: enc.ancestors(a) for a in self.p.actions}
-        chain = self._anc[action]
+        if self._chains is None:
+            enc = self.encoder()
+            self._chains = {a: enc.ancestors(a) for a in self.p.actions}
+        chain = self._chains[action]
         if permit_on not in chain or forbid_on not in chain:
             return False
         deeper = permit_on if chain.index(permit_on) < chain.index(forbid_on) else forbid_on
@@ -334,7 +335,7 @@ class Search:
 
     def order_dependence(self, only: set | None = None) -> list[Finding]:
         E, out = self.engine, []
-        effects = Effects(self.p, self.typed)
+        effects = Effects(self.p)
         ordered = {(w, l) for w, l in E.power_order} | {(l, w) for w, l in E.power_order}
         for window, powers in E.window_powers.items():
             for a, b in itertools.combinations(powers, 2):
@@ -431,7 +432,6 @@ class Search:
                     _collect_can(h.when, done)
         for q in p.quantities.values():
             _collect_can(q.default, done)
-        enc = self.encoder()
         used = {a for a in p.actions if any(x in done for x in _descendants(p, a))}
         for rule in p.rules.values():
             for h in rule.heads:
@@ -445,7 +445,6 @@ class Search:
                     if card is None or not any(x.name == side.name for x in card.powers):
                         out.append(Finding("dangling", f"precedence names {side}, a power \"{side.card}\" does not "
                                                        f"have", (str(side),), (side.span,)))
-        del enc
         return out
 
     # ------------------------------------------------------------ witnesses
@@ -523,9 +522,8 @@ class Effects:
     """What a power's body reads and writes (vars, counters, zones), following calls, actions and
     quantities.  Adding to a counter (`transfer`) commutes with adding to it again."""
 
-    def __init__(self, program, typed):
+    def __init__(self, program):
         self.p = program
-        self._reads: dict = {}
 
     def reads_expr(self, e, seen=None) -> set:
         seen = set() if seen is None else seen
@@ -582,7 +580,6 @@ class Effects:
                     reads, writes, adds = reads | r, writes | w, adds | a
                 elif isinstance(n, (ast.Name, ast.Index, ast.Call, ast.Can)):
                     reads |= self.reads_expr(n)
-        # a counter both added to and read (compared, or set) is not a pure addition
         return reads, writes, adds
 
     def _body(self, name: str, action: bool):
@@ -597,6 +594,8 @@ class Effects:
         return out
 
     def interfere(self, a: ast.PowerDecl, b: ast.PowerDecl) -> set:
+        """What one power writes and the other reads or writes; adding to a counter the other only adds to
+        does not count (additions commute)."""
         ra, wa, aa = self.effects(a.body)
         rb, wb, ab = self.effects(b.body)
         if a.requires is not None:

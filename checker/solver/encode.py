@@ -190,7 +190,6 @@ class Encoder:
         self.domains: dict[int, tuple] = {}       # symbolic value id -> the values it can take
         self._quantities: dict = {}
         self._legal: dict = {}
-        self._fresh = 0
         self._eqs: dict = {}
         self._defs: dict = {}
         self._zones: dict = {}
@@ -247,7 +246,6 @@ class Encoder:
     def fresh(self, name: str, ty: Ty, domain) -> z3.ExprRef:
         """A symbolic value of type ``ty`` ranging over ``domain`` (a collection); the caller asserts
         the membership (returned as the second element)."""
-        self._fresh += 1
         v = z3.Bool(f"{name}") if ty == BOOL else z3.Int(f"{name}")
         values = tuple(x for g, x in domain if not (is_const(g) and not g))
         if all(is_const(x) for x in values):

@@ -3,8 +3,10 @@
 A decision point (:class:`Point`) is a statement of the spec that asks a player to choose —
 an `offer`, a `choose`, one pick of a `choose … subset` — or a power offered as a reaction
 to a window, with the values of the local names in scope there.  Its question is encoded
-from the typed AST (:mod:`checker.solver.encode`) over the state's cells, the state itself
-is given as facts, and every condition that can make a move illegal is *tracked*: a rule's
+from the typed AST (:mod:`checker.solver.encode`): the state is the engine's (read as
+constants), the move is the unknown (an option's binders are Z3 variables over the
+collections they are drawn from), and every condition that can make a move illegal is
+*tracked*: a rule's
 prohibition (lifted only by a permission that overrides it), the collection an option is
 drawn from, a `where`, a power's limit and `requires`, a mandatory power still to use.  An
 illegal move's explanation is the solver's minimised unsat core, mapped back to those
@@ -26,7 +28,7 @@ from checker.runtime.engine import Decision, Engine, Power
 from checker.solver.encode import AND, NOT, OR, Encoder, Unsupported, is_const
 from checker.solver.factory import DEFAULT, SolverSettings, make_solver, run
 from checker.solver.scopes import Scopes
-from checker.types import Coll, Ty, element
+from checker.types import Coll, element
 
 __all__ = ["Point", "Reason", "Verdict", "Legality", "point_of", "interpreter_moves"]
 
@@ -129,10 +131,6 @@ class Legality:
             types = self.scopes.at.get(id(point.site), {})
         return {k: enc.from_runtime(v, types[k]) if k in types and types[k] is not None else v
                 for k, v in point.env.items()}
-
-    def _solver(self, enc: Encoder):
-        s = make_solver(self.settings)
-        return s
 
     # ------------------------------------------------------------ the options of a point, as tracked conditions
     def _options(self, enc: Encoder, point: Point):
@@ -256,7 +254,7 @@ class Legality:
     def moves(self, point: Point) -> list[Move]:
         """Every legal move at ``point``, enumerated with Z3."""
         enc = self._encoder()
-        s = self._solver(enc)
+        s = make_solver(self.settings)
         out: list[Move] = []
         for kind, payload, conds in self._options(enc, point):
             if kind == "action":

@@ -8,10 +8,10 @@ import z3
 from checker import ast
 from checker.runtime.engine import SLOTS, Engine
 from checker.runtime.state import SpecRuntimeError
-from checker.solver.encode import NONE, Encoder
+from checker.solver.encode import Encoder
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state
-from checker.types import PLAYER, Coll, EnumT, KindT, Opt
+from checker.types import PLAYER, EnumT, KindT, Opt
 
 __all__ = ["witness_files", "interpreter_rules"]
 
