@@ -127,6 +127,7 @@ def legal_command(args) -> int:
         print(json.dumps({"status": verdict.status, "move": shown, "offered": verdict.offered,
                           "reasons": [r.as_json() for r in verdict.reasons],
                           "also": [r.as_json() for r in verdict.also],
+                          "overruled": [{"permit": p, "forbid": f, "winner": w} for p, f, w in verdict.overruled],
                           "unknown": verdict.unknown or None}, ensure_ascii=False, indent=2))
     else:
         where = f"at {_where(loaded.point)}"
@@ -150,6 +151,17 @@ def legal_command(args) -> int:
                 print("\n".join(_reason_lines(result, r)))
             if verdict.also:
                 print("  also forbidden by: " + ", ".join(f"{r.name} ({r.span})" for r in verdict.also))
+            for permit, forbid, winner in verdict.overruled:
+                if winner:
+                    prec = next((x for x in result.program.precedences if x.winner.card is None
+                                 and {x.winner.name, x.loser.name} == {permit, forbid}), None)
+                    where = f" at {prec.span}" if prec else ""
+                    print(f"  note: {permit} permits it, but {forbid} wins (the precedence{where})")
+                    if prec and prec.cites:
+                        print(f"            « {prec.cites[0].quote} »")
+                else:
+                    print(f"  note: {permit} permits it, but does not override {forbid} and no precedence orders "
+                          f"them — an unresolved conflict (see `rulebook conflicts`); the prohibition stands")
     return {"legal": 0, "illegal": 1}.get(verdict.status, 4)
 
 

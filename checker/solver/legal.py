@@ -103,6 +103,7 @@ class Verdict:
     also: list[Reason] = dataclasses.field(default_factory=list)   # other prohibitions that apply
     unknown: str = ""
     offered: bool = True    # False: an action this decision point does not offer, judged by the rules alone
+    overruled: list = dataclasses.field(default_factory=list)   # (permission, prohibition, winner or None)
 
     @property
     def legal(self) -> bool:
@@ -432,7 +433,10 @@ class Legality:
             named = {id(r) for r in core}
             also = [r for t in tracks for r, f in [by_track[t.get_id()]]
                     if id(r) not in named and self._violated(s, f)]
-            return Verdict("illegal", move, core, also)
+            verdict = Verdict("illegal", move, core, also)
+            if extra is not None:
+                verdict.overruled = self._overruled(enc, s, extra[1], core + also)
+            return verdict
         reasons = []
         if extra is not None:
             parts, permits, *_ = extra
@@ -477,6 +481,33 @@ class Legality:
                         continue
                     if is_const(v) and not isinstance(v, list):
                         reason.values.append((side.span, enc.show(v, enc.type_of(side))))
+
+    def _overruled(self, enc: Encoder, s, permits, forbidding: list) -> list[tuple[str, str, str | None]]:
+        """The permissions that apply to the move but do not lift a prohibition that forbids it:
+        (permission, prohibition, the one a precedence makes win, or None — an unresolved conflict)."""
+        out = []
+        for rule, head, applies in permits:
+            if not self._holds(s, applies):
+                continue
+            for r in forbidding:
+                if r.kind != "forbid":
+                    continue
+                if (r.name, rule.name) in enc.defeats:
+                    out.append((rule.name, r.name, r.name))
+                elif (rule.name, r.name) not in enc.defeats:
+                    out.append((rule.name, r.name, None))
+        return out
+
+    @staticmethod
+    def _holds(s, formula) -> bool:
+        """Can the move meet ``formula``?"""
+        if is_const(formula):
+            return bool(formula)
+        s.push()
+        s.add(formula)
+        answer = run(s).status == "sat"
+        s.pop()
+        return answer
 
     @staticmethod
     def _violated(s, formula) -> bool:
