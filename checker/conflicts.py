@@ -412,8 +412,9 @@ class Search:
                     continue
                 status, _, reason = self.solve(enc, *domain, cond)
                 if status == "unsat":
-                    out.append(Finding("dead-rule", f"{rule.name} can never apply: no well-formed state meets its "
-                                                    f"condition", (rule.name,), (head.span,), _cites(rule)))
+                    at = f" with {self.players} players" if self.players else ""
+                    out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: no well-formed state meets "
+                                                    f"its condition", (rule.name,), (head.span,), _cites(rule)))
         return out
 
     def dangling(self) -> list[Finding]:
