@@ -55,6 +55,8 @@ def main() -> int:
                                          result.typed.program.rules.items()})
     without = run(Typed(program, result.typed.types), "4th edition, without any precedence or overrides")
     settled = [f for f in with_them if f.kind == "resolved"]
+    print(f"\nwith the clarifications: {sum(f.unresolved for f in with_them)} unresolved; "
+          f"without: {sum(f.unresolved for f in without)} unresolved")
     print(f"\n{len(settled)} conflicts settled by the spec's resolutions:")
     for f in settled:
         print(f"  {' / '.join(f.rules)}: {f.resolution}")
