@@ -15,6 +15,7 @@ from typing import Callable
 from checker import ast
 from checker.diagnostics import Note, Reporter
 from checker.program import Program, did_you_mean
+from checker.registry import registrar
 from checker.source import Span
 from checker.types import (BOOL, ERROR, INT, NONE, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty, assignable,
                            comparable, element, join)
@@ -48,18 +49,10 @@ _EXPR: dict[type, Callable] = {}
 _STMT: dict[type, Callable] = {}
 
 
-def _expr(cls):
-    def register(fn):
-        _EXPR[cls] = fn
-        return fn
-    return register
+_expr = registrar(_EXPR)
 
 
-def _stmt(cls):
-    def register(fn):
-        _STMT[cls] = fn
-        return fn
-    return register
+_stmt = registrar(_STMT)
 
 
 class Checker:

@@ -22,6 +22,7 @@ from typing import Callable
 from checker import ast
 from checker.prose.french import (Lexicon, _strip_period, bare, capitalize, conj, contract, feminine, humanize, indefinite,
                                    negate, plural, rst_escape, split_article, yours)
+from checker.registry import registrar
 from checker.source import Span
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt, Prim, Ty
 
@@ -66,18 +67,10 @@ _EXPR: dict[type, Callable] = {}
 _STMT: dict[type, Callable] = {}
 
 
-def _expr(cls):
-    def register(fn):
-        _EXPR[cls] = fn
-        return fn
-    return register
+_expr = registrar(_EXPR)
 
 
-def _stmt(cls):
-    def register(fn):
-        _STMT[cls] = fn
-        return fn
-    return register
+_stmt = registrar(_STMT)
 
 
 _COMPARE = {"==": "est", "!=": "n'est pas", "<": "est inférieur à", "<=": "est au plus", ">": "est supérieur à",

@@ -18,6 +18,7 @@ import re
 from typing import Callable
 
 from checker import ast
+from checker.registry import registrar
 from checker.runtime.state import SpecRuntimeError
 from checker.types import Coll, KindT, Opt
 
@@ -26,11 +27,7 @@ __all__ = ["Scope", "Generator", "names_in", "quantity_functions"]
 _SRC: dict[type, Callable] = {}
 
 
-def _on(cls):
-    def register(fn):
-        _SRC[cls] = fn
-        return fn
-    return register
+_on = registrar(_SRC)
 
 
 @dataclasses.dataclass(frozen=True)

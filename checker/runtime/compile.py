@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from checker import ast
+from checker.registry import registrar
 from checker.runtime.codegen import Generator, Scope, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.types import Coll
@@ -25,11 +26,7 @@ MAX_LOOP = 10_000
 _STMT: dict[type, Callable] = {}
 
 
-def _on(cls):
-    def register(fn):
-        _STMT[cls] = fn
-        return fn
-    return register
+_on = registrar(_STMT)
 
 
 def bound_names(stmts) -> list[str]:
