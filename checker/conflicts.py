@@ -32,6 +32,7 @@ from checker import ast
 from checker.runtime.engine import Engine
 from checker.solver.encode import NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, EnumT, KindT, Opt
 
 __all__ = ["Finding", "Search", "find_conflicts", "BOUND"]
@@ -78,7 +79,7 @@ class Search:
         """``players``: one player count, or None for every count the game allows at once."""
         self.typed = typed
         self.p = p = typed.program
-        self.low, self.high = _player_range(p)
+        self.low, self.high = player_range(p)
         self.players = players
         self.settings = settings
         self.engine = e = Engine(typed)
@@ -89,6 +90,7 @@ class Search:
         self.unknowns = 0
         self.seconds = 0.0
         self._chains: dict | None = None        # action -> itself and its ancestors
+        self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
 
     # ------------------------------------------------------------ a symbolic state
     def encoder(self) -> Encoder:
@@ -457,8 +459,12 @@ class Search:
 
     def _confirm_contradiction(self, finding: Finding, action: str, permit: str, forbid: str) -> bool | None:
         """Load the witness into a fresh interpreter: do both rules apply there?"""
+        from checker.solver.scopes import Scopes
         from checker.solver.witness import interpreter_rules
-        got = interpreter_rules(self.typed, finding.witness, finding.move)
+        if self._judge is None:         # one interpreter re-judges every witness
+            self._judge = Engine(self.typed), Scopes(self.typed)
+            self._judge[0].recording = False
+        got = interpreter_rules(*self._judge, finding.witness, finding.move)
         if got is None:
             return None
         forbids, permits = got
@@ -646,7 +652,7 @@ def conflicts_command(args) -> int:
         print(f"rulebook conflicts: the spec has {len(result.reporter.errors)} error(s): fix them first",
               file=sys.stderr)
         return 2
-    low, high = _player_range(result.program)
+    low, high = player_range(result.program)
     if args.players is not None and not low <= args.players <= high:
         print(f"rulebook conflicts: --players must be from {low} to {high}", file=sys.stderr)
         return 2
@@ -721,7 +727,3 @@ def _describe(result, f: Finding) -> str:
         lines.append(f"    Z3 could not decide: {f.unknown}")
     return "\n".join(lines)
 
-
-def _player_range(p) -> tuple[int, int]:
-    from checker.solver.statefile import _player_range as players
-    return players(p)

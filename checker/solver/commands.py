@@ -37,7 +37,8 @@ def load(command: str, state_path: str, spec: list[Path] | None):
         data = read_json(state_path)
     except StateFileError as exc:
         return _problems(command, state_path, exc)
-    paths = spec or [Path(p) for p in (data.get("spec") or []) if isinstance(p, str)] if isinstance(data, dict) else spec
+    named = data.get("spec") if isinstance(data, dict) else None     # the paths the state was written with
+    paths = spec or [Path(p) for p in named or [] if isinstance(p, str)]
     if not paths:
         return _err(command, f"{state_path} does not say which spec it is of: give it with --spec DIR")
     for p in paths:

@@ -24,6 +24,7 @@ import z3
 
 from checker import ast
 from checker.diagnostics import Reporter
+from checker.registry import registrar
 from checker.typecheck import Checker
 from checker.types import BOOL, INT, Coll, EnumT, KindT, Opt, Ty
 
@@ -84,8 +85,7 @@ def ITE(c, a, b):
 
 
 def EQ(a, b):
-    if is_const(a) and is_const(b):
-        return a == b
+    """``a == b``: a Python bool for two constants, a Z3 term otherwise."""
     return a == b
 
 
@@ -151,11 +151,7 @@ class Cells:
 _EXPR: dict[type, Callable] = {}
 
 
-def _on(cls):
-    def register(fn):
-        _EXPR[cls] = fn
-        return fn
-    return register
+_on = registrar(_EXPR)
 
 
 class Encoder:

@@ -155,7 +155,7 @@ class Legality:
             picked = [x for _, x in chosen]
             pool = [(g, x) for g, x in coll if not any(is_const(x) and x == y for y in picked)]
             lo = enc.expr(site.low, env)
-            yield ("choose", (pool, elem_ty), [(Reason("from", f"{site.var} ⊆ …", span, "the element must be one not yet chosen, from this collection", cites), None)])
+            yield ("choose", (pool, elem_ty, None, None), [(Reason("from", f"{site.var} ⊆ …", span, "the element must be one not yet chosen, from this collection", cites), None)])
             yield ("nothing", None, [(Reason("optional", "size", span, f"at least {self._show_int(lo)} element(s) must be chosen", cites), (len(picked) >= lo) if is_const(lo) else (lo <= len(picked)))])
             return
         o = site.options
@@ -272,12 +272,7 @@ class Legality:
                     out.append(("action", item.action, tuple(enc.to_runtime(v, t) for v, t in zip(values, types))))
                 s.pop()
             elif kind == "choose":
-                if len(payload) == 2:
-                    pool, elem_ty = payload
-                    where = None
-                    var = None
-                else:
-                    pool, elem_ty, var, where = payload
+                pool, elem_ty, var, where = payload
                 v, inside = enc.fresh("x", elem_ty, pool)
                 extra = [inside]
                 if where is not None:
@@ -365,14 +360,9 @@ class Legality:
                     continue
                 candidates.append((conds, True, None))
             elif kind == "choose":
-                if len(payload) == 2:
-                    pool, elem_ty = payload
-                    var = where = None
-                else:
-                    pool, elem_ty, var, where = payload
+                pool, elem_ty, var, where = payload
                 value = enc.from_runtime(move[1], elem_ty)
-                inside = OR(*(AND(g, x == value) if not (is_const(x) and is_const(value)) else AND(g, x == value)
-                              for g, x in pool))
+                inside = OR(*(AND(g, x == value) for g, x in pool))
                 c = [(conds[0][0], inside)]
                 if where is not None:
                     local = self._env(enc, point)

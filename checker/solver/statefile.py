@@ -24,7 +24,8 @@ from checker.solver.legal import Move, Point
 from checker.solver.scopes import Scopes
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
 
-__all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "schema"]
+__all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "schema", "site_label",
+           "player_range"]
 
 FORMAT = "rulebook-state/1"
 MOVE_FORMAT = "rulebook-move/1"
@@ -165,7 +166,7 @@ class _Values:
 
 # ---------------------------------------------------------------- dumping
 
-def _site_label(span, spec_dirs: list[Path]) -> str:
+def site_label(span) -> str:
     return f"{Path(span.file).name}:{span.line}:{span.column}"
 
 
@@ -225,7 +226,7 @@ def _dump_point(E: Engine, decision: Decision, scopes: Scopes, vals: _Values) ->
     else:
         types = scopes.at.get(id(site), {})
         kind = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}[type(site).__name__]
-        out = {"kind": kind, "at": _site_label(site.span, [])}
+        out = {"kind": kind, "at": site_label(site.span)}
     out["player"] = vals.write(decision.player, PLAYER)
     out["names"] = {k: vals.write(env[k], t) for k, t in types.items() if k in env and t is not None}
     return out
@@ -271,7 +272,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     if p.game is not None and data["game"] != p.game.name:
         problems.append(("game", f"this state is of \"{data['game']}\", the spec is \"{p.game.name}\""))
     players = data["players"]
-    low, high = _player_range(p)
+    low, high = player_range(p)
     if not low <= players <= high:
         problems.append(("players", f"{p.game.name if p.game else 'the game'} is for {low} to {high} players, "
                                     f"not {players}"))
@@ -303,20 +304,13 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
             problems.append((path, _hinted("unknown var or counter", name, p.vars)))
             continue
         ty = resolve(var.type)
-        if var.index is None:
-            st.vars[name] = vals.read(value, ty, path, problems)
-            _check_counter(var, st.vars[name], path, problems)
-            continue
-        if not isinstance(value, dict):
-            problems.append((path, f"{name} is indexed by {var.index.name}: expected an object"))
-            continue
-        ity = resolve(var.index)
-        for key, v in value.items():
-            k = vals.read(key, ity, f"{path}/{key}", problems)
-            if k is None:
-                continue
-            st.vars[name][k] = x = vals.read(v, ty, f"{path}/{key}", problems)
-            _check_counter(var, x, f"{path}/{key}", problems)
+        for index, raw, where in _entries(name, var, value, path, resolve, vals, problems):
+            x = vals.read(raw, ty, where, problems)
+            if index is None:
+                st.vars[name] = x
+            else:
+                st.vars[name][index] = x
+            _check_counter(var, x, where, problems)
     # cards: every one listed goes where it is listed, the others to their kind's start zone
     placed: dict[int, str] = {}
     listed: list[tuple[str, object, list[int]]] = []
@@ -326,18 +320,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         if zone is None:
             problems.append((path, _hinted("unknown zone", name, p.zones)))
             continue
-        entries = [(None, value, path)] if zone.index is None else None
-        if zone.index is not None:
-            if not isinstance(value, dict):
-                problems.append((path, f"{name} is indexed by {zone.index.name}: expected an object"))
-                continue
-            ity = resolve(zone.index)
-            entries = []
-            for key, cards in value.items():
-                k = vals.read(key, ity, f"{path}/{key}", problems)
-                if k is not None:
-                    entries.append((k, cards, f"{path}/{key}"))
-        for index, cards, where in entries:
+        for index, cards, where in _entries(name, zone, value, path, resolve, vals, problems):
             if not isinstance(cards, list):
                 problems.append((where, "expected a list of cards"))
                 continue
@@ -382,7 +365,24 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     return Loaded(E, point, vals, choose_type)
 
 
-def _player_range(p) -> tuple[int, int]:
+def _entries(name: str, decl, value, path: str, resolve, vals: _Values, problems: list) -> list[tuple]:
+    """The entries of a var's or zone's value in a state file: [(index, value, JSON path)]; one entry with
+    index None when it is not indexed.  A bad index is a problem, and its entry is left out."""
+    if decl.index is None:
+        return [(None, value, path)]
+    if not isinstance(value, dict):
+        problems.append((path, f"{name} is indexed by {decl.index.name}: expected an object"))
+        return []
+    ity = resolve(decl.index)
+    out = []
+    for key, raw in value.items():
+        index = vals.read(key, ity, f"{path}/{key}", problems)
+        if index is not None:
+            out.append((index, raw, f"{path}/{key}"))
+    return out
+
+
+def player_range(p) -> tuple[int, int]:
     if p.game is None:
         return 1, 100
     for f in p.game.fields:
@@ -422,7 +422,7 @@ def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: lis
     at = d.get("at", "")
     site = _find_site(scopes, at)
     if site is None:
-        known = sorted(_site_label(s.span, []) for s in scopes.sites.values()
+        known = sorted(site_label(s.span) for s in scopes.sites.values()
                        if type(s).__name__ == {"offer": "Offer", "choose": "Choose", "subset": "ChooseSubset"}[kind])
         hint = did_you_mean(at, known, '"')
         problems.append(("decision/at", f"no {kind} statement at \"{at}\"" + (f"; {hint}" if hint else "")))
@@ -475,7 +475,7 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
         if name not in E.program.actions:
             problems.append(("action", _hinted(f"unknown action {name}", name, E.program.actions)))
         else:
-            types = scopes_types(E, name)
+            types = E.param_types[name]
             args = data.get("args", [])
             if len(args) != len(types):
                 problems.append(("args", f"{name} takes {len(types)} argument(s), not {len(args)}"))
@@ -507,10 +507,6 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     if problems:
         raise StateFileError(problems)
     return move, player
-
-
-def scopes_types(E: Engine, action: str) -> list[Ty]:
-    return E.param_types[action]
 
 
 def copies_of(loaded: Loaded, move: Move, data: dict) -> list[Move]:

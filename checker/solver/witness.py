@@ -10,7 +10,7 @@ from checker.runtime.engine import SLOTS, Engine
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Encoder
 from checker.solver.scopes import Scopes
-from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state
+from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state, site_label
 from checker.types import PLAYER, EnumT, KindT, Opt
 
 __all__ = ["witness_files", "interpreter_rules"]
@@ -160,8 +160,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     state = {"format": FORMAT, "game": p.game.name if p.game else None, "players": players,
              "selection": {k: v for k, v in selection.items() if v}, "turn": 1, "round": 1,
              "vars": vars_out, "zones": zones,
-             "decision": {"kind": "offer", "at": f"{offer.span.file.rsplit('/', 1)[-1]}:{offer.span.line}:"
-                                                 f"{offer.span.column}",
+             "decision": {"kind": "offer", "at": site_label(offer.span),
                           "player": vals.write(player, PLAYER), "names": names}}
     move = None
     if action is not None:
@@ -177,14 +176,13 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     return state, move, head + lines
 
 
-def interpreter_rules(typed, state: dict, move: dict) -> tuple[set, set] | None:
-    """Load a witness into a fresh interpreter and evaluate every rule about the move's action there:
-    (the prohibitions that apply, the permissions that apply).  None: the witness does not load."""
+def interpreter_rules(engine: Engine, scopes: Scopes, state: dict, move: dict) -> tuple[set, set] | None:
+    """Load a witness into an interpreter (its game is replaced) and evaluate every rule about the move's
+    action there: (the prohibitions that apply, the permissions that apply).  None: the witness does not
+    load."""
     from checker.solver.statefile import StateFileError
-    engine = Engine(typed)
-    engine.recording = False
     try:
-        loaded = load_state(engine, state, Scopes(typed))
+        loaded = load_state(engine, state, scopes)
         (kind, action, args), _ = load_move(loaded, move)
     except (StateFileError, ValueError):
         return None
