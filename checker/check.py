@@ -6,9 +6,11 @@ Each pass is a plain function; they run in order and all report to one
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import time
 from pathlib import Path
+from typing import Mapping
 
 from checker import ast
 from checker.citations import check_citations
@@ -17,10 +19,10 @@ from checker.diagnostics import Reporter
 from checker.lower import lower_trees
 from checker.parse import parse_file
 from checker.program import Program, collect
-from checker.source import SourceError, SourceMap, Span, read_source
+from checker.source import SourceError, SourceFile, SourceMap, Span, read_source, source_from_text
 from checker.typecheck import Typed, typecheck
 
-__all__ = ["CheckResult", "check_paths", "spec_files"]
+__all__ = ["CheckResult", "ParseCache", "check_paths", "spec_files"]
 
 EXTENSION = ".rules"
 
@@ -34,6 +36,7 @@ class CheckResult:
     citations: dict[int, tuple[str, int]]
     configurations: dict[str, list[int]]
     timings: dict[str, float] = dataclasses.field(default_factory=dict)   # seconds per pass
+    files: list[ast.SpecFile] = dataclasses.field(default_factory=list)   # every file parsed, in order
 
     @property
     def ok(self) -> bool:
@@ -58,7 +61,50 @@ def spec_files(path: Path, reporter: Reporter) -> list[Path]:
     return [path]
 
 
-def check_paths(paths: list[Path]) -> CheckResult:
+class ParseCache:
+    """The parsed and lowered declarations of the last files seen, by file name and text.
+
+    An editor checks the same spec on every keystroke; only the file being typed in has
+    changed, so the others are not parsed again.  Holds at most ``size`` files (least
+    recently used first out).
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._entries: collections.OrderedDict[tuple[str, str], tuple] = collections.OrderedDict()
+
+    def lowered(self, source: SourceFile, reporter: Reporter) -> tuple[ast.OverlayHeader | None, list[ast.Decl]]:
+        """The file's overlay header and declarations; its syntax diagnostics go to ``reporter``."""
+        key = (source.name, source.text)
+        entry = self._entries.get(key)
+        if entry is None:
+            own = Reporter()
+            header, decls = lower_trees(source.name, parse_file(source, own), own)
+            entry = (header, decls, tuple(own.diagnostics), frozenset(own.unparsed))
+            self._entries[key] = entry
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        else:
+            self._entries.move_to_end(key)
+        header, decls, diagnostics, unparsed = entry
+        reporter.diagnostics.extend(diagnostics)
+        reporter.unparsed.update(unparsed)
+        return header, list(decls)
+
+
+def _read(file: Path, texts: Mapping[Path, str]) -> SourceFile:
+    """A file's text: the unsaved text an editor holds for it, else what is on disk."""
+    text = texts.get(file.resolve())
+    return read_source(file) if text is None else source_from_text(file, text)
+
+
+def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
+                cache: ParseCache | None = None) -> CheckResult:
+    """Check a spec: its directories and files, in order (overlays and house rules after the base).
+
+    ``texts`` gives the unsaved text of some files (by resolved path): an editor's buffers.
+    ``cache`` keeps parsed files from one call to the next.
+    """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -79,16 +125,20 @@ def check_paths(paths: list[Path]) -> CheckResult:
                 continue
             seen.add(resolved)
             try:
-                source = read_source(file)
+                source = _read(file, texts or {})
             except SourceError as exc:
                 reporter.error("E0001", exc.message, exc.span, hint=exc.hint)
                 continue
             sources.add(source)
             lap("read")
-            trees = parse_file(source, reporter)
-            lap("parse")
-            header, decls = lower_trees(source.name, trees, reporter)
-            lap("lower")
+            if cache is not None:
+                header, decls = cache.lowered(source, reporter)
+                lap("parse")
+            else:
+                trees = parse_file(source, reporter)
+                lap("parse")
+                header, decls = lower_trees(source.name, trees, reporter)
+                lap("lower")
             parsed.append((ast.SpecFile(source.name, header, tuple(decls), Span(source.name, 1, 1, 1, 1)),
                            file.parent))
     program = collect(parsed, reporter)
@@ -102,4 +152,5 @@ def check_paths(paths: list[Path]) -> CheckResult:
         if not reporter.errors:
             configurations = check_configurations(program, reporter)
             lap("configurations")
-    return CheckResult(program, typed, reporter, sources, citations or {}, configurations or {}, timings)
+    return CheckResult(program, typed, reporter, sources, citations or {}, configurations or {}, timings,
+                       [spec_file for spec_file, _ in parsed])
