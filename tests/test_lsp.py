@@ -123,23 +123,24 @@ async def test_a_mistake_is_reported_where_it_is_then_cleared_when_fixed(client:
     await diagnostics(client, uri(house), lambda ds: len(ds) == 0)
 
 
-async def test_hover_on_a_card_gives_the_book_prose_and_the_sentences(client: LanguageClient, house: Path):
+async def hover(client: LanguageClient, house: Path, needle: str, after: int) -> lsp.Hover:
     text = HOUSE.replace("trésorr", "trésor")
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        lsp.TextDocumentIdentifier(uri(house)), position(text, '"Roi"', 2)))
-    value = hover.contents.value
+    return await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri(house)), position(text, needle, after)))
+
+
+async def test_hover_on_a_card_gives_the_book_prose_and_the_sentences(client: LanguageClient, house: Path):
+    found = await hover(client, house, '"Roi"', 2)
+    value = found.contents.value
     assert 'card Character "Roi"' in value
     assert "Prendre la Couronne" in value                       # a power, in the book's words
     assert "Désormais, le détenteur de la Couronne" in value    # its steps, in French prose
     assert "« Vous devez prendre la Couronne." in value         # the rulebook sentence it encodes
-    assert hover.range.start == position(text, '"Roi"')
+    assert found.range.start == position(HOUSE, '"Roi"')
 
 
 async def test_hover_on_a_rule_gives_its_sentence_and_its_cite(client: LanguageClient, house: Path):
-    text = HOUSE.replace("trésorr", "trésor")
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        lsp.TextDocumentIdentifier(uri(house)), position(text, "pas_de_doublon", 3)))
-    value = hover.contents.value
+    value = (await hover(client, house, "pas_de_doublon", 3)).contents.value
     assert "rule pas_de_doublon" in value
     assert "ne peut pas" in value and "identique" in value
     assert "**Dans le livret**" in value and "> « " in value

@@ -11,7 +11,7 @@ from typing import Callable
 
 from checker import ast
 from checker.check import CheckResult
-from checker.lsp.index import Binding, Index, Symbol
+from checker.lsp.index import GLOBAL_KINDS, Binding, Index, Symbol
 from checker.types import KindT
 from checker.prose import Ctx, Lexicon, Prose, Step, UnsupportedNode, capitalize, cites_of, flatten_steps, humanize
 
@@ -83,10 +83,17 @@ class Describer:
         }
 
     def describe(self, symbol: Symbol) -> str | None:
-        """Markdown for a symbol, or None when nothing is known about it."""
+        """Markdown for a symbol, or None when nothing is known about it.
+
+        A declaration's describer is given the declaration; the others (members, attributes,
+        powers, local and built-in names) the symbol.
+        """
         describer = self._describers.get(symbol.kind)
+        subject = symbol
+        if symbol.kind in GLOBAL_KINDS:
+            subject = getattr(self.program, GLOBAL_KINDS[symbol.kind]).get(symbol.name)
         try:
-            lines = describer(symbol) if describer is not None else None
+            lines = describer(subject) if describer is not None and subject is not None else None
         except (UnsupportedNode, KeyError, IndexError, AttributeError, TypeError):
             lines = None        # prose for a half-typed declaration: the frame alone is better than nothing
         if not lines:
@@ -156,10 +163,7 @@ class Describer:
         return lines, [*power.cites, *cites_of(steps)]
 
     # ---------------------------------------------------------------- one per kind of symbol
-    def _card(self, symbol: Symbol) -> list[str] | None:
-        card = self.program.cards.get(symbol.name)
-        if card is None:
-            return None
+    def _card(self, card: ast.CardDecl) -> list[str]:
         noun = self.prose.type_noun(KindT(card.kind))
         facts = " · ".join(f"{a.name}: {self._value(a.value)}" for a in card.attrs)
         lines = self._header(f'card {card.kind} "{card.name}"', card.span, capitalize(noun.split(" ", 1)[-1]))
@@ -183,10 +187,7 @@ class Describer:
     def _value(self, e) -> str:
         return self.prose.expr(e, Ctx())
 
-    def _rule(self, symbol: Symbol) -> list[str] | None:
-        rule = self.program.rules.get(symbol.name)
-        if rule is None:
-            return None
+    def _rule(self, rule: ast.RuleDecl) -> list[str]:
         of = f"Règle de **{rule.card}**" if rule.card else "Règle"
         lines = self._header(f"rule {rule.name}", rule.span, of) + self._head_lines(rule)
         if rule.overrides:
@@ -195,10 +196,7 @@ class Describer:
             lines += ["Applique " + ", ".join(f"`{n}`" for n, _ in rule.decisions) + ".", ""]
         return lines + self._quotes(rule.cites)
 
-    def _quantity(self, symbol: Symbol) -> list[str] | None:
-        q = self.program.quantities.get(symbol.name)
-        if q is None:
-            return None
+    def _quantity(self, q: ast.QuantityDecl) -> list[str]:
         lines = self._header(f"quantity {signature(q.name, q.params)}: {type_text(q.type)}", q.span, "Quantité")
         lines += [f"Par défaut, {self.prose.default_clause(q, self._ctx(q.params))}.", ""]
         changed = self._rules_about(q.name, ("value", "adjust"))
@@ -206,10 +204,7 @@ class Describer:
             lines += ["Modifiée par : " + ", ".join(changed) + ".", ""]
         return lines + self._quotes(q.cites)
 
-    def _action(self, symbol: Symbol) -> list[str] | None:
-        action = self.program.actions.get(symbol.name)
-        if action is None:
-            return None
+    def _action(self, action: ast.ActionDecl) -> list[str]:
         refines = f" refines {action.parent[0]}" if action.parent else ""
         lines = self._header(f"action {signature(action.name, action.params)}{refines}", action.span, "Action")
         args = [f"*{p.name}*" for p in action.params]
@@ -225,10 +220,7 @@ class Describer:
                 lines += [f"{label} : " + ", ".join(rules) + ".", ""]
         return lines
 
-    def _var(self, symbol: Symbol) -> list[str] | None:
-        var = self.program.vars.get(symbol.name)
-        if var is None:
-            return None
+    def _var(self, var: ast.VarDecl) -> list[str]:
         index = f"[{var.index.name}]" if var.index else ""
         if var.counter:
             code = f"counter {var.name}{index}" + (" unlimited" if var.unlimited else "")
@@ -237,10 +229,7 @@ class Describer:
             code = f"var {var.name}{index}: {type_text(var.type)}{default}"
         return self._term(var, code, "Compteur" if var.counter else "Variable")
 
-    def _zone(self, symbol: Symbol) -> list[str] | None:
-        zone = self.program.zones.get(symbol.name)
-        if zone is None:
-            return None
+    def _zone(self, zone: ast.ZoneDecl) -> list[str]:
         index = f"[{zone.index.name}]" if zone.index else ""
         code = f"zone {zone.name}{index}: {'pile' if zone.ordered else 'set'} of {zone.kind.name}"
         return self._term(zone, code, "Zone")
@@ -251,10 +240,7 @@ class Describer:
         lines += [capitalize(term) + (f" — {decl.doc}" if decl.doc else ""), ""]
         return lines + self._quotes(decl.cites)
 
-    def _window(self, symbol: Symbol) -> list[str] | None:
-        window = self.program.windows.get(symbol.name)
-        if window is None:
-            return None
+    def _window(self, window: ast.WindowDecl) -> list[str]:
         lines = self._header(f"window {signature(window.name, window.params)}", window.span, "Moment")
         args = [f"*{p.name}*" for p in window.params]
         lines += [capitalize(self.prose.window_clause(window.name, args)) + ".", ""]
@@ -264,29 +250,21 @@ class Describer:
             lines += ["Réagissent : " + ", ".join(powers) + ".", ""]
         return lines
 
-    def _procedure(self, symbol: Symbol) -> list[str] | None:
-        proc = self.program.procedures.get(symbol.name)
-        if proc is None:
-            return None
+    def _procedure(self, proc: ast.ProcedureDecl) -> list[str]:
         lines = self._header(f"procedure {signature(proc.name, proc.params)}", proc.span, "Procédure")
         steps = self.prose.steps(proc.body, self._ctx(proc.params))
         return lines + _markdown_steps(steps) + [""] + self._quotes(cites_of(steps))
 
-    def _decision(self, symbol: Symbol) -> list[str] | None:
-        decision = self.program.decisions.get(symbol.name)
-        if decision is None:
-            return None
+    def _decision(self, decision: ast.DecisionDecl) -> list[str]:
         lines = self._header(f"decision {decision.name}", decision.span, "Décision")
         lines += [decision.text, ""]
-        users = sorted({(o.span.file, o.span.line) for o in self.index.references(symbol) if not o.definition})
+        users = sorted({(o.span.file, o.span.line) for o in self.index.references(Symbol("decision", decision.name))
+                        if not o.definition})
         if users:
             lines += ["Appliquée à : " + ", ".join(f"*{file}:{line}*" for file, line in users[:10]) + ".", ""]
         return lines + self._quotes(decision.cites)
 
-    def _enum(self, symbol: Symbol) -> list[str] | None:
-        enum = self.program.enums.get(symbol.name)
-        if enum is None:
-            return None
+    def _enum(self, enum: ast.EnumDecl) -> list[str]:
         lines = self._header(f"enum {enum.name}", enum.span, "Énumération")
         return lines + [f"- `{m.name}`" + (f" — {m.doc}" if m.doc else "") for m in enum.members] + [""]
 
@@ -298,10 +276,7 @@ class Describer:
         lines = self._header(f"{enum}.{member.name}", member.span, f"Valeur de l'énumération `{enum}`")
         return lines + ([member.doc, ""] if member.doc else [])
 
-    def _kind(self, symbol: Symbol) -> list[str] | None:
-        kind = self.program.kinds.get(symbol.name)
-        if kind is None:
-            return None
+    def _kind(self, kind: ast.KindDecl) -> list[str]:
         noun = self.prose.type_noun(KindT(kind.name))
         lines = self._header(f"kind {kind.name}", kind.span, f"Sorte de carte : {noun}")
         lines += [f"- `{a.name}: {type_text(a.type)}`" for a in kind.attrs] + [""]
@@ -318,19 +293,13 @@ class Describer:
         noun = self.prose.lex.attributes.get(attr.name)
         return lines + ([capitalize(noun), ""] if noun else [])
 
-    def _table(self, symbol: Symbol) -> list[str] | None:
-        table = self.program.tables.get(symbol.name)
-        if table is None:
-            return None
+    def _table(self, table: ast.TableDecl) -> list[str]:
         lines = self._header(f"table {signature(table.name, table.params)}: {type_text(table.type)}", table.span,
                              "Table")
         lines += [f"{len(table.rows)} lignes.", ""]
         return lines + self._quotes(table.cites)
 
-    def _constraint(self, symbol: Symbol) -> list[str] | None:
-        constraint = self.program.constraints.get(symbol.name)
-        if constraint is None:
-            return None
+    def _constraint(self, constraint: ast.ConstraintDecl) -> list[str]:
         lines = self._header(f"constraint {constraint.name}", constraint.span, "Contrainte")
         text = self.prose.cond(constraint.require, Ctx())
         if constraint.when is not None:
@@ -340,10 +309,7 @@ class Describer:
             lines += [f"*{constraint.message}*", ""]
         return lines + self._quotes(constraint.cites)
 
-    def _configuration(self, symbol: Symbol) -> list[str] | None:
-        config = self.program.configurations.get(symbol.name)
-        if config is None:
-            return None
+    def _configuration(self, config: ast.ConfigDecl) -> list[str]:
         counts = {inc.kind: 0 for inc in config.includes}
         for inc in config.includes:
             counts[inc.kind] += len(inc.names)
@@ -351,10 +317,7 @@ class Describer:
         lines += [", ".join(f"{n} × {kind}" for kind, n in counts.items()), ""]
         return lines + self._quotes(config.cites)
 
-    def _source(self, symbol: Symbol) -> list[str] | None:
-        source = self.program.sources.get(symbol.name)
-        if source is None:
-            return None
+    def _source(self, source: ast.SourceDecl) -> list[str]:
         return self._header(f'source {source.name} "{source.path}"', source.span, source.title or "Source")
 
     def _power(self, symbol: Symbol) -> list[str] | None:

@@ -221,12 +221,8 @@ class _Indexer:
             t = t.inner
         if t is None:
             return
-        if t.name in PRIMITIVE_TYPES:
-            self.use(t.span, "type", t.name)
-        elif t.name in self.p.enums:
-            self.use(t.span, "enum", t.name)
-        else:
-            self.use(t.span, "kind", t.name)
+        kind = "type" if t.name in PRIMITIVE_TYPES else "enum" if t.name in self.p.enums else "kind"
+        self.use(t.span, kind, t.name)
 
     def params(self, params: Iterable[ast.Param], scope: Scope, region: Span) -> Scope:
         for param in params:
@@ -267,13 +263,14 @@ class _Indexer:
         self.use(self.find(lv.span, lv.name), kind, lv.name)
         self.expr(lv.index, scope)
 
-    def named_decl(self, decl, kind: str, keyword: str, children: tuple[Outline, ...] = ()) -> Span | None:
-        """Define a declaration's name; record it in the file's outline."""
-        where = self.find(decl.span, decl.name, keyword)
-        self.define(where, kind, decl.name)
+    def named_decl(self, decl, kind: str, keyword: str | None = None, children: tuple[Outline, ...] = (),
+                   owner: str | None = None, into: list[Outline] | None = None, quoted: bool = False) -> None:
+        """Define a declaration's name (found after ``keyword``, between quotes when ``quoted``); record it in
+        the outline (or ``into``)."""
+        where = self.find(decl.span, f'"{decl.name}"' if quoted else decl.name, keyword)
+        self.define(where, kind, decl.name, owner)
         if where is not None:
-            self.outline.append(Outline(kind, decl.name, decl.span, where, children))
-        return where
+            (self.outline if into is None else into).append(Outline(kind, decl.name, decl.span, where, children))
 
     # -- the files
     def file(self, spec_file: ast.SpecFile) -> None:
@@ -323,12 +320,8 @@ def _(x: _Indexer, e: ast.StrLit, scope: Scope) -> None:
 
 @_expr(ast.Call)
 def _(x: _Indexer, e: ast.Call, scope: Scope) -> None:
-    if e.func in BUILTIN_FUNCTIONS:
-        x.use(e.func_span, "builtin", e.func)
-    elif e.func in x.p.tables:
-        x.use(e.func_span, "table", e.func)
-    else:
-        x.use(e.func_span, "quantity", e.func)
+    kind = "builtin" if e.func in BUILTIN_FUNCTIONS else "table" if e.func in x.p.tables else "quantity"
+    x.use(e.func_span, kind, e.func)
     x.exprs(e.args, scope)
 
 
@@ -341,39 +334,6 @@ def _(x: _Indexer, e: ast.Attr, scope: Scope) -> None:
         s = e.span
         where = Span(s.file, s.end_line, s.end_column - len(e.name), s.end_line, s.end_column)
         x.use(where, "attribute", e.name, ty.name)
-
-
-@_expr(ast.Index)
-def _(x: _Indexer, e: ast.Index, scope: Scope) -> None:
-    x.expr(e.obj, scope)
-    x.expr(e.index, scope)
-
-
-@_expr(ast.Unary)
-def _(x: _Indexer, e: ast.Unary, scope: Scope) -> None:
-    x.expr(e.operand, scope)
-
-
-@_expr(ast.Binary)
-def _(x: _Indexer, e: ast.Binary, scope: Scope) -> None:
-    x.expr(e.left, scope)
-    x.expr(e.right, scope)
-
-
-@_expr(ast.IfExpr)
-def _(x: _Indexer, e: ast.IfExpr, scope: Scope) -> None:
-    x.exprs((e.cond, e.then, e.else_), scope)
-
-
-@_expr(ast.SetLit)
-def _(x: _Indexer, e: ast.SetLit, scope: Scope) -> None:
-    x.exprs(e.items, scope)
-
-
-@_expr(ast.Can)
-def _(x: _Indexer, e: ast.Can, scope: Scope) -> None:
-    x.use(x.find(e.span, e.action, "can"), "action", e.action)
-    x.exprs(e.args, scope)
 
 
 @_expr(ast.Aggregate)
@@ -473,28 +433,35 @@ def _(x: _Indexer, s: ast.Shuffle, scope: Scope, end: Span) -> None:
     x.lvalue(s.target, scope)
 
 
-@_stmt(ast.Reveal)
-def _(x: _Indexer, s: ast.Reveal, scope: Scope, end: Span) -> None:
-    x.expr(s.what, scope)
-    x.expr(s.to, scope)
+def _children(*fields: str) -> Callable:
+    """A node that names nothing itself: its expressions (or tuples of them), in order."""
+    def handler(x: _Indexer, node, scope: Scope, end: Span | None = None) -> None:
+        for field in fields:
+            value = getattr(node, field)
+            x.exprs(value, scope) if isinstance(value, tuple) else x.expr(value, scope)
+    return handler
 
 
-@_stmt(ast.Do)
-def _(x: _Indexer, s: ast.Do, scope: Scope, end: Span) -> None:
-    x.use(x.find(s.span, s.action, "do"), "action", s.action)
-    x.exprs(s.args, scope)
+for _node, _fields in ((ast.Index, ("obj", "index")), (ast.Unary, ("operand",)), (ast.Binary, ("left", "right")),
+                       (ast.IfExpr, ("cond", "then", "else_")), (ast.SetLit, ("items",))):
+    _expr(_node)(_children(*_fields))
+for _node, _fields in ((ast.Reveal, ("what", "to")), (ast.Log, ("args",))):
+    _stmt(_node)(_children(*_fields))
 
 
-@_stmt(ast.CallProc)
-def _(x: _Indexer, s: ast.CallProc, scope: Scope, end: Span) -> None:
-    x.use(x.find(s.span, s.name, "call"), "procedure", s.name)
-    x.exprs(s.args, scope)
+def _invocation(keyword: str, kind: str, field: str) -> Callable:
+    """`do act(…)`, `call proc(…)`, `signal window(…)` and `can act(…)`: the name after the keyword, then the arguments."""
+    def handler(x: _Indexer, node, scope: Scope, end: Span | None = None) -> None:
+        name = getattr(node, field)
+        x.use(x.find(node.span, name, keyword), kind, name)
+        x.exprs(node.args, scope)
+    return handler
 
 
-@_stmt(ast.Signal)
-def _(x: _Indexer, s: ast.Signal, scope: Scope, end: Span) -> None:
-    x.use(x.find(s.span, s.window, "signal"), "window", s.window)
-    x.exprs(s.args, scope)
+_stmt(ast.Do)(_invocation("do", "action", "action"))
+_stmt(ast.CallProc)(_invocation("call", "procedure", "name"))
+_stmt(ast.Signal)(_invocation("signal", "window", "window"))
+_expr(ast.Can)(_invocation("can", "action", "action"))
 
 
 @_stmt(ast.Offer)
@@ -514,11 +481,6 @@ def _(x: _Indexer, s: ast.Offer, scope: Scope, end: Span) -> None:
             x.expr(item.when, scope)
 
 
-@_stmt(ast.Log)
-def _(x: _Indexer, s: ast.Log, scope: Scope, end: Span) -> None:
-    x.exprs(s.args, scope)
-
-
 @_stmt(ast.DecisionStmt)
 def _(x: _Indexer, s: ast.DecisionStmt, scope: Scope, end: Span) -> None:
     x.use(s.span, "decision", s.name)
@@ -532,10 +494,7 @@ _GAME_FIELDS = {"flow": "procedure", "turn": "procedure", "round": "procedure", 
 
 @_decl(ast.GameDecl)
 def _(x: _Indexer, d: ast.GameDecl) -> None:
-    where = x.find(d.span, f'"{d.name}"', "game")
-    x.define(where, "game", d.name)
-    if where is not None:
-        x.outline.append(Outline("game", d.name, d.span, where))
+    x.named_decl(d, "game", "game", quoted=True)
     for f in d.fields:
         kind = _GAME_FIELDS.get(f.name)
         for value in f.values:
@@ -552,23 +511,17 @@ def _(x: _Indexer, d: ast.SourceDecl) -> None:
 
 @_decl(ast.EnumDecl)
 def _(x: _Indexer, d: ast.EnumDecl) -> None:
-    members = []
+    members: list[Outline] = []
     for m in d.members:
-        where = x.find(m.span, m.name)
-        x.define(where, "member", m.name, d.name)
-        if where is not None:
-            members.append(Outline("member", m.name, m.span, where))
+        x.named_decl(m, "member", owner=d.name, into=members)
     x.named_decl(d, "enum", "enum", tuple(members))
 
 
 @_decl(ast.KindDecl)
 def _(x: _Indexer, d: ast.KindDecl) -> None:
-    attrs = []
+    attrs: list[Outline] = []
     for a in d.attrs:
-        where = x.find(a.span, a.name)
-        x.define(where, "attribute", a.name, d.name)
-        if where is not None:
-            attrs.append(Outline("attribute", a.name, a.span, where))
+        x.named_decl(a, "attribute", owner=d.name, into=attrs)
         x.type_name(a.type)
         x.exprs((a.domain, a.default), {})
     x.named_decl(d, "kind", "kind", tuple(attrs))
@@ -649,10 +602,7 @@ def _(x: _Indexer, d: ast.CardDecl) -> None:
 
 
 def _power(x: _Indexer, card: ast.CardDecl, power: ast.PowerDecl) -> None:
-    where = x.find(power.span, power.name, "power")
-    x.define(where, "power", power.name, card.name)
-    if where is not None:
-        x.outline.append(Outline("power", power.name, power.span, where))
+    x.named_decl(power, "power", "power", owner=card.name)
     scope: Scope = {}
     if power.window is not None:
         name, binders, span = power.window
@@ -727,10 +677,7 @@ def _(x: _Indexer, d: ast.ProcedureDecl) -> None:
 
 @_decl(ast.ConfigDecl)
 def _(x: _Indexer, d: ast.ConfigDecl) -> None:
-    where = x.find(d.span, f'"{d.name}"', "configuration")
-    x.define(where, "configuration", d.name)
-    if where is not None:
-        x.outline.append(Outline("configuration", d.name, d.span, where))
+    x.named_decl(d, "configuration", "configuration", quoted=True)
     x.decisions(d.decisions)
     for f in d.fields:
         x.exprs(f.values, {})

@@ -21,7 +21,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from checker.diagnostics import Diagnostic, Severity
 from checker.lsp.complete import Item, complete
-from checker.lsp.index import Outline
+from checker.lsp.index import Occurrence, Outline
 from checker.lsp.positions import from_units, span_range, to_units
 from checker.lsp.workspace import Analysis, Settings, Workspace
 
@@ -139,8 +139,8 @@ class RulebookServer(LanguageServer):
         line, column = from_units(analysis.lines(name), position.line, position.character, self.encoding)
         return analysis, name, line, column
 
-    def symbol_at(self, uri: str, position: lsp.Position):
-        found = self.at(uri, position)
+    def symbol_at(self, params: lsp.TextDocumentPositionParams) -> tuple[Analysis, Occurrence] | None:
+        found = self.at(params.text_document.uri, params.position)
         if found is None:
             return None
         analysis, name, line, column = found
@@ -158,6 +158,15 @@ def _guarded(handler):
             log.exception("%s failed", handler.__name__)
             return None
     return run
+
+
+def _on_symbol(handler):
+    """A request about the name at a position: the handler gets the check and the name's occurrence."""
+    @functools.wraps(handler)
+    def run(ls: RulebookServer, params):
+        found = ls.symbol_at(params)
+        return handler(ls, params, *found) if found is not None else None
+    return _guarded(run)
 
 
 def make_server() -> RulebookServer:
@@ -211,34 +220,25 @@ def make_server() -> RulebookServer:
             ls.schedule(Path(to_fs_path(change.uri)))
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    @_guarded
-    def hover(ls: RulebookServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        found = ls.symbol_at(params.text_document.uri, params.position)
-        if found is None:
-            return None
-        analysis, occurrence = found
+    @_on_symbol
+    def hover(ls: RulebookServer, params: lsp.HoverParams, analysis: Analysis,
+              occurrence: Occurrence) -> lsp.Hover | None:
         text = analysis.describer().describe(occurrence.symbol)
         if text is None:
             return None
         return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text), ls.range(analysis, occurrence.span))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-    @_guarded
-    def definition(ls: RulebookServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        found = ls.symbol_at(params.text_document.uri, params.position)
-        if found is None:
-            return None
-        analysis, occurrence = found
+    @_on_symbol
+    def definition(ls: RulebookServer, params: lsp.DefinitionParams, analysis: Analysis,
+                   occurrence: Occurrence) -> list[lsp.Location] | None:
         spans = analysis.index().definitions.get(occurrence.symbol, [])
         return [ls.location(analysis, span) for span in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-    @_guarded
-    def references(ls: RulebookServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        found = ls.symbol_at(params.text_document.uri, params.position)
-        if found is None:
-            return None
-        analysis, occurrence = found
+    @_on_symbol
+    def references(ls: RulebookServer, params: lsp.ReferenceParams, analysis: Analysis,
+                   occurrence: Occurrence) -> list[lsp.Location]:
         include = params.context.include_declaration
         return [ls.location(analysis, o.span) for o in analysis.index().references(occurrence.symbol)
                 if include or not o.definition]
