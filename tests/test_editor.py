@@ -172,3 +172,10 @@ def test_node_modules_are_not_committed():
     if listed.returncode != 0:
         pytest.skip("not a git checkout")
     assert not [f for f in listed.stdout.splitlines() if "node_modules/" in f or f.endswith(".vsix")]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_client_is_valid_javascript():
+    done = subprocess.run([shutil.which("node"), "--check", "extension.js"], cwd=EXTENSION, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

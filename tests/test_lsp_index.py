@@ -222,3 +222,13 @@ def test_columns_survive_the_round_trip_through_every_encoding(line: str, data):
     column = data.draw(st.integers(1, len(line) + 1))
     for encoding in ("utf-8", "utf-16", "utf-32"):
         assert from_units([line], 0, to_units([line], 1, column, encoding), encoding) == (1, column)
+
+
+def test_without_pygls_the_command_says_what_to_install(monkeypatch, capsys):
+    import sys
+
+    from checker.cli import main
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    monkeypatch.delitem(sys.modules, "checker.lsp.server", raising=False)
+    assert main(["lsp"]) == 2
+    assert "pip install 'rulebook[lsp]'" in capsys.readouterr().err
