@@ -119,7 +119,11 @@ async def test_a_mistake_is_reported_where_it_is_then_cleared_when_fixed(client:
     assert error.range == lsp.Range(start, lsp.Position(start.line, start.character + len("trésorr")))
     assert start.character == len('    log "🏰 {0} {1}", d, ') + 1     # the emoji counts twice in UTF-16
 
-    change(client, house, HOUSE.replace("trésorr", "trésor"), 2)
+    # a keystroke, as editors send it: delete the second r (an incremental change in UTF-16 columns)
+    extra_r = lsp.Range(lsp.Position(start.line, start.character + 6), lsp.Position(start.line, start.character + 7))
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=2, uri=uri(house)),
+        [lsp.TextDocumentContentChangePartial(range=extra_r, text="")]))
     await diagnostics(client, uri(house), lambda ds: len(ds) == 0)
 
 

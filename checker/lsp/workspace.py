@@ -19,6 +19,7 @@ one file's parse plus the passes over the whole program.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import os
 import re
@@ -114,6 +115,7 @@ class Analysis:
             self._describer = Describer(self.result, self.index(), self.lexicon)
         return self._describer
 
+    @functools.cached_property
     def files(self) -> dict[Path, str]:
         """Every file checked, by resolved path, with its name in spans."""
         out = {}
@@ -124,7 +126,7 @@ class Analysis:
         return out
 
     def file_name(self, path: Path) -> str | None:
-        return self.files().get(path.resolve())
+        return self.files.get(path.resolve())
 
     def path_of(self, name: str) -> Path:
         source = self.result.sources.get(name)
@@ -227,7 +229,7 @@ class Workspace:
         analysis = Analysis(context, result, self.generation, time.perf_counter() - start,
                             self._lexicon(context.lexicon))
         self.analyses[context.key] = analysis
-        for path, name in analysis.files().items():
+        for path, name in analysis.files.items():
             if analysis.parsed_cleanly(name):
                 self.last_clean[path] = analysis
         return analysis
@@ -254,7 +256,7 @@ class Workspace:
         for path in self.texts:
             ctx = self.context(path)
             previous = self.analyses.get(ctx.key)
-            if previous is None or changed & set(previous.files()) or not changed:
+            if previous is None or changed & set(previous.files) or not changed:
                 contexts[ctx.key] = ctx
         return list(contexts.values())
 
@@ -265,7 +267,7 @@ class Workspace:
         report on the base files.  Diagnostics without a file go to ``subject``.
         """
         out: dict[Path, list[Diagnostic]] = {}
-        for path in analysis.files():
+        for path in analysis.files:
             if self.context(path).key == analysis.context.key:
                 out[path] = []
         elsewhere = []
