@@ -40,12 +40,12 @@ def _p95(values: list[float]) -> float:
 
 
 def _row(name: str, values: list[float]) -> str:
-    return f"| {name:<52} | {statistics.median(values) * 1000:>8.1f} | {_p95(values) * 1000:>8.1f} | {len(values):>4} |"
+    return f"| {name:<56} | {statistics.median(values) * 1000:>8.1f} | {_p95(values) * 1000:>8.1f} | {len(values):>4} |"
 
 
 def _header(title: str) -> list[str]:
-    return [title, "", f"| {'measure':<52} | {'median':>8} | {'p95':>8} | {'runs':>4} |",
-            f"|{'-' * 54}|{'-' * 10}|{'-' * 10}|{'-' * 6}|"]
+    return [title, "", f"| {'measure':<56} | {'median':>8} | {'p95':>8} | {'runs':>4} |",
+            f"|{'-' * 58}|{'-' * 10}|{'-' * 10}|{'-' * 6}|"]
 
 
 def _keystrokes(text: str, count: int):

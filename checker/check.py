@@ -12,12 +12,14 @@ import time
 from pathlib import Path
 from typing import Mapping
 
+from lark.exceptions import UnexpectedInput
+
 from checker import ast
 from checker.citations import check_citations
 from checker.configurations import check_configurations
 from checker.diagnostics import Reporter
 from checker.lower import lower_trees
-from checker.parse import parse_file
+from checker.parse import cut_short, item_bounds, parse_file, parse_item, report_item
 from checker.program import Program, collect
 from checker.source import SourceError, SourceFile, SourceMap, Span, read_source, source_from_text
 from checker.typecheck import Typed, typecheck
@@ -62,34 +64,81 @@ def spec_files(path: Path, reporter: Reporter) -> list[Path]:
 
 
 class ParseCache:
-    """The parsed and lowered declarations of the last files seen, by file name and text.
+    """Parsed and lowered files and top-level items, by file name and text, kept between checks.
 
-    An editor checks the same spec on every keystroke; only the file being typed in has
-    changed, so the others are not parsed again.  Holds at most ``size`` files (least
-    recently used first out).
+    An editor checks the same spec on every keystroke: the files not being typed in are
+    not parsed again, and in the one being typed in, only the items whose text (or place)
+    changed.  A file in which an item does not parse alone is parsed as a whole, the way
+    :func:`parse_file` always does, so diagnostics are the same with or without the cache.
+    Holds at most ``size`` files and ``16 * size`` items (least recently used first out).
     """
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
-        self._entries: collections.OrderedDict[tuple[str, str], tuple] = collections.OrderedDict()
+        self._files: collections.OrderedDict[tuple[str, str], tuple] = collections.OrderedDict()
+        self._items: collections.OrderedDict[tuple[str, int, int, str], tuple] = collections.OrderedDict()
 
     def lowered(self, source: SourceFile, reporter: Reporter) -> tuple[ast.OverlayHeader | None, list[ast.Decl]]:
         """The file's overlay header and declarations; its syntax diagnostics go to ``reporter``."""
-        key = (source.name, source.text)
-        entry = self._entries.get(key)
-        if entry is None:
-            own = Reporter()
-            header, decls = lower_trees(source.name, parse_file(source, own), own)
-            entry = (header, decls, tuple(own.diagnostics), frozenset(own.unparsed))
-            self._entries[key] = entry
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        else:
-            self._entries.move_to_end(key)
+        entry = _recall(self._files, (source.name, source.text), self.size,
+                        lambda: self._by_items(source) or self._whole(source))
         header, decls, diagnostics, unparsed = entry
         reporter.diagnostics.extend(diagnostics)
         reporter.unparsed.update(unparsed)
         return header, list(decls)
+
+    @staticmethod
+    def _whole(source: SourceFile) -> tuple:
+        own = Reporter()
+        header, decls = lower_trees(source.name, parse_file(source, own), own)
+        return header, tuple(decls), tuple(own.diagnostics), frozenset(own.unparsed)
+
+    def _by_items(self, source: SourceFile) -> tuple | None:
+        """The file from its items, each parsed alone or remembered: what :func:`parse_file` finds, without
+        parsing again the items that did not change.  None when only :func:`parse_file` can tell."""
+        text = source.text
+        items, too_deep = item_bounds(text)
+        if too_deep:
+            return None
+        header, decls, diagnostics, failed = None, [], [], []
+        for begin, end in items:
+            line, column = text.count("\n", 0, begin), begin - (text.rfind("\n", 0, begin) + 1)
+            try:
+                item = _recall(self._items, (source.name, line, column, text[begin:end]), 16 * self.size,
+                               lambda: self._item(source.name, text, begin, end))
+            except UnexpectedInput as error:
+                failed.append((error, begin, end))
+                continue
+            header = item[0] or header
+            decls += item[1]
+            diagnostics += item[2]
+        if not failed:
+            return header, tuple(decls), tuple(diagnostics), frozenset()
+        # An item that stops short may have been cut where it continues at a line's start, and a lone item's
+        # error is reported as the whole file's: those cases are parse_file's.
+        if sum(1 for begin, end in items if text[begin:end].strip()) <= 1 or any(cut_short(e) for e, _, _ in failed):
+            return None
+        own = Reporter()
+        for error, begin, end in failed:
+            report_item(error, source, begin, end, own)
+        return header, tuple(decls), tuple(own.diagnostics) + tuple(diagnostics), frozenset(own.unparsed)
+
+    @staticmethod
+    def _item(name: str, text: str, begin: int, end: int) -> tuple:
+        own = Reporter()
+        header, decls = lower_trees(name, [parse_item(text, begin, end)], own)
+        return header, tuple(decls), tuple(own.diagnostics)
+
+
+def _recall(table: collections.OrderedDict, key, size: int, compute):
+    """``table[key]``, computed on a miss; the table keeps the ``size`` most recently used entries."""
+    if key in table:
+        table.move_to_end(key)
+        return table[key]
+    value = table[key] = compute()
+    while len(table) > size:
+        table.popitem(last=False)
+    return value
 
 
 def _read(file: Path, texts: Mapping[Path, str]) -> SourceFile:
