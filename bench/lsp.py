@@ -48,12 +48,15 @@ def _header(title: str) -> list[str]:
             f"|{'-' * 58}|{'-' * 10}|{'-' * 10}|{'-' * 6}|"]
 
 
-def _keystrokes(text: str, count: int):
-    """The text after each of ``count`` characters typed in a comment at its end."""
-    typed = "\n# "
+def _keystrokes(text: str, count: int, broken: bool = False):
+    """The text after each of ``count`` characters typed at the end of its middle line, in a comment
+    (or, ``broken``, as a statement that does not parse yet)."""
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    typed = "  do (" if broken else "  # "
     for i in range(count):
         typed += "abcdefghij"[i % 10]
-        yield text + typed
+        yield "\n".join([*lines[:middle], lines[middle] + typed, *lines[middle + 1:]])
 
 
 async def _protocol(file: Path, repeat: int, debounce_ms: float) -> list[float]:
@@ -126,7 +129,14 @@ def in_process_table(repeat: int) -> list[str]:
         start = time.perf_counter()
         complete(analysis, None, name, "    do ", 40, 8)
         completions.append(time.perf_counter() - start)
-    lines.append(_row("check after a keystroke (one file parsed again)", checks))
+    lines.append(_row("check after a keystroke (one item parsed again)", checks))
+    broken = []
+    for typed in _keystrokes(text, repeat, broken=True):
+        workspace.set_text(path, typed)
+        start = time.perf_counter()
+        workspace.analysis(path)
+        broken.append(time.perf_counter() - start)
+    lines.append(_row("check after a keystroke, the line not parsing yet", broken))
     lines.append(_row("name index (built by the first request after a change)", indexes))
     lines.append(_row('hover on "Roi" (prose of its powers and rules)', hovers))
     lines.append(_row("completion after `do `", completions))

@@ -168,7 +168,8 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     parsed: list[tuple[ast.SpecFile, Path]] = []
     seen: set[Path] = set()
     for path in paths:
-        for file in spec_files(path, reporter):
+        unsaved = texts is not None and path.resolve() in texts          # a new file, not saved yet
+        for file in [path] if unsaved else spec_files(path, reporter):
             resolved = file.resolve()
             if resolved in seen:
                 continue

@@ -220,3 +220,17 @@ async def test_a_change_to_the_base_is_reported_in_the_open_house_file(client: L
     assert any("unknown quantity 'coût_de_construction'" in d.message for d in found)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri(base))))
     await diagnostics(client, uri(house), lambda ds: len(ds) == 0)
+
+
+async def test_a_house_rule_file_without_a_base_says_it_is_checked_alone(client: LanguageClient, tmp_path: Path):
+    if any((folder / "rulebook.toml").is_file() for folder in (tmp_path, *tmp_path.parents)):
+        pytest.skip("a rulebook.toml above the temporary directory names a base")
+    lone = tmp_path / "seul.rules"
+    text = "rule r {\n  forbid bâtir(p, d)\n}\n"
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri(lone), language_id="rules", version=1, text=text)))
+    found = await diagnostics(client, uri(lone), lambda ds: len(ds) > 0)
+    info = [d for d in found if d.severity == lsp.DiagnosticSeverity.Information]
+    assert len(info) == 1 and "checked alone" in info[0].message and "rulebook.toml" in info[0].message
+    assert any("unknown action 'bâtir'" in d.message for d in errors_of(found)), found
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri(lone))))

@@ -91,6 +91,17 @@ def test_the_unsaved_buffer_is_checked_not_the_file_on_disk():
     assert (SPEC / "01-partie.rules").resolve() in by_file and by_file[(SPEC / "01-partie.rules").resolve()]
 
 
+def test_a_new_file_not_saved_yet_is_checked_with_its_spec():
+    workspace = Workspace()
+    new = SPEC / "99-nouveau.rules"
+    assert not new.exists()
+    workspace.set_text(new, "rule nouvelle { forbid bâtir(p, d) when trésorr[p] > 3 }\n")
+    analysis = workspace.analysis(new)
+    assert analysis.context.paths == (SPEC, new) and analysis.file_name(new) is not None
+    [error] = analysis.result.reporter.errors
+    assert "trésorr" in error.message and error.span.file == analysis.file_name(new)
+
+
 # ---------------------------------------------------------------- the parse cache
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.metadata
 import logging
 from pathlib import Path
 
@@ -57,7 +58,7 @@ class RulebookServer(LanguageServer):
     """A pygls server holding the :class:`Workspace` and the pending (debounced) check."""
 
     def __init__(self) -> None:
-        super().__init__("rulebook", "0.1.0")
+        super().__init__("rulebook", _version())
         self.specs = Workspace()
         self.debounce = DEBOUNCE_SECONDS
         self._changed: set[Path] = set()
@@ -88,9 +89,10 @@ class RulebookServer(LanguageServer):
     def flush(self) -> None:
         """Check every spec the changed files touch, and publish their diagnostics."""
         changed, self._changed, self._timer = self._changed, set(), None
-        for context in self.specs.affected(changed):
-            candidates = [*sorted(changed), *sorted(self.specs.texts)]
-            subject = next((p for p in candidates if self.specs.context(p).key == context.key), None)
+        candidates = [*sorted(changed), *sorted(self.specs.texts)]
+        for context in self._guard(lambda: self.specs.affected(changed), []):
+            subject = self._guard(lambda: next((p for p in candidates
+                                                if self.specs.context(p).key == context.key), None), None)
             try:
                 self.publish(self.specs.check(context), subject)
             except Exception as exc:           # a bug of ours: say so on the file, keep serving
@@ -98,11 +100,19 @@ class RulebookServer(LanguageServer):
                 if subject is not None:
                     self._internal_error(subject, exc)
 
+    @staticmethod
+    def _guard(compute, default):
+        try:
+            return compute()
+        except Exception:
+            log.exception("deciding what to check failed")
+            return default
+
     def publish(self, analysis: Analysis, subject: Path | None) -> None:
         for path, diagnostics in self.specs.diagnostics(analysis, subject).items():
             name = analysis.file_name(path)
             lines = analysis.lines(name) if name else []
-            items = [self._diagnostic(analysis, d, lines) for d in diagnostics]
+            items = [self._diagnostic(analysis, d, name, lines) for d in diagnostics]
             if path == subject:
                 items += [lsp.Diagnostic(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), note,
                                          severity=lsp.DiagnosticSeverity.Information, source="rulebook")
@@ -110,14 +120,17 @@ class RulebookServer(LanguageServer):
             self.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(uri=from_fs_path(str(path)), diagnostics=items))
 
-    def _diagnostic(self, analysis: Analysis, d: Diagnostic, lines: list[str]) -> lsp.Diagnostic:
+    def _diagnostic(self, analysis: Analysis, d: Diagnostic, name: str | None, lines: list[str]) -> lsp.Diagnostic:
+        """A diagnostic on file ``name``; one located elsewhere (an unreadable path) is put at its start."""
         related = [lsp.DiagnosticRelatedInformation(self.location(analysis, n.span), n.message)
                    for n in d.notes if n.span is not None and analysis.result.sources.get(n.span.file)]
         notes = [n.message for n in d.notes if n.span is None]
-        message = "\n".join([d.message, *(f"note: {n}" for n in notes), *([f"hint: {d.hint}"] if d.hint else [])])
+        here = d.span is not None and d.span.file == name
+        where = f"{d.span}: " if d.span is not None and not here else ""
+        message = "\n".join([where + d.message, *(f"note: {n}" for n in notes),
+                             *([f"hint: {d.hint}"] if d.hint else [])])
         severity = lsp.DiagnosticSeverity.Error if d.severity is Severity.ERROR else lsp.DiagnosticSeverity.Warning
-        same_file = d.span is not None and lines
-        return lsp.Diagnostic(span_range(d.span if same_file else None, lines, self.encoding), message,
+        return lsp.Diagnostic(span_range(d.span if here else None, lines, self.encoding), message,
                               severity=severity, code=d.code, source="rulebook", related_information=related or None)
 
     def _internal_error(self, path: Path, exc: Exception) -> None:
@@ -146,6 +159,13 @@ class RulebookServer(LanguageServer):
         analysis, name, line, column = found
         occurrence = analysis.index().at(name, line, column)
         return (analysis, occurrence) if occurrence is not None else None
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("rulebook")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _guarded(handler):

@@ -174,7 +174,8 @@ class Workspace:
         directory = path.parent
         games = self._game_files(directory)
         if len(games) == 1:
-            return SpecContext((directory,), self._settings(directory).lexicon)
+            paths = (directory,) if path.exists() else (directory, path)       # a new file, not saved yet
+            return SpecContext(paths, self._settings(directory).lexicon)
         resolved = path.resolve()
         if resolved in games:
             return SpecContext((path,), self._settings(directory).lexicon)
@@ -200,7 +201,8 @@ class Workspace:
         key = directory.resolve()
         if key not in self._games:
             found = []
-            for file in itertools.islice(_rules_files(directory), MAX_SCANNED):
+            unsaved = [p for p in self.texts if key in p.parents and not p.exists()]
+            for file in itertools.chain(unsaved, itertools.islice(_rules_files(directory), MAX_SCANNED)):
                 resolved = file.resolve()
                 text = self.texts.get(resolved)
                 if text is None:
