@@ -68,8 +68,9 @@ class ParseCache:
 
     An editor checks the same spec on every keystroke: the files not being typed in are
     not parsed again, and in the one being typed in, only the items whose text (or place)
-    changed.  A file in which an item does not parse alone is parsed as a whole, the way
-    :func:`parse_file` always does, so diagnostics are the same with or without the cache.
+    changed.  The result is :func:`parse_file`'s, diagnostics included (a test holds them to
+    it); when an item does not parse alone and :func:`parse_file` might see it otherwise (it
+    stops at its end, or it is the file's only item), the file is parsed by it, whole.
     Holds at most ``size`` files and ``16 * size`` items (least recently used first out).
     """
 
