@@ -12,8 +12,8 @@ A ``.rules`` file is checked together with the rest of its spec:
   examples) is checked alone, and so is a house-rule file when no base spec is named (it says so).
 
 Open buffers are checked as typed, never saved; other files are read from disk.  Parsed
-files are kept between checks (:class:`~checker.check.ParseCache`), so a keystroke costs
-one file's parse plus the passes over the whole program.
+files and declarations are kept between checks (:class:`~checker.check.ParseCache`), so a
+keystroke costs the parse of the declaration typed in, plus the passes over the whole program.
 """
 
 from __future__ import annotations
