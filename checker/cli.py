@@ -87,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
                                                                "file) in DIR, for `rulebook legal`")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
+    lsp = sub.add_parser("lsp", help="run the language server an editor talks to (over stdin and stdout)",
+                         description="Serve the Language Server Protocol over stdin and stdout: diagnostics as you "
+                                     "type, hover (the book's French prose and the rulebook's sentences), go to "
+                                     "definition, references, completion and the outline of .rules files.  An editor "
+                                     "starts it; see docs/editor.md.  Needs the lsp extra: pip install 'rulebook[lsp]'.")
+    lsp.add_argument("--stdio", action="store_true", help="use stdin and stdout (the default and only transport)")
     for command in (legal, moves):
         command.add_argument("--spec", type=Path, action="append",
                              help="the spec (and overlays) the state is of; default: the paths the state names")
@@ -133,6 +139,16 @@ def _check(args) -> int:
     return 0 if result.ok else 1
 
 
+def _lsp() -> int:
+    try:
+        from checker.lsp.server import main as serve
+    except ImportError as exc:
+        print(f"rulebook lsp: the language server needs pygls ({exc.name} is missing); install it with "
+              f"pip install 'rulebook[lsp]'", file=sys.stderr)
+        return 2
+    return serve()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -160,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "moves":
             from checker.solver.commands import moves_command
             return moves_command(args)
+        if args.command == "lsp":
+            return _lsp()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
