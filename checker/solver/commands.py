@@ -96,7 +96,7 @@ def _reason_lines(result, r: Reason) -> list[str]:
     line = _source_line(result, r.span)
     if line:
         out.append(f"            | {line}")
-    shown = [f"{_span_text(result, span)} = {value}" for span, value in r.values]
+    shown = [f"{at if isinstance(at, str) else _span_text(result, at)} = {value}" for at, value in r.values]
     if shown:
         out.append(f"            where {', '.join(shown)}")
     for c in r.cites[:3]:
@@ -125,10 +125,13 @@ def legal_command(args) -> int:
             verdict = answer
     shown = describe_move(loaded, verdict.move)
     if args.json:
+        def term(span) -> str:
+            return _span_text(result, span)
         print(json.dumps({"status": verdict.status, "move": shown, "offered": verdict.offered,
-                          "reasons": [r.as_json() for r in verdict.reasons],
-                          "also": [r.as_json() for r in verdict.also],
-                          "overruled": [{"permit": p, "forbid": f, "winner": w} for p, f, w in verdict.overruled],
+                          "reasons": [r.as_json(term) for r in verdict.reasons],
+                          "also": [r.as_json(term) for r in verdict.also],
+                          "overruled": [{"permit": p, "forbid": f, "status": c.status, "winner": c.winner,
+                                         "unknown": c.reason or None} for p, f, c in verdict.overruled],
                           "unknown": verdict.unknown or None}, ensure_ascii=False, indent=2))
     else:
         where = f"at {_where(loaded.point)}"
@@ -142,7 +145,7 @@ def legal_command(args) -> int:
             print(f"legal: {shown} {where}")
             for r in verdict.reasons:
                 print("\n".join(_reason_lines(result, r)))
-            if not any(r.kind == "permit" for r in verdict.reasons):
+            if not any(r.kind == "forbid" for r in verdict.reasons):
                 print("  (no rule forbids it)")
         else:
             print(f"illegal: {shown} {where}")
@@ -152,18 +155,30 @@ def legal_command(args) -> int:
                 print("\n".join(_reason_lines(result, r)))
             if verdict.also:
                 print("  also forbidden by: " + ", ".join(f"{r.name} ({r.span})" for r in verdict.also))
-            for permit, forbid, winner in verdict.overruled:
-                if winner:
-                    prec = next((x for x in result.program.precedences if x.winner.card is None
-                                 and {x.winner.name, x.loser.name} == {permit, forbid}), None)
-                    where = f" at {prec.span}" if prec else ""
-                    print(f"  note: {permit} permits it, but {forbid} wins (the precedence{where})")
-                    if prec and prec.cites:
-                        print(f"            « {prec.cites[0].quote} »")
-                else:
-                    print(f"  note: {permit} permits it, but does not override {forbid} and no precedence orders "
-                          f"them — an unresolved conflict (see `rulebook conflicts`); the prohibition stands")
+            for permit, forbid, claim in verdict.overruled:
+                print(_overruled_note(result, permit, forbid, claim))
     return {"legal": 0, "illegal": 1}.get(verdict.status, 4)
+
+
+def _overruled_note(result, permit: str, forbid: str, claim) -> str:
+    """What a permission that applies says about a prohibition that still forbids the move (the claim is
+    the conflict finder's, see :meth:`checker.conflicts.Search.claim`)."""
+    if claim.status == "settled":
+        prec = next((x for x in result.program.precedences if x.winner.card is None
+                     and {x.winner.name, x.loser.name} == {permit, forbid}), None)
+        line = f"  note: {permit} permits it, but {forbid} wins (the precedence{f' at {prec.span}' if prec else ''})"
+        return line + (f"\n            « {prec.cites[0].quote} »" if prec and prec.cites else "")
+    if claim.unresolved:
+        return (f"  note: {permit} permits it, but {forbid} forbids it and no precedence orders them "
+                f"({claim.why(permit, forbid)}) — an unresolved conflict (see `rulebook conflicts`); "
+                f"the prohibition stands")
+    overridden = ", ".join(name for name, _ in result.program.rules[permit].overrides)
+    if claim.status == "unrelated":
+        return (f"  note: {permit} permits it only as an exception to {overridden}; {forbid} is not a special "
+                f"case of it, so {forbid} still forbids it (no conflict)")
+    return (f"  note: {permit} permits it as an exception to {overridden}; Z3 could not decide whether {forbid} "
+            f"is a special case of {claim.via} ({claim.reason}), so whether they conflict is undecided; the "
+            f"prohibition stands")
 
 
 def _rank(verdict: Verdict) -> tuple:
