@@ -258,8 +258,8 @@ class Search:
                         if h.kind == "forbid" and r.name != fr.name:
                             others.append(a)
                 except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.message}",
-                                       (pr.name, fr.name), (ph.span, fh.span), unknown=exc.message))
+                    out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.located()}",
+                                       (pr.name, fr.name), (ph.span, fh.span), unknown=exc.located()))
                     continue
                 # the clearest witness has no other prohibition in the way; any will do if there is none such
                 clean = [z3.Not(a) if not is_const(a) else not a for a in others]
@@ -340,7 +340,7 @@ class Search:
                     wider = enc.applies(other, head, args[:len(head.pattern.binders)])
                     narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
                 except Unsupported as exc:
-                    undecided.append((name, f"cannot encode it: {exc.message}"))
+                    undecided.append((name, f"cannot encode it: {exc.located()}"))
                     continue
                 status, _, reason = self.solve(enc, *domain, narrow,
                                                z3.Not(wider) if not is_const(wider) else not wider)
@@ -401,8 +401,8 @@ class Search:
                     w1 = True if h1.when is None else enc.expr(h1.when, e1)
                     w2 = True if h2.when is None else enc.expr(h2.when, e2)
                 except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.message}",
-                                       (r1.name, r2.name), (h1.span, h2.span), unknown=exc.message))
+                    out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.located()}",
+                                       (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
                     continue
                 # two values that apply together need an order even when they agree: the interpreter stops
                 status, model, reason = self.solve(enc, *domain, w1, w2)
@@ -503,8 +503,8 @@ class Search:
                     cond = enc.applies(rule, head, args)
                 except Unsupported as exc:
                     out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
-                                                  f"it ({exc.message})", (rule.name,), (head.span,), _cites(rule),
-                                       unknown=exc.message))
+                                                  f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
+                                       unknown=exc.located()))
                     continue
                 status, _, reason = self.solve(enc, *domain, cond)
                 if status == "unknown":

@@ -13,7 +13,6 @@ import pytest
 
 from checker.check import check_paths
 from checker.conflicts import Search
-from checker.typecheck import Typed
 from conftest import ROOT, bundled
 
 TUTORIAL = "spec/maison/bâtisseuse.rules"
@@ -69,7 +68,7 @@ def test_removing_a_resolution_brings_its_conflict_back(kind, key, winner, loser
         rule = program.rules[key]
         program.rules = {**program.rules, key: dataclasses.replace(
             rule, overrides=tuple(o for o in rule.overrides if o[0] != loser))}
-    search = Search(Typed(program, typed.types))
+    search = Search(dataclasses.replace(typed, program=program))
     pair = {(winner, loser), (loser, winner)}
     findings = (search.contradictions(only=pair) + search.competing_values(only=pair)
                 + search.order_dependence(only=pair))

@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+from checker.runtime.state import SpecRuntimeError
+from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state, read_json
@@ -20,6 +22,13 @@ __all__ = ["legal_command", "moves_command", "load", "describe_move"]
 def _err(command: str, message: str) -> int:
     print(f"rulebook {command}: {message}", file=sys.stderr)
     return 2
+
+
+def _undecided(command: str, exc) -> int:
+    """A question the encoding cannot express (or a limit it reached): undecided, exit 4, located."""
+    where = f"{exc.span}: " if getattr(exc, "span", None) is not None else ""
+    print(f"unknown: {where}the question cannot be decided: {exc.message}")
+    return 4
 
 
 def _problems(command: str, what: str, exc: StateFileError) -> int:
@@ -116,13 +125,16 @@ def legal_command(args) -> int:
         return _problems("legal", args.move, exc)
     legality = Legality(engine, scopes)
     verdict = None
-    for variant in copies_of(loaded, move, data):
-        answer = legality.check(loaded.point, variant, player)
-        if answer.legal:
-            verdict = answer
-            break
-        if verdict is None or _rank(answer) < _rank(verdict):
-            verdict = answer
+    try:
+        for variant in copies_of(loaded, move, data):
+            answer = legality.check(loaded.point, variant, player)
+            if answer.legal:
+                verdict = answer
+                break
+            if verdict is None or _rank(answer) < _rank(verdict):
+                verdict = answer
+    except (Unsupported, SpecRuntimeError) as exc:
+        return _undecided("legal", exc)
     shown = describe_move(loaded, verdict.move)
     if args.json:
         def term(span) -> str:
@@ -205,6 +217,8 @@ def moves_command(args) -> int:
     except SolverUnknown as exc:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4
+    except (Unsupported, SpecRuntimeError) as exc:
+        return _undecided("moves", exc)
     player = loaded.point.player
     if args.json:
         print(json.dumps([dump_move(engine, m, player, loaded.choose_type) for m in moves], ensure_ascii=False,

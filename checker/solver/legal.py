@@ -24,6 +24,7 @@ import dataclasses
 import z3
 
 from checker import ast
+from checker.limits import MAX_MOVES
 from checker.runtime.engine import Decision, Engine, Power
 from checker.solver.encode import AND, NOT, OR, Encoder, Unsupported, is_const
 from checker.solver.explain import explain
@@ -333,13 +334,17 @@ class Legality:
         found = []
         s.push()
         symbolic = [t for t in terms if not is_const(t)]
-        for _ in range(10_000):
+        for _ in range(MAX_MOVES + 1):
             outcome = run(s)
             if outcome.status == "unknown":
                 s.pop()
                 raise SolverUnknown(outcome.reason)
             if outcome.status == "unsat":
                 break
+            if len(found) == MAX_MOVES:
+                s.pop()
+                raise SolverUnknown(f"this decision point has more than {MAX_MOVES:,} legal moves (the limit of "
+                                    f"`rulebook moves`); judge a move with `rulebook legal` instead")
             m = outcome.model
             values = tuple(t if is_const(t) else _value(m.eval(t, model_completion=True)) for t in terms)
             found.append(values)
