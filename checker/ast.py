@@ -677,3 +677,13 @@ def walk(node):
                 v = getattr(n, name)
                 if isinstance(v, tuple) or hasattr(v, "__dataclass_fields__"):
                     stack.append(v)
+
+
+def statements(stmts):
+    """Every statement of a block, and of the blocks nested in it (`if`, `for`, `repeat`), in order."""
+    for s in stmts:
+        yield s
+        for field in ("then", "else_", "body"):
+            inner = getattr(s, field, None)
+            if isinstance(inner, tuple):
+                yield from statements(inner)

@@ -285,11 +285,11 @@ class _Ranges:
     def body(self, stmts, env: dict) -> None:
         """Check a procedure's, action's or power's statements; ``env`` holds its parameters."""
         env = self.locals(stmts, env)
-        for s in _statements(stmts):
+        for s in ast.statements(stmts):
             for name in getattr(s, "__dataclass_fields__", ()):
                 v = getattr(s, name)
                 if name in ("then", "else_", "body") and isinstance(v, tuple):
-                    continue            # nested statements are visited by _statements
+                    continue            # nested statements are visited by ast.statements
                 if isinstance(s, ast.Offer) and name == "items":
                     for item in v:
                         self._offer_item(item, env)
@@ -316,7 +316,7 @@ class _Ranges:
         """The local names of a body, each with the hull of its bindings (a flow-insensitive fixpoint:
         a name that grows from one round to the next, as in a loop, loses its bound)."""
         bindings = []
-        for s in _statements(stmts):
+        for s in ast.statements(stmts):
             if isinstance(s, ast.Let):
                 bindings.append((s.name, s.value, "value"))
             elif isinstance(s, (ast.Choose, ast.For)):
@@ -349,15 +349,6 @@ class _Ranges:
             if not changed:
                 break
         return env
-
-
-def _statements(stmts):
-    for s in stmts:
-        yield s
-        for field in ("then", "else_", "body"):
-            inner = getattr(s, field, None)
-            if isinstance(inner, tuple):
-                yield from _statements(inner)
 
 
 # ==================================================================== recursion

@@ -34,22 +34,13 @@ def _turn_offer(program) -> ast.Offer | None:
     seen = set()
     while stack:
         proc = stack.pop()
-        for s in _statements(proc.body):
+        for s in ast.statements(proc.body):
             if isinstance(s, ast.Offer):
                 return s
             if isinstance(s, ast.CallProc) and s.name not in seen and s.name in program.procedures:
                 seen.add(s.name)
                 stack.append(program.procedures[s.name])
     return None
-
-
-def _statements(stmts):
-    for s in stmts:
-        yield s
-        for field in ("then", "else_", "body"):
-            inner = getattr(s, field, None)
-            if isinstance(inner, tuple):
-                yield from _statements(inner)
 
 
 def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
