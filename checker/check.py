@@ -1,4 +1,4 @@
-"""The checking pipeline: files → parse → lower → collect → typecheck → citations → configurations.
+"""The checking pipeline: files → parse → lower → collect → typecheck → bounds → citations → configurations.
 
 Each pass is a plain function; they run in order and all report to one
 :class:`~checker.diagnostics.Reporter`, so a run shows every problem at once.
@@ -15,6 +15,7 @@ from typing import Mapping
 from lark.exceptions import UnexpectedInput
 
 from checker import ast
+from checker.bounds import check_bounds
 from checker.citations import check_citations
 from checker.configurations import check_configurations
 from checker.diagnostics import Reporter
@@ -198,6 +199,9 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     if parsed:
         typed = typecheck(program, reporter)
         lap("typecheck")
+        if not reporter.errors:
+            check_bounds(typed, reporter)
+            lap("bounds")
         citations = check_citations(program, reporter)
         lap("citations")
         if not reporter.errors:

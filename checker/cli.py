@@ -78,7 +78,10 @@ def _parser() -> argparse.ArgumentParser:
                                            "competing values, order-dependent reactions, dead rules and dangling "
                                            "references.  Each finding names both rules with their spec lines and the "
                                            "rulebook sentences they encode, and a witness situation.  Exit codes: "
-                                           "0 nothing unresolved, 1 unresolved conflicts, 2 bad input.")
+                                           "0 nothing unresolved, 1 unresolved conflicts, 2 bad input, 4 nothing "
+                                           "proven unresolved but Z3 could not decide some question (each is listed "
+                                           "under 'undecided' with Z3's reason; RULEBOOK_Z3_TIMEOUT_MS and "
+                                           "RULEBOOK_Z3_RLIMIT raise the solver's limits).")
     conflicts.add_argument("spec", type=Path, help="the spec directory")
     conflicts.add_argument("more", type=Path, nargs="*", help="house-rule or overlay files checked with it")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
@@ -158,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if args.command in ("legal", "moves", "conflicts"):
+        from checker.solver.factory import environment_problem
+        problem = environment_problem()
+        if problem:
+            print(f"rulebook {args.command}: {problem}", file=sys.stderr)
+            return 2
     try:
         if args.command == "check":
             return _check(args)
