@@ -310,10 +310,8 @@ class Search:
                     v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
                     args.append(v)
                     domain.append(d)
-                e1, e2 = enc.rule_env(r1, h1, tuple(args)), enc.rule_env(r2, h2, tuple(args))
                 try:
-                    w1 = True if h1.when is None else enc.expr(h1.when, e1)
-                    w2 = True if h2.when is None else enc.expr(h2.when, e2)
+                    w1, w2 = enc.applies(r1, h1, tuple(args)), enc.applies(r2, h2, tuple(args))
                 except Unsupported as exc:
                     out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.message}",
                                        (r1.name, r2.name), (h1.span, h2.span), unknown=exc.message))
@@ -360,6 +358,7 @@ class Search:
                     controller = E.controllers.get(E.def_kind[power.card])
                     holder = enc.quantity(controller, (inst,)) if controller else NONE
                     both.append(holder != NONE if not is_const(holder) else holder != NONE)
+                    both.append(enc.active(inst))
                     decl = self._power_decl(power)
                     if decl.requires is not None:
                         env = {"me": holder, "this": inst, **{n: v for (n, _), (v, _) in

@@ -53,7 +53,7 @@ _TABLE_OF_DECL = {
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
-    "procedure": "procedures", "quantity": "quantities", "table": "tables",
+    "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
 }
 # Names that share one namespace: anything an expression can name by itself.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
@@ -78,12 +78,15 @@ class Program:
     cards: dict[str, ast.CardDecl] = dataclasses.field(default_factory=dict)
     rules: dict[str, ast.RuleDecl] = dataclasses.field(default_factory=dict)
     precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
+    hooks: list[ast.BeforeDecl] = dataclasses.field(default_factory=list)
     constraints: dict[str, ast.ConstraintDecl] = dataclasses.field(default_factory=dict)
     decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
     configurations: dict[str, ast.ConfigDecl] = dataclasses.field(default_factory=dict)
     overlays: list[ast.OverlayHeader] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
+    # (the base's attribute, the overlay's) for each attribute an `extend kind` declares again
+    redeclared: list[tuple[ast.AttrDecl, ast.AttrDecl]] = dataclasses.field(default_factory=list)
 
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
@@ -121,6 +124,9 @@ class _Collector:
             if program.game is not None and not replacing:
                 self._duplicate("game", decl.name, decl.span, program.game.span)
             program.game = decl
+            return
+        if isinstance(decl, ast.BeforeDecl):
+            program.hooks.append(decl)
             return
         if isinstance(decl, ast.PrecedenceDecl):
             for other in program.precedences:
@@ -168,6 +174,37 @@ class _Collector:
                 else:
                     program.enum_members[member.name] = (decl.name, member)
 
+    def extend(self, decl: ast.ExtendDecl) -> None:
+        """Merge an `extend` into the base's enum or kind: members and attributes are added; an attribute
+        declared again replaces the base's (typecheck holds it to the same type)."""
+        program, new = self.program, decl.decl
+        what = "enum" if isinstance(new, ast.EnumDecl) else "kind"
+        table = program.enums if what == "enum" else program.kinds
+        old = table.get(new.name)
+        if old is None:
+            self.reporter.error("E0501", f"`extend {what}` names {what} '{new.name}' that the base does not declare",
+                                decl.span, hint=did_you_mean(new.name, table))
+            return
+        if what == "enum":
+            for member in new.members:
+                if member.name in program.enum_members:
+                    self._duplicate("enum member", member.name, member.span, program.enum_members[member.name][1].span)
+                else:
+                    program.enum_members[member.name] = (old.name, member)
+            table[old.name] = dataclasses.replace(old, members=old.members + tuple(
+                m for m in new.members if program.enum_members[m.name][1] is m))
+            return
+        attrs = {a.name: a for a in old.attrs}
+        for attr in new.attrs:
+            if attr.name in attrs:
+                program.redeclared.append((attrs[attr.name], attr))
+                if _type_text(attrs[attr.name].type) != _type_text(attr.type):
+                    continue        # reported by typecheck; the base's attribute stays
+            attrs[attr.name] = attr
+        table[old.name] = dataclasses.replace(
+            old, attrs=tuple(attrs.values()), decisions=old.decisions + new.decisions, cites=old.cites + new.cites,
+            **{f: getattr(new, f) or getattr(old, f) for f in ("controller", "start", "active", "imitates")})
+
     def remove(self, decl: ast.RemoveDecl) -> None:
         program = self.program
         if decl.kind == "precedence":
@@ -205,6 +242,14 @@ class _Collector:
                             hint="rename one of them, or use an overlay's `replace` to change the first")
 
 
+def _type_text(t: ast.TypeExpr) -> str:
+    if isinstance(t, ast.OptionalType):
+        return _type_text(t.inner) + "?"
+    if isinstance(t, ast.SetType):
+        return "set of " + _type_text(t.inner)
+    return t.name
+
+
 def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Program:
     """Merge parsed files (base files first, overlays after, each in the given order)."""
     collector = _Collector(reporter)
@@ -215,12 +260,14 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
         if spec_file.overlay is not None:
             collector.program.overlays.append(spec_file.overlay)
         for decl in spec_file.decls:
-            if spec_file.overlay is None and isinstance(decl, (ast.RemoveDecl, ast.ReplaceDecl)):
-                reporter.error("E0502", "`remove` and `replace` are only allowed in an overlay", decl.span,
+            if spec_file.overlay is None and isinstance(decl, (ast.RemoveDecl, ast.ReplaceDecl, ast.ExtendDecl)):
+                reporter.error("E0502", "`remove`, `replace` and `extend` are only allowed in an overlay", decl.span,
                                hint='start the file with `overlay "Variant" on "Game"`')
                 continue
             if isinstance(decl, ast.RemoveDecl):
                 collector.remove(decl)
+            elif isinstance(decl, ast.ExtendDecl):
+                collector.extend(decl)
             elif isinstance(decl, ast.ReplaceDecl):
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:

@@ -372,6 +372,11 @@ def _stop(p: Prose, s: ast.Stop, ctx: Ctx) -> Step:
     return Step(_sentence("s'arrêter là"))
 
 
+@_stmt(ast.Cancel)
+def _cancel(p: Prose, s: ast.Cancel, ctx: Ctx) -> Step:
+    return Step(_sentence("l'action qui allait avoir lieu est annulée : elle n'a pas lieu"))
+
+
 @_stmt(ast.Log)
 def _log(p: Prose, s: ast.Log, ctx: Ctx) -> None:
     return None    # a line of the game log: an announcement, not a rule

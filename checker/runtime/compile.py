@@ -15,6 +15,7 @@ from typing import Callable
 
 from checker import ast
 from checker.registry import registrar
+from checker.runtime.cards import Cancel
 from checker.runtime.codegen import Generator, Scope, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.types import Coll
@@ -67,8 +68,8 @@ class Compiler:
         self.types = engine.typed.types
         self.gen = g = Generator(engine)
         g.ns.update({"UNSET": UNSET, "_NOTHING": _NOTHING, "Abort": Abort, "EndTurn": EndTurn, "StopProc": StopProc,
-                     "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP,
-                     "DEFS": engine.defs})
+                     "Cancel": Cancel,
+                     "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP})
         self.context = ""       # what is being compiled, for the prompts of choices ("power (Card)")
         self.bound: frozenset = frozenset()   # the local names of the body being compiled
         self.locals: dict[str, str] = {}      # local name -> its Python variable
@@ -193,6 +194,11 @@ def _(c: Compiler, s: ast.Let, ind):
 @_on(ast.SetVar)
 def _(c: Compiler, s: ast.SetVar, ind):
     lv, v = s.target, c.gen.fresh("v")
+    if lv.index is None and lv.name in c.locals:          # a `let`: the body's own local
+        value = c.expr(s.value)
+        if isinstance(c.types.get(id(s.value)), Coll):
+            value = f"_snapshot({value})"
+        return [f"{ind}{c.assign(lv.name)} = {value}"]
     lines = [f"{ind}{v} = {c.expr(s.value)}", f"{ind}st.version += 1"]
     if lv.index is None:
         return lines + [f"{ind}st.vars[{lv.name!r}] = {v}"]
@@ -386,7 +392,7 @@ def _(c: Compiler, s: ast.Offer, ind):
             cards = f"tuple({source})" if c.is_card_coll(item.source) else f"({source},)"
             lines += [f"        {source} = {c.expr(item.source)}",
                       f"        for card in {cards}:",
-                      "            for power in E.free_powers.get(DEFS[card], ()):",
+                      "            for power in E.offered_powers(card):",
                       "                penv = {'me': player, 'this': card}",
                       "                if E.usable(power, player, card, penv):",
                       "                    options.append(('power', power, card, penv))",
@@ -432,7 +438,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     args = [g.fresh("a") for _ in item.args]
     tests = E.legality_tests(item.action)
     hoisted, rest = [], None
-    if n >= 2 and tests and not tests[0][2] and tests[0][1].when is not None:
+    if n >= 2 and tests and not tests[0][2] and tests[0][1].when is not None and not any(E.cards.wrapping(tests[0][0])):
         rule, head = tests[0][0], tests[0][1]
         binders = [b for b, _ in head.pattern.binders]
         parts = _disjuncts(head.when)
@@ -489,6 +495,11 @@ def _(c, s, ind):
 @_on(ast.Stop)
 def _(c, s, ind):
     return [f"{ind}raise StopProc()"]
+
+
+@_on(ast.Cancel)
+def _(c, s, ind):
+    return [f"{ind}raise Cancel()"]
 
 
 @_on(ast.Log)

@@ -353,7 +353,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         path = f"uses/{i}"
         pl = vals.player(use["player"], f"{path}/player", problems)
         card = vals.card(use["card"], f"{path}/card", problems)
-        if card is not None and use["power"] not in [x.name for x in E.powers_of.get(E.defs[card], ())]:
+        if card is not None and use["power"] not in [x.name for x in E.powers_of.get(E.def_of[card], ())]:
             problems.append((f"{path}/power", f"\"{use['card']}\" has no power {use['power']}"))
         if pl is not None and card is not None:
             st.uses[(pl, card, use["power"])] = (use.get("turn", st.turn), use.get("round", st.round))
@@ -407,9 +407,9 @@ def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: lis
         card = vals.card(d.get("card"), "decision/card", problems)
         if card is None:
             return None, None
-        power = next((x for x in E.powers_of.get(E.defs[card], ()) if x.name == d.get("power")), None)
+        power = next((x for x in E.powers_of.get(E.def_of[card], ()) if x.name == d.get("power")), None)
         if power is None or power.window is None:
-            names = [x.name for x in E.powers_of.get(E.defs[card], ()) if x.window is not None]
+            names = [x.name for x in E.powers_of.get(E.def_of[card], ()) if x.window is not None]
             hint = did_you_mean(str(d.get("power")), names, "")
             problems.append(("decision/power", f"\"{d.get('card')}\" has no power {d.get('power')} that reacts to "
                                                f"a window" + (f"; {hint}" if hint else "")))
@@ -485,7 +485,7 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     elif "power" in data:
         card = vals.card(data.get("card"), "card", problems)
         if card is not None:
-            names = [x.name for x in E.powers_of.get(E.defs[card], ())]
+            names = [x.name for x in E.powers_of.get(E.def_of[card], ())]
             if data["power"] not in names:
                 problems.append(("power", _hinted(f"\"{data.get('card')}\" has no power {data['power']}",
                                                   data["power"], names)))

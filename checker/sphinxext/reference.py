@@ -149,6 +149,8 @@ def render_glossary(book: Book) -> str:
     for kind in program.kinds.values():
         attrs = ", ".join(f"``{a.name}``" for a in kind.attrs)
         content = [f"{capitalize(book.kind_noun(kind.name))} ; attributs : {attrs}.", ""]
+        content += [line for text in prose.kind_settings(kind, _demonstrative(book.kind_noun(kind.name)))
+                    for line in (rst_escape(text), "")]
         content += quotes(book, kind.cites)
         lines += rst.directive("rb:type", kind.name, {"where": book.where(kind.span)}, content)
     for enum in program.enums.values():
@@ -167,6 +169,9 @@ def render_glossary(book: Book) -> str:
     for window in program.windows.values():
         args = [f"*{p.name}*" for p in window.params]
         content = [rst.sentence(capitalize(prose.window_clause(window.name, args))), ""]
+        for hook in program.hooks:
+            if hook.window == window.name:
+                content += [prose.hook_sentence(hook), ""]
         lines += rst.directive("rb:window", window.name, {"where": book.where(window.span)}, content)
     lines += rst.title("Actions", "-")
     for action in program.actions.values():
@@ -179,6 +184,16 @@ def render_glossary(book: Book) -> str:
             for name in names:
                 lines += describe(book, role, name)
     return "\n".join(lines)
+
+
+def _demonstrative(noun: str) -> str:
+    """« le quartier » → « ce quartier », « la carte » → « cette carte »."""
+    article, _, rest = noun.partition(" ")
+    if article == "la":
+        return f"cette {rest}"
+    if article == "l'" or noun.startswith("l'"):
+        return f"cet {noun[2:]}"
+    return f"ce {rest}" if rest else noun
 
 
 def action_block(book: Book, action: ast.ActionDecl) -> list[str]:
