@@ -651,7 +651,7 @@ class ConfigDecl:
 
 @dataclass(frozen=True, slots=True)
 class RemoveDecl:
-    kind: str   # rule card precedence constraint configuration procedure quantity table action
+    kind: str   # rule card precedence constraint configuration procedure quantity table action decision
     name: str
     span: Span
 
@@ -664,8 +664,9 @@ class ReplaceDecl:
 
 @dataclass(frozen=True, slots=True)
 class ExtendDecl:
-    """`extend enum …` / `extend kind …` in an overlay: what it adds to (or widens in) the base's declaration."""
-    decl: "EnumDecl | KindDecl"
+    """`extend enum …` / `extend kind …` / `extend card …` in an overlay: what it adds to (or widens in) the
+    base's declaration.  An extended card's ``kind`` is empty: it is the base card's."""
+    decl: "EnumDecl | KindDecl | CardDecl"
     span: Span
 
 

@@ -131,6 +131,13 @@ class _Lower(Transformer):
     def extend_kind(self, meta, c):
         return ast.ExtendDecl(self.kind_decl(meta, c), self.span(meta))
 
+    def extend_card(self, meta, c):
+        name = c[0]
+        rules = tuple(dataclasses.replace(r, card=_unquote(name)) for r in _all(c, ast.RuleDecl))
+        card = ast.CardDecl("", _unquote(name), _all(c, ast.AttrValue), _all(c, ast.PowerDecl), rules,
+                            _all(c, ast.Cite), self.span(meta), self.tspan(name), self.tspan(name))
+        return ast.ExtendDecl(card, self.span(meta))
+
     def before_decl(self, meta, c):
         tokens = [x for x in c if isinstance(x, lark.Token)]
         return ast.BeforeDecl(str(tokens[0]), _pick(c, "names", ()), str(tokens[1]), _pick(c, "args", ()),
@@ -600,7 +607,8 @@ def _constant(value: str):
 
 for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
-for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action"):
+for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action",
+              "decision"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,

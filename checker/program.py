@@ -54,6 +54,7 @@ _TABLE_OF_DECL = {
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
     "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
+    "decision": "decisions",
 }
 # Names that share one namespace: anything an expression can name by itself.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
@@ -136,8 +137,10 @@ class _Collector:
             program.precedences.append(decl)
             return
         if isinstance(decl, ast.CardDecl):
+            # a replaced card's rules replace the base's rules of the same name; the others are new
             for rule in decl.rules:
-                self.add(rule, directory, replacing=replacing)
+                old = program.rules.get(rule.name)
+                self.add(rule, directory, replacing=replacing and old is not None and old.card == decl.name)
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = decl.name
@@ -178,8 +181,8 @@ class _Collector:
         """Merge an `extend` into the base's enum or kind: members and attributes are added; an attribute
         declared again replaces the base's (typecheck holds it to the same type)."""
         program, new = self.program, decl.decl
-        what = "enum" if isinstance(new, ast.EnumDecl) else "kind"
-        table = program.enums if what == "enum" else program.kinds
+        what = {ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.CardDecl: "card"}[type(new)]
+        table = {"enum": program.enums, "kind": program.kinds, "card": program.cards}[what]
         old = table.get(new.name)
         if old is None:
             self.reporter.error("E0501", f"`extend {what}` names {what} '{new.name}' that the base does not declare",
@@ -194,6 +197,9 @@ class _Collector:
             table[old.name] = dataclasses.replace(old, members=old.members + tuple(
                 m for m in new.members if program.enum_members[m.name][1] is m))
             return
+        if what == "card":
+            self._extend_card(old, new, decl)
+            return
         attrs = {a.name: a for a in old.attrs}
         for attr in new.attrs:
             if attr.name in attrs:
@@ -204,6 +210,21 @@ class _Collector:
         table[old.name] = dataclasses.replace(
             old, attrs=tuple(attrs.values()), decisions=old.decisions + new.decisions, cites=old.cites + new.cites,
             **{f: getattr(new, f) or getattr(old, f) for f in ("controller", "start", "active", "imitates")})
+
+    def _extend_card(self, old: ast.CardDecl, new: ast.CardDecl, decl: ast.ExtendDecl) -> None:
+        """New attribute values replace the base's; powers, rules and citations are added."""
+        program = self.program
+        mine = {p.name: p for p in old.powers}
+        for power in new.powers:
+            if power.name in mine:
+                self._duplicate("power", power.name, power.span, mine[power.name].span)
+        for rule in new.rules:
+            self.add(rule, Path("."))
+        attrs = {a.name: a for a in old.attrs}
+        attrs.update({a.name: a for a in new.attrs})
+        program.cards[old.name] = dataclasses.replace(
+            old, attrs=tuple(attrs.values()), powers=old.powers + tuple(p for p in new.powers if p.name not in mine),
+            rules=old.rules + new.rules, cites=old.cites + new.cites)
 
     def remove(self, decl: ast.RemoveDecl) -> None:
         program = self.program

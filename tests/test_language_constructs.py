@@ -334,3 +334,30 @@ extend kind Carte { active: marche  imitates: copie }
         assert (enc.quantity("prix", (0,)), enc.legality("acheter", (0,))[0]) == ours
         seen.add(ours)
     assert len(seen) >= 2, "the situations differ"
+
+
+def test_extend_card_adds_powers_and_rules_to_a_base_card(tmp_path):
+    result = checked(tmp_path, CARDS, """overlay "Écu doré" on "Jeu"
+extend card "Écu" {
+  force: 4
+  power double_gain "2 pièces" { transfer 2 from banque to bourse[me] }
+  rule écu_plus_cher { adjust prix(p) by 1 when this in main[p] }
+}
+extend card "Pierre" { power gain "déjà pris ?" { stop } }
+""")
+    assert errors(result) == []
+    e, agents = started(result, ["Écu", "Miroir", "Pierre"], [["double_gain (Écu)", "Passer"], []])
+    écu = e.card("Écu")
+    e.st.put(écu, "main", 0, "top")
+    e.st.vars["bourse"].update({0: 0, 1: 0})
+    assert e.card_attrs[e.def_ids["Écu"]]["force"] == 4
+    assert e.quantity("prix", (0,)) == 5 - 2 + 1
+    e.call("partie", ())
+    assert e.st.vars["bourse"][0] == 2
+    assert [p.name for p in result.program.cards["Écu"].powers] == ["gain", "marque", "double_gain"]
+    bad = checked(tmp_path, CARDS, """overlay "Écu doré" on "Jeu"
+extend card "Ecu" { force: 4 }
+extend card "Écu" { power gain "encore" { stop } }
+""")
+    assert errors(bad) == ["E0501: `extend card` names card 'Ecu' that the base does not declare",
+                           "E0201: power 'gain' is defined twice"]
