@@ -259,15 +259,19 @@ def render_variants(book: Book) -> str:
         lines += rst.title(name, "-")
         lines += [f"Fichier ``{source.name}``" + (f", variante de « {rst_escape(header.base)} »" if header else "")
                   + ".", ""]
-        added, replaced, removed = [], [], []
+        added, replaced, removed, extended = [], [], [], []
         for decl in decls:
             if isinstance(decl, ast.RemoveDecl):
                 removed.append(f"{decl.kind} ``{decl.name}``")
             elif isinstance(decl, ast.ReplaceDecl):
                 replaced.append(_decl_ref(book, decl.decl))
+            elif isinstance(decl, ast.ExtendDecl):
+                extended.append(_decl_ref(book, decl.decl))
+            elif isinstance(decl, ast.BeforeDecl):
+                added.append(book.prose.hook_sentence(decl))
             else:
                 added.append(_decl_ref(book, decl))
-        for label, items in (("Ajoute", added), ("Remplace", replaced), ("Retire", removed)):
+        for label, items in (("Ajoute", added), ("Remplace", replaced), ("Étend", extended), ("Retire", removed)):
             if items:
                 lines += [f"**{label}** :", ""] + rst.bullets(items)
     return "\n".join(lines)
@@ -277,7 +281,7 @@ def _decl_ref(book: Book, decl) -> str:
     name = getattr(decl, "name", None)
     program = book.program
     if isinstance(decl, ast.CardDecl) and name in program.cards:
-        return book.card_ref(name)
+        return book.card_ref(name) if book.has_page(program.cards[name]) else f"« {rst_escape(name)} »"
     for role, table in (("rule", program.rules), ("procedure", program.procedures),
                         ("quantity", program.quantities), ("table", program.tables), ("action", program.actions),
                         ("constraint", program.constraints), ("decision", program.decisions)):
