@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from checker.configurations import select
+from checker.play import format_event
 from checker.runtime import Engine, RandomAgent
 from checker.runtime.agents import ScriptedAgent
 from conftest import ROOT
@@ -135,7 +136,9 @@ def test_mercenaire_contre_une_attaque_et_rend_sa_piece():
     turn(e, attacker, "Condottiere")
     assert names(e, st.zone("cité", merc)) == ["Temple"], "the destruction was countered"
     assert gold(st)[attacker] == 2 + 1 and st.vars["jeton"][e.card("Mercenaire")] == 0, "the coin goes to the attacker"
-    assert any(ev["kind"] == "cancel" for ev in e.events)
+    cancel = next(ev for ev in e.events if ev["kind"] == "cancel")
+    assert format_event(cancel, [f"Joueur {k + 1}" for k in range(5)]) == \
+        "  détruire_par_le_condottiere n'a pas lieu : annulé au moment « attaque »"
     e2, st2, _ = setup(MIX, [["pièces"], [], [], [], []])
     choose(e2, st2, 0, "Mercenaire")
     turn(e2, 0, "Mercenaire")
@@ -762,6 +765,13 @@ def test_palais_des_glaces_copie_le_pouvoir_d_un_quartier_adverse():
     st.vars["copie"][palais] = e.card("Caverne d'Alí Baba")
     e.invalidate()
     assert e.quantity("or_reçu", (0,)) == 4, "a copied rule, read with this = the Palais des Glaces"
+    st.vars["copie"][palais] = e.card("Observatoire")
+    e.invalidate()
+    assert e.quantity("cartes_piochées", (0,)) == 3, "a rule of the 4th edition's Merveilles, copied"
+    st.vars["copie"][palais] = e.card("Donjon")
+    gold(st)[1] = 9
+    e.invalidate()
+    assert not e.allowed("détruire_par_le_condottiere", (1, 0, palais)), "the Donjon's protection covers the copy"
 
 
 def test_tripot_et_pont_du_diable_se_batissent_autrement():

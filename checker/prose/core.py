@@ -349,7 +349,7 @@ class Prose:
         if kind.active is not None:
             when = self.term_text(kind.active[0], [noun], BOOL)
             out.append(capitalize(contract(f"{noun} n'a de pouvoirs et ses règles ne s'appliquent que tant que "
-                                           f"{when} est vrai")) + ".")
+                                           f"{when}")) + ".")
         if kind.imitates is not None:
             other = self.term_text(kind.imitates[0], [noun], None)
             out.append(capitalize(contract(f"{noun} a aussi les pouvoirs de la carte qu'il imite ({other}), et "

@@ -39,6 +39,7 @@ class CardState:
         self.hooks: dict[str, list] = {}      # action -> [(hook, window-args function)], ancestors' included
         self.firing: set[int] = set()         # the hooks whose action is taking effect now
         self.imitators: tuple[int, ...] = ()  # this game's physical cards of a kind that `imitates`
+        self._copied: tuple = (-1, {})          # (state version, imitated definition -> its imitators)
 
     # ---------------------------------------------------------------- compile time
     def compile_hooks(self) -> None:
@@ -77,6 +78,7 @@ class CardState:
         E = self.E
         self.firing = set()
         self.imitators = tuple(c for kind in self.imitates for c in E.selected.get(kind, ()))
+        self.forget()
 
     def is_active(self, card) -> bool:
         """Does the card work now?  A card named by its definition works while one of its copies does
@@ -99,11 +101,27 @@ class CardState:
         q = self.imitates.get(E.def_kind[E.def_of[card]])
         return None if q is None else E.def_of[E.quantity_fns[q](card)]
 
+    def forget(self) -> None:
+        """Forget what was computed from the state (it was changed directly)."""
+        self._copied = (-1, {})
+
+    def copied(self) -> dict:
+        """imitated definition -> the cards imitating it now (computed once per state of the game)."""
+        version = self.E.st.version
+        if self._copied[0] != version:
+            out: dict = {}
+            for card in self.imitators:
+                other = self.imitated(card)
+                if other is not None:
+                    out.setdefault(other, []).append(card)
+            self._copied = (version, out)
+        return self._copied[1]
+
     def thises(self, key: int, copies: bool) -> list:
         """The values of ``this`` a rule of card ``key`` is read with now."""
         out = [key] if self.is_active(key) else []
         if copies:
-            out += [a for a in self.imitators if self.imitated(a) == key and self.is_active(a)]
+            out += [a for a in self.copied().get(key, ()) if self.is_active(a)]
         return out
 
     def offered(self, card) -> list:

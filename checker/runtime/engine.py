@@ -370,6 +370,7 @@ class Engine:
     def invalidate(self) -> None:
         """Forget cached quantities: for tools and tests that change the state directly."""
         self._qversion = -1
+        self.cards.forget()
 
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
         """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs).
