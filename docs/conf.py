@@ -17,7 +17,7 @@ extensions = ["checker.sphinxext", "myst_parser"]
 
 # The spec the book is made from: the base spec, then any house-rule files or overlays
 # (paths relative to this file).  A file added here gets its pages on the next build.
-rulebook_spec = ["../spec/citadelles"]
+rulebook_spec = ["../spec/citadelles", "../spec/extension-fan"]
 rulebook_lexicon = "lexique.toml"
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

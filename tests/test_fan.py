@@ -973,3 +973,26 @@ def test_z3_et_l_interpreteur_s_accordent_sur_une_partie_de_l_extension():
         e.play(selection.cards, players, seed, [RandomAgent(seed * 10 + k) for k in range(players)])
         assert compared == 60, (config, compared)
     assert not disagreements, disagreements[:3]
+
+
+# ==================================================================== le livre
+
+def test_the_book_renders_every_card_of_the_expansion():
+    """The book's pages for the expansion: every card with effects has its page in French prose (the prose
+    generator raises on a construct it cannot say), the new constructs included."""
+    from checker.sphinxext import Book, render
+    book = Book.load([ROOT / p for p in FAN], ROOT / "docs" / "lexique.toml")
+    pages = {name: render(book, "card", name) for name, card in checked().program.cards.items()
+             if book.has_page(card) and (card.name in ("Mercenaire", "Prince", "Oracle") or
+                                         any(c.source == "fan" for c in card.cites))}
+    assert len(pages) >= 40
+    assert "L'action qui allait avoir lieu est annulée" in pages["Mercenaire"]
+    assert "si et seulement si *sens* est **horaire**" in pages["Prince"]
+    assert "sens inverse des aiguilles d'une montre" in render(book, "chapter", "draft")
+    assert "désormais, *fini* vaut" in pages["Oracle"]
+    glossary = render(book, "glossary")
+    assert "ne s'appliquent que tant que ce quartier est en état" in glossary
+    assert "Avant qu'un joueur (*p*) ne puisse détruire *d* dans la cité de *q*, ce moment s'ouvre : *p* attaque *q*" \
+        in glossary
+    variants = render(book, "variants")
+    assert "**Étend** :" in variants and "« Reserve naturelle »" in variants

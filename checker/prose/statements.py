@@ -60,6 +60,8 @@ def _setvar(p: Prose, s: ast.SetVar, ctx: Ctx) -> Step:
     ty = p._resolve_type(decl.type) if decl is not None else None
     if ty == BOOL and isinstance(s.value, ast.BoolLit):
         return Step(_sentence(f"désormais, {target if s.value.value else negate(target)}"))
+    if ty == BOOL:
+        return Step(_sentence(f"désormais, {target} si et seulement si {p.cond(s.value, ctx)}"))
     if isinstance(s.value, ast.NoneLit):
         some = _some(p, ast.Index(ast.Name(s.target.name, s.span), s.target.index, s.span)
                      if s.target.index is not None else ast.Name(s.target.name, s.span), ctx)
