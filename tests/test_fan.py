@@ -21,6 +21,7 @@ from checker.play import format_event
 from checker.runtime import Engine, RandomAgent
 from checker.runtime.agents import ScriptedAgent
 from conftest import ROOT
+from test_scenarios_powers import choose, give, offered
 
 FAN = [Path("spec/citadelles"), Path("spec/extension-fan")]
 
@@ -55,16 +56,6 @@ def setup(config: str, scripts: list[list[str]], swap: dict[str, str] | None = N
     return e, st, agents
 
 
-def give(e, st, player: int, zone: str, *cards: str) -> list[int]:
-    """Put the first copy of each named card still in the pile into ``zone[player]``."""
-    placed = []
-    for name in cards:
-        card = next(c for c in e.instances[e.def_ids[name]] if st.where[c][0] == "pioche")
-        st.put(card, zone, player, "top")
-        placed.append(card)
-    return placed
-
-
 def top(e, st, *cards: str) -> None:
     """Put these cards on top of the pile, the last named on the very top."""
     for name in cards:
@@ -72,21 +63,8 @@ def top(e, st, *cards: str) -> None:
         st.put(card, "pioche", None, "top")
 
 
-def choose(e, st, player: int, *characters: str) -> None:
-    for name in characters:
-        st.put(e.card(name), "choisis", player, "top")
-
-
 def names(e, cards) -> list[str]:
     return sorted(e.show_card(c) for c in cards)
-
-
-def offered(agent) -> list[str]:
-    return [label for _prompt, labels, _answer in agent.seen for label in labels]
-
-
-def powers_used(e) -> list[tuple[str, str]]:
-    return [(ev["card"], ev["power"]) for ev in e.events if ev["kind"] == "power"]
 
 
 def turn(e, player: int, character: str) -> None:
@@ -556,14 +534,6 @@ def test_templier_ne_peut_etre_appele_et_le_lieu_de_pelerinage():
 
 
 # ==================================================================== Les Nouveaux Quartiers
-
-def build(e, st, player: int, character: str, district: str, gold_before: int, script_tail: list[str] = (),
-          config: str = NP2, players: int = 3):
-    """Set a game up where ``player`` (as ``character``) builds ``district`` on his turn."""
-    scripts = [[] for _ in range(players)]
-    scripts[player] = ["pièces", f"bâtir(Joueur {player + 1}, {district})", *script_tail]
-    return scripts
-
 
 def test_reserve_naturelle_kermesse_et_distillerie_comptent_pour_leur_couleur():
     """Reserve naturelle : « Ce quartier sans pouvoir sert à avoir un quartier noble pour prélever des
