@@ -966,3 +966,30 @@ def test_the_book_renders_every_card_of_the_expansion():
         in glossary
     variants = render(book, "variants")
     assert "**Étend** :" in variants and "« Reserve naturelle »" in variants
+
+
+# ==================================================================== conflits réglés
+
+@pytest.mark.parametrize("winner, loser", [
+    ("ashura_protège", "menacer_un_personnage_mandaté"),            # a contradiction
+    ("kraken_sans_choix_de_départ", "geôlier_privé_du_choix_de_départ"),   # competing values
+    ('"Bailli".taxe', '"Statue".statue_embellir'),                      # an order of reactions
+])
+def test_removing_a_precedence_of_the_expansion_brings_its_conflict_back(winner, loser):
+    """`rulebook conflicts spec/citadelles spec/extension-fan` reports nothing unresolved; each precedence of
+    40-préséances.rules settles a conflict the finder reports, with a witness, once it is taken away."""
+    import dataclasses
+    from checker.conflicts import Search
+    from checker.typecheck import Typed
+    typed = checked().typed
+    pair = {(winner, loser), (loser, winner)}
+
+    def search(program):
+        s = Search(Typed(program, typed.types), players=3)
+        return s.contradictions(only=pair) + s.competing_values(only=pair) + s.order_dependence(only=pair)
+    settled = search(typed.program)
+    assert settled and not any(f.unresolved for f in settled)
+    program = dataclasses.replace(typed.program, precedences=[
+        p for p in typed.program.precedences if (str(p.winner), str(p.loser)) != (winner, loser)])
+    back = [f for f in search(program) if f.unresolved and set(f.rules) == {winner, loser}]
+    assert back and back[0].witness is not None
