@@ -993,3 +993,17 @@ def test_removing_a_precedence_of_the_expansion_brings_its_conflict_back(winner,
         p for p in typed.program.precedences if (str(p.winner), str(p.loser)) != (winner, loser)])
     back = [f for f in search(program) if f.unresolved and set(f.rules) == {winner, loser}]
     assert back and back[0].witness is not None
+
+
+def test_a_state_of_the_expansion_reads_back_with_a_card_not_in_the_game(tmp_path, capsys):
+    """The Invocateur's imitation holds a character that is not in the game (the Magicienne): a state file
+    written at that point is read back by `rulebook moves`, which lists the legal moves."""
+    from checker.cli import main
+    state = tmp_path / "etat.json"
+    assert main(["play", "spec/citadelles", "spec/extension-fan", "-n", "3", "-s", "2", "-c", NP2, "-q",
+                 "--state-at", "40", str(state)]) == 0
+    assert '"Invocateur": "Magicienne"' in state.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["moves", str(state)]) == 0
+    out = capsys.readouterr().out
+    assert "legal move(s)" in out and "Traceback" not in out

@@ -106,7 +106,7 @@ class _Values:
         if ty == PLAYER:
             return self.player(data, path, problems)
         if isinstance(ty, KindT):
-            return self.card(data, path, problems, kind=ty.name)
+            return self.card(data, path, problems, kind=ty.name, definition_ok=True)
         if isinstance(ty, EnumT):
             members = [m.name for m in self.E.program.enums[ty.name].members]
             if data not in members:
@@ -144,12 +144,19 @@ class _Values:
                                f"{json.dumps(data, ensure_ascii=False)}"))
         return None
 
-    def card(self, data, path, problems, kind: str | None = None):
+    def card(self, data, path, problems, kind: str | None = None, definition_ok: bool = False):
+        """A physical card of this game, by its label; with ``definition_ok`` (a value, not a card that is
+        somewhere), also a card of the spec that is not in the game: its definition, as a literal is."""
         E = self.E
         if not isinstance(data, str):
             problems.append((path, f"expected a card name, not {json.dumps(data, ensure_ascii=False)}"))
             return None
         inst = self.by_label.get(data)
+        if inst is None and definition_ok and data in E.def_ids and not E.instances.get(E.def_ids[data]):
+            if kind is not None and E.def_kind[E.def_ids[data]] != kind:
+                problems.append((path, f"\"{data}\" is a {E.def_kind[E.def_ids[data]]}, not a {kind}"))
+                return None
+            return E.def_ids[data]
         if inst is None:
             if data in E.def_ids:
                 problems.append((path, f"\"{data}\" is not in this game's selection"))
