@@ -1007,3 +1007,16 @@ def test_a_state_of_the_expansion_reads_back_with_a_card_not_in_the_game(tmp_pat
     assert main(["moves", str(state)]) == 0
     out = capsys.readouterr().out
     assert "legal move(s)" in out and "Traceback" not in out
+
+
+def test_the_engine_knows_no_card_of_the_expansion_by_name():
+    """checker/ names no card of the expansion either: every construct it needed is general."""
+    import re
+    names = sorted({c.name for c in checked().program.cards.values()}, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+    hits = [f"{path.relative_to(ROOT)}:{number}: {m.group(1)}"
+            for path in sorted((ROOT / "checker").rglob("*.py"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1)
+            for m in pattern.finditer(line)]
+    assert hits == []
+    assert pattern.search('if name == "Mercenaire":'), "the check must be able to fail"

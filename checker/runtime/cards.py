@@ -12,7 +12,7 @@ A kind may say when its cards work (``active: q``) and whose powers and rules a 
 ``before act(x…) signal w(args)`` opens ``w`` when a legal ``act`` (or a refinement of it) is about
 to take effect; a reaction that runs ``cancel`` closes the window, and the action does not happen:
 its ``do`` stops as an illegal one would.  A hook does not open its window again for an action done
-inside the effect of the action it opened it for (the Condottiere's destruction runs ``détruire``).
+inside the effect of the action it opened it for (a refinement whose effect does its parent).
 """
 
 from __future__ import annotations
