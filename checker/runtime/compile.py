@@ -390,9 +390,12 @@ def _(c: Compiler, s: ast.Offer, ind):
         elif isinstance(item, ast.OfferPowers):
             source = g.fresh("source")
             cards = f"tuple({source})" if c.is_card_coll(item.source) else f"({source},)"
+            # a card's own powers, or (when some kind has `active` or `imitates`) what its state allows
+            powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
+                else "E.free_powers.get(DEF[card], ())"
             lines += [f"        {source} = {c.expr(item.source)}",
                       f"        for card in {cards}:",
-                      "            for power in E.offered_powers(card):",
+                      f"            for power in {powers}:",
                       "                penv = {'me': player, 'this': card}",
                       "                if E.usable(power, player, card, penv):",
                       "                    options.append(('power', power, card, penv))",

@@ -442,6 +442,13 @@ class Engine:
             if body is not None:
                 effect = body, dict(zip(params, args))
                 break
+        if not self.cards.hooks.get(action):
+            if effect is not None:
+                try:
+                    effect[0](effect[1])
+                except StopProc:
+                    pass
+            return
         self.cards.perform(action, args, (lambda: effect[0](effect[1])) if effect else (lambda: None))
 
     def call(self, name: str, args: tuple) -> None:
@@ -484,33 +491,31 @@ class Engine:
         """Open ``window``: every card with a controller (and active) reacts, in order, then every card
         imitating one that reacts.  True when a reaction cancelled (the rest of the window is skipped)."""
         reactions = self._reactions.get(window, ())
-        if self.cards.imitators:
-            reactions = [*reactions, *self.cards.reactions(window)]
+        cards = self.cards
+        active = cards.active
+        if cards.imitators:
+            reactions = [*reactions, *cards.reactions(window)]
         try:
-            self._react(reactions, args)
+            for power, card, controller in reactions:
+                player = controller(card)
+                if player is None:
+                    continue
+                if active and not cards.is_active(card):
+                    continue
+                env = {"me": player, "this": card}
+                if power.names:
+                    env.update(zip(power.names, args))
+                if not self.usable(power, player, card, env):
+                    continue
+                if not power.mandatory:
+                    yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
+                                      label=_yes_no, site=power, env=env)
+                    if not yes:
+                        continue
+                self.run_power(power, player, card, env)
         except Cancel:
             return True
         return False
-
-    def _react(self, reactions, args: tuple) -> None:
-        active = self.cards.active
-        for power, card, controller in reactions:
-            player = controller(card)
-            if player is None:
-                continue
-            if active and not self.cards.is_active(card):
-                continue
-            env = {"me": player, "this": card}
-            if power.names:
-                env.update(zip(power.names, args))
-            if not self.usable(power, player, card, env):
-                continue
-            if not power.mandatory:
-                yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
-                                  label=_yes_no, site=power, env=env)
-                if not yes:
-                    continue
-            self.run_power(power, player, card, env)
 
     def offered_powers(self, card) -> list[Power]:
         """The powers `powers of card` offers: those without a window (see :class:`CardState`).  ``card``
