@@ -139,12 +139,9 @@ class CardState:
     def reactions(self, window: str) -> list:
         """(power, card, controller function) of every card imitating one whose powers react to ``window``."""
         E, out = self.E, []
-        for card in self.imitators:
-            other = self.imitated(card)
-            if other is None or other == E.def_of[card]:
-                continue
+        for other, cards in self.copied().items():
             for power in E.window_powers_of.get((window, other), ()):
-                out.append((power, card, E.controller))
+                out += [(power, card, E.controller) for card in cards if E.def_of[card] != other]
         return out
 
     # ---------------------------------------------------------------- before an action
