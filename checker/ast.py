@@ -329,6 +329,12 @@ class EndTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancel:
+    """`cancel`: in a power reacting to a window opened `before` an action, the action does not happen."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     span: Span
 
@@ -354,7 +360,7 @@ class DecisionStmt:
 
 
 Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle,
-             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Log, CiteStmt, DecisionStmt]
+             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt]
 
 # ---------------------------------------------------------------- declarations
 
@@ -420,6 +426,8 @@ class KindDecl:
     decisions: tuple[tuple[str, Span], ...]
     cites: tuple[Cite, ...]
     span: Span
+    active: tuple[str, Span] | None = None      # q(card): Bool; a card's powers and rules work while it holds
+    imitates: tuple[str, Span] | None = None    # q(card): K?; the card also has that card's powers and rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,6 +462,19 @@ class WindowDecl:
     params: tuple[Param, ...]
     doc: str | None
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BeforeDecl:
+    """`before act(x, y) signal w(args)`: when a legal `act` (or a refinement) is about to take effect,
+    window ``w`` opens with ``args`` (computed from the action's arguments, bound by position)."""
+    action: str
+    binders: tuple[tuple[str, Span], ...]
+    window: str
+    args: tuple["Expr", ...]
+    span: Span
+    action_span: Span
+    window_span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -630,7 +651,7 @@ class ConfigDecl:
 
 @dataclass(frozen=True, slots=True)
 class RemoveDecl:
-    kind: str   # rule card precedence constraint configuration procedure quantity table
+    kind: str   # rule card precedence constraint configuration procedure quantity table action decision
     name: str
     span: Span
 
@@ -638,6 +659,14 @@ class RemoveDecl:
 @dataclass(frozen=True, slots=True)
 class ReplaceDecl:
     decl: "Decl"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendDecl:
+    """`extend enum …` / `extend kind …` / `extend card …` in an overlay: what it adds to (or widens in) the
+    base's declaration.  An extended card's ``kind`` is empty: it is the base card's."""
+    decl: "EnumDecl | KindDecl | CardDecl"
     span: Span
 
 
@@ -650,7 +679,7 @@ class OverlayHeader:
 
 Decl = Union[GameDecl, SourceDecl, EnumDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
-             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl]
+             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl]
 
 
 @dataclass(frozen=True, slots=True)

@@ -323,6 +323,9 @@ class _Ranges:
                 bindings.append((s.var, s.coll, "element"))
             elif isinstance(s, ast.ChooseSubset):
                 bindings.append((s.var, s.coll, "subset"))
+        lets = {name for name, _, how in bindings if how == "value"}
+        bindings += [(s.target.name, s.value, "value") for s in ast.statements(stmts)   # `set` on a `let`
+                     if isinstance(s, ast.SetVar) and s.target.index is None and s.target.name in lets]
         env = {**env, **{name: (EMPTY, 0) for name, _, _ in bindings if name not in env}}
         for round_ in range(12):
             changed = False

@@ -398,9 +398,7 @@ class Search:
                 enc = self.encoder()
                 try:
                     args, domain = self.params_args(enc, name, decl.params)
-                    e1, e2 = enc.rule_env(r1, h1, args), enc.rule_env(r2, h2, args)
-                    w1 = True if h1.when is None else enc.expr(h1.when, e1)
-                    w2 = True if h2.when is None else enc.expr(h2.when, e2)
+                    w1, w2 = enc.applies(r1, h1, args), enc.applies(r2, h2, args)
                 except Unsupported as exc:
                     out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.located()}",
                                        (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
@@ -453,6 +451,7 @@ class Search:
                     controller = E.controllers.get(E.def_kind[power.card])
                     holder = enc.quantity(controller, (inst,)) if controller else NONE
                     both.append(holder != NONE if not is_const(holder) else holder != NONE)
+                    both.append(enc.active(inst))
                     decl = self._power_decl(power)
                     if decl.requires is not None:
                         env = {"me": holder, "this": inst, **{n: v for (n, _), (v, _) in

@@ -7,6 +7,8 @@ checked in.
 
 from __future__ import annotations
 
+import dataclasses
+
 from checker import ast
 from checker.diagnostics import Note
 from checker.program import did_you_mean
@@ -29,6 +31,7 @@ def check_declarations(c: Checker) -> None:
         _game(c, p.game)
     for kind in p.kinds.values():
         _kind(c, kind)
+    _redeclared(c)
     for var in p.vars.values():
         _var(c, var)
     for zone in p.zones.values():
@@ -40,6 +43,8 @@ def check_declarations(c: Checker) -> None:
         c.params_env(window.params, EMPTY)
     for action in p.actions.values():
         _action(c, action)
+    for hook in p.hooks:
+        _hook(c, hook)
     for quantity in p.quantities.values():
         env = c.params_env(quantity.params, EMPTY)
         c.expect(quantity.default, c.resolve_type(quantity.type), env, f"the default of {quantity.name}")
@@ -134,6 +139,17 @@ def _kind(c: Checker, kind: ast.KindDecl) -> None:
                 c.resolve_type(q.type) not in (PLAYER, Opt(PLAYER)):
             c.err("E0301", f"the controller '{name}' must be a quantity ({kind.name}) -> Player?", span,
                   notes=[Note(f"'{name}' is declared here", q.span)])
+    for setting, want, shape in (("active", BOOL, "Bool"), ("imitates", Opt(me), f"{kind.name}?")):
+        if getattr(kind, setting) is None:
+            continue
+        name, span = getattr(kind, setting)
+        q = c.p.quantities.get(name)
+        if q is None:
+            c.err("E0202", f"unknown quantity '{name}' for `{setting}` of {kind.name}", span, subject=name,
+                  hint=did_you_mean(name, c.p.quantities))
+        elif len(q.params) != 1 or c.resolve_type(q.params[0].type) != me or c.resolve_type(q.type) != want:
+            c.err("E0301", f"`{setting}` of {kind.name} must name a quantity ({kind.name}) -> {shape}", span,
+                  notes=[Note(f"'{name}' is declared here", q.span)])
     if kind.start is not None:
         name, span = kind.start
         zone = c.p.zones.get(name)
@@ -142,6 +158,16 @@ def _kind(c: Checker, kind: ast.KindDecl) -> None:
                   hint=did_you_mean(name, c.p.zones))
         elif zone.index is not None or zone.kind.name != kind.name:
             c.err("E0301", f"the start zone of {kind.name} must be an unindexed zone of {kind.name}", span)
+
+
+def _redeclared(c: Checker) -> None:
+    """An `extend kind` may widen an attribute's range or change its default, not its type."""
+    for old, new in c.p.redeclared:
+        before, after = c.resolve_type(old.type), c.resolve_type(new.type)
+        if ERROR not in (before, after) and before != after:
+            c.err("E0301", f"`extend` cannot change the type of attribute '{new.name}' ({before} → {after})",
+                  new.type.span, notes=[Note("the base declares it here", old.span)],
+                  hint="an extension may change an attribute's range or default; add a new attribute instead")
 
 
 def _var(c: Checker, var: ast.VarDecl) -> None:
@@ -177,6 +203,23 @@ def _action(c: Checker, action: ast.ActionDecl) -> None:
                 cursor = c.p.actions.get(cursor.parent[0])
     if action.body is not None:
         c.block(action.body, env)
+
+
+def _hook(c: Checker, hook: ast.BeforeDecl) -> None:
+    """`before act(x…) signal w(args)`: the binders name act's parameters; args fit w's parameters."""
+    action = c.p.actions.get(hook.action)
+    if action is None:
+        c.err("E0202", f"unknown action '{hook.action}'", hook.action_span, subject=hook.action,
+              hint=did_you_mean(hook.action, c.p.actions))
+        return
+    if len(hook.binders) != len(action.params):
+        names = ", ".join(x.name for x in action.params)
+        c.err("E0302", f"'{hook.action}' has {len(action.params)} parameter(s), `before` binds {len(hook.binders)}",
+              hook.action_span, hint=f"{hook.action}({names})")
+    env = EMPTY
+    for (name, _), param in zip(hook.binders, action.params):
+        env = env.bind(name, c.resolve_type(param.type))
+    c.invoke("window", c.p.windows, hook.window, hook.args, env, hook.window_span)
 
 
 def _table(c: Checker, table: ast.TableDecl) -> None:
@@ -246,6 +289,8 @@ def _int_bounds(domain: ast.Expr) -> tuple[int | None, int | None]:
 def _power(c: Checker, power: ast.PowerDecl, env: Env) -> None:
     if power.window is not None:
         name, names, span = power.window
+        if any(hook.window == name for hook in c.p.hooks):
+            env = dataclasses.replace(env, cancel=True)
         window = c.p.windows.get(name)
         if window is None:
             c.err("E0202", f"unknown window '{name}'", span, subject=name, hint=did_you_mean(name, c.p.windows))

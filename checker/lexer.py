@@ -22,20 +22,21 @@ __all__ = ["RulebookLexer", "RULES", "SCOPES", "textmate_grammar", "DECLARATIONS
 DECLARATIONS = (
     "game", "source", "enum", "kind", "counter", "var", "zone", "window", "action", "quantity", "table", "card",
     "rule", "precedence", "constraint", "decision", "procedure", "configuration", "overlay", "remove", "replace",
+    "extend", "before",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
 # The other reserved words: statements, options, operators spelt as words.
 STATEMENTS = (
     "let", "set", "choose", "subset", "size", "if", "then", "else", "for", "repeat", "until", "transfer", "up",
     "to", "from", "reset", "move", "draw", "shuffle", "reveal", "do", "call", "signal", "offer", "end", "turn",
-    "stop", "log", "when", "limit", "once", "per", "round", "unlimited", "mandatory", "by", "over", "include",
+    "stop", "cancel", "log", "when", "limit", "once", "per", "round", "unlimited", "mandatory", "by", "over", "include",
     "with", "where", "secretly", "optionally", "at", "random", "top", "bottom", "of", "pile", "powers", "finish",
     "in", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret",
 )
 CONSTANTS = ("true", "false", "none")
 AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter")
-BUILTINS = ("this", "me", "players", "player_count", "left", "right", "seats_from", "selected", "least",
-            "greatest", "half")
+BUILTINS = ("this", "me", "players", "player_count", "left", "right", "seats_from", "seats_counterclockwise_from",
+            "selected", "least", "greatest", "half")
 TYPES = ("Int", "Bool", "Text", "Player")
 
 _NAME = r"[^\W\d]\w*"

@@ -21,7 +21,10 @@ from checker.source import Span
 MAX_DEPTH = 120     # AST levels one declaration may have; far beyond any real spec
 MAX_DIGITS = 18
 
-__all__ = ["lower_trees"]
+__all__ = ["lower_trees", "KIND_SETTINGS"]
+
+# `name: q` items of a kind that are settings of the kind itself, not attributes of its cards.
+KIND_SETTINGS = ("controller", "start", "active", "imitates")
 
 
 def _unquote(token: str) -> str:
@@ -112,18 +115,33 @@ class _Lower(Transformer):
         return ast.EnumMember(str(c[0]), _unquote(c[1]) if len(c) > 1 else None, self.span(meta))
 
     def kind_decl(self, meta, c):
-        attrs, controller, start = [], None, None
+        attrs, named = [], {}
         for a in _all(c, ast.AttrDecl):
-            if a.name in ("controller", "start") and isinstance(a.type, ast.TypeName) and a.default is None:
-                entry = (a.type.name, a.type.span)
-                if a.name == "controller":
-                    controller = entry
-                else:
-                    start = entry
+            if a.name in KIND_SETTINGS and isinstance(a.type, ast.TypeName) and a.default is None \
+                    and a.domain is None:
+                named[a.name] = (a.type.name, a.type.span)
             else:
                 attrs.append(a)
-        return ast.KindDecl(str(c[0]), tuple(attrs), controller, start, _decisions(c), _all(c, ast.Cite),
-                            self.span(meta))
+        return ast.KindDecl(str(c[0]), tuple(attrs), named.get("controller"), named.get("start"), _decisions(c),
+                            _all(c, ast.Cite), self.span(meta), named.get("active"), named.get("imitates"))
+
+    def extend_enum(self, meta, c):
+        return ast.ExtendDecl(self.enum_decl(meta, c), self.span(meta))
+
+    def extend_kind(self, meta, c):
+        return ast.ExtendDecl(self.kind_decl(meta, c), self.span(meta))
+
+    def extend_card(self, meta, c):
+        name = c[0]
+        rules = tuple(dataclasses.replace(r, card=_unquote(name)) for r in _all(c, ast.RuleDecl))
+        card = ast.CardDecl("", _unquote(name), _all(c, ast.AttrValue), _all(c, ast.PowerDecl), rules,
+                            _all(c, ast.Cite), self.span(meta), self.tspan(name), self.tspan(name))
+        return ast.ExtendDecl(card, self.span(meta))
+
+    def before_decl(self, meta, c):
+        tokens = [x for x in c if isinstance(x, lark.Token)]
+        return ast.BeforeDecl(str(tokens[0]), _pick(c, "names", ()), str(tokens[1]), _pick(c, "args", ()),
+                              self.span(meta), self.tspan(tokens[0]), self.tspan(tokens[1]))
 
     def attr_decl(self, meta, c):
         domain = _pick(c, "domain")
@@ -468,6 +486,9 @@ class _Lower(Transformer):
     def stop_stmt(self, meta, c):
         return ast.Stop(self.span(meta))
 
+    def cancel_stmt(self, meta, c):
+        return ast.Cancel(self.span(meta))
+
     def log_stmt(self, meta, c):
         return ast.Log(_unquote(c[0]), tuple(c[1:]), self.span(meta))
 
@@ -586,12 +607,13 @@ def _constant(value: str):
 
 for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
-for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table"):
+for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action",
+              "decision"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,
                ast.Transfer, ast.Move, ast.Draw, ast.Shuffle, ast.Reveal, ast.Do, ast.CallProc, ast.Signal,
-               ast.Offer, ast.EndTurn, ast.Stop, ast.Log, ast.CiteStmt, ast.DecisionStmt)
+               ast.Offer, ast.EndTurn, ast.Stop, ast.Cancel, ast.Log, ast.CiteStmt, ast.DecisionStmt)
 
 
 def _is_stmt(x) -> bool:

@@ -27,7 +27,7 @@ MAX_NESTING = 64
 TOP_LEVEL_KEYWORDS = (
     "overlay", "game", "source", "enum", "kind", "var", "counter", "zone", "window", "action",
     "quantity", "table", "card", "rule", "precedence", "constraint", "procedure", "configuration",
-    "decision", "remove", "replace",
+    "decision", "remove", "replace", "extend", "before",
 )
 
 
@@ -75,7 +75,7 @@ def _terminal_display() -> dict[str, str]:
 _EXPRESSION_START = {"INT", "STRING", "NAME", "LPAR", "LBRACE", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "CAN",
                      "IF", "COUNT", "SUM", "ANY", "ALL", "THE", "ONLY", "MAX", "MIN", "ARGMAX", "ARGMIN", "FILTER"}
 _STATEMENT_START = {"LET", "SET", "CHOOSE", "IF", "FOR", "REPEAT", "TRANSFER", "RESET", "MOVE", "DRAW", "SHUFFLE",
-                    "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "LOG", "CITE", "DECISION"}
+                    "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "CANCEL", "LOG", "CITE", "DECISION"}
 
 
 def describe_expected(names) -> str:

@@ -34,6 +34,8 @@ def format_event(event: dict, names: list[str], viewer: int | None = None) -> st
         return f"  révélé{to} : {event['value']}"
     if kind == "power":
         return f"  {names[event['player']]} utilise {event['power']} ({event['card']})"
+    if kind == "cancel":
+        return f"  {event['action']} n'a pas lieu : annulé au moment « {event['window']} »"
     if kind == "decision":
         secret = " (en secret)" if event.get("secret") else ""
         if viewer is not None and event.get("secret") and event["player"] != viewer:

@@ -53,7 +53,8 @@ _TABLE_OF_DECL = {
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
-    "procedure": "procedures", "quantity": "quantities", "table": "tables",
+    "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
+    "decision": "decisions",
 }
 # Names that share one namespace: anything an expression can name by itself.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
@@ -78,12 +79,15 @@ class Program:
     cards: dict[str, ast.CardDecl] = dataclasses.field(default_factory=dict)
     rules: dict[str, ast.RuleDecl] = dataclasses.field(default_factory=dict)
     precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
+    hooks: list[ast.BeforeDecl] = dataclasses.field(default_factory=list)
     constraints: dict[str, ast.ConstraintDecl] = dataclasses.field(default_factory=dict)
     decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
     configurations: dict[str, ast.ConfigDecl] = dataclasses.field(default_factory=dict)
     overlays: list[ast.OverlayHeader] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
+    # (the base's attribute, the overlay's) for each attribute an `extend kind` declares again
+    redeclared: list[tuple[ast.AttrDecl, ast.AttrDecl]] = dataclasses.field(default_factory=list)
 
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
@@ -122,6 +126,9 @@ class _Collector:
                 self._duplicate("game", decl.name, decl.span, program.game.span)
             program.game = decl
             return
+        if isinstance(decl, ast.BeforeDecl):
+            program.hooks.append(decl)
+            return
         if isinstance(decl, ast.PrecedenceDecl):
             for other in program.precedences:
                 if (str(other.winner), str(other.loser)) == (str(decl.winner), str(decl.loser)):
@@ -130,8 +137,10 @@ class _Collector:
             program.precedences.append(decl)
             return
         if isinstance(decl, ast.CardDecl):
+            # a replaced card's rules replace the base's rules of the same name; the others are new
             for rule in decl.rules:
-                self.add(rule, directory, replacing=replacing)
+                old = program.rules.get(rule.name)
+                self.add(rule, directory, replacing=replacing and old is not None and old.card == decl.name)
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = decl.name
@@ -167,6 +176,55 @@ class _Collector:
                     self._duplicate("enum member", member.name, member.span, first.span)
                 else:
                     program.enum_members[member.name] = (decl.name, member)
+
+    def extend(self, decl: ast.ExtendDecl) -> None:
+        """Merge an `extend` into the base's enum or kind: members and attributes are added; an attribute
+        declared again replaces the base's (typecheck holds it to the same type)."""
+        program, new = self.program, decl.decl
+        what = {ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.CardDecl: "card"}[type(new)]
+        table = {"enum": program.enums, "kind": program.kinds, "card": program.cards}[what]
+        old = table.get(new.name)
+        if old is None:
+            self.reporter.error("E0501", f"`extend {what}` names {what} '{new.name}' that the base does not declare",
+                                decl.span, hint=did_you_mean(new.name, table))
+            return
+        if what == "enum":
+            for member in new.members:
+                if member.name in program.enum_members:
+                    self._duplicate("enum member", member.name, member.span, program.enum_members[member.name][1].span)
+                else:
+                    program.enum_members[member.name] = (old.name, member)
+            table[old.name] = dataclasses.replace(old, members=old.members + tuple(
+                m for m in new.members if program.enum_members[m.name][1] is m))
+            return
+        if what == "card":
+            self._extend_card(old, new, decl)
+            return
+        attrs = {a.name: a for a in old.attrs}
+        for attr in new.attrs:
+            if attr.name in attrs:
+                program.redeclared.append((attrs[attr.name], attr))
+                if _type_text(attrs[attr.name].type) != _type_text(attr.type):
+                    continue        # reported by typecheck; the base's attribute stays
+            attrs[attr.name] = attr
+        table[old.name] = dataclasses.replace(
+            old, attrs=tuple(attrs.values()), decisions=old.decisions + new.decisions, cites=old.cites + new.cites,
+            **{f: getattr(new, f) or getattr(old, f) for f in ("controller", "start", "active", "imitates")})
+
+    def _extend_card(self, old: ast.CardDecl, new: ast.CardDecl, decl: ast.ExtendDecl) -> None:
+        """New attribute values replace the base's; powers, rules and citations are added."""
+        program = self.program
+        mine = {p.name: p for p in old.powers}
+        for power in new.powers:
+            if power.name in mine:
+                self._duplicate("power", power.name, power.span, mine[power.name].span)
+        for rule in new.rules:
+            self.add(rule, Path("."))
+        attrs = {a.name: a for a in old.attrs}
+        attrs.update({a.name: a for a in new.attrs})
+        program.cards[old.name] = dataclasses.replace(
+            old, attrs=tuple(attrs.values()), powers=old.powers + tuple(p for p in new.powers if p.name not in mine),
+            rules=old.rules + new.rules, cites=old.cites + new.cites)
 
     def remove(self, decl: ast.RemoveDecl) -> None:
         program = self.program
@@ -205,6 +263,14 @@ class _Collector:
                             hint="rename one of them, or use an overlay's `replace` to change the first")
 
 
+def _type_text(t: ast.TypeExpr) -> str:
+    if isinstance(t, ast.OptionalType):
+        return _type_text(t.inner) + "?"
+    if isinstance(t, ast.SetType):
+        return "set of " + _type_text(t.inner)
+    return t.name
+
+
 def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Program:
     """Merge parsed files (base files first, overlays after, each in the given order)."""
     collector = _Collector(reporter)
@@ -215,12 +281,14 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
         if spec_file.overlay is not None:
             collector.program.overlays.append(spec_file.overlay)
         for decl in spec_file.decls:
-            if spec_file.overlay is None and isinstance(decl, (ast.RemoveDecl, ast.ReplaceDecl)):
-                reporter.error("E0502", "`remove` and `replace` are only allowed in an overlay", decl.span,
+            if spec_file.overlay is None and isinstance(decl, (ast.RemoveDecl, ast.ReplaceDecl, ast.ExtendDecl)):
+                reporter.error("E0502", "`remove`, `replace` and `extend` are only allowed in an overlay", decl.span,
                                hint='start the file with `overlay "Variant" on "Game"`')
                 continue
             if isinstance(decl, ast.RemoveDecl):
                 collector.remove(decl)
+            elif isinstance(decl, ast.ExtendDecl):
+                collector.extend(decl)
             elif isinstance(decl, ast.ReplaceDecl):
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:

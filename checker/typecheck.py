@@ -23,7 +23,8 @@ from checker.types import (BOOL, ERROR, INT, NONE, PLAYER, TEXT, Coll, EnumT, Ki
 __all__ = ["typecheck", "Typed", "Env"]
 
 BUILTIN_NAMES = ("players", "player_count", "me", "this")
-BUILTIN_FUNCTIONS = ("left", "right", "seats_from", "selected", "least", "greatest", "half")
+BUILTIN_FUNCTIONS = ("left", "right", "seats_from", "seats_counterclockwise_from", "selected", "least", "greatest",
+                     "half")
 
 
 @dataclasses.dataclass
@@ -42,9 +43,12 @@ class Env:
     this: Ty | None = None          # inside a card
     me: bool = False                # inside a power
     config_only: bool = False       # constraints and configurations see only the selection
+    cancel: bool = False            # inside a power reacting to a window opened `before` an action
+    mutable: frozenset = frozenset()    # the locals bound by `let`, which `set` may change
 
-    def bind(self, name: str, ty: Ty) -> "Env":
-        return dataclasses.replace(self, locals={**self.locals, name: ty})
+    def bind(self, name: str, ty: Ty, mutable: bool = False) -> "Env":
+        names = self.mutable | {name} if mutable else self.mutable - {name}
+        return dataclasses.replace(self, locals={**self.locals, name: ty}, mutable=names)
 
 
 _EXPR: dict[type, Callable] = {}
@@ -253,10 +257,11 @@ def _builtin_call(c: Checker, e: ast.Call, env: Env) -> Ty:
             return c.err("E0302", "selected(…) takes the name of a kind of card", e.span,
                          hint=f"for example selected({next(iter(c.p.kinds), 'Kind')})")
         return Coll(KindT(e.args[0].id))
-    if env.config_only and e.func in ("left", "right", "seats_from"):
+    if env.config_only and e.func in ("left", "right", "seats_from", "seats_counterclockwise_from"):
         return c.err("E0603", f"{e.func}(…) is game state; a constraint sees only the configuration", e.span)
     signature = {"left": ((PLAYER,), PLAYER), "right": ((PLAYER,), PLAYER),
-                 "seats_from": ((PLAYER,), Coll(PLAYER, True)), "least": ((INT, INT), INT),
+                 "seats_from": ((PLAYER,), Coll(PLAYER, True)),
+                 "seats_counterclockwise_from": ((PLAYER,), Coll(PLAYER, True)), "least": ((INT, INT), INT),
                  "greatest": ((INT, INT), INT), "half": ((INT,), INT)}[e.func]
     params, result = signature
     if n != len(params):
@@ -438,13 +443,21 @@ def _(c: Checker, e: ast.Can, env: Env, want):
 
 @_stmt(ast.Let)
 def _(c, s: ast.Let, env):
-    return env.bind(s.name, c.expr(s.value, env))
+    return env.bind(s.name, c.expr(s.value, env), mutable=True)
 
 
 @_stmt(ast.SetVar)
 def _(c, s: ast.SetVar, env):
-    target = c.lvalue(s.target, env, want="var")
-    c.expect(s.value, target, env, f"the new value of {s.target.name}")
+    lv = s.target
+    if lv.index is None and lv.name in env.locals:
+        if lv.name not in env.mutable:
+            c.err("E0303", f"'{lv.name}' is not a `let`: only a name bound by `let` can be changed with `set`",
+                  lv.span, hint=f"bind a copy first: let {lv.name}_ = {lv.name}")
+            return
+        c.expect(s.value, env.locals[lv.name], env, f"the new value of {lv.name}")
+        return
+    target = c.lvalue(lv, env, want="var")
+    c.expect(s.value, target, env, f"the new value of {lv.name}")
 
 
 @_stmt(ast.Reset)
@@ -615,6 +628,13 @@ def _(c, s, env):
 @_stmt(ast.Stop)
 def _(c, s, env):
     return None
+
+
+@_stmt(ast.Cancel)
+def _(c, s, env: Env):
+    if not env.cancel:
+        c.err("E0303", "`cancel` is only meaningful in a power reacting to a window opened `before` an action",
+              s.span, hint="declare `before act(…) signal w(…)` and react to w with `when w(…)`")
 
 
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")

@@ -56,6 +56,8 @@ def errors(path: Path) -> list:
      "0..n"),
     ("range_up_to_a_growing_local", "", "let n = 1\n repeat { let n = n * 2 } until n > 100\n"
                                         " for x in 0..n { set tours_joués = x }", "0..n"),
+    ("range_up_to_a_local_set_again", "", "let n = 1\n set n = tours_joués\n for x in 0..n { set tours_joués = x }",
+     "0..n"),
     ("range_of_a_product", "", "for x in 0..count(l in étal) * 1000 { set tours_joués = x }", "count"),
     ("range_in_a_rule", "rule grande { forbid acheter(p, l) when bourse[p] in (0..bourse[p] * 2) }", "",
      "bourse[p] * 2"),

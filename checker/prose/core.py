@@ -373,6 +373,32 @@ class Prose:
                 ctx = ctx.bind(binder, self._resolve_type(params[i].type) if i < len(params) else None)
         return ctx
 
+    def hook_sentence(self, hook: ast.BeforeDecl) -> str:
+        """`before act(x…) signal w(args)` as a sentence: when the window opens, and what cancelling does."""
+        decl = self.program.actions.get(hook.action) if self.program else None
+        ctx = Ctx()
+        for (name, _), param in zip(hook.binders, decl.params if decl else ()):
+            ctx = ctx.bind(name, self._resolve_type(param.type))
+        act = self.action_phrase(hook.action, [var(b) for b, _ in hook.binders])
+        window = self.window_clause(hook.window, [self.expr(a, ctx) for a in hook.args])
+        return capitalize(contract(f"avant qu'un joueur ({var(hook.binders[0][0]) if hook.binders else '…'}) "
+                                   f"ne puisse {act}, ce moment s'ouvre : {window} ; si une réaction "
+                                   f"l'annule, l'action n'a pas lieu")) + "."
+
+    def kind_settings(self, kind: ast.KindDecl, noun: str) -> list[str]:
+        """Sentences for a kind's `active` and `imitates` settings (``noun``: « ce quartier »)."""
+        out = []
+        if kind.active is not None:
+            when = self.term_text(kind.active[0], [noun], BOOL)
+            out.append(capitalize(contract(f"{noun} n'a de pouvoirs et ses règles ne s'appliquent que tant que "
+                                           f"{when}")) + ".")
+        if kind.imitates is not None:
+            other = self.term_text(kind.imitates[0], [noun], None)
+            out.append(capitalize(contract(f"{noun} a aussi les pouvoirs de la carte qu'il imite ({other}), et "
+                                           f"celles de ses règles qui parlent de cette carte, comme s'il "
+                                           f"était elle")) + ".")
+        return out
+
     def window_clause(self, name: str, args: list[str]) -> str:
         template = self.lex.windows.get(name)
         if template is not None:
@@ -452,6 +478,8 @@ _BUILTIN_CALLS: dict[str, Callable] = {
     "right": lambda p, e, ctx: contract(f"le voisin de droite de {p.expr(e.args[0], ctx)}"),
     "seats_from": lambda p, e, ctx: contract(f"les joueurs, dans le sens des aiguilles d'une montre à partir de "
                                              f"{p.expr(e.args[0], ctx)}"),
+    "seats_counterclockwise_from": lambda p, e, ctx: contract(
+        f"les joueurs, dans le sens inverse des aiguilles d'une montre à partir de {p.expr(e.args[0], ctx)}"),
     "selected": _selected,
     "least": lambda p, e, ctx: contract(f"le plus petit entre {_arith(p, e.args[0], ctx)} et "
                                         f"{_arith(p, e.args[1], ctx)}"),

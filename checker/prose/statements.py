@@ -60,6 +60,8 @@ def _setvar(p: Prose, s: ast.SetVar, ctx: Ctx) -> Step:
     ty = p._resolve_type(decl.type) if decl is not None else None
     if ty == BOOL and isinstance(s.value, ast.BoolLit):
         return Step(_sentence(f"désormais, {target if s.value.value else negate(target)}"))
+    if ty == BOOL:
+        return Step(_sentence(f"désormais, {target} si et seulement si {p.cond(s.value, ctx)}"))
     if isinstance(s.value, ast.NoneLit):
         some = _some(p, ast.Index(ast.Name(s.target.name, s.span), s.target.index, s.span)
                      if s.target.index is not None else ast.Name(s.target.name, s.span), ctx)
@@ -370,6 +372,11 @@ def _endturn(p: Prose, s: ast.EndTurn, ctx: Ctx) -> Step:
 @_stmt(ast.Stop)
 def _stop(p: Prose, s: ast.Stop, ctx: Ctx) -> Step:
     return Step(_sentence("s'arrêter là"))
+
+
+@_stmt(ast.Cancel)
+def _cancel(p: Prose, s: ast.Cancel, ctx: Ctx) -> Step:
+    return Step(_sentence("l'action qui allait avoir lieu est annulée : elle n'a pas lieu"))
 
 
 @_stmt(ast.Log)

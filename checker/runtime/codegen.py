@@ -299,15 +299,30 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     for rule, h in engine._heads.get(name, ()):
         binders = tuple(b for b, _ in h.pattern.binders)
         scope = engine._rule_scope(binders, rule)
-        when = g.expr(h.when, scope) if h.when is not None else "True"
-        (values if h.kind == "value" else adjusts).append((rule.name, when, g.expr(h.expr, scope)))
+        active, copies = engine.cards.wrapping(rule)
+        if active or copies:
+            # the head is read with each value of `this` it applies with (CardState.when_source)
+            t = g.fresh("t")
+            scope = scope.with_fixed("this", t)
+            when = g.expr(h.when, scope) if h.when is not None else "True"
+            loop = (t, f"E.cards.thises({engine.def_ids[rule.card]}, {copies})")
+        else:
+            when, loop = (g.expr(h.when, scope) if h.when is not None else "True"), None
+        (values if h.kind == "value" else adjusts).append((rule.name, when, g.expr(h.expr, scope), loop))
     if values:
         lines.append("    chosen = -1")
-        for i, (rule, when, _) in enumerate(values):
+        for i, (rule, when, _, loop) in enumerate(values):
+            if loop is not None:
+                # the first `this` it applies with is the one its value is read with
+                t, thises = loop
+                found = g.fresh("found")
+                lines += [f"    {found} = False", f"    for {t} in {thises}:",
+                          f"        if {when}:", f"            {found} = True", "            break"]
+                when = found
             lines.append(f"    if {when}:  # {rule}")
             lines.append("        if chosen < 0:")
             lines.append(f"            chosen = {i}")
-            for j, (other, _, _) in enumerate(values[:i]):
+            for j, (other, _, _, _) in enumerate(values[:i]):
                 lines.append(f"        elif chosen == {j}:")
                 if (other, rule) in engine.defeats:
                     lines.append("            pass")
@@ -317,14 +332,18 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
                     lines.append(f"            raise SpecRuntimeError({message!r})")
                 else:
                     lines.append(f"            chosen = {i}")
-        for i, (_, _, value) in enumerate(values):
+        for i, (_, _, value, _) in enumerate(values):
             lines.append(f"    {'if' if i == 0 else 'elif'} chosen == {i}:")
             lines.append(f"        result = {value}")
         lines.append("    else:")
         lines.append(f"        result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
     else:
         lines.append(f"    result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
-    for rule, when, amount in adjusts:
+    for rule, when, amount, loop in adjusts:
+        if loop is not None:
+            t, thises = loop
+            lines += [f"    for {t} in {thises}:  # {rule}", f"        if {when}:", f"            result += {amount}"]
+            continue
         lines.append(f"    if {when}:  # {rule}")
         lines.append(f"        result += {amount}")
     if isinstance(q.type, ast.TypeName) and q.type.name == "Int":
@@ -401,6 +420,8 @@ def _(g: Generator, e: ast.Call, scope):
         return f"(({args[0]}) - 1) % st.n"
     if e.func == "seats_from":
         return f"E.seats_from({args[0]})"
+    if e.func == "seats_counterclockwise_from":
+        return f"E.seats_from({args[0]}, -1)"
     if e.func == "least":
         return f"_least({args[0]}, {args[1]})"
     if e.func == "greatest":

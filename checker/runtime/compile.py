@@ -16,6 +16,7 @@ from typing import Callable
 from checker import ast
 from checker.registry import registrar
 from checker.limits import MAX_LOOP
+from checker.runtime.cards import Cancel
 from checker.runtime.codegen import Generator, Scope, int_guard, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.types import INT, Coll
@@ -66,7 +67,7 @@ class Compiler:
         self.types = engine.typed.types
         self.gen = g = Generator(engine)
         g.ns.update({"UNSET": UNSET, "_NOTHING": _NOTHING, "Abort": Abort, "EndTurn": EndTurn, "StopProc": StopProc,
-                     "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP, "_ONCE": (None,),
+                     "Cancel": Cancel, "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP, "_ONCE": (None,),
                      "DEFS": engine.defs})
         self.context = ""       # what is being compiled, for the prompts of choices ("power (Card)")
         self.bound: frozenset = frozenset()   # the local names of the body being compiled
@@ -195,8 +196,15 @@ def _(c: Compiler, s: ast.Let, ind):
 @_on(ast.SetVar)
 def _(c: Compiler, s: ast.SetVar, ind):
     lv, v = s.target, c.gen.fresh("v")
+    is_int = c.types.get(id(s.value)) == INT
+    if lv.index is None and lv.name in c.locals:          # a `let`: the body's own local
+        value = c.expr(s.value)
+        if isinstance(c.types.get(id(s.value)), Coll):
+            value = f"_snapshot({value})"
+        lines = [f"{ind}{c.assign(lv.name)} = {value}"]
+        return lines + (int_guard(c.assign(lv.name), lv.name, c.const(s.span, "span"), ind) if is_int else [])
     lines = [f"{ind}{v} = {c.expr(s.value)}"]
-    if c.types.get(id(s.value)) == INT:
+    if is_int:
         lines += int_guard(v, lv.name, c.const(s.span, "span"), ind)
     lines.append(f"{ind}st.version += 1")
     if lv.index is None:
@@ -392,9 +400,12 @@ def _(c: Compiler, s: ast.Offer, ind):
         elif isinstance(item, ast.OfferPowers):
             source = g.fresh("source")
             cards = f"tuple({source})" if c.is_card_coll(item.source) else f"({source},)"
+            # a card's own powers, or (when some kind has `active` or `imitates`) what its state allows
+            powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
+                else "E.free_powers.get(DEF[card], ())"
             lines += [f"        {source} = {c.expr(item.source)}",
                       f"        for card in {cards}:",
-                      "            for power in E.free_powers.get(DEFS[card], ()):",
+                      f"            for power in {powers}:",
                       "                penv = {'me': player, 'this': card}",
                       "                if E.usable(power, player, card, penv):",
                       "                    options.append(('power', power, card, penv))",
@@ -441,7 +452,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     args = [g.fresh("a") for _ in item.args]
     tests = E.legality_tests(item.action)
     hoisted, rest = [], None
-    if n >= 2 and tests and not tests[0][2] and tests[0][1].when is not None:
+    if n >= 2 and tests and not tests[0][2] and tests[0][1].when is not None and not any(E.cards.wrapping(tests[0][0])):
         rule, head = tests[0][0], tests[0][1]
         binders = [b for b, _ in head.pattern.binders]
         parts = _disjuncts(head.when)
@@ -501,6 +512,11 @@ def _(c, s, ind):
 @_on(ast.Stop)
 def _(c, s, ind):
     return [f"{ind}raise StopProc()"]
+
+
+@_on(ast.Cancel)
+def _(c, s, ind):
+    return [f"{ind}raise Cancel()"]
 
 
 @_on(ast.Log)

@@ -14,6 +14,7 @@ import dataclasses
 from typing import Callable, Sequence
 
 from checker import ast
+from checker.runtime.cards import Cancel, CardState
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
@@ -121,6 +122,7 @@ class Engine:
         self.compiler = c = Compiler(self)
         c.gen.ns.update({"MAX_STEPS": MAX_STEPS, "MAX_OPTIONS": MAX_OPTIONS, "MAX_INT": MAX_INT,
                          "SPEND": self.spend, "RANGE": self.range_of})
+        self.cards = CardState(self)
         self.procedures, self.actions = {}, {}
         for n, a in p.actions.items():
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None, None)
@@ -133,6 +135,7 @@ class Engine:
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None,
                                c.body(a.body, [x.name for x in a.params]) if a.body is not None else None)
         self._compile_powers()
+        self.cards.compile_hooks()
         resolver = Checker(p, Reporter())
         self.param_types = {n: [resolver.resolve_type(x.type) for x in a.params] for n, a in p.actions.items()}
         game = {f.name: f.values[0] for f in p.game.fields} if p.game else {}
@@ -208,7 +211,7 @@ class Engine:
                 binders = tuple(b for b, _ in h.pattern.binders)
                 entry = (rule.name, h.kind, binders,
                          self._slot_function(h.expr, binders, rule) if h.expr is not None else None,
-                         self._slot_function(h.when, binders, rule) if h.when is not None else None, this)
+                         self._slot_when(h, binders, rule), this)
                 heads.setdefault(h.pattern.name, []).append(entry)
                 self._heads.setdefault(h.pattern.name, []).append((rule, h))
         self.rules_for = {a: [h for anc in self._ancestors(a) for h in heads.get(anc, ())] for a in self.actions}
@@ -243,8 +246,17 @@ class Engine:
         return Scope(fixed)
 
     def _slot_function(self, e: ast.Expr, binders, rule) -> Callable:
-        """``env -> value`` of a rule's condition or value, its binders read from the positional slots."""
+        """``env -> value`` of a rule's value, its binders read from the positional slots."""
         return self.compiler.gen.env_function(e, self._rule_scope(binders, rule, lambda i: f"env[{SLOTS[i]!r}]"))
+
+    def _slot_when(self, head: ast.RuleHead, binders, rule) -> Callable | None:
+        """``env -> bool``: does the head apply (see :meth:`CardState.when_source`)?  None: always."""
+        if head.when is None and not any(self.cards.wrapping(rule)):
+            return None
+        g = self.compiler.gen
+        src = self.cards.when_source(rule, head, self._rule_scope(binders, rule, lambda i: f"env[{SLOTS[i]!r}]"))
+        name = g.fresh("w")
+        return g.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n")
 
     def legality_tests(self, action: str) -> list[tuple]:
         """The prohibitions about ``action`` in the order they are tested (its own first), each as
@@ -260,11 +272,9 @@ class Engine:
         parts, used = [], set()
         for rule, h in (test[:2], *test[2]):
             binders = tuple(b for b, _ in h.pattern.binders)
-            if h.when is None:
-                parts.append("True")
-                continue
-            parts.append(g.expr(h.when, self._rule_scope(binders, rule, args.__getitem__)))
-            used |= {i for i, b in enumerate(binders) if b in names_in(h.when)}
+            parts.append(self.cards.when_source(rule, h, self._rule_scope(binders, rule, args.__getitem__)))
+            if h.when is not None:
+                used |= {i for i, b in enumerate(binders) if b in names_in(h.when)}
         if len(parts) == 1:
             return parts[0], used
         return f"({parts[0]}) and not ({' or '.join(parts[1:])})", used
@@ -283,6 +293,7 @@ class Engine:
         p, c = self.program, self.compiler
         self.powers_of: dict[int, list[Power]] = {}
         self.window_powers: dict[str, list[Power]] = {}
+        self.window_powers_of: dict[tuple[str, int], list[Power]] = {}    # (window, definition) -> powers
         for card in p.cards.values():
             key = self.def_ids[card.name]
             for pw in card.powers:
@@ -295,6 +306,7 @@ class Engine:
                 self.powers_of.setdefault(key, []).append(power)
                 if window:
                     self.window_powers.setdefault(window, []).append(power)
+                    self.window_powers_of.setdefault((window, key), []).append(power)
         c.context = ""
         self.free_powers = {key: [pw for pw in powers if pw.window is None] for key, powers in self.powers_of.items()}
         for powers in self.window_powers.values():
@@ -322,9 +334,16 @@ class Engine:
                 params, _parent, body = self.actions[ancestor]
                 if body is not None:
                     env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
-                    lines += ["    try:", f"        {g.const(body, 'body')}({env})", "    except StopProc:",
-                              "        pass"]
+                    if self.cards.hooks.get(name):
+                        lines += [f"    E.cards.perform({name!r}, ({''.join(a + ', ' for a in args)}), "
+                                  f"lambda: {g.const(body, 'body')}({env}))"]
+                    else:
+                        lines += ["    try:", f"        {g.const(body, 'body')}({env})", "    except StopProc:",
+                                  "        pass"]
                     break
+            else:
+                if self.cards.hooks.get(name):
+                    lines += [f"    E.cards.perform({name!r}, ({''.join(a + ', ' for a in args)}), lambda: None)"]
             g.define(self.do_name(name), "\n".join(lines) + "\n")
 
     def procedure_name(self, name: str) -> str:
@@ -355,6 +374,7 @@ class Engine:
     def invalidate(self) -> None:
         """Forget cached quantities: for tools and tests that change the state directly."""
         self._qversion = -1
+        self.cards.forget()
 
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
         """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs).
@@ -388,9 +408,10 @@ class Engine:
         except KeyError:
             raise SpecRuntimeError(f"table {name} has no row for {key}", span) from None
 
-    def seats_from(self, p: int) -> tuple[int, ...]:
+    def seats_from(self, p: int, step: int = 1) -> tuple[int, ...]:
+        """Every seat from ``p``: clockwise (to the left), or counter-clockwise with ``step`` -1."""
         n = self.st.n
-        return tuple((p + i) % n for i in range(n))
+        return tuple((p + step * i) % n for i in range(n))
 
     def attr_table(self, attr: str) -> dict:
         """definition -> the value of its attribute ``attr`` (for the definitions that have it)."""
@@ -417,15 +438,22 @@ class Engine:
         self.perform(action, args)
 
     def perform(self, action: str, args: tuple) -> None:
-        """Run the effect of ``action`` (its own, or the nearest ancestor's)."""
+        """Run the effect of ``action`` (its own, or the nearest ancestor's), after the windows opened
+        `before` it (a reaction may cancel it: then Abort)."""
+        effect = None
         for name in self._ancestors(action):
             params, _parent, body = self.actions[name]
             if body is not None:
+                effect = body, dict(zip(params, args))
+                break
+        if not self.cards.hooks.get(action):
+            if effect is not None:
                 try:
-                    body(dict(zip(params, args)))
+                    effect[0](effect[1])
                 except StopProc:
                     pass
-                return
+            return
+        self.cards.perform(action, args, (lambda: effect[0](effect[1])) if effect else (lambda: None))
 
     def call(self, name: str, args: tuple) -> None:
         params, body = self.procedures[name]
@@ -440,7 +468,7 @@ class Engine:
             pass
 
     def controller(self, card: int):
-        q = self.controllers.get(self.def_kind[self.defs[card]])
+        q = self.controllers.get(self.def_kind[self.def_of[card]])
         return self.quantity_fns[q](card) if q else None
 
     def usable(self, power: Power, player: int, card: int, env: dict) -> bool:
@@ -463,56 +491,43 @@ class Engine:
         except (Abort, StopProc):
             pass
 
-    def signal(self, window: str, args: tuple) -> None:
-        for power, card, controller in self._reactions.get(window, ()):
-            player = controller(card)
-            if player is None:
-                continue
-            env = {"me": player, "this": card}
-            if power.names:
-                env.update(zip(power.names, args))
-            if not self.usable(power, player, card, env):
-                continue
-            if not power.mandatory:
-                yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
-                                  label=_yes_no, site=power, env=env)
-                if not yes:
+    def signal(self, window: str, args: tuple) -> bool:
+        """Open ``window``: every card with a controller (and active) reacts, in order, then every card
+        imitating one that reacts.  True when a reaction cancelled (the rest of the window is skipped)."""
+        reactions = self._reactions.get(window, ())
+        cards = self.cards
+        active = cards.active
+        if cards.imitators:
+            reactions = [*reactions, *cards.reactions(window)]
+        try:
+            for power, card, controller in reactions:
+                player = controller(card)
+                if player is None:
                     continue
-            self.run_power(power, player, card, env)
+                if active and not cards.is_active(card):
+                    continue
+                env = {"me": player, "this": card}
+                if power.names:
+                    env.update(zip(power.names, args))
+                if not self.usable(power, player, card, env):
+                    continue
+                if not power.mandatory:
+                    yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
+                                      label=_yes_no, site=power, env=env)
+                    if not yes:
+                        continue
+                self.run_power(power, player, card, env)
+        except Cancel:
+            return True
+        return False
 
-    def offer(self, player: int, items: list, env: dict, site=None) -> None:
-        for _ in range(MAX_STEPS):
-            options, pending = [], False
-            for item in items:
-                if item[0] == "action":
-                    item[2](env, options)
-                elif item[0] == "powers":
-                    _, source, many = item
-                    cards = tuple(source(env)) if many else (source(env),)
-                    for card in cards:
-                        for power in self.free_powers.get(self.defs[card], ()):
-                            penv = {"me": player, "this": card}
-                            if self.usable(power, player, card, penv):
-                                options.append(("power", power, card, penv))
-                                pending = pending or power.mandatory
-            for item in items:
-                if item[0] == "finish" and not pending and (item[2] is None or item[2](env)):
-                    options.append(("finish", item[1]))
-            if not options:
-                return
-            pick = self.decide(player, "que faire ?", options, label=self.show_option, site=site, env=env)
-            if pick[0] == "finish":
-                return
-            try:
-                if pick[0] == "action":
-                    self.perform(pick[1], pick[2])
-                else:
-                    self.run_power(pick[1], player, pick[2], pick[3])
-            except Abort:
-                pass
-            except EndTurn:
-                return
-        raise SpecRuntimeError("an offer went on for too long")
+    def offered_powers(self, card) -> list[Power]:
+        """The powers `powers of card` offers: those without a window (see :class:`CardState`).  ``card``
+        may be a physical card or, for a card named by a literal, its definition (a card nobody holds
+        still has its own powers)."""
+        if self.cards.active or self.cards.imitators:
+            return self.cards.offered(card)
+        return self.free_powers.get(self.def_of[card], ())
 
     def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
                label: Callable | None = None, site=None, env: dict | None = None):
@@ -609,6 +624,7 @@ class Engine:
                 (power, card, self.quantity_fns[self.controllers[self.def_kind[power.card]]]
                  if self.def_kind[power.card] in self.controllers else _no_controller)
                 for power in powers for card in self.instances.get(power.card, ())]
+        self.cards.start()
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():

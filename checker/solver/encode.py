@@ -423,8 +423,37 @@ class Encoder:
             env["this"] = self.E.def_ids[rule.card]
         return env
 
+    def rule_cases(self, rule: ast.RuleDecl, head: ast.RuleHead, args: tuple) -> list[tuple]:
+        """[(guard, env)]: the head is read with ``env`` when ``guard`` holds — its card while active, and
+        each card imitating it (the interpreter's ``CardState.thises``)."""
+        env = self.rule_env(rule, head, args)
+        cards = self.E.cards
+        active, copies = cards.wrapping(rule)
+        if not (active or copies):
+            return [(True, env)]
+        key = env["this"]
+        out = [(self.active(key), env)]
+        if copies:
+            q = cards.imitates[self.E.def_kind[key]]
+            for inst in self.kind_instances[self.E.def_kind[key]]:
+                guard = AND(self.eq(self.defof(self.quantity(q, (inst,))), key), self.active(inst))
+                if not (is_const(guard) and not guard):
+                    out.append((guard, {**env, "this": inst}))
+        return out
+
+    def active(self, card):
+        """Does the card work now (its kind's `active` quantity; always, for a kind without one)?"""
+        q = self.E.cards.active.get(self.E.def_kind[card if card < 0 else self.E.defs[card]])
+        if q is None:
+            return True
+        copies = self.E.instances.get(card) if card < 0 else None
+        if copies:
+            return OR(*(self.quantity(q, (c,)) for c in copies))
+        return self.quantity(q, (card,))
+
     def applies(self, rule: ast.RuleDecl, head: ast.RuleHead, args: tuple):
-        return True if head.when is None else self.expr(head.when, self.rule_env(rule, head, args))
+        return OR(*(AND(g, True if head.when is None else self.expr(head.when, env))
+                    for g, env in self.rule_cases(rule, head, args)))
 
     def quantity(self, name: str, args: tuple):
         key = (name, tuple(self.key(a) for a in args))
@@ -435,14 +464,14 @@ class Encoder:
         result = self.expr(decl.default, env)
         heads = self.heads.get(name, [])
         for rule, head in reversed(self.ordered([h for h in heads if h[1].kind == "value"])):
-            renv = self.rule_env(rule, head, args)
-            when = True if head.when is None else self.expr(head.when, renv)
-            result = ITE(when, self.expr(head.expr, renv), result)
+            for g, renv in reversed(self.rule_cases(rule, head, args)):
+                when = AND(g, True if head.when is None else self.expr(head.when, renv))
+                result = ITE(when, self.expr(head.expr, renv), result)
         for rule, head in heads:
             if head.kind == "adjust":
-                renv = self.rule_env(rule, head, args)
-                when = True if head.when is None else self.expr(head.when, renv)
-                result = _num(result) + ITE(when, _num(self.expr(head.expr, renv)), 0)
+                for g, renv in self.rule_cases(rule, head, args):
+                    when = AND(g, True if head.when is None else self.expr(head.when, renv))
+                    result = _num(result) + ITE(when, _num(self.expr(head.expr, renv)), 0)
         self._quantities[key] = result
         return result
 
@@ -549,6 +578,8 @@ def _(enc: Encoder, e: ast.Call, env):
     args = tuple(enc.expr(a, env) for a in e.args)
     if e.func == "seats_from":
         return [(enc.seated(i), _mod(args[0] + i, enc.n)) for i in enc.seats]
+    if e.func == "seats_counterclockwise_from":
+        return [(enc.seated(i), _mod(args[0] - i + enc.n, enc.n)) for i in enc.seats]
     if e.func in _BUILTIN:
         return _BUILTIN[e.func](enc, *args)
     if e.func in enc.p.tables:

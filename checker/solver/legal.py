@@ -200,9 +200,7 @@ class Legality:
                 for g, card in cards:
                     if not is_const(card):
                         raise Unsupported("powers of a card not known in advance", item.span)
-                    for power in E.powers_of.get(E.defs[card], ()):
-                        if power.window is not None:
-                            continue
+                    for power in E.offered_powers(card):
                         conds = self._power_conditions(enc, item, g, card, power, player, cites)
                         if power.mandatory:
                             pending.append((power, card, AND(*(f for _, f in conds))))

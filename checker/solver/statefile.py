@@ -106,7 +106,7 @@ class _Values:
         if ty == PLAYER:
             return self.player(data, path, problems)
         if isinstance(ty, KindT):
-            return self.card(data, path, problems, kind=ty.name)
+            return self.card(data, path, problems, kind=ty.name, definition_ok=True)
         if isinstance(ty, EnumT):
             members = [m.name for m in self.E.program.enums[ty.name].members]
             if data not in members:
@@ -144,12 +144,19 @@ class _Values:
                                f"{json.dumps(data, ensure_ascii=False)}"))
         return None
 
-    def card(self, data, path, problems, kind: str | None = None):
+    def card(self, data, path, problems, kind: str | None = None, definition_ok: bool = False):
+        """A physical card of this game, by its label; with ``definition_ok`` (a value, not a card that is
+        somewhere), also a card of the spec that is not in the game: its definition, as a literal is."""
         E = self.E
         if not isinstance(data, str):
             problems.append((path, f"expected a card name, not {json.dumps(data, ensure_ascii=False)}"))
             return None
         inst = self.by_label.get(data)
+        if inst is None and definition_ok and data in E.def_ids and not E.instances.get(E.def_ids[data]):
+            if kind is not None and E.def_kind[E.def_ids[data]] != kind:
+                problems.append((path, f"\"{data}\" is a {E.def_kind[E.def_ids[data]]}, not a {kind}"))
+                return None
+            return E.def_ids[data]
         if inst is None:
             if data in E.def_ids:
                 problems.append((path, f"\"{data}\" is not in this game's selection"))
@@ -353,7 +360,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         path = f"uses/{i}"
         pl = vals.player(use["player"], f"{path}/player", problems)
         card = vals.card(use["card"], f"{path}/card", problems)
-        if card is not None and use["power"] not in [x.name for x in E.powers_of.get(E.defs[card], ())]:
+        if card is not None and use["power"] not in [x.name for x in E.powers_of.get(E.def_of[card], ())]:
             problems.append((f"{path}/power", f"\"{use['card']}\" has no power {use['power']}"))
         if pl is not None and card is not None:
             st.uses[(pl, card, use["power"])] = (use.get("turn", st.turn), use.get("round", st.round))
@@ -407,9 +414,9 @@ def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: lis
         card = vals.card(d.get("card"), "decision/card", problems)
         if card is None:
             return None, None
-        power = next((x for x in E.powers_of.get(E.defs[card], ()) if x.name == d.get("power")), None)
+        power = next((x for x in E.powers_of.get(E.def_of[card], ()) if x.name == d.get("power")), None)
         if power is None or power.window is None:
-            names = [x.name for x in E.powers_of.get(E.defs[card], ()) if x.window is not None]
+            names = [x.name for x in E.powers_of.get(E.def_of[card], ()) if x.window is not None]
             hint = did_you_mean(str(d.get("power")), names, "")
             problems.append(("decision/power", f"\"{d.get('card')}\" has no power {d.get('power')} that reacts to "
                                                f"a window" + (f"; {hint}" if hint else "")))
@@ -485,7 +492,7 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     elif "power" in data:
         card = vals.card(data.get("card"), "card", problems)
         if card is not None:
-            names = [x.name for x in E.powers_of.get(E.defs[card], ())]
+            names = [x.name for x in E.powers_of.get(E.def_of[card], ())]
             if data["power"] not in names:
                 problems.append(("power", _hinted(f"\"{data.get('card')}\" has no power {data['power']}",
                                                   data["power"], names)))

@@ -149,6 +149,8 @@ def render_glossary(book: Book) -> str:
     for kind in program.kinds.values():
         attrs = ", ".join(f"``{a.name}``" for a in kind.attrs)
         content = [f"{capitalize(book.kind_noun(kind.name))} ; attributs : {attrs}.", ""]
+        content += [line for text in prose.kind_settings(kind, _demonstrative(book.kind_noun(kind.name)))
+                    for line in (rst_escape(text), "")]
         content += quotes(book, kind.cites)
         lines += rst.directive("rb:type", kind.name, {"where": book.where(kind.span)}, content)
     for enum in program.enums.values():
@@ -167,6 +169,9 @@ def render_glossary(book: Book) -> str:
     for window in program.windows.values():
         args = [f"*{p.name}*" for p in window.params]
         content = [rst.sentence(capitalize(prose.window_clause(window.name, args))), ""]
+        for hook in program.hooks:
+            if hook.window == window.name:
+                content += [prose.hook_sentence(hook), ""]
         lines += rst.directive("rb:window", window.name, {"where": book.where(window.span)}, content)
     lines += rst.title("Actions", "-")
     for action in program.actions.values():
@@ -179,6 +184,16 @@ def render_glossary(book: Book) -> str:
             for name in names:
                 lines += describe(book, role, name)
     return "\n".join(lines)
+
+
+def _demonstrative(noun: str) -> str:
+    """« le quartier » → « ce quartier », « la carte » → « cette carte »."""
+    article, _, rest = noun.partition(" ")
+    if article == "la":
+        return f"cette {rest}"
+    if article == "l'" or noun.startswith("l'"):
+        return f"cet {noun[2:]}"
+    return f"ce {rest}" if rest else noun
 
 
 def action_block(book: Book, action: ast.ActionDecl) -> list[str]:
@@ -244,15 +259,19 @@ def render_variants(book: Book) -> str:
         lines += rst.title(name, "-")
         lines += [f"Fichier ``{source.name}``" + (f", variante de « {rst_escape(header.base)} »" if header else "")
                   + ".", ""]
-        added, replaced, removed = [], [], []
+        added, replaced, removed, extended = [], [], [], []
         for decl in decls:
             if isinstance(decl, ast.RemoveDecl):
                 removed.append(f"{decl.kind} ``{decl.name}``")
             elif isinstance(decl, ast.ReplaceDecl):
                 replaced.append(_decl_ref(book, decl.decl))
+            elif isinstance(decl, ast.ExtendDecl):
+                extended.append(_decl_ref(book, decl.decl))
+            elif isinstance(decl, ast.BeforeDecl):
+                added.append(book.prose.hook_sentence(decl))
             else:
                 added.append(_decl_ref(book, decl))
-        for label, items in (("Ajoute", added), ("Remplace", replaced), ("Retire", removed)):
+        for label, items in (("Ajoute", added), ("Remplace", replaced), ("Étend", extended), ("Retire", removed)):
             if items:
                 lines += [f"**{label}** :", ""] + rst.bullets(items)
     return "\n".join(lines)
@@ -262,7 +281,7 @@ def _decl_ref(book: Book, decl) -> str:
     name = getattr(decl, "name", None)
     program = book.program
     if isinstance(decl, ast.CardDecl) and name in program.cards:
-        return book.card_ref(name)
+        return book.card_ref(name) if book.has_page(program.cards[name]) else f"« {rst_escape(name)} »"
     for role, table in (("rule", program.rules), ("procedure", program.procedures),
                         ("quantity", program.quantities), ("table", program.tables), ("action", program.actions),
                         ("constraint", program.constraints), ("decision", program.decisions)):

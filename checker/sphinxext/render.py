@@ -182,8 +182,10 @@ def describe(book: Book, role: str, name: str) -> list[str]:
 
 def _attr_text(book: Book, card: ast.CardDecl, name: str) -> str:
     value = book.attr(card, name)
-    if value is None:
+    if value is None or value is False:
         return ""
+    if value is True:
+        return "oui"
     if isinstance(value, str) and value in book.program.enum_members:
         return humanize(value)
     return rst_escape(str(value))
