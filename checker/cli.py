@@ -87,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                                                                "file) in DIR, for `rulebook legal`")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
+    conflicts.add_argument("--workers", "-j", type=int, help="processes running the Z3 queries (default: every "
+                                                               "core; the findings are the same)")
     simulate = sub.add_parser(
         "simulate", help="play many seeded games and report win rates, with confidence intervals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
