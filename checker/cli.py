@@ -129,6 +129,10 @@ Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad com
     simulate.add_argument("--vs", nargs="+", type=Path, metavar="PATH",
                           help="compare with another rule set on the same seeds: a spec directory (and its "
                                "overlays), or overlay files added to SPEC")
+    simulate.add_argument("--vs-add", metavar="CARDS", help="cards added to the configuration in the --vs rule set "
+                                                             "(default: the same as --add)")
+    simulate.add_argument("--vs-remove", metavar="CARDS", help="cards removed in the --vs rule set (default: the "
+                                                                "same as --remove)")
     simulate.add_argument("--alpha", type=float, default=0.05, help="significance level of --vs (default 0.05)")
     simulate.add_argument("--workers", "-j", type=int, help="local worker processes (default: every core)")
     simulate.add_argument("--cluster", metavar="ADDRESS",

@@ -53,7 +53,11 @@ def _defaults(paths: list[Path], config: str | None, players: int | None):
 def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...]):
     """(Job, meta, kinds) for a rule set, or an exit code after saying what is wrong."""
     from checker.play import _names, _prepare
-    prepared = _prepare("simulate", paths, args.config, args.players, _names(args.add), _names(args.remove))
+    add, remove = args.add, args.remove
+    if label == "B":
+        add = args.add if args.vs_add is None else args.vs_add
+        remove = args.remove if args.vs_remove is None else args.vs_remove
+    prepared = _prepare("simulate", paths, args.config, args.players, _names(add), _names(remove))
     if isinstance(prepared, int):
         if label == "B":
             print("rulebook simulate: (in the rule set given by --vs)", file=sys.stderr)
@@ -70,7 +74,7 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
              if program.kinds[kind].controller and names]
     game = program.game.name if program.game else "game"
     meta = {"game": game, "spec": [str(p) for p in paths], "spec_digest": digest,
-            "configuration": args.config, "players": args.players, "games": args.games, "seed": args.seed,
+            "configuration": args.config, "add": _names(add), "remove": _names(remove), "players": args.players, "games": args.games, "seed": args.seed,
             "lineup": list(lineup), "job": job, "tracked": job.tracked}
     if "montecarlo" in lineup:
         meta["montecarlo"] = {"playouts": args.playouts, "depth": args.depth}

@@ -100,6 +100,8 @@ def comparison_report(a: dict, b: dict, comparison: dict) -> str:
             shown = [_percent(r["a"]), _percent(r["b"]), f"{100 * r['difference']:+.1f}"]
         lines.append(f"  {r['name']:<{width}} {shown[0]:>9} {shown[1]:>9} {shown[2]:>9} "
                      f"{r['p_adjusted']:>10.4f}{' *' if r['significant'] else ''}")
+    for r in comparison["only_b"]:
+        lines.append(f"  {r['name']} ({r['category']}) is only in B: win rate {_percent(r['b'])}")
     lines += ["", f"{comparison['significant']} of {comparison['compared']} differences are significant "
                   f"(α = {comparison['alpha']}, Holm–Bonferroni)"]
     return "\n".join(lines) + "\n"
@@ -120,7 +122,7 @@ def csv_text(summary: dict, other: dict | None = None, comparison: dict | None =
             writer.writerow(["length", name, length["n"], "", length["mean"], length["low"], length["high"], "", ""])
     else:
         writer.writerow(["category", "name", "a", "b", "difference", "p_value", "p_holm", "significant"])
-        for r in comparison["rows"]:
+        for r in comparison["rows"] + comparison["only_b"]:
             writer.writerow([r["category"], r["name"], r["a"], r["b"], r["difference"], r["p"], r["p_adjusted"],
                              "yes" if r["significant"] else "no"])
     return out.getvalue()

@@ -162,6 +162,10 @@ def compare(a: dict, b: dict, alpha: float = 0.05) -> dict:
         rows.append({"category": mine["category"], "name": mine["name"], "a": mine["rate"], "b": other["rate"],
                      "difference": other["rate"] - mine["rate"],
                      "p": two_proportion_p(mine["wins"], mine["trials"], other["wins"], other["trials"])})
+    ours = {(r["category"], r["name"]) for r in a["rates"]}
+    alone = [{"category": r["category"], "name": r["name"], "a": None, "b": r["rate"], "difference": None,
+              "p": None, "p_adjusted": None, "significant": False}
+             for r in b["rates"] if (r["category"], r["name"]) not in ours]
     for name in ("rounds", "moves"):
         x, y = a["length"][name], b["length"][name]
         rows.append({"category": "length", "name": name, "a": x["mean"], "b": y["mean"],
@@ -170,5 +174,5 @@ def compare(a: dict, b: dict, alpha: float = 0.05) -> dict:
     for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
         row["p_adjusted"] = adjusted
         row["significant"] = adjusted < alpha
-    return {"test": TEST, "alpha": alpha, "rows": rows,
+    return {"test": TEST, "alpha": alpha, "rows": rows, "only_b": alone,
             "significant": sum(r["significant"] for r in rows), "compared": len(rows)}
