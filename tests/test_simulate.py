@@ -207,3 +207,24 @@ def test_determinising_keeps_what_the_player_sees_and_every_cells_size():
                    for c in cs)
     assert every == sorted(c for z in before.values() for cs in (z.values() if isinstance(z, dict) else [z])
                            for c in cs)
+
+
+# ---------------------------------------------------------------- the book's balance pages
+
+def test_a_balance_page_is_drawn_from_a_result_and_says_when_the_rules_changed(one_worker, tmp_path):
+    from checker.sphinxext.balance import write_balance_pages
+    from conftest import ROOT
+    summary, _, _ = one_worker
+    (tmp_path / "now.json").write_text(json.dumps(summary), encoding="utf-8")
+    (tmp_path / "old.json").write_text(json.dumps(dict(summary, spec_digest="0" * 16)), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    warnings = []
+    pages = write_balance_pages(tmp_path, ROOT / "docs", [str(tmp_path / n) for n in ("now.json", "old.json",
+                                                                                        "broken.json")],
+                                lambda message, where: warnings.append(message))
+    assert [p.name for p in pages] == ["now.rst", "old.rst"] and len(warnings) == 1 and "broken.json" in warnings[0]
+    now, old = (p.read_text(encoding="utf-8") for p in pages)
+    assert ".. warning::" not in now and "Les règles ont changé" in old
+    assert "rulebook simulate spec/citadelles -n 8 -c 'Première partie' -p 4 --agent greedy,random" in now
+    assert ".. image:: now/win-rates-character.png" in now and (tmp_path / "equilibre" / "now" /
+                                                                 "win-rates-character.png").is_file()

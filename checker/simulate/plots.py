@@ -23,6 +23,16 @@ def chart_name(category: str) -> str:
     return "win-rates-" + re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") + ".png"
 
 
+WORDS = {
+    "en": {"axis": "win rate (%), 95% Wilson interval", "even": "even share ({:.0f}%)",
+           "title": "{game}, {configuration}, {players} players: win rate by {category}",
+           "seat": "seat", "agent": "agent"},
+    "fr": {"axis": "taux de victoire (%), intervalle de Wilson à 95 %", "even": "part égale ({:.0f} %)",
+           "title": "{game}, {configuration}, {players} joueurs : taux de victoire par {category}",
+           "seat": "siège", "agent": "joueur automatique"},
+}
+
+
 def _categories(summary: dict) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for r in summary["rates"]:
@@ -30,8 +40,11 @@ def _categories(summary: dict) -> dict[str, list[dict]]:
     return out
 
 
-def charts(summary: dict, other: dict | None = None, labels: tuple[str, str] = ("A", "B")) -> dict[str, bytes]:
-    """File name -> PNG bytes, one chart per category of ``summary`` (rows without trials left out)."""
+def charts(summary: dict, other: dict | None = None, labels: tuple[str, str] = ("A", "B"),
+           language: str = "en") -> dict[str, bytes]:
+    """File name -> PNG bytes, one chart per category of ``summary`` (rows without trials left out);
+    the axes are labelled in ``language`` ("en" or "fr")."""
+    words = WORDS[language]
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -55,18 +68,19 @@ def charts(summary: dict, other: dict | None = None, labels: tuple[str, str] = (
             if not kept:
                 continue
             rates = [100 * r["rate"] for _, r in kept]
-            below = [rate - 100 * r["low"] for rate, (_, r) in zip(rates, kept)]
-            above = [100 * r["high"] - rate for rate, (_, r) in zip(rates, kept)]
+            below = [max(0.0, rate - 100 * r["low"]) for rate, (_, r) in zip(rates, kept)]
+            above = [max(0.0, 100 * r["high"] - rate) for rate, (_, r) in zip(rates, kept)]
             axes.barh([y for y, _ in kept], rates, height=bar, xerr=[below, above], capsize=2,
                       label=label if other else None, color=("#4c72b0", "#dd8452")[k], alpha=0.9)
         axes.axvline(100 / summary["players"], color="0.3", linestyle="--", linewidth=1,
-                     label=f"even share ({100 / summary['players']:.0f}%)")
+                     label=words["even"].format(100 / summary["players"]))
         axes.set_yticks(range(len(rows)), [r["name"] for r in rows])
         axes.invert_yaxis()
-        axes.set_xlabel("win rate (%), 95% Wilson interval")
+        axes.set_xlabel(words["axis"])
         axes.set_xlim(0, min(100, max(100 * max((r["high"] for s in sets for r in s if r), default=0.5) + 5, 10)))
-        axes.set_title(f"{summary['game']}, {summary['configuration']}, {summary['players']} players: "
-                       f"win rate by {category}", fontsize=9)
+        axes.set_title(words["title"].format(game=summary["game"], configuration=summary["configuration"],
+                                             players=summary["players"], category=words.get(category, category)),
+                       fontsize=9)
         axes.legend(fontsize=8, loc="lower right")
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
