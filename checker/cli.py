@@ -45,8 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated "
                                                      "(the spec's constraints judge the result)")
     play.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
-    play.add_argument("--agent", choices=("random", "greedy"), default="random",
-                      help="the built-in players: uniformly random, or a simple greedy builder")
+    play.add_argument("--agent", choices=("random", "greedy", "montecarlo"), default="random",
+                      help="the built-in players: uniformly random, a simple greedy builder, or Monte-Carlo playouts "
+                           "over the hidden cards (see docs/simulate.md)")
     play.add_argument("--human", metavar="SEAT", type=int,
                       help="seat SEAT (1 = first player) is played by you at the terminal; the others at random")
     replay = sub.add_parser("replay", help="play a logged game again and check it is the same",

@@ -38,29 +38,31 @@ def _tagged(search, method: str) -> list[tuple[int, object]]:
     return tagged
 
 
-def _shard(task: tuple[tuple[str, ...], int | None, int, int]) -> tuple[list, int, int]:
+def _shard(task: tuple[tuple[str, ...], int | None, int, int, tuple[str, ...]]) -> tuple[list, int, int]:
     from checker.check import check_paths
     from checker.conflicts import Search
-    paths, players, k, n = task
+    paths, players, k, n, methods = task
     result = check_paths([Path(p) for p in paths])
     if not result.ok:
         raise RuntimeError("the spec has errors in a worker")
     search = Search(result.typed, players, shard=(k, n))
-    return [_tagged(search, method) for method in SEARCHES], search.queries, search.unknowns
+    return [_tagged(search, method) for method in methods], search.queries, search.unknowns
 
 
-def search_all(typed, paths: list[Path], players: int | None, workers: int) -> tuple[list, SearchTotals]:
-    """Every finding of the spec at ``paths`` (checked already as ``typed``), in the single-process
-    order, and the number of queries and unknowns; on ``workers`` processes (here when 1)."""
+def search_all(typed, paths: list[Path], players: int | None, workers: int,
+               methods: tuple[str, ...] = SEARCHES) -> tuple[list, SearchTotals]:
+    """Every finding of the spec at ``paths`` (checked already as ``typed``) by the searches ``methods``
+    (all by default), in the single-process order, and the number of queries and unknowns; on
+    ``workers`` processes (here when 1)."""
     if workers <= 1:
         from checker.conflicts import Search
         search = Search(typed, players)
-        findings = [f for method in SEARCHES for f in getattr(search, method)()]
+        findings = [f for method in methods for f in getattr(search, method)()]
         return findings, SearchTotals(search.queries, search.unknowns)
-    tasks = [(tuple(str(p) for p in paths), players, k, workers) for k in range(workers)]
+    tasks = [(tuple(str(p) for p in paths), players, k, workers, tuple(methods)) for k in range(workers)]
     shards = ordered_map(_shard, tasks, workers)
     findings = []
-    for i in range(len(SEARCHES)):
+    for i in range(len(methods)):
         merged = sorted((unit, k, position, f) for k, (per_method, _, _) in enumerate(shards)
                         for position, (unit, f) in enumerate(per_method[i]))
         findings += [f for _, _, _, f in merged]

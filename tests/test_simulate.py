@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -126,6 +127,9 @@ def test_existing_files_are_kept_without_force(tmp_path):
     code, _, _ = run(*BASE, "-n", "1", "-j", "1", "--json", str(target), "--force")
     assert code == 0 and json.loads(target.read_text(encoding="utf-8"))["games"] == 1
     assert [p.name for p in tmp_path.iterdir()] == ["résultats.json"]      # no temporary file left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask                # as any new file, not private
 
 
 def test_charts_are_written_as_png(tmp_path):

@@ -27,6 +27,9 @@ def write_new(path: Path, data: bytes | str, force: bool = False) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)       # mkstemp makes it private; a new file is not
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
