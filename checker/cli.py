@@ -93,9 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     simulate = sub.add_parser(
         "simulate", help="play many seeded games and report win rates, with confidence intervals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Play N seeded games of a rule set on every local core (or a Dask cluster) and report the win "
-                    "rate by seat, by agent and by card, with 95% Wilson score intervals, and the mean length of a "
-                    "game.  With --vs, play the same seeds with a second rule set and test every difference.",
+        description="Play N seeded games of a rule set on every local core (or a Dask cluster) and report the\n"
+                    "win rate by seat, by agent and by card, with 95% Wilson score intervals, and the mean length\n"
+                    "of a game.  With --vs, play the same seeds with a second rule set and test every difference.",
         epilog="""statistics:
   win           a game won by k players (tied after the tiebreak) credits each 1/k; a win rate is the
                 credited wins over the trials

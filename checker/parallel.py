@@ -12,9 +12,10 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 from typing import Callable, Iterable, Sequence
 
-__all__ = ["cores", "ordered_map"]
+__all__ = ["cores", "ordered_map", "chunks"]
 
 
 def cores() -> int:
@@ -40,18 +41,27 @@ def ordered_map(function: Callable, jobs: Sequence, workers: int,
                 done(i, results[i])
         return results
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context,
+                                                  initializer=_quiet_worker)
+    try:
         futures = {pool.submit(function, job): i for i, job in enumerate(jobs)}
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                if done is not None:
-                    done(i, results[i])
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+        for future in concurrent.futures.as_completed(futures):
+            i = futures[future]
+            results[i] = future.result()
+            if done is not None:
+                done(i, results[i])
+    except BaseException:           # Ctrl-C, or a job failed: stop the workers now, not after their jobs
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
+
+
+def _quiet_worker() -> None:
+    """Ctrl-C is the parent's to handle: a worker ignores it (the parent stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def chunks(total: int, workers: int, smallest: int = 1, largest: int = 500) -> Iterable[range]:
@@ -59,6 +69,3 @@ def chunks(total: int, workers: int, smallest: int = 1, largest: int = 500) -> I
     keep the others waiting), each of ``smallest`` to ``largest`` items."""
     size = max(smallest, min(largest, -(-total // (8 * max(1, workers)))))
     return [range(start, min(total, start + size)) for start in range(0, total, size)]
-
-
-__all__ += ["chunks"]

@@ -147,6 +147,7 @@ def test_charts_are_written_as_png(tmp_path):
     (["-n", "0"], "-n takes 1 to"),
     (["--agent", "random,random,random,random,random"], "5 agents for 4 players"),
     (["-c", "Première partie", "-p", "9"], "is for"),
+    (["--cluster", "nonsense"], "a Dask scheduler address such as tcp://host:8786"),
 ])
 def test_bad_options_are_explained(argv, message):
     code, _, err = run("simulate", "spec/citadelles", *argv)

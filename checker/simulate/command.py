@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -122,6 +123,8 @@ def simulate_command(args) -> int:
         return _fail("--playouts takes 1 or more, --depth 0 or more")
     if not 0 < args.alpha < 1:
         return _fail(f"--alpha takes a number between 0 and 1, not {args.alpha}")
+    if args.cluster is not None and not re.fullmatch(r"(tcp|tls|ws|wss|ucx)://[^\s/]+:\d+|inproc://\S+", args.cluster):
+        return _fail(f"--cluster takes a Dask scheduler address such as tcp://host:8786, not {args.cluster!r}")
     paths = [args.spec, *args.more]
     if args.config is None or args.players is None:
         args.config, args.players = _defaults(paths, args.config, args.players)
@@ -154,9 +157,14 @@ def simulate_command(args) -> int:
         for job, meta, kinds in filter(None, (first, second)):
             records = run_games(job, args.games, workers, args.cluster, update)
             summaries.append(summarize(meta, records, kinds, [f"Joueur {s + 1}" for s in range(args.players)]))
-    except OSError as exc:
-        close()
-        return _fail(f"cannot reach the cluster {args.cluster}: {exc}" if args.cluster else str(exc))
+    except ImportError:
+        if not args.cluster:
+            raise
+        return _fail("--cluster needs Dask distributed: pip install 'rulebook[cluster]'")
+    except (OSError, TimeoutError, ValueError) as exc:
+        if not args.cluster:
+            raise
+        return _fail(f"cannot reach the cluster {args.cluster}: {exc}")
     finally:
         close()
     elapsed = time.perf_counter() - start

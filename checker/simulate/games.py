@@ -32,6 +32,7 @@ from checker.parallel import chunks, ordered_map
 __all__ = ["Job", "GameRecord", "spec_files", "play_chunk", "run_games", "lineup_of", "MAX_SPEC_BYTES"]
 
 MAX_SPEC_BYTES = 64 * 2**20     # the spec's files are shipped to workers: refuse a larger "spec"
+CONNECT_SECONDS = 20            # how long to wait for a cluster's scheduler
 
 
 @dataclasses.dataclass(frozen=True)
@@ -205,7 +206,7 @@ def run_games(job: Job, games: int, workers: int = 1, cluster: str | None = None
 
 def _on_cluster(job: Job, games: int, address: str, progress) -> list[GameRecord]:
     from distributed import Client, as_completed
-    with Client(address, set_as_default=False) as client:
+    with Client(address, set_as_default=False, timeout=CONNECT_SECONDS) as client:
         workers = sum(client.nthreads().values()) or 1
         shared = client.scatter(job, broadcast=True)
         parts = list(chunks(games, workers))
