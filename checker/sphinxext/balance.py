@@ -73,7 +73,9 @@ def render_balance(summary: dict, charts: dict[str, str], stale: bool | None, ou
         else:
             lines += rst.title(f"Par carte : {category}", "-")
             lines += [f"Un joueur *a eu* une carte quand la grandeur ``{rows[0]['controller']}`` le désignait pour "
-                      f"l'un de ses exemplaires au début d'un tour ou à la fin de la partie.", ""]
+                      f"l'un de ses exemplaires au début d'un tour ou à la fin de la partie. Comparez les cartes "
+                      f"entre elles plutôt qu'à la part égale : qui a plus de cartes gagne plus souvent (un "
+                      f"joueur qui a bâti beaucoup de quartiers en a eu davantage).", ""]
             count = "Joueurs l'ayant eue"
         image = charts.get(category)
         if image:
