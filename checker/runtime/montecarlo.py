@@ -162,12 +162,10 @@ class MonteCarloAgent:
             option = k % count
             driver = _Driver(sim, history, decision.player, option, count, self.rng.getrandbits(64),
                              self.rollout, self.depth)
-            sim.start(selection, players, seed, [driver] * players)
             try:
-                sim.call(sim.flow, ())
+                winners = sim.play(selection, players, seed, [driver] * players).winners
             except _Cutoff:
-                pass
-            winners = sim.result().winners
+                winners = sim.result().winners
             totals[option] += 1 / len(winners) if decision.player in winners else 0.0
             tries[option] += 1
             self.played += 1

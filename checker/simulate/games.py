@@ -160,6 +160,8 @@ def play_chunk(task: tuple[Job, int, int]) -> list[GameRecord]:
         watched: list = []
 
         def sample() -> None:
+            if not watched:         # the first sample: the game is set up, its physical cards known
+                watched.extend(_controllers(engine, tracked))
             engine.invalidate()
             for position, cards, controller in watched:
                 for card in cards:
@@ -173,11 +175,8 @@ def play_chunk(task: tuple[Job, int, int]) -> list[GameRecord]:
 
         engine.round_observer = sample
         try:
-            engine.start(selection, job.players, seed, agents)
-            watched[:] = _controllers(engine, tracked)
-            engine.call(engine.flow, ())
+            result = engine.play(selection, job.players, seed, agents)
             sample()
-            result = engine.result()
         except SpecRuntimeError as exc:
             where = f"{exc.span}: " if exc.span is not None else ""
             records.append(GameRecord(game, error=f"{where}{exc.message}"))
