@@ -45,8 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated "
                                                      "(the spec's constraints judge the result)")
     play.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
-    play.add_argument("--agent", choices=("random", "greedy"), default="random",
-                      help="the built-in players: uniformly random, or a simple greedy builder")
+    play.add_argument("--agent", choices=("random", "greedy", "montecarlo"), default="random",
+                      help="the built-in players: uniformly random, a simple greedy builder, or Monte-Carlo playouts "
+                           "over the hidden cards (see docs/simulate.md)")
     play.add_argument("--human", metavar="SEAT", type=int,
                       help="seat SEAT (1 = first player) is played by you at the terminal; the others at random")
     replay = sub.add_parser("replay", help="play a logged game again and check it is the same",
@@ -90,6 +91,61 @@ def _parser() -> argparse.ArgumentParser:
                                                                "file) in DIR, for `rulebook legal`")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
+    conflicts.add_argument("--workers", "-j", type=int, help="processes running the Z3 queries (default: every "
+                                                               "core; the findings are the same)")
+    simulate = sub.add_parser(
+        "simulate", help="play many seeded games and report win rates, with confidence intervals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play N seeded games of a rule set on every local core (or a Dask cluster) and report the\n"
+                    "win rate by seat, by agent and by card, with 95% Wilson score intervals, and the mean length\n"
+                    "of a game.  With --vs, play the same seeds with a second rule set and test every difference.",
+        epilog="""statistics:
+  win           a game won by k players (tied after the tiebreak) credits each 1/k; a win rate is the
+                credited wins over the trials
+  by seat       trials: the games played
+  by agent      trials: the seats an agent played (the lineup turns one seat each game, so every agent
+                sits at every seat equally often over `players` games)
+  by card       for every selected card of a kind with a `controller` quantity: trials are the players
+                who *had* it in a game, i.e. whom that quantity named for one of its copies at the start
+                of a round (as the previous round left the state) or at the end of the game; samples
+                where the quantity cannot name one player are counted as undetermined
+  --vs          two-sided two-proportion z-tests (win rates) and Welch z-tests (mean rounds and moves),
+                p-values adjusted by Holm-Bonferroni over every comparison shown
+
+Game i is played with seed SEED+i; the results are the same for any number of workers.
+Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad command line.""")
+    simulate.add_argument("spec", type=Path, help="the spec directory")
+    simulate.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files")
+    simulate.add_argument("-n", "--games", type=int, default=1000, help="games per rule set (default 1000)")
+    simulate.add_argument("--players", "-p", type=int,
+                          help="number of players (default 4, or the smallest count the game allows)")
+    simulate.add_argument("--config", "-c", help="a named configuration (default: the spec's first for that "
+                                                 "player count)")
+    simulate.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated")
+    simulate.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
+    simulate.add_argument("--agent", default="greedy", metavar="AGENTS",
+                          help="agents by seat, comma-separated, repeated to fill the seats (random, greedy, "
+                               "montecarlo; default greedy)")
+    simulate.add_argument("--playouts", type=int, default=24, help="montecarlo: playouts per decision (default 24)")
+    simulate.add_argument("--depth", type=int, default=300,
+                          help="montecarlo: decisions a playout plays at most before it is scored (default 300)")
+    simulate.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game (default 0)")
+    simulate.add_argument("--vs", nargs="+", type=Path, metavar="PATH",
+                          help="compare with another rule set on the same seeds: a spec directory (and its "
+                               "overlays), or overlay files added to SPEC")
+    simulate.add_argument("--vs-add", metavar="CARDS", help="cards added to the configuration in the --vs rule set "
+                                                             "(default: the same as --add)")
+    simulate.add_argument("--vs-remove", metavar="CARDS", help="cards removed in the --vs rule set (default: the "
+                                                                "same as --remove)")
+    simulate.add_argument("--alpha", type=float, default=0.05, help="significance level of --vs (default 0.05)")
+    simulate.add_argument("--workers", "-j", type=int, help="local worker processes (default: every core)")
+    simulate.add_argument("--cluster", metavar="ADDRESS",
+                          help="run on the Dask scheduler at ADDRESS (tcp://host:port) instead; needs "
+                               "pip install 'rulebook[cluster]'")
+    simulate.add_argument("--json", metavar="FILE", help="write every statistic as JSON")
+    simulate.add_argument("--csv", metavar="FILE", help="write the table of win rates as CSV")
+    simulate.add_argument("--plots", metavar="DIR", help="write the win-rate charts (PNG) to DIR")
+    simulate.add_argument("--force", action="store_true", help="replace files that exist")
     lsp = sub.add_parser("lsp", help="run the language server an editor talks to (over stdin and stdout)",
                          description="Serve the Language Server Protocol over stdin and stdout: diagnostics as you "
                                      "type, hover (the book's French prose and the rulebook's sentences), go to "
@@ -179,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "conflicts":
             from checker.conflicts import conflicts_command
             return conflicts_command(args)
+        if args.command == "simulate":
+            from checker.simulate.command import simulate_command
+            return simulate_command(args)
         if args.command == "legal":
             from checker.solver.commands import legal_command
             return legal_command(args)

@@ -32,7 +32,7 @@ from checker import ast
 from checker.effects import Effects
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
-from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt
 
@@ -102,8 +102,10 @@ class Search:
     """One search over a checked spec, for ``players`` players."""
 
     def __init__(self, typed, players: int | None = None,
-                 settings: SolverSettings = SolverSettings(timeout_ms=20_000)):
-        """``players``: one player count, or None for every count the game allows at once."""
+                 settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1)):
+        """``players``: one player count, or None for every count the game allows at once.  ``shard``
+        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`)."""
+        self.shard, self.units, self.marks = shard, 0, []
         self.typed = typed
         self.p = p = typed.program
         self.low, self.high = player_range(p)
@@ -119,6 +121,15 @@ class Search:
         self._chains: dict | None = None        # action -> itself and its ancestors
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
+
+    def _mine(self, out: list) -> bool:
+        """Is the next independent query this shard's?  If so, note where its findings start in ``out``."""
+        unit, self.units = self.units, self.units + 1
+        if unit % self.shard[1] != self.shard[0]:
+            return False
+        self.marks.append((unit, len(out)))
+        fresh_context()         # so its answer does not depend on which queries ran before it
+        return True
 
     # ------------------------------------------------------------ a symbolic state
     def encoder(self) -> Encoder:
@@ -239,6 +250,8 @@ class Search:
                 if not self._most_specific(action, ph.pattern.name, fh.pattern.name):
                     continue
                 done.add((pr.name, fr.name))
+                if not self._mine(out):
+                    continue
                 claim = self.claim(pr, ph, fr, fh)
                 if claim.status == "unrelated":
                     continue        # an exception to other prohibitions, and this one is not of their kind
@@ -394,6 +407,8 @@ class Search:
             for (r1, h1), (r2, h2) in itertools.combinations(heads, 2):
                 if only is not None and (r1.name, r2.name) not in only and (r2.name, r1.name) not in only:
                     continue
+                if not self._mine(out):
+                    continue
                 resolution = self._resolution(enc0, r1, r2)
                 enc = self.encoder()
                 try:
@@ -435,7 +450,7 @@ class Search:
                 if only is not None and (ka, kb) not in only and (kb, ka) not in only:
                     continue
                 touched = effects.interfere(self._power_decl(a), self._power_decl(b))
-                if not touched:
+                if not touched or not self._mine(out):
                     continue
                 resolution = f"settled: declared order ({ka if (ka, kb) in E.power_order else kb} first)" \
                     if (ka, kb) in ordered else None
@@ -490,7 +505,7 @@ class Search:
         out = []
         for rule in self.p.rules.values():
             for head in rule.heads:
-                if head.when is None:
+                if head.when is None or not self._mine(out):
                     continue
                 enc = self.encoder()
                 name = head.pattern.name
@@ -647,9 +662,13 @@ def conflicts_command(args) -> int:
         print(f"rulebook conflicts: --players must be from {low} to {high}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    search = Search(result.typed, args.players)
-    findings = (search.contradictions() + search.competing_values() + search.order_dependence()
-                + search.dead_rules() + search.dangling())
+    from checker.conflicts_parallel import search_all
+    from checker.parallel import cores
+    workers = args.workers or cores()
+    if workers < 1:
+        print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
+        return 2
+    findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers)
     elapsed = time.perf_counter() - start
     for f in findings:
         if f.witness is not None:

@@ -11,8 +11,8 @@ from checker.check import CheckResult, check_paths
 from checker.configurations import ConfigEvalError, Selection, evaluate, select
 from checker.diagnostics import render_human
 from checker.program import did_you_mean
-from checker.runtime import Engine, RandomAgent, SpecRuntimeError
-from checker.runtime.agents import GreedyAgent, HumanAgent, HumanQuit
+from checker.runtime import Engine, SpecRuntimeError
+from checker.runtime.agents import HumanAgent, HumanQuit, make_agent
 from checker.runtime.replay import LogError, ReplayMismatch, replay, state_digest, validate_log
 
 __all__ = ["play_command", "replay_command", "format_event"]
@@ -148,8 +148,7 @@ def play_command(args) -> int:
         return 2
     engine = Engine(result.typed)
     names = [f"Joueur {seat + 1}" for seat in range(args.players)]
-    agent = GreedyAgent if getattr(args, "agent", "random") == "greedy" else RandomAgent
-    agents = [agent(args.seed * 1000 + seat) for seat in range(args.players)]
+    agents = [make_agent(getattr(args, "agent", "random"), args.seed * 1000 + seat) for seat in range(args.players)]
     shown = 0
 
     def show_events(viewer: int | None) -> None:

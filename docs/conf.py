@@ -19,6 +19,9 @@ extensions = ["checker.sphinxext", "myst_parser"]
 # (paths relative to this file).  A file added here gets its pages on the next build.
 rulebook_spec = ["../spec/citadelles"]
 rulebook_lexicon = "lexique.toml"
+# Results of `rulebook simulate --json` (paths relative to this file): one balance page each.  The
+# build plays no game; rerun the command a page shows when the rules change.
+rulebook_simulations = ["simulations/premiere-partie-4-joueurs.json"]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"

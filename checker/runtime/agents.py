@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError"]
+__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError", "AGENTS", "make_agent"]
+
+AGENTS = ("random", "greedy", "montecarlo")     # the built-in players, by the name commands take
 
 
 class ScriptError(AssertionError):
@@ -42,6 +44,19 @@ class GreedyAgent:
             if best is not None:
                 return best
         return self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
+
+
+def make_agent(name: str, seed: int, playouts: int = 24, depth: int = 300):
+    """A built-in player by name (see :data:`AGENTS`); ``playouts`` and ``depth`` are the Monte-Carlo
+    agent's (see :class:`checker.runtime.montecarlo.MonteCarloAgent`)."""
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    if name == "montecarlo":
+        from checker.runtime.montecarlo import MonteCarloAgent
+        return MonteCarloAgent(seed, playouts=playouts, depth=depth)
+    raise ValueError(f"no agent {name!r} (known: {', '.join(AGENTS)})")
 
 
 class ScriptedAgent:

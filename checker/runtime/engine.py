@@ -100,8 +100,11 @@ class Engine:
         self.events: list[dict] = []
         self.recording = True
         self.observer: Callable[[Decision], None] | None = None
+        self.round_observer: Callable[[], None] | None = None   # called as each round starts, before it counts
         self.decisions = 0
         self.moves = 0
+        self.choices: list[int] = []    # every answer an agent gave in this game, in order (forced ones are not)
+        self.setup: tuple = ()          # (selection, players, seed) of this game
         self.work = 0           # loop iterations and aggregate elements since the last decision (MAX_WORK)
         self.logged = 0         # entries of the log, a decision counting its options too (MAX_LOG)
         self._qcache: dict = {}
@@ -322,7 +325,8 @@ class Engine:
             if name == self.turn_proc:
                 count = "    E.st.turn += 1\n"
             elif name == self.round_proc:
-                count = "    st = E.st\n    st.round += 1\n    E.event('round', number=st.round)\n"
+                count = ("    if E.round_observer is not None:\n        E.round_observer()\n"
+                         "    st = E.st\n    st.round += 1\n    E.event('round', number=st.round)\n")
             env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
             g.define(self.procedure_name(name), f"def {self.procedure_name(name)}({', '.join(args)}):\n{count}"
                      f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n")
@@ -460,6 +464,8 @@ class Engine:
         if name == self.turn_proc:
             self.st.turn += 1
         elif name == self.round_proc:
+            if self.round_observer is not None:
+                self.round_observer()
             self.st.round += 1
             self.event("round", number=self.st.round)
         try:
@@ -551,6 +557,7 @@ class Engine:
         index = self.agents[player].choose(decision)
         if not 0 <= index < len(options) + (1 if optional else 0):
             raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {len(options)}")
+        self.choices.append(index)
         if self.recording:
             self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
                        secret=secret, state=state)
@@ -601,6 +608,8 @@ class Engine:
         self.events = []
         self.decisions = 0
         self.moves = 0
+        self.choices = []
+        self.setup = (selection, players, seed)
         self.work = 0
         self.logged = 0
         self.instances = {}
@@ -677,7 +686,8 @@ class Engine:
         The state, the log and the agents are put back as they were; nested choices take the first option."""
         if option[0] != "action" or self.score is None:
             return None
-        snap, saved = self.st.snapshot(), (self.recording, self.agents, self.decisions, self.moves, len(self.events))
+        snap = self.st.snapshot()
+        saved = (self.recording, self.agents, self.decisions, self.moves, len(self.events), len(self.choices))
         self.recording, self.agents = False, [_FirstOption()] * self.st.n
         try:
             self.perform(option[1], option[2])
@@ -688,6 +698,7 @@ class Engine:
             self.st.restore(snap)
             self.recording, self.agents, self.decisions, self.moves = saved[:4]
             del self.events[saved[4]:]
+            del self.choices[saved[5]:]
 
     def view(self, player: int) -> dict:
         """The state as ``player`` may see it: public things whole; hidden things only where they are
@@ -705,18 +716,24 @@ class Engine:
                 seen["vars"][name] = value
         for name, zone in p.zones.items():
             value = st.zones[name]
-            own = zone.index is not None and zone.index.name == "Player"
             if isinstance(value, dict):
                 seen["zones"][name] = {
                     self._view_key(zone.index.name, k): (
-                        [self.show_card(c) for c in cards]
-                        if zone.visibility == "public" or (zone.visibility == "hidden" and own and k == player)
-                        else len(cards))
+                        [self.show_card(c) for c in cards] if self.sees(player, name, k) else len(cards))
                     for k, cards in value.items()}
             else:
-                seen["zones"][name] = [self.show_card(c) for c in value] if zone.visibility == "public" \
+                seen["zones"][name] = [self.show_card(c) for c in value] if self.sees(player, name, None) \
                     else len(value)
         return seen
+
+    def sees(self, player: int, zone: str, index) -> bool:
+        """Does ``player`` see which cards are in zone ``zone[index]``?  A public zone, yes; a hidden one
+        indexed by player, only their own; otherwise (secret, or hidden and not theirs) only how many."""
+        decl = self.program.zones[zone]
+        if decl.visibility == "public":
+            return True
+        return (decl.visibility == "hidden" and decl.index is not None and decl.index.name == "Player"
+                and index == player)
 
     def _view_key(self, index_type: str, key):
         if index_type == "Player" or not isinstance(key, int):

@@ -17,7 +17,8 @@ import os
 
 import z3
 
-__all__ = ["SolverSettings", "make_solver", "Outcome", "run", "environment_problem", "ENVIRONMENT"]
+__all__ = ["SolverSettings", "make_solver", "Outcome", "run", "environment_problem", "ENVIRONMENT",
+           "fresh_context"]
 
 ENVIRONMENT = {"RULEBOOK_Z3_TIMEOUT_MS": "timeout_ms", "RULEBOOK_Z3_RLIMIT": "rlimit"}
 
@@ -58,6 +59,14 @@ def make_solver(settings: SolverSettings = DEFAULT) -> z3.Solver:
     s.set("rlimit", settings.rlimit)
     s.set("core.minimize", settings.minimize_cores)
     return s
+
+
+def fresh_context() -> None:
+    """Start a new Z3 main context: the terms and solvers made from now on live in it.  Z3's answers
+    (which model it finds) depend on the terms its context already holds, so a query run in a fresh
+    context gets the same answer whatever ran before it — in this process or in another.  Terms made
+    before must not be mixed with terms made after."""
+    z3.z3._main_ctx = None      # z3py makes the next main_ctx() anew
 
 
 @dataclasses.dataclass

@@ -5,6 +5,7 @@ In ``conf.py``::
     extensions = ["checker.sphinxext"]
     rulebook_spec = ["../spec/citadelles", "maison.rules"]   # the base spec, then house rules
     rulebook_lexicon = "lexique.toml"                         # how the book words the vocabulary
+    rulebook_simulations = ["simulations/base.json"]          # results of `rulebook simulate --json`
 
 The spec is checked once per build with :func:`checker.check.check_paths`; its
 diagnostics become Sphinx warnings located at ``file:line``.  Every card with
@@ -13,6 +14,9 @@ and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 
 ``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
 ``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``.
+
+Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
+(generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
 
 Each ``rb:auto`` declares every spec file, source text and the lexicon as
 dependencies of its page, so editing the spec rebuilds the book.
@@ -31,6 +35,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 from checker.prose import UnsupportedNode
+from checker.sphinxext.balance import write_balance_pages
 from checker.sphinxext.book import FLOW_PAGES, Book, slug
 from checker.sphinxext.domain import RulebookDomain
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
@@ -136,6 +141,9 @@ def load(app: Sphinx) -> None:
     BOOKS[str(app.srcdir)] = book
     _report(book)
     write_card_pages(book, Path(app.srcdir))
+    write_balance_pages(Path(app.srcdir), Path(app.confdir), list(app.config.rulebook_simulations),
+                        lambda message, where: logger.warning(message, location=where, type="rulebook",
+                                                              subtype="simulation"))
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
@@ -175,6 +183,7 @@ def _lexer(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict:
     app.add_config_value("rulebook_spec", ["../spec/citadelles"], "env", [list, str])
     app.add_config_value("rulebook_lexicon", "lexique.toml", "env", [str])
+    app.add_config_value("rulebook_simulations", [], "env", [list])
     app.add_config_value("rulebook_conflict_finder", "checker.conflicts:find_conflicts", "env", [str])
     RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
     app.add_domain(RulebookDomain)

@@ -1,0 +1,69 @@
+"""The conflict search on every local core.
+
+The Z3 queries of a search are independent: each builds its own symbolic state and solver.  Each
+worker process checks the spec again, builds its own :class:`~checker.conflicts.Search` and walks
+the same loops, but runs only its share of the queries (the k-th of every n, numbered in the order
+of the single-process search); the findings come back tagged with their query's number and are put
+back in that order, so the result is the one a single process finds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from checker.parallel import ordered_map
+
+__all__ = ["SEARCHES", "SearchTotals", "search_all"]
+
+SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
+
+
+@dataclasses.dataclass
+class SearchTotals:
+    queries: int = 0
+    unknowns: int = 0
+
+
+def _tagged(search, method: str) -> list[tuple[int, object]]:
+    """Run one search method; each finding with the number of the query that found it."""
+    search.marks = []
+    found = getattr(search, method)()
+    if method == "dangling":              # no queries: the first shard lists them
+        return [(0, f) for f in found] if search.shard[0] == 0 else []
+    tagged, marks = [], search.marks
+    for i, finding in enumerate(found):
+        unit = max(u for u, start in marks if start <= i)
+        tagged.append((unit, finding))
+    return tagged
+
+
+def _shard(task: tuple[tuple[str, ...], int | None, int, int, tuple[str, ...]]) -> tuple[list, int, int]:
+    from checker.check import check_paths
+    from checker.conflicts import Search
+    paths, players, k, n, methods = task
+    result = check_paths([Path(p) for p in paths])
+    if not result.ok:
+        raise RuntimeError("the spec has errors in a worker")
+    search = Search(result.typed, players, shard=(k, n))
+    return [_tagged(search, method) for method in methods], search.queries, search.unknowns
+
+
+def search_all(typed, paths: list[Path], players: int | None, workers: int,
+               methods: tuple[str, ...] = SEARCHES) -> tuple[list, SearchTotals]:
+    """Every finding of the spec at ``paths`` (checked already as ``typed``) by the searches ``methods``
+    (all by default), in the single-process order, and the number of queries and unknowns; on
+    ``workers`` processes (here when 1)."""
+    if workers <= 1:
+        from checker.conflicts import Search
+        search = Search(typed, players)
+        findings = [f for method in methods for f in getattr(search, method)()]
+        return findings, SearchTotals(search.queries, search.unknowns)
+    tasks = [(tuple(str(p) for p in paths), players, k, workers, tuple(methods)) for k in range(workers)]
+    shards = ordered_map(_shard, tasks, workers)
+    findings = []
+    for i in range(len(methods)):
+        merged = sorted((unit, k, position, f) for k, (per_method, _, _) in enumerate(shards)
+                        for position, (unit, f) in enumerate(per_method[i]))
+        findings += [f for _, _, _, f in merged]
+    return findings, SearchTotals(sum(s[1] for s in shards), sum(s[2] for s in shards))

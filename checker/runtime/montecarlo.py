@@ -1,0 +1,173 @@
+"""A Monte-Carlo agent: at each decision, plays each option out many times on *determinised* states
+(the hidden cards dealt again at random, consistently with what the player sees) and takes the
+option that won most often.
+
+The interpreter runs a game as ordinary Python calls, so a game cannot be copied half-way.  A
+playout therefore replays the game from its start in a second engine compiled from the same spec,
+with the same seed and the answers given so far (``Engine.choices``), which brings it to the same
+decision point; there it
+
+1. *determinises* the state for the deciding player: every card in a zone cell the player cannot
+   see (:meth:`Engine.sees`: secret zones, and the hidden zones of the other players) is exchanged
+   at random with the other unseen cards of its kind, each cell keeping its number of cards of each
+   kind; cards the decision itself shows (its options and local names) stay where they are.  The
+   random source is seeded anew, so later shuffles and draws are unknown too;
+2. takes the option being tried, and plays on with a fast default policy (``rollout``: the greedy
+   builder, or uniformly random) for every player, for at most ``depth`` decisions;
+3. scores the playout for the deciding player: 1 for a win, 1/k for a win shared by k players, 0
+   otherwise — by the game's winners, or, when the depth is reached first, by the game's ``score``
+   and ``tiebreak`` at that moment.
+
+Playouts are spread evenly over the options (``playouts`` per decision in all, at least one per
+option); the best mean wins, ties going to the lowest option.  Everything random comes from the
+agent's seed, so a game with Monte-Carlo players is as reproducible as any other.
+
+What it does not model: what was revealed to a player privately (a card shown to them, the cards
+they put back under the deck) is forgotten when dealing the hidden cards again, and secret vars
+are not resampled.  Nothing here knows a card by name.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from checker.runtime.agents import GreedyAgent, RandomAgent
+from checker.runtime.state import SpecRuntimeError
+
+__all__ = ["MonteCarloAgent", "determinise"]
+
+_shadows = threading.local()      # per thread: id(typed) -> (typed, the second engine)
+
+
+def _shadow(engine):
+    """A second engine compiled from ``engine``'s spec, for playouts (one per spec and thread)."""
+    from checker.runtime.engine import Engine
+    cache = getattr(_shadows, "engines", None)
+    if cache is None:
+        cache = _shadows.engines = {}
+    typed = engine.typed
+    entry = cache.get(id(typed))
+    if entry is None or entry[0] is not typed:
+        entry = cache[id(typed)] = (typed, Engine(typed))
+        entry[1].recording = False
+    return entry[1]
+
+
+class _Cutoff(Exception):
+    """A playout reached its depth."""
+
+
+def _known(value, out: set) -> None:
+    """Every non-negative int in ``value`` (options, local names): the cards the decision shows, and
+    some numbers that are not cards (a seat, a count), kept in place all the same."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if value >= 0:
+            out.add(value)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _known(item, out)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _known(item, out)
+
+
+def determinise(engine, player: int, decision, rng: random.Random) -> int:
+    """Deal the cards ``player`` cannot see again at random (see the module's docstring); returns how
+    many cards took part."""
+    st = engine.st
+    keep: set = set()
+    _known(list(decision.options), keep)
+    _known(decision.env or {}, keep)
+    cells, slots, pools = [], [], {}
+    for name, zone in st.zones.items():
+        parts = zone.items() if isinstance(zone, dict) else ((None, zone),)
+        for index, cards in parts:
+            if cards and not engine.sees(player, name, index):
+                cells.append((name, index, cards))
+                for position, card in enumerate(cards):
+                    if card not in keep:
+                        kind = engine.def_kind[st.defs[card]]
+                        slots.append((cards, position, kind))
+                        pools.setdefault(kind, []).append(card)
+    for pool in pools.values():
+        rng.shuffle(pool)
+    for cards, position, kind in slots:
+        cards[position] = pools[kind].pop()
+    for name, index, cards in cells:
+        counts = st.counts[(name, index)] = {}
+        for card in cards:
+            st.where[card] = (name, index)
+            key = st.defs[card]
+            counts[key] = counts.get(key, 0) + 1
+    st.version += 1
+    engine.invalidate()
+    return len(slots)
+
+
+class _Driver:
+    """Every seat's agent in a playout: the logged answers up to the decision being judged, then the
+    option tried there, then the default policy."""
+
+    def __init__(self, engine, history: list[int], player: int, option: int, expected: int, seed: int,
+                 rollout: str, depth: int):
+        self.engine, self.history, self.player, self.option = engine, history, player, option
+        self.expected, self.depth = expected, depth
+        self.rng = random.Random(seed)
+        self.policy = (GreedyAgent if rollout == "greedy" else RandomAgent)(self.rng.getrandbits(32))
+        self.asked = 0
+
+    def choose(self, decision) -> int:
+        asked, self.asked = self.asked, self.asked + 1
+        if asked < len(self.history):
+            return self.history[asked]
+        if asked == len(self.history):
+            count = len(decision.options) + (1 if decision.optional else 0)
+            if decision.player != self.player or count != self.expected:
+                raise SpecRuntimeError("a Monte-Carlo playout did not reach the decision it replays "
+                                       "(the game is not a function of its seed and answers)")
+            determinise(self.engine, self.player, decision, self.rng)
+            self.engine.st.rng.seed(self.rng.getrandbits(64))
+            return self.option
+        if asked - len(self.history) > self.depth:
+            raise _Cutoff()
+        return self.policy.choose(decision)
+
+
+class MonteCarloAgent:
+    """Plays each option out on determinised states and takes the best (see the module's docstring).
+    ``playouts``: playouts per decision, spread over its options; ``depth``: decisions a playout plays
+    at most after the option; ``rollout``: "greedy" or "random", for every player in the playouts."""
+
+    def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "greedy"):
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"rollout must be greedy or random, not {rollout!r}")
+        self.rng = random.Random(seed)
+        self.playouts, self.depth, self.rollout = max(1, playouts), max(0, depth), rollout
+        self.played = 0           # playouts run so far, for benchmarks
+
+    def choose(self, decision) -> int:
+        count = len(decision.options) + (1 if decision.optional else 0)
+        engine = decision.engine
+        if count == 1 or engine is None or not engine.setup:
+            return 0
+        sim = _shadow(engine)
+        history = list(engine.choices)
+        selection, players, seed = engine.setup
+        totals = [0.0] * count
+        tries = [0] * count
+        for k in range(max(self.playouts, count)):
+            option = k % count
+            driver = _Driver(sim, history, decision.player, option, count, self.rng.getrandbits(64),
+                             self.rollout, self.depth)
+            try:
+                winners = sim.play(selection, players, seed, [driver] * players).winners
+            except _Cutoff:
+                winners = sim.result().winners
+            totals[option] += 1 / len(winners) if decision.player in winners else 0.0
+            tries[option] += 1
+            self.played += 1
+        means = [t / n for t, n in zip(totals, tries)]
+        return means.index(max(means))

@@ -1,0 +1,213 @@
+"""`rulebook simulate`: play many seeded games of a rule set (or two) and report win rates."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+from checker.simulate.games import Job, run_games, spec_files
+from checker.simulate.report import FileExists, comparison_report, csv_text, text_report, write_new
+from checker.simulate.stats import compare, summarize
+
+__all__ = ["simulate_command", "MAX_GAMES"]
+
+MAX_GAMES = 10_000_000
+
+
+def _fail(message: str) -> int:
+    print(f"rulebook simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def _lineup(text: str, players: int) -> tuple[str, ...] | str:
+    from checker.runtime.agents import AGENTS
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in AGENTS:
+            return f"no agent \"{name}\" (known: {', '.join(AGENTS)})"
+    if not names:
+        return "--agent needs at least one agent name"
+    if len(names) > players:
+        return f"--agent names {len(names)} agents for {players} players"
+    return tuple(names[seat % len(names)] for seat in range(players))
+
+
+def _defaults(paths: list[Path], config: str | None, players: int | None):
+    """The configuration and player count to use when not given: 4 players if the game allows it
+    (else its smallest count), and the first configuration of the spec for that count."""
+    from checker.check import check_paths
+    from checker.solver.statefile import player_range
+    result = check_paths(paths)
+    if not result.ok:
+        return None, None
+    if players is None:
+        low, high = player_range(result.program)
+        players = 4 if low <= 4 <= high else low
+    if config is None:
+        config = next((name for name, counts in result.configurations.items() if players in counts), None)
+    return config, players
+
+
+def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...]):
+    """(Job, meta, kinds) for a rule set, or an exit code after saying what is wrong."""
+    from checker.play import _names, _prepare
+    add, remove = args.add, args.remove
+    if label == "B":
+        add = args.add if args.vs_add is None else args.vs_add
+        remove = args.remove if args.vs_remove is None else args.vs_remove
+    prepared = _prepare("simulate", paths, args.config, args.players, _names(add), _names(remove))
+    if isinstance(prepared, int):
+        if label == "B":
+            print("rulebook simulate: (in the rule set given by --vs)", file=sys.stderr)
+        return prepared
+    result, selection = prepared
+    try:
+        files, roots, digest = spec_files(paths)
+    except (OSError, ValueError) as exc:
+        return _fail(f"cannot read the spec: {getattr(exc, 'strerror', None) or exc}")
+    program = result.program
+    order = tuple((kind, tuple(names)) for kind, names in selection.cards.items())
+    job = Job(files, roots, order, args.players, lineup, args.seed, args.playouts, args.depth, digest)
+    kinds = [(kind, program.kinds[kind].controller[0], list(names)) for kind, names in order
+             if program.kinds[kind].controller and names]
+    game = program.game.name if program.game else "game"
+    meta = {"game": game, "spec": [str(p) for p in paths], "spec_digest": digest,
+            "configuration": args.config, "add": _names(add), "remove": _names(remove), "players": args.players, "games": args.games, "seed": args.seed,
+            "lineup": list(lineup), "job": job, "tracked": job.tracked}
+    if "montecarlo" in lineup:
+        meta["montecarlo"] = {"playouts": args.playouts, "depth": args.depth}
+    return job, meta, kinds
+
+
+def _outputs(args) -> list[Path] | int:
+    """The files the run will write, checked before it starts (never overwritten without --force)."""
+    paths = [Path(p) for p in (args.json, args.csv) if p]
+    if args.plots:
+        plots = Path(args.plots)
+        if plots.exists() and not plots.is_dir():
+            return _fail(f"--plots {plots}: not a directory")
+        if plots.is_dir() and not args.force and any(plots.glob("win-rates-*.png")):
+            return _fail(f"{plots} already has charts (win-rates-*.png); use --force to replace them")
+    for path in paths:
+        if path.is_dir():
+            return _fail(f"{path} is a directory")
+        if path.exists() and not args.force:
+            return _fail(f"{path} exists; use --force to replace it")
+        if not path.parent.exists():
+            return _fail(f"cannot write {path}: no directory {path.parent}")
+    return paths
+
+
+def _progress(total: int):
+    """A progress bar on the terminal (stderr), or nothing when stderr is not one."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None, lambda: None
+    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
+    return bar.update, bar.close
+
+
+def simulate_command(args) -> int:
+    from checker.parallel import cores
+    if not 1 <= args.games <= MAX_GAMES:
+        return _fail(f"-n takes 1 to {MAX_GAMES:,} games, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        return _fail(f"--workers takes 1 or more, not {args.workers}")
+    if args.playouts < 1 or args.depth < 0:
+        return _fail("--playouts takes 1 or more, --depth 0 or more")
+    if not 0 < args.alpha < 1:
+        return _fail(f"--alpha takes a number between 0 and 1, not {args.alpha}")
+    if args.cluster is not None and not re.fullmatch(r"(tcp|tls|ws|wss|ucx)://[^\s/]+:\d+|inproc://\S+", args.cluster):
+        return _fail(f"--cluster takes a Dask scheduler address such as tcp://host:8786, not {args.cluster!r}")
+    paths = [args.spec, *args.more]
+    if args.config is None or args.players is None:
+        args.config, args.players = _defaults(paths, args.config, args.players)
+        if args.players is None:
+            from checker.play import _prepare
+            return _prepare("simulate", paths, "", 0)     # prints the spec's errors
+        if args.config is None:
+            return _fail(f"no configuration of the spec is for {args.players} players: give --config")
+    lineup = _lineup(args.agent, args.players)
+    if isinstance(lineup, str):
+        return _fail(lineup)
+    outputs = _outputs(args)
+    if isinstance(outputs, int):
+        return outputs
+    first = _prepare_ruleset("A", paths, args, lineup)
+    if isinstance(first, int):
+        return first
+    second = None
+    if args.vs:
+        other = [Path(p) for p in args.vs]
+        other = other if other[0].is_dir() else [args.spec, *other]
+        second = _prepare_ruleset("B", other, args, lineup)
+        if isinstance(second, int):
+            return second
+    workers = args.workers or cores()
+    update, close = _progress(args.games * (2 if second else 1))
+    start = time.perf_counter()
+    summaries = []
+    try:
+        for job, meta, kinds in filter(None, (first, second)):
+            records = run_games(job, args.games, workers, args.cluster, update)
+            summaries.append(summarize(meta, records, kinds, [f"Joueur {s + 1}" for s in range(args.players)]))
+    except ImportError:
+        if not args.cluster:
+            raise
+        return _fail("--cluster needs Dask distributed: pip install 'rulebook[cluster]'")
+    except (OSError, TimeoutError, ValueError) as exc:
+        if not args.cluster:
+            raise
+        return _fail(f"cannot reach the cluster {args.cluster}: {exc}")
+    finally:
+        close()
+    elapsed = time.perf_counter() - start
+    where = f"the cluster {args.cluster}" if args.cluster else f"{workers} local worker(s)"
+    games = args.games * len(summaries)
+    comparison = compare(summaries[0], summaries[1], args.alpha) if second else None
+    if comparison is None:
+        sys.stdout.write(text_report(summaries[0]))
+    else:
+        sys.stdout.write(comparison_report(summaries[0], summaries[1], comparison))
+    print(f"\n{games} games on {where} in {elapsed:.1f} s ({games / elapsed:.0f} games/s)")
+    code = _write(args, summaries, comparison)
+    failed = sum(s["failed"] for s in summaries)
+    if failed:
+        print(f"rulebook simulate: {failed} game(s) stopped on an error of the spec (left out of the rates)",
+              file=sys.stderr)
+    return code or (1 if failed else 0)
+
+
+def _write(args, summaries: list[dict], comparison: dict | None) -> int:
+    record = summaries[0] if comparison is None else {"a": summaries[0], "b": summaries[1],
+                                                       "comparison": comparison, "format": summaries[0]["format"]}
+    try:
+        if args.json:
+            write_new(Path(args.json), json.dumps(record, ensure_ascii=False, indent=1) + "\n", args.force)
+            print(f"results written to {args.json}", file=sys.stderr)
+        if args.csv:
+            other = summaries[1] if comparison else None
+            write_new(Path(args.csv), csv_text(summaries[0], other, comparison), args.force)
+            print(f"table written to {args.csv}", file=sys.stderr)
+        if args.plots:
+            from checker.simulate.plots import MissingMatplotlib, charts
+            directory = Path(args.plots)
+            try:
+                pictures = charts(summaries[0], summaries[1] if comparison else None)
+            except MissingMatplotlib as exc:
+                return _fail(str(exc))
+            directory.mkdir(parents=True, exist_ok=True)
+            for name, data in pictures.items():
+                write_new(directory / name, data, args.force)
+            print(f"{len(pictures)} chart(s) written to {directory}", file=sys.stderr)
+    except FileExists as exc:
+        return _fail(f"{exc} appeared while the games were played; use --force to replace it")
+    except OSError as exc:
+        return _fail(f"cannot write {exc.filename or ''}: {exc.strerror or exc}")
+    return 0

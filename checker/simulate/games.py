@@ -1,0 +1,221 @@
+"""Playing many seeded games, in this process, on every local core, or on a Dask cluster.
+
+A :class:`Job` is everything a worker needs, as plain values: the spec's *files* (their contents,
+so a worker on another machine needs no shared disk), the cards selected, the player count, the
+lineup of agents, the first seed.  A worker checks and compiles the spec once per job and keeps the
+engine for the job's next chunk of games.  Game ``i`` is played with seed ``seed + i`` and the
+lineup turned ``i`` seats (seat ``s`` gets ``lineup[(s + i) % players]``), each agent seeded from
+the game's seed and its seat; so every game depends on its number only, and any split of the games
+among workers gives the same records.
+
+What is recorded per game (:class:`GameRecord`): winners, scores, rounds, decisions, and which
+players *had* each card: for every selected card of a kind that declares a ``controller``
+quantity, the seats that quantity named for one of the card's copies at the start of a round (the
+state the previous round left) or at the end of the game.  When the quantity cannot name one
+player (it fails, e.g. a ``the(…)`` finds two owners because two players hold copies of the same
+card) the sample is counted as *undetermined* for that card, and nobody is credited by it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import hashlib
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Callable
+
+from checker.parallel import chunks, ordered_map
+
+__all__ = ["Job", "GameRecord", "spec_files", "play_chunk", "run_games", "lineup_of", "MAX_SPEC_BYTES"]
+
+MAX_SPEC_BYTES = 64 * 2**20     # the spec's files are shipped to workers: refuse a larger "spec"
+CONNECT_SECONDS = 20            # how long to wait for a cluster's scheduler
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    files: tuple[tuple[str, bytes], ...]       # (relative path, contents) of every file of the spec
+    roots: tuple[str, ...]                     # the paths to check, relative to where the files are put
+    selection: tuple[tuple[str, tuple[str, ...]], ...]   # kind -> card names
+    players: int
+    lineup: tuple[str, ...]                    # agent names by seat, before turning
+    seed: int = 0
+    playouts: int = 24                         # the Monte-Carlo agent's
+    depth: int = 300
+    key: str = ""                              # a digest of the files: what a worker caches by
+
+    @property
+    def tracked(self) -> tuple[str, ...]:
+        return tuple(name for _kind, names in self.selection for name in names)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    index: int
+    winners: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    rounds: int = 0
+    decisions: int = 0
+    moves: int = 0
+    had: tuple[int, ...] = ()           # per card of the selection (in order): a bit per seat that had it
+    undetermined: tuple[int, ...] = ()  # per card: samples where its controller could not be told
+    error: str | None = None            # the game stopped on an error of the spec
+
+
+def spec_files(paths: list[Path]) -> tuple[tuple[tuple[str, bytes], ...], tuple[str, ...], str]:
+    """The files of a spec (directories whole, files alone) with the roots to check them by, and a
+    digest of them all.  Raises OSError for an unreadable path, ValueError past :data:`MAX_SPEC_BYTES`."""
+    files, roots, size = [], [], 0
+    for i, path in enumerate(paths):
+        root = f"{i}/{path.resolve().name}"
+        roots.append(root)
+        found = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in found:
+            relative = root if file == path else f"{root}/{file.relative_to(path).as_posix()}"
+            if any(part.startswith(".") or part == "__pycache__" for part in relative.split("/")):
+                continue
+            data = file.read_bytes()
+            size += len(data)
+            if size > MAX_SPEC_BYTES:
+                raise ValueError(f"the spec's files are more than {MAX_SPEC_BYTES // 2**20} MiB")
+            files.append((relative, data))
+    digest = hashlib.sha256()
+    for relative, data in files:
+        digest.update(relative.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
+    return tuple(files), tuple(roots), digest.hexdigest()[:16]
+
+
+def lineup_of(job: Job, game: int) -> tuple[str, ...]:
+    """The agents by seat in game ``game``: the lineup turned ``game`` seats."""
+    n = job.players
+    return tuple(job.lineup[(seat + game) % n] for seat in range(n))
+
+
+# ---------------------------------------------------------------- in a worker
+
+_local = threading.local()       # per thread: job key -> (engine, physical cards of each tracked card)
+_directories: list[str] = []
+
+
+def _remove_directories() -> None:
+    for directory in _directories:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _prepared(job: Job):
+    cache = getattr(_local, "engines", None)
+    if cache is None:
+        cache = _local.engines = {}
+    if job.key not in cache:
+        from checker.check import check_paths
+        from checker.runtime.engine import Engine
+        if not _directories:
+            atexit.register(_remove_directories)
+        directory = tempfile.mkdtemp(prefix="rulebook-simulate-")
+        _directories.append(directory)
+        for relative, data in job.files:
+            target = Path(directory, relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        result = check_paths([Path(directory, root) for root in job.roots])
+        if not result.ok:       # the command checked it first: only a worker that reads other files
+            raise RuntimeError(f"the spec has {len(result.reporter.errors)} error(s) in a worker")
+        engine = Engine(result.typed)
+        engine.recording = False
+        cache.clear()           # one job at a time per worker thread
+        cache[job.key] = engine
+    return cache[job.key]
+
+
+def _controllers(engine, tracked: tuple[str, ...]) -> list[tuple[int, list[int], object]]:
+    """Per tracked card: (position, its physical cards in this game, its kind's controller quantity)."""
+    out = []
+    for position, name in enumerate(tracked):
+        key = engine.def_ids[name]
+        kind = engine.def_kind[key]
+        if kind in engine.controllers:
+            out.append((position, engine.instances.get(key, []),
+                        engine.quantity_fns[engine.controllers[kind]]))
+    return out
+
+
+def play_chunk(task: tuple[Job, int, int]) -> list[GameRecord]:
+    """Play games ``start`` to ``stop - 1`` of a job (see the module's docstring)."""
+    from checker.runtime.agents import make_agent
+    from checker.runtime.state import SpecRuntimeError
+    job, start, stop = task
+    engine = _prepared(job)
+    selection = dict(job.selection)
+    tracked = job.tracked
+    records = []
+    for game in range(start, stop):
+        seed = job.seed + game
+        agents = [make_agent(name, seed * 1000 + seat, job.playouts, job.depth)
+                  for seat, name in enumerate(lineup_of(job, game))]
+        had = [0] * len(tracked)
+        undetermined = [0] * len(tracked)
+        watched: list = []
+
+        def sample() -> None:
+            if not watched:         # the first sample: the game is set up, its physical cards known
+                watched.extend(_controllers(engine, tracked))
+            engine.invalidate()
+            for position, cards, controller in watched:
+                for card in cards:
+                    try:
+                        seat = controller(card)
+                    except SpecRuntimeError:
+                        undetermined[position] += 1
+                        continue
+                    if seat is not None:
+                        had[position] |= 1 << seat
+
+        engine.round_observer = sample
+        try:
+            result = engine.play(selection, job.players, seed, agents)
+            sample()
+        except SpecRuntimeError as exc:
+            where = f"{exc.span}: " if exc.span is not None else ""
+            records.append(GameRecord(game, error=f"{where}{exc.message}"))
+            continue
+        finally:
+            engine.round_observer = None
+        records.append(GameRecord(game, tuple(result.winners), tuple(result.scores.get(s, 0) for s in range(job.players)),
+                                  result.rounds, result.decisions, result.moves, tuple(had), tuple(undetermined)))
+    return records
+
+
+# ---------------------------------------------------------------- the whole run
+
+def run_games(job: Job, games: int, workers: int = 1, cluster: str | None = None,
+              progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Games 0 … ``games - 1`` of ``job``, in order: in this process (``workers`` 1), on ``workers``
+    local processes, or on the Dask cluster at ``cluster`` (its workers' cores).  ``progress(n)`` is
+    called with the number of games each finished chunk adds."""
+    if cluster is not None:
+        return _on_cluster(job, games, cluster, progress)
+    tasks = [(job, part.start, part.stop) for part in chunks(games, workers)]
+    parts = ordered_map(play_chunk, tasks, workers,
+                        done=(lambda i, records: progress(len(records))) if progress else None)
+    return [record for part in parts for record in part]
+
+
+def _on_cluster(job: Job, games: int, address: str, progress) -> list[GameRecord]:
+    from distributed import Client, as_completed
+    with Client(address, set_as_default=False, timeout=CONNECT_SECONDS) as client:
+        workers = sum(client.nthreads().values()) or 1
+        shared = client.scatter(job, broadcast=True)
+        parts = list(chunks(games, workers))
+        futures = [client.submit(_play_shared, shared, part.start, part.stop, pure=False) for part in parts]
+        if progress is not None:
+            for future in as_completed(futures):
+                progress(len(future.result()))
+        results = client.gather(futures)
+    return [record for part in results for record in part]
+
+
+def _play_shared(job: Job, start: int, stop: int) -> list[GameRecord]:
+    return play_chunk((job, start, stop))
