@@ -96,6 +96,8 @@ class Generator:
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache}
+        self.ns.update(shapes.runtime_helpers(engine))
+        self.grids = engine.grids
         self._consts: dict[int, str] = {}
         self._count = 0
 
@@ -236,7 +238,7 @@ def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
     stack = list(exprs)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Aggregate, ast.Can)):
+        if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
                 and not is_cheap(engine, node.func, seen | {name}):
@@ -351,6 +353,9 @@ def _(g: Generator, e: ast.Index, scope):
 
 @_on(ast.Call)
 def _(g: Generator, e: ast.Call, scope):
+    src = shapes.shape_call(g, e, scope)
+    if src is not None:
+        return src
     if e.func == "selected":
         return f"E.selected[{e.args[0].id!r}]"
     args = [g.expr(a, scope) for a in e.args]
@@ -379,6 +384,9 @@ def _(g: Generator, e: ast.Can, scope):
 
 @_on(ast.Attr)
 def _(g: Generator, e: ast.Attr, scope):
+    src = shapes.record_attr(g, e, scope)
+    if src is not None:
+        return src
     obj = g.expr(e.obj, scope)
     attrs = g.const(g.E.attr_table(e.name), f"attr{e.name}")
     if isinstance(e.obj, (ast.Name, ast.StrLit)) and not g.name_may_be_none(e.obj):
@@ -448,6 +456,8 @@ def _(g, e: ast.SetLit, scope):
 
 @_on(ast.Aggregate)
 def _(g: Generator, e: ast.Aggregate, scope):
+    if e.kind in ("union", "collect"):
+        return shapes.aggregate(g, e, scope)
     coll = g.expr(e.coll, scope)
     x = g.fresh("x")
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
@@ -474,3 +484,6 @@ def _(g: Generator, e: ast.Aggregate, scope):
     if kind in ("argmax", "argmin"):
         return f"_best({kind[3:]}, [({x}, {body}) {loop}])"
     return f"_single([{x} {loop} if {body}], {kind!r}, {g.const(e.span, 'span')})"
+
+
+from checker.runtime import shapes  # noqa: E402  (registers its handlers; used above when compiling)

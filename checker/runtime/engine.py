@@ -17,7 +17,9 @@ from checker import ast
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
+from checker.runtime import shapes
 from checker.runtime.replay import state_digest
+from checker.grids import grids_of
 from checker.diagnostics import Reporter
 from checker.typecheck import Checker, Typed
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
@@ -104,6 +106,8 @@ class Engine:
         self._qcache: dict = {}
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
+        self.grids = grids_of(p)
+        self.resolve_type = Checker(p, Reporter()).resolve_type
         self._index_definitions()
         self.seats: tuple[int, ...] = ()
         self.instances: dict[int, list[int]] = {}
@@ -175,7 +179,10 @@ class Engine:
             return e.id
         if isinstance(e, ast.Unary) and e.op == "-":
             return -self._constant(e.operand)
-        raise SpecRuntimeError("a default, attribute or table entry must be a constant", e.span)
+        try:
+            return shapes.constant(self, e)
+        except KeyError:
+            raise SpecRuntimeError("a default, attribute or table entry must be a constant", e.span) from None
 
     def _ancestors(self, action: str) -> list[str]:
         chain = []
@@ -669,9 +676,11 @@ class Engine:
         return seen
 
     def _view_key(self, index_type: str, key):
-        if index_type == "Player" or not isinstance(key, int):
-            return key
-        return self.show_card(key)
+        if index_type in self.program.kinds and isinstance(key, int):
+            return self.show_card(key)
+        if index_type in self.grids or index_type in self.program.records:
+            return self.show_typed(key, self.resolve_type(ast.TypeName(index_type, None)))
+        return key
 
     def physical(self, card):
         """A card as an index: a physical card stays itself; a definition becomes its single copy in this
@@ -728,4 +737,5 @@ class Engine:
             return "oui" if value else "non"
         if ty in (INT, TEXT) or isinstance(ty, EnumT):
             return str(value)
-        return self.show(value)
+        shown = shapes.show_value(self, value, ty)
+        return shown if shown is not None else self.show(value)
