@@ -95,7 +95,8 @@ class Generator:
         self.ns: dict = {"E": engine, "DEF": engine.def_of, "PHYS": engine.physical, "MISSING": MISSING,
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
-                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache}
+                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache,
+                         "SCACHE": engine._scache}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -250,9 +251,40 @@ def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
     return True
 
 
+def _quantity_exprs(engine, name: str) -> list:
+    q = engine.program.quantities[name]
+    return [q.default] + [e for _, h in engine._heads.get(name, ()) for e in (h.when, h.expr) if e is not None]
+
+
+def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
+    """Is the quantity the same all game long: computed from its arguments, the cards' attributes, tables and
+    the players, never from a var, a zone or a legality test?"""
+    if name in seen:
+        return True
+    p = engine.program
+    stack = _quantity_exprs(engine, name)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Can):
+            return False
+        if isinstance(node, ast.Name) and (node.id in p.vars or node.id in p.zones):
+            return False
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and \
+                (node.obj.id in p.vars or node.obj.id in p.zones):
+            return False
+        if isinstance(node, ast.Call) and node.func in p.quantities and not is_static(engine, node.func, seen | {name}):
+            return False
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return True
+
+
 def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     """The quantity computed (its value rules, then its adjustments), and the same cached until the state
-    next changes (a cheap quantity is not cached: computing it again costs less than looking it up)."""
+    next changes (a cheap quantity is not cached: computing it again costs less than looking it up; a
+    static one is cached for the whole game)."""
     g, q = engine.compiler.gen, engine.program.quantities[name]
     params = [x.name for x in q.params]
     args = ", ".join(f"a{i}" for i in range(len(params)))
@@ -297,6 +329,14 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         g.ns[cached] = g.ns[compute]
         return g.ns[compute], g.ns[compute]
     key = f"({name!r}, {args}{',' if len(params) == 1 else ''})" if params else f"({name!r},)"
+    if is_static(engine, name):
+        source = f"""def {cached}({args}):
+    value = SCACHE.get({key}, MISSING)
+    if value is MISSING:
+        value = SCACHE[{key}] = {compute}({args})
+    return value
+"""
+        return g.ns[compute], g.define(cached, source)
     source = f"""def {cached}({args}):
     st = E.st
     if st.version != E._qversion:

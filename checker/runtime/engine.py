@@ -104,6 +104,7 @@ class Engine:
         self.decisions = 0
         self.moves = 0
         self._qcache: dict = {}
+        self._scache: dict = {}         # static quantities (see codegen.is_static), for the game being played
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
         self.grids = grids_of(p)
@@ -578,6 +579,7 @@ class Engine:
         self.defs.clear()
         self.st = st = State(players, seed, self.defs)
         self.invalidate()
+        self._scache.clear()
         self.seats = tuple(range(players))
         self.agents = agents
         self.events = []
