@@ -152,7 +152,8 @@ class Connected:
 @dataclass(frozen=True, slots=True)
 class Path:
     """`path(x from start to goal via step)`: a shortest sequence of values from ``start`` to ``goal``
-    following ``step`` (both ends included; empty when ``goal`` cannot be reached)."""
+    following ``step`` (both ends included; empty when ``goal`` cannot be reached).  ``start`` and
+    ``goal`` may be collections: the path goes from any of the first to any of the second."""
     var: str
     start: "Expr"
     goal: "Expr"

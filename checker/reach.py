@@ -8,9 +8,9 @@ reach the same values give equal collections, whatever their starting point.
 
 >>> reachable([1], lambda x: [x + 1] if x < 4 else [])
 (1, 2, 3, 4)
->>> shortest_path(1, 4, lambda x: [x + 1, x + 2])
+>>> shortest_path([1], [4], lambda x: [x + 1, x + 2])
 (1, 2, 4)
->>> shortest_path(1, 9, lambda x: [x + 1] if x < 4 else [])
+>>> shortest_path([1], [9], lambda x: [x + 1] if x < 4 else [])
 ()
 """
 
@@ -70,16 +70,28 @@ def reachable(starts: Iterable, successors: Callable, key: Callable = lambda v: 
     return tuple(sorted(seen.values(), key=sort_key))
 
 
-def shortest_path(start, goal, successors: Callable, key: Callable = lambda v: v) -> tuple:
-    """A shortest sequence from ``start`` to ``goal`` (both included), breadth first, successors in the
-    order given; () when ``goal`` cannot be reached."""
-    if start is None or goal is None:
-        return ()
-    if key(start) == key(goal):
-        return (start,)
-    parent: dict = {key(start): None}
-    values: dict = {key(start): start}
-    todo = deque([start])
+def shortest_path(starts: Iterable, goals: Iterable, successors: Callable, key: Callable = lambda v: v) -> tuple:
+    """A shortest sequence from one of ``starts`` to one of ``goals`` (both ends included), breadth first,
+    starts and successors in the order given; () when no goal can be reached."""
+    targets = {key(g) for g in goals if g is not None}
+    parent: dict = {}
+    values: dict = {}
+    todo = deque()
+    for s in starts:
+        if s is not None and key(s) not in parent:
+            parent[key(s)] = None
+            values[key(s)] = s
+            todo.append(s)
+
+    def path_to(k) -> tuple:
+        out = []
+        while k is not None:
+            out.append(values[k])
+            k = parent[k]
+        return tuple(reversed(out))
+    for k in parent:
+        if k in targets:
+            return path_to(k)
     while todo:
         x = todo.popleft()
         for y in successors(x):
@@ -89,11 +101,7 @@ def shortest_path(start, goal, successors: Callable, key: Callable = lambda v: v
                 raise TooFar()
             parent[key(y)] = key(x)
             values[key(y)] = y
-            if key(y) == key(goal):
-                out, k = [], key(y)
-                while k is not None:
-                    out.append(values[k])
-                    k = parent[k]
-                return tuple(reversed(out))
+            if key(y) in targets:
+                return path_to(key(y))
             todo.append(y)
     return ()

@@ -183,9 +183,11 @@ def _(c: Checker, e: ast.Connected, env: Env, want):
 def _(c: Checker, e: ast.Path, env: Env, want):
     elem = _follow(c, e.var, e.var_span, e.start, e.step, env, "path(…)")
     goal = c.expr(e.goal, env)
-    target = goal.inner if isinstance(goal, Opt) else goal
+    target = element(goal) if isinstance(goal, Coll) else goal
+    target = target.inner if isinstance(target, Opt) else target
     if elem is not ERROR and goal is not ERROR and not assignable(target, elem):
-        c.err("E0301", f"the goal of path(…) should be a {elem}, but this is {goal}", e.goal.span)
+        c.err("E0301", f"the goal of path(…) should be a {elem} (or a set of them), but this is {goal}",
+              e.goal.span)
     return Coll(elem, True) if elem is not ERROR else ERROR
 
 

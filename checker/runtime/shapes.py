@@ -20,22 +20,20 @@ __all__ = ["Steppers", "runtime_helpers", "record_fields", "shape_call", "record
 
 
 class Steppers:
-    """One fast ``step`` per grid: a cell and a direction → the next cell (an error off the grid)."""
+    """One fast ``step`` per grid: a cell and a direction → the next cell (an error off the grid).
+    The next cell in each direction is a table, made once per grid."""
 
     def __init__(self, grid: Grid):
         self.grid = grid
-        width = grid.width
-        self.moves = {d: (dr, dc, dr * width + dc) for d, (dr, dc) in
-                      zip(grid.directions, ((-1, 0), (0, 1), (1, 0), (0, -1)))}
+        self.tables = {d: [grid.step(c, d) for c in range(grid.cells)] for d in grid.directions}
 
     def __call__(self, cell: int, direction: str, span=None) -> int:
-        dr, dc, delta = self.moves[direction]
-        g = self.grid
-        r, c = divmod(cell, g.width)
-        if 0 <= r + dr < g.height and 0 <= c + dc < g.width:
-            return cell + delta
-        raise SpecRuntimeError(f"step({g.show(cell)}, {direction}) leaves the grid {g.name} "
-                               f"({g.width} by {g.height}): declare a larger grid", span)
+        nxt = self.tables[direction][cell]
+        if nxt is None:
+            g = self.grid
+            raise SpecRuntimeError(f"step({g.show(cell)}, {direction}) leaves the grid {g.name} "
+                                   f"({g.width} by {g.height}): declare a larger grid", span)
+        return nxt
 
 
 def _cards_by_name(engine):
@@ -59,9 +57,9 @@ def runtime_helpers(engine) -> dict:
         except TooFar:
             raise SpecRuntimeError("connected(…) reached more values than a search may visit", span) from None
 
-    def path(start, goal, successors, cards, span):
+    def path(starts, goals, successors, cards, span):
         try:
-            return shortest_path(start, goal, successors, by_name if cards else (lambda v: v))
+            return shortest_path(starts, goals, successors, by_name if cards else (lambda v: v))
         except TooFar:
             raise SpecRuntimeError("path(…) visited more values than a search may visit", span) from None
 
@@ -152,18 +150,23 @@ def _successors(g: Generator, var: str, step: ast.Expr, scope) -> str:
 
 @_on(ast.Connected)
 def _(g: Generator, e: ast.Connected, scope):
-    start = g.expr(e.start, scope)
-    starts = start if isinstance(g.type_of(e.start), Coll) else f"_one({start})"
+    starts = _values(g, e.start, scope)
     elem = g.type_of(e).elem if isinstance(g.type_of(e), Coll) else None
     helper = "_connected_cards" if _is_card_type(elem) else "_connected"
     return f"{helper}({starts}, {_successors(g, e.var, e.step, scope)}, {g.const(e.span, 'span')})"
 
 
+def _values(g: Generator, e: ast.Expr, scope) -> str:
+    """A value, an optional value or a collection, as a collection."""
+    src = g.expr(e, scope)
+    return src if isinstance(g.type_of(e), Coll) else f"_one({src})"
+
+
 @_on(ast.Path)
 def _(g: Generator, e: ast.Path, scope):
     elem = g.type_of(e).elem if isinstance(g.type_of(e), Coll) else None
-    return (f"_path({g.expr(e.start, scope)}, {g.expr(e.goal, scope)}, {_successors(g, e.var, e.step, scope)}, "
-            f"{_is_card_type(elem)}, {g.const(e.span, 'span')})")
+    return (f"_path({_values(g, e.start, scope)}, {_values(g, e.goal, scope)}, "
+            f"{_successors(g, e.var, e.step, scope)}, {_is_card_type(elem)}, {g.const(e.span, 'span')})")
 
 
 def show_value(engine, value, ty) -> str | None:
