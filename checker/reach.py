@@ -19,13 +19,26 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable, Iterable
 
-__all__ = ["MAX_REACHED", "TooFar", "reachable", "shortest_path", "canonical", "sort_key"]
+__all__ = ["MAX_REACHED", "TooFar", "Reached", "reachable", "shortest_path", "canonical", "sort_key"]
 
 MAX_REACHED = 100_000
 
 
 class TooFar(Exception):
     """A search went past :data:`MAX_REACHED` values."""
+
+
+class Reached(tuple):
+    """The values a search reached, in the canonical order; membership is a set lookup."""
+
+    def __contains__(self, value) -> bool:
+        members = self.__dict__.get("_members")
+        if members is None:
+            members = self.__dict__["_members"] = frozenset(self)
+        try:
+            return value in members
+        except TypeError:              # an unhashable value: compare one by one
+            return tuple.__contains__(self, value)
 
 
 def sort_key(value):
@@ -67,7 +80,7 @@ def reachable(starts: Iterable, successors: Callable, key: Callable = lambda v: 
                     raise TooFar()
                 seen[key(y)] = y
                 todo.append(y)
-    return tuple(sorted(seen.values(), key=sort_key))
+    return Reached(sorted(seen.values(), key=sort_key))
 
 
 def shortest_path(starts: Iterable, goals: Iterable, successors: Callable, key: Callable = lambda v: v) -> tuple:
