@@ -31,13 +31,15 @@ import z3
 from checker import ast
 from checker.runtime.engine import Engine
 from checker.solver.encode import NONE, Encoder, Unsupported, is_const
+from checker.solver.shapes import field_domain, window
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.statefile import player_range
-from checker.types import BOOL, INT, PLAYER, EnumT, KindT, Opt
+from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["Finding", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
+
 
 
 @dataclasses.dataclass
@@ -98,9 +100,16 @@ class Search:
                        player_count=None if self.players else z3.Int("player_count"))
 
     def symbolic(self, enc: Encoder, name: str, ty) -> tuple:
-        """A symbolic value of type ``ty`` and the constraint that it is one."""
+        """A symbolic value of type ``ty`` and the constraint that it is one (a record: one per field)."""
         if ty == BOOL:
             return z3.Bool(name), True
+        if isinstance(ty, Coll):
+            raise Unsupported(f"'{name}' is a {ty}: the conflict search makes symbolic values, not symbolic "
+                              f"collections")
+        if isinstance(ty, RecordT):
+            fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type)) for f in self.p.records[ty.name].fields]
+            return tuple(v for v, _ in fields), z3.And([d if not isinstance(d, bool) else z3.BoolVal(d)
+                                                         for _, d in fields])
         v = z3.Int(name)
         return v, self._domain(enc, v, ty)
 
@@ -110,17 +119,30 @@ class Search:
             ty = ty.inner
         if ty == PLAYER:
             d = z3.And(v >= 0, v < enc.n)
+        elif isinstance(ty, GridT):
+            cells = window(self.engine.grids[ty.name])
+            enc.domains[v.get_id()] = tuple(cells) + ((NONE,) if optional else ())
+            enc._alive.append(v)
+            d = z3.Or([v == c for c in cells])
         elif isinstance(ty, KindT):
-            insts = enc.kind_instances[ty.name]
+            insts = enc.kind_instances[ty.name] or [d for d, k in self.engine.def_kind.items() if k == ty.name]
             enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
+            enc._alive.append(v)
             d = z3.Or([v == i for i in insts])
         elif isinstance(ty, EnumT):
+            enc.domains[v.get_id()] = tuple(range(len(enc.enum_names[ty.name]))) + ((NONE,) if optional else ())
+            enc._alive.append(v)
             d = z3.And(v >= 0, v < len(enc.enum_names[ty.name]))
         elif ty == INT:
             d = z3.And(v >= 0, v <= BOUND)
         else:
             return True
         return z3.Or(d, v == NONE) if optional else d
+
+    def _field_type(self, enc: Encoder, var: str, field: str):
+        record = enc.var_types[var]
+        record = record.inner if isinstance(record, Opt) else record
+        return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
     def well_formed(self, enc: Encoder) -> list:
         """The bounds of a state, for the cells the query made."""
@@ -129,7 +151,13 @@ class Search:
         chosen_by_rank: dict[int, list] = {}
         E = self.engine
         for key, cell in list(enc.cells.made.items()):
-            if key[0] == "var":
+            if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
+                values = field_domain(enc, self._field_type(enc, key[1], key[3]))
+                if values is not None and not z3.is_bool(cell):
+                    out.append(z3.Or([cell == v for v in values]))
+            elif key[0] == "var" and isinstance(enc.var_types[key[1]], GridT):
+                out.append(z3.Or([cell == v for v in field_domain(enc, enc.var_types[key[1]])]))
+            elif key[0] == "var":
                 _, name, index = key
                 ty = enc.var_types[name]
                 d = self._domain(enc, cell, ty) if ty != BOOL else True
@@ -198,8 +226,8 @@ class Search:
                 done.add((pr.name, fr.name))
                 resolution = self._resolution(enc0, pr, fr)
                 enc = self.encoder()
-                args, domain = self.action_args(enc, action)
                 try:
+                    args, domain = self.action_args(enc, action)
                     both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
                             enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
                     focus = set(enc.cells.made)
@@ -212,7 +240,10 @@ class Search:
                     continue        # an exception to other prohibitions, and this one is not of their kind
                 others = []
                 for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
-                    a = enc.applies(r, h, args[:len(h.pattern.binders)])
+                    try:
+                        a = enc.applies(r, h, args[:len(h.pattern.binders)])
+                    except Unsupported:                  # a rule the encoding cannot judge: no cleaner witness
+                        continue
                     if h.kind == "forbid" and r.name != fr.name:
                         others.append(a)
                 # the clearest witness has no other prohibition in the way; any will do if there is none such
@@ -306,12 +337,12 @@ class Search:
                 resolution = self._resolution(enc0, r1, r2)
                 enc = self.encoder()
                 args, domain = [], []
-                for prm in decl.params:
-                    v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
-                    args.append(v)
-                    domain.append(d)
-                e1, e2 = enc.rule_env(r1, h1, tuple(args)), enc.rule_env(r2, h2, tuple(args))
                 try:
+                    for prm in decl.params:
+                        v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
+                        args.append(v)
+                        domain.append(d)
+                    e1, e2 = enc.rule_env(r1, h1, tuple(args)), enc.rule_env(r2, h2, tuple(args))
                     w1 = True if h1.when is None else enc.expr(h1.when, e1)
                     w2 = True if h2.when is None else enc.expr(h2.when, e2)
                 except Unsupported as exc:
@@ -404,13 +435,15 @@ class Search:
                 else:
                     params = self.p.quantities[name].params
                 args, domain = [], []
-                for prm, _ in zip(params, head.pattern.binders):
-                    v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
-                    args.append(v)
-                    domain.append(d)
                 try:
+                    for prm, _ in zip(params, head.pattern.binders):
+                        v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
+                        args.append(v)
+                        domain.append(d)
                     cond = enc.applies(rule, head, tuple(args))
-                except Unsupported:
+                except Unsupported as exc:
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: {exc.message}",
+                                       (rule.name,), (exc.span or head.span,), _cites(rule), unknown=exc.message))
                     continue
                 status, _, reason = self.solve(enc, *domain, cond)
                 if status == "unsat":

@@ -22,7 +22,7 @@ rulebook_lexicon = "lexique.toml"
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_screenshots", "README.md"]
+exclude_patterns = ["_build", "_screenshots", "README.md", "carcassonne"]    # carcassonne/: a book of its own
 highlight_language = "rulebook"
 pygments_style = "friendly"
 nitpicky = True

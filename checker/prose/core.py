@@ -24,7 +24,7 @@ from checker.prose.french import (Lexicon, _strip_period, bare, capitalize, conj
                                    negate, plural, rst_escape, split_article, yours)
 from checker.registry import registrar
 from checker.source import Span
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt, Prim, Ty
+from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, Prim, RecordT, Ty
 
 __all__ = ["Prose", "Ctx", "Step", "UnsupportedNode", "var"]
 
@@ -111,7 +111,7 @@ class Prose:
             return "le nombre"
         if ty == BOOL:
             return "la réponse"
-        if isinstance(ty, (KindT, EnumT)):
+        if isinstance(ty, (KindT, EnumT, GridT, RecordT)):
             return self.lex.types.get(ty.name, f"le {ty.name}")
         return "la valeur"
 
@@ -280,6 +280,10 @@ class Prose:
             return BOOL
         if self.program is not None and name in self.program.enums:
             return EnumT(name)
+        if self.program is not None and name in self.program.grids:
+            return GridT(name)
+        if self.program is not None and name in self.program.records:
+            return RecordT(name)
         return KindT(name)
 
     def legend(self, pattern: ast.Pattern, ctx: Ctx) -> str:
@@ -396,6 +400,9 @@ def _call(p: Prose, e: ast.Call, ctx: Ctx) -> str:
     builtin = _BUILTIN_CALLS.get(e.func)
     if builtin is not None:
         return builtin(p, e, ctx)
+    if p.program is not None and e.func in p.program.records:
+        from checker.prose.shapes import record_value
+        return record_value(p, e, ctx)
     args = p.args(e.args, ctx)
     return p.term_text(e.func, args, p.type_of(e))
 

@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state, read_json
@@ -64,7 +65,9 @@ def describe_move(loaded, move) -> str:
     kind = move[0]
     if kind == "action":
         args = [vals.write(v, t) for v, t in zip(move[2], E.param_types[move[1]])]
-        return f"{move[1]}({', '.join(str(a) if a is not None else 'aucun' for a in args)})"
+        shown = [a if isinstance(a, str) else "aucun" if a is None else json.dumps(a, ensure_ascii=False)
+                 for a in args]
+        return f"{move[1]}({', '.join(shown)})"
     if kind == "power":
         return f"{move[2]} ({vals.labels[move[1]]})"
     if kind == "finish":
@@ -117,7 +120,10 @@ def legal_command(args) -> int:
     legality = Legality(engine, scopes)
     verdict = None
     for variant in copies_of(loaded, move, data):
-        answer = legality.check(loaded.point, variant, player)
+        try:
+            answer = legality.check(loaded.point, variant, player)
+        except Unsupported as exc:
+            return _unsupported("legal", exc)
         if answer.legal:
             verdict = answer
             break
@@ -166,6 +172,15 @@ def legal_command(args) -> int:
     return {"legal": 0, "illegal": 1}.get(verdict.status, 4)
 
 
+def _unsupported(command: str, exc: Unsupported) -> int:
+    """A construct the Z3 encoding cannot express here: said where it is in the spec, and why (exit code 4)."""
+    where = f"{exc.span}: " if exc.span is not None else ""
+    print(f"{where}unsupported in Z3: {exc.message}", file=sys.stderr)
+    print(f"rulebook {command}: the solver cannot decide this question (the interpreter can: `rulebook play`)",
+          file=sys.stderr)
+    return 4
+
+
 def _rank(verdict: Verdict) -> tuple:
     """Among the copies of a card, explain with the one the player has (the fewest conditions on where the
     card must be), then with the fewest reasons."""
@@ -187,6 +202,8 @@ def moves_command(args) -> int:
     result, engine, scopes, loaded = loaded_or_code
     try:
         moves = Legality(engine, scopes).moves(loaded.point)
+    except Unsupported as exc:
+        return _unsupported("moves", exc)
     except SolverUnknown as exc:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4

@@ -415,6 +415,9 @@ def _literal(expr):
         return expr.value
     if isinstance(expr, ast.Name):
         return expr.id
+    if isinstance(expr, ast.SetLit):
+        items = [_literal(x) for x in expr.items]
+        return ", ".join(str(x) for x in items) if None not in items else None
     return None
 
 
