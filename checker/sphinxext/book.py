@@ -124,7 +124,10 @@ class Book:
 
     # ---------------------------------------------------------------- cross-references
     def card_ref(self, name: str) -> str:
+        """A cross-reference to a card's page; a card without one (no powers, no rules) is named as printed."""
         card = self.program.cards.get(name)
+        if card is not None and not self.has_page(card):
+            return f"« {rst_escape(name)} »"
         role = _CARD_ROLE.get(card.kind, "card") if card is not None else "card"
         return f":rb:{role}:`{_role_text(name)}`"
 
