@@ -115,7 +115,10 @@ def shape_call(g: Generator, e: ast.Call, scope) -> str | None:
             return f"(({cell}) // {grid.width} - {(grid.height - 1) // 2})"
         if e.func == "column":
             return f"(({cell}) % {grid.width} - {(grid.width - 1) // 2})"
-        stepper = g.const(Steppers(grid), f"step{grid.name}")
+        steppers = g.__dict__.setdefault("steppers", {})          # one table per grid, shared by every call
+        if grid.name not in steppers:
+            steppers[grid.name] = g.const(Steppers(grid), f"step{grid.name}")
+        stepper = steppers[grid.name]
         return f"{stepper}({cell}, {g.expr(e.args[1], scope)}, {g.const(e.span, 'span')})"
     return None
 
