@@ -230,24 +230,28 @@ def names_in(e) -> set[str]:
 
 # ==================================================================== quantities
 
+def _nodes(exprs):
+    """Every AST node below the given expressions."""
+    stack = list(exprs)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            yield node
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+
+
 def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
     """Is the quantity computed without iterating (no aggregate, no legality test, only cheap quantities)?"""
     if name in seen:
         return False
-    q = engine.program.quantities[name]
-    exprs = [q.default] + [e for _, h in engine._heads.get(name, ()) for e in (h.when, h.expr) if e is not None]
-    stack = list(exprs)
-    while stack:
-        node = stack.pop()
+    for node in _nodes(_quantity_exprs(engine, name)):
         if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
                 and not is_cheap(engine, node.func, seen | {name}):
             return False
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
     return True
 
 
@@ -262,22 +266,13 @@ def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
     if name in seen:
         return True
     p = engine.program
-    stack = _quantity_exprs(engine, name)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Can):
-            return False
-        if isinstance(node, ast.Name) and (node.id in p.vars or node.id in p.zones):
-            return False
-        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and \
-                (node.obj.id in p.vars or node.obj.id in p.zones):
+    state = lambda n: n in p.vars or n in p.zones  # noqa: E731
+    for node in _nodes(_quantity_exprs(engine, name)):
+        if isinstance(node, ast.Can) or (isinstance(node, ast.Name) and state(node.id)) or \
+                (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and state(node.obj.id)):
             return False
         if isinstance(node, ast.Call) and node.func in p.quantities and not is_static(engine, node.func, seen | {name}):
             return False
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
     return True
 
 

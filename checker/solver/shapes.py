@@ -74,20 +74,20 @@ def symbolic_cell(cells, key: tuple, ty: Ty, label: str):
 # ---------------------------------------------------------------- values
 
 def plain(enc: Encoder, value, ty: Ty):
-    """An encoded cell or record → the interpreter's value (None: another type)."""
-    if isinstance(ty, GridT):
-        return value
-    if isinstance(ty, RecordT) and isinstance(value, tuple):
-        return tuple(enc.to_runtime(v, t) for v, t in zip(value, _field_types(enc, ty.name)))
-    return MISSING
+    """An encoded cell or record → the interpreter's value (MISSING: another type)."""
+    return _fieldwise(enc, value, ty, enc.to_runtime)
 
 
 def encoded(enc: Encoder, value, ty: Ty):
-    """The interpreter's cell or record → its encoding."""
+    """The interpreter's cell or record → its encoding (MISSING: another type)."""
+    return _fieldwise(enc, value, ty, enc.from_runtime)
+
+
+def _fieldwise(enc: Encoder, value, ty: Ty, convert):
     if isinstance(ty, GridT):
         return value
     if isinstance(ty, RecordT) and isinstance(value, tuple):
-        return tuple(enc.from_runtime(v, t) for v, t in zip(value, _field_types(enc, ty.name)))
+        return tuple(convert(v, t) for v, t in zip(value, _field_types(enc, ty.name)))
     return MISSING
 
 
