@@ -429,7 +429,7 @@ class EnumDecl:
 
 @dataclass(frozen=True, slots=True)
 class GridDecl:
-    """`grid Case 155 by 155 directions Côté`: a type whose values are the cells of a bounded grid."""
+    """`grid Cell 31 by 31 directions Dir`: a type whose values are the cells of a bounded grid."""
     name: str
     width: int
     height: int
@@ -440,7 +440,7 @@ class GridDecl:
 
 @dataclass(frozen=True, slots=True)
 class RecordDecl:
-    """`record Bord { case: Case, côté: Côté }`: a type whose values are made of named fields."""
+    """`record Edge { cell: Cell, side: Dir }`: a type whose values are made of named fields."""
     name: str
     fields: tuple["Param", ...]
     doc: str | None

@@ -39,6 +39,7 @@ from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, Rec
 __all__ = ["Finding", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
+MAX_SET = 256        # the possible values of a symbolic set
 
 
 
@@ -103,9 +104,12 @@ class Search:
         """A symbolic value of type ``ty`` and the constraint that it is one (a record: one per field)."""
         if ty == BOOL:
             return z3.Bool(name), True
-        if isinstance(ty, Coll):
-            raise Unsupported(f"'{name}' is a {ty}: the conflict search makes symbolic values, not symbolic "
-                              f"collections")
+        if isinstance(ty, Coll):      # a symbolic set: each value it could hold, with a Boolean for being in it
+            values = field_domain(enc, ty.elem) if not isinstance(ty.elem, (Coll, RecordT)) else None
+            if values is None or len(values) > MAX_SET:
+                raise Unsupported(f"'{name}' is a {ty}: the conflict search makes symbolic sets only of at most "
+                                  f"{MAX_SET} possible values (cards, enum members, cells of the window)")
+            return [(z3.Bool(f"{x} ∈ {name}"), x) for x in values if x != NONE], True
         if isinstance(ty, RecordT):
             fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type)) for f in self.p.records[ty.name].fields]
             return tuple(v for v, _ in fields), z3.And([d if not isinstance(d, bool) else z3.BoolVal(d)

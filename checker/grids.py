@@ -6,7 +6,7 @@ which is ``(0, 0)``: rows grow downwards, columns to the right.  The grid's dire
 the four directions clockwise, the first one going up a row.  Every pass (interpreter, Z3
 encoding, state files, prose) reads grids through this module.
 
->>> g = Grid("Case", 5, 5, ("n", "e", "s", "o"))
+>>> g = Grid("Cell", 5, 5, ("n", "e", "s", "o"))
 >>> c = g.center()
 >>> g.coordinates(c), g.coordinates(g.step(c, "e")), g.step(g.cell(-2, 0), "n") is None
 ((0, 0), (0, 1), True)

@@ -18,7 +18,7 @@ __all__: list[str] = []
 
 
 def _noun_of(p: Prose, e) -> str:
-    """How one value of an expression's type is called: ``la case``."""
+    """How one value of an expression's type is called (the lexicon's word for its type)."""
     return p.type_noun(p.type_of(e))
 
 
@@ -47,7 +47,7 @@ _BUILTIN_CALLS.update({
 
 
 def record_value(p: Prose, e: ast.Call, ctx: Ctx) -> str:
-    """``Bord(x, nord)``: « le bord (*x*, nord) »."""
+    """``Edge(x, up)``: « the type's noun (*x*, up) », in French."""
     return contract(f"{_noun_of(p, e)} ({', '.join(p.args(e.args, ctx))})")
 
 

@@ -1,9 +1,9 @@
 """Cells of a grid and records in state and move files.
 
 A cell is written ``[row, column]``, counted from the grid's centre (``[0, 0]``); a record is an
-object of its fields (``{"case": [0, 1], "côté": "nord"}``); a card in a record is its name (records
+object of its fields (``{"cell": [0, 1], "side": "up"}``); a card in a record is its name (records
 hold cards by name).  As the key of a JSON object (an indexed var or zone), a cell is ``"0,1"`` and a
-record its fields' keys joined by ``" | "`` (``"0,1 | nord"``).
+record its fields' keys joined by ``" | "`` (``"0,1 | up"``).
 """
 
 from __future__ import annotations
