@@ -511,9 +511,7 @@ def _binary(p: Prose, e: ast.Binary, ctx: Ctx) -> str:
         return contract(f"{_arith(p, e.left.left, ctx)} {conj('être', left)} {'impair' if odd else 'pair'}")
     if op in ("==", "!=") and isinstance(e.right, ast.BoolLit):
         return left if e.right.value == (op == "==") else negate(left)
-    if op in ("==", "!=") and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
-        if op == "==":
-            return contract(f"{left} si et seulement si {right}")
+    if op == "!=" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
         return contract(f"ou bien {left}, ou bien {right}, mais pas les deux")
     if op in _COMPARE:
         verb = _COMPARE_YOU.get(op) if left == "vous" and op in _COMPARE_YOU else _COMPARE[op]
