@@ -201,14 +201,16 @@ def test_the_second_game_reads_as_french():
 
 def test_the_second_book_builds_with_warnings_as_errors(tmp_path):
     from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
     src = tmp_path / "carcassonne"
     shutil.copytree(DOCS, src, ignore=shutil.ignore_patterns("_build", "cartes"))
     shutil.copytree(ROOT / "docs" / "_static", tmp_path / "_static")
     warnings = io.StringIO()
-    app = Sphinx(str(src), str(src), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
-                 confoverrides={"rulebook_spec": [str(SPEC)]}, status=io.StringIO(), warning=warnings,
-                 warningiserror=True, freshenv=True)
-    app.build()
+    with docutils_namespace():           # the roles and directives it registers go away with it
+        app = Sphinx(str(src), str(src), str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
+                     confoverrides={"rulebook_spec": [str(SPEC)]}, status=io.StringIO(), warning=warnings,
+                     warningiserror=True, freshenv=True)
+        app.build()
     assert app.statuscode == 0 and warnings.getvalue() == ""
     turn = (tmp_path / "html" / "regles" / "tour.html").read_text(encoding="utf-8")
     assert "routes_ininterrompues" in turn and "Les routes ne doivent pas être interrompues." in turn
