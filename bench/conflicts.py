@@ -21,7 +21,6 @@ os.chdir(ROOT)
 
 from checker.check import check_paths  # noqa: E402
 from checker.conflicts import Search  # noqa: E402
-from checker.typecheck import Typed  # noqa: E402
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
 
@@ -53,7 +52,8 @@ def main() -> int:
     program = dataclasses.replace(result.typed.program, precedences=[],
                                   rules={n: dataclasses.replace(r, overrides=()) for n, r in
                                          result.typed.program.rules.items()})
-    without = run(Typed(program, result.typed.types), "4th edition, without any precedence or overrides")
+    without = run(dataclasses.replace(result.typed, program=program),
+                  "4th edition, without any precedence or overrides")
     settled = [f for f in with_them if f.kind == "resolved"]
     print(f"\nwith the clarifications: {sum(f.unresolved for f in with_them)} unresolved; "
           f"without: {sum(f.unresolved for f in without)} unresolved")

@@ -704,3 +704,31 @@ class SpecFile:
     overlay: OverlayHeader | None
     decls: tuple[Decl, ...]
     span: Span
+
+
+def walk(node):
+    """Every node at or below ``node`` (a node, or a tuple of nodes), parents before children."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(reversed(n))
+            continue
+        if not hasattr(n, "__dataclass_fields__"):
+            continue
+        yield n
+        for name in reversed(n.__dataclass_fields__):
+            if name != "span":
+                v = getattr(n, name)
+                if isinstance(v, tuple) or hasattr(v, "__dataclass_fields__"):
+                    stack.append(v)
+
+
+def statements(stmts):
+    """Every statement of a block, and of the blocks nested in it (`if`, `for`, `repeat`), in order."""
+    for s in stmts:
+        yield s
+        for field in ("then", "else_", "body"):
+            inner = getattr(s, field, None)
+            if isinstance(inner, tuple):
+                yield from statements(inner)

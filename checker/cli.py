@@ -78,7 +78,10 @@ def _parser() -> argparse.ArgumentParser:
                                            "competing values, order-dependent reactions, dead rules and dangling "
                                            "references.  Each finding names both rules with their spec lines and the "
                                            "rulebook sentences they encode, and a witness situation.  Exit codes: "
-                                           "0 nothing unresolved, 1 unresolved conflicts, 2 bad input.")
+                                           "0 nothing unresolved, 1 unresolved conflicts, 2 bad input, 4 nothing "
+                                           "proven unresolved but Z3 could not decide some question (each is listed "
+                                           "under 'undecided' with Z3's reason; RULEBOOK_Z3_TIMEOUT_MS and "
+                                           "RULEBOOK_Z3_RLIMIT raise the solver's limits).")
     conflicts.add_argument("spec", type=Path, help="the spec directory")
     conflicts.add_argument("more", type=Path, nargs="*", help="house-rule or overlay files checked with it")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
@@ -87,6 +90,12 @@ def _parser() -> argparse.ArgumentParser:
                                                                "file) in DIR, for `rulebook legal`")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
+    lsp = sub.add_parser("lsp", help="run the language server an editor talks to (over stdin and stdout)",
+                         description="Serve the Language Server Protocol over stdin and stdout: diagnostics as you "
+                                     "type, hover (the book's French prose and the rulebook's sentences), go to "
+                                     "definition, references, completion and the outline of .rules files.  An editor "
+                                     "starts it; see docs/editor.md.  Needs the lsp extra: pip install 'rulebook[lsp]'.")
+    lsp.add_argument("--stdio", action="store_true", help="use stdin and stdout (the default and only transport)")
     for command in (legal, moves):
         command.add_argument("--spec", type=Path, action="append",
                              help="the spec (and overlays) the state is of; default: the paths the state names")
@@ -133,6 +142,16 @@ def _check(args) -> int:
     return 0 if result.ok else 1
 
 
+def _lsp() -> int:
+    try:
+        from checker.lsp.server import main as serve
+    except ImportError as exc:
+        print(f"rulebook lsp: the language server needs pygls ({exc.name} is missing); install it with "
+              f"pip install 'rulebook[lsp]'", file=sys.stderr)
+        return 2
+    return serve()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -142,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if args.command in ("legal", "moves", "conflicts"):
+        from checker.solver.factory import environment_problem
+        problem = environment_problem()
+        if problem:
+            print(f"rulebook {args.command}: {problem}", file=sys.stderr)
+            return 2
     try:
         if args.command == "check":
             return _check(args)
@@ -160,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "moves":
             from checker.solver.commands import moves_command
             return moves_command(args)
+        if args.command == "lsp":
+            return _lsp()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

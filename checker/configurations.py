@@ -12,12 +12,10 @@ from typing import Callable
 
 from checker import ast
 from checker.diagnostics import Note, Reporter
+from checker.limits import MAX_PLAYERS, MAX_RANGE
 from checker.program import Program
 
 __all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate", "game_player_counts"]
-
-MAX_PLAYERS = 100        # far beyond any table; keeps every check finite
-MAX_RANGE = 10_000
 
 
 class ConfigEvalError(Exception):

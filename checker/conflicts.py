@@ -29,14 +29,15 @@ import time
 import z3
 
 from checker import ast
+from checker.effects import Effects
 from checker.runtime.engine import Engine
-from checker.solver.encode import NONE, Encoder, Unsupported, is_const
-from checker.solver.shapes import field_domain, window
+from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.shapes import field_domain, window
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
-__all__ = ["Finding", "Search", "find_conflicts", "BOUND"]
+__all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
 MAX_SET = 256        # the possible values of a symbolic set
@@ -74,6 +75,32 @@ class Finding:
                 "confirmed": self.confirmed, "resolution": self.resolution, "unknown": self.unknown or None}
 
 
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """What a permission says about a prohibition (see :meth:`Search.claim`)."""
+
+    status: str                     # settled | general | exception | unrelated | unknown
+    winner: str | None = None       # settled: the rule that wins …
+    how: str | None = None          # … by "overrides" or "precedence"
+    via: str | None = None          # exception (or unknown): the overridden rule it is (maybe) a special case of
+    reason: str = ""                # unknown: Z3's reason
+
+    @property
+    def unresolved(self) -> bool:
+        """The permission claims the prohibition and nothing says which wins: a contradiction."""
+        return self.status in ("general", "exception")
+
+    def why(self, permit: str, forbid: str) -> str:
+        if self.status == "exception":
+            return f"{forbid} is a special case of {self.via}, which {permit} overrides"
+        return f"{permit} is a general permission"
+
+    def says(self, permit: str, forbid: str) -> str:
+        """For an unknown claim: what could not be decided."""
+        return (f"cannot tell whether {forbid} is a special case of {self.via}, which {permit} overrides, "
+                f"so whether {permit} contradicts {forbid}")
+
+
 class Search:
     """One search over a checked spec, for ``players`` players."""
 
@@ -93,6 +120,7 @@ class Search:
         self.unknowns = 0
         self.seconds = 0.0
         self._chains: dict | None = None        # action -> itself and its ancestors
+        self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
 
     # ------------------------------------------------------------ a symbolic state
@@ -101,15 +129,24 @@ class Search:
                        player_count=None if self.players else z3.Int("player_count"))
 
     def symbolic(self, enc: Encoder, name: str, ty) -> tuple:
-        """A symbolic value of type ``ty`` and the constraint that it is one (a record: one per field)."""
+        """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
+        enum members or cells is one Boolean per value it may hold (``renouveler.cartes ∋ Nom``); a record is
+        one symbolic value per field."""
         if ty == BOOL:
             return z3.Bool(name), True
-        if isinstance(ty, Coll):      # a symbolic set: each value it could hold, with a Boolean for being in it
-            values = field_domain(enc, ty.elem) if not isinstance(ty.elem, (Coll, RecordT)) else None
-            if values is None or len(values) > MAX_SET:
-                raise Unsupported(f"'{name}' is a {ty}: the conflict search makes symbolic sets only of at most "
-                                  f"{MAX_SET} possible values (cards, enum members, cells of the window)")
-            return [(z3.Bool(f"{x} ∈ {name}"), x) for x in values if x != NONE], True
+        if isinstance(ty, Coll):
+            elem = ty.elem
+            if isinstance(elem, KindT):
+                return [(z3.Bool(f"{name} ∋ {enc.show(i, elem)}"), i) for i in enc.kind_instances[elem.name]], True
+            if isinstance(elem, EnumT):
+                return [(z3.Bool(f"{name} ∋ {m}"), i) for i, m in enumerate(enc.enum_names[elem.name])], True
+            if elem == PLAYER:
+                members = [(z3.Bool(f"{name} ∋ Joueur {k + 1}"), k) for k in enc.seats]
+                return members, AND(*(z3.Implies(g, enc.n > k) for g, k in members if not is_const(enc.n)))
+            values = field_domain(enc, elem) if isinstance(elem, GridT) else None
+            if values is not None and len(values) <= MAX_SET:
+                return [(z3.Bool(f"{name} ∋ {enc.show(x, elem)}"), x) for x in values], True
+            raise Unsupported(f"a symbolic {ty} (only sets of cards, players, enum members or cells are searched)")
         if isinstance(ty, RecordT):
             fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type)) for f in self.p.records[ty.name].fields]
             return tuple(v for v, _ in fields), z3.And([d if not isinstance(d, bool) else z3.BoolVal(d)
@@ -206,10 +243,14 @@ class Search:
 
     # ------------------------------------------------------------ the searches
     def action_args(self, enc: Encoder, action: str) -> tuple[tuple, list]:
-        decl = self.p.actions[action]
+        return self.params_args(enc, action, self.p.actions[action].params)
+
+    def params_args(self, enc: Encoder, prefix: str, params) -> tuple[tuple, list]:
+        """Symbolic arguments for ``params`` (named ``prefix.param``) and the constraints that they are
+        values of their types."""
         args, domain = [], []
-        for prm in decl.params:
-            v, d = self.symbolic(enc, f"{action}.{prm.name}", enc.resolve(prm.type))
+        for prm in params:
+            v, d = self.symbolic(enc, f"{prefix}.{prm.name}", enc.resolve(prm.type))
             args.append(v)
             domain.append(d)
         return tuple(args), domain
@@ -228,28 +269,29 @@ class Search:
                 if not self._most_specific(action, ph.pattern.name, fh.pattern.name):
                     continue
                 done.add((pr.name, fr.name))
-                resolution = self._resolution(enc0, pr, fr)
+                claim = self.claim(pr, ph, fr, fh)
+                if claim.status == "unrelated":
+                    continue        # an exception to other prohibitions, and this one is not of their kind
+                if claim.status == "unknown":
+                    out.append(Finding("unknown", claim.says(pr.name, fr.name), (pr.name, fr.name),
+                                       (ph.span, fh.span), _cites(pr) + _cites(fr), unknown=claim.reason))
+                    continue
+                resolution = f"settled: {claim.winner} wins ({claim.how})" if claim.status == "settled" else None
                 enc = self.encoder()
                 try:
                     args, domain = self.action_args(enc, action)
                     both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
                             enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
                     focus = set(enc.cells.made)
-                    kind_of = None if resolution else self._special_case(enc, pr, fr, fh, action, args, domain)
-                except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.message}",
-                                       (pr.name, fr.name), (ph.span, fh.span), unknown=exc.message))
-                    continue
-                if kind_of is False:
-                    continue        # an exception to other prohibitions, and this one is not of their kind
-                others = []
-                for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
-                    try:
+                    others = []
+                    for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
                         a = enc.applies(r, h, args[:len(h.pattern.binders)])
-                    except Unsupported:                  # a rule the encoding cannot judge: no cleaner witness
-                        continue
-                    if h.kind == "forbid" and r.name != fr.name:
-                        others.append(a)
+                        if h.kind == "forbid" and r.name != fr.name:
+                            others.append(a)
+                except Unsupported as exc:
+                    out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.located()}",
+                                       (pr.name, fr.name), (ph.span, fh.span), unknown=exc.located()))
+                    continue
                 # the clearest witness has no other prohibition in the way; any will do if there is none such
                 clean = [z3.Not(a) if not is_const(a) else not a for a in others]
                 status, model, reason = self.solve(enc, *domain, *both, *clean)
@@ -257,29 +299,62 @@ class Search:
                     status, model, reason = self.solve(enc, *domain, *both)
                 if status == "unsat":
                     continue
-                why = (f"{fr.name} is a special case of {kind_of}, which {pr.name} overrides" if kind_of
-                       else f"{pr.name} is a general permission")
-                finding = Finding(
-                    "resolved" if resolution else "contradiction",
-                    f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
-                    + (f"; {resolution}" if resolution else f" ({why}), and no precedence says which wins"),
-                    (pr.name, fr.name), (ph.span, fh.span), _cites(pr) + _cites(fr), resolution=resolution)
-                finding.winner, finding.how = self._settled(enc0, pr, fr)
+                message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
+                if resolution:
+                    kind, message = "resolved", f"{message}; {resolution}"
+                elif status == "unknown":
+                    kind, message = "unknown", (f"cannot tell whether {pr.name} (which permits {action}) and "
+                                                f"{fr.name} (which forbids it) can apply in the same situation")
+                else:
+                    kind, message = "contradiction", f"{message} ({claim.why(pr.name, fr.name)}), and no precedence " \
+                                                     f"says which wins"
+                finding = Finding(kind, message, (pr.name, fr.name), (ph.span, fh.span), _cites(pr) + _cites(fr),
+                                  resolution=resolution)
+                finding.winner, finding.how = claim.winner, claim.how
                 if status == "unknown":
                     finding.unknown = reason
                 else:
                     self._witness(enc, model, finding, action, args, focus)
-                    finding.confirmed = self._confirm_contradiction(finding, action, pr.name, fr.name)
+                    if finding.witness is not None:
+                        finding.confirmed = self._confirm_contradiction(finding, action, pr.name, fr.name)
                 out.append(finding)
         return out
 
-    def _special_case(self, enc: Encoder, permit, forbid, fhead, action: str, args: tuple, domain: list):
-        """Does ``permit`` claim to lift ``forbid``?  A permission with no `overrides` is general: it claims
-        every prohibition of its action (None).  One that overrides rules is an exception to them: it
-        claims ``forbid`` when ``forbid`` is a special case of one of them (the name of that rule), i.e.
-        Z3 proves that whenever ``forbid`` applies, so would it; otherwise False."""
-        if not permit.overrides:
-            return None
+    def claim(self, permit: ast.RuleDecl, phead: ast.RuleHead, forbid: ast.RuleDecl,
+              fhead: ast.RuleHead) -> "Claim":
+        """Does the permission (its head ``phead``) claim to lift the prohibition (its head ``fhead``), and
+        is that settled?  The one definition of an unresolved permission/prohibition pair, which
+        `rulebook conflicts` searches for and `rulebook legal` reports on a move.
+
+        - settled: an `overrides` or a `precedence` says which of the two wins;
+        - general: the permission has no `overrides`, so it claims every prohibition of its action;
+        - exception: the permission overrides rules, and Z3 proves the prohibition a special case of one
+          of them (whenever the prohibition applies, that rule would too);
+        - unrelated: the permission is an exception to other rules, not to this one;
+        - unknown: Z3 could not decide whether it is a special case (its reason is kept)."""
+        key = (id(phead), id(fhead))
+        hit = self._claims.get(key)
+        if hit is not None:
+            return hit
+        enc0 = self.encoder()
+        winner, how = self._settled(enc0, permit, forbid)
+        if winner:
+            out = Claim("settled", winner=winner, how=how)
+        elif not permit.overrides:
+            out = Claim("general")
+        else:
+            chain = enc0.ancestors(phead.pattern.name)
+            action = fhead.pattern.name if phead.pattern.name in enc0.ancestors(fhead.pattern.name) \
+                else phead.pattern.name if fhead.pattern.name in chain else None
+            out = Claim("unrelated") if action is None else self._special_case(permit, forbid, fhead, action)
+        self._claims[key] = out
+        return out
+
+    def _special_case(self, permit, forbid, fhead, action: str) -> "Claim":
+        """The claim of a permission that overrides rules on a prohibition of ``action``: an exception when
+        Z3 proves ``forbid`` a special case of a rule it overrides, unrelated when it proves it is a
+        special case of none, unknown when a query could not be decided."""
+        undecided = []
         for name, _ in permit.overrides:
             other = self.p.rules.get(name)
             if other is None:
@@ -290,12 +365,23 @@ class Search:
                 shared = self._shared_params(head.pattern.name, action)
                 if len(head.pattern.binders) > shared:
                     continue
-                wider = enc.applies(other, head, args[:len(head.pattern.binders)])
-                narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
-                status, _, _ = self.solve(enc, *domain, narrow, z3.Not(wider) if not is_const(wider) else not wider)
+                enc = self.encoder()
+                try:
+                    args, domain = self.action_args(enc, action)
+                    wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+                    narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
+                except Unsupported as exc:
+                    undecided.append((name, f"cannot encode it: {exc.located()}"))
+                    continue
+                status, _, reason = self.solve(enc, *domain, narrow,
+                                               z3.Not(wider) if not is_const(wider) else not wider)
                 if status == "unsat":
-                    return name
-        return False
+                    return Claim("exception", via=name)
+                if status == "unknown":
+                    undecided.append((name, reason))
+        if undecided:
+            return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
+        return Claim("unrelated")
 
     def _shared_params(self, a: str, b: str) -> int:
         """How many leading parameters two actions share: those of their nearest common ancestor."""
@@ -340,26 +426,25 @@ class Search:
                     continue
                 resolution = self._resolution(enc0, r1, r2)
                 enc = self.encoder()
-                args, domain = [], []
                 try:
-                    for prm in decl.params:
-                        v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
-                        args.append(v)
-                        domain.append(d)
-                    e1, e2 = enc.rule_env(r1, h1, tuple(args)), enc.rule_env(r2, h2, tuple(args))
+                    args, domain = self.params_args(enc, name, decl.params)
+                    e1, e2 = enc.rule_env(r1, h1, args), enc.rule_env(r2, h2, args)
                     w1 = True if h1.when is None else enc.expr(h1.when, e1)
                     w2 = True if h2.when is None else enc.expr(h2.when, e2)
                 except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.message}",
-                                       (r1.name, r2.name), (h1.span, h2.span), unknown=exc.message))
+                    out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.located()}",
+                                       (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
                     continue
                 # two values that apply together need an order even when they agree: the interpreter stops
                 status, model, reason = self.solve(enc, *domain, w1, w2)
                 if status == "unsat":
                     continue
-                finding = Finding("resolved" if resolution else "competing-values",
+                kind = "resolved" if resolution else "unknown" if status == "unknown" else "competing-values"
+                finding = Finding(kind,
                                   f"{r1.name} and {r2.name} both give {name} a value in the same situation"
-                                  + (f"; {resolution}" if resolution else ", and no precedence says which wins"),
+                                  + (f"; {resolution}" if resolution else
+                                     " (Z3 could not decide whether they can)" if status == "unknown" else
+                                     ", and no precedence says which wins"),
                                   (r1.name, r2.name), (h1.span, h2.span), _cites(r1) + _cites(r2),
                                   resolution=resolution)
                 finding.winner, finding.how = self._settled(enc0, r1, r2)
@@ -389,7 +474,10 @@ class Search:
                 enc = self.encoder()
                 both = []
                 params = self.p.windows[window].params
-                wargs = [self.symbolic(enc, f"{window}.{x.name}", enc.resolve(x.type)) for x in params]
+                try:
+                    wargs = list(zip(*self.params_args(enc, window, params)))
+                except Unsupported:     # a window's argument the search cannot make: judge without it
+                    wargs = []
                 for power in (a, b):
                     inst = E.instances[power.card][0]
                     controller = E.controllers.get(E.def_kind[power.card])
@@ -406,10 +494,13 @@ class Search:
                 status, model, reason = self.solve(enc, *[d for _, d in wargs], *both)
                 if status == "unsat":
                     continue
-                finding = Finding("resolved" if resolution else "order",
+                kind = "resolved" if resolution else "unknown" if status == "unknown" else "order"
+                finding = Finding(kind,
                                   f"{ka} and {kb} both react to {window} and both touch {', '.join(sorted(touched))}: "
                                   f"the result may depend on which takes effect first"
-                                  + (f"; {resolution}" if resolution else ", and no precedence orders them"),
+                                  + (f"; {resolution}" if resolution else
+                                     " (Z3 could not decide whether both can be active)" if status == "unknown" else
+                                     ", and no precedence orders them"),
                                   (ka, kb), (a.span, b.span),
                                   _power_cites(self._power_decl(a), ka) + _power_cites(self._power_decl(b), kb),
                                   resolution=resolution)
@@ -438,19 +529,19 @@ class Search:
                     params = self.p.actions[name].params
                 else:
                     params = self.p.quantities[name].params
-                args, domain = [], []
                 try:
-                    for prm, _ in zip(params, head.pattern.binders):
-                        v, d = self.symbolic(enc, f"{name}.{prm.name}", enc.resolve(prm.type))
-                        args.append(v)
-                        domain.append(d)
-                    cond = enc.applies(rule, head, tuple(args))
+                    args, domain = self.params_args(enc, name, params[:len(head.pattern.binders)])
+                    cond = enc.applies(rule, head, args)
                 except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: {exc.message}",
-                                       (rule.name,), (exc.span or head.span,), _cites(rule), unknown=exc.message))
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
+                                                  f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
+                                       unknown=exc.located()))
                     continue
                 status, _, reason = self.solve(enc, *domain, cond)
-                if status == "unsat":
+                if status == "unknown":
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply", (rule.name,),
+                                       (head.span,), _cites(rule), unknown=reason))
+                elif status == "unsat":
                     at = f" with {self.players} players" if self.players else ""
                     out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: no well-formed state meets "
                                                     f"its condition", (rule.name,), (head.span,), _cites(rule)))
@@ -524,30 +615,9 @@ def _descendants(p, action: str) -> list[str]:
     return out
 
 
-def _walk(node):
-    """Every AST node below ``node`` (expressions and statements)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if hasattr(n, "__dataclass_fields__"):
-            for f in n.__dataclass_fields__:
-                if f == "span":
-                    continue
-                v = getattr(n, f)
-                if hasattr(v, "__dataclass_fields__"):
-                    stack.append(v)
-                elif isinstance(v, tuple):
-                    for x in v:
-                        if hasattr(x, "__dataclass_fields__"):
-                            stack.append(x)
-                        elif isinstance(x, tuple):
-                            stack.extend(y for y in x if hasattr(y, "__dataclass_fields__"))
-
-
 def _collect_done(stmts, done: set) -> None:
     for s in stmts:
-        for n in _walk(s):
+        for n in ast.walk(s):
             if isinstance(n, ast.Do):
                 done.add(n.action)
             elif isinstance(n, ast.OfferAction):
@@ -557,96 +627,9 @@ def _collect_done(stmts, done: set) -> None:
 
 
 def _collect_can(e, done: set) -> None:
-    for n in _walk(e):
+    for n in ast.walk(e):
         if isinstance(n, ast.Can):
             done.add(n.action)
-
-
-class Effects:
-    """What a power's body reads and writes (vars, counters, zones), following calls, actions and
-    quantities.  Adding to a counter (`transfer`) commutes with adding to it again."""
-
-    def __init__(self, program):
-        self.p = program
-
-    def reads_expr(self, e, seen=None) -> set:
-        seen = set() if seen is None else seen
-        out = set()
-        for n in _walk(e):
-            if isinstance(n, ast.Name) and (n.id in self.p.vars or n.id in self.p.zones):
-                out.add(n.id)
-            elif isinstance(n, ast.Index) and isinstance(n.obj, ast.Name):
-                out.add(n.obj.id)
-            elif isinstance(n, ast.Call) and n.func in self.p.quantities and n.func not in seen:
-                seen.add(n.func)
-                out |= self.reads_expr(self.p.quantities[n.func].default, seen)
-                for rule in self.p.rules.values():
-                    for h in rule.heads:
-                        if h.pattern.name == n.func:
-                            out |= self.reads_expr(h.when, seen) if h.when is not None else set()
-                            out |= self.reads_expr(h.expr, seen) if h.expr is not None else set()
-            elif isinstance(n, ast.Can) and ("can", n.action) not in seen:
-                seen.add(("can", n.action))
-                for rule in self.p.rules.values():
-                    for h in rule.heads:
-                        if h.pattern.name == n.action and h.when is not None:
-                            out |= self.reads_expr(h.when, seen)
-        return out
-
-    def effects(self, stmts, seen=None) -> tuple[set, set, set]:
-        """(reads, writes, added-to counters) of statements."""
-        seen = set() if seen is None else seen
-        reads, writes, adds = set(), set(), set()
-        for s in stmts:
-            for n in _walk(s):
-                if isinstance(n, (ast.SetVar,)):
-                    writes.add(n.target.name)
-                elif isinstance(n, ast.Reset):
-                    writes.add(n.name)
-                elif isinstance(n, ast.Transfer):
-                    adds.add(n.target.name)
-                    adds.add(n.source.name)
-                elif isinstance(n, (ast.Move, ast.Draw)):
-                    writes.add(n.dest.target.name)
-                    if isinstance(n, ast.Draw):
-                        writes.add(n.source.name)
-                    else:
-                        reads |= self.reads_expr(n.what)
-                elif isinstance(n, ast.Shuffle):
-                    writes.add(n.target.name)
-                elif isinstance(n, (ast.Do, ast.CallProc)):
-                    name = n.action if isinstance(n, ast.Do) else n.name
-                    if name in seen:
-                        continue
-                    seen.add(name)
-                    body = self._body(name, isinstance(n, ast.Do))
-                    r, w, a = self.effects(body, seen)
-                    reads, writes, adds = reads | r, writes | w, adds | a
-                elif isinstance(n, (ast.Name, ast.Index, ast.Call, ast.Can)):
-                    reads |= self.reads_expr(n)
-        return reads, writes, adds
-
-    def _body(self, name: str, action: bool):
-        if not action:
-            return self.p.procedures[name].body
-        chain, out = name, ()
-        while chain:
-            decl = self.p.actions[chain]
-            if decl.body is not None:
-                return decl.body
-            chain = decl.parent[0] if decl.parent else None
-        return out
-
-    def interfere(self, a: ast.PowerDecl, b: ast.PowerDecl) -> set:
-        """What one power writes and the other reads or writes; adding to a counter the other only adds to
-        does not count (additions commute)."""
-        ra, wa, aa = self.effects(a.body)
-        rb, wb, ab = self.effects(b.body)
-        if a.requires is not None:
-            ra |= self.reads_expr(a.requires)
-        if b.requires is not None:
-            rb |= self.reads_expr(b.requires)
-        return (wa & (rb | wb | ab)) | (wb & (ra | aa)) | (aa & rb) | (ab & ra)
 
 
 def find_conflicts(check_result, players: int | None = None, kinds=("contradiction", "competing-values", "order",
@@ -676,7 +659,8 @@ _TITLES = {"contradiction": "contradiction", "competing-values": "competing valu
 
 def conflicts_command(args) -> int:
     """`rulebook conflicts SPEC [MORE…]`: exit 0 when nothing is unresolved, 1 when something is, 2 on bad
-    input (a spec with errors, a bad option)."""
+    input (a spec with errors, a bad option), 4 when nothing is proven unresolved but Z3 could not decide
+    some question (each is listed, with Z3's reason and the rules concerned)."""
     import json
     import sys
     from pathlib import Path
@@ -719,8 +703,10 @@ def conflicts_command(args) -> int:
             print(f"rulebook conflicts: cannot write witnesses to {folder}: {exc.strerror or exc}", file=sys.stderr)
             return 2
     unresolved = [f for f in findings if f.unresolved]
+    undecided = [f for f in findings if f.kind == "unknown"]
     if args.json:
-        print(json.dumps({"unresolved": len(unresolved), "queries": search.queries, "unknowns": search.unknowns,
+        print(json.dumps({"unresolved": len(unresolved), "undecided": len(undecided),
+                          "queries": search.queries, "unknowns": search.unknowns,
                           "seconds": round(elapsed, 2), "players": args.players,
                           "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]},
                          ensure_ascii=False, indent=2))
@@ -737,10 +723,11 @@ def conflicts_command(args) -> int:
         print(f"\n{len(unresolved)} unresolved conflict(s); {resolved} resolved by the spec's precedences and "
               f"overrides{'' if args.all else ' (--all lists them)'}; "
               f"{sum(f.kind == 'dead-rule' for f in findings)} dead rule(s), "
-              f"{sum(f.kind == 'dangling' for f in findings)} dangling reference(s). "
+              f"{sum(f.kind == 'dangling' for f in findings)} dangling reference(s)"
+              f"{f'; {len(undecided)} question(s) Z3 could not decide (listed under undecided)' if undecided else ''}. "
               f"{search.queries} Z3 queries, {search.unknowns} unknown, {elapsed:.1f} s, "
               f"{f'{args.players} players' if args.players else f'{low} to {high} players'}.")
-    return 1 if unresolved else 0
+    return 1 if unresolved else 4 if undecided else 0
 
 
 def _describe(result, f: Finding) -> str:

@@ -51,6 +51,9 @@ CODES: dict[str, str] = {
     "E0601": "configuration violates a constraint",
     "E0602": "configuration problem",
     "E0603": "constraint cannot be evaluated on a configuration",
+    "E0801": "a range that may hold more integers than the limit",
+    "E0802": "recursion without end",
+    "E0803": "a var or zone indexed by an infinite type",
     "W0701": "decision never referenced",
     "W0702": "precedence between rules that cannot disagree",
 }

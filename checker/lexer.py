@@ -12,10 +12,11 @@ It never yields an error token: anything it does not know is plain text.
 
 from __future__ import annotations
 
-from pygments.lexer import RegexLexer, bygroups, words
+from pygments.lexer import RegexLexer, bygroups
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-__all__ = ["RulebookLexer", "DECLARATIONS", "STATEMENTS", "CONSTANTS", "AGGREGATES", "BUILTINS"]
+__all__ = ["RulebookLexer", "RULES", "SCOPES", "textmate_grammar", "DECLARATIONS", "STATEMENTS", "CONSTANTS",
+           "AGGREGATES", "BUILTINS"]
 
 # Words that start a declaration, a power clause or a rule head.
 DECLARATIONS = (
@@ -44,6 +45,42 @@ _NAMED = ("rule", "procedure", "action", "quantity", "window", "table", "power",
           "counter", "var", "zone", "source")
 
 
+def _words(items: tuple[str, ...], suffix: str = r"\b") -> str:
+    """One alternation of words, longest first (what Pygments' ``words`` matches, readable by any engine)."""
+    return "(?:" + "|".join(sorted(items, key=lambda w: (-len(w), w))) + ")" + suffix
+
+
+def _grouped(token) -> bool:
+    """A rule's token is one per group when it is a plain tuple (a token type is a tuple too)."""
+    return type(token) is tuple
+
+
+# The rules of the lexer, in order: (regex, token) or (regex, one token per group).  The Pygments
+# lexer below and the TextMate grammar of the VS Code extension (``textmate_grammar``) are both
+# built from this table, so an editor colours a spec as the book does.
+RULES: tuple[tuple[str, object], ...] = (
+    (r"\s+", Whitespace),
+    (r"#[^\n]*", Comment.Single),
+    (r"(cite)(\s+)(" + _NAME + r")(\s+)(?=\")", (Keyword.Declaration, Whitespace, Name.Label, Whitespace)),
+    (r"(" + "|".join(_NAMED) + r")(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Function)),
+    (r"(card)(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Class)),
+    (r"(kind|enum|grid|record)(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Class)),
+    (r'"(?:[^"\\\n]|\\.)*"', String),
+    (r'"[^\n]*', String),                      # an unterminated string: still a string
+    (_words(DECLARATIONS), Keyword.Declaration),
+    (_words(CONSTANTS), Keyword.Constant),
+    (_words(TYPES), Keyword.Type),
+    (_words(AGGREGATES, r"\b(?=\s*\()"), Name.Builtin),
+    (_words(BUILTINS), Name.Builtin),
+    (_words(STATEMENTS), Keyword),
+    (r"\d+", Number.Integer),
+    (r"\.\.|==|!=|<=|>=|->|[-+*/%<>=?]", Operator),
+    (r"[{}()\[\],.:]", Punctuation),
+    (_NAME, Name),
+    (r".", Text),
+)
+
+
 class RulebookLexer(RegexLexer):
     """The Rulebook rules language: declarations, powers, rules and procedures."""
 
@@ -54,28 +91,55 @@ class RulebookLexer(RegexLexer):
     url = "https://example.invalid/rulebook"  # no public home yet; Pygments wants the attribute
     version_added = ""
 
-    tokens = {
-        "root": [
-            (r"\s+", Whitespace),
-            (r"#[^\n]*", Comment.Single),
-            (r"(cite)(\s+)(" + _NAME + r")(\s+)(?=\")", bygroups(Keyword.Declaration, Whitespace, Name.Label,
-                                                                  Whitespace)),
-            (r"(" + "|".join(_NAMED) + r")(\s+)(" + _NAME + r")",
-             bygroups(Keyword.Declaration, Whitespace, Name.Function)),
-            (r"(card)(\s+)(" + _NAME + r")", bygroups(Keyword.Declaration, Whitespace, Name.Class)),
-            (r"(kind|enum|grid|record)(\s+)(" + _NAME + r")", bygroups(Keyword.Declaration, Whitespace, Name.Class)),
-            (r'"(?:[^"\\\n]|\\.)*"', String),
-            (r'"[^\n]*', String),                      # an unterminated string: still a string
-            (words(DECLARATIONS, suffix=r"\b"), Keyword.Declaration),
-            (words(CONSTANTS, suffix=r"\b"), Keyword.Constant),
-            (words(TYPES, suffix=r"\b"), Keyword.Type),
-            (words(AGGREGATES, suffix=r"\b(?=\s*\()"), Name.Builtin),
-            (words(BUILTINS, suffix=r"\b"), Name.Builtin),
-            (words(STATEMENTS, suffix=r"\b"), Keyword),
-            (r"\d+", Number.Integer),
-            (r"\.\.|==|!=|<=|>=|->|[-+*/%<>=?]", Operator),
-            (r"[{}()\[\],.:]", Punctuation),
-            (_NAME, Name),
-            (r".", Text),
-        ],
+    tokens = {"root": [(regex, bygroups(*token) if _grouped(token) else token) for regex, token in RULES]}
+
+
+# ---------------------------------------------------------------- the TextMate grammar
+
+# The TextMate scope of each token class (None: left unscoped, as editors show plain text).
+SCOPES = {
+    Comment.Single: "comment.line.number-sign.rules",
+    Keyword.Declaration: "storage.type.declaration.rules",
+    Keyword.Constant: "constant.language.rules",
+    Keyword.Type: "support.type.primitive.rules",
+    Keyword: "keyword.control.rules",
+    Name.Function: "entity.name.function.rules",
+    Name.Class: "entity.name.type.class.rules",
+    Name.Label: "entity.name.label.rules",
+    Name.Builtin: "support.function.builtin.rules",
+    Name: "variable.other.rules",
+    String: "string.quoted.double.rules",
+    Number.Integer: "constant.numeric.integer.rules",
+    Operator: "keyword.operator.rules",
+    Punctuation: "punctuation.rules",
+    Whitespace: None,
+    Text: None,
+}
+
+
+def textmate_grammar() -> dict:
+    """The TextMate grammar of ``.rules`` files (``editors/vscode/syntaxes/rules.tmLanguage.json``).
+
+    One ``match`` pattern per rule of :data:`RULES`, in the same order, with the same regex:
+    TextMate takes, at each point, the pattern that matches earliest (the first on a tie), which
+    is what the Pygments lexer does, rule by rule, at the same point.
+
+    >>> grammar = textmate_grammar()
+    >>> grammar["scopeName"], grammar["patterns"][0]["name"]
+    ('source.rules', 'comment.line.number-sign.rules')
+    """
+    patterns = []
+    for regex, token in RULES:
+        if _grouped(token):
+            captures = {str(i): {"name": SCOPES[t]} for i, t in enumerate(token, start=1) if SCOPES[t]}
+            patterns.append({"match": regex, "captures": captures})
+        elif SCOPES[token] is not None:
+            patterns.append({"match": regex, "name": SCOPES[token]})
+    return {
+        "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
+        "name": "Rulebook",
+        "scopeName": "source.rules",
+        "fileTypes": ["rules"],
+        "comment": "Generated from checker/lexer.py (RULES) by textmate_grammar(); do not edit by hand.",
+        "patterns": patterns,
     }

@@ -19,7 +19,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from checker.diagnostics import Reporter
 from checker.source import SourceFile, Span
 
-__all__ = ["grammar_text", "parser", "parse_file", "MAX_NESTING", "TOP_LEVEL_KEYWORDS"]
+__all__ = ["grammar_text", "parser", "parse_file", "item_bounds", "parse_item", "report_item",
+           "cut_short", "MAX_NESTING", "TOP_LEVEL_KEYWORDS"]
 
 MAX_NESTING = 64
 
@@ -204,25 +205,38 @@ def keywords() -> frozenset[str]:
     return _keyword_names()
 
 
+def item_bounds(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The (begin, end) offsets of a file's top-level items, and the offsets where an item first nests too deep."""
+    starts, too_deep = _scan(text)
+    bounds = starts + [len(text)]
+    if not starts or starts[0] != 0:
+        bounds = [0] + bounds
+    return list(zip(bounds, bounds[1:])), too_deep
+
+
+def parse_item(text: str, begin: int, end: int) -> lark.Tree:
+    """Parse one top-level item of a file where it stands (its positions are the file's); raises UnexpectedInput."""
+    prefix_lines = text.count("\n", 0, begin)
+    col = begin - (text.rfind("\n", 0, begin) + 1)
+    return parser().parse("\n" * prefix_lines + " " * col + text[begin:end])
+
+
 def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
     """Parse a whole file; returns the parse trees of the items that parsed.
 
     The first tree is the whole file when it parses; otherwise one tree per
     top-level item that parses on its own.
     """
-    starts, too_deep = _scan(source.text)
-    bounds = starts + [len(source.text)]
-    if not starts or starts[0] != 0:
-        bounds = [0] + bounds
+    items, too_deep = item_bounds(source.text)
     if not too_deep:
         try:
             return [parser().parse(source.text)]
         except UnexpectedInput as error:
-            if len(bounds) <= 2 or (len(bounds) == 3 and not source.text[:bounds[1]].strip()):
+            if len(items) <= 1 or (len(items) == 2 and not source.text[:items[0][1]].strip()):
                 _report(error, source, reporter)   # a single item: parsing it again would say the same
                 return []
     trees: list[lark.Tree] = []
-    for begin, end in zip(bounds, bounds[1:]):
+    for begin, end in items:
         chunk = source.text[begin:end]
         if not chunk.strip():
             continue
@@ -232,14 +246,21 @@ def parse_file(source: SourceFile, reporter: Reporter) -> list[lark.Tree]:
             reporter.error("E0104", f"brackets nested more than {MAX_NESTING} deep", _span_at(source, deep[0]),
                            hint="split the expression with `let` or a quantity")
             continue
-        prefix_lines = source.text.count("\n", 0, begin)
-        col = begin - (source.text.rfind("\n", 0, begin) + 1)
-        padded = "\n" * prefix_lines + " " * col + chunk
         try:
-            trees.append(parser().parse(padded))
+            trees.append(parse_item(source.text, begin, end))
         except UnexpectedInput as error:
-            _report(error, source, reporter)
-            named = _ITEM_NAME.match(chunk)
-            if named:
-                reporter.unparsed.add(named.group(2).strip('"'))
+            report_item(error, source, begin, end, reporter)
     return trees
+
+
+def report_item(error: UnexpectedInput, source: SourceFile, begin: int, end: int, reporter: Reporter) -> None:
+    """Report an item that does not parse; what it declares is then not reported again as unknown."""
+    _report(error, source, reporter)
+    named = _ITEM_NAME.match(source.text[begin:end])
+    if named:
+        reporter.unparsed.add(named.group(2).strip('"'))
+
+
+def cut_short(error: UnexpectedInput) -> bool:
+    """Whether parsing stopped at the end of the text (an item cut before its end, or unfinished)."""
+    return isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END")

@@ -11,7 +11,8 @@ import dataclasses
 import os
 from pathlib import Path
 
-__all__ = ["Span", "SourceFile", "SourceMap", "read_source", "SourceError"]
+__all__ = ["Span", "SourceFile", "SourceMap", "read_source", "source_from_text", "display_name",
+           "SourceError"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class SourceError(Exception):
         self.hint = hint
 
 
-def _display_name(path: Path) -> str:
+def display_name(path: Path) -> str:
     """Relative to the working directory when the file is below it, else as given."""
     try:
         relative = os.path.relpath(path)
@@ -58,7 +59,7 @@ def _display_name(path: Path) -> str:
 
 
 def read_source(path: Path) -> SourceFile:
-    name = _display_name(path)
+    name = display_name(path)
     here = Span(name, 1, 1, 1, 1)
     if path.is_dir():
         raise SourceError(f"'{name}' is a directory, not a file", here,
@@ -87,9 +88,14 @@ def read_source(path: Path) -> SourceFile:
         raise SourceError(f"'{name}' is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
                           Span(name, line, col, line, col + 1),
                           "save the file as UTF-8") from None
+    return source_from_text(path, text)
+
+
+def source_from_text(path: Path, text: str) -> SourceFile:
+    """A file's text as the checker reads it: no byte-order mark, lines ending in ``\\n``."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    return SourceFile(name, path, text.replace("\r\n", "\n"))
+    return SourceFile(display_name(path), path, text.replace("\r\n", "\n"))
 
 
 class SourceMap:

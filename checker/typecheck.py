@@ -31,6 +31,8 @@ BUILTIN_FUNCTIONS = ("left", "right", "seats_from", "selected", "least", "greate
 class Typed:
     program: Program
     types: dict[int, Ty] = dataclasses.field(default_factory=dict)
+    # id(range `a..b`) -> the bounds :mod:`checker.bounds` proved for its elements (the Z3 encoding's domain)
+    ranges: dict[int, tuple[int, int]] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -13,7 +13,6 @@ import pytest
 
 from checker.check import check_paths
 from checker.conflicts import Search
-from checker.typecheck import Typed
 from conftest import ROOT, bundled
 
 TUTORIAL = "spec/maison/bâtisseuse.rules"
@@ -69,7 +68,7 @@ def test_removing_a_resolution_brings_its_conflict_back(kind, key, winner, loser
         rule = program.rules[key]
         program.rules = {**program.rules, key: dataclasses.replace(
             rule, overrides=tuple(o for o in rule.overrides if o[0] != loser))}
-    search = Search(Typed(program, typed.types))
+    search = Search(dataclasses.replace(typed, program=program))
     pair = {(winner, loser), (loser, winner)}
     findings = (search.contradictions(only=pair) + search.competing_values(only=pair)
                 + search.order_dependence(only=pair))
@@ -140,3 +139,63 @@ def test_dead_rules_and_dangling_references_are_reported(tmp_path):
     dangling = {f.rules[0] for f in search.dangling()}
     assert "jamais" in dead and "personne" not in dead
     assert dangling == {"personne"}
+
+
+# ---------------------------------------------------------------- undecided questions are reported, never a "no"
+
+@functools.cache
+def tutorial_typed():
+    result = check_paths([ROOT / "spec" / "citadelles", ROOT / TUTORIAL])
+    assert result.ok
+    return result.typed
+
+
+def test_an_undecided_special_case_is_reported_with_z3s_reason_not_dropped(monkeypatch):
+    """Whether diplomate_pas_de_doublon is a special case of pas_de_doublon (which the Bâtisseuse overrides)
+    decides whether the pair is a conflict; when Z3 cannot decide it, the pair is listed as undecided with
+    Z3's reason and both rules — it does not vanish."""
+    pair = ("bâtisseuse_doublons", "diplomate_pas_de_doublon")
+    decided = Search(tutorial_typed()).contradictions(only={pair})
+    assert [f.kind for f in decided] == ["contradiction"]
+    monkeypatch.setenv("RULEBOOK_Z3_RLIMIT", "1")
+    undecided = Search(tutorial_typed()).contradictions(only={pair})
+    assert [(f.kind, f.rules) for f in undecided] == [("unknown", pair)]
+    assert "resource" in undecided[0].unknown and "special case of pas_de_doublon" in undecided[0].message
+
+
+def test_conflicts_exits_4_when_z3_cannot_decide(capsys, monkeypatch):
+    """Exit 4 (documented in `rulebook conflicts --help` and docs/conflicts.md), never 0, when something is
+    undecided and nothing is proven unresolved."""
+    fixture = "tests/fixtures/good/minimal_game.rules"
+    code, out, _ = run(capsys, "conflicts", fixture)
+    assert code == 0 and "undecided" not in out
+    monkeypatch.setenv("RULEBOOK_Z3_RLIMIT", "1")
+    code, out, _ = run(capsys, "conflicts", fixture)
+    assert code == 4
+    assert "undecided (" in out and "Z3 could not decide: max. resource limit exceeded" in out
+    assert "marchand_de_safran" in out and "payer" in out
+    monkeypatch.setenv("RULEBOOK_Z3_RLIMIT", "lots")
+    code, _, err = run(capsys, "conflicts", fixture)
+    assert code == 2 and "RULEBOOK_Z3_RLIMIT must be a positive whole number" in err
+
+
+def test_legal_and_conflicts_call_the_same_pairs_unresolved(capsys, tutorial):
+    """On every witness `conflicts` writes for the tutorial, `legal` (judging the witness move) calls the
+    pair unresolved exactly when `conflicts` does, and settled when `conflicts` says it is settled."""
+    _, report = tutorial
+    judged = 0
+    for f in report["findings"]:
+        if f["kind"] not in ("contradiction", "resolved") or not f.get("files") or len(f["files"]) < 2:
+            continue
+        code, out, _ = run(capsys, "legal", *f["files"], "--json")
+        verdict = json.loads(out)
+        claims = {(o["permit"], o["forbid"]): o["status"] for o in verdict["overruled"]}
+        permit, forbid = f["rules"]
+        if f["kind"] == "contradiction":
+            assert claims.get((permit, forbid)) in ("general", "exception"), (f["rules"], verdict)
+        elif (permit, forbid) in claims:          # settled for the prohibition: legal says who wins
+            assert claims[(permit, forbid)] == "settled" and f["resolution"].startswith(f"settled: {forbid}")
+        else:                                     # settled for the permission: it lifts the prohibition
+            assert verdict["status"] != "illegal" or forbid not in [r["name"] for r in verdict["reasons"]]
+        judged += 1
+    assert judged >= 4

@@ -228,7 +228,8 @@ def test_carrière_does_not_let_the_échevin_confiscate_a_duplicate():
     assert not verdict.offered and verdict.status == "illegal"
     assert [r.name for r in verdict.reasons] == ["échevin_pas_de_doublon"]
     # the Carrière permits it; the verdict says which rule wins, and that a precedence decides it
-    assert verdict.overruled == [("carrière_doublons", "échevin_pas_de_doublon", "échevin_pas_de_doublon")]
+    assert [(p, f, c.status, c.winner) for p, f, c in verdict.overruled] == [
+        ("carrière_doublons", "échevin_pas_de_doublon", "settled", "échevin_pas_de_doublon")]
 
 
 def test_an_undecided_query_is_reported_as_unknown_with_z3s_reason():

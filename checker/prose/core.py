@@ -26,7 +26,7 @@ from checker.registry import registrar
 from checker.source import Span
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, Prim, RecordT, Ty
 
-__all__ = ["Prose", "Ctx", "Step", "UnsupportedNode", "var"]
+__all__ = ["Prose", "Ctx", "Step", "UnsupportedNode", "var", "flatten_steps", "cites_of"]
 
 
 class UnsupportedNode(Exception):
@@ -61,6 +61,33 @@ class Ctx:
 
     def local(self, name: str) -> bool:
         return any(n == name for n, _ in self.locals)
+
+
+def flatten_steps(steps: list[Step]) -> list[Step]:
+    """Containers (an if with its else branches) put their branches at their own level."""
+    out: list[Step] = []
+    for step in steps:
+        if not step.text:
+            out.extend(flatten_steps(step.children))
+        else:
+            out.append(step)
+    return out
+
+
+def cites_of(items: list[Step]) -> list[ast.Cite]:
+    """Every citation attached to the steps, in order, without repeats."""
+    seen, out = set(), []
+
+    def visit(step: Step) -> None:
+        for cite in step.cites:
+            if cite.quote not in seen:
+                seen.add(cite.quote)
+                out.append(cite)
+        for child in step.children:
+            visit(child)
+    for step in items:
+        visit(step)
+    return out
 
 
 _EXPR: dict[type, Callable] = {}
@@ -118,6 +145,13 @@ class Prose:
     def type_of(self, e) -> Ty | None:
         return self.types.get(id(e))
 
+    def card_ctx(self, kind: str | None) -> Ctx:
+        """The context of a card of ``kind``: ``this`` reads « ce personnage » (no card: no ``this``)."""
+        if kind is None:
+            return Ctx()
+        noun = self.type_noun(KindT(kind)).split(" ", 1)[-1]
+        return Ctx(this=("cet " if noun[:1] in "aeiouéèê" else "ce ") + noun)
+
     def element_noun(self, coll) -> str:
         """How one element of a collection expression is called: a zone's own word, else its type's."""
         if isinstance(coll, ast.Index) and isinstance(coll.obj, ast.Name):
@@ -150,6 +184,14 @@ class Prose:
         if not args:
             return noun
         return self.possess(noun, args[0]) + (f" ({', '.join(args[1:])})" if len(args) > 1 else "")
+
+    def default_clause(self, q: ast.QuantityDecl, ctx: Ctx) -> str:
+        """A quantity's default as a clause: « le revenu de *p* vaut 2 », « *x* est vrai lorsque … »."""
+        term = self.term_text(q.name, [var(p.name) for p in q.params], self._resolve_type(q.type))
+        value = self.expr(q.default, ctx)
+        if isinstance(q.type, ast.TypeName) and q.type.name == "Bool":
+            return contract(f"{term} lorsque {value}") if value not in ("vrai", "faux") else f"« {term} » est {value}"
+        return f"{term} vaut {value}"
 
     @staticmethod
     def possess(noun: str, owner: str) -> str:

@@ -22,7 +22,7 @@ from checker.registry import registrar
 from checker.runtime.state import SpecRuntimeError
 from checker.types import Coll, KindT, Opt
 
-__all__ = ["Scope", "Generator", "names_in", "quantity_functions"]
+__all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard"]
 
 _SRC: dict[type, Callable] = {}
 
@@ -206,11 +206,43 @@ class Generator:
             return src
         return f"DEF[{src}]"
 
+    SMALL = 100     # an aggregate over at most this many elements with a simple body is not counted (MAX_WORK)
+
+    def small_and_simple(self, e: ast.Aggregate) -> bool:
+        """Is ``e`` cheap enough not to count against MAX_WORK: its collection holds at most SMALL elements
+        (the players, an enum, the cards of a kind that has at most SMALL), and its body does a bounded amount
+        of work (no aggregate, quantity, `can`, range, or membership that scans a collection)?  Its cost is
+        then at most SMALL times its body's, paid each time the counted loop around it runs once."""
+        coll, p = e.coll, self.p
+        if isinstance(coll, ast.Name) and coll.id == "players":
+            size = self.E.max_players
+        elif isinstance(coll, ast.Name) and coll.id in p.enums:
+            size = len(p.enums[coll.id].members)
+        elif isinstance(coll, (ast.Name, ast.Index, ast.Call)) and self.is_card_coll(coll) and (
+                (isinstance(coll, ast.Call) and coll.func == "selected")
+                or getattr(coll, "id", None) in p.zones or getattr(getattr(coll, "obj", None), "id", None) in p.zones):
+            size = self.E.kind_copies(self.type_of(coll).elem.name)
+        else:
+            return False
+        if size > self.SMALL:
+            return False
+        for node in ast.walk(e.body) if e.body is not None else ():
+            if isinstance(node, (ast.Aggregate, ast.Can)) or (isinstance(node, ast.Call) and node.func in p.quantities):
+                return False
+            if isinstance(node, ast.Binary) and (node.op == ".." or node.op in ("in", "notin") and not (
+                    self.is_card_coll(node.right) and _zone_name(node.right) in p.zones)):
+                return False
+        return True
+
     def name_may_be_none(self, e) -> bool:
         if isinstance(e, ast.StrLit):
             return False
         t = self.type_of(e)
         return t is None or isinstance(t, Opt)
+
+
+def _zone_name(e) -> str | None:
+    return e.id if isinstance(e, ast.Name) else getattr(e.obj, "id", None) if isinstance(e, ast.Index) else None
 
 
 def names_in(e) -> set[str]:
@@ -226,6 +258,13 @@ def names_in(e) -> set[str]:
         elif hasattr(node, "__dataclass_fields__"):
             stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
     return found
+
+
+def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
+    """Lines stopping the spec, located, when the integer in ``var`` is beyond ±MAX_INT."""
+    return [f"{ind}if not -MAX_INT <= {var} <= MAX_INT:",
+            f"{ind}    raise SpecRuntimeError(f'{what} would hold {{{var}}}, beyond ±{{MAX_INT:,}} (the limit of "
+            f"an integer)', {span})"]
 
 
 # ==================================================================== quantities
@@ -317,6 +356,8 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     for rule, when, amount in adjusts:
         lines.append(f"    if {when}:  # {rule}")
         lines.append(f"        result += {amount}")
+    if isinstance(q.type, ast.TypeName) and q.type.name == "Int":
+        lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")
     lines.append("    return result")
     g.define(compute, "\n".join(lines) + "\n")
     cached = engine.quantity_name(name)
@@ -444,19 +485,19 @@ def _compare(g: Generator, e: ast.Binary, scope):
 
 def _member(g: Generator, e: ast.Binary, scope):
     zone = e.right
-    name = zone.id if isinstance(zone, ast.Name) else getattr(zone.obj, "id", None) \
-        if isinstance(zone, ast.Index) else None
+    name = _zone_name(zone)
     negate = "not " if e.op == "notin" else ""
     if g.is_card_coll(zone) and name in g.p.zones:
         # membership in a zone by definition: the state keeps a count per definition
         index = g.index(g.p.zones[name], zone.index, scope) if isinstance(zone, ast.Index) else "None"
         key = g.card_key(e.left, scope)
         return f"({negate}(st.counts.get(({name!r}, {index})) or _EMPTY).get({key}))"
+    span = g.const(e.span, "span")
     if g.is_card_coll(zone):
         key = g.card_key(e.left, scope)
         x = g.fresh("x")
-        return f"({key} {e.op.replace('notin', 'not in')} [DEF[{x}] for {x} in {g.expr(zone, scope)}])"
-    return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} {g.expr(zone, scope)})"
+        return f"({key} {e.op.replace('notin', 'not in')} [DEF[{x}] for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+    return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} SPEND({g.expr(zone, scope)}, {span}))"
 
 
 _ARITH = {"+", "-", "*", "<", "<=", ">", ">=", "and", "or"}
@@ -475,7 +516,7 @@ def _(g: Generator, e: ast.Binary, scope):
     if op in ("/", "%"):
         return f"_divide({a}, {b}, {op!r}, {g.const(e.span, 'span')})"
     if op == "..":
-        return f"tuple(range({a}, ({b}) + 1))"
+        return f"RANGE({a}, {b}, {g.const(e.span, 'span')})"
     raise SpecRuntimeError(f"no compiler for operator {op}", e.span)
 
 
@@ -503,7 +544,7 @@ def _(g: Generator, e: ast.Aggregate, scope):
             return f"len({coll})"
     else:
         body = g.expr(e.body, inner)
-    loop = f"for {x} in {coll}"
+    loop = f"for {x} in {coll}" if g.small_and_simple(e) else f"for {x} in SPEND({coll}, {g.const(e.span, 'span')})"
     if kind == "count":
         return f"len([1 {loop} if {body}])"
     if kind == "sum":

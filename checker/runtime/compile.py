@@ -15,13 +15,12 @@ from typing import Callable
 
 from checker import ast
 from checker.registry import registrar
-from checker.runtime.codegen import Generator, Scope, names_in
+from checker.limits import MAX_LOOP
+from checker.runtime.codegen import Generator, Scope, int_guard, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
-from checker.types import Coll
+from checker.types import INT, Coll
 
 __all__ = ["Compiler", "MAX_LOOP", "bound_names"]
-
-MAX_LOOP = 10_000
 
 _STMT: dict[type, Callable] = {}
 
@@ -67,7 +66,7 @@ class Compiler:
         self.types = engine.typed.types
         self.gen = g = Generator(engine)
         g.ns.update({"UNSET": UNSET, "_NOTHING": _NOTHING, "Abort": Abort, "EndTurn": EndTurn, "StopProc": StopProc,
-                     "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP,
+                     "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP, "_ONCE": (None,),
                      "DEFS": engine.defs})
         self.context = ""       # what is being compiled, for the prompts of choices ("power (Card)")
         self.bound: frozenset = frozenset()   # the local names of the body being compiled
@@ -187,13 +186,19 @@ def _(c: Compiler, s: ast.Let, ind):
     value = c.expr(s.value)
     if isinstance(c.types.get(id(s.value)), Coll):
         value = f"_snapshot({value})"        # a collection is a snapshot, not a live view of a zone
-    return [f"{ind}{c.assign(s.name)} = {value}"]
+    lines = [f"{ind}{c.assign(s.name)} = {value}"]
+    if c.types.get(id(s.value)) == INT:
+        lines += int_guard(c.assign(s.name), f"{s.name}", c.const(s.span, "span"), ind)
+    return lines
 
 
 @_on(ast.SetVar)
 def _(c: Compiler, s: ast.SetVar, ind):
     lv, v = s.target, c.gen.fresh("v")
-    lines = [f"{ind}{v} = {c.expr(s.value)}", f"{ind}st.version += 1"]
+    lines = [f"{ind}{v} = {c.expr(s.value)}"]
+    if c.types.get(id(s.value)) == INT:
+        lines += int_guard(v, lv.name, c.const(s.span, "span"), ind)
+    lines.append(f"{ind}st.version += 1")
     if lv.index is None:
         return lines + [f"{ind}st.vars[{lv.name!r}] = {v}"]
     return lines + [f"{ind}st.vars[{lv.name!r}][{c.index(c.p.vars[lv.name], lv.index)}] = {v}"]
@@ -218,7 +223,7 @@ def _(c: Compiler, s: ast.Choose, ind):
     coll = c.expr(s.coll)
     if o.where is not None:
         where = g.expr(o.where, c.scope_.with_fixed(s.var, x))
-        lines = [f"{ind}{opts} = [{x} for {x} in {coll} if {where}]"]
+        lines = [f"{ind}{opts} = [{x} for {x} in SPEND({coll}, {c.const(s.span, 'span')}) if {where}]"]
     else:
         lines = [f"{ind}{opts} = list({coll})"]
     var = c.assign(s.var)
@@ -263,16 +268,17 @@ def _(c: Compiler, s: ast.If, ind):
 
 @_on(ast.For)
 def _(c: Compiler, s: ast.For, ind):
-    return [f"{ind}for {c.assign(s.var)} in tuple({c.expr(s.coll)}):"] + c.block(s.body, ind + "    ")
+    return ([f"{ind}for {c.assign(s.var)} in SPEND(tuple({c.expr(s.coll)}), {c.const(s.span, 'span')}):"]
+            + c.block(s.body, ind + "    "))
 
 
 @_on(ast.Repeat)
 def _(c: Compiler, s: ast.Repeat, ind):
     span = c.const(s.span, "span")
-    return ([f"{ind}for _ in range(MAX_LOOP):"] + c.block(s.body, ind + "    ") +
+    return ([f"{ind}for _ in range(MAX_LOOP):", f"{ind}    SPEND(_ONCE, {span})"] + c.block(s.body, ind + "    ") +
             [f"{ind}    if {c.expr(s.until)}:", f"{ind}        break", f"{ind}else:",
-             f"{ind}    raise SpecRuntimeError(f'repeat ran {{MAX_LOOP}} times without its condition "
-             f"becoming true', {span})"])
+             f"{ind}    raise SpecRuntimeError(f'repeat ran {{MAX_LOOP:,}} times without its condition "
+             f"becoming true (the limit of one repeat)', {span})"])
 
 
 def _counter(c: Compiler, lv: ast.LValue) -> tuple[str, str]:
@@ -300,7 +306,9 @@ def _(c: Compiler, s: ast.Transfer, ind):
         lines += [f"{ind}st.version += 1", f"{ind}{place} = {have} - {n}"]
     if not c.p.vars[s.target.name].unlimited:
         read, place = _counter(c, s.target)
-        lines += [f"{ind}st.version += 1", f"{ind}{place} = {read} + {n}"]
+        total = g.fresh("total")
+        lines += [f"{ind}{total} = {read} + {n}"] + int_guard(total, s.target.name, span, ind)
+        lines += [f"{ind}st.version += 1", f"{ind}{place} = {total}"]
     return lines
 
 
@@ -429,6 +437,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     following one that does not read the innermost binder either.  A later prohibition that reads no
     binder is evaluated once, when first needed."""
     g, scope, E = c.gen, c.scope_, c.E
+    span = c.const(item.span, "span")
     n = len(item.binders)
     depth = {var: k for k, (var, _) in enumerate(item.binders)}
     arg_depth = [max((depth[x] for x in names_in(a) if x in depth), default=-1) for a in item.args]
@@ -479,9 +488,9 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
                       if 0 <= d < n - 1]
             names = ", ".join(t[0].name for i, t in enumerate(tests) if i == first or i in whole)
             lines += [f"{indent}if {' or '.join(hoisted)}:  # {names}", f"{indent}    continue"]
-            lines.append(f"{indent}for {x} in {pool}:")
+            lines.append(f"{indent}for {x} in SPEND({pool}, {span}):")
         else:
-            lines.append(f"{indent}for {x} in {g.expr(coll, scope)}:")
+            lines.append(f"{indent}for {x} in SPEND({g.expr(coll, scope)}, {span}):")
         scope = scope.with_fixed(var, x)
         indent += "    "
     if not item.binders:
@@ -506,6 +515,9 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
             inner += [f"if {memo} is MISSING:", f"    {memo} = bool({blocks})  # {test[0].name}",
                       f"if {memo}:", "    continue"]
     inner.append(f"options.append(('action', {item.action!r}, ({''.join(a + ', ' for a in args)})))")
+    inner += ["if len(options) > MAX_OPTIONS:",
+              f"    raise SpecRuntimeError(f'this offer has more than {{MAX_OPTIONS:,}} options (the limit of one "
+              f"decision point): its actions range over too many values', {span})"]
     return [f"{ind}{m} = MISSING" for m in memos] + lines + [indent + line for line in inner]
 
 

@@ -21,12 +21,12 @@ from checker.runtime import shapes
 from checker.runtime.replay import state_digest
 from checker.grids import grids_of
 from checker.diagnostics import Reporter
+from checker.configurations import game_player_counts
+from checker.limits import MAX_PLAYERS, MAX_INT, MAX_LOG, MAX_OPTIONS, MAX_RANGE, MAX_STEPS, MAX_WORK
 from checker.typecheck import Checker, Typed
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
 
 __all__ = ["Engine", "Decision", "Power", "GameResult", "MAX_STEPS"]
-
-MAX_STEPS = 200_000     # decisions in one game: a game that runs longer is reported, not left running
 SLOTS = tuple(f"${i}" for i in range(64))   # the positional slots a rule's binders are read from
 
 
@@ -103,6 +103,8 @@ class Engine:
         self.observer: Callable[[Decision], None] | None = None
         self.decisions = 0
         self.moves = 0
+        self.work = 0           # loop iterations and aggregate elements since the last decision (MAX_WORK)
+        self.logged = 0         # entries of the log, a decision counting its options too (MAX_LOG)
         self._qcache: dict = {}
         self._scache: dict = {}         # static quantities (see codegen.is_static), for the game being played
         self._qversion = -1
@@ -110,6 +112,7 @@ class Engine:
         self.grids = grids_of(p)
         self.resolve_type = Checker(p, Reporter()).resolve_type
         self._index_definitions()
+        self.max_players = max(game_player_counts(p) or [MAX_PLAYERS])
         self.seats: tuple[int, ...] = ()
         self.instances: dict[int, list[int]] = {}
         self.selected: dict[str, tuple[int, ...]] = {}
@@ -121,7 +124,8 @@ class Engine:
         self.tables = {n: {tuple(self._constant(k) for k in row.keys): self._constant(row.value) for row in t.rows}
                        for n, t in p.tables.items()}
         self.compiler = c = Compiler(self)
-        c.gen.ns["MAX_STEPS"] = MAX_STEPS
+        c.gen.ns.update({"MAX_STEPS": MAX_STEPS, "MAX_OPTIONS": MAX_OPTIONS, "MAX_INT": MAX_INT,
+                         "SPEND": self.spend, "RANGE": self.range_of})
         self.procedures, self.actions = {}, {}
         for n, a in p.actions.items():
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None, None)
@@ -523,8 +527,10 @@ class Engine:
         """Ask ``player``'s agent; a single forced option is taken without asking.
         ``observer``, when set, sees every decision point first, forced ones included."""
         self.decisions += 1
+        self.work = 0
         if self.decisions > MAX_STEPS:
-            raise SpecRuntimeError(f"the game took more than {MAX_STEPS} decisions")
+            raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
+                                   getattr(site, "span", None))
         decision = None
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
@@ -570,7 +576,11 @@ class Engine:
     def play(self, selection: dict[str, Sequence[str]], players: int, seed: int, agents: list) -> GameResult:
         """Play a whole game: set it up, run the game's flow, score it."""
         self.start(selection, players, seed, agents)
-        self.call(self.flow, ())
+        try:
+            self.call(self.flow, ())
+        except RecursionError:      # the checker refuses recursion; a cycle stopped by power limits may still be deep
+            raise SpecRuntimeError("procedures, actions and powers call each other too deeply (Python's "
+                                   "recursion limit)") from None
         return self.result()
 
     def start(self, selection: dict[str, Sequence[str]], players: int, seed: int, agents: list) -> State:
@@ -585,6 +595,8 @@ class Engine:
         self.events = []
         self.decisions = 0
         self.moves = 0
+        self.work = 0
+        self.logged = 0
         self.instances = {}
         self.selected = {}
         for kind in p.kinds:
@@ -629,7 +641,29 @@ class Engine:
     # ---------------------------------------------------------------- showing values
     def event(self, kind: str, **data) -> None:
         if self.recording:
+            self.logged += 1 + len(data.get("options") or ())
+            if self.logged > MAX_LOG:
+                raise SpecRuntimeError(f"the game's log grew past {MAX_LOG:,} entries and options (the limit of one "
+                                       f"game's log)")
             self.events.append({"kind": kind, **data})
+
+    # ---------------------------------------------------------------- limits (checker.limits)
+    def spend(self, coll, span=None):
+        """Count the elements of ``coll`` about to be ranged over (generated code calls this before a loop or
+        an aggregate); past MAX_WORK since the last decision the spec is stopped, located.  Returns ``coll``."""
+        self.work += len(coll)
+        if self.work > MAX_WORK:
+            self.work = 0
+            raise SpecRuntimeError(f"more than {MAX_WORK:,} loop iterations and aggregate elements without any "
+                                   f"decision (the limit MAX_WORK): loops or aggregates nested too deeply", span)
+        return coll
+
+    def range_of(self, low: int, high: int, span=None) -> tuple:
+        """The range ``low..high`` (at most MAX_RANGE integers: the checker proves it; this is the guard)."""
+        if high - low >= MAX_RANGE:
+            raise SpecRuntimeError(f"the range {low}..{high} holds more than {MAX_RANGE:,} integers (the limit "
+                                   f"of one range)", span)
+        return self.spend(tuple(range(low, high + 1)), span)
 
     def lookahead(self, player: int, option) -> int | None:
         """``player``'s score if the offered action ``option`` were taken now (None: not an action).
@@ -696,6 +730,10 @@ class Engine:
             raise SpecRuntimeError(f"\"{self.def_names[card]}\" has {len(copies)} copies in this game: "
                                    f"index by a physical card, not by its name")
         return copies[0]
+
+    def kind_copies(self, kind: str) -> int:
+        """How many physical cards of ``kind`` the spec has (a game selects some of them)."""
+        return sum(self.card_attrs[key].get("copies") or 1 for key, k in self.def_kind.items() if k == kind)
 
     def card(self, name: str) -> int:
         """The first physical card of this game named ``name`` (for scenarios and tools)."""

@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
 from checker.solver.scopes import Scopes
@@ -21,6 +22,13 @@ __all__ = ["legal_command", "moves_command", "load", "describe_move"]
 def _err(command: str, message: str) -> int:
     print(f"rulebook {command}: {message}", file=sys.stderr)
     return 2
+
+
+def _undecided(command: str, exc) -> int:
+    """A question the encoding cannot express (or a limit it reached): undecided, exit 4, located."""
+    where = f"{exc.span}: " if getattr(exc, "span", None) is not None else ""
+    print(f"unknown: {where}the question cannot be decided: {exc.message}")
+    return 4
 
 
 def _problems(command: str, what: str, exc: StateFileError) -> int:
@@ -99,7 +107,7 @@ def _reason_lines(result, r: Reason) -> list[str]:
     line = _source_line(result, r.span)
     if line:
         out.append(f"            | {line}")
-    shown = [f"{_span_text(result, span)} = {value}" for span, value in r.values]
+    shown = [f"{at if isinstance(at, str) else _span_text(result, at)} = {value}" for at, value in r.values]
     if shown:
         out.append(f"            where {', '.join(shown)}")
     for c in r.cites[:3]:
@@ -119,22 +127,25 @@ def legal_command(args) -> int:
         return _problems("legal", args.move, exc)
     legality = Legality(engine, scopes)
     verdict = None
-    for variant in copies_of(loaded, move, data):
-        try:
+    try:
+        for variant in copies_of(loaded, move, data):
             answer = legality.check(loaded.point, variant, player)
-        except Unsupported as exc:
-            return _unsupported("legal", exc)
-        if answer.legal:
-            verdict = answer
-            break
-        if verdict is None or _rank(answer) < _rank(verdict):
-            verdict = answer
+            if answer.legal:
+                verdict = answer
+                break
+            if verdict is None or _rank(answer) < _rank(verdict):
+                verdict = answer
+    except (Unsupported, SpecRuntimeError) as exc:
+        return _undecided("legal", exc)
     shown = describe_move(loaded, verdict.move)
     if args.json:
+        def term(span) -> str:
+            return _span_text(result, span)
         print(json.dumps({"status": verdict.status, "move": shown, "offered": verdict.offered,
-                          "reasons": [r.as_json() for r in verdict.reasons],
-                          "also": [r.as_json() for r in verdict.also],
-                          "overruled": [{"permit": p, "forbid": f, "winner": w} for p, f, w in verdict.overruled],
+                          "reasons": [r.as_json(term) for r in verdict.reasons],
+                          "also": [r.as_json(term) for r in verdict.also],
+                          "overruled": [{"permit": p, "forbid": f, "status": c.status, "winner": c.winner,
+                                         "unknown": c.reason or None} for p, f, c in verdict.overruled],
                           "unknown": verdict.unknown or None}, ensure_ascii=False, indent=2))
     else:
         where = f"at {_where(loaded.point)}"
@@ -148,7 +159,7 @@ def legal_command(args) -> int:
             print(f"legal: {shown} {where}")
             for r in verdict.reasons:
                 print("\n".join(_reason_lines(result, r)))
-            if not any(r.kind == "permit" for r in verdict.reasons):
+            if not any(r.kind == "forbid" for r in verdict.reasons):
                 print("  (no rule forbids it)")
         else:
             print(f"illegal: {shown} {where}")
@@ -158,27 +169,30 @@ def legal_command(args) -> int:
                 print("\n".join(_reason_lines(result, r)))
             if verdict.also:
                 print("  also forbidden by: " + ", ".join(f"{r.name} ({r.span})" for r in verdict.also))
-            for permit, forbid, winner in verdict.overruled:
-                if winner:
-                    prec = next((x for x in result.program.precedences if x.winner.card is None
-                                 and {x.winner.name, x.loser.name} == {permit, forbid}), None)
-                    where = f" at {prec.span}" if prec else ""
-                    print(f"  note: {permit} permits it, but {forbid} wins (the precedence{where})")
-                    if prec and prec.cites:
-                        print(f"            « {prec.cites[0].quote} »")
-                else:
-                    print(f"  note: {permit} permits it, but does not override {forbid} and no precedence orders "
-                          f"them — an unresolved conflict (see `rulebook conflicts`); the prohibition stands")
+            for permit, forbid, claim in verdict.overruled:
+                print(_overruled_note(result, permit, forbid, claim))
     return {"legal": 0, "illegal": 1}.get(verdict.status, 4)
 
 
-def _unsupported(command: str, exc: Unsupported) -> int:
-    """A construct the Z3 encoding cannot express here: said where it is in the spec, and why (exit code 4)."""
-    where = f"{exc.span}: " if exc.span is not None else ""
-    print(f"{where}unsupported in Z3: {exc.message}", file=sys.stderr)
-    print(f"rulebook {command}: the solver cannot decide this question (the interpreter can: `rulebook play`)",
-          file=sys.stderr)
-    return 4
+def _overruled_note(result, permit: str, forbid: str, claim) -> str:
+    """What a permission that applies says about a prohibition that still forbids the move (the claim is
+    the conflict finder's, see :meth:`checker.conflicts.Search.claim`)."""
+    if claim.status == "settled":
+        prec = next((x for x in result.program.precedences if x.winner.card is None
+                     and {x.winner.name, x.loser.name} == {permit, forbid}), None)
+        line = f"  note: {permit} permits it, but {forbid} wins (the precedence{f' at {prec.span}' if prec else ''})"
+        return line + (f"\n            « {prec.cites[0].quote} »" if prec and prec.cites else "")
+    if claim.unresolved:
+        return (f"  note: {permit} permits it, but {forbid} forbids it and no precedence orders them "
+                f"({claim.why(permit, forbid)}) — an unresolved conflict (see `rulebook conflicts`); "
+                f"the prohibition stands")
+    overridden = ", ".join(name for name, _ in result.program.rules[permit].overrides)
+    if claim.status == "unrelated":
+        return (f"  note: {permit} permits it only as an exception to {overridden}; {forbid} is not a special "
+                f"case of it, so {forbid} still forbids it (no conflict)")
+    return (f"  note: {permit} permits it as an exception to {overridden}; Z3 could not decide whether {forbid} "
+            f"is a special case of {claim.via} ({claim.reason}), so whether they conflict is undecided; the "
+            f"prohibition stands")
 
 
 def _rank(verdict: Verdict) -> tuple:
@@ -203,10 +217,12 @@ def moves_command(args) -> int:
     try:
         moves = Legality(engine, scopes).moves(loaded.point)
     except Unsupported as exc:
-        return _unsupported("moves", exc)
+        return _undecided("moves", exc)
     except SolverUnknown as exc:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4
+    except (Unsupported, SpecRuntimeError) as exc:
+        return _undecided("moves", exc)
     player = loaded.point.player
     if args.json:
         print(json.dumps([dump_move(engine, m, player, loaded.choose_type) for m in moves], ensure_ascii=False,

@@ -24,6 +24,7 @@ import z3
 
 from checker import ast
 from checker.diagnostics import Reporter
+from checker.limits import MAX_ENCODING, MAX_RANGE
 from checker.registry import registrar
 from checker.typecheck import Checker
 from checker.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
@@ -31,7 +32,6 @@ from checker.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 __all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const"]
 
 NONE = -1_000_000          # `none`, for every optional type
-RANGE_LIMIT = 64           # a range whose bounds depend on the state is encoded over 0..RANGE_LIMIT
 
 
 class Unsupported(Exception):
@@ -40,6 +40,10 @@ class Unsupported(Exception):
     def __init__(self, message: str, span=None):
         super().__init__(message)
         self.message, self.span = message, span
+
+    def located(self) -> str:
+        """The message, after the location in the spec it is about."""
+        return f"{self.span}: {self.message}" if self.span is not None else self.message
 
 
 # ---------------------------------------------------------------- folding constructors
@@ -173,6 +177,7 @@ class Encoder:
     def __init__(self, engine, concrete: bool = True, player_count=None):
         self.E = E = engine
         self.p = p = engine.program
+        self.typed = engine.typed
         self.types = engine.typed.types
         # the number of players: the engine's, or a Z3 term (the symbolic states of every player count; the
         # engine's game then has the largest count, and seats beyond the term are not in the game)
@@ -203,6 +208,7 @@ class Encoder:
         self._defs: dict = {}
         self._zones: dict = {}
         self.defined: list = []     # what must hold for the terms to mean something (`only` finds one …)
+        self.spent = 0              # elements ranged over so far (aggregates, ranges): at most MAX_ENCODING
 
     # ------------------------------------------------------------ values
     def show(self, value, ty: Ty) -> str:
@@ -413,6 +419,14 @@ class Encoder:
         if fn is None:
             raise Unsupported(f"no Z3 encoding for {type(e).__name__}", getattr(e, "span", None))
         return fn(self, e, env)
+
+    def spend(self, n: int, span) -> None:
+        """Count ``n`` more elements ranged over; past :data:`~checker.limits.MAX_ENCODING` the question
+        is too large to encode (a located :class:`Unsupported`, which the commands report as undecided)."""
+        self.spent += n
+        if self.spent > MAX_ENCODING:
+            raise Unsupported(f"this question ranges over more than {MAX_ENCODING:,} elements (the limit of "
+                              f"one Z3 encoding): its aggregates are nested too deeply over large collections", span)
 
     def coll(self, e, env: dict) -> list:
         v = self.expr(e, env)
@@ -679,8 +693,17 @@ def _(enc: Encoder, e: ast.Binary, env):
         return NOT(v) if op == "!=" else v
     if op == "..":
         if is_const(a) and is_const(b):
+            if b - a >= MAX_RANGE:
+                raise Unsupported(f"the range {a}..{b} holds more than {MAX_RANGE:,} integers", e.span)
+            enc.spend(max(0, b - a + 1), e.span)
             return [(True, k) for k in range(a, b + 1)]
-        return [(AND(a <= k, k <= b), k) for k in range(0, RANGE_LIMIT + 1)]
+        # bounds depend on the state: the range is encoded over the bounds the checker proved for it
+        bounds = enc.typed.ranges.get(id(e))
+        if bounds is None:
+            raise Unsupported("a range whose bounds the checker has not proved (check the spec first)", e.span)
+        lo, hi = bounds
+        enc.spend(max(0, hi - lo + 1), e.span)
+        return [(AND(a <= k, k <= b), k) for k in range(lo, hi + 1)]
     a, b = _num(a), _num(b)
     if op in _ARITH:
         return _ARITH[op](a, b)
@@ -714,6 +737,7 @@ def _(enc: Encoder, e: ast.Aggregate, env):
     if e.kind in ("union", "collect"):
         return shapes.aggregate(enc, e, env)
     coll = enc.coll(e.coll, env)
+    enc.spend(len(coll), e.span)
     kind, var = e.kind, e.var
     results = []
     local = dict(env)

@@ -2,15 +2,24 @@
 
 Every query has three outcomes: ``sat`` (with a model), ``unsat`` (with a core), or ``unknown``
 with Z3's own reason — which callers report, never turn into a crash or a guess.
+
+Two environment variables lower (or raise) the limits of every solver the commands make:
+``RULEBOOK_Z3_TIMEOUT_MS`` (milliseconds per query) and ``RULEBOOK_Z3_RLIMIT`` (Z3's resource
+limit per query, which does not depend on the machine's speed).  A tiny ``RULEBOOK_Z3_RLIMIT``
+makes every query come back unknown: that is how the undecided paths of `legal`, `moves` and
+`conflicts` are tested.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import z3
 
-__all__ = ["SolverSettings", "make_solver", "Outcome", "run"]
+__all__ = ["SolverSettings", "make_solver", "Outcome", "run", "environment_problem", "ENVIRONMENT"]
+
+ENVIRONMENT = {"RULEBOOK_Z3_TIMEOUT_MS": "timeout_ms", "RULEBOOK_Z3_RLIMIT": "rlimit"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,8 +33,25 @@ class SolverSettings:
 DEFAULT = SolverSettings()
 
 
+def environment_problem() -> str | None:
+    """What is wrong with the limits given in the environment, or None."""
+    for name in ENVIRONMENT:
+        value = os.environ.get(name)
+        if value is not None and not (value.strip().isdigit() and int(value) > 0):
+            return f"{name} must be a positive whole number, not {value!r}"
+    return None
+
+
+def _from_environment(settings: SolverSettings) -> SolverSettings:
+    changes = {field: int(os.environ[name]) for name, field in ENVIRONMENT.items()
+               if os.environ.get(name, "").strip().isdigit() and int(os.environ[name]) > 0}
+    return dataclasses.replace(settings, **changes) if changes else settings
+
+
 def make_solver(settings: SolverSettings = DEFAULT) -> z3.Solver:
-    """A solver with the project's fixed settings (the only constructor of solvers in the package)."""
+    """A solver with the project's fixed settings (the only constructor of solvers in the package);
+    the environment's limits, when given, replace the settings' (see the module's docstring)."""
+    settings = _from_environment(settings)
     s = z3.SolverFor("QF_LIA")
     s.set("random_seed", settings.seed)
     s.set("timeout", settings.timeout_ms)

@@ -24,8 +24,10 @@ import dataclasses
 import z3
 
 from checker import ast
+from checker.limits import MAX_MOVES
 from checker.runtime.engine import Decision, Engine, Power
 from checker.solver.encode import AND, EQ, NOT, OR, Encoder, Unsupported, is_const
+from checker.solver.explain import explain
 from checker.solver.factory import DEFAULT, SolverSettings, make_solver, run
 from checker.solver.scopes import Scopes
 from checker.types import Coll, element
@@ -84,15 +86,20 @@ class Reason:
     kind: str               # forbid | permit | offer | from | where | limit | requires | mandatory | player | optional
     name: str
     span: object
-    text: str               # what it says about this move
+    text: str               # what it says about this move (for a condition: why the move fails it)
     cites: tuple = ()       # the rulebook sentences it encodes
     head: object = None     # for a rule: its head (the pattern binds the move's arguments)
-    values: list = dataclasses.field(default_factory=list)   # (span, shown value) of the terms it compared
+    values: list = dataclasses.field(default_factory=list)   # (span or name, shown value): what decides it
+    ok: str = ""            # for a condition: what it says when the move meets it
+    cond: tuple | None = None   # (expression, environment) of a condition, to show what decides it
+    term: object = None     # for a binder: its symbolic value, read from the model of a legal move
 
-    def as_json(self) -> dict:
+    def as_json(self, term=str) -> dict:
+        """``term(span)``: the source text of a term the values name (its location, by default)."""
         return {"kind": self.kind, "name": self.name, "at": str(self.span) if self.span else None,
                 "says": self.text, "cites": [c.quote for c in self.cites],
-                "values": [{"at": str(span), "value": v} for span, v in self.values]}
+                "values": [({"name": at} if isinstance(at, str) else {"term": term(at), "at": str(at)})
+                           | {"value": v} for at, v in self.values]}
 
 
 @dataclasses.dataclass
@@ -103,7 +110,7 @@ class Verdict:
     also: list[Reason] = dataclasses.field(default_factory=list)   # other prohibitions that apply
     unknown: str = ""
     offered: bool = True    # False: an action this decision point does not offer, judged by the rules alone
-    overruled: list = dataclasses.field(default_factory=list)   # (permission, prohibition, winner or None)
+    overruled: list = dataclasses.field(default_factory=list)   # (permission, prohibition, Claim)
 
     @property
     def legal(self) -> bool:
@@ -118,6 +125,7 @@ class Legality:
         self.scopes = scopes or Scopes(engine.typed)
         self.settings = settings
         self.program = engine.program
+        self._claims = None
 
     # ------------------------------------------------------------ set up
     def _encoder(self) -> Encoder:
@@ -155,14 +163,23 @@ class Legality:
             picked = [x for _, x in chosen]
             pool = [(g, x) for g, x in coll if not any(is_const(x) and x == y for y in picked)]
             lo = enc.expr(site.low, env)
-            yield ("choose", (pool, elem_ty, None, None), [(Reason("from", f"{site.var} ⊆ …", span, "the element must be one not yet chosen, from this collection", cites), None)])
-            yield ("nothing", None, [(Reason("optional", "size", span, f"at least {self._show_int(lo)} element(s) must be chosen", cites), (len(picked) >= lo) if is_const(lo) else (lo <= len(picked)))])
+            yield ("choose", (pool, elem_ty, None, None), [(Reason(
+                "from", f"{site.var} ⊆ …", span, "the element must be one not yet chosen, from this collection", cites,
+                ok="the element is one not yet chosen, from this collection"), None)])
+            yield ("nothing", None, [(Reason(
+                "optional", "size", span, f"at least {self._show_int(lo)} element(s) must be chosen", cites,
+                ok=f"{len(picked)} element(s) are chosen, at least {self._show_int(lo)} must be"),
+                (len(picked) >= lo) if is_const(lo) else (lo <= len(picked)))])
             return
         o = site.options
         where = None
         if o.where is not None:
-            where = (Reason("where", f"choose {site.var} … where", o.where.span, "the `where` condition of this choice is false", cites), o.where)
-        yield ("choose", (coll, elem_ty, site.var, where), [(Reason("from", f"choose {site.var} in …", site.coll.span, "the value must be an element of this collection", cites), None)])
+            where = (Reason("where", f"choose {site.var} … where", o.where.span,
+                            "the `where` condition of this choice is false", cites,
+                            ok="the `where` condition of this choice is true"), o.where)
+        yield ("choose", (coll, elem_ty, site.var, where), [(Reason(
+            "from", f"choose {site.var} in …", site.coll.span, "the value must be an element of this collection",
+            cites, ok="the value is an element of this collection"), None)])
         if o.optional:
             yield ("nothing", None, [])
 
@@ -196,10 +213,14 @@ class Legality:
                 for power, card, usable in pending:
                     conds.append((Reason("mandatory", power.name, power.span,
                                          f"the mandatory power {power.name} ({E.show_card(card)}) must be used first",
-                                         self._power_cites(power)), NOT(usable)))
+                                         self._power_cites(power),
+                                         ok=f"the mandatory power {power.name} ({E.show_card(card)}) is not usable "
+                                            f"now"), NOT(usable)))
                 if item.when is not None:
                     conds.append((Reason("where", "finish … when", item.when.span,
-                                         "the condition to finish is false", cites), enc.expr(item.when, env)))
+                                         "the condition to finish is false", cites,
+                                         ok="the condition to finish is true", cond=(item.when, env)),
+                                  enc.expr(item.when, env)))
                 yield ("finish", item.label, conds)
 
     def _power_cites(self, power: Power) -> tuple:
@@ -209,16 +230,20 @@ class Legality:
 
     def _power_conditions(self, enc, item, g, card, power, player, cites):
         E = self.E
-        conds = [(Reason("offer", f"powers of {E.show_card(card)}", item.span,
-                         f"{E.show_card(card)} is not among the cards whose powers are offered here", cites), g)]
-        conds.append((Reason("limit", power.name, power.span,
-                             f"{power.name} ({E.show_card(card)}) is used up ({power.limit.replace('_', ' ')})",
-                             self._power_cites(power)), NOT(enc.cells.used_up(player, card, power))))
+        shown, limit = E.show_card(card), power.limit.replace('_', ' ')
+        conds = [(Reason("offer", f"powers of {shown}", item.span,
+                         f"{shown} is not among the cards whose powers are offered here", cites,
+                         ok=f"{shown} is among the cards whose powers are offered here"), g)]
+        conds.append((Reason("limit", power.name, power.span, f"{power.name} ({shown}) is used up ({limit})",
+                             self._power_cites(power), ok=f"{power.name} ({shown}) can still be used ({limit})"),
+                      NOT(enc.cells.used_up(player, card, power))))
         decl = self._power_decl(power)
         if decl.requires is not None:
+            env = {"me": player, "this": card}
             conds.append((Reason("requires", power.name, decl.requires.span,
-                                 f"the condition `requires` of {power.name} is false", self._power_cites(power)),
-                          enc.expr(decl.requires, {"me": player, "this": card})))
+                                 f"the condition `requires` of {power.name} is false", self._power_cites(power),
+                                 ok=f"the condition `requires` of {power.name} is true", cond=(decl.requires, env)),
+                          enc.expr(decl.requires, env)))
         return conds
 
     def _power_decl(self, power: Power) -> ast.PowerDecl:
@@ -235,8 +260,8 @@ class Legality:
             ty = element(enc.type_of(coll_e))
             v, inside = enc.fresh(f"{var}", ty, coll)
             local[var] = v
-            conds.append((Reason("from", f"for {var} in …", coll_e.span,
-                                 f"{var} is not drawn from this collection", ()), inside))
+            conds.append((Reason("from", f"for {var} in …", coll_e.span, f"{var} is not drawn from this collection",
+                                 (), ok=f"{var} is drawn from this collection", term=(v, ty)), inside))
         args = tuple(enc.expr(a, local) for a in item.args)
         return args, conds
 
@@ -310,13 +335,17 @@ class Legality:
         s.push()
         leaves = [x for t in terms for x in _leaves(t)]
         symbolic = [t for t in leaves if not is_const(t)]
-        for _ in range(10_000):
+        for _ in range(MAX_MOVES + 1):
             outcome = run(s)
             if outcome.status == "unknown":
                 s.pop()
                 raise SolverUnknown(outcome.reason)
             if outcome.status == "unsat":
                 break
+            if len(found) == MAX_MOVES:
+                s.pop()
+                raise SolverUnknown(f"this decision point has more than {MAX_MOVES:,} legal moves (the limit of "
+                                    f"`rulebook moves`); judge a move with `rulebook legal` instead")
             m = outcome.model
             values = tuple(_evaluate(m, t) for t in terms)
             found.append(values)
@@ -350,6 +379,8 @@ class Legality:
                 if len(move[2]) != len(types):
                     continue
                 pin = AND(*(EQ(a, enc.from_runtime(v, t)) for a, v, t in zip(args, move[2], types)))
+                if is_const(pin) and not pin:
+                    continue        # this option is offered with other values than the move's (a fixed argument)
                 candidates.append((dom + rules, pin, (parts, permits, args, move[2], types)))
             elif kind == "power":
                 if payload != (move[1], move[2]):
@@ -367,7 +398,7 @@ class Legality:
                 if where is not None:
                     local = self._env(enc, point)
                     local[var] = value
-                    c.append((where[0], enc.expr(where[1], local)))
+                    c.append((dataclasses.replace(where[0], cond=(where[1], local)), enc.expr(where[1], local)))
                 candidates.append((c, True, None))
             elif kind in ("nothing", "react"):
                 if kind == "react" and payload != move[1]:
@@ -379,8 +410,7 @@ class Legality:
             args = tuple(enc.from_runtime(v, t) for v, t in zip(move[2], types))
             rules, parts, permits = self._rule_conditions(enc, move[1], args)
             verdict = self._decide(enc, move, rules, True, (parts, permits, args, move[2], types))
-            for r in verdict.reasons + verdict.also:
-                self._explain_values(enc, r, move[2])
+            self._explain(enc, verdict)
             verdict.offered = False
             return verdict
         if not candidates:
@@ -388,9 +418,7 @@ class Legality:
         best = None
         for conds, pin, extra in candidates:
             verdict = self._decide(enc, move, conds, pin, extra)
-            if move[0] == "action":
-                for r in verdict.reasons + verdict.also:
-                    self._explain_values(enc, r, move[2])
+            self._explain(enc, verdict)
             if verdict.status == "legal":
                 return verdict
             if best is None or verdict.status == "unknown" or len(verdict.reasons) < len(best.reasons):
@@ -431,62 +459,69 @@ class Legality:
         if extra is not None:
             parts, permits, *_ = extra
             m = outcome.model
-            for rule, head, applies in permits:
-                if _true(m, applies):
-                    reasons.append(Reason("permit", rule.name, head.span, f"rule {rule.name} permits it", rule.cites,
-                                          (rule, head)))
+            lifting: dict[str, list[str]] = {}
             for rule, head, applies, lifted, lifters in parts:
                 if _true(m, applies):
                     by = [r.name for r, a in lifters if _true(m, a)]
+                    for name in by:
+                        lifting.setdefault(name, []).append(rule.name)
                     reasons.append(Reason("forbid", rule.name, head.span,
                                           f"rule {rule.name} forbids it, but {', '.join(by)} lifts it", rule.cites,
                                           (rule, head)))
-        reasons += [r for r, f in conds if r.kind in ("from", "offer")]
+            # a permission is a reason only for the prohibitions it lifts here; one that lifts nothing is said so
+            for rule, head, applies in permits:
+                if _true(m, applies):
+                    lifts = lifting.get(rule.name)
+                    text = (f"rule {rule.name} permits it, lifting {', '.join(lifts)}" if lifts else
+                            f"rule {rule.name} also permits it, but no prohibition it lifts applies here")
+                    reasons.insert(0, Reason("permit", rule.name, head.span, text, rule.cites, (rule, head)))
+        for r, f in conds:          # the conditions the move meets, said as met
+            if r.ok:
+                text = r.ok
+                if r.term is not None:
+                    v, ty = r.term
+                    text = text.replace(" is ", f" = {enc.show(_evaluate(outcome.model, v), ty)} is ", 1)
+                reasons.append(dataclasses.replace(r, text=text))
         return Verdict("legal", move, reasons)
 
-    _COMPARED = ("<", "<=", ">", ">=", "==", "!=", "in", "notin")
+    def _explain(self, enc: Encoder, verdict: Verdict) -> None:
+        """Fill each reason's values: what decides its condition, on this state with this move's values
+        (:mod:`checker.solver.explain`)."""
+        move = verdict.move
+        for r in verdict.reasons + verdict.also:
+            if r.head is not None and r.head[1].when is not None and move[0] == "action":
+                rule, head = r.head
+                types = enc.param_types.get(head.pattern.name, [])
+                args = tuple(enc.from_runtime(a, t) for a, t in zip(move[2], types))
+                r.values = explain(enc, head.when, enc.rule_env(rule, head, args))
+            elif r.cond is not None:
+                r.values = explain(enc, *r.cond)
 
-    def _explain_values(self, enc: Encoder, reason: Reason, args: tuple) -> None:
-        """The values of the terms a rule's condition compares, for this move (``trésor[p]`` = 3 …)."""
-        if reason.head is None or reason.head[1].when is None:
-            return
-        rule, head = reason.head
-        types = enc.param_types.get(head.pattern.name, [])
-        env = enc.rule_env(rule, head, tuple(enc.from_runtime(a, t) for a, t in zip(args, types)))
-        stack, seen = [head.when], set()
-        while stack:
-            e = stack.pop()
-            if isinstance(e, ast.Binary) and e.op in ("and", "or"):
-                stack.extend((e.right, e.left))
-            elif isinstance(e, ast.Unary) and e.op == "not":
-                stack.append(e.operand)
-            elif isinstance(e, ast.Binary) and e.op in self._COMPARED:
-                for side in (e.left, e.right):
-                    if isinstance(side, (ast.IntLit, ast.BoolLit, ast.NoneLit, ast.StrLit)) or id(side) in seen:
-                        continue
-                    seen.add(id(side))
-                    try:
-                        v = enc.expr(side, env)
-                    except Unsupported:
-                        continue
-                    if is_const(v) and not isinstance(v, list):
-                        reason.values.append((side.span, enc.show(v, enc.type_of(side))))
-
-    def _overruled(self, enc: Encoder, s, permits, forbidding: list) -> list[tuple[str, str, str | None]]:
-        """The permissions that apply to the move but do not lift a prohibition that forbids it:
-        (permission, prohibition, the one a precedence makes win, or None — an unresolved conflict)."""
+    def _overruled(self, enc: Encoder, s, permits, forbidding: list) -> list[tuple]:
+        """The permissions that apply to the move but do not lift a prohibition that forbids it, each as
+        (permission, prohibition, :class:`~checker.conflicts.Claim`): the claim says whether a precedence
+        makes the prohibition win (settled), whether the pair is a conflict `rulebook conflicts` reports
+        (unresolved), or whether the permission is an exception to other rules only (unrelated) — the
+        same definition, computed by the same code, as the conflict finder's."""
         out = []
         for rule, head, applies in permits:
             if not self._holds(s, applies):
                 continue
             for r in forbidding:
-                if r.kind != "forbid":
+                if r.kind != "forbid" or r.head is None:
                     continue
-                if (r.name, rule.name) in enc.defeats:
-                    out.append((rule.name, r.name, r.name))
-                elif (rule.name, r.name) not in enc.defeats:
-                    out.append((rule.name, r.name, None))
+                claim = self._search().claim(rule, head, *r.head)
+                if claim.status == "settled" and claim.winner == rule.name:
+                    continue            # it would have lifted the prohibition: it does not apply to this move
+                out.append((rule.name, r.name, claim))
         return out
+
+    def _search(self):
+        """The symbolic search of the conflict finder, for :meth:`_overruled` (made once, when needed)."""
+        if self._claims is None:
+            from checker.conflicts import Search
+            self._claims = Search(self.E.typed, settings=self.settings)
+        return self._claims
 
     @staticmethod
     def _holds(s, formula) -> bool:

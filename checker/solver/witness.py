@@ -8,7 +8,7 @@ import z3
 from checker import ast
 from checker.runtime.engine import SLOTS, Engine
 from checker.runtime.state import SpecRuntimeError
-from checker.solver.encode import Encoder
+from checker.solver.encode import Encoder, is_const
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state, site_label
 from checker.types import PLAYER, EnumT, KindT, Opt
@@ -26,29 +26,21 @@ def _value(model, cell):
 
 
 def _turn_offer(program) -> ast.Offer | None:
-    """The offer of the game's turn procedure (the decision point a witness is put at)."""
+    """The offer of the game's turn procedure (the decision point a witness is put at); for a game that
+    names no turn, the first offer its flow reaches."""
     game = {f.name: f.values[0] for f in program.game.fields} if program.game else {}
-    turn = game.get("turn")
+    turn = game.get("turn") or game.get("flow")
     stack = [program.procedures[turn.id]] if turn is not None and turn.id in program.procedures else []
     seen = set()
     while stack:
         proc = stack.pop()
-        for s in _statements(proc.body):
+        for s in ast.statements(proc.body):
             if isinstance(s, ast.Offer):
                 return s
             if isinstance(s, ast.CallProc) and s.name not in seen and s.name in program.procedures:
                 seen.add(s.name)
                 stack.append(program.procedures[s.name])
     return None
-
-
-def _statements(stmts):
-    for s in stmts:
-        yield s
-        for field in ("then", "else_", "body"):
-            inner = getattr(s, field, None)
-            if isinstance(inner, tuple):
-                yield from _statements(inner)
 
 
 def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
@@ -102,7 +94,9 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     if action is not None:
         types = enc.param_types[action]
         for a, t in zip(args, types):
-            v = enc.to_runtime(_value(model, a) if not isinstance(a, (int, bool)) else a, t)
+            if isinstance(a, list):         # a set: the values whose guard the model makes true
+                a = [(True, x) for g, x in a if is_const(g) and g or not is_const(g) and _value(model, g)]
+            v = enc.to_runtime(_value(model, a) if not isinstance(a, (int, bool, list)) else a, t)
             move_values.append(v)
             inner = t.inner if isinstance(t, Opt) else t
             if isinstance(inner, KindT) and v is not None:
@@ -134,10 +128,11 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             character = next((i for i in E.selected.get(kind, ()) if ("in", held_in, player, i)
                               not in enc.cells.made and i not in placed), None)
             if character is None:
-                character = next(i for i in E.selected.get(kind, ()) if i not in placed)
-            if held_in is not None:
+                character = next((i for i in E.selected.get(kind, ()) if i not in placed), None)
+            if held_in is not None and character is not None:
                 placed[character] = (held_in, player)
-        needed.add(E.defs[character])
+        if character is not None:
+            needed.add(E.defs[character])
     selection = {kind: [E.def_names[d] for d in sorted(needed, reverse=True) if E.def_kind[d] == kind]
                  for kind in p.kinds}
     zones: dict = {}
@@ -178,7 +173,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     state = {"format": FORMAT, "game": p.game.name if p.game else None, "players": players,
              "selection": {k: v for k, v in selection.items() if v}, "turn": 1, "round": 1,
              "vars": vars_out, "zones": zones,
-             "decision": {"kind": "offer", "at": site_label(offer.span),
+             "decision": {"kind": "offer", "at": site_label(offer.span) if offer else None,
                           "player": vals.write(player, PLAYER), "names": names}}
     move = None
     if action is not None:
@@ -191,6 +186,8 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     lines = [text for _, _, text in sorted(set((0 if prio == 0 else 1 if d in moved else 2, 0, text)
                                                 for prio, d, text in situation))]
     head = [f"player_count = {players}"] + ([f"{action}({shown})"] if action else [])
+    if offer is None:           # no decision point to put the witness at: it is said, not written
+        return None, None, head + lines
     return state, move, head + lines
 
 

@@ -96,13 +96,8 @@ class Book:
     def kind_slug(self, kind: str) -> str:
         return slug(self.kind_plural(kind))
 
-    def this_of(self, card: ast.CardDecl) -> str:
-        """How ``this`` reads in a card: ``ce personnage``."""
-        noun = self.kind_noun(card.kind).split(" ", 1)[-1]
-        return ("cet " if noun[:1] in "aeiouéèê" else "ce ") + noun
-
     def card_ctx(self, card: ast.CardDecl | None) -> Ctx:
-        return Ctx(this=self.this_of(card) if card is not None else None)
+        return self.prose.card_ctx(card.kind if card is not None else None)
 
     def attr(self, card: ast.CardDecl, name: str):
         """A card's attribute value as Python (int, str, enum member name), or its kind's default."""

@@ -8,7 +8,7 @@ files, so what the book says is reviewed as a diff.
 from __future__ import annotations
 
 from checker import ast
-from checker.prose import Ctx, capitalize, contract, humanize, rst_escape
+from checker.prose import Ctx, capitalize, humanize, rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
 
@@ -121,7 +121,7 @@ def quantity_block(book: Book, q: ast.QuantityDecl) -> list[str]:
     ctx = _params_ctx(book, q.params)
     args = [f"*{p.name}*" for p in q.params]
     term = prose.term_text(q.name, args, prose._resolve_type(q.type))
-    content = [rst.sentence(f"Par défaut, {_is_or_equals(book, q, term, prose.expr(q.default, ctx))}"), ""]
+    content = [rst.sentence(f"Par défaut, {prose.default_clause(q, ctx)}"), ""]
     changed = [r for r in book.program.rules.values() if any(h.pattern.name == q.name for h in r.heads)]
     if changed:
         refs = [book.link("rule", r.name) + (f" ({book.card_ref(r.card)})" if r.card else "") for r in changed]
@@ -135,12 +135,6 @@ def quantity_block(book: Book, q: ast.QuantityDecl) -> list[str]:
 
 def _plain(text: str) -> str:
     return text.replace("*", "")
-
-
-def _is_or_equals(book: Book, q: ast.QuantityDecl, term: str, value: str) -> str:
-    if q.type.name == "Bool" if isinstance(q.type, ast.TypeName) else False:
-        return contract(f"{term} lorsque {value}") if value not in ("vrai", "faux") else f"« {term} » est {value}"
-    return f"{term} vaut {value}"
 
 
 def table_block(book: Book, table: ast.TableDecl) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.prose import Step, capitalize
+from checker.prose import Step, capitalize, cites_of, flatten_steps
 
 __all__ = ["directive", "title", "steps", "bullets", "list_table", "indent", "cites_of"]
 
@@ -34,22 +34,11 @@ def title(text: str, char: str = "=") -> list[str]:
     return [text, char * max(len(text), 3), ""]
 
 
-def _flatten(steps: list[Step]) -> list[Step]:
-    """Containers (an if with its else branches) put their branches at their own level."""
-    out: list[Step] = []
-    for step in steps:
-        if not step.text:
-            out.extend(_flatten(step.children))
-        else:
-            out.append(step)
-    return out
-
-
 def steps(items: list[Step], decision_ref, numbered: bool = True) -> list[str]:
     """Steps as a (numbered) list; nested steps as bullets under their step."""
     lines: list[str] = []
     marker = "#. " if numbered else "- "
-    for step in _flatten(items):
+    for step in flatten_steps(items):
         text = step.text
         if step.decisions:
             text += " (" + ", ".join(decision_ref(d) for d in dict.fromkeys(step.decisions)) + ")"
@@ -59,22 +48,6 @@ def steps(items: list[Step], decision_ref, numbered: bool = True) -> list[str]:
             lines.extend(indent(steps(step.children, decision_ref, numbered=False), len(marker)))
         lines.append("")
     return lines
-
-
-def cites_of(items: list[Step]) -> list:
-    """Every citation attached to the steps, in order, without repeats."""
-    seen, out = set(), []
-
-    def visit(step: Step) -> None:
-        for cite in step.cites:
-            if cite.quote not in seen:
-                seen.add(cite.quote)
-                out.append(cite)
-        for child in step.children:
-            visit(child)
-    for step in items:
-        visit(step)
-    return out
 
 
 def bullets(items: list[str]) -> list[str]:
