@@ -22,7 +22,7 @@ from checker.program import did_you_mean
 from checker.typecheck import Checker, Env, _expr
 from checker.types import ERROR, INT, NONE, Coll, EnumT, GridT, Opt, RecordT, Ty, assignable, element
 
-__all__ = ["SHAPE_BUILTINS", "builtin_call", "record_call", "record_field", "check_grid", "check_record", "shape",
+__all__ = ["SHAPE_BUILTINS", "unbounded_record", "builtin_call", "record_call", "record_field", "check_grid", "check_record", "shape",
            "narrowing", "narrowed", "unbind", "aggregate_result"]
 
 SHAPE_BUILTINS = ("step", "row", "column", "center", "rotate")
@@ -52,6 +52,23 @@ def finite(c: Checker, ty: Ty, seen: frozenset = frozenset()) -> bool:
     if isinstance(ty, RecordT):
         return ty.name not in seen
     return not isinstance(ty, Coll)
+
+
+def unbounded_record(program, name: str, seen: frozenset = frozenset()) -> str | None:
+    """The first field of record ``name`` (through nested records) that may hold any of infinitely many
+    values (an Int or a Text), as ``record.field``; None when every field has finitely many values."""
+    decl = program.records.get(name)
+    if decl is None or name in seen:
+        return None
+    for f in decl.fields:
+        inner = f.type.inner if isinstance(f.type, ast.OptionalType) else f.type
+        if isinstance(inner, ast.TypeName):
+            if inner.name in ("Int", "Text"):
+                return f"{name}.{f.name}"
+            found = unbounded_record(program, inner.name, seen | {name})
+            if found:
+                return found
+    return None
 
 
 def check_record(c: Checker, r: ast.RecordDecl) -> None:
