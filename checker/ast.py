@@ -128,7 +128,7 @@ class Can:
 
 @dataclass(frozen=True, slots=True)
 class Aggregate:
-    kind: str          # count sum any all the only max min argmax argmin filter
+    kind: str          # count sum any all the only max min argmax argmin filter union collect
     var: str
     coll: "Expr"
     body: "Expr | None"
@@ -137,8 +137,33 @@ class Aggregate:
     var_span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """`connected(x from start via step)`: every value reachable from ``start`` (a value or a collection)
+    by following ``step`` (the successors of ``x``: a value, an optional value or a collection), start
+    included."""
+    var: str
+    start: "Expr"
+    step: "Expr"
+    span: Span
+    var_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """`path(x from start to goal via step)`: a shortest sequence of values from ``start`` to ``goal``
+    following ``step`` (both ends included; empty when ``goal`` cannot be reached).  ``start`` and
+    ``goal`` may be collections: the path goes from any of the first to any of the second."""
+    var: str
+    start: "Expr"
+    goal: "Expr"
+    step: "Expr"
+    span: Span
+    var_span: Span
+
+
 Expr = Union[IntLit, BoolLit, NoneLit, StrLit, Name, Call, Attr, Index, Unary, Binary, IfExpr, SetLit,
-             Aggregate, Can]
+             Aggregate, Can, Connected, Path]
 
 # ---------------------------------------------------------------- statements
 
@@ -405,6 +430,26 @@ class EnumMember:
 class EnumDecl:
     name: str
     members: tuple[EnumMember, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class GridDecl:
+    """`grid Cell 31 by 31 directions Dir`: a type whose values are the cells of a bounded grid."""
+    name: str
+    width: int
+    height: int
+    directions: tuple[str, Span]
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDecl:
+    """`record Edge { cell: Cell, side: Dir }`: a type whose values are made of named fields."""
+    name: str
+    fields: tuple["Param", ...]
+    doc: str | None
     span: Span
 
 
@@ -677,7 +722,7 @@ class OverlayHeader:
     span: Span
 
 
-Decl = Union[GameDecl, SourceDecl, EnumDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
+Decl = Union[GameDecl, SourceDecl, EnumDecl, GridDecl, RecordDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
              ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl]
 

@@ -10,7 +10,7 @@
   A range whose size is not bounded by the limit is error E0801, located, with the term that is
   not bounded and how to bound it (`least(…, N)`).
 - **Indexes.**  A var or zone is indexed by a finite set of values (players, an enum, a kind of
-  card), never by Int or Text (E0803): the state cannot grow without end.
+  card, a grid, a record of those), never by Int or Text (E0803): the state cannot grow without end.
 - **Recursion.**  A quantity that calls itself (through other quantities, its rules, or `can` and
   the rules of an action) is error E0802; so is a procedure, action or power that runs itself again
   (through `call`, `do`, an `offer`, or a `signal` and the powers reacting to it), unless the cycle
@@ -28,6 +28,7 @@ from checker.diagnostics import Note, Reporter
 from checker.configurations import game_player_counts
 from checker.limits import MAX_PLAYERS, MAX_RANGE
 from checker.typecheck import Typed
+from checker.typecheck_shapes import unbounded_record
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt
 
 __all__ = ["check_bounds"]
@@ -567,8 +568,11 @@ def check_bounds(typed: Typed, reporter: Reporter) -> None:
         ranges.expr(constraint.require, {})
         ranges.expr(constraint.when, {})
     for decl in [*p.vars.values(), *p.zones.values()]:
-        if decl.index is not None and decl.index.name in ("Int", "Text"):
-            reporter.error("E0803", f"'{decl.name}' is indexed by {decl.index.name}: it could hold any number of "
+        unbounded = unbounded_record(p, decl.index.name) if decl.index is not None else None
+        if decl.index is not None and (decl.index.name in ("Int", "Text") or unbounded):
+            what = f"{decl.index.name}, whose field {unbounded} is not finite" if unbounded else decl.index.name
+            reporter.error("E0803", f"'{decl.name}' is indexed by {what}: it could hold any number of "
                                     f"entries", decl.index.span,
-                           hint="index it by Player, an enum or a kind of card (a finite set of values)")
+                           hint="index it by Player, an enum, a kind of card, a grid, or a record of those "
+                                "(a finite set of values)")
     _check_recursion(p, reporter)

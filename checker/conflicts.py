@@ -33,12 +33,15 @@ from checker.effects import Effects
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
+from checker.solver.shapes import field_domain, window
 from checker.solver.statefile import player_range
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt
+from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
+MAX_SET = 256        # the possible values of a symbolic set
+
 
 
 @dataclasses.dataclass
@@ -137,8 +140,9 @@ class Search:
                        player_count=None if self.players else z3.Int("player_count"))
 
     def symbolic(self, enc: Encoder, name: str, ty) -> tuple:
-        """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players
-        or enum members is one Boolean per value it may hold (``renouveler.cartes ∋ Nom``)."""
+        """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
+        enum members or cells is one Boolean per value it may hold (``renouveler.cartes ∋ Nom``); a record is
+        one symbolic value per field."""
         if ty == BOOL:
             return z3.Bool(name), True
         if isinstance(ty, Coll):
@@ -150,7 +154,14 @@ class Search:
             if elem == PLAYER:
                 members = [(z3.Bool(f"{name} ∋ Joueur {k + 1}"), k) for k in enc.seats]
                 return members, AND(*(z3.Implies(g, enc.n > k) for g, k in members if not is_const(enc.n)))
-            raise Unsupported(f"a symbolic {ty} (only sets of cards, players or enum members are searched)")
+            values = field_domain(enc, elem) if isinstance(elem, GridT) else None
+            if values is not None and len(values) <= MAX_SET:
+                return [(z3.Bool(f"{name} ∋ {enc.show(x, elem)}"), x) for x in values], True
+            raise Unsupported(f"a symbolic {ty} (only sets of cards, players, enum members or cells are searched)")
+        if isinstance(ty, RecordT):
+            fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type)) for f in self.p.records[ty.name].fields]
+            return tuple(v for v, _ in fields), z3.And([d if not isinstance(d, bool) else z3.BoolVal(d)
+                                                         for _, d in fields])
         v = z3.Int(name)
         return v, self._domain(enc, v, ty)
 
@@ -160,17 +171,30 @@ class Search:
             ty = ty.inner
         if ty == PLAYER:
             d = z3.And(v >= 0, v < enc.n)
+        elif isinstance(ty, GridT):
+            cells = window(self.engine.grids[ty.name])
+            enc.domains[v.get_id()] = tuple(cells) + ((NONE,) if optional else ())
+            enc._alive.append(v)
+            d = z3.Or([v == c for c in cells])
         elif isinstance(ty, KindT):
-            insts = enc.kind_instances[ty.name]
+            insts = enc.kind_instances[ty.name] or [d for d, k in self.engine.def_kind.items() if k == ty.name]
             enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
+            enc._alive.append(v)
             d = z3.Or([v == i for i in insts])
         elif isinstance(ty, EnumT):
+            enc.domains[v.get_id()] = tuple(range(len(enc.enum_names[ty.name]))) + ((NONE,) if optional else ())
+            enc._alive.append(v)
             d = z3.And(v >= 0, v < len(enc.enum_names[ty.name]))
         elif ty == INT:
             d = z3.And(v >= 0, v <= BOUND)
         else:
             return True
         return z3.Or(d, v == NONE) if optional else d
+
+    def _field_type(self, enc: Encoder, var: str, field: str):
+        record = enc.var_types[var]
+        record = record.inner if isinstance(record, Opt) else record
+        return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
     def well_formed(self, enc: Encoder) -> list:
         """The bounds of a state, for the cells the query made."""
@@ -179,7 +203,13 @@ class Search:
         chosen_by_rank: dict[int, list] = {}
         E = self.engine
         for key, cell in list(enc.cells.made.items()):
-            if key[0] == "var":
+            if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
+                values = field_domain(enc, self._field_type(enc, key[1], key[3]))
+                if values is not None and not z3.is_bool(cell):
+                    out.append(z3.Or([cell == v for v in values]))
+            elif key[0] == "var" and isinstance(enc.var_types[key[1]], GridT):
+                out.append(z3.Or([cell == v for v in field_domain(enc, enc.var_types[key[1]])]))
+            elif key[0] == "var":
                 _, name, index = key
                 ty = enc.var_types[name]
                 d = self._domain(enc, cell, ty) if ty != BOOL else True

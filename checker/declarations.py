@@ -14,6 +14,7 @@ from checker.diagnostics import Note
 from checker.program import did_you_mean
 from checker.source import Span
 from checker.typecheck import Checker, Env
+from checker.typecheck_shapes import check_grid, check_record
 from checker.types import BOOL, ERROR, INT, PLAYER, TEXT, Coll, KindT, Opt, Ty
 
 __all__ = ["check_declarations", "rule_targets"]
@@ -29,6 +30,10 @@ def check_declarations(c: Checker) -> None:
               hint='add `game "Name" { players: 2..5  flow: a_procedure }`')
     else:
         _game(c, p.game)
+    for grid in p.grids.values():
+        check_grid(c, grid)
+    for record in p.records.values():
+        check_record(c, record)
     for kind in p.kinds.values():
         _kind(c, kind)
     _redeclared(c)

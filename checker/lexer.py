@@ -20,7 +20,8 @@ __all__ = ["RulebookLexer", "RULES", "SCOPES", "textmate_grammar", "DECLARATIONS
 
 # Words that start a declaration, a power clause or a rule head.
 DECLARATIONS = (
-    "game", "source", "enum", "kind", "counter", "var", "zone", "window", "action", "quantity", "table", "card",
+    "game", "source", "enum", "grid", "record", "kind", "counter", "var", "zone", "window", "action", "quantity",
+    "table", "card",
     "rule", "precedence", "constraint", "decision", "procedure", "configuration", "overlay", "remove", "replace",
     "extend", "before",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
@@ -31,12 +32,13 @@ STATEMENTS = (
     "to", "from", "reset", "move", "draw", "shuffle", "reveal", "do", "call", "signal", "offer", "end", "turn",
     "stop", "cancel", "log", "when", "limit", "once", "per", "round", "unlimited", "mandatory", "by", "over", "include",
     "with", "where", "secretly", "optionally", "at", "random", "top", "bottom", "of", "pile", "powers", "finish",
-    "in", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret",
+    "in", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret", "directions", "via",
 )
 CONSTANTS = ("true", "false", "none")
-AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter")
+AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",
+              "collect", "connected", "path")
 BUILTINS = ("this", "me", "players", "player_count", "left", "right", "seats_from", "seats_counterclockwise_from",
-            "selected", "least", "greatest", "half")
+            "selected", "least", "greatest", "half", "step", "row", "column", "center", "rotate")
 TYPES = ("Int", "Bool", "Text", "Player")
 
 _NAME = r"[^\W\d]\w*"
@@ -63,7 +65,7 @@ RULES: tuple[tuple[str, object], ...] = (
     (r"(cite)(\s+)(" + _NAME + r")(\s+)(?=\")", (Keyword.Declaration, Whitespace, Name.Label, Whitespace)),
     (r"(" + "|".join(_NAMED) + r")(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Function)),
     (r"(card)(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Class)),
-    (r"(kind|enum)(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Class)),
+    (r"(kind|enum|grid|record)(\s+)(" + _NAME + r")", (Keyword.Declaration, Whitespace, Name.Class)),
     (r'"(?:[^"\\\n]|\\.)*"', String),
     (r'"[^\n]*', String),                      # an unterminated string: still a string
     (_words(DECLARATIONS), Keyword.Declaration),

@@ -114,6 +114,17 @@ class _Lower(Transformer):
     def enum_member(self, meta, c):
         return ast.EnumMember(str(c[0]), _unquote(c[1]) if len(c) > 1 else None, self.span(meta))
 
+    def grid_decl(self, meta, c):
+        name, width, height, directions = c[0], c[1], c[2], c[3]
+        return ast.GridDecl(str(name), int(width), int(height), (str(directions), self.tspan(directions)),
+                            _pick(c, "doc"), self.span(meta))
+
+    def record_decl(self, meta, c):
+        return ast.RecordDecl(str(c[0]), _all(c, ast.Param), _pick(c, "doc"), self.span(meta))
+
+    def record_field(self, meta, c):
+        return ast.Param(str(c[0]), c[1], self.span(meta))
+
     def kind_decl(self, meta, c):
         attrs, named = [], {}
         for a in _all(c, ast.AttrDecl):
@@ -588,6 +599,12 @@ class _Lower(Transformer):
         is_where = tail[0] == "where" if tail else False
         return ast.Aggregate(kind, str(var), coll, body, is_where, self.span(meta), self.tspan(var))
 
+    def connected(self, meta, c):
+        return ast.Connected(str(c[0]), c[1], c[2], self.span(meta), self.tspan(c[0]))
+
+    def path(self, meta, c):
+        return ast.Path(str(c[0]), c[1], c[2], c[3], self.span(meta), self.tspan(c[0]))
+
     def agg_where(self, meta, c):
         return _tag("where", c[0])
 
@@ -605,7 +622,8 @@ def _constant(value: str):
     return v_args(meta=True)(lambda self, meta, c: value)
 
 
-for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter"):
+for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",
+              "collect"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
 for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action",
               "decision"):

@@ -25,7 +25,7 @@ __all__ = ["grammar_text", "parser", "parse_file", "item_bounds", "parse_item", 
 MAX_NESTING = 64
 
 TOP_LEVEL_KEYWORDS = (
-    "overlay", "game", "source", "enum", "kind", "var", "counter", "zone", "window", "action",
+    "overlay", "game", "source", "enum", "grid", "record", "kind", "var", "counter", "zone", "window", "action",
     "quantity", "table", "card", "rule", "precedence", "constraint", "procedure", "configuration",
     "decision", "remove", "replace", "extend", "before",
 )
@@ -73,7 +73,8 @@ def _terminal_display() -> dict[str, str]:
 
 
 _EXPRESSION_START = {"INT", "STRING", "NAME", "LPAR", "LBRACE", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "CAN",
-                     "IF", "COUNT", "SUM", "ANY", "ALL", "THE", "ONLY", "MAX", "MIN", "ARGMAX", "ARGMIN", "FILTER"}
+                     "IF", "COUNT", "SUM", "ANY", "ALL", "THE", "ONLY", "MAX", "MIN", "ARGMAX", "ARGMIN", "FILTER",
+                     "UNION", "COLLECT", "CONNECTED", "PATH"}
 _STATEMENT_START = {"LET", "SET", "CHOOSE", "IF", "FOR", "REPEAT", "TRANSFER", "RESET", "MOVE", "DRAW", "SHUFFLE",
                     "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "CANCEL", "LOG", "CITE", "DECISION"}
 

@@ -173,7 +173,8 @@ def play_command(args) -> int:
     if isinstance(recorder, int):
         return recorder
     if not args.quiet:
-        print(f"Citadelles — {args.config}, {args.players} joueurs, graine {args.seed}")
+        game_name = result.program.game.name if result.program.game else "Partie"
+        print(f"{game_name} — {args.config}, {args.players} joueurs, graine {args.seed}")
     try:
         game = engine.play(selection.cards, args.players, args.seed, agents)
     except SpecRuntimeError as exc:

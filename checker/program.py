@@ -46,6 +46,7 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str 
 # The tables of a program, by the word an overlay's `remove` uses.
 _TABLE_OF_DECL = {
     ast.EnumDecl: "enums", ast.KindDecl: "kinds", ast.VarDecl: "vars", ast.ZoneDecl: "zones",
+    ast.GridDecl: "grids", ast.RecordDecl: "records",
     ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
     ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
     ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
@@ -56,8 +57,9 @@ _TABLE_OF_REMOVE = {
     "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
     "decision": "decisions",
 }
-# Names that share one namespace: anything an expression can name by itself.
+# Names that share one namespace: anything an expression can name by itself; and the names of types.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
+_TYPE_TABLES = ("enums", "kinds", "grids", "records")
 
 
 @dataclasses.dataclass
@@ -69,6 +71,8 @@ class Program:
     source_dirs: dict[str, Path] = dataclasses.field(default_factory=dict)
     enums: dict[str, ast.EnumDecl] = dataclasses.field(default_factory=dict)
     enum_members: dict[str, tuple[str, ast.EnumMember]] = dataclasses.field(default_factory=dict)
+    grids: dict[str, ast.GridDecl] = dataclasses.field(default_factory=dict)
+    records: dict[str, ast.RecordDecl] = dataclasses.field(default_factory=dict)
     kinds: dict[str, ast.KindDecl] = dataclasses.field(default_factory=dict)
     vars: dict[str, ast.VarDecl] = dataclasses.field(default_factory=dict)
     zones: dict[str, ast.ZoneDecl] = dataclasses.field(default_factory=dict)
@@ -159,10 +163,11 @@ class _Collector:
             table[name] = decl
             return
         existing = table.get(name)
-        if existing is None and table_name in _VALUE_TABLES:
-            for other in _VALUE_TABLES:
-                if name in getattr(program, other):
-                    existing = getattr(program, other)[name]
+        for shared in (_VALUE_TABLES, _TYPE_TABLES):
+            if existing is None and table_name in shared:
+                for other in shared:
+                    if name in getattr(program, other):
+                        existing = getattr(program, other)[name]
         if existing is not None:
             self._duplicate(self._what(decl), name, decl.span, existing.span)
             return
@@ -251,6 +256,7 @@ class _Collector:
     def _what(decl) -> str:
         return {
             ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.VarDecl: "var", ast.ZoneDecl: "zone",
+            ast.GridDecl: "grid", ast.RecordDecl: "record",
             ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
             ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",

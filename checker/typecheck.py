@@ -17,14 +17,14 @@ from checker.diagnostics import Note, Reporter
 from checker.program import Program, did_you_mean
 from checker.registry import registrar
 from checker.source import Span
-from checker.types import (BOOL, ERROR, INT, NONE, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty, assignable,
-                           comparable, element, join)
+from checker.types import (BOOL, ERROR, INT, NONE, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty,
+                           assignable, comparable, element, join)
 
 __all__ = ["typecheck", "Typed", "Env"]
 
 BUILTIN_NAMES = ("players", "player_count", "me", "this")
 BUILTIN_FUNCTIONS = ("left", "right", "seats_from", "seats_counterclockwise_from", "selected", "least", "greatest",
-                     "half")
+                     "half", "step", "row", "column", "center", "rotate")
 
 
 @dataclasses.dataclass
@@ -45,10 +45,18 @@ class Env:
     config_only: bool = False       # constraints and configurations see only the selection
     cancel: bool = False            # inside a power reacting to a window opened `before` an action
     mutable: frozenset = frozenset()    # the locals bound by `let`, which `set` may change
+    narrowed: tuple = ()            # (shape of an expression, its type once known not to be none)
 
     def bind(self, name: str, ty: Ty, mutable: bool = False) -> "Env":
         names = self.mutable | {name} if mutable else self.mutable - {name}
-        return dataclasses.replace(self, locals={**self.locals, name: ty}, mutable=names)
+        env = dataclasses.replace(self, locals={**self.locals, name: ty}, mutable=names)
+        return shapes.unbind(env, name) if self.narrowed else env
+
+    def narrow(self, facts: tuple) -> "Env":
+        return dataclasses.replace(self, narrowed=self.narrowed + tuple(facts))
+
+    def with_narrowed(self, facts: tuple) -> "Env":
+        return dataclasses.replace(self, narrowed=facts)
 
 
 _EXPR: dict[type, Callable] = {}
@@ -88,8 +96,13 @@ class Checker:
             return EnumT(t.name)
         if t.name in self.p.kinds:
             return KindT(t.name)
+        if t.name in self.p.grids:
+            return GridT(t.name)
+        if t.name in self.p.records:
+            return RecordT(t.name)
         return self.err("E0202", f"unknown type '{t.name}'", t.span, subject=t.name,
-                        hint=did_you_mean(t.name, [*prims, *self.p.enums, *self.p.kinds]))
+                        hint=did_you_mean(t.name, [*prims, *self.p.enums, *self.p.kinds, *self.p.grids,
+                                                   *self.p.records]))
 
     def index_type(self, t: ast.TypeName | None) -> Ty | None:
         return None if t is None else self.resolve_type(t)
@@ -116,6 +129,9 @@ class Checker:
         if handler is None:
             return self.err("E0303", f"unsupported expression {type(e).__name__}", getattr(e, "span", None))
         ty = handler(self, e, env, want)
+        if env.narrowed and isinstance(ty, Opt):
+            key = shapes.shape(e)
+            ty = next((t for k, t in reversed(env.narrowed) if k == key), ty)
         self.typed.types[id(e)] = ty
         return ty
 
@@ -246,11 +262,18 @@ def _(c: Checker, e: ast.Name, env: Env, want):
         return c.resolve_type(decl.type)
     if e.id in c.p.quantities or e.id in c.p.tables:
         return c.err("E0302", f"'{e.id}' takes arguments", e.span, hint=f"write {e.id}(…)")
+    if e.id in c.p.grids or e.id in c.p.records:
+        what = "a grid" if e.id in c.p.grids else "a record"
+        return c.err("E0303", f"'{e.id}' is {what}, a type, not a value", e.span,
+                     hint=f"build a value with {e.id}(…)" if e.id in c.p.records else
+                     f"center({e.id}) is its central cell; step(c, d) moves from a cell")
     pool = [*env.locals, *BUILTIN_NAMES, *c.p.enum_members, *c.p.enums, *c.p.vars, *c.p.zones]
     return c.err("E0202", f"unknown name '{e.id}'", e.span, subject=e.id, hint=did_you_mean(e.id, pool))
 
 
 def _builtin_call(c: Checker, e: ast.Call, env: Env) -> Ty:
+    if e.func in shapes.SHAPE_BUILTINS:
+        return shapes.builtin_call(c, e, env)
     n = len(e.args)
     if e.func == "selected":
         if n != 1 or not isinstance(e.args[0], ast.Name) or e.args[0].id not in c.p.kinds:
@@ -275,13 +298,15 @@ def _builtin_call(c: Checker, e: ast.Call, env: Env) -> Ty:
 def _(c: Checker, e: ast.Call, env: Env, want):
     if e.func in BUILTIN_FUNCTIONS:
         return _builtin_call(c, e, env)
+    if e.func in c.p.records:
+        return shapes.record_call(c, e, env, c.p.records[e.func])
     decl = c.p.quantities.get(e.func) or c.p.tables.get(e.func)
     if decl is None:
         what = "procedure (use `call`)" if e.func in c.p.procedures else \
             "action (use `do`)" if e.func in c.p.actions else None
         if what:
             return c.err("E0205", f"'{e.func}' is an {what}, not a value", e.func_span)
-        pool = [*BUILTIN_FUNCTIONS, *c.p.quantities, *c.p.tables]
+        pool = [*BUILTIN_FUNCTIONS, *c.p.quantities, *c.p.tables, *c.p.records]
         return c.err("E0202", f"unknown quantity '{e.func}'", e.func_span, subject=e.func, hint=did_you_mean(e.func, pool))
     if env.config_only:
         return c.err("E0603", f"'{e.func}' is computed from game state; a constraint sees only the configuration",
@@ -297,7 +322,10 @@ def _(c: Checker, e: ast.Attr, env: Env, want):
         return ERROR
     base = obj.inner if isinstance(obj, Opt) else obj
     if isinstance(obj, Opt):
-        return c.err("E0301", f"this may be none ({obj}); test it against none before reading .{e.name}", e.span)
+        return c.err("E0301", f"this may be none ({obj}); test it against none before reading .{e.name}", e.span,
+                     hint=f"for example: if x != none then x.{e.name} else …")
+    if isinstance(base, RecordT):
+        return shapes.record_field(c, e, base)
     if not isinstance(base, KindT):
         return c.err("E0301", f"only cards have attributes; this is {obj}", e.span)
     if e.name == "name":
@@ -355,7 +383,8 @@ def _(c: Checker, e: ast.Binary, env: Env, want):
         return INT if op in _ARITH else BOOL
     if op in ("and", "or"):
         c.expect(e.left, BOOL, env, f"the left operand of '{op}'")
-        c.expect(e.right, BOOL, env, f"the right operand of '{op}'")
+        right = shapes.narrowed(env, shapes.narrowing(c, e.left, op == "and"))
+        c.expect(e.right, BOOL, right, f"the right operand of '{op}'")
         return BOOL
     if op == "..":
         c.expect(e.left, INT, env, "the start of a range")
@@ -383,7 +412,8 @@ def _(c: Checker, e: ast.Binary, env: Env, want):
 @_expr(ast.IfExpr)
 def _(c, e: ast.IfExpr, env, want):
     c.expect(e.cond, BOOL, env, "the condition")
-    a, b = c.expr(e.then, env, want), c.expr(e.else_, env, want)
+    a = c.expr(e.then, shapes.narrowed(env, shapes.narrowing(c, e.cond, True)), want)
+    b = c.expr(e.else_, shapes.narrowed(env, shapes.narrowing(c, e.cond, False)), want)
     joined = join(a, b)
     if joined is None:
         return c.err("E0301", f"the branches have different types: {a} and {b}", e.span)
@@ -413,6 +443,8 @@ def _(c: Checker, e: ast.Aggregate, env: Env, want):
         c.err("E0301", f"{e.kind}(…) ranges over a collection, not {coll}", e.coll.span)
         elem = ERROR
     inner = env.bind(e.var, elem)
+    if e.kind in ("union", "collect"):
+        return shapes.aggregate_result(c, e, inner)
     needs_bool = e.kind in ("count", "any", "all", "the", "only", "filter")
     needs_int = e.kind in ("sum", "max", "min", "argmax", "argmin")
     if e.body is None:
@@ -505,8 +537,12 @@ def _(c, s: ast.ChooseSubset, env):
 @_stmt(ast.If)
 def _(c, s: ast.If, env):
     c.expect(s.cond, BOOL, env, "the condition")
-    c.block(s.then, env)
-    c.block(s.else_, env)
+    # a local that a branch changes with `set` is not known to be other than none in it
+    changed = {t.target.name for t in ast.statements(s.then + s.else_)
+               if isinstance(t, ast.SetVar) and t.target.index is None}
+    steady = {name: ty for name, ty in env.locals.items() if name not in changed}
+    c.block(s.then, shapes.narrowed(env, shapes.narrowing(c, s.cond, True, steady)))
+    c.block(s.else_, shapes.narrowed(env, shapes.narrowing(c, s.cond, False, steady)))
 
 
 @_stmt(ast.For)
@@ -667,3 +703,5 @@ def typecheck(program: Program, reporter: Reporter) -> Typed:
 
 
 __all__ += ["Checker", "Note"]
+
+from checker import typecheck_shapes as shapes  # noqa: E402  (registers its handlers; used above at run time)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Ty", "Prim", "EnumT", "KindT", "Opt", "Coll", "INT", "BOOL", "TEXT", "PLAYER", "NONE", "ERROR",
+__all__ = ["Ty", "Prim", "EnumT", "KindT", "GridT", "RecordT", "Opt", "Coll", "INT", "BOOL", "TEXT", "PLAYER", "NONE", "ERROR",
            "assignable", "comparable", "join", "element"]
 
 
@@ -36,6 +36,24 @@ class EnumT(Ty):
 
 @dataclass(frozen=True, slots=True)
 class KindT(Ty):
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class GridT(Ty):
+    """The cells of a declared grid."""
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class RecordT(Ty):
+    """The values of a declared record (one value per combination of its fields)."""
     name: str
 
     def __str__(self) -> str:

@@ -25,7 +25,7 @@ rulebook_simulations = ["simulations/premiere-partie-4-joueurs.json"]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_screenshots", "README.md"]
+exclude_patterns = ["_build", "_screenshots", "README.md", "carcassonne"]    # carcassonne/: a book of its own
 highlight_language = "rulebook"
 pygments_style = "friendly"
 nitpicky = True

@@ -27,6 +27,7 @@ from conftest import ROOT, SPEC
 EXTENSION = ROOT / "editors" / "vscode"
 GRAMMAR = EXTENSION / "syntaxes" / "rules.tmLanguage.json"
 SAMPLES = sorted(SPEC.glob("*.rules")) + sorted((ROOT / "spec" / "maison").glob("*.rules")) + \
+    sorted((ROOT / "spec" / "carcassonne").glob("*.rules")) + \
     sorted((ROOT / "tests" / "fixtures").glob("*/*.rules"))
 
 

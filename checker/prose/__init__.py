@@ -9,6 +9,7 @@ handler; a node without one raises :class:`UnsupportedNode`, located.
 from checker.prose.core import Ctx, Prose, Step, UnsupportedNode, cites_of, flatten_steps
 from checker.prose.french import (Lexicon, Term, capitalize, contract, humanize, indefinite, plural, rst_escape)
 from checker.prose import statements  # noqa: F401,E402  (registers the statement handlers)
+from checker.prose import shapes  # noqa: F401,E402  (registers grids, records and searches)
 
 __all__ = ["Prose", "Ctx", "Step", "Lexicon", "Term", "UnsupportedNode", "contract", "capitalize", "plural",
            "indefinite", "humanize", "rst_escape", "flatten_steps", "cites_of"]

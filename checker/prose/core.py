@@ -24,7 +24,7 @@ from checker.prose.french import (Lexicon, _strip_period, bare, capitalize, conj
                                    negate, plural, rst_escape, split_article, yours)
 from checker.registry import registrar
 from checker.source import Span
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt, Prim, Ty
+from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, Prim, RecordT, Ty
 
 __all__ = ["Prose", "Ctx", "Step", "UnsupportedNode", "var", "flatten_steps", "cites_of"]
 
@@ -138,7 +138,7 @@ class Prose:
             return "le nombre"
         if ty == BOOL:
             return "la réponse"
-        if isinstance(ty, (KindT, EnumT)):
+        if isinstance(ty, (KindT, EnumT, GridT, RecordT)):
             return self.lex.types.get(ty.name, f"le {ty.name}")
         return "la valeur"
 
@@ -322,6 +322,10 @@ class Prose:
             return BOOL
         if self.program is not None and name in self.program.enums:
             return EnumT(name)
+        if self.program is not None and name in self.program.grids:
+            return GridT(name)
+        if self.program is not None and name in self.program.records:
+            return RecordT(name)
         return KindT(name)
 
     def legend(self, pattern: ast.Pattern, ctx: Ctx) -> str:
@@ -464,6 +468,9 @@ def _call(p: Prose, e: ast.Call, ctx: Ctx) -> str:
     builtin = _BUILTIN_CALLS.get(e.func)
     if builtin is not None:
         return builtin(p, e, ctx)
+    if p.program is not None and e.func in p.program.records:
+        from checker.prose.shapes import record_value
+        return record_value(p, e, ctx)
     args = p.args(e.args, ctx)
     return p.term_text(e.func, args, p.type_of(e))
 
@@ -574,6 +581,8 @@ def _binary(p: Prose, e: ast.Binary, ctx: Ctx) -> str:
         return contract(f"{_arith(p, e.left.left, ctx)} {conj('être', left)} {'impair' if odd else 'pair'}")
     if op in ("==", "!=") and isinstance(e.right, ast.BoolLit):
         return left if e.right.value == (op == "==") else negate(left)
+    if op == "!=" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
+        return contract(f"ou bien {left}, ou bien {right}, mais pas les deux")
     if op in _COMPARE:
         verb = _COMPARE_YOU.get(op) if left == "vous" and op in _COMPARE_YOU else _COMPARE[op]
         if left == "vous" and op not in _COMPARE_YOU:

@@ -95,7 +95,10 @@ class Generator:
         self.ns: dict = {"E": engine, "DEF": engine.def_of, "PHYS": engine.physical, "MISSING": MISSING,
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
-                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache}
+                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache,
+                         "SCACHE": engine._scache}
+        self.ns.update(shapes.runtime_helpers(engine))
+        self.grids = engine.grids
         self._consts: dict[int, str] = {}
         self._count = 0
 
@@ -266,30 +269,56 @@ def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
 
 # ==================================================================== quantities
 
+def _nodes(exprs):
+    """Every AST node below the given expressions."""
+    stack = list(exprs)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            yield node
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+
+
 def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
     """Is the quantity computed without iterating (no aggregate, no legality test, only cheap quantities)?"""
     if name in seen:
         return False
-    q = engine.program.quantities[name]
-    exprs = [q.default] + [e for _, h in engine._heads.get(name, ()) for e in (h.when, h.expr) if e is not None]
-    stack = list(exprs)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Aggregate, ast.Can)):
+    for node in _nodes(_quantity_exprs(engine, name)):
+        if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
                 and not is_cheap(engine, node.func, seen | {name}):
             return False
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return True
+
+
+def _quantity_exprs(engine, name: str) -> list:
+    q = engine.program.quantities[name]
+    return [q.default] + [e for _, h in engine._heads.get(name, ()) for e in (h.when, h.expr) if e is not None]
+
+
+def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
+    """Is the quantity the same all game long: computed from its arguments, the cards' attributes, tables and
+    the players, never from a var, a zone or a legality test?"""
+    if name in seen:
+        return True
+    p = engine.program
+    state = lambda n: n in p.vars or n in p.zones  # noqa: E731
+    for node in _nodes(_quantity_exprs(engine, name)):
+        if isinstance(node, ast.Can) or (isinstance(node, ast.Name) and state(node.id)) or \
+                (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and state(node.obj.id)):
+            return False
+        if isinstance(node, ast.Call) and node.func in p.quantities and not is_static(engine, node.func, seen | {name}):
+            return False
     return True
 
 
 def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     """The quantity computed (its value rules, then its adjustments), and the same cached until the state
-    next changes (a cheap quantity is not cached: computing it again costs less than looking it up)."""
+    next changes (a cheap quantity is not cached: computing it again costs less than looking it up; a
+    static one is cached for the whole game)."""
     g, q = engine.compiler.gen, engine.program.quantities[name]
     params = [x.name for x in q.params]
     args = ", ".join(f"a{i}" for i in range(len(params)))
@@ -355,6 +384,14 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         g.ns[cached] = g.ns[compute]
         return g.ns[compute], g.ns[compute]
     key = f"({name!r}, {args}{',' if len(params) == 1 else ''})" if params else f"({name!r},)"
+    if is_static(engine, name):
+        source = f"""def {cached}({args}):
+    value = SCACHE.get({key}, MISSING)
+    if value is MISSING:
+        value = SCACHE[{key}] = {compute}({args})
+    return value
+"""
+        return g.ns[compute], g.define(cached, source)
     source = f"""def {cached}({args}):
     st = E.st
     if st.version != E._qversion:
@@ -411,6 +448,9 @@ def _(g: Generator, e: ast.Index, scope):
 
 @_on(ast.Call)
 def _(g: Generator, e: ast.Call, scope):
+    src = shapes.shape_call(g, e, scope)
+    if src is not None:
+        return src
     if e.func == "selected":
         return f"E.selected[{e.args[0].id!r}]"
     args = [g.expr(a, scope) for a in e.args]
@@ -441,6 +481,9 @@ def _(g: Generator, e: ast.Can, scope):
 
 @_on(ast.Attr)
 def _(g: Generator, e: ast.Attr, scope):
+    src = shapes.record_attr(g, e, scope)
+    if src is not None:
+        return src
     obj = g.expr(e.obj, scope)
     attrs = g.const(g.E.attr_table(e.name), f"attr{e.name}")
     if isinstance(e.obj, (ast.Name, ast.StrLit)) and not g.name_may_be_none(e.obj):
@@ -510,6 +553,8 @@ def _(g, e: ast.SetLit, scope):
 
 @_on(ast.Aggregate)
 def _(g: Generator, e: ast.Aggregate, scope):
+    if e.kind in ("union", "collect"):
+        return shapes.aggregate(g, e, scope)
     coll = g.expr(e.coll, scope)
     x = g.fresh("x")
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
@@ -536,3 +581,6 @@ def _(g: Generator, e: ast.Aggregate, scope):
     if kind in ("argmax", "argmin"):
         return f"_best({kind[3:]}, [({x}, {body}) {loop}])"
     return f"_single([{x} {loop} if {body}], {kind!r}, {g.const(e.span, 'span')})"
+
+
+from checker.runtime import shapes  # noqa: E402  (registers its handlers; used above when compiling)

@@ -440,10 +440,13 @@ def _disjuncts(e: ast.Expr) -> list[ast.Expr]:
 def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     """Lines appending ("action", name, args) to ``options`` for every legal binding of the item.
 
-    The legality test is inlined.  A prohibition that reads none of the binders' values is the same for
-    every binding: it is evaluated once, when first needed.  When the first prohibition (one nothing
-    lifts) starts with conditions that do not read the innermost binder, they are tested once per
-    value of the outer binders, before the innermost loop (and only if that loop has something to run)."""
+    The legality test is inlined, the prohibitions tested in their order, but each as early as it can be:
+    the first ones that read no binder are tested once, before any loop (when one blocks, nothing is
+    listed); then, when the next prohibition (one nothing lifts) starts with conditions that do not read the
+    innermost binder, they are tested once per value of the outer binders, before the innermost loop (and
+    only if that loop has something to run) — and when the whole prohibition is tested there, so is every
+    following one that does not read the innermost binder either.  A later prohibition that reads no
+    binder is evaluated once, when first needed."""
     g, scope, E = c.gen, c.scope_, c.E
     span = c.const(item.span, "span")
     n = len(item.binders)
@@ -451,9 +454,18 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     arg_depth = [max((depth[x] for x in names_in(a) if x in depth), default=-1) for a in item.args]
     args = [g.fresh("a") for _ in item.args]
     tests = E.legality_tests(item.action)
+    first = 0                    # the prohibitions before `first` read no binder: tested before the loops
+    before = []
+    while first < len(tests):
+        blocks, used = E.blocking_source(tests[first], args)
+        if any(arg_depth[i] >= 0 for i in used):
+            break
+        before.append(f"({blocks})")
+        first += 1
     hoisted, rest = [], None
-    if n >= 2 and tests and not tests[0][2] and tests[0][1].when is not None and not any(E.cards.wrapping(tests[0][0])):
-        rule, head = tests[0][0], tests[0][1]
+    if n >= 2 and first < len(tests) and not tests[first][2] and tests[first][1].when is not None \
+            and not any(E.cards.wrapping(tests[first][0])):
+        rule, head = tests[first][0], tests[first][1]
         binders = [b for b, _ in head.pattern.binders]
         parts = _disjuncts(head.when)
         for part in parts:
@@ -465,15 +477,29 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
             rule_scope = E._rule_scope(binders, rule, args.__getitem__)
             rest = [g.expr(part, rule_scope) for part in parts[len(hoisted):]]
             hoisted = [g.expr(part, rule_scope) for part in hoisted]
-    lines: list[str] = []
+    whole = set()        # the prohibitions after that one, tested before the innermost loop
+    if hoisted and not rest:
+        for number in range(first + 1, len(tests)):
+            blocks, used = E.blocking_source(tests[number], args)
+            if any(arg_depth[i] >= n - 1 for i in used):
+                break
+            whole.add(number)
+            hoisted.append(f"({blocks})")
+    lines: list[str] = [f"{ind}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth) if d < 0]
     indent = ind
+    if before:
+        names = ", ".join(t[0].name for t in tests[:first])
+        lines.append(f"{indent}if not ({' or '.join(before)}):  # {names}")
+        indent += "    "
     for k, (var, coll) in enumerate(item.binders):
         x = g.fresh("b")
         if hoisted and k == n - 1:
             pool = g.fresh("pool")
             lines += [f"{indent}{pool} = {g.expr(coll, scope)}", f"{indent}if not {pool}:", f"{indent}    continue"]
-            lines += [f"{indent}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth) if d < n - 1]
-            lines += [f"{indent}if {' or '.join(hoisted)}:  # {tests[0][0].name}", f"{indent}    continue"]
+            lines += [f"{indent}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
+                      if 0 <= d < n - 1]
+            names = ", ".join(t[0].name for i, t in enumerate(tests) if i == first or i in whole)
+            lines += [f"{indent}if {' or '.join(hoisted)}:  # {names}", f"{indent}    continue"]
             lines.append(f"{indent}for {x} in SPEND({pool}, {span}):")
         else:
             lines.append(f"{indent}for {x} in SPEND({g.expr(coll, scope)}, {span}):")
@@ -482,10 +508,13 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     if not item.binders:
         lines.append(f"{indent}for _ in (None,):")
         indent += "    "
-    inner = [f"{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth) if not hoisted or d >= n - 1]
+    inner = [f"{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
+             if d >= 0 and (not hoisted or d >= n - 1)]
     memos = []
     for number, test in enumerate(tests):
-        if number == 0 and hoisted:
+        if number < first or number in whole:
+            continue
+        if number == first and hoisted:
             if rest:
                 inner += [f"if {' or '.join(rest)}:  # {test[0].name}", "    continue"]
             continue

@@ -18,7 +18,9 @@ from checker.runtime.cards import Cancel, CardState
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
+from checker.runtime import shapes
 from checker.runtime.replay import state_digest
+from checker.grids import grids_of
 from checker.diagnostics import Reporter
 from checker.configurations import game_player_counts
 from checker.limits import MAX_PLAYERS, MAX_INT, MAX_LOG, MAX_OPTIONS, MAX_RANGE, MAX_STEPS, MAX_WORK
@@ -108,8 +110,11 @@ class Engine:
         self.work = 0           # loop iterations and aggregate elements since the last decision (MAX_WORK)
         self.logged = 0         # entries of the log, a decision counting its options too (MAX_LOG)
         self._qcache: dict = {}
+        self._scache: dict = {}         # static quantities (see codegen.is_static), for the game being played
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
+        self.grids = grids_of(p)
+        self.resolve_type = Checker(p, Reporter()).resolve_type
         self._index_definitions()
         self.max_players = max(game_player_counts(p) or [MAX_PLAYERS])
         self.seats: tuple[int, ...] = ()
@@ -185,7 +190,10 @@ class Engine:
             return e.id
         if isinstance(e, ast.Unary) and e.op == "-":
             return -self._constant(e.operand)
-        raise SpecRuntimeError("a default, attribute or table entry must be a constant", e.span)
+        try:
+            return shapes.constant(self, e)
+        except KeyError:
+            raise SpecRuntimeError("a default, attribute or table entry must be a constant", e.span) from None
 
     def _ancestors(self, action: str) -> list[str]:
         chain = []
@@ -603,6 +611,7 @@ class Engine:
         self.defs.clear()
         self.st = st = State(players, seed, self.defs)
         self.invalidate()
+        self._scache.clear()
         self.seats = tuple(range(players))
         self.agents = agents
         self.events = []
@@ -736,9 +745,11 @@ class Engine:
                 and index == player)
 
     def _view_key(self, index_type: str, key):
-        if index_type == "Player" or not isinstance(key, int):
-            return key
-        return self.show_card(key)
+        if index_type in self.program.kinds and isinstance(key, int):
+            return self.show_card(key)
+        if index_type in self.grids or index_type in self.program.records:
+            return self.show_typed(key, self.resolve_type(ast.TypeName(index_type, None)))
+        return key
 
     def physical(self, card):
         """A card as an index: a physical card stays itself; a definition becomes its single copy in this
@@ -799,4 +810,5 @@ class Engine:
             return "oui" if value else "non"
         if ty in (INT, TEXT) or isinstance(ty, EnumT):
             return str(value)
-        return self.show(value)
+        shown = shapes.show_value(self, value, ty)
+        return shown if shown is not None else self.show(value)

@@ -73,7 +73,9 @@ def describe_move(loaded, move) -> str:
     kind = move[0]
     if kind == "action":
         args = [vals.write(v, t) for v, t in zip(move[2], E.param_types[move[1]])]
-        return f"{move[1]}({', '.join(str(a) if a is not None else 'aucun' for a in args)})"
+        shown = [a if isinstance(a, str) else "aucun" if a is None else json.dumps(a, ensure_ascii=False)
+                 for a in args]
+        return f"{move[1]}({', '.join(shown)})"
     if kind == "power":
         return f"{move[2]} ({vals.labels[move[1]]})"
     if kind == "finish":
@@ -214,6 +216,8 @@ def moves_command(args) -> int:
     result, engine, scopes, loaded = loaded_or_code
     try:
         moves = Legality(engine, scopes).moves(loaded.point)
+    except Unsupported as exc:
+        return _undecided("moves", exc)
     except SolverUnknown as exc:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4

@@ -27,7 +27,7 @@ from checker.diagnostics import Reporter
 from checker.limits import MAX_ENCODING, MAX_RANGE
 from checker.registry import registrar
 from checker.typecheck import Checker
-from checker.types import BOOL, INT, Coll, EnumT, KindT, Opt, Ty
+from checker.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const"]
 
@@ -81,6 +81,10 @@ def NOT(x):
 def ITE(c, a, b):
     if is_const(c):
         return a if c else b
+    if isinstance(a, tuple) or isinstance(b, tuple):       # records: field by field
+        if not (isinstance(a, tuple) and isinstance(b, tuple)):
+            raise Unsupported("a value that may be a record or none")
+        return tuple(ITE(c, x, y) for x, y in zip(a, b))
     if is_const(a) and is_const(b) and a == b and type(a) is type(b):
         return a
     if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
@@ -89,7 +93,11 @@ def ITE(c, a, b):
 
 
 def EQ(a, b):
-    """``a == b``: a Python bool for two constants, a Z3 term otherwise."""
+    """``a == b``: a Python bool for two constants, a Z3 term otherwise (records field by field)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)):
+            return False
+        return AND(*(EQ(x, y) for x, y in zip(a, b)))
     return a == b
 
 
@@ -124,15 +132,19 @@ class Cells:
         if self.concrete:
             raw = E.st.vars[name]
             if enc.p.vars[name].index is not None:
-                raw = raw.get(index, 0 if enc.p.vars[name].counter else E.var_defaults[name])
+                key = enc.to_runtime(index, enc.index_types[name])
+                raw = raw.get(key, 0 if enc.p.vars[name].counter else E.var_defaults[name])
             return enc.from_runtime(raw, ty)
         label = name if index is None else f"{name}[{enc.show(index, enc.index_types[name])}]"
+        if isinstance(ty, (RecordT, GridT)):
+            return shapes.symbolic_cell(self, ("var", name, index), ty, label)
         return self._cell(("var", name, index), "bool" if ty == BOOL else "int", label)
 
     def member(self, zone: str, index, inst: int):
         E, enc = self.enc.E, self.enc
         if self.concrete:
-            return E.st.where.get(inst) == (zone, index)
+            key = enc.to_runtime(index, enc.zone_index_types[zone]) if index is not None else None
+            return E.st.where.get(inst) == (zone, key)
         label = f"{E.show_card(inst)}{enc.copy_mark(inst)} ∈ {zone}"
         if index is not None:
             label += f"[{enc.show(index, enc.zone_index_types[zone])}]"
@@ -189,6 +201,7 @@ class Encoder:
         self.defeats = {(r.name, o) for r in p.rules.values() for o, _ in r.overrides}
         self.defeats |= {(x.winner.name, x.loser.name) for x in p.precedences if x.winner.card is None}
         self.domains: dict[int, tuple] = {}       # symbolic value id -> the values it can take
+        self._alive: list = []                    # the terms of `domains`, kept so that their ids stay theirs
         self._quantities: dict = {}
         self._legal: dict = {}
         self._eqs: dict = {}
@@ -201,6 +214,10 @@ class Encoder:
     def show(self, value, ty: Ty) -> str:
         if isinstance(ty, Opt):
             ty = ty.inner
+        if isinstance(value, tuple) or isinstance(ty, GridT):
+            text = shapes.shown(self, value, ty)
+            if text is not None:
+                return text
         if value is None or value == NONE:
             return "aucun"
         if isinstance(ty, EnumT):
@@ -227,6 +244,8 @@ class Encoder:
             return NONE
         if isinstance(ty, Opt):
             ty = ty.inner
+        if isinstance(ty, (GridT, RecordT)):
+            return shapes.encoded(self, value, ty)
         if isinstance(ty, EnumT):
             return self.enum_codes[ty.name][value]
         return value
@@ -235,6 +254,8 @@ class Encoder:
         """A constant encoding (e.g. read from a model) → the interpreter's value."""
         if isinstance(ty, Coll):
             return tuple(self.to_runtime(v, ty.elem) for _, v in value)
+        if isinstance(value, tuple):
+            return shapes.plain(self, value, ty.inner if isinstance(ty, Opt) else ty)
         if value == NONE:
             return None
         if isinstance(ty, Opt):
@@ -248,10 +269,13 @@ class Encoder:
     def fresh(self, name: str, ty: Ty, domain) -> z3.ExprRef:
         """A symbolic value of type ``ty`` ranging over ``domain`` (a collection); the caller asserts
         the membership (returned as the second element)."""
+        if isinstance(ty, RecordT):
+            return shapes.fresh_record(self, name, ty, domain)
         v = z3.Bool(f"{name}") if ty == BOOL else z3.Int(f"{name}")
         values = tuple(x for g, x in domain if not (is_const(g) and not g))
         if all(is_const(x) for x in values):
             self.domains[v.get_id()] = values
+            self._alive.append(v)          # Z3 reuses the ids of terms that are gone
         inside = OR(*(AND(g, EQ(v, x)) for g, x in domain))
         return v, inside
 
@@ -265,6 +289,7 @@ class Encoder:
         if z3.is_app_of(v, z3.Z3_OP_ITE):
             out = tuple(dict.fromkeys(self.possible(v.arg(1), kind) + self.possible(v.arg(2), kind)))
             self.domains[v.get_id()] = out
+            self._alive.append(v)
             return out
         if z3.is_int_value(v):
             return (v.as_long(),)
@@ -349,12 +374,27 @@ class Encoder:
         if index is None:
             return self.cells.var(name, None)
         ty = self.index_types[name]
+        if isinstance(ty, (GridT, RecordT)):
+            if index == NONE:
+                return self.from_runtime(self.E.var_defaults[name], self.var_types[name])
+            if all(is_const(x) for x in index) if isinstance(index, tuple) else is_const(index):
+                return self.cells.var(name, index)
+            return shapes.select_shaped(self, index, lambda k: self.cells.var(name, k))
         if isinstance(ty, KindT):
             index = self.physical(index, span)
         return self.select(index, self.index_domain(ty, index), lambda k: self.cells.var(name, k))
 
     def zone(self, name: str, index=None, span=None) -> list:
         kind = self.zone_kind[name]
+        if index is not None and isinstance(self.zone_index_types[name], (GridT, RecordT)) and not (
+                is_const(index) and (not isinstance(index, tuple) or all(is_const(x) for x in index))):
+            guards = {}
+            for k in shapes.known(self, index) or ():
+                for i in self.kind_instances[kind]:
+                    guards[i] = OR(guards.get(i, False), AND(self.eq(index, k), self.cells.member(name, k, i)))
+            if shapes.known(self, index) is None:
+                raise Unsupported(f"zone {name} at a cell or record not known in advance", span)
+            return [(g, i) for i, g in guards.items() if not (is_const(g) and not g)]
         if index is not None and isinstance(self.zone_index_types[name], KindT):
             index = self.physical(index, span)
         if index is None or is_const(index):
@@ -401,6 +441,8 @@ class Encoder:
             return ("z", v.get_id())
         if isinstance(v, list):
             return tuple(Encoder.key(g) + Encoder.key(x) for g, x in v)
+        if isinstance(v, tuple):
+            return ("t",) + tuple(Encoder.key(x) for x in v)
         return (v,)
 
     def ordered(self, heads: list) -> list:
@@ -572,6 +614,9 @@ _BUILTIN = {
 
 @_on(ast.Call)
 def _(enc: Encoder, e: ast.Call, env):
+    shaped = shapes.call(enc, e, env)
+    if shaped is not shapes.MISSING:
+        return shaped
     E = enc.E
     if e.func == "selected":
         return [(True, i) for i in E.selected[e.args[0].id]]
@@ -601,6 +646,9 @@ def _(enc: Encoder, e: ast.Can, env):
 
 @_on(ast.Attr)
 def _(enc: Encoder, e: ast.Attr, env):
+    field = shapes.record_field(enc, e, env)
+    if field is not shapes.MISSING:
+        return field
     obj = enc.expr(e.obj, env)
     attrs, defs = enc.E.card_attrs, enc.E.defs
     ty = enc.type_of(e)
@@ -613,7 +661,11 @@ def _(enc: Encoder, e: ast.Attr, env):
             raise Unsupported(f"reading .{e.name} of none", e.span)
         return read(obj)
     out = None
-    for x in enc.possible(obj, enc.kind_of(e.obj)):
+    # a card tested against none is read only where it is one (the narrowing of the type checker)
+    possible = [x for x in enc.possible(obj, enc.kind_of(e.obj)) if x != NONE]
+    if isinstance(ty, Coll):               # a set-valued attribute: each element guarded by which card it is
+        return [(AND(enc.eq(obj, x), g), v) for x in possible for g, v in read(x)]
+    for x in possible:
         v = read(x)
         if isinstance(v, str):
             raise Unsupported(f".{e.name} of a card not known in advance", e.span)
@@ -713,6 +765,8 @@ def _(enc, e: ast.SetLit, env):
 
 @_on(ast.Aggregate)
 def _(enc: Encoder, e: ast.Aggregate, env):
+    if e.kind in ("union", "collect"):
+        return shapes.aggregate(enc, e, env)
     coll = enc.coll(e.coll, env)
     enc.spend(len(coll), e.span)
     kind, var = e.kind, e.var
@@ -759,6 +813,7 @@ def _(enc: Encoder, e: ast.Aggregate, env):
         values.append(x)
     if not is_const(out) and all(is_const(v) for v in values):
         enc.domains[out.get_id()] = tuple(values) + (NONE,)
+        enc._alive.append(out)
     return out
 
 
@@ -767,3 +822,6 @@ def _sum(terms):
     for t in terms:
         total = total + t if not (is_const(t) and t == 0) else total
     return total
+
+
+from checker.solver import shapes  # noqa: E402  (registers its handlers; used above at run time)

@@ -26,7 +26,7 @@ import z3
 from checker import ast
 from checker.limits import MAX_MOVES
 from checker.runtime.engine import Decision, Engine, Power
-from checker.solver.encode import AND, NOT, OR, Encoder, Unsupported, is_const
+from checker.solver.encode import AND, EQ, NOT, OR, Encoder, Unsupported, is_const
 from checker.solver.explain import explain
 from checker.solver.factory import DEFAULT, SolverSettings, make_solver, run
 from checker.solver.scopes import Scopes
@@ -331,7 +331,8 @@ class Legality:
         """All the values of ``terms`` in the models of ``s`` (blocking each one found)."""
         found = []
         s.push()
-        symbolic = [t for t in terms if not is_const(t)]
+        leaves = [x for t in terms for x in _leaves(t)]
+        symbolic = [t for t in leaves if not is_const(t)]
         for _ in range(MAX_MOVES + 1):
             outcome = run(s)
             if outcome.status == "unknown":
@@ -344,11 +345,11 @@ class Legality:
                 raise SolverUnknown(f"this decision point has more than {MAX_MOVES:,} legal moves (the limit of "
                                     f"`rulebook moves`); judge a move with `rulebook legal` instead")
             m = outcome.model
-            values = tuple(t if is_const(t) else _value(m.eval(t, model_completion=True)) for t in terms)
+            values = tuple(_evaluate(m, t) for t in terms)
             found.append(values)
             if not symbolic:
                 break
-            s.add(OR(*(t != _lift(v) for t, v in zip(terms, values) if not is_const(t))))
+            s.add(OR(*(t != _lift(v) for t, v in zip(leaves, (_evaluate(m, x) for x in leaves)) if not is_const(t))))
         s.pop()
         return found
 
@@ -375,8 +376,9 @@ class Legality:
                 types = enc.param_types[item.action]
                 if len(move[2]) != len(types):
                     continue
-                pin = AND(*(a == enc.from_runtime(v, t) if not is_const(a) else a == enc.from_runtime(v, t)
-                            for a, v, t in zip(args, move[2], types)))
+                pin = AND(*(EQ(a, enc.from_runtime(v, t)) for a, v, t in zip(args, move[2], types)))
+                if is_const(pin) and not pin:
+                    continue        # this option is offered with other values than the move's (a fixed argument)
                 candidates.append((dom + rules, pin, (parts, permits, args, move[2], types)))
             elif kind == "power":
                 if payload != (move[1], move[2]):
@@ -389,7 +391,7 @@ class Legality:
             elif kind == "choose":
                 pool, elem_ty, var, where = payload
                 value = enc.from_runtime(move[1], elem_ty)
-                inside = OR(*(AND(g, x == value) for g, x in pool))
+                inside = OR(*(AND(g, EQ(x, value)) for g, x in pool))
                 c = [(conds[0][0], inside)]
                 if where is not None:
                     local = self._env(enc, point)
@@ -476,7 +478,7 @@ class Legality:
                 text = r.ok
                 if r.term is not None:
                     v, ty = r.term
-                    text = text.replace(" is ", f" = {enc.show(_value(outcome.model.eval(v, True)), ty)} is ", 1)
+                    text = text.replace(" is ", f" = {enc.show(_evaluate(outcome.model, v), ty)} is ", 1)
                 reasons.append(dataclasses.replace(r, text=text))
         return Verdict("legal", move, reasons)
 
@@ -556,6 +558,17 @@ def _true(model, formula) -> bool:
     if is_const(formula):
         return bool(formula)
     return z3.is_true(model.eval(formula, model_completion=True))
+
+
+def _leaves(t) -> list:
+    """A term, or each field of a record (a tuple of terms)."""
+    return [x for f in t for x in _leaves(f)] if isinstance(t, tuple) else [t]
+
+
+def _evaluate(model, t):
+    if isinstance(t, tuple):
+        return tuple(_evaluate(model, x) for x in t)
+    return t if is_const(t) else _value(model.eval(t, model_completion=True))
 
 
 def _value(v):

@@ -22,7 +22,8 @@ from checker.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
 from checker.solver.legal import Move, Point
 from checker.solver.scopes import Scopes
-from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
+from checker.solver.shapefile import key_text, read_key_text, read_shape, write_shape
+from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "schema", "site_label",
            "player_range"]
@@ -87,7 +88,23 @@ class _Values:
             return f"Joueur {value + 1}"
         if isinstance(ty, KindT):
             return self.labels[value] if value >= 0 else self.E.def_names[value]
+        if isinstance(ty, (GridT, RecordT)):
+            return write_shape(self, value, ty)
         return value
+
+    def write_key(self, value, ty: Ty) -> str:
+        """An index as the key of a JSON object."""
+        if isinstance(ty, (GridT, RecordT)):
+            return key_text(self, value, ty)
+        if isinstance(ty, EnumT):
+            return value
+        written = self.write(value, ty)
+        return written if isinstance(written, str) else json.dumps(written, ensure_ascii=False)
+
+    def read_key(self, key: str, ty: Ty, path: str, problems: list):
+        if isinstance(ty, (GridT, RecordT)):
+            return read_key_text(self, key, ty, path, problems)
+        return self.read(key, ty, path, problems)
 
     def read(self, data, ty: Ty, path: str, problems: list, *, card_literal: bool = False):
         """A JSON value → interpreter value (a problem is recorded, and None returned, if it is not one)."""
@@ -126,6 +143,8 @@ class _Values:
             return data
         if ty == TEXT:
             return str(data)
+        if isinstance(ty, (GridT, RecordT)):
+            return read_shape(self, data, ty, path, problems)
         problems.append((path, f"no JSON form for values of type {ty}"))
         return None
 
@@ -198,7 +217,7 @@ def dump_state(engine: Engine, decision: Decision, scopes: Scopes, spec: list[st
         else:
             ity = resolve(var.index)
             default = 0 if var.counter else E.var_defaults[name]
-            entries = {vals.write(k, ity) if not isinstance(ity, EnumT) else k: vals.write(v, ty)
+            entries = {vals.write_key(k, ity): vals.write(v, ty)
                        for k, v in sorted(value.items(), key=lambda kv: str(kv[0])) if v != default}
             if entries:
                 out["vars"][name] = entries
@@ -214,7 +233,7 @@ def dump_state(engine: Engine, decision: Decision, scopes: Scopes, spec: list[st
             for k, cards in sorted(content.items(), key=lambda kv: str(kv[0])):
                 if cards:
                     shown = [vals.labels[c] for c in cards]
-                    entries[vals.write(k, ity)] = shown[::-1] if zone.ordered else shown
+                    entries[vals.write_key(k, ity)] = shown[::-1] if zone.ordered else shown
             out["zones"][name] = entries
     out["uses"] = [{"player": vals.write(pl, PLAYER), "card": vals.labels[card], "power": power,
                     "turn": t, "round": r} for (pl, card, power), (t, r) in sorted(st.uses.items())]
@@ -383,7 +402,7 @@ def _entries(name: str, decl, value, path: str, resolve, vals: _Values, problems
     ity = resolve(decl.index)
     out = []
     for key, raw in value.items():
-        index = vals.read(key, ity, f"{path}/{key}", problems)
+        index = vals.read_key(key, ity, f"{path}/{key}", problems)
         if index is not None:
             out.append((index, raw, f"{path}/{key}"))
     return out

@@ -53,6 +53,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     placed: dict[int, tuple] = {}
     varvals: dict[tuple, object] = {}
     situation: list[str] = []
+    records: dict[tuple, dict] = {}
     for key, cell in enc.cells.made.items():
         value = _value(model, cell)
         if key[0] == "in" and value:
@@ -62,6 +63,8 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             placed[inst] = (zone, index)
             if focus is None or key in focus:
                 situation.append((2, E.defs[inst], f"{cell}"))
+        elif key[0] == "var" and len(key) == 4:       # a field of a record-valued var: set with the others
+            records.setdefault(key[:3], {})[key[3]] = value
         elif key[0] == "var":
             _, name, index = key
             ty = enc.var_types[name]
@@ -72,6 +75,12 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             varvals[(name, index)] = runtime
             if runtime != default and (focus is None or key in focus):
                 situation.append((0, 0, f"{cell} = {enc.show(value, ty)}"))
+    for (_, name, index), fields in records.items():
+        ty = enc.var_types[name]
+        ty = ty.inner if isinstance(ty, Opt) else ty
+        names = [f.name for f in p.records[ty.name].fields]
+        if set(names) <= set(fields):
+            varvals[(name, index)] = enc.to_runtime(tuple(fields[n] for n in names), ty)
     needed = {E.defs[i] for i in placed}
     for (name, index), v in varvals.items():
         ty = enc.var_types[name]
@@ -92,26 +101,38 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             inner = t.inner if isinstance(t, Opt) else t
             if isinstance(inner, KindT) and v is not None:
                 needed.add(E.defs[v])
-    # the decision point: the turn's offer, for the player who acts
+    # the decision point: the turn's offer, for the player who acts, with a card of the kind its names need
+    # (the one the player holds, in a zone indexed by player; or the move's own; or one the model leaves free)
     offer = _turn_offer(p)
+    offer_names = Scopes(search.typed).at.get(id(offer), {}) if offer is not None else {}
+    kind = next((t.name for t in offer_names.values() if isinstance(t, KindT)), None)
+    held_in = next((z for z, decl in p.zones.items() if decl.kind.name == kind and decl.index is not None
+                    and decl.index.name == "Player"), None)
     player = move_values[0] if move_values and isinstance(move_values[0], int) and \
         enc.param_types[action][0] == PLAYER else (varvals.get(("joueur_actif", None)) or 0)
-    character = varvals.get(("personnage_actif", None))
-    if character is None:
-        character = next((i for i, (z, x) in placed.items() if z == "choisis" and x == player), None)
-    if character is None and action is None:      # any player who holds a character will do
-        held = next(((x, i) for i, (z, x) in sorted(placed.items()) if z == "choisis"), None)
-        if held is not None:
-            player, character = held
-    if character is None and "choisis" in p.zones:  # a character the model says nothing against, for the player
-        character = next((i for i in E.selected.get("Character", ()) if ("in", "choisis", player, i)
-                          not in enc.cells.made and i not in placed), None)
+    character = None
+    if kind is not None:
+        current = [v for (name, index), v in varvals.items() if index is None and v is not None
+                   and enc.var_types[name] in (KindT(kind), Opt(KindT(kind)))]
+        character = current[0] if current else None
         if character is None:
-            character = next((i for i in E.selected.get("Character", ()) if i not in placed), None)
+            character = next((i for i, (z, x) in placed.items() if z == held_in and x == player), None)
+        if character is None and action is None and held_in is not None:    # any player who holds one will do
+            held = next(((x, i) for i, (z, x) in sorted(placed.items()) if z == held_in), None)
+            if held is not None:
+                player, character = held
+        if character is None:
+            character = next((v for v, t in zip(move_values, enc.param_types.get(action, ()))
+                              if isinstance(v, int) and v >= 0 and t == KindT(kind)), None)
+        if character is None:   # a card the model says nothing against, put in front of the player
+            character = next((i for i in E.selected.get(kind, ()) if ("in", held_in, player, i)
+                              not in enc.cells.made and i not in placed), None)
+            if character is None:
+                character = next((i for i in E.selected.get(kind, ()) if i not in placed), None)
+            if held_in is not None and character is not None:
+                placed[character] = (held_in, player)
         if character is not None:
-            placed[character] = ("choisis", player)
-    if character is not None:
-        needed.add(E.defs[character])
+            needed.add(E.defs[character])
     selection = {kind: [E.def_names[d] for d in sorted(needed, reverse=True) if E.def_kind[d] == kind]
                  for kind in p.kinds}
     zones: dict = {}
@@ -121,7 +142,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             zones.setdefault(zone, []).append(label)
         else:
             ity = enc.zone_index_types[zone]
-            zones.setdefault(zone, {}).setdefault(vals.write(index, ity), []).append(label)
+            zones.setdefault(zone, {}).setdefault(vals.write_key(index, ity), []).append(label)
     # a selected card the model says nothing about goes to its kind's start zone, unless the model says it
     # is not there; then to a zone of its kind the model does not mention
     for d in needed:
@@ -142,16 +163,12 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             vars_out[name] = vals.write(v, ty)
         else:
             ity = enc.index_types[name]
-            key = index if isinstance(ity, EnumT) else vals.write(index, ity)
-            if isinstance(ity, EnumT):
-                key = enc.enum_names[ity.name][index]
-            vars_out.setdefault(name, {})[key] = vals.write(v, ty)
+            vars_out.setdefault(name, {})[vals.write_key(enc.to_runtime(index, ity), ity)] = vals.write(v, ty)
     names = {}
-    scopes = Scopes(search.typed)
-    for name, ty in scopes.at.get(id(offer), {}).items():
+    for name, ty in offer_names.items():
         if ty == PLAYER:
             names[name] = vals.write(player, PLAYER)
-        elif isinstance(ty, KindT) and character is not None and ty.name == E.def_kind[E.defs[character]]:
+        elif character is not None and isinstance(ty, KindT) and ty.name == E.def_kind[E.defs[character]]:
             names[name] = vals.labels[character]
     state = {"format": FORMAT, "game": p.game.name if p.game else None, "players": players,
              "selection": {k: v for k, v in selection.items() if v}, "turn": 1, "round": 1,

@@ -119,7 +119,10 @@ class Book:
 
     # ---------------------------------------------------------------- cross-references
     def card_ref(self, name: str) -> str:
+        """A cross-reference to a card's page; a card without one (no powers, no rules) is named as printed."""
         card = self.program.cards.get(name)
+        if card is not None and not self.has_page(card):
+            return f"« {rst_escape(name)} »"
         role = _CARD_ROLE.get(card.kind, "card") if card is not None else "card"
         return f":rb:{role}:`{_role_text(name)}`"
 
@@ -410,6 +413,9 @@ def _literal(expr):
         return expr.value
     if isinstance(expr, ast.Name):
         return expr.id
+    if isinstance(expr, ast.SetLit):
+        items = [_literal(x) for x in expr.items]
+        return ", ".join(str(x) for x in items) if None not in items else None
     return None
 
 

@@ -20,6 +20,7 @@ from checker.sphinxext import rst
 from checker.sphinxext.book import Book, PowerRef, walk_stmts
 from checker.sphinxext.reference import decision_users
 from checker.sphinxext.render import quotes
+from checker.solver.statefile import player_range
 from checker.trace import Sentence, trace
 
 __all__ = ["render_conflicts", "render_trace", "render_overview", "traced", "load_finder", "cited_declarations",
@@ -245,7 +246,8 @@ def render_conflicts(book: Book, finder: Callable | None = None) -> str:
         findings = list(finder(book.result))
         open_ = [f for f in findings if getattr(f, "kind", None) != "resolved"]
         settled = [f for f in findings if getattr(f, "kind", None) == "resolved"]
-        lines += ["``rulebook conflicts`` cherche avec Z3, sur tous les états bornés de 2 à 8 joueurs, les "
+        low, high = player_range(program)
+        lines += [f"``rulebook conflicts`` cherche avec Z3, sur tous les états bornés de {low} à {high} joueurs, les "
                   "permissions et interdictions qui s'appliquent ensemble, les valeurs concurrentes, les pouvoirs "
                   "dont l'ordre compte, les règles mortes et les références pendantes. Chaque situation témoin "
                   "est rejouée par l'interpréteur.", ""]

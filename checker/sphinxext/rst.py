@@ -28,6 +28,9 @@ def directive(name: str, argument: str = "", options: dict | None = None, conten
 
 
 def title(text: str, char: str = "=") -> list[str]:
+    """A section title; one that starts like a bullet (« • 12 pièces ») is escaped, so it stays a title."""
+    if text[:1] in "•‣-*+" and text[1:2] == " ":
+        text = "\\" + text
     return [text, char * max(len(text), 3), ""]
 
 
