@@ -646,6 +646,14 @@ def conflicts_command(args) -> int:
 
     from checker.check import check_paths
     from checker.diagnostics import render_human
+    from checker.output import OutputError, plan_directory, write_text
+    force = getattr(args, "force", False)
+    if args.witnesses:
+        try:
+            plan_directory(args.witnesses, "*.json", force)
+        except OutputError as exc:
+            print(f"rulebook conflicts: {exc}", file=sys.stderr)
+            return 2
     result = check_paths([args.spec, *args.more])
     if not result.ok:
         sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
@@ -671,15 +679,17 @@ def conflicts_command(args) -> int:
             for i, f in enumerate(findings, 1):
                 if f.witness is not None:
                     stem = f"{i:02d}-{'-'.join(f.rules)}"[:80].replace('"', "").replace("/", "_")
-                    (folder / f"{stem}.state.json").write_text(json.dumps(f.witness, ensure_ascii=False, indent=1)
-                                                               + "\n", encoding="utf-8")
-                    f.files = [str(folder / f"{stem}.state.json")]
-                    if f.move is not None:
-                        (folder / f"{stem}.move.json").write_text(json.dumps(f.move, ensure_ascii=False, indent=1)
-                                                                  + "\n", encoding="utf-8")
-                        f.files.append(str(folder / f"{stem}.move.json"))
+                    f.files = []
+                    for suffix, document in (("state", f.witness), ("move", f.move)):
+                        if document is not None:
+                            target = folder / f"{stem}.{suffix}.json"
+                            write_text(target, json.dumps(document, ensure_ascii=False, indent=1) + "\n", force)
+                            f.files.append(str(target))
         except OSError as exc:
             print(f"rulebook conflicts: cannot write witnesses to {folder}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except OutputError as exc:
+            print(f"rulebook conflicts: {exc}", file=sys.stderr)
             return 2
     unresolved = [f for f in findings if f.unresolved]
     if args.json:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
 from checker.solver.scopes import Scopes
-from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state, read_json
+from checker.documents import DocumentError, read_document, report, spec_paths
+from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state
 
 __all__ = ["legal_command", "moves_command", "load", "describe_move"]
 
@@ -22,28 +23,23 @@ def _err(command: str, message: str) -> int:
     return 2
 
 
-def _problems(command: str, what: str, exc: StateFileError) -> int:
-    print(f"rulebook {command}: {what} is not valid:", file=sys.stderr)
-    for path, message in exc.problems:
-        print(f"  {path}: {message}", file=sys.stderr)
-    return 2
-
-
 def load(command: str, state_path: str, spec: list[Path] | None):
-    """(check result, engine, loaded state) or an exit code after saying what is wrong."""
+    """(check result, engine, scopes, loaded state) or an exit code after saying what is wrong."""
     from checker.check import check_paths
     from checker.runtime import Engine
     try:
-        data = read_json(state_path)
-    except StateFileError as exc:
-        return _problems(command, state_path, exc)
-    named = data.get("spec") if isinstance(data, dict) else None     # the paths the state was written with
-    paths = spec or [Path(p) for p in named or [] if isinstance(p, str)]
+        data = read_document(state_path, "state")
+    except DocumentError as exc:
+        return report(command, state_path, "a valid state file", exc)
+    try:
+        paths = spec or spec_paths(data.get("spec") or [], state_path)
+    except DocumentError as exc:
+        return report(command, state_path, "usable here", exc)
     if not paths:
         return _err(command, f"{state_path} does not say which spec it is of: give it with --spec DIR")
     for p in paths:
         if not p.exists():
-            return _err(command, f"the spec {str(p)!r} does not exist (paths are relative to the current directory)")
+            return _err(command, f"the spec {str(p)!r} does not exist")
     result = check_paths(paths)
     if not result.ok:
         from checker.diagnostics import render_human
@@ -55,7 +51,7 @@ def load(command: str, state_path: str, spec: list[Path] | None):
     try:
         loaded = load_state(engine, data, scopes)
     except StateFileError as exc:
-        return _problems(command, state_path, exc)
+        return report(command, state_path, "a valid state file", exc)
     return result, engine, scopes, loaded
 
 
@@ -110,10 +106,10 @@ def legal_command(args) -> int:
         return loaded_or_code
     result, engine, scopes, loaded = loaded_or_code
     try:
-        data = read_json(args.move)
+        data = read_document(args.move, "move")
         move, player = load_move(loaded, data)
-    except StateFileError as exc:
-        return _problems("legal", args.move, exc)
+    except DocumentError as exc:
+        return report("legal", args.move, "a valid move file", exc)
     legality = Legality(engine, scopes)
     verdict = None
     for variant in copies_of(loaded, move, data):
