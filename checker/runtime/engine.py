@@ -624,11 +624,14 @@ class Engine:
 
     def lookahead(self, player: int, option) -> int | None:
         """``player``'s score if the offered action ``option`` were taken now (None: not an action).
-        The state, the log and the agents are put back as they were; nested choices take the first option."""
+        The state, the log, the agents and the observer are put back as they were; nested choices take the
+        first option, unseen by the observer."""
         if option[0] != "action" or self.score is None:
             return None
-        snap, saved = self.st.snapshot(), (self.recording, self.agents, self.decisions, self.moves, len(self.events))
-        self.recording, self.agents = False, [_FirstOption()] * self.st.n
+        snap = self.st.snapshot()
+        saved = (self.recording, self.agents, self.observer, self.decisions, self.moves, len(self.events))
+        # a look-ahead is not the game: nothing records or observes its decisions
+        self.recording, self.agents, self.observer = False, [_FirstOption()] * self.st.n, None
         try:
             self.perform(option[1], option[2])
             return self.quantity(self.score, (player,))
@@ -636,8 +639,8 @@ class Engine:
             return None
         finally:
             self.st.restore(snap)
-            self.recording, self.agents, self.decisions, self.moves = saved[:4]
-            del self.events[saved[4]:]
+            self.recording, self.agents, self.observer, self.decisions, self.moves = saved[:5]
+            del self.events[saved[5]:]
 
     def view(self, player: int) -> dict:
         """The state as ``player`` may see it: public things whole; hidden things only where they are
