@@ -209,6 +209,8 @@ def check_configurations(program: Program, reporter: Reporter) -> dict[str, list
                                        config.span)
                     seen.add(name)
             for constraint in program.constraints.values():
+                if constraint.invariant:            # about the states of a game, not its configuration
+                    continue
                 try:
                     applies = constraint.when is None or evaluate(constraint.when, program, sel, {})
                     if applies and not evaluate(constraint.require, program, sel, {}):

@@ -123,8 +123,8 @@ class Search:
         return z3.Or(d, v == NONE) if optional else d
 
     def well_formed(self, enc: Encoder) -> list:
-        """The bounds of a state, for the cells the query made."""
-        out = []
+        """The bounds of a state, for the cells the query made, and the spec's invariants."""
+        out = enc.invariants()          # first: the cells they make get their bounds below
         places: dict[int, list] = {}
         chosen_by_rank: dict[int, list] = {}
         E = self.engine

@@ -20,7 +20,7 @@ __all__ = ["RulebookLexer", "DECLARATIONS", "STATEMENTS", "CONSTANTS", "AGGREGAT
 # Words that start a declaration, a power clause or a rule head.
 DECLARATIONS = (
     "game", "source", "enum", "kind", "counter", "var", "zone", "window", "action", "quantity", "table", "card",
-    "rule", "precedence", "constraint", "decision", "procedure", "configuration", "overlay", "remove", "replace",
+    "rule", "precedence", "constraint", "invariant", "decision", "procedure", "configuration", "overlay", "remove", "replace",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
 # The other reserved words: statements, options, operators spelt as words.
@@ -38,7 +38,7 @@ BUILTINS = ("this", "me", "players", "player_count", "left", "right", "seats_fro
 TYPES = ("Int", "Bool", "Text", "Player")
 
 _NAME = r"[^\W\d]\w*"
-_NAMED = ("rule", "procedure", "action", "quantity", "window", "table", "power", "decision", "constraint",
+_NAMED = ("rule", "procedure", "action", "quantity", "window", "table", "power", "decision", "constraint", "invariant",
           "counter", "var", "zone", "source")
 
 

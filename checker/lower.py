@@ -313,10 +313,13 @@ class _Lower(Transformer):
     def power_subject(self, meta, c):
         return ast.Subject(str(c[1]), _unquote(c[0]), self.span(meta))
 
-    def constraint_decl(self, meta, c):
+    def constraint_decl(self, meta, c, invariant: bool = False):
         require = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite))][0]
         return ast.ConstraintDecl(str(c[0]), _all(c, ast.Cite), _decisions(c), require, _pick(c, "when"),
-                                  _pick(c, "message"), self.span(meta))
+                                  _pick(c, "message"), self.span(meta), invariant)
+
+    def invariant_decl(self, meta, c):
+        return self.constraint_decl(meta, c, invariant=True)
 
     def message(self, meta, c):
         return _tag("message", _unquote(c[0]))

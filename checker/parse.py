@@ -25,8 +25,8 @@ MAX_NESTING = 64
 
 TOP_LEVEL_KEYWORDS = (
     "overlay", "game", "source", "enum", "kind", "var", "counter", "zone", "window", "action",
-    "quantity", "table", "card", "rule", "precedence", "constraint", "procedure", "configuration",
-    "decision", "remove", "replace",
+    "quantity", "table", "card", "rule", "precedence", "constraint", "invariant", "procedure",
+    "configuration", "decision", "remove", "replace",
 )
 
 

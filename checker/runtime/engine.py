@@ -140,6 +140,10 @@ class Engine:
         self.tiebreak = game["tiebreak"].id if "tiebreak" in game else None
         self.controllers = {k.name: k.controller[0] for k in p.kinds.values() if k.controller}
         self.starts = {k.name: k.start[0] for k in p.kinds.values() if k.start}
+        self.invariants = [(inv, c.gen.env_function(inv.when, Scope({})) if inv.when is not None else None,
+                            c.gen.env_function(inv.require, Scope({})))
+                           for inv in p.constraints.values() if inv.invariant]
+        self.check_invariants = True      # at every decision point of a game
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
@@ -510,13 +514,22 @@ class Engine:
                 return
         raise SpecRuntimeError("an offer went on for too long")
 
+    def broken_invariants(self) -> list[ast.ConstraintDecl]:
+        """The spec's invariants that do not hold in the current state."""
+        return [inv for inv, when, require in self.invariants if (when is None or when({})) and not require({})]
+
     def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
                label: Callable | None = None, site=None, env: dict | None = None):
         """Ask ``player``'s agent; a single forced option is taken without asking.
-        ``observer``, when set, sees every decision point first, forced ones included."""
+        ``observer``, when set, sees every decision point first, forced ones included.
+        The spec's invariants are checked first: the spec breaking one is a located error."""
         self.decisions += 1
         if self.decisions > MAX_STEPS:
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS} decisions")
+        if self.invariants and self.check_invariants:
+            for inv in self.broken_invariants():
+                raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
+                                       + (f" ({inv.message})" if inv.message else ""), inv.span)
         decision = None
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)

@@ -374,6 +374,17 @@ class Encoder:
             raise Unsupported(f"no Z3 encoding for {type(e).__name__}", getattr(e, "span", None))
         return fn(self, e, env)
 
+    def invariants(self) -> list:
+        """The spec's `invariant`s, as constraints on this encoding's state (those that do not fold to true)."""
+        out = []
+        for inv, _, _ in self.E.invariants:
+            holds = self.expr(inv.require, {})
+            if inv.when is not None:
+                holds = OR(NOT(self.expr(inv.when, {})), holds)
+            if not (is_const(holds) and holds):
+                out.append(holds)
+        return out
+
     def coll(self, e, env: dict) -> list:
         v = self.expr(e, env)
         if isinstance(v, (list, tuple)) and (not v or isinstance(v[0], tuple)):

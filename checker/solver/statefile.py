@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from checker.documents import DocumentError, excerpt, schema_problems
+from checker.documents import ROOT, DocumentError, excerpt, schema_problems
 from checker.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
 from checker.solver.legal import Move, Point
@@ -338,6 +338,10 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
             st.uses[(pl, card, use["power"])] = (use.get("turn", st.turn), use.get("round", st.round))
     E.invalidate()
     st.version += 1
+    if not problems:
+        for inv in E.broken_invariants():      # a state no game of this spec can reach
+            problems.append((ROOT, f"the state breaks the invariant {inv.name} ({inv.span})"
+                                   + (f": {inv.message}" if inv.message else "")))
     point, choose_type = _load_point(E, data["decision"], scopes, vals, problems)
     if problems:
         raise StateFileError(problems)

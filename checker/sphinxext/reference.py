@@ -60,10 +60,15 @@ def render_configurations(book: Book) -> str:
                         ""]
         content += quotes(book, config.cites)
         lines += rst.directive("rb:configuration", config.name, {"where": book.where(config.span)}, content)
-    if program.constraints:
-        lines += rst.title("Contraintes", "-")
-        for constraint in program.constraints.values():
-            lines += constraint_block(book, constraint)
+    for title, invariant in (("Contraintes", False), ("Invariants", True)):
+        chosen = [c for c in program.constraints.values() if c.invariant == invariant]
+        if chosen:
+            lines += rst.title(title, "-")
+            if invariant:
+                lines += [rst.sentence("Ces conditions valent à chaque décision de toute partie : un état qui en "
+                                       "viole une ne peut pas être atteint"), ""]
+            for constraint in chosen:
+                lines += constraint_block(book, constraint)
     return "\n".join(lines)
 
 
