@@ -22,6 +22,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import jsonschema
+
 from checker.source import SourceError, read_source
 
 __all__ = ["DocumentError", "read_document", "parse_document", "report", "schema", "schema_problems", "excerpt",
@@ -42,6 +44,7 @@ class DocumentError(Exception):
         self.unread = unread            # the file could not be read at all (one problem says why)
         if len(problems) > MAX_PROBLEMS:
             problems = problems[:MAX_PROBLEMS] + [("…", f"and {len(problems) - MAX_PROBLEMS} more problem(s)")]
+        problems = [(_clip(path, 160), _clip(message, 600)) for path, message in problems]
         super().__init__("; ".join(f"{p}: {m}" for p, m in problems))
         self.problems = problems
 
@@ -96,6 +99,11 @@ def excerpt(value, limit: int = 60) -> str:
     walk(value, 0)
     text = "".join(out)
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _clip(text: str, limit: int) -> str:
+    """A path or a message cut to ``limit`` characters: a long key or value of the file is never shown whole."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # ---------------------------------------------------------------- reading
@@ -221,7 +229,6 @@ def schema(name: str) -> dict:
 
 @cache
 def _validator(name: str):
-    import jsonschema
     base = jsonschema.Draft202012Validator
     # "integer" is an int, never 4.0: a float where a count belongs is a mistake to report
     strict = base.TYPE_CHECKER.redefine(
@@ -234,6 +241,8 @@ def schema_problems(data, name: str) -> list[tuple[str, str]]:
     out = []
     errors = sorted(_validator(name).iter_errors(data), key=lambda e: [str(x) for x in e.absolute_path])
     for err in errors[:MAX_PROBLEMS + 1]:
+        if err.validator == "anyOf" and err.context:       # say what is wrong inside the shape that went deepest
+            err = max(err.context, key=lambda e: len(e.absolute_path))
         out.append(("/".join(map(str, err.absolute_path)) or ROOT, _message(err)))
     return out
 
@@ -255,9 +264,10 @@ def _message(err) -> str:
         return f"expected {json.dumps(expected, ensure_ascii=False)}, not {shown}"
     if kind == "enum":
         return f"{shown} is not one of {', '.join(json.dumps(x, ensure_ascii=False) for x in expected)}"
-    if kind in ("oneOf", "anyOf"):
-        return f"{shown} is not valid under any of the given schemas" if kind == "anyOf" else \
-            f"{shown} must have exactly one of the shapes the format allows"
+    if kind == "anyOf":
+        return f"{shown} is not valid under any of the given schemas"
+    if kind == "oneOf":
+        return f"{shown} must have exactly one of the shapes the format allows"
     if kind in ("minimum", "maximum", "minItems", "maxItems", "minLength", "pattern"):
         return f"{shown}: {kind} is {expected!r}"
     return err.message if len(err.message) <= 200 else err.message[:200] + "…"
