@@ -646,7 +646,7 @@ def conflicts_command(args) -> int:
 
     from checker.check import check_paths
     from checker.diagnostics import render_human
-    from checker.output import OutputError, plan_directory, write_text
+    from checker.output import OutputError, plan_directory, write_json
     force = getattr(args, "force", False)
     if args.witnesses:
         try:
@@ -683,7 +683,7 @@ def conflicts_command(args) -> int:
                     for suffix, document in (("state", f.witness), ("move", f.move)):
                         if document is not None:
                             target = folder / f"{stem}.{suffix}.json"
-                            write_text(target, json.dumps(document, ensure_ascii=False, indent=1) + "\n", force)
+                            write_json(target, document, force)
                             f.files.append(str(target))
         except OSError as exc:
             print(f"rulebook conflicts: cannot write witnesses to {folder}: {exc.strerror or exc}", file=sys.stderr)

@@ -15,21 +15,21 @@ a file from elsewhere cannot make a command print lines of an unrelated file.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
+import sys
 from functools import cache
 from importlib import resources
 from pathlib import Path
-
-import jsonschema
 
 from checker.source import SourceError, read_source
 
 __all__ = ["DocumentError", "read_document", "parse_document", "report", "schema", "schema_problems", "excerpt",
            "spec_paths", "MAX_BYTES", "MAX_DEPTH", "MAX_INT"]
 
-MAX_BYTES = 16 * 2**20          # a 7-player game log is about 0.2 MB
+MAX_BYTES = 16 * 2**20          # an 8-player game log is about 0.1 MB
 MAX_DEPTH = 32                  # a state file is 5 deep
 MAX_INT = 2**53 - 1             # the integers every JSON reader reads exactly (RFC 7493)
 MAX_PROBLEMS = 20               # more are summed up in one line
@@ -123,8 +123,8 @@ class _Duplicates(dict):
 
 
 def _int(text: str):
-    if len(text.lstrip("-")) > 16 and (len(text) > 20 or abs(int(text)) > MAX_INT):
-        return _Unreadable(text, "an integer too large")
+    if len(text) > 15 and (len(text) > 20 or abs(int(text)) > MAX_INT):        # MAX_INT has 16 digits
+        return _Unreadable(text, f"an integer too large (at most {MAX_INT} in absolute value)")
     return int(text)
 
 
@@ -147,8 +147,7 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
 
 
 def parse_document(text: str) -> object:
-    """Parse JSON text within the bounds above, or raise
-    :class:`DocumentError`."""
+    """Parse JSON text within the bounds above, or raise :class:`DocumentError`."""
     try:
         data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant,
                           object_pairs_hook=_object)
@@ -166,16 +165,13 @@ def parse_document(text: str) -> object:
             continue
         if isinstance(value, _Unreadable):
             shown = value.text if len(value.text) <= 24 else f"{value.text[:12]}…({len(value.text)} characters)"
-            problems.append((where, f"{shown} is {value.why} (integers are at most {MAX_INT} in absolute value)"
-                             if value.why != "not a JSON number" else f"{shown} is {value.why}"))
+            problems.append((where, f"{shown} is {value.why}"))
         elif isinstance(value, dict):
             if isinstance(value, _Duplicates):
                 problems += [(where, f"the key {excerpt(k)} is given twice") for k in dict.fromkeys(value.repeated)]
             stack += [(v, f"{path}/{k}" if path else str(k), depth + 1) for k, v in reversed(value.items())]
         elif isinstance(value, list):
             stack += [(v, f"{path}/{i}" if path else str(i), depth + 1) for i, v in reversed(list(enumerate(value)))]
-        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
-            problems.append((where, f"{excerpt(value)} is an integer too large (at most {MAX_INT} in absolute value)"))
     if problems:
         raise DocumentError(problems)
     return data
@@ -202,7 +198,6 @@ def read_document(path: str | Path, kind: str | None = None) -> object:
 
 def report(command: str, name: str, what: str, exc: DocumentError) -> int:
     """Say on stderr why the file ``name`` is not ``what`` (``a state file`` …); the exit code for bad input."""
-    import sys
     problems = exc.problems
     if exc.unread:
         print(f"rulebook {command}: {problems[0][1]}", file=sys.stderr)
@@ -229,6 +224,7 @@ def schema(name: str) -> dict:
 
 @cache
 def _validator(name: str):
+    import jsonschema               # only when a file is read: the engine imports this module
     base = jsonschema.Draft202012Validator
     # "integer" is an int, never 4.0: a float where a count belongs is a mistake to report
     strict = base.TYPE_CHECKER.redefine(
@@ -239,7 +235,8 @@ def _validator(name: str):
 def schema_problems(data, name: str) -> list[tuple[str, str]]:
     """Every place ``data`` does not follow the schema ``name``: [(JSON path, message)], in document order."""
     out = []
-    errors = sorted(_validator(name).iter_errors(data), key=lambda e: [str(x) for x in e.absolute_path])
+    first = itertools.islice(_validator(name).iter_errors(data), 10 * MAX_PROBLEMS)     # a huge list: not all
+    errors = sorted(first, key=lambda e: [str(x) for x in e.absolute_path])
     for err in errors[:MAX_PROBLEMS + 1]:
         if err.validator == "anyOf" and err.context:       # say what is wrong inside the shape that went deepest
             err = max(err.context, key=lambda e: len(e.absolute_path))

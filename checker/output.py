@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["OutputError", "plan", "plan_directory", "write_text", "GuardedStdout", "StdoutFailed", "silence_stdout"]
+__all__ = ["OutputError", "plan", "plan_directory", "write_text", "write_json", "GuardedStdout", "StdoutFailed", "silence_stdout"]
 
 
 class OutputError(Exception):
@@ -97,6 +97,12 @@ def write_text(target: str | Path, text: str, force: bool = False) -> None:
         if os.path.lexists(temp):
             os.unlink(temp)
     _sync_directory(directory)
+
+
+def write_json(target: str | Path, data, force: bool = False) -> None:
+    """:func:`write_text` of ``data`` as the commands write JSON (UTF-8 as is, one space of indent)."""
+    import json
+    write_text(target, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force)
 
 
 def _publish_new(temp: str, path: Path) -> None:

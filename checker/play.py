@@ -3,14 +3,13 @@ terminal) and print its log; `rulebook replay`: play a logged game again and che
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 from checker.check import CheckResult, check_paths
 from checker.configurations import ConfigEvalError, Selection, evaluate, select
 from checker.diagnostics import render_human
-from checker.output import OutputError, plan, write_text
+from checker.output import OutputError, plan, write_json
 from checker.program import did_you_mean
 from checker.runtime import Engine, RandomAgent, SpecRuntimeError
 from checker.runtime.agents import GreedyAgent, HumanAgent, HumanQuit
@@ -91,9 +90,7 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
             return 2
         cards[kind].append(name)
     selection = Selection(players, {kind: tuple(names) for kind, names in cards.items()})
-    for constraint in program.constraints.values():      # the rules decide whether this selection is allowed
-        if constraint.invariant:
-            continue
+    for constraint in program.selection_constraints():      # the rules decide whether this selection is allowed
         try:
             applies = constraint.when is None or evaluate(constraint.when, program, selection, {})
             if applies and not evaluate(constraint.require, program, selection, {}):
@@ -150,7 +147,7 @@ def _outputs(command: str, args, targets: list, reads: list) -> int:
 
 def _write(command: str, path: str, data, force: bool) -> int:
     try:
-        write_text(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force)
+        write_json(path, data, force)
     except OutputError as exc:
         print(f"rulebook {command}: {exc}", file=sys.stderr)
         return 2

@@ -88,6 +88,13 @@ class Program:
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
 
+    def selection_constraints(self) -> list[ast.ConstraintDecl]:
+        """The `constraint`s, which judge a selection of cards (the `invariant`s, in the same table, judge states)."""
+        return [c for c in self.constraints.values() if not c.invariant]
+
+    def invariants(self) -> list[ast.ConstraintDecl]:
+        return [c for c in self.constraints.values() if c.invariant]
+
     def rules_of_card(self, card: str) -> list[ast.RuleDecl]:
         return [r for r in self.rules.values() if r.card == card]
 

@@ -416,3 +416,11 @@ def test_every_decision_of_a_few_games_keeps_the_invariants(capsys, tmp_path):
     for players, config in ((2, "Bluff"), (3, "Violente"), (7, CONFIG)):
         code, _, err = run(capsys, "play", "spec/citadelles", "-n", players, "-c", config, "-q", "-s", 2)
         assert code == 0, err
+
+
+def test_the_integer_bounds_are_exact():
+    from checker.documents import MAX_INT, DocumentError, parse_document
+    assert parse_document(f"[{MAX_INT}, {-MAX_INT}, 1.5]") == [MAX_INT, -MAX_INT, 1.5]
+    for text in (str(MAX_INT + 1), str(-MAX_INT - 1), "1" * 30, "1e400", "-Infinity"):
+        with pytest.raises(DocumentError):
+            parse_document(text)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from fuzzing import cases, checked_once, real_documents, run_case
 

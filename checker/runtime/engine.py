@@ -142,7 +142,7 @@ class Engine:
         self.starts = {k.name: k.start[0] for k in p.kinds.values() if k.start}
         self.invariants = [(inv, c.gen.env_function(inv.when, Scope({})) if inv.when is not None else None,
                             c.gen.env_function(inv.require, Scope({})))
-                           for inv in p.constraints.values() if inv.invariant]
+                           for inv in p.invariants()]
         self.check_invariants = True      # at every decision point of a game
 
     # ---------------------------------------------------------------- compile time

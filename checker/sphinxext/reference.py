@@ -60,11 +60,10 @@ def render_configurations(book: Book) -> str:
                         ""]
         content += quotes(book, config.cites)
         lines += rst.directive("rb:configuration", config.name, {"where": book.where(config.span)}, content)
-    for title, invariant in (("Contraintes", False), ("Invariants", True)):
-        chosen = [c for c in program.constraints.values() if c.invariant == invariant]
+    for title, chosen in (("Contraintes", program.selection_constraints()), ("Invariants", program.invariants())):
         if chosen:
             lines += rst.title(title, "-")
-            if invariant:
+            if chosen[0].invariant:
                 lines += [rst.sentence("Ces conditions valent à chaque décision de toute partie : un état qui en "
                                        "viole une ne peut pas être atteint"), ""]
             for constraint in chosen:
