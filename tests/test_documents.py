@@ -424,3 +424,22 @@ def test_the_integer_bounds_are_exact():
     for text in (str(MAX_INT + 1), str(-MAX_INT - 1), "1" * 30, "1e400", "-Infinity"):
         with pytest.raises(DocumentError):
             parse_document(text)
+
+
+@pytest.mark.parametrize("overlay,players,config,more", [
+    ("spec/maison/bâtisseuse.rules", 3, "Bluff", ["--add", "Bâtisseuse", "--remove", "Artiste"]),
+    ("tests/fixtures/good/overlay_partie_rapide.rules", 4, CONFIG, []),
+])
+def test_the_last_decisions_of_a_game_with_an_overlay_are_written_and_read_back(capsys, tmp_path, overlay, players,
+                                                                                 config, more):
+    log = tmp_path / "partie.json"
+    code, _, err = run(capsys, "play", "spec/citadelles", overlay, "-n", players, "-c", config, "-s", 1, "-q",
+                       "--agent", "greedy", "--json", log, *more)
+    assert code == 0, err
+    total = sum(e["kind"] == "decision" for e in json.loads(log.read_text(encoding="utf-8"))["events"])
+    for n in (total, total - 1, total - 2):
+        state = tmp_path / f"etat-{n}.json"
+        code, _, err = run(capsys, "replay", log, "--state-at", n, state)
+        assert code == 0, err
+        code, out, err = run(capsys, "moves", state)
+        assert code == 0 and "legal move(s)" in out, err
