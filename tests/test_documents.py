@@ -443,3 +443,12 @@ def test_the_last_decisions_of_a_game_with_an_overlay_are_written_and_read_back(
         assert code == 0, err
         code, out, err = run(capsys, "moves", state)
         assert code == 0 and "legal move(s)" in out, err
+
+
+def test_an_invariant_is_type_checked_and_may_read_the_state(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules", tmp_path / "jeu.rules")
+    (tmp_path / "inv.rules").write_text("invariant bourse_bornée { require all(p in players: bourse[p] <= 99) }\n"
+                                        "invariant faux { require 3 }\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", "jeu.rules", "inv.rules")
+    assert code == 1 and "inv.rules:2:" in out and "an invariant" in out and "inv.rules:1:" not in out

@@ -143,7 +143,6 @@ class Engine:
         self.invariants = [(inv, c.gen.env_function(inv.when, Scope({})) if inv.when is not None else None,
                             c.gen.env_function(inv.require, Scope({})))
                            for inv in p.invariants()]
-        self.check_invariants = True      # at every decision point of a game
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
@@ -526,7 +525,7 @@ class Engine:
         self.decisions += 1
         if self.decisions > MAX_STEPS:
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS} decisions")
-        if self.invariants and self.check_invariants:
+        if self.invariants:
             for inv in self.broken_invariants():
                 raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
                                        + (f" ({inv.message})" if inv.message else ""), inv.span)
