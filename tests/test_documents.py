@@ -452,3 +452,21 @@ def test_an_invariant_is_type_checked_and_may_read_the_state(capsys, tmp_path, m
                                         "invariant faux { require 3 }\n", encoding="utf-8")
     code, out, _ = run(capsys, "check", "jeu.rules", "inv.rules")
     assert code == 1 and "inv.rules:2:" in out and "an invariant" in out and "inv.rules:1:" not in out
+
+
+def test_a_name_the_rules_need_and_the_state_leaves_out_is_bad_input(capsys, tmp_path, files, monkeypatch):
+    """A name bound on some paths only is not required when the state is read; if the rules then need it, the
+    encoding says so: bad input (2), not an internal error."""
+    import checker.solver.commands
+    from checker.solver.scopes import Scopes
+
+    class Unbound(Scopes):
+        def __init__(self, typed):
+            super().__init__(typed)
+            self.bound = {}
+    monkeypatch.setattr(checker.solver.commands, "Scopes", Unbound)
+
+    def drop(doc):
+        doc["decision"]["names"] = {}
+    refused(capsys, "state", edited(files, "state", tmp_path, drop), files, "decision/names: the rules need p",
+            "the state gives it no value")

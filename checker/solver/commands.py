@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
 from checker.solver.scopes import Scopes
 from checker.documents import DocumentError, read_document, report, spec_paths
@@ -53,6 +54,19 @@ def load(command: str, state_path: str, spec: list[Path] | None):
     except StateFileError as exc:
         return report(command, state_path, "a valid state file", exc)
     return result, engine, scopes, loaded
+
+
+def _unsupported(command: str, state_path: str, scopes: Scopes, loaded, exc: Unsupported) -> int:
+    """The encoding met what it cannot express: a local name in scope at the decision point that the state left
+    without a value (one bound on some paths only: bad input, 2), or a construct Z3 is not given (4, undecided)."""
+    where = f" ({exc.span})" if exc.span is not None else ""
+    in_scope = scopes.at.get(id(loaded.point.site), {})
+    name = exc.message.split("'")[1] if exc.message.endswith("has no value here") else None
+    if name in in_scope:
+        return _err(command, f"{state_path} is not a valid state file: decision/names: the rules need {name}{where}, "
+                             f"and the state gives it no value")
+    print(f"unknown: the Z3 encoding cannot express this{where}: {exc.message}")
+    return 4
 
 
 def describe_move(loaded, move) -> str:
@@ -112,13 +126,16 @@ def legal_command(args) -> int:
         return report("legal", args.move, "a valid move file", exc)
     legality = Legality(engine, scopes)
     verdict = None
-    for variant in copies_of(loaded, move, data):
-        answer = legality.check(loaded.point, variant, player)
-        if answer.legal:
-            verdict = answer
-            break
-        if verdict is None or _rank(answer) < _rank(verdict):
-            verdict = answer
+    try:
+        for variant in copies_of(loaded, move, data):
+            answer = legality.check(loaded.point, variant, player)
+            if answer.legal:
+                verdict = answer
+                break
+            if verdict is None or _rank(answer) < _rank(verdict):
+                verdict = answer
+    except Unsupported as exc:
+        return _unsupported("legal", args.state, scopes, loaded, exc)
     shown = describe_move(loaded, verdict.move)
     if args.json:
         print(json.dumps({"status": verdict.status, "move": shown, "offered": verdict.offered,
@@ -186,6 +203,8 @@ def moves_command(args) -> int:
     except SolverUnknown as exc:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4
+    except Unsupported as exc:
+        return _unsupported("moves", args.state, scopes, loaded, exc)
     player = loaded.point.player
     if args.json:
         print(json.dumps([dump_move(engine, m, player, loaded.choose_type) for m in moves], ensure_ascii=False,

@@ -19,6 +19,7 @@ from pathlib import Path
 from checker.documents import ROOT, DocumentError, excerpt, schema_problems
 from checker.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
+from checker.runtime.state import SpecRuntimeError
 from checker.solver.legal import Move, Point
 from checker.solver.scopes import Scopes
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, KindT, Opt, Ty
@@ -339,7 +340,13 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     E.invalidate()
     st.version += 1
     if not problems:
-        for inv in E.broken_invariants():      # a state no game of this spec can reach
+        try:
+            broken = E.broken_invariants()      # a state no game of this spec can reach
+        except SpecRuntimeError as exc:
+            problems.append((ROOT, f"the spec's invariants cannot be evaluated on this state: {exc.message}"
+                                   + (f" ({exc.span})" if exc.span else "")))
+            broken = []
+        for inv in broken:
             problems.append((ROOT, f"the state breaks the invariant {inv.name} ({inv.span})"
                                    + (f": {inv.message}" if inv.message else "")))
     point, choose_type = _load_point(E, data["decision"], scopes, vals, problems)
