@@ -608,6 +608,7 @@ class PrecedenceDecl:
 
 @dataclass(frozen=True, slots=True)
 class ConstraintDecl:
+    """`constraint` (on a configuration) or, with ``invariant``, `invariant` (on every state of a game)."""
     name: str
     cites: tuple[Cite, ...]
     decisions: tuple[tuple[str, Span], ...]
@@ -615,6 +616,7 @@ class ConstraintDecl:
     when: Expr | None
     message: str | None
     span: Span
+    invariant: bool = False
 
 
 @dataclass(frozen=True, slots=True)

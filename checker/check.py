@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import os
 import time
 from pathlib import Path
 from typing import Mapping
@@ -28,6 +29,7 @@ from checker.typecheck import Typed, typecheck
 __all__ = ["CheckResult", "ParseCache", "check_paths", "spec_files"]
 
 EXTENSION = ".rules"
+MAX_SPEC_ENTRIES = 20_000
 
 
 @dataclasses.dataclass
@@ -46,10 +48,28 @@ class CheckResult:
         return not self.reporter.errors
 
 
+def _walk(directory: Path) -> list[Path] | None:
+    """The .rules files under ``directory`` (links to directories are not followed); None when it holds more than
+    MAX_SPEC_ENTRIES entries — a spec directory is small, and `/` would take minutes to walk."""
+    found, seen = [], 0
+    for root, dirs, files in os.walk(directory):
+        seen += len(dirs) + len(files)
+        if seen > MAX_SPEC_ENTRIES:
+            return None
+        found += [Path(root) / f for f in files if f.endswith(EXTENSION)]
+    return found
+
+
 def spec_files(path: Path, reporter: Reporter) -> list[Path]:
     """The .rules files a command-line path stands for (a directory: all of them, by name)."""
     if path.is_dir():
-        files = sorted(p for p in path.rglob(f"*{EXTENSION}") if p.is_file())
+        walked = _walk(path)
+        if walked is None:
+            reporter.error("E0002", f"'{path}' is too large to be a spec directory (more than {MAX_SPEC_ENTRIES} "
+                                    f"files and directories)", Span(str(path), 1, 1, 1, 1),
+                           hint=f"a spec is a directory of {EXTENSION} files")
+            return []
+        files = sorted(p for p in walked if p.is_file())
         if not files:
             reporter.error("E0002", f"'{path}' holds no {EXTENSION} file", Span(str(path), 1, 1, 1, 1),
                            hint=f"a spec is a directory of {EXTENSION} files")

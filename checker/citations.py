@@ -13,6 +13,7 @@ import collections
 import dataclasses
 import difflib
 import heapq
+import os
 import re
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from checker.diagnostics import Reporter
 from checker.program import Program, did_you_mean
 from checker.source import SourceError, read_source
 
-__all__ = ["normalize", "SourceText", "check_citations", "all_cites"]
+__all__ = ["normalize", "SourceText", "check_citations", "all_cites", "source_path"]
 
 _SPACES = re.compile(r"\s+")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "\u202f": " "})
@@ -125,10 +126,33 @@ def all_cites(program: Program) -> list[ast.Cite]:
     return cites
 
 
+def source_path(program: Program, name: str) -> tuple[Path | None, str | None]:
+    """The file of source ``name``: (its path, None), or (None, why) when its path leaves the directory of the
+    spec file that declares it — an absolute path, ``..`` above it, or a link to elsewhere.  A spec reads only
+    its own texts: a spec from elsewhere cannot make `check` read, and quote, any other file."""
+    decl, directory = program.sources[name], program.source_dirs[name]
+    if Path(decl.path).is_absolute() or Path(decl.path).drive:
+        return None, "is an absolute path"
+    path = directory / decl.path
+    try:
+        base, real = os.path.realpath(directory), os.path.realpath(path)
+        inside = os.path.commonpath([base, real]) == base
+    except (OSError, ValueError):       # a NUL in the path, another drive
+        inside = False
+    if not inside:
+        how = "goes through a link" if ".." not in Path(decl.path).parts else "goes up with '..'"
+        return None, f"{how} to a file outside the directory '{directory}'"
+    return path, None
+
+
 def load_sources(program: Program, reporter: Reporter) -> dict[str, SourceText]:
     texts: dict[str, SourceText] = {}
     for name, decl in program.sources.items():
-        path = (program.source_dirs[name] / decl.path)
+        path, outside = source_path(program, name)
+        if path is None:
+            reporter.error("E0403", f"source '{name}': \"{decl.path}\" {outside}", decl.span,
+                           hint="a source text must be inside the directory of the .rules file that declares it")
+            continue
         try:
             source = read_source(path)
         except SourceError as exc:

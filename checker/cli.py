@@ -1,7 +1,7 @@
 """The `rulebook` command.
 
 Exit codes: 0 the spec is clean (warnings allowed), 1 the spec has errors,
-2 the command line is wrong.  No input makes it print a Python traceback: an
+2 the command line or an input file is wrong, or an output cannot be written.  No input makes it print a Python traceback: an
 unexpected internal failure is reported as such, with exit code 3.
 """
 
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from checker.diagnostics import render_human, render_short
+from checker.output import GuardedStdout, StdoutFailed, silence_stdout
 
 __all__ = ["main"]
 
@@ -61,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--state-at", nargs=2, metavar=("N", "FILE"),
                              help="write the state at the N-th decision (as numbered in the log) to FILE, for "
                                   "`rulebook legal` and `rulebook moves`")
+        command.add_argument("--force", action="store_true", help="replace output files that already exist")
     legal = sub.add_parser("legal", help="is a move legal in a state, and if not, which rules forbid it?",
                            description="Decide with Z3 whether MOVE is legal at the decision point of STATE. "
                                        "Illegal: the smallest set of rules (and other conditions of the spec) that "
@@ -89,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
                                                         "count the game allows, at once)")
     conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a move "
                                                                "file) in DIR, for `rulebook legal`")
+    conflicts.add_argument("--force", action="store_true", help="write the witnesses into DIR even if it already "
+                                                                "holds witness files (replacing those of the same name)")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
     conflicts.add_argument("--workers", "-j", type=int, help="processes running the Z3 queries (default: every "
@@ -209,6 +213,30 @@ def _lsp() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit code.  A standard output that cannot be written (closed, a full disk, a reader
+    that went away) ends it with a message on stderr and exit code 2."""
+    real = sys.stdout
+    if real is None:                   # started with its standard output closed
+        print("rulebook: the standard output is closed; nothing could be printed", file=sys.stderr)
+        return 2
+    sys.stdout = GuardedStdout(real)
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
+        return code
+    except StdoutFailed as exc:
+        if real is sys.__stdout__:
+            silence_stdout()
+        try:
+            print(f"rulebook: cannot write to the standard output ({exc.reason})", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+        return 2
+    finally:
+        sys.stdout = real
+
+
+def _run(argv: list[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -248,14 +276,13 @@ def main(argv: list[str] | None = None) -> int:
             return _lsp()
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+    except StdoutFailed:
+        raise
     except Exception as exc:  # a bug of ours, never the user's input: say so plainly
-        print(f"rulebook: internal error ({type(exc).__name__}: {exc}); please report it with the input that "
-              f"caused it", file=sys.stderr)
+        print(f"rulebook: internal error ({type(exc).__name__}: {str(exc)[:300]}); please report it with the input "
+              f"that caused it", file=sys.stderr)
         return 3
     return 2
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -206,7 +206,7 @@ def check_configurations(program: Program, reporter: Reporter) -> dict[str, list
                         reporter.error("E0602", f"\"{name}\" is selected twice in \"{config.name}\" with {n} players",
                                        config.span)
                     seen.add(name)
-            for constraint in program.constraints.values():
+            for constraint in program.selection_constraints():
                 try:
                     applies = constraint.when is None or evaluate(constraint.when, program, sel, {})
                     if applies and not evaluate(constraint.require, program, sel, {}):

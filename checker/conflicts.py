@@ -197,8 +197,8 @@ class Search:
         return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
     def well_formed(self, enc: Encoder) -> list:
-        """The bounds of a state, for the cells the query made."""
-        out = []
+        """The bounds of a state, for the cells the query made, and the spec's invariants."""
+        out = enc.invariants()          # first: the cells they make get their bounds below
         places: dict[int, list] = {}
         chosen_by_rank: dict[int, list] = {}
         E = self.engine
@@ -681,6 +681,14 @@ def conflicts_command(args) -> int:
 
     from checker.check import check_paths
     from checker.diagnostics import render_human
+    from checker.output import OutputError, plan_directory, write_json
+    force = getattr(args, "force", False)
+    if args.witnesses:
+        try:
+            plan_directory(args.witnesses, "*.json", force)
+        except OutputError as exc:
+            print(f"rulebook conflicts: {exc}", file=sys.stderr)
+            return 2
     result = check_paths([args.spec, *args.more])
     if not result.ok:
         sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
@@ -710,15 +718,17 @@ def conflicts_command(args) -> int:
             for i, f in enumerate(findings, 1):
                 if f.witness is not None:
                     stem = f"{i:02d}-{'-'.join(f.rules)}"[:80].replace('"', "").replace("/", "_")
-                    (folder / f"{stem}.state.json").write_text(json.dumps(f.witness, ensure_ascii=False, indent=1)
-                                                               + "\n", encoding="utf-8")
-                    f.files = [str(folder / f"{stem}.state.json")]
-                    if f.move is not None:
-                        (folder / f"{stem}.move.json").write_text(json.dumps(f.move, ensure_ascii=False, indent=1)
-                                                                  + "\n", encoding="utf-8")
-                        f.files.append(str(folder / f"{stem}.move.json"))
+                    f.files = []
+                    for suffix, document in (("state", f.witness), ("move", f.move)):
+                        if document is not None:
+                            target = folder / f"{stem}.{suffix}.json"
+                            write_json(target, document, force)
+                            f.files.append(str(target))
         except OSError as exc:
             print(f"rulebook conflicts: cannot write witnesses to {folder}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        except OutputError as exc:
+            print(f"rulebook conflicts: {exc}", file=sys.stderr)
             return 2
     unresolved = [f for f in findings if f.unresolved]
     undecided = [f for f in findings if f.kind == "unknown"]

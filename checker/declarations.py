@@ -65,10 +65,11 @@ def check_declarations(c: Checker) -> None:
     for constraint in p.constraints.values():
         for name, span in constraint.decisions:
             c.decision_ref(name, span)
-        env = Env({}, config_only=True)
-        c.expect(constraint.require, BOOL, env, "a constraint")
+        env = EMPTY if constraint.invariant else Env({}, config_only=True)
+        what = "an invariant" if constraint.invariant else "a constraint"
+        c.expect(constraint.require, BOOL, env, what)
         if constraint.when is not None:
-            c.expect(constraint.when, BOOL, env, "the condition of a constraint")
+            c.expect(constraint.when, BOOL, env, f"the condition of {what}")
     for proc in p.procedures.values():
         c.block(proc.body, c.params_env(proc.params, EMPTY))
     for config in p.configurations.values():

@@ -46,6 +46,7 @@ CODES: dict[str, str] = {
     "E0304": "value out of the declared range",
     "E0401": "quotation not found in the source text",
     "E0402": "source text cannot be read",
+    "E0403": "source text outside the spec's directory",
     "E0501": "overlay names something the base does not declare",
     "E0502": "overlay header problem",
     "E0601": "configuration violates a constraint",

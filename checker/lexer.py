@@ -22,7 +22,7 @@ __all__ = ["RulebookLexer", "RULES", "SCOPES", "textmate_grammar", "DECLARATIONS
 DECLARATIONS = (
     "game", "source", "enum", "grid", "record", "kind", "counter", "var", "zone", "window", "action", "quantity",
     "table", "card",
-    "rule", "precedence", "constraint", "decision", "procedure", "configuration", "overlay", "remove", "replace",
+    "rule", "precedence", "constraint", "invariant", "decision", "procedure", "configuration", "overlay", "remove", "replace",
     "extend", "before",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
@@ -42,7 +42,7 @@ BUILTINS = ("this", "me", "players", "player_count", "left", "right", "seats_fro
 TYPES = ("Int", "Bool", "Text", "Player")
 
 _NAME = r"[^\W\d]\w*"
-_NAMED = ("rule", "procedure", "action", "quantity", "window", "table", "power", "decision", "constraint",
+_NAMED = ("rule", "procedure", "action", "quantity", "window", "table", "power", "decision", "constraint", "invariant",
           "counter", "var", "zone", "source")
 
 

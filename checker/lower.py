@@ -342,10 +342,13 @@ class _Lower(Transformer):
     def power_subject(self, meta, c):
         return ast.Subject(str(c[1]), _unquote(c[0]), self.span(meta))
 
-    def constraint_decl(self, meta, c):
+    def constraint_decl(self, meta, c, invariant: bool = False):
         require = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite))][0]
         return ast.ConstraintDecl(str(c[0]), _all(c, ast.Cite), _decisions(c), require, _pick(c, "when"),
-                                  _pick(c, "message"), self.span(meta))
+                                  _pick(c, "message"), self.span(meta), invariant)
+
+    def invariant_decl(self, meta, c):
+        return self.constraint_decl(meta, c, invariant=True)
 
     def message(self, meta, c):
         return _tag("message", _unquote(c[0]))
@@ -625,8 +628,8 @@ def _constant(value: str):
 for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",
               "collect"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
-for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action",
-              "decision"):
+for _kind in ("rule", "card", "precedence", "constraint", "invariant", "configuration", "procedure", "quantity", "table",
+              "action", "decision"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,

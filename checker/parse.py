@@ -26,7 +26,7 @@ MAX_NESTING = 64
 
 TOP_LEVEL_KEYWORDS = (
     "overlay", "game", "source", "enum", "grid", "record", "kind", "var", "counter", "zone", "window", "action",
-    "quantity", "table", "card", "rule", "precedence", "constraint", "procedure", "configuration",
+    "quantity", "table", "card", "rule", "precedence", "constraint", "invariant", "procedure", "configuration",
     "decision", "remove", "replace", "extend", "before",
 )
 

@@ -3,17 +3,18 @@ terminal) and print its log; `rulebook replay`: play a logged game again and che
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 from checker.check import CheckResult, check_paths
 from checker.configurations import ConfigEvalError, Selection, evaluate, select
 from checker.diagnostics import render_human
+from checker.output import OutputError, plan, write_json
 from checker.program import did_you_mean
 from checker.runtime import Engine, SpecRuntimeError
 from checker.runtime.agents import HumanAgent, HumanQuit, make_agent
-from checker.runtime.replay import LogError, ReplayMismatch, replay, state_digest, validate_log
+from checker.documents import DocumentError, read_document, report, spec_paths
+from checker.runtime.replay import ReplayMismatch, replay, state_digest, validate_log
 
 __all__ = ["play_command", "replay_command", "format_event"]
 
@@ -91,7 +92,7 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
             return 2
         cards[kind].append(name)
     selection = Selection(players, {kind: tuple(names) for kind, names in cards.items()})
-    for constraint in program.constraints.values():      # the rules decide whether this selection is allowed
+    for constraint in program.selection_constraints():      # the rules decide whether this selection is allowed
         try:
             applies = constraint.when is None or evaluate(constraint.when, program, selection, {})
             if applies and not evaluate(constraint.require, program, selection, {}):
@@ -136,7 +137,30 @@ def _situation(engine: Engine, seat: int) -> list[str]:
     return lines
 
 
+def _outputs(command: str, args, targets: list, reads: list) -> int:
+    """Check the files the command will write before it does any work (0, or 2 after saying what is wrong)."""
+    try:
+        plan([t for t in targets if t], force=args.force, reads=reads)
+    except OutputError as exc:
+        print(f"rulebook {command}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _write(command: str, path: str, data, force: bool) -> int:
+    try:
+        write_json(path, data, force)
+    except OutputError as exc:
+        print(f"rulebook {command}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def play_command(args) -> int:
+    state_at = (getattr(args, "state_at", None) or [None, None])[1]
+    code = _outputs("play", args, [args.json, state_at], [args.spec, *args.more])
+    if code:
+        return code
     prepared = _prepare("play", [args.spec, *args.more], args.config, args.players, _names(args.add),
                         _names(args.remove))
     if isinstance(prepared, int):
@@ -194,50 +218,24 @@ def play_command(args) -> int:
                   "remove": _names(args.remove), "selection": selection.cards,
                   "events": game.events, "scores": game.scores, "winners": game.winners,
                   "final_state": state_digest(engine.st)}
-        try:
-            Path(args.json).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            print(f"rulebook play: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+        return _write("play", args.json, record, args.force)
     return 0
 
 
 def replay_command(args) -> int:
     """Play a logged game again from its log; stop at the first difference."""
-    path = Path(args.log)
+    code = _outputs("replay", args, [(getattr(args, "state_at", None) or [None, None])[1]], [args.log])
+    if code:
+        return code
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        print(f"rulebook replay: no such file: {path}", file=sys.stderr)
-        return 2
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"rulebook replay: cannot read {path}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
-        return 2
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"rulebook replay: {path} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
-              file=sys.stderr)
-        return 2
-    except (ValueError, RecursionError):       # nested too deeply, or an integer too long to read
-        print(f"rulebook replay: {path} is not a JSON game log (nested too deeply, or a number too long)",
-              file=sys.stderr)
-        return 2
-    try:
+        record = read_document(args.log, "log")
         decisions = validate_log(record)
-    except LogError as exc:
-        print(f"rulebook replay: {path} is not a game log: {exc}", file=sys.stderr)
-        return 2
-    paths = [Path(p) for p in record["spec"]]
-    for spec in paths:
-        try:
-            exists = spec.exists()
-        except (OSError, ValueError):
-            exists = False
-        if not exists:
-            print(f"rulebook replay: the log's spec {str(spec)!r} does not exist (its paths are relative to the "
-                  f"directory the game was played from)", file=sys.stderr)
-            return 2
+    except DocumentError as exc:
+        return report("replay", args.log, "a game log", exc)
+    try:
+        paths = spec_paths(record["spec"], args.log)
+    except DocumentError as exc:
+        return report("replay", args.log, "replayable here", exc)
     prepared = _prepare("replay", paths, record["configuration"], record["players"],
                         [str(n) for n in record.get("add") or []], [str(n) for n in record.get("remove") or []])
     if isinstance(prepared, int):
@@ -299,10 +297,7 @@ def _write_state(command: str, args, recorder) -> int:
         print(f"rulebook {command}: the game has {recorder.count} decisions, there is no decision {n}",
               file=sys.stderr)
         return 2
-    try:
-        Path(path).write_text(json.dumps(recorder.state, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        print(f"rulebook {command}: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    print(f"state at decision {n} written to {path}", file=sys.stderr)
-    return 0
+    code = _write(command, path, recorder.state, args.force)
+    if not code:
+        print(f"state at decision {n} written to {path}", file=sys.stderr)
+    return code

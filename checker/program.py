@@ -55,7 +55,7 @@ _TABLE_OF_DECL = {
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
     "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
-    "decision": "decisions",
+    "decision": "decisions", "invariant": "constraints",
 }
 # Names that share one namespace: anything an expression can name by itself; and the names of types.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
@@ -95,6 +95,13 @@ class Program:
 
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
+
+    def selection_constraints(self) -> list[ast.ConstraintDecl]:
+        """The `constraint`s, which judge a selection of cards (the `invariant`s, in the same table, judge states)."""
+        return [c for c in self.constraints.values() if not c.invariant]
+
+    def invariants(self) -> list[ast.ConstraintDecl]:
+        return [c for c in self.constraints.values() if c.invariant]
 
     def rules_of_card(self, card: str) -> list[ast.RuleDecl]:
         return [r for r in self.rules.values() if r.card == card]
@@ -243,11 +250,13 @@ class _Collector:
                                 hint='write `remove precedence "winner over loser"`')
             return
         table = getattr(program, _TABLE_OF_REMOVE[decl.kind])
+        if decl.kind in ("constraint", "invariant"):      # one table holds both: each word names its own
+            table = {n: c for n, c in table.items() if c.invariant == (decl.kind == "invariant")}
         if decl.name not in table:
             self.reporter.error("E0501", f"`remove` names {decl.kind} '{decl.name}' that the base does not declare",
                                 decl.span, hint=did_you_mean(decl.name, table))
             return
-        removed = table.pop(decl.name)
+        removed = getattr(program, _TABLE_OF_REMOVE[decl.kind]).pop(decl.name)
         if isinstance(removed, ast.CardDecl):
             for rule in [r for r in program.rules.values() if r.card == decl.name]:
                 del program.rules[rule.name]

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import stat
 from pathlib import Path
 
-__all__ = ["Span", "SourceFile", "SourceMap", "read_source", "source_from_text", "display_name",
-           "SourceError"]
+__all__ = ["Span", "SourceFile", "SourceMap", "read_source", "read_regular", "source_from_text",
+           "display_name", "SourceError"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -58,7 +59,12 @@ def display_name(path: Path) -> str:
     return str(path) if relative.startswith("..") else relative
 
 
-def read_source(path: Path) -> SourceFile:
+def read_regular(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file, at most ``limit`` of them; a :class:`SourceError` otherwise.
+
+    A FIFO or a device would block or never end, so only regular files are read: the file is
+    opened without blocking and checked once open (it cannot be swapped for a FIFO in between).
+    """
     name = display_name(path)
     here = Span(name, 1, 1, 1, 1)
     if path.is_dir():
@@ -67,14 +73,39 @@ def read_source(path: Path) -> SourceFile:
     if path.is_symlink() and not path.exists():
         raise SourceError(f"'{name}' is a link to nowhere (dangling, or a loop of links)", here)
     if path.exists() and not path.is_file():
-        # a FIFO or a device would block or never end: only regular files are specs
-        raise SourceError(f"'{name}' is not a regular file", here)
+        raise SourceError(f"'{name}' is not a regular file (a device, a FIFO or a socket)", here)
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise SourceError(f"no such file '{name}'", here) from None
+    except (OSError, ValueError) as exc:        # ValueError: a NUL in the path
+        raise SourceError(f"cannot read '{name}': {getattr(exc, 'strerror', None) or exc}", here) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError(f"'{name}' is not a regular file (a device, a FIFO or a socket)", here)
+        if limit is not None and info.st_size > limit:
+            raise SourceError(f"'{name}' is too large ({_size(info.st_size)}; at most {_size(limit)})", here)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read() if limit is None else f.read(limit + 1)
     except OSError as exc:
         raise SourceError(f"cannot read '{name}': {exc.strerror or exc}", here) from None
+    finally:
+        os.close(fd)
+    if limit is not None and len(data) > limit:          # it grew while being read
+        raise SourceError(f"'{name}' is too large (more than {_size(limit)})", here)
+    return data
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n} bytes"
+
+
+def read_source(path: Path, limit: int | None = None) -> SourceFile:
+    """A text file, decoded: a :class:`SourceError` located at the first NUL byte or the first byte
+    that is not UTF-8 (a leading byte-order mark is dropped, CRLF becomes LF)."""
+    name = display_name(path)
+    data = read_regular(path, limit)
     if b"\x00" in data:
         offset = data.index(b"\x00")
         line = data.count(b"\n", 0, offset) + 1

@@ -155,6 +155,9 @@ class Engine:
         self.tiebreak = game["tiebreak"].id if "tiebreak" in game else None
         self.controllers = {k.name: k.controller[0] for k in p.kinds.values() if k.controller}
         self.starts = {k.name: k.start[0] for k in p.kinds.values() if k.start}
+        self.invariants = [(inv, c.gen.env_function(inv.when, Scope({})) if inv.when is not None else None,
+                            c.gen.env_function(inv.require, Scope({})))
+                           for inv in p.invariants()]
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
@@ -543,15 +546,24 @@ class Engine:
             return self.cards.offered(card)
         return self.free_powers.get(self.def_of[card], ())
 
+    def broken_invariants(self) -> list[ast.ConstraintDecl]:
+        """The spec's invariants that do not hold in the current state."""
+        return [inv for inv, when, require in self.invariants if (when is None or when({})) and not require({})]
+
     def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
                label: Callable | None = None, site=None, env: dict | None = None):
         """Ask ``player``'s agent; a single forced option is taken without asking.
-        ``observer``, when set, sees every decision point first, forced ones included."""
+        ``observer``, when set, sees every decision point first, forced ones included.
+        The spec's invariants are checked first: the spec breaking one is a located error."""
         self.decisions += 1
         self.work = 0
         if self.decisions > MAX_STEPS:
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
                                    getattr(site, "span", None))
+        if self.invariants:
+            for inv in self.broken_invariants():
+                raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
+                                       + (f" ({inv.message})" if inv.message else ""), inv.span)
         decision = None
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
@@ -692,12 +704,15 @@ class Engine:
 
     def lookahead(self, player: int, option) -> int | None:
         """``player``'s score if the offered action ``option`` were taken now (None: not an action).
-        The state, the log and the agents are put back as they were; nested choices take the first option."""
+        The state, the log, the agents and the observer are put back as they were; nested choices take the
+        first option, unseen by the observer."""
         if option[0] != "action" or self.score is None:
             return None
         snap = self.st.snapshot()
-        saved = (self.recording, self.agents, self.decisions, self.moves, len(self.events), len(self.choices))
-        self.recording, self.agents = False, [_FirstOption()] * self.st.n
+        saved = (self.recording, self.agents, self.observer, self.decisions, self.moves, len(self.events),
+                 len(self.choices))
+        # a look-ahead is not the game: nothing records or observes its decisions
+        self.recording, self.agents, self.observer = False, [_FirstOption()] * self.st.n, None
         try:
             self.perform(option[1], option[2])
             return self.quantity(self.score, (player,))
@@ -705,9 +720,9 @@ class Engine:
             return None
         finally:
             self.st.restore(snap)
-            self.recording, self.agents, self.decisions, self.moves = saved[:4]
-            del self.events[saved[4]:]
-            del self.choices[saved[5]:]
+            self.recording, self.agents, self.observer, self.decisions, self.moves = saved[:5]
+            del self.events[saved[5]:]
+            del self.choices[saved[6]:]
 
     def view(self, player: int) -> dict:
         """The state as ``player`` may see it: public things whole; hidden things only where they are

@@ -20,6 +20,8 @@ import re
 import sys
 from typing import Callable
 
+from checker.documents import DocumentError, excerpt, schema_problems
+
 __all__ = ["state_digest", "LogError", "ReplayMismatch", "Replayer", "ReplayAgent", "ReplayResult",
            "validate_log", "replay"]
 
@@ -61,74 +63,33 @@ def state_digest(st) -> str:
 
 # ---------------------------------------------------------------- the log's shape
 
-class LogError(Exception):
-    """The file is not a game log this version can replay (missing keys, wrong types …)."""
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _expect(ok: bool, where: str, what: str, value) -> None:
-    if not ok:
-        shown = json.dumps(value, ensure_ascii=False)
-        if len(shown) > 60:
-            shown = shown[:57] + "…"
-        raise LogError(f"{where}: expected {what}, found {shown}")
+class LogError(DocumentError):
+    """The file is not a game log this version can replay: every problem, with its JSON path."""
 
 
 def validate_log(record) -> list[dict]:
-    """Check the log's shape; return its decision events, in order.  Raises :class:`LogError`."""
-    _expect(isinstance(record, dict), "the log", "a JSON object", record)
-    for key in ("spec", "configuration", "players", "seed", "selection", "events", "scores", "winners"):
-        if key not in record:
-            raise LogError(f"the log has no \"{key}\" (is it a log written by `rulebook play --json`?)")
-    spec = record["spec"]
-    _expect(isinstance(spec, list) and spec and all(isinstance(p, str) and p for p in spec),
-            "spec", "a non-empty list of paths", spec)
-    _expect(isinstance(record["configuration"], str), "configuration", "a configuration name", record["configuration"])
+    """Check the log against its schema (``checker/schemas/log.schema.json``), then what the schema cannot say
+    (seats below the number of players, a chosen option among those offered); return its decision events, in
+    order.  Raises :class:`LogError`."""
+    problems = schema_problems(record, "log")
+    if problems:
+        raise LogError(problems)
     players = record["players"]
-    _expect(_is_int(players) and players >= 1, "players", "a number of players", players)
-    _expect(_is_int(record["seed"]), "seed", "an integer", record["seed"])
-    selection = record["selection"]
-    _expect(isinstance(selection, dict), "selection", "an object (kind: card names)", selection)
-    for kind, names in selection.items():
-        _expect(isinstance(names, list) and all(isinstance(n, str) for n in names),
-                f"selection.{kind}", "a list of card names", names)
-    scores = record["scores"]
-    _expect(isinstance(scores, dict) and all(_is_int(s) for s in scores.values())
-            and all(k.isdecimal() and int(k) < players for k in scores), "scores",
-            f"an object (seat 0 to {players - 1}: score)", scores)
-    winners = record["winners"]
-    _expect(isinstance(winners, list) and all(_is_int(w) and 0 <= w < players for w in winners), "winners",
-            f"a list of seats (0 to {players - 1})", winners)
-    if "final_state" in record:
-        _expect(isinstance(record["final_state"], str), "final_state", "a digest", record["final_state"])
-    events = record["events"]
-    _expect(isinstance(events, list), "events", "a list", events)
+    seats = f"a seat from 0 to {players - 1} (seats are numbered from 0)"
+    problems += [(f"scores/{k}", f"{excerpt(k)} is not {seats}") for k in record["scores"] if int(k) >= players]
+    problems += [(f"winners/{i}", f"{w} is not {seats}") for i, w in enumerate(record["winners"]) if w >= players]
     decisions = []
-    for i, event in enumerate(events):
-        where = f"events[{i}]"
-        _expect(isinstance(event, dict) and isinstance(event.get("kind"), str), where,
-                "an object with a \"kind\"", event)
+    for i, event in enumerate(record["events"]):
         if event["kind"] != "decision":
             continue
-        for key in ("player", "prompt", "options", "chosen"):
-            if key not in event:
-                raise LogError(f"{where}: a decision without \"{key}\"")
-        _expect(_is_int(event["player"]) and 0 <= event["player"] < players, f"{where}.player",
-                f"a seat (0 to {players - 1})", event["player"])
-        _expect(isinstance(event["prompt"], str), f"{where}.prompt", "a text", event["prompt"])
-        options = event["options"]
-        _expect(isinstance(options, list) and all(isinstance(o, str) for o in options), f"{where}.options",
-                "a list of option labels", options)
-        _expect(_is_int(event["chosen"]) and 0 <= event["chosen"] < len(options), f"{where}.chosen",
-                f"an option index (0 to {len(options) - 1})", event["chosen"])
-        if "state" in event:
-            _expect(isinstance(event["state"], str), f"{where}.state", "a digest", event["state"])
-        if "secret" in event:
-            _expect(isinstance(event["secret"], bool), f"{where}.secret", "true or false", event["secret"])
+        if event["player"] >= players:
+            problems.append((f"events/{i}/player", f"{event['player']} is not {seats}"))
+        if event["chosen"] >= len(event["options"]):
+            problems.append((f"events/{i}/chosen", f"{event['chosen']} is not the index of an option "
+                                                   f"(0 to {len(event['options']) - 1})"))
         decisions.append(event)
+    if problems:
+        raise LogError(problems)
     return decisions
 
 
@@ -254,8 +215,8 @@ def replay(engine, record: dict, decisions: list[dict]) -> ReplayResult:
     for i, (a, b) in enumerate(zip(logged, replayed)):
         if a != b:
             before = sum(1 for e in logged[:i] if e["kind"] == "decision")
-            raise ReplayMismatch(before, f"event {i} differs: the log has {json.dumps(a, ensure_ascii=False)}, "
-                                             f"the replay has {json.dumps(b, ensure_ascii=False)}", after=True)
+            raise ReplayMismatch(before, f"event {i} differs: the log has {excerpt(a, 200)}, "
+                                             f"the replay has {excerpt(b, 200)}", after=True)
     if len(logged) != len(replayed):
         raise ReplayMismatch(answered, f"the log has {len(logged)} events, the replay {len(replayed)}", after=True)
     final = record.get("final_state")

@@ -14,7 +14,8 @@ from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
 from checker.solver.scopes import Scopes
-from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state, read_json
+from checker.documents import DocumentError, read_document, report, spec_paths
+from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state
 
 __all__ = ["legal_command", "moves_command", "load", "describe_move"]
 
@@ -24,35 +25,23 @@ def _err(command: str, message: str) -> int:
     return 2
 
 
-def _undecided(command: str, exc) -> int:
-    """A question the encoding cannot express (or a limit it reached): undecided, exit 4, located."""
-    where = f"{exc.span}: " if getattr(exc, "span", None) is not None else ""
-    print(f"unknown: {where}the question cannot be decided: {exc.message}")
-    return 4
-
-
-def _problems(command: str, what: str, exc: StateFileError) -> int:
-    print(f"rulebook {command}: {what} is not valid:", file=sys.stderr)
-    for path, message in exc.problems:
-        print(f"  {path}: {message}", file=sys.stderr)
-    return 2
-
-
 def load(command: str, state_path: str, spec: list[Path] | None):
-    """(check result, engine, loaded state) or an exit code after saying what is wrong."""
+    """(check result, engine, scopes, loaded state) or an exit code after saying what is wrong."""
     from checker.check import check_paths
     from checker.runtime import Engine
     try:
-        data = read_json(state_path)
-    except StateFileError as exc:
-        return _problems(command, state_path, exc)
-    named = data.get("spec") if isinstance(data, dict) else None     # the paths the state was written with
-    paths = spec or [Path(p) for p in named or [] if isinstance(p, str)]
+        data = read_document(state_path, "state")
+    except DocumentError as exc:
+        return report(command, state_path, "a valid state file", exc)
+    try:
+        paths = spec or spec_paths(data.get("spec") or [], state_path)
+    except DocumentError as exc:
+        return report(command, state_path, "usable here", exc)
     if not paths:
         return _err(command, f"{state_path} does not say which spec it is of: give it with --spec DIR")
     for p in paths:
         if not p.exists():
-            return _err(command, f"the spec {str(p)!r} does not exist (paths are relative to the current directory)")
+            return _err(command, f"the spec {str(p)!r} does not exist")
     result = check_paths(paths)
     if not result.ok:
         from checker.diagnostics import render_human
@@ -64,8 +53,22 @@ def load(command: str, state_path: str, spec: list[Path] | None):
     try:
         loaded = load_state(engine, data, scopes)
     except StateFileError as exc:
-        return _problems(command, state_path, exc)
+        return report(command, state_path, "a valid state file", exc)
     return result, engine, scopes, loaded
+
+
+def _undecided(command: str, state_path: str, scopes: Scopes, loaded, exc) -> int:
+    """The encoding met what it cannot express, or a limit: a local name in scope at the decision point that the
+    state left without a value (one bound on some paths only: bad input, 2), or else an undecided question (4),
+    located."""
+    where = f"{exc.span}: " if getattr(exc, "span", None) is not None else ""
+    if isinstance(exc, Unsupported) and exc.message.endswith("has no value here"):
+        name = exc.message.split("'")[1]
+        if name in scopes.at.get(id(loaded.point.site), {}):
+            return _err(command, f"{state_path} is not a valid state file: decision/names: the rules need {name} "
+                                 f"({exc.span}), and the state gives it no value")
+    print(f"unknown: {where}the question cannot be decided: {exc.message}")
+    return 4
 
 
 def describe_move(loaded, move) -> str:
@@ -121,10 +124,10 @@ def legal_command(args) -> int:
         return loaded_or_code
     result, engine, scopes, loaded = loaded_or_code
     try:
-        data = read_json(args.move)
+        data = read_document(args.move, "move")
         move, player = load_move(loaded, data)
-    except StateFileError as exc:
-        return _problems("legal", args.move, exc)
+    except DocumentError as exc:
+        return report("legal", args.move, "a valid move file", exc)
     legality = Legality(engine, scopes)
     verdict = None
     try:
@@ -136,7 +139,7 @@ def legal_command(args) -> int:
             if verdict is None or _rank(answer) < _rank(verdict):
                 verdict = answer
     except (Unsupported, SpecRuntimeError) as exc:
-        return _undecided("legal", exc)
+        return _undecided("legal", args.state, scopes, loaded, exc)
     shown = describe_move(loaded, verdict.move)
     if args.json:
         def term(span) -> str:
@@ -216,13 +219,11 @@ def moves_command(args) -> int:
     result, engine, scopes, loaded = loaded_or_code
     try:
         moves = Legality(engine, scopes).moves(loaded.point)
-    except Unsupported as exc:
-        return _undecided("moves", exc)
     except SolverUnknown as exc:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4
     except (Unsupported, SpecRuntimeError) as exc:
-        return _undecided("moves", exc)
+        return _undecided("moves", args.state, scopes, loaded, exc)
     player = loaded.point.player
     if args.json:
         print(json.dumps([dump_move(engine, m, player, loaded.choose_type) for m in moves], ensure_ascii=False,

@@ -428,6 +428,17 @@ class Encoder:
             raise Unsupported(f"this question ranges over more than {MAX_ENCODING:,} elements (the limit of "
                               f"one Z3 encoding): its aggregates are nested too deeply over large collections", span)
 
+    def invariants(self) -> list:
+        """The spec's `invariant`s, as constraints on this encoding's state (those that do not fold to true)."""
+        out = []
+        for inv, _, _ in self.E.invariants:
+            holds = self.expr(inv.require, {})
+            if inv.when is not None:
+                holds = OR(NOT(self.expr(inv.when, {})), holds)
+            if not (is_const(holds) and holds):
+                out.append(holds)
+        return out
+
     def coll(self, e, env: dict) -> list:
         v = self.expr(e, env)
         if isinstance(v, (list, tuple)) and (not v or isinstance(v[0], tuple)):

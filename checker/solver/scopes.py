@@ -21,17 +21,21 @@ class Scopes:
         p = typed.program
         self.resolve = Checker(p, Reporter()).resolve_type
         self.at: dict[int, dict[str, Ty]] = {}      # id(statement) -> names in scope there
+        self.bound: dict[int, set[str]] = {}        # id(statement) -> those of them bound on every path there
         self.where: dict[int, str] = {}             # id(statement) -> what it belongs to
         self.sites: dict[str, object] = {}          # "file:line:col" -> statement
         self.cites: dict[int, tuple[ast.Cite, ...]] = {}  # id(statement) -> the sentences cited just before it
         for proc in p.procedures.values():
-            self._block(proc.body, {x.name: self.resolve(x.type) for x in proc.params}, f"procedure {proc.name}")
+            names = {x.name: self.resolve(x.type) for x in proc.params}
+            self._block(proc.body, names, f"procedure {proc.name}", (), set(names))
         for act in p.actions.values():
             if act.body is not None:
-                self._block(act.body, {x.name: self.resolve(x.type) for x in act.params}, f"action {act.name}")
+                names = {x.name: self.resolve(x.type) for x in act.params}
+                self._block(act.body, names, f"action {act.name}", (), set(names))
         for card in p.cards.values():
             for pw in card.powers:
-                self._block(pw.body, self.power_names(card, pw), f'power {pw.name} ("{card.name}")')
+                names = self.power_names(card, pw)
+                self._block(pw.body, names, f'power {pw.name} ("{card.name}")', (), set(names))
 
     def power_names(self, card: ast.CardDecl, pw: ast.PowerDecl) -> dict[str, Ty]:
         """The names a reacting power sees: ``me``, ``this`` and its window's parameters."""
@@ -44,7 +48,9 @@ class Scopes:
     def _type(self, e) -> Ty | None:
         return self.typed.types.get(id(e))
 
-    def _block(self, stmts, names: dict, owner: str, cites: tuple = ()) -> None:
+    def _block(self, stmts, names: dict, owner: str, cites: tuple, bound: set) -> None:
+        """Record the names in scope at each decision point of ``stmts``; ``bound`` holds the names that have a
+        value on every path (a `let` in one branch of an `if` is in scope after it, but may have none)."""
         recent: list = []
         for s in stmts:
             if isinstance(s, ast.CiteStmt):
@@ -54,26 +60,31 @@ class Scopes:
                 cites, recent = tuple(recent), []
             if isinstance(s, (ast.Choose, ast.ChooseSubset, ast.Offer)):
                 self.at[id(s)] = dict(names)
+                self.bound[id(s)] = set(bound)
                 self.where[id(s)] = owner
                 self.sites[str(s.span)] = s
                 self.cites[id(s)] = cites
             if isinstance(s, ast.Let):
                 names[s.name] = self._type(s.value)
+                bound.add(s.name)
             elif isinstance(s, ast.Choose):
                 names[s.var] = element(self._type(s.coll))
+                bound.add(s.var)
             elif isinstance(s, ast.ChooseSubset):
                 names[s.var] = Coll(element(self._type(s.coll)))
+                bound.add(s.var)
             elif isinstance(s, ast.For):
                 inner = dict(names)
                 inner[s.var] = element(self._type(s.coll))
-                self._block(s.body, inner, owner, cites)
+                self._block(s.body, inner, owner, cites, bound | {s.var})
                 names.update({k: v for k, v in inner.items() if k != s.var})
             elif isinstance(s, ast.If):
-                self._block(s.then, names, owner, cites)
-                self._block(s.else_, names, owner, cites)
+                self._block(s.then, names, owner, cites, set(bound))
+                self._block(s.else_, names, owner, cites, set(bound))
             elif isinstance(s, ast.Repeat):
-                self._block(s.body, names, owner, cites)
+                self._block(s.body, names, owner, cites, set(bound))
         # the subset's own variable is in scope at its decision point (what is chosen so far)
         for s in stmts:
             if isinstance(s, ast.ChooseSubset) and id(s) in self.at:
                 self.at[id(s)][s.var] = Coll(element(self._type(s.coll)))
+                self.bound[id(s)].add(s.var)

@@ -14,52 +14,32 @@ offending field.  It never ends in a traceback.
 from __future__ import annotations
 
 import dataclasses
-import json
-from importlib import resources
 from pathlib import Path
 
+from checker.documents import ROOT, DocumentError, excerpt, schema_problems
 from checker.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
+from checker.runtime.state import SpecRuntimeError
 from checker.solver.legal import Move, Point
 from checker.solver.scopes import Scopes
 from checker.solver.shapefile import key_text, read_key_text, read_shape, write_shape
 from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
-__all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "schema", "site_label",
+__all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "site_label",
            "player_range"]
 
 FORMAT = "rulebook-state/1"
 MOVE_FORMAT = "rulebook-move/1"
 
 
-class StateFileError(Exception):
+class StateFileError(DocumentError):
     """What is wrong with a state or move file: a list of (JSON path, message)."""
-
-    def __init__(self, problems: list[tuple[str, str]]):
-        super().__init__("; ".join(f"{p}: {m}" for p, m in problems))
-        self.problems = problems
-
-
-def schema(name: str) -> dict:
-    """The JSON Schema of ``state`` or ``move`` files."""
-    text = resources.files("checker").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
 
 
 def _hinted(message: str, name: str, candidates, quote: str = "") -> str:
     """``message``, with "did you mean" the closest of ``candidates`` to ``name`` when there is one."""
     hint = did_you_mean(str(name), candidates, quote)
     return message + (f"; {hint}" if hint else "")
-
-
-def _schema_problems(data, name: str) -> list[tuple[str, str]]:
-    import jsonschema
-    validator = jsonschema.Draft202012Validator(schema(name))
-    out = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        path = "/".join(map(str, err.absolute_path)) or "(the file)"
-        out.append((path, err.message))
-    return out
 
 
 # ---------------------------------------------------------------- values
@@ -110,7 +90,7 @@ class _Values:
         """A JSON value → interpreter value (a problem is recorded, and None returned, if it is not one)."""
         if isinstance(ty, Coll):
             if not isinstance(data, list):
-                problems.append((path, f"expected a list, not {json.dumps(data, ensure_ascii=False)}"))
+                problems.append((path, f"expected a list, not {excerpt(data)}"))
                 return ()
             return tuple(self.read(v, ty.elem, f"{path}/{i}", problems) for i, v in enumerate(data))
         if data is None:
@@ -128,17 +108,17 @@ class _Values:
             members = [m.name for m in self.E.program.enums[ty.name].members]
             if data not in members:
                 hint = did_you_mean(str(data), members, '"')
-                problems.append((path, f"{json.dumps(data, ensure_ascii=False)} is not a {ty.name} "
+                problems.append((path, f"{excerpt(data)} is not a {ty.name} "
                                        f"({', '.join(members)})" + (f"; {hint}" if hint else "")))
                 return None
             return data
         if ty == BOOL:
             if not isinstance(data, bool):
-                problems.append((path, f"expected true or false, not {json.dumps(data, ensure_ascii=False)}"))
+                problems.append((path, f"expected true or false, not {excerpt(data)}"))
             return bool(data)
         if ty == INT:
             if isinstance(data, bool) or not isinstance(data, int):
-                problems.append((path, f"expected a whole number, not {json.dumps(data, ensure_ascii=False)}"))
+                problems.append((path, f"expected a whole number, not {excerpt(data)}"))
                 return 0
             return data
         if ty == TEXT:
@@ -160,7 +140,7 @@ class _Values:
             problems.append((path, f"there is no {data}: this game has {n} players (Joueur 1 … Joueur {n})"))
             return None
         problems.append((path, f"expected a player (\"Joueur 1\" … \"Joueur {n}\"), not "
-                               f"{json.dumps(data, ensure_ascii=False)}"))
+                               f"{excerpt(data)}"))
         return None
 
     def card(self, data, path, problems, kind: str | None = None, definition_ok: bool = False):
@@ -168,7 +148,7 @@ class _Values:
         somewhere), also a card of the spec that is not in the game: its definition, as a literal is."""
         E = self.E
         if not isinstance(data, str):
-            problems.append((path, f"expected a card name, not {json.dumps(data, ensure_ascii=False)}"))
+            problems.append((path, f"expected a card name, not {excerpt(data)}"))
             return None
         inst = self.by_label.get(data)
         if inst is None and definition_ok and data in E.def_ids and not E.instances.get(E.def_ids[data]):
@@ -291,7 +271,7 @@ class Loaded:
 def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     """Put ``engine`` in the state the file describes; return the decision point.  Raises
     :class:`StateFileError` with every problem found."""
-    problems = _schema_problems(data, "state")
+    problems = schema_problems(data, "state")
     if problems:
         raise StateFileError(problems)
     E, p = engine, engine.program
@@ -383,11 +363,21 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
             problems.append((f"{path}/power", f"\"{use['card']}\" has no power {use['power']}"))
         if pl is not None and card is not None:
             st.uses[(pl, card, use["power"])] = (use.get("turn", st.turn), use.get("round", st.round))
+    E.invalidate()
+    st.version += 1
+    if not problems:
+        try:
+            broken = E.broken_invariants()      # a state no game of this spec can reach
+        except SpecRuntimeError as exc:
+            problems.append((ROOT, f"the spec's invariants cannot be evaluated on this state: {exc.message}"
+                                   + (f" ({exc.span})" if exc.span else "")))
+            broken = []
+        for inv in broken:
+            problems.append((ROOT, f"the state breaks the invariant {inv.name} ({inv.span})"
+                                   + (f": {inv.message}" if inv.message else "")))
     point, choose_type = _load_point(E, data["decision"], scopes, vals, problems)
     if problems:
         raise StateFileError(problems)
-    E.invalidate()
-    st.version += 1
     return Loaded(E, point, vals, choose_type)
 
 
@@ -442,7 +432,7 @@ def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: lis
             return None, None
         cdecl = E.program.cards[E.def_names[power.card]]
         types = scopes.power_names(cdecl, next(x for x in cdecl.powers if x.name == power.name))
-        env = _read_names(d.get("names", {}), types, vals, problems)
+        env = _read_names(d.get("names", {}), types, set(types) - {"this"}, vals, problems)
         env.setdefault("this", card)
         return Point(power, player, env, card), None
     at = d.get("at", "")
@@ -457,7 +447,7 @@ def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: lis
     if expected != kind:
         problems.append(("decision/kind", f"the statement at {at} is a {expected}, not a {kind}"))
     types = scopes.at.get(id(site), {})
-    env = _read_names(d.get("names", {}), types, vals, problems)
+    env = _read_names(d.get("names", {}), types, scopes.bound.get(id(site), set()), vals, problems)
     choose_type = None
     if expected in ("choose", "subset"):
         t = scopes.typed.types.get(id(site.coll))
@@ -477,7 +467,8 @@ def _find_site(scopes: Scopes, at: str):
     return None
 
 
-def _read_names(data: dict, types: dict, vals: _Values, problems: list) -> dict:
+def _read_names(data: dict, types: dict, bound: set, vals: _Values, problems: list) -> dict:
+    """The local names of a decision point; every name that has a value on every path to it must be given."""
     env = {}
     for name, value in data.items():
         if name not in types or types[name] is None:
@@ -485,12 +476,16 @@ def _read_names(data: dict, types: dict, vals: _Values, problems: list) -> dict:
             problems.append((f"decision/names/{name}", "no such name in scope here" + (f"; {hint}" if hint else "")))
             continue
         env[name] = vals.read(value, types[name], f"decision/names/{name}", problems)
+    missing = [n for n in types if n in bound and types[n] is not None and n not in data]
+    if missing:
+        problems.append(("decision/names", f"no value for {', '.join(missing)}: the names in scope at this decision "
+                                           f"point must all be given ({', '.join(f'{n}: {types[n]}' for n in missing)})"))
     return env
 
 
 def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     """A move file → (move, the player making it)."""
-    problems = _schema_problems(data, "move")
+    problems = schema_problems(data, "move")
     if problems:
         raise StateFileError(problems)
     E, vals = loaded.engine, loaded.values
@@ -554,20 +549,6 @@ def copies_of(loaded: Loaded, move: Move, data: dict) -> list[Move]:
             and "#" not in data["choose"] and move[1] is not None:
         return [("choose", c) for c in E.instances.get(E.defs[move[1]], [move[1]])]
     return [move]
-
-
-def read_json(path: str) -> object:
-    """A JSON file, or a StateFileError that says why it cannot be read."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StateFileError([(path, f"cannot read: {exc.strerror or exc}")]) from None
-    except UnicodeDecodeError:
-        raise StateFileError([(path, "not UTF-8 text")]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateFileError([(f"{path}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}")]) from None
 
 
 class StateRecorder:

@@ -17,6 +17,7 @@ from typing import Callable
 
 from checker import ast
 from checker.check import CheckResult, check_paths, spec_files
+from checker.citations import source_path
 from checker.diagnostics import Reporter
 from checker.prose import Ctx, Lexicon, Prose, plural, rst_escape
 from checker.source import Span
@@ -76,10 +77,10 @@ class Book:
         for path in self.spec_paths:
             files.extend(spec_files(path, Reporter()))
         program = self.program
-        for name, decl in program.sources.items():
-            directory = program.source_dirs.get(name)
-            if directory is not None:
-                files.append(directory / decl.path)
+        for name in program.sources:
+            path = source_path(program, name)[0] if name in program.source_dirs else None
+            if path is not None:
+                files.append(path)
         if self.lexicon_path is not None and self.lexicon_path.is_file():
             files.append(self.lexicon_path)
         return [f.resolve() for f in files]

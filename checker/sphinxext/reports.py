@@ -14,7 +14,7 @@ import importlib
 from typing import Callable, Iterable
 
 from checker import ast
-from checker.citations import normalize
+from checker.citations import normalize, source_path
 from checker.prose import rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book, PowerRef, walk_stmts
@@ -72,7 +72,9 @@ def traced(book: Book) -> Traceability | None:
     source = book.rulebook_source
     if source is None or source not in program.source_dirs:
         return None
-    path = program.source_dirs[source] / program.sources[source].path
+    path = source_path(program, source)[0]
+    if path is None:
+        return None
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -1,0 +1,34 @@
+"""Fuzzing the state, move and log loaders through `rulebook moves`, `legal` and `replay`: whatever the
+file, the answer is an exit code the commands document (never 3, an internal error), no traceback, and
+a message that quotes at most excerpts of the file.  Cases: schema-valid documents (hypothesis-jsonschema),
+mutations of real files, spliced bytes (see ``tests/fuzzing.py``; ``bench/fuzz.py`` runs many more)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from fuzzing import cases, checked_once, real_documents, run_case
+
+EXAMPLES = {"state": 70, "move": 70, "log": 50}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    real_documents()            # played once, before the examples (not in Hypothesis' time)
+    return tmp_path_factory.mktemp("fuzz")
+
+
+@pytest.mark.parametrize("kind", list(EXAMPLES))
+def test_no_file_makes_an_internal_error(kind, folder):
+    @settings(max_examples=EXAMPLES[kind], deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @given(case=cases(kind))
+    def check(case):
+        sort, data = case
+        code, err = run_case(kind, data, folder)
+        assert code in (0, 1, 2, 4), f"{sort} case: exit {code}: {err[-2000:]}"
+        assert "Traceback" not in err
+        assert len(err) < 4000, f"{sort} case: {len(err)} characters of messages"
+    with checked_once():
+        check()
