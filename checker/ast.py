@@ -630,7 +630,7 @@ class ConfigDecl:
 
 @dataclass(frozen=True, slots=True)
 class RemoveDecl:
-    kind: str   # rule card precedence constraint configuration procedure quantity table
+    kind: str   # rule card precedence constraint configuration procedure quantity table action decision var window
     name: str
     span: Span
 
@@ -638,6 +638,14 @@ class RemoveDecl:
 @dataclass(frozen=True, slots=True)
 class ReplaceDecl:
     decl: "Decl"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RenameDecl:
+    """`rename card "Old" to "New"` (overlays only)."""
+    old: tuple[str, Span]
+    new: tuple[str, Span]
     span: Span
 
 
@@ -650,7 +658,7 @@ class OverlayHeader:
 
 Decl = Union[GameDecl, SourceDecl, EnumDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
-             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl]
+             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, RenameDecl]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ __all__ = ["RulebookLexer", "DECLARATIONS", "STATEMENTS", "CONSTANTS", "AGGREGAT
 DECLARATIONS = (
     "game", "source", "enum", "kind", "counter", "var", "zone", "window", "action", "quantity", "table", "card",
     "rule", "precedence", "constraint", "decision", "procedure", "configuration", "overlay", "remove", "replace",
+    "rename",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
 # The other reserved words: statements, options, operators spelt as words.

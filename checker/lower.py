@@ -355,6 +355,9 @@ class _Lower(Transformer):
     def replace_decl(self, meta, c):
         return ast.ReplaceDecl(c[0], self.span(meta))
 
+    def rename_decl(self, meta, c):
+        return ast.RenameDecl((_unquote(c[0]), self.tspan(c[0])), (_unquote(c[1]), self.tspan(c[1])), self.span(meta))
+
     # ---------------------------------------------------------------- statements
     def block(self, meta, c):
         return _tag("block", tuple(c))
@@ -586,7 +589,8 @@ def _constant(value: str):
 
 for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
-for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table"):
+for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action",
+              "decision", "var", "window"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,

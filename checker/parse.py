@@ -26,7 +26,7 @@ MAX_NESTING = 64
 TOP_LEVEL_KEYWORDS = (
     "overlay", "game", "source", "enum", "kind", "var", "counter", "zone", "window", "action",
     "quantity", "table", "card", "rule", "precedence", "constraint", "procedure", "configuration",
-    "decision", "remove", "replace",
+    "decision", "remove", "replace", "rename",
 )
 
 
