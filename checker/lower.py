@@ -352,6 +352,12 @@ class _Lower(Transformer):
         name = _unquote(tok) if tok.type == "STRING" else str(tok)
         return ast.RemoveDecl(c[0], name, self.span(meta))
 
+    def remove_precedence_text(self, meta, c):
+        return ast.RemoveDecl("precedence", _unquote(c[0]), self.span(meta))
+
+    def remove_precedence(self, meta, c):
+        return ast.RemoveDecl("precedence", f"{c[0]} over {c[1]}", self.span(meta))
+
     def replace_decl(self, meta, c):
         return ast.ReplaceDecl(c[0], self.span(meta))
 
@@ -589,7 +595,7 @@ def _constant(value: str):
 
 for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
-for _kind in ("rule", "card", "precedence", "constraint", "configuration", "procedure", "quantity", "table", "action",
+for _kind in ("rule", "card", "constraint", "configuration", "procedure", "quantity", "table", "action",
               "decision", "var", "window"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
