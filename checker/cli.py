@@ -87,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
                                                                "file) in DIR, for `rulebook legal`")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
+    from checker.diff.command import add_parser as add_diff
+    add_diff(sub)
     for command in (legal, moves):
         command.add_argument("--spec", type=Path, action="append",
                              help="the spec (and overlays) the state is of; default: the paths the state names")
@@ -134,9 +136,10 @@ def _check(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from checker.diff.command import split_sides
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(split_sides(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as exc:          # argparse: --help is 0, usage errors are 2
         return int(exc.code or 0)
     if args.command is None:
@@ -160,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "moves":
             from checker.solver.commands import moves_command
             return moves_command(args)
+        if args.command == "diff":
+            from checker.diff.command import diff_command
+            return diff_command(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
