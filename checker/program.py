@@ -144,8 +144,9 @@ class _Collector:
             program.precedences.append(decl)
             return
         if isinstance(decl, ast.CardDecl):
-            for rule in decl.rules:
-                self.add(rule, directory, replacing=replacing)
+            for rule in decl.rules:     # a replaced card may keep, change or add rules
+                same = rule.name in program.rules and program.rules[rule.name].card == decl.name
+                self.add(rule, directory, replacing=replacing and same)
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = decl.name
