@@ -88,7 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
     from checker.diff.command import add_parser as add_diff
+    from checker.scenario import add_parsers as add_scenarios
     add_diff(sub)
+    add_scenarios(sub)
     for command in (legal, moves):
         command.add_argument("--spec", type=Path, action="append",
                              help="the spec (and overlays) the state is of; default: the paths the state names")
@@ -163,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "moves":
             from checker.solver.commands import moves_command
             return moves_command(args)
+        if args.command in ("eval", "score", "apply"):
+            from checker import scenario
+            return getattr(scenario, f"{args.command}_command")(args)
         if args.command == "diff":
             from checker.diff.command import diff_command
             return diff_command(args)
