@@ -51,6 +51,7 @@ class Side:
     search: Search | None = None
     scopes: Scopes | None = None
     live: "Live | None" = None
+    selection: tuple | None = None      # the cards, players and player range its engine was started with
     types: Encoder | None = None        # an encoder kept for the types of vars and zones
 
     @property
@@ -85,9 +86,12 @@ class _SharedCells(Cells):
 class Pair:
     """Two checked rule sets over the cards they share."""
 
-    def __init__(self, a: Side, b: Side, settings: SolverSettings = SolverSettings(timeout_ms=20_000, incremental=True)):
+    def __init__(self, a: Side, b: Side, settings: SolverSettings = SolverSettings(timeout_ms=20_000, incremental=True),
+                 causes: int = 3, minimise: bool = True):
+        """``causes``: distinct causes searched per action and direction; ``minimise``: minimise witnesses."""
         self.a, self.b = a, b
         self.settings = settings
+        self.causes, self.minimising = causes, minimise
         pa, pb = a.program, b.program
         low_a, high_a = player_range(pa)
         low_b, high_b = player_range(pb)
@@ -110,9 +114,12 @@ class Pair:
                 self.common.setdefault(kind, []).append((card.name, other.name))
         self.players = max(self.high, 1)
         for side, pick in ((a, 0), (b, 1)):
+            selection = {kind: [pair[pick] for pair in cards] for kind, cards in self.common.items()}
+            if side.engine is not None and side.selection == (selection, self.players, self.low, self.high):
+                continue            # a side already put over the same cards (one base against many overlays)
+            side.selection = (selection, self.players, self.low, self.high)
             engine = Engine(side.typed)
             engine.recording = False
-            selection = {kind: [pair[pick] for pair in cards] for kind, cards in self.common.items()}
             engine.start(selection, self.players, 0, [])
             side.engine = engine
             side.search = Search(side.typed, None, settings, engine=engine)
@@ -245,7 +252,7 @@ class Pair:
             if outcome.status == "unknown":
                 self.unknowns += 1
             model = outcome.model
-            if outcome.status == "sat" and minimise:
+            if outcome.status == "sat" and minimise and self.minimising:
                 model = self.minimise(s, model, enc_a, enc_b)
             return outcome.status, model, outcome.reason
         finally:

@@ -70,11 +70,19 @@ def diff_paths(a: list[Path], b: list[Path], settings: SolverSettings | None = N
     return diff_results(ra, a, rb, b, settings)
 
 
-def diff_results(ra: CheckResult, a: list[Path], rb: CheckResult, b: list[Path],
-                 settings: SolverSettings | None = None) -> DiffResult:
+def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list[Path],
+                 settings: SolverSettings | None = None, causes: int = 3, minimise: bool = True,
+                 first: bool = False) -> DiffResult:
+    """Compare two checked rule sets.  ``ra`` may be a :class:`Side` kept from an earlier comparison (its
+    engine is reused when the cards in common are the same).  ``causes``: distinct causes searched per
+    action and direction (1 is enough to tell different from equivalent); ``minimise``: minimise the
+    witnesses (off, a witness is any state Z3 finds); ``first``: stop searching at the first legality,
+    value or order difference (enough to tell different from equivalent)."""
     start = time.perf_counter()
-    pair = Pair(Side("a", ra, list(a)), Side("b", rb, list(b)),
-                settings or SolverSettings(timeout_ms=20_000, incremental=True))
+    side_a = ra if isinstance(ra, Side) else Side("a", ra, list(a))
+    ra = side_a.result
+    pair = Pair(side_a, Side("b", rb, list(b)), settings or SolverSettings(timeout_ms=20_000, incremental=True),
+                causes, minimise)
     differences = declaration_changes(pair)
     searched = {"actions": 0, "quantities": 0}
     sa, sb = Shaper(ra.program), Shaper(rb.program)
@@ -95,6 +103,8 @@ def diff_results(ra: CheckResult, a: list[Path], rb: CheckResult, b: list[Path],
                                                                       f"it, offer it or ask `can {action}`",
                                           behavioural=False))
             continue
+        if first and any(d.behavioural and d.kind != "undecided" for d in semantic):
+            break
         searched["actions"] += 1
         semantic += legality(pair, action)
     for quantity in sorted(set(pa.quantities) & set(pb.quantities)):
@@ -105,9 +115,12 @@ def diff_results(ra: CheckResult, a: list[Path], rb: CheckResult, b: list[Path],
             continue
         if dependencies(sa, quantity, attrs["a"]) == dependencies(sb, quantity, attrs["b"]):
             continue
+        if first and any(d.behavioural and d.kind != "undecided" for d in semantic):
+            break
         searched["quantities"] += 1
         semantic += values(pair, quantity)
-    semantic += reaction_order(pair)
+    if not (first and any(d.behavioural and d.kind != "undecided" for d in semantic)):
+        semantic += reaction_order(pair)
     differences = _judge_rules(differences, semantic, pair) + semantic
     if pair.copies_differ:
         differences.append(Difference("card", "copies", "cards with another number of copies are left out of the "

@@ -2,7 +2,7 @@
 
 - **legality** — the same action, with the same arguments, in the same state, is legal on one side
   and illegal on the other.  Each distinct cause (the set of prohibitions that forbid it on the side
-  where it is illegal) is one difference, up to :data:`CAUSES` per action and direction;
+  where it is illegal) is one difference, up to ``pair.causes`` (3) per action and direction;
 - **value** — a quantity (a cost, a score, an income, a building permit…) has different values, or is
   defined on one side only (two `value` rules apply with no precedence);
 - **order** — two powers that both react to a window take effect in opposite orders, and a state
@@ -29,9 +29,7 @@ from checker.solver.statefile import StateFileError, _Values, load_move, load_st
 from checker.solver.witness import witness_files
 from checker.types import Coll
 
-__all__ = ["Difference", "legality", "values", "reaction_order", "CAUSES"]
-
-CAUSES = 3          # distinct causes searched per action and direction
+__all__ = ["Difference", "legality", "values", "reaction_order"]
 
 
 @dataclasses.dataclass
@@ -116,7 +114,7 @@ def legality(pair: Pair, action: str) -> list[Difference]:
     out = []
     excluded = []
     found = {"a": 0, "b": 0}
-    for _ in range(2 * CAUSES):
+    for _ in range(2 * pair.causes):
         status, model, reason = pair.solve(enc_a, enc_b, *domain, _differ(legal_a, legal_b), *excluded)
         if status == "unsat":
             break
@@ -131,7 +129,7 @@ def legality(pair: Pair, action: str) -> list[Difference]:
         out.append(_legality_difference(pair, action, args, enc_a, enc_b, model, legal_side, parts_a, parts_b,
                                         blocking))
         found[legal_side] += 1
-        if found[legal_side] >= CAUSES:     # enough of this direction: look for the other one only
+        if found[legal_side] >= pair.causes:     # enough of this direction: look for the other one only
             excluded.append(NOT(legal_a) if legal_side == "a" else NOT(legal_b))
     return out
 
@@ -365,15 +363,20 @@ def _applied(enc: Encoder, quantity: str, args: tuple, model) -> list[tuple[str,
 
 
 def _confirm_value(pair: Pair, diff: Difference, quantity: str, args, model, enc_a) -> bool | None:
+    """Load each side's witness into a fresh interpreter and compute the quantity there: do they differ?"""
     got = {}
     decl = pair.a.program.quantities[quantity]
     for tag, side in (("a", pair.a), ("b", pair.b)):
         engine = _judge(side)
         try:
-            load_state(engine, diff.witness[tag], side.scopes)
+            loaded = load_state(engine, diff.witness[tag], side.scopes)
         except (StateFileError, ValueError, KeyError):
             return None
-        values = tuple(enc_a.to_runtime(_number(model, a), enc_a.resolve(p.type)) for a, p in zip(args, decl.params))
+        problems: list = []
+        values = tuple(loaded.values.read(v, enc_a.resolve(p.type), "args", problems)
+                       for v, p in zip(diff.sides["args"], decl.params))
+        if problems:
+            return None
         try:
             engine.invalidate()
             got[tag] = ("value", engine.quantity(quantity, values))
