@@ -47,6 +47,8 @@ def add_parser(sub) -> None:
     diff.add_argument("--force", action="store_true", help="overwrite witness files that already exist")
     diff.add_argument("--all", action="store_true", help="also list every change that changes no game, "
                                                          "and the whole source of changed declarations")
+    diff.add_argument("--first", action="store_true", help="stop at the first legality, value or order difference "
+                                                           "(enough to tell different from equivalent, in CI)")
     diff.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -69,7 +71,13 @@ def diff_command(args) -> int:
         if not path.exists():
             print(f"rulebook diff: no such file or directory '{path}'", file=sys.stderr)
             return 2
-    outcome = diff_paths(a, b)
+    if args.witnesses and not args.force:      # refuse before the search rather than after it
+        old = sorted(p.name for p in Path(args.witnesses).glob("*.json")) if Path(args.witnesses).is_dir() else []
+        if old:
+            print(f"rulebook diff: {args.witnesses} already holds {len(old)} file(s) ({', '.join(old[:2])}…); "
+                  f"nothing was written (use --force to overwrite, or another folder)", file=sys.stderr)
+            return 2
+    outcome = diff_paths(a, b, first=args.first)
     if isinstance(outcome, tuple):
         tag, result = outcome
         from checker.diagnostics import render_human

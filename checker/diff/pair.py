@@ -37,7 +37,7 @@ __all__ = ["Side", "Pair", "Live", "written"]
 
 TIGHTENING = 6          # solver calls per minimised objective, at most
 TIGHTENING_MS = 2_000   # … each with this time limit (a call that times out keeps the best witness so far)
-MINIMISING_S = 8.0      # … and all of them within this time, per witness
+MINIMISING_S = 4.0      # … and all of them within this time, per witness
 
 
 @dataclasses.dataclass
@@ -286,7 +286,13 @@ class Pair:
             objectives.append(z3.Sum([z3.If(c >= 0, z3.If(c <= BOUND, c, 0), 0) for c in numbers]))
         s.set("timeout", min(TIGHTENING_MS, self.settings.timeout_ms))
         deadline = time.perf_counter() + MINIMISING_S
+        defaults = list(self._defaults(cells.values(), enc_a, enc_b))
         for goal in objectives:
+            if goal is not n:
+                # only ever take away: a card not placed stays unplaced, a var at its default stays there,
+                # so each step searches among the subsets of the witness found (much smaller)
+                s.add([z3.Not(c) for c in placed if not z3.is_true(model.eval(c, model_completion=True))])
+                s.add([c == d for c, d in defaults if z3.is_true(model.eval(c == d, model_completion=True))])
             best = model.eval(goal, model_completion=True).as_long()
             low = self.low if goal is n else 0
             for _ in range(TIGHTENING):

@@ -61,13 +61,14 @@ class DiffResult:
                 "differences": [d.as_json() for d in self.differences]}
 
 
-def diff_paths(a: list[Path], b: list[Path], settings: SolverSettings | None = None) -> DiffResult | tuple:
-    """Check both rule sets and compare them; a rule set with errors is returned as (side, CheckResult)."""
+def diff_paths(a: list[Path], b: list[Path], settings: SolverSettings | None = None, **options) -> DiffResult | tuple:
+    """Check both rule sets and compare them (``options``: those of :func:`diff_results`); a rule set with
+    errors is returned as (side, CheckResult)."""
     ra, rb = check_paths(list(a)), check_paths(list(b))
     for tag, result in (("a", ra), ("b", rb)):
         if not result.ok:
             return tag, result
-    return diff_results(ra, a, rb, b, settings)
+    return diff_results(ra, a, rb, b, settings, **options)
 
 
 def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list[Path],
