@@ -185,6 +185,7 @@ def _configurations(pair: Pair, sa: Shaper, sb: Shaper) -> list[Difference]:
         lines = []
         if counts_a != counts_b:
             lines.append(f"players: {_counts(counts_a)} in A, {_counts(counts_b)} in B")
+        changes: dict[tuple, list[int]] = {}      # (kind, only in A, only in B) -> the player counts
         for n in sorted(counts_a & counts_b):
             try:
                 sel_a, sel_b = select(pa, x, n), select(pb, y, n)
@@ -194,8 +195,12 @@ def _configurations(pair: Pair, sa: Shaper, sb: Shaper) -> list[Difference]:
                 cards_a = {sa.card(c) for c in sel_a.cards.get(kind, ())}
                 cards_b = {sb.card(c) for c in sel_b.cards.get(kind, ())}
                 if cards_a != cards_b:
-                    lines.append(f"{n} players, {kind}: only in A {sorted(cards_a - cards_b)}, only in B "
-                                 f"{sorted(cards_b - cards_a)}")
+                    changes.setdefault((kind, tuple(sorted(cards_a - cards_b)), tuple(sorted(cards_b - cards_a))),
+                                       []).append(n)
+        for (kind, only_a, only_b), counts in changes.items():
+            parts = [f"only in A: {', '.join(only_a)}" if only_a else "", f"only in B: {', '.join(only_b)}" if only_b
+                     else ""]
+            lines.append(f"{_counts(set(counts))} players, {kind}: " + "; ".join(p for p in parts if p))
         if lines:
             out.append(Difference("configuration", f"configuration {name}",
                                   f"configuration \"{name}\" selects other cards", details=lines))
@@ -203,5 +208,8 @@ def _configurations(pair: Pair, sa: Shaper, sb: Shaper) -> list[Difference]:
 
 
 def _counts(counts: set) -> str:
-    return ", ".join(map(str, sorted(counts))) or "none"
+    ordered = sorted(counts)
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    return ", ".join(map(str, ordered)) or "none"
 

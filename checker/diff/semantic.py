@@ -151,30 +151,39 @@ def _legality_difference(pair: Pair, action, args, enc_a, enc_b, model, legal_si
     parts = {"a": parts_a, "b": parts_b}
     encs = {"a": enc_a, "b": enc_b}
     sides = {"a": pair.a, "b": pair.b}
+    other = legal_side
+    diff.sides["move"] = f"{action}({shown})"
+    diff.sides["why"] = why = []
     for rule, _applies in blocking:
         diff.rules.append(rule.name)
         diff.details.append(f"{upper[illegal_side]}: forbidden by {rule.name} ({rule.span})")
-        other = legal_side
+        entry = {"rule": rule.name, "at": str(rule.span), "lifters": [], "reads": []}
         theirs = next((x for x in parts[other] if x[0].name == rule.name), None)
         if rule.name not in sides[other].program.rules:
+            entry["there"] = "absent"
             diff.details.append(f"{upper[other]}: has no rule {rule.name}")
         elif theirs is None:
+            entry["there"] = "not-about"
             diff.details.append(f"{upper[other]}: {rule.name} is not about {action}")
         elif _true(model, theirs[2]):
-            lifters = [r.name for r, a in theirs[4] if _true(model, a)]
-            diff.rules += [x for x in lifters if x not in diff.rules]
-            diff.details.append(f"{upper[other]}: {rule.name} applies but is lifted by {', '.join(lifters)}")
+            entry["there"], entry["lifters"] = "lifted", [r.name for r, a in theirs[4] if _true(model, a)]
+            diff.rules += [x for x in entry["lifters"] if x not in diff.rules]
+            diff.details.append(f"{upper[other]}: {rule.name} applies but is lifted by {', '.join(entry['lifters'])}")
         else:
+            entry["there"] = "not-applying"
+            entry["reads"] = _reads(pair, rule.name, theirs[1], encs, model, args)
             diff.details.append(f"{upper[other]}: {rule.name} does not apply here")
-            diff.details += _reads(pair, rule.name, theirs[1], encs, model, args, illegal_side, other)
+            diff.details += [f"   {text} = {va} in A, {vb} in B" for text, va, vb in entry["reads"]]
+        why.append(entry)
     if not blocking:
         diff.details.append(f"{upper[illegal_side]}: illegal (no single rule: see `rulebook legal`)")
     diff.confirmed = _confirm_legality(pair, diff, action)
     return diff
 
 
-def _reads(pair: Pair, name: str, head_other, encs, model, args, side_x: str, side_y: str) -> list[str]:
-    """The quantity calls a rule's condition makes, where their values differ between the sides."""
+def _reads(pair: Pair, name: str, head_other, encs, model, args) -> list[tuple[str, str, str]]:
+    """The quantity calls a rule's condition makes, where their values differ between the sides:
+    (the call as written, its value in A, in B)."""
     rules = {"a": pair.a.program.rules.get(name), "b": pair.b.program.rules.get(name)}
     heads = {}
     for s in ("a", "b"):
@@ -199,8 +208,7 @@ def _reads(pair: Pair, name: str, head_other, encs, model, args, side_x: str, si
             continue
         xa, xb = _number(model, va), _number(model, vb)
         if xa != xb:
-            text = _source_text(pair.a.result, ca.span) or ca.func
-            out.append(f"   {text} = {_show(xa)} in A, {_show(xb)} in B")
+            out.append((_source_text(pair.a.result, ca.span) or ca.func, _show(xa), _show(xb)))
     return out
 
 
@@ -309,6 +317,7 @@ def values(pair: Pair, quantity: str) -> list[Difference]:
         diff.rules += [r for r, _ in applied if r not in diff.rules]
         default = side.program.quantities[quantity].default
         text = _source_text(side.result, default.span)
+        diff.sides[f"{tag}_parts"] = {"default": text, "rules": [[r, what] for r, what in applied]}
         parts = [f"its default{f' ({text})' if text else ''}"] + [f"{r} {what}" for r, what in applied]
         diff.details.append(f"{tag.upper()}: {', '.join(parts)}")
     diff.confirmed = _confirm_value(pair, diff, quantity, args, model, enc_a)
