@@ -327,7 +327,7 @@ def apply_command(args) -> int:
     unused = len(engine.agents[0].moves)
     state = dump_state(engine, next_decision, scopes, [str(p) for p in (args.spec or [])] or
                        loaded_spec(args.state))
-    from checker.diff.command import write_file
+    from checker.files import write_file
     write_file(out, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
     where = state["decision"].get("at") or f"{state['decision'].get('card')}.{state['decision'].get('power')}"
     print(f"applied {describe_move(loaded, move)}; wrote {out} ({state['decision']['kind']} at {where}, "

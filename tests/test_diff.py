@@ -51,8 +51,10 @@ def test_a_later_end_of_game_is_found_with_minimal_witnesses_both_sides_replay(c
     end = by_subject["cité_complète_à"]
     assert (end.sides["a"], end.sides["b"], end.players, end.confirmed) == ("7", "8", 4, True)  # at 2 and 3, both 8
     destroy = by_subject["détruire"]
-    assert destroy.sides == {"legal": "b", "illegal": "a"} and destroy.confirmed is True
-    assert "détruire_cité_complète" in destroy.rules
+    assert (destroy.sides["legal"], destroy.sides["illegal"], destroy.confirmed) == ("b", "a", True)
+    why = destroy.sides["why"][0]
+    assert (why["rule"], why["there"], why["reads"]) == ("détruire_cité_complète", "not-applying",
+                                                         [("complète(q)", "oui", "non")])
     assert len([line for line in destroy.situation if "∈ cité" in line]) == 7   # a complete city, nothing else
     # both interpreters replay the witness: `rulebook legal` judges the move on each side, `eval` the value
     a_state, a_move, b_state, b_move = destroy.files

@@ -10,13 +10,12 @@ and nothing else differs).
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from checker.diff.run import DiffResult, diff_paths
+from checker.files import write_file
 from checker.diff.semantic import Difference
 
 __all__ = ["add_parser", "diff_command", "render", "write_witnesses", "split_sides"]
@@ -133,18 +132,6 @@ def write_witnesses(result: DiffResult, folder: Path, force: bool) -> None:
         write_file(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
-def write_file(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (a temporary file in the same folder, then a rename)."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 # ---------------------------------------------------------------- the report
 
 def _paths(paths: list[Path]) -> str:
@@ -221,5 +208,5 @@ def _describe(d: Difference, verbose: bool) -> list[str]:
         shown = d.excerpt if verbose else d.excerpt[:16]
         out += [f"    {x}" for x in shown]
         if len(d.excerpt) > len(shown):
-            out.append(f"    … (--all shows the whole change)")
+            out.append("    … (--all shows the whole change)")
     return out

@@ -31,7 +31,7 @@ from checker.solver.encode import Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import player_range
-from checker.types import BOOL, INT, KindT, Opt
+from checker.types import BOOL, KindT, Opt
 
 __all__ = ["Side", "Pair", "Live", "written"]
 
@@ -51,6 +51,7 @@ class Side:
     search: Search | None = None
     scopes: Scopes | None = None
     live: "Live | None" = None
+    judge: Engine | None = None         # an interpreter that re-judges witnesses (its game is replaced each time)
     selection: tuple | None = None      # the cards, players and player range its engine was started with
     types: Encoder | None = None        # an encoder kept for the types of vars and zones
 
@@ -131,9 +132,9 @@ class Pair:
         self.same_numbering = len(ea.defs) == len(eb.defs) and all(
             a.base(ea.def_names[x]) == b.base(eb.def_names[y]) for x, y in zip(ea.defs, eb.defs))
         self._shown = a.types
-        self._own_types = {name: self._type_key(a, name) != self._type_key(b, name) for name in
+        self.own_types = {name: self._type_key(a, name) != self._type_key(b, name) for name in
                            set(pa.vars) | set(pb.vars)}
-        self._own_zones = {name: (name not in pa.zones or name not in pb.zones
+        self.own_zones = {name: (name not in pa.zones or name not in pb.zones
                                   or pa.zones[name].kind.name != pb.zones[name].kind.name
                                   or str(getattr(pa.zones[name].index, "name", None))
                                   != str(getattr(pb.zones[name].index, "name", None)))
@@ -156,7 +157,7 @@ class Pair:
         """The name of a cell: in A's terms, and marked with its side when only that side has it."""
         if key[0] == "var":
             _, name, index = key
-            own = self._own_types.get(name, True)
+            own = self.own_types.get(name, True)
             if index is not None:
                 text = f"{name}[{self._value_label(side, index, side.types.index_types.get(name))}]"
             else:
@@ -167,7 +168,7 @@ class Pair:
             text = f"{self._card_label(inst)} ∈ {zone}"
             if index is not None:
                 text += f"[{self._value_label(side, index, side.types.zone_index_types.get(zone))}]"
-            return text + (f" ⟨{side.tag.upper()}⟩" if self._own_zones.get(zone, True) else "")
+            return text + (f" ⟨{side.tag.upper()}⟩" if self.own_zones.get(zone, True) else "")
         if key[0] == "used":
             _, player, inst, power = key
             return f"épuisé({power}, {self._card_label(inst)}, Joueur {player + 1})"

@@ -264,12 +264,10 @@ def _confirm_legality(pair: Pair, diff: Difference, action: str) -> bool | None:
 
 def _judge(side: Side):
     from checker.runtime.engine import Engine
-    engine = getattr(side, "_judge", None)
-    if engine is None:
-        engine = Engine(side.typed)
-        engine.recording = False
-        side._judge = engine
-    return engine
+    if side.judge is None:
+        side.judge = Engine(side.typed)
+        side.judge.recording = False
+    return side.judge
 
 
 # ---------------------------------------------------------------- values
@@ -486,11 +484,11 @@ def _share_cells(pair: Pair, enc_a: Encoder, enc_b: Encoder) -> None:
         for key, cell in list(src.cells.made.items()):
             if key in dst.cells.made:
                 continue
-            if key[0] == "var" and key[1] in p.vars and not pair._own_types.get(key[1], True):
+            if key[0] == "var" and key[1] in p.vars and not pair.own_types.get(key[1], True):
                 index = key[2]
                 if isinstance(index, int) and index < 0:
                     continue        # a card outside the game, named by its definition
                 dst.cells.made[key] = cell
-            elif key[0] == "in" and key[1] in p.zones and not pair._own_zones.get(key[1], True):
+            elif key[0] == "in" and key[1] in p.zones and not pair.own_zones.get(key[1], True):
                 dst.cells.made[key] = cell
 

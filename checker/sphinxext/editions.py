@@ -102,7 +102,7 @@ def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path
         d.pop("move", None)
     cache.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"key": key, "result": result}, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    from checker.diff.command import write_file
+    from checker.files import write_file
     write_file(path, text)
     return result, True
 
