@@ -91,10 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     from checker.scenario import add_parsers as add_scenarios
     add_diff(sub)
     add_scenarios(sub)
+    from checker.solver.commands import state_options
     for command in (legal, moves):
-        command.add_argument("--spec", type=Path, action="append",
-                             help="the spec (and overlays) the state is of; default: the paths the state names")
-        command.add_argument("--json", action="store_true", help="machine-readable output")
+        state_options(command)
     return parser
 
 

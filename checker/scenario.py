@@ -25,7 +25,7 @@ from checker.lower import lower_trees
 from checker.parse import parse_file
 from checker.runtime.engine import Decision
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
-from checker.solver.commands import _problems, describe_move, load
+from checker.solver.commands import _problems, describe_move, load, state_options
 from checker.solver.legal import Legality, interpreter_moves, point_of
 from checker.solver.statefile import StateFileError, copies_of, dump_state, load_move, read_json
 from checker.source import SourceFile, SourceMap
@@ -61,9 +61,7 @@ def add_parsers(sub) -> None:
     ap.add_argument("--output", "-o", metavar="NEXT", required=True, help="where to write the next state")
     ap.add_argument("--force", action="store_true", help="overwrite NEXT if it exists")
     for command in (ev, sc, ap):
-        command.add_argument("--spec", type=Path, action="append",
-                             help="the spec (and overlays) the state is of; default: the paths the state names")
-        command.add_argument("--json", action="store_true", help="machine-readable output")
+        state_options(command)
 
 
 # ---------------------------------------------------------------- expressions
@@ -296,8 +294,9 @@ def apply_command(args) -> int:
         return 4
     if not verdict.legal or not verdict.offered:
         why = "; ".join(f"{r.name} ({r.span})" for r in verdict.reasons) or "it is not an option here"
-        print(f"rulebook apply: {describe_move(loaded, verdict.move)} is {'illegal' if not verdict.legal else 'not an option'} "
-              f"at this decision point: {why} (see `rulebook legal`)", file=sys.stderr)
+        what = "illegal" if not verdict.legal else "not an option"
+        print(f"rulebook apply: {describe_move(loaded, verdict.move)} is {what} at this decision point: {why} "
+              f"(see `rulebook legal`)", file=sys.stderr)
         return 1
     move = verdict.move
     if move[0] == "finish":

@@ -10,20 +10,15 @@ from pathlib import Path
 import pytest
 
 from checker.check import check_paths
-from checker.diff.pair import Side
 from checker.diff.command import write_witnesses
+from checker.diff.pair import Side
 from checker.diff.run import diff_paths, diff_results
 from checker.solver.factory import SolverSettings
+from conftest import run_cli
 
 BASE = "spec/citadelles"
 
-
-def run(capsys, *argv):
-    from checker.cli import main
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 def overlay(tmp_path: Path, text: str, name: str = "variante.rules") -> Path:

@@ -71,7 +71,8 @@ def test_every_clarification_is_listed(base):
     assert set(EQUIVALENT) <= set(names)
 
 
-@pytest.mark.parametrize("name,lines", _ablations(check_paths(BASE).program), ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("name,lines", _ablations(check_paths(BASE).program),
+                         ids=lambda x: x if isinstance(x, str) else "")
 def test_removing_a_clarification_is_seen(base, tmp_path, name, lines):
     overlay = tmp_path / "ablation.rules"
     overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")

@@ -3,14 +3,13 @@ cites its own source text verbatim, and plays."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from checker.check import check_paths
+from checker.configurations import select
 from checker.runtime import Engine
 from checker.runtime.agents import RandomAgent
-from checker.configurations import select
 from conftest import ROOT
 
 BASE = ROOT / "spec" / "citadelles"

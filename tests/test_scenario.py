@@ -6,13 +6,9 @@ import json
 
 import pytest
 
+from conftest import run_cli
 
-def run(capsys, *argv):
-    from checker.cli import main
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 @pytest.fixture

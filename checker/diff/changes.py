@@ -139,8 +139,8 @@ def _cards(pair: Pair, sa: Shaper, sb: Shaper) -> list[Difference]:
         if x is None or y is None:
             side = "a" if y is None else "b"
             card = x or y
-            out.append(Difference("card", f"card {card.name}", f"{card.kind} \"{card.name}\" is only in "
-                                                               f"{side.upper()}", sides={"only": side, "kind": card.kind}))
+            out.append(Difference("card", f"card {card.name}", f"{card.kind} \"{card.name}\" is only in {side.upper()}",
+                                  sides={"only": side, "kind": card.kind}))
             continue
         if x.name != y.name:
             out.append(Difference("card", f"card {base}", f"{x.kind} \"{x.name}\" in A is \"{y.name}\" in B",

@@ -36,8 +36,8 @@ from checker.types import BOOL, KindT, Opt
 __all__ = ["Side", "Pair", "Live", "written"]
 
 TIGHTENING = 6          # solver calls per minimised objective, at most
-TIGHTENING_MS = 2_000   # … each with this time limit (a call that times out keeps the best witness so far)
-MINIMISING_S = 4.0      # … and all of them within this time, per witness
+TIGHTENING_RLIMIT = 3_000_000   # … each within this many Z3 resource units (deterministic, unlike a time limit:
+#                                 a call that runs out keeps the best witness so far)
 
 
 @dataclasses.dataclass
@@ -228,7 +228,7 @@ class Pair:
     def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True):
         """(status, model, reason) of the formulas over states both sides can be in; a model is minimised.
 
-        The query is first put for every player count at once, with a quarter of the time; if Z3 cannot
+        The query is first put for every player count at once, with an eighth of the resources; if Z3 cannot
         decide it so, once per player count, fewest first (each simpler: the seats are known)."""
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
@@ -237,7 +237,8 @@ class Pair:
         n = z3.Int("player_count")
         t = time.perf_counter()
         try:
-            quick = dataclasses.replace(self.settings, timeout_ms=max(1, self.settings.timeout_ms // 4))
+            # bounded by Z3's resource count, not the clock, so that the same query takes the same path anywhere
+            quick = dataclasses.replace(self.settings, rlimit=max(1, self.settings.rlimit // 8))
             s, outcome = self._check(quick, todo, bounds, [n >= self.low, n <= self.high])
             if outcome.status == "unknown":
                 reasons = []
@@ -285,8 +286,7 @@ class Pair:
             objectives.append(z3.Sum(changed))
         if numbers:
             objectives.append(z3.Sum([z3.If(c >= 0, z3.If(c <= BOUND, c, 0), 0) for c in numbers]))
-        s.set("timeout", min(TIGHTENING_MS, self.settings.timeout_ms))
-        deadline = time.perf_counter() + MINIMISING_S
+        s.set("rlimit", min(TIGHTENING_RLIMIT, self.settings.rlimit))
         defaults = list(self._defaults(cells.values(), enc_a, enc_b))
         for goal in objectives:
             if goal is not n:
@@ -297,7 +297,7 @@ class Pair:
             best = model.eval(goal, model_completion=True).as_long()
             low = self.low if goal is n else 0
             for _ in range(TIGHTENING):
-                if low >= best or time.perf_counter() > deadline:
+                if low >= best:
                     break
                 middle = (low + best) // 2
                 s.push()

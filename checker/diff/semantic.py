@@ -38,7 +38,7 @@ class Difference:
 
     kind: str                   # legality | value | order | effect | power | card | configuration | constraint
     #                             | game | table | declaration | rule | precedence | decision | undecided
-    subject: str                # what differs: an action, a quantity, "procedure choix_à_trois", "card Forge"…
+    subject: str                # what differs: an action, a quantity, "procedure choix_à_trois", "card X"…
     message: str
     behavioural: bool = True    # False: a change that changes no game (proven, or documentation only)
     details: list[str] = dataclasses.field(default_factory=list)

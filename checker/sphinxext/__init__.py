@@ -161,15 +161,7 @@ def write_edition_pages(book: Book, srcdir: Path) -> list[Path]:
     """One page per edition or variant of ``rulebook_editions``; stale generated pages go."""
     root = srcdir / EDITION_DIR
     wanted = {root / f"{e.name}.rst": f"{GENERATED}\n\n.. rb:auto:: edition {e.name}\n" for e in book.editions}
-    for path, text in wanted.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-    if root.is_dir():
-        for path in sorted(root.glob("*.rst")):
-            if path not in wanted and path.read_text(encoding="utf-8").startswith(GENERATED):
-                path.unlink()
-    return sorted(wanted)
+    return _sync_pages(root, wanted)
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
@@ -184,6 +176,12 @@ def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
                 if book.has_page(card):
                     wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
                         f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
+    return _sync_pages(root, wanted)
+
+
+def _sync_pages(root: Path, wanted: dict[Path, str]) -> list[Path]:
+    """Write the generated pages that changed, and remove the generated pages below ``root`` that are
+    no longer wanted."""
     for path, text in wanted.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:

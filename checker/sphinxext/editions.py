@@ -23,6 +23,8 @@ import functools
 import hashlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from checker.check import check_paths, spec_files
@@ -92,11 +94,14 @@ def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path
                     return data["result"], False
             except (OSError, ValueError):
                 pass
-        from checker.diff import diff_paths
-        outcome = diff_paths(rel_a, rel_b)
-    if isinstance(outcome, tuple):
-        raise ValueError(f"rule set {outcome[0].upper()} of {name} has errors")
-    result = outcome.as_json()
+        # in a process of its own, as `rulebook diff` runs: Z3's answers (the witnesses) depend on what the
+        # process asked it before, and the book must get the same result wherever it is built
+        command = [sys.executable, "-m", "checker", "diff", *map(str, rel_a), "--", *map(str, rel_b), "--json"]
+        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8")
+    if done.returncode not in (0, 1, 4):
+        raise ValueError(f"rulebook diff for {name} failed: {done.stderr.strip() or done.stdout.strip()}")
+    result = json.loads(done.stdout)
+    result.pop("seconds", None)          # the one thing that varies from run to run
     for d in result["differences"]:      # the book shows the situations; the state files are left out
         d.pop("witness", None)
         d.pop("move", None)
@@ -237,7 +242,8 @@ def _diff_lines(diff: dict, before: str) -> list[str]:
             if names:
                 lines.append(f"- {word.capitalize()} : {rst_escape(', '.join(names))}.")
         lines += [f"- ``{d['subject'].split(' ', 1)[1]}`` : {d['sides'].get('attribute', '')} "
-                  f"{d['sides'].get('a')} {sides['a']}, {d['sides'].get('b')} ici" for d in cards if "only" not in d["sides"]]
+                  f"{d['sides'].get('a')} {sides['a']}, {d['sides'].get('b')} ici"
+                  for d in cards if "only" not in d["sides"]]
         lines.append("")
     renamed = [d for d in neutral if d["kind"] == "card"]
     if renamed:
