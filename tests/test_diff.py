@@ -50,11 +50,17 @@ def test_a_later_end_of_game_is_found_with_minimal_witnesses_both_sides_replay(c
     why = destroy.sides["why"][0]
     assert (why["rule"], why["there"], why["reads"]) == ("détruire_cité_complète", "not-applying",
                                                          [("complète(q)", "oui", "non")])
-    assert len([line for line in destroy.situation if "∈ cité" in line]) == 7   # a complete city, nothing else
-    # both interpreters replay the witness: `rulebook legal` judges the move on each side, `eval` the value
+    # a complete city (7 districts, or 6 with the Monument that counts twice) and little else: the witness is
+    # minimised among the subsets of the first one Z3 finds, within a bounded effort
+    assert 6 <= len([line for line in destroy.situation if "∈ cité" in line]) <= 9
+    assert destroy.players == 4
+    # both interpreters replay the witness: `rulebook legal` judges the move on each side, `eval` the city
     a_state, a_move, b_state, b_move = destroy.files
     assert run(capsys, "legal", a_state, a_move)[0] == 1
     assert run(capsys, "legal", b_state, b_move)[0] == 0
+    victim = destroy.move["a"]["args"][1]
+    assert run(capsys, "eval", a_state, f"complète({victim})")[1].strip() == "oui"
+    assert run(capsys, "eval", b_state, f"complète({victim})")[1].strip() == "non"
     state_a = [f for f in end.files if f.endswith(".a.state.json")][0]
     assert run(capsys, "eval", state_a, "cité_complète_à()")[1].strip() == "7"
     assert run(capsys, "eval", state_a.replace(".a.", ".b."), "cité_complète_à()")[1].strip() == "8"
