@@ -474,7 +474,7 @@ def test_entre_les_deux_bouts_on_ne_peut_plus_placer_que_4_remparts_le_jeu_est_t
     g.st.version += 1
     assert g.quantity("écart") == 4
     g.e.call("vérifier_la_fin", ())
-    assert g.st.vars["fin_de_partie"]
+    assert g.st.vars["fin"] == "bouts_proches"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -506,5 +506,5 @@ def test_a_complete_game_keeps_every_follower_and_tile(players: int):
     assert len(seen) > 75
     assert len(st.zones["posées"]) + len(st.zones["écartées"]) + sum(
         len(st.zone("piles", k)) for k in ("première", "deuxième", "troisième")) == 75
-    assert st.vars["fin_de_partie"]
+    assert st.vars["fin"] is not None
     assert set(result.scores) == set(range(players)) and all(s >= 0 for s in result.scores.values())

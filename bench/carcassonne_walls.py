@@ -1,0 +1,77 @@
+"""How Carcassonne Die Stadt games end, and what the rampart does: seeded random games at 2, 3 and 4 players.
+
+Run: python bench/carcassonne_walls.py [--games N]
+For each player count: how many games end by each of the rulebook's three end conditions (the spec's
+var `fin`), how many ramparts could not be placed while the wall was still open (a stuck end: the log's
+"ne peut poser son rempart nulle part"), how many walls the players built (the Porte included), how many
+were added when the wall was closed at the end, and in how many games the players closed it themselves.
+Game i is played by random agents seeded i*100+seat, as in bench/play_carcassonne.py.  Nothing is
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from checker.check import check_paths  # noqa: E402
+from checker.configurations import select  # noqa: E402
+from checker.runtime import Engine, RandomAgent  # noqa: E402
+
+CONFIG = "Jeu de base"
+ENDS = ("dernier_rempart_posé", "dernière_tuile_posée", "bouts_proches")
+STUCK = "ne peut poser son rempart nulle part"
+
+
+def measure(engine: Engine, program, players: int, games: int) -> dict:
+    selection = select(program, program.configurations[CONFIG], players)
+    ends, stuck, stuck_games, built, closing, closed_in_play, no_gate = collections.Counter(), 0, 0, [], [], 0, 0
+    start = time.perf_counter()
+    for seed in range(games):
+        agents = [RandomAgent(seed * 100 + i) for i in range(players)]
+        result = engine.play(selection.cards, players, seed, agents)
+        st = engine.st
+        ends[st.vars["fin"]] += 1
+        logs = [e["text"] for e in result.events if e["kind"] == "log"]
+        jammed = sum(STUCK in t for t in logs)
+        stuck += jammed
+        stuck_games += jammed > 0
+        placed = sum(("pose un rempart" in t) or ("place la Porte" in t) for t in logs)
+        built.append(placed)
+        closing.append(next((int(t.split(":")[1].split()[0]) for t in logs if t.startswith("Le rempart se ferme")), 0))
+        closed_in_play += bool(st.vars["porte_posée"]) and closing[-1] == 0
+        no_gate += not st.vars["porte_posée"]
+    return {"ends": ends, "stuck": stuck, "stuck games": stuck_games, "built": built, "closing": closing,
+            "closed in play": closed_in_play, "no gate": no_gate, "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    result = check_paths([Path("spec/carcassonne")])
+    engine = Engine(result.typed)
+    engine.recording = True           # the log says when a rampart cannot be placed
+    rows = {n: measure(engine, result.program, n, args.games) for n in (2, 3, 4)}
+    print(f"Carcassonne Die Stadt, random games, {args.games} games per row\n")
+    print("| players | last rampart | last tile | ends ≤ 5 apart | stuck ramparts (games) | walls built: mean "
+          "[min..max] | added at the close: mean | closed in play | no Porte | s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for n, r in rows.items():
+        e, b, c = r["ends"], r["built"], r["closing"]
+        print(f"| {n} | {e[ENDS[0]]} | {e[ENDS[1]]} | {e[ENDS[2]]} | {r['stuck']} ({r['stuck games']}) | "
+              f"{statistics.mean(b):.1f} [{min(b)}..{max(b)}] | {statistics.mean(c):.1f} | {r['closed in play']} | "
+              f"{r['no gate']} | {r['seconds']:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
