@@ -360,7 +360,7 @@ def test_s_il_n_y_en_a_plus_on_imagine_que_le_rempart_est_ferme():
 # ==================================================================== whole games
 
 
-@pytest.mark.parametrize("players, seed", [(2, 3), (3, 7), (4, 3)])
+@pytest.mark.parametrize("players, seed", [(2, 3), (2, 31), (3, 7), (4, 3)])
 def test_le_rempart_ne_reste_jamais_bloque(players: int, seed: int):
     """Over a whole random game: whenever the Porte is down and the wall is open, each of its two ends can be
     prolonged (some rampart there is legal); the wall never crosses itself; at the end it is closed."""
@@ -394,4 +394,7 @@ def test_le_rempart_ne_reste_jamais_bloque(players: int, seed: int):
     finally:
         e.observer = None
     assert checked_points, "the game never had an open wall: choose another seed"
+    e.invalidate()
     assert e.st.vars["porte_posée"] and e.quantity("rempart_fermé", ())
+    walls = [e.st.vars["bord_de"][w] for w in e.st.zones["enceinte"]]
+    assert len(set(walls)) == len(walls)
