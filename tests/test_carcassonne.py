@@ -38,6 +38,20 @@ def engine() -> Engine:
     return Engine(checked().typed)
 
 
+def play_observed(players: int, seed: int, check):
+    """A whole seeded game of random agents, ``check(decision)`` called at each decision; its result."""
+    from checker.runtime import RandomAgent
+    e = engine()
+    e.recording = False
+    program = checked().program
+    cards = select(program, program.configurations["Jeu de base"], players).cards
+    e.observer = check
+    try:
+        return e.play(cards, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
+    finally:
+        e.observer = None
+
+
 class Game:
     """A game set up and ready for a scenario: piles dealt, pile 1 not empty (no ramparts yet)."""
 
@@ -507,11 +521,7 @@ def test_entre_les_deux_bouts_on_ne_peut_plus_placer_que_4_remparts_le_jeu_est_t
 def test_a_complete_game_keeps_every_follower_and_tile(players: int):
     """A whole seeded game: at every decision each of the 7 followers of each player is in his reserve,
     on a tile or on a rampart; every tile is in a pile, laid, or put aside; the game ends."""
-    from checker.runtime import RandomAgent
     e = engine()
-    e.recording = False
-    program = checked().program
-    cards = select(program, program.configurations["Jeu de base"], players).cards
     seen = []
 
     def check(decision) -> None:
@@ -523,11 +533,7 @@ def test_a_complete_game_keeps_every_follower_and_tile(players: int):
             guards = sum(1 for v in st.vars["garde"].values() if v == p)
             assert st.vars["réserve"][p] + on_board + guards == 7, (p, st.vars["réserve"][p], on_board, guards)
         seen.append(decision)
-    e.observer = check
-    try:
-        result = e.play(cards, players, 11, [RandomAgent(11 * 100 + i) for i in range(players)])
-    finally:
-        e.observer = None
+    result = play_observed(players, 11, check)
     st = e.st
     assert len(seen) > 75
     assert len(st.zones["posées"]) + len(st.zones["écartées"]) + sum(

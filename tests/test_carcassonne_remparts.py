@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.configurations import select
 from checker.runtime import RandomAgent
-from test_carcassonne import BLUE, GREEN, RED, Game, checked, engine
+from test_carcassonne import BLUE, GREEN, RED, Game, engine, play_observed
 
 
 ROAD_FREE = ("Quartier", "Petit Puits", "Saint Sernin", "Halle au poisson", "Halle aux céréales", "Halle au bétail")
@@ -365,9 +364,6 @@ def test_le_rempart_ne_reste_jamais_bloque(players: int, seed: int):
     """Over a whole random game: whenever the Porte is down and the wall is open, each of its two ends can be
     prolonged (some rampart there is legal); the wall never crosses itself; at the end it is closed."""
     e = engine()
-    e.recording = False
-    program = checked().program
-    cards = select(program, program.configurations["Jeu de base"], players).cards
     checked_points = []
 
     def check(decision) -> None:
@@ -388,11 +384,7 @@ def test_le_rempart_ne_reste_jamais_bloque(players: int, seed: int):
             st.vars["rempart_posé"] = saved
             st.version += 1
         checked_points.append(decision)
-    e.observer = check
-    try:
-        e.play(cards, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
-    finally:
-        e.observer = None
+    play_observed(players, seed, check)
     assert checked_points, "the game never had an open wall: choose another seed"
     e.invalidate()
     assert e.st.vars["porte_posée"] and e.quantity("rempart_fermé", ())
