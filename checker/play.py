@@ -12,7 +12,8 @@ from checker.diagnostics import render_human
 from checker.output import OutputError, plan, write_json
 from checker.program import did_you_mean
 from checker.runtime import Engine, SpecRuntimeError
-from checker.runtime.agents import HumanAgent, HumanQuit, make_agent
+from checker.runtime.agents import make_agent
+from checker.human.agent import HumanQuit
 from checker.documents import DocumentError, read_document, report, spec_paths
 from checker.runtime.replay import ReplayMismatch, replay, state_digest, validate_log
 
@@ -110,33 +111,6 @@ def _spec_failed(exc: SpecRuntimeError) -> int:
     return 1
 
 
-def _situation(engine: Engine, seat: int) -> list[str]:
-    """What the person at ``seat`` may see of each player (from the engine's view for that seat, if any):
-    their own per-player zones and vars, and the others' as far as they are visible (hidden cards as a count)."""
-    view = getattr(engine, "view", None)
-    if not callable(view):
-        return []
-    seen = view(seat)
-    lines = []
-    for player in [seat, *(p for p in range(engine.st.n) if p != seat)]:
-        parts = []
-        for section in ("zones", "vars"):
-            for name, value in (seen.get(section) or {}).items():
-                if not isinstance(value, dict) or player not in value:   # only what is indexed by player
-                    continue
-                shown = value[player]
-                if isinstance(shown, list):
-                    shown = ", ".join(map(str, shown)) or "rien"
-                elif section == "zones":
-                    shown = f"{shown} carte(s)"
-                elif isinstance(shown, bool):
-                    shown = "oui" if shown else "non"
-                parts.append(f"{name} : {shown}")
-        if parts:
-            lines.append(f"  {'Vous' if player == seat else f'Joueur {player + 1}'} — " + " ; ".join(parts))
-    return lines
-
-
 def _outputs(command: str, args, targets: list, reads: list) -> int:
     """Check the files the command will write before it does any work (0, or 2 after saying what is wrong)."""
     try:
@@ -176,7 +150,7 @@ def play_command(args) -> int:
     shown = 0
 
     def show_events(viewer: int | None) -> None:
-        """Print the events since the last call (a person playing sees the game as it goes)."""
+        """Print the events since the last call."""
         nonlocal shown
         if not args.quiet:
             for event in engine.events[shown:]:
@@ -185,14 +159,16 @@ def play_command(args) -> int:
                     print(line)
         shown = len(engine.events)
 
+    table = None
     if human is not None:
-        seat = human - 1
-
-        def before(decision) -> None:
-            show_events(seat)
-            for line in _situation(engine, seat):
-                print(line)
-        agents[seat] = HumanAgent(before=before)
+        from checker.human import LexiconError, Table, find_lexicon
+        try:
+            lexicon = find_lexicon([args.spec, *args.more], getattr(args, "lexicon", None))
+        except LexiconError as exc:
+            print(f"rulebook play: {exc}", file=sys.stderr)
+            return 2
+        table = Table(engine, lexicon, human - 1)
+        agents = table.agents(agents)
     recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
     if isinstance(recorder, int):
         return recorder
@@ -206,7 +182,10 @@ def play_command(args) -> int:
     except HumanQuit:
         print("\nPartie interrompue.", file=sys.stderr)
         return 130
-    show_events(None if human is None else human - 1)
+    if table is not None:
+        table.show_events()
+    else:
+        show_events(None)
     code = _write_state("play", args, recorder)
     if code:
         return code
