@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from checker.check import CheckResult, check_paths
-from checker.configurations import ConfigEvalError, Selection, evaluate, select
+from checker.configurations import Selection, explain, refusals, select, span_text
+from checker import terminal
 from checker.diagnostics import render_human
 from checker.output import OutputError, plan, write_json
 from checker.program import did_you_mean
@@ -57,8 +58,9 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
     selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
     result = check_paths(paths)
     if not result.ok:
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
-        print(f"the spec has {len(result.reporter.errors)} error(s): fix them before {command}ing")
+        sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
+        print(f"rulebook {command}: the spec has {len(result.reporter.errors)} error(s): fix them before {command}ing",
+              file=sys.stderr)
         return 1
     program = result.program
     if config not in program.configurations:
@@ -69,8 +71,9 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
         return 2
     counts = result.configurations.get(config, [])
     if players not in counts:
-        print(f"rulebook {command}: configuration \"{config}\" is for {', '.join(map(str, counts))} players, "
-              f"not {players}", file=sys.stderr)
+        why = "; ".join(refusals(program, program.configurations[config], counts, players, span_text(result.sources)))
+        print(f"rulebook {command}: configuration \"{config}\" cannot be played by {players} players: {why}"
+              f" (`rulebook configs` lists what each configuration allows)", file=sys.stderr)
         return 2
     selection = select(program, program.configurations[config], players)
     cards = {kind: list(names) for kind, names in selection.cards.items()}
@@ -93,15 +96,11 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
             return 2
         cards[kind].append(name)
     selection = Selection(players, {kind: tuple(names) for kind, names in cards.items()})
-    for constraint in program.selection_constraints():      # the rules decide whether this selection is allowed
-        try:
-            applies = constraint.when is None or evaluate(constraint.when, program, selection, {})
-            if applies and not evaluate(constraint.require, program, selection, {}):
-                print(f"rulebook {command}: {constraint.message or constraint.name}", file=sys.stderr)
-                return 2
-        except ConfigEvalError as exc:
-            print(f"rulebook {command}: constraint {constraint.name}: {exc}", file=sys.stderr)
-            return 2
+    broken = [why for c in program.selection_constraints()       # the rules decide whether this selection is allowed
+              for why in [explain(c, program, selection, span_text(result.sources))] if why]
+    if broken:
+        print(f"rulebook {command}: the selection is refused by the spec: " + "; ".join(broken), file=sys.stderr)
+        return 2
     return result, selection
 
 
@@ -132,7 +131,8 @@ def _write(command: str, path: str, data, force: bool) -> int:
 
 def play_command(args) -> int:
     state_at = (getattr(args, "state_at", None) or [None, None])[1]
-    code = _outputs("play", args, [args.json, state_at], [args.spec, *args.more])
+    log_file = args.json if args.json not in (None, "-") else None
+    code = _outputs("play", args, [log_file, state_at], [args.spec, *args.more])
     if code:
         return code
     prepared = _prepare("play", [args.spec, *args.more], args.config, args.players, _names(args.add),
@@ -143,6 +143,10 @@ def play_command(args) -> int:
     human = getattr(args, "human", None)
     if human is not None and not 1 <= human <= args.players:
         print(f"rulebook play: --human takes a seat from 1 to {args.players}, not {human}", file=sys.stderr)
+        return 2
+    if human is not None and args.json == "-":
+        print("rulebook play: --human and --json without a file both need the terminal: give --json FILE",
+              file=sys.stderr)
         return 2
     engine = Engine(result.typed)
     names = [f"Joueur {seat + 1}" for seat in range(args.players)]
@@ -197,6 +201,9 @@ def play_command(args) -> int:
                   "remove": _names(args.remove), "selection": selection.cards,
                   "events": game.events, "scores": game.scores, "winners": game.winners,
                   "final_state": state_digest(engine.st)}
+        if args.json == "-":
+            terminal.emit_json(record)
+            return 0
         return _write("play", args.json, record, args.force)
     return 0
 
@@ -235,6 +242,9 @@ def replay_command(args) -> int:
         outcome = replay(engine, {**record, "selection": selection.cards}, decisions)
     except ReplayMismatch as exc:
         print(f"rulebook replay: the game differs from the log: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):
+            terminal.emit_json({"command": "replay", "ok": False, "exit_code": 1, "same": False,
+                                "differs": str(exc)})
         return 1
     except SpecRuntimeError as exc:
         return _spec_failed(exc)
@@ -245,7 +255,11 @@ def replay_command(args) -> int:
     else:
         states = f"same options at each, same state at the {outcome.hashed} that have a digest in the log"
     print(f"replay ok: {outcome.decisions} decisions, {states}, same scores")
-    return _write_state("replay", args, recorder)
+    code = _write_state("replay", args, recorder)
+    if getattr(args, "json", False) and not code:
+        terminal.emit_json({"command": "replay", "ok": True, "exit_code": 0, "same": True,
+                            "decisions": outcome.decisions, "states_compared": outcome.hashed})
+    return code
 
 
 def _state_recorder(command: str, args, engine: Engine, result: CheckResult, spec: list[str]):

@@ -62,7 +62,7 @@ def real_documents() -> dict[str, list]:
                 buffer = io.StringIO()
                 with contextlib.redirect_stdout(buffer):
                     main(["moves", str(path), "--json"])
-                out["move"] += json.loads(buffer.getvalue())[:6]
+                out["move"] += json.loads(buffer.getvalue())["moves"][:6]
     finally:
         os.chdir(cwd)
     return out

@@ -208,8 +208,8 @@ def test_a_spec_that_no_longer_checks_is_refused(capsys, log, tmp_path):
     with open(broken / "00-jeu.rules", "a", encoding="utf-8") as f:
         f.write("\nvar cassée: Inconnu = 0\n")
     record = json.loads(log.read_text(encoding="utf-8"))
-    code, out, _ = run(capsys, "replay", str(write(tmp_path, dict(record, spec=[str(broken)]))))
-    assert code == 1 and "fix them before replaying" in out
+    code, out, err = run(capsys, "replay", str(write(tmp_path, dict(record, spec=[str(broken)]))))
+    assert code == 1 and "fix them before replaying" in err and "unknown type 'Inconnu'" in out
 
 
 def test_the_state_digest_covers_what_changes_and_only_that():

@@ -84,7 +84,7 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
 
 def _outputs(args) -> list[Path] | int:
     """The files the run will write, checked before it starts (never overwritten without --force)."""
-    paths = [Path(p) for p in (args.json, args.csv) if p]
+    paths = [Path(p) for p in (args.json, args.csv) if p and p != "-"]
     if args.plots:
         plots = Path(args.plots)
         if plots.exists() and not plots.is_dir():
@@ -99,18 +99,6 @@ def _outputs(args) -> list[Path] | int:
         if not path.parent.exists():
             return _fail(f"cannot write {path}: no directory {path.parent}")
     return paths
-
-
-def _progress(total: int):
-    """A progress bar on the terminal (stderr), or nothing when stderr is not one."""
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None, lambda: None
-    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
-    return bar.update, bar.close
 
 
 def simulate_command(args) -> int:
@@ -150,7 +138,8 @@ def simulate_command(args) -> int:
         if isinstance(second, int):
             return second
     workers = args.workers or cores()
-    update, close = _progress(args.games * (2 if second else 1))
+    from checker.terminal import progress
+    update, close = progress(args.games * (2 if second else 1), "game")
     start = time.perf_counter()
     summaries = []
     try:
@@ -188,7 +177,11 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
     record = summaries[0] if comparison is None else {"a": summaries[0], "b": summaries[1],
                                                        "comparison": comparison, "format": summaries[0]["format"]}
     try:
-        if args.json:
+        if args.json == "-":
+            from checker.terminal import emit_json
+            failed = sum(s["failed"] for s in summaries)
+            emit_json({"command": "simulate", "ok": not failed, "exit_code": 1 if failed else 0, **record})
+        elif args.json:
             write_new(Path(args.json), json.dumps(record, ensure_ascii=False, indent=1) + "\n", args.force)
             print(f"results written to {args.json}", file=sys.stderr)
         if args.csv:
