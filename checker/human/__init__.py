@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from checker import ast
+from checker import ast, terminal
 from checker.human.agent import HumanAgent, HumanQuit, Narrator
 from checker.human.board import board, board_blocks
 from checker.human.words import Words
@@ -106,7 +106,7 @@ class Table:
         kind = event["kind"]
         words = self.words
         if kind == "round":
-            return f"\n=== Tour {event['number']} ==="
+            return "\n" + terminal.paint(f"=== Tour {event['number']} ===", "bold")
         if kind == "log":
             return "  " + event["text"]
         if kind == "reveal":

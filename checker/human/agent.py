@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from checker import ast
+from checker import ast, terminal
 from checker.human.words import NOTHING_LABEL, Words
 from checker.types import Coll, KindT, Opt
 
@@ -106,9 +106,9 @@ class HumanAgent:
             self.before(decision)
         question, entries = self.menu(decision)
         labels = [label for label, _ in entries]
-        self.output(f"\n{question}")
+        self.output("\n" + terminal.paint(question, "bold"))
         for number, label in enumerate(labels, 1):
-            self.output(f"  {number}. {label}")
+            self.output(f"  {terminal.paint(str(number), 'blue')}. {label}")
         while True:
             try:
                 answer = self.input(f"Votre choix (1-{len(labels)}, ? aide, q quitter) : ")

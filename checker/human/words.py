@@ -324,7 +324,8 @@ class Words:
         text = term.text.format(*args, *[""] * 3) if "{" in term.text else (
             self.prose.possess(term.text, args[0]) if args else term.text)
         text = yours(contract(text))
-        return contract(f" parmi {text}" if text.startswith(("les ", "des ")) else f" dans {text}")
+        plural_text = text.startswith(("les ", "des ", "vos ", "ses ", "leurs "))
+        return contract(f" parmi {text}" if plural_text else f" dans {text}")
 
     def _what(self, site: ast.Choose, decision) -> str:
         ty = self.chosen_type(decision)
@@ -401,7 +402,7 @@ class Words:
     def _card_help(self, card) -> list[str]:
         name = self.card_name(card)
         decl = self.program.cards.get(name)
-        lines = [self.card(card)]
+        lines = []
         if decl is None:
             return lines
         for power in decl.powers:
