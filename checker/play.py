@@ -151,17 +151,6 @@ def play_command(args) -> int:
     engine = Engine(result.typed)
     names = [f"Joueur {seat + 1}" for seat in range(args.players)]
     agents = [make_agent(getattr(args, "agent", "random"), args.seed * 1000 + seat) for seat in range(args.players)]
-    shown = 0
-
-    def show_events(viewer: int | None) -> None:
-        """Print the events since the last call."""
-        nonlocal shown
-        if not args.quiet:
-            for event in engine.events[shown:]:
-                line = format_event(event, names, viewer)
-                if line is not None:
-                    print(line)
-        shown = len(engine.events)
 
     table = None
     if human is not None:
@@ -188,8 +177,11 @@ def play_command(args) -> int:
         return 130
     if table is not None:
         table.show_events()
-    else:
-        show_events(None)
+    elif not args.quiet:
+        for event in engine.events:
+            line = format_event(event, names)
+            if line is not None:
+                print(line)
     code = _write_state("play", args, recorder)
     if code:
         return code

@@ -114,7 +114,7 @@ class Words:
             return name
         kind = self.engine.def_kind[key]
         attrs = self.engine.card_attrs[key]
-        template = self.lex.cards.get(kind) if hasattr(self.lex, "cards") else None
+        template = self.lex.cards.get(kind)
         if template:
             try:
                 return self._formatter.format(template, **attrs)
