@@ -104,6 +104,15 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
     return result, selection
 
 
+def _ask(prompt: str) -> str:
+    """Read an answer; when it comes from a pipe or a file rather than a person typing, print it after the
+    prompt, so that the transcript reads as a game played at the terminal."""
+    answer = input(prompt)
+    if not sys.stdin.isatty():
+        print(answer)
+    return answer
+
+
 def _spec_failed(exc: SpecRuntimeError) -> int:
     where = f"{exc.span}: " if exc.span is not None else ""
     print(f"{where}error[R0001]: the spec failed while playing: {exc.message}", file=sys.stderr)
@@ -160,7 +169,7 @@ def play_command(args) -> int:
         except LexiconError as exc:
             print(f"rulebook play: {exc}", file=sys.stderr)
             return 2
-        table = Table(engine, lexicon, human - 1)
+        table = Table(engine, lexicon, human - 1, input=_ask)
         agents = table.agents(agents)
     recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
     if isinstance(recorder, int):

@@ -64,6 +64,7 @@ def test_a_first_game_reads_in_french_with_help_and_quits_cleanly(capsys, monkey
     assert "Les personnages écartés face visible : " in out
     assert re.search(r"main : \w[^;]* — \d+ pièces? d'or, (Noble|Religieux|Commerçant|Militaire|Merveille)", out)
     assert re.search(r"Joueur 2 — trésor : 2 pièces d'or · main : 4 cartes", out)
+    assert not re.search(r" : 0 (personnage|carte)", out), "none of the hidden cards reads « aucun », as the visible ones"
     assert not SPEC_IDENTIFIERS.search(out), SPEC_IDENTIFIERS.search(out)
 
 
@@ -172,3 +173,30 @@ def test_a_person_who_leaves_at_any_prompt_raises_human_quit():
             return ending
         with pytest.raises(HumanQuit):
             HumanAgent(input=read, output=lambda *_: None, words=words).choose(decision)
+
+
+def test_the_end_of_input_leaves_the_game_and_piped_answers_are_echoed(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, "\n1\n", "play", "spec/citadelles", "-n", "4", "-c", CONFIG,
+                         "--human", "1")
+    assert code == 130 and "Partie interrompue" in err
+    assert "q quitter) : \nTapez un nombre de 1 à 4 (? pour l'aide, q pour quitter).\n" in out, "an empty answer"
+    assert "q quitter) : 1\n" in out, "an answer read from a pipe is printed after its prompt"
+
+
+def test_ctrl_c_at_a_prompt_ends_the_program_with_130(tmp_path):
+    import os
+    import signal
+    proc = subprocess.Popen([sys.executable, "-m", "checker", "play", "spec/citadelles", "-n", "4", "-c", CONFIG,
+                             "--human", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        seen = ""
+        while "Votre choix" not in seen:          # the first question is on the screen
+            chunk = proc.stdout.read(1)
+            assert chunk, proc.stderr.read()
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "Partie interrompue" in err and "Traceback" not in err

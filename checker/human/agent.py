@@ -131,8 +131,8 @@ class HumanAgent:
                 return entries[labels.index(answer)][1][0]
             if answer in decision.labels():          # the engine's own label (as logs show it)
                 return decision.labels().index(answer)
-            self.output(f"« {answer} » n'est pas un choix : tapez un nombre de 1 à {len(labels)} "
-                        f"(? pour l'aide, q pour quitter).")
+            said = f"« {answer} » n'est pas un choix : t" if answer else "T"
+            self.output(f"{said}apez un nombre de 1 à {len(labels)} (? pour l'aide, q pour quitter).")
 
     def _help(self, decision, entries, which: str) -> None:
         words = self.words if decision.engine is not None else None

@@ -99,8 +99,8 @@ def _players_lines(words: Words, seen: dict) -> list[str]:
         for name, decl in zones:
             cards = seen["zones"].get(name, {}).get(q, [])
             word = _short(words, name)
-            if isinstance(cards, int):
-                parts.append(f"{word} : {count_of(cards, _element(words, name))}")
+            if isinstance(cards, int):                   # another player's hidden cards, as a number
+                parts.append(f"{word} : {count_of(cards, _element(words, name)) if cards else _none(words, name)}")
             elif decl.visibility != "public" and cards:     # the person's own hidden cards, in full
                 own.append(f"      {word} : " + " ; ".join(words.card(words.engine.def_ids[n]) for n in cards))
             else:
