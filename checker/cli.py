@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     configs.add_argument("--players", "-n", type=int, help="only this player count")
     configs.add_argument("--config", "-c", help="only this configuration")
     configs.add_argument("--json", action="store_true", help="machine-readable output (see docs/cli.md)")
-    play = new_command("play", help="play one seeded game with built-in agents",
+    play = new_command("play", help="play one seeded game: built-in agents, or you at a seat (--human)",
                    description="Check the spec, then play a complete game and print its log in French.")
     _spec_arguments(play)
     play.add_argument("--players", "-n", type=int, required=True, help="number of players")
@@ -214,7 +214,7 @@ Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad com
     simulate.add_argument("--csv", metavar="FILE", help="write the table of win rates as CSV")
     simulate.add_argument("--plots", metavar="DIR", help="write the win-rate charts (PNG) to DIR")
     simulate.add_argument("--force", action="store_true", help="replace files that exist")
-    completion = sub.add_parser("completion", help="print a shell completion script (bash or zsh)",
+    completion = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)",
                                 description="Print the completion script of `rulebook` for SHELL.  Bash: "
                                             "rulebook completion bash > ~/.local/share/bash-completion/completions/"
                                             "rulebook; zsh: rulebook completion zsh > \"${fpath[1]}/_rulebook\".")
