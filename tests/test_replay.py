@@ -256,7 +256,8 @@ def test_a_person_answers_by_number_and_is_asked_again_when_wrong():
     assert agent.choose(decision(["bâtir", "pièces", "Terminer son tour"])) == 1
     text = "\n".join(said)
     assert "Joueur 2 — que faire ?" in text and "  1. bâtir" in text and "  3. Terminer son tour" in text
-    assert sum("n'est pas un choix" in line for line in said) == 4
+    assert sum("n'est pas un choix" in line for line in said) == 3
+    assert sum(line.startswith("Tapez un nombre de 1 à 3") for line in said) == 1, "an empty answer"
     assert HumanAgent(input=scripted("Terminer son tour"), output=said.append).choose(
         decision(["bâtir", "Terminer son tour"])) == 1, "an option's exact label is an answer too"
     assert HumanAgent(input=scripted("2"), output=said.append).choose(decision(["a"], optional=True)) == 1, \
