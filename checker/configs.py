@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from checker import terminal
-from checker.configurations import game_player_counts, refusals, select, span_text, spans_of_counts
+from checker.configurations import game_player_counts, refusals, select, span_text, spans_of_counts, unknown_configuration
 
 __all__ = ["configs_command", "describe"]
 
@@ -86,21 +86,13 @@ def _text(result, document: dict) -> list[str]:
 
 
 def configs_command(args) -> int:
-    from checker.check import check_paths
-    from checker.diagnostics import render_human
-    result = check_paths([args.spec, *args.more])
-    if not result.ok:
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
-        print(f"rulebook configs: the spec has {len(result.reporter.errors)} error(s): fix them first",
-              file=sys.stderr)
+    from checker.check import checked_spec
+    result = checked_spec("configs", [args.spec, *args.more])
+    if result is None:
         return 1
     program = result.program
     if args.config is not None and args.config not in program.configurations:
-        from checker.program import did_you_mean
-        hint = did_you_mean(args.config, program.configurations, '"')
-        known = ", ".join(f'"{n}"' for n in program.configurations) or "none"
-        print(f"rulebook configs: no configuration \"{args.config}\"" + (f"; {hint}" if hint else f" (known: {known})"),
-              file=sys.stderr)
+        print(f"rulebook configs: {unknown_configuration(program, args.config)}", file=sys.stderr)
         return 2
     game = game_player_counts(program)
     if args.players is not None and game and args.players not in game:

@@ -16,7 +16,7 @@ from checker.limits import MAX_PLAYERS, MAX_RANGE
 from checker.program import Program
 
 __all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate", "game_player_counts",
-           "explain", "refusals", "spans_of_counts", "span_text"]
+           "explain", "refusals", "spans_of_counts", "span_text", "unknown_configuration"]
 
 
 class ConfigEvalError(Exception):
@@ -331,3 +331,11 @@ def span_text(sources) -> Callable[[object], str | None]:
         line = sources.line(span.file, span.line)
         return line[span.column - 1:span.end_column - 1] if line is not None else None
     return text
+
+
+def unknown_configuration(program: Program, name: str) -> str:
+    """What to say of a configuration name the spec does not have: the nearest name, else the known ones."""
+    from checker.program import did_you_mean
+    hint = did_you_mean(name, program.configurations, '"')
+    known = ", ".join(f'"{n}"' for n in program.configurations) or "none"
+    return f'no configuration "{name}"' + (f"; {hint}" if hint else f" (known: {known})")

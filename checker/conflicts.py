@@ -680,8 +680,7 @@ def conflicts_command(args) -> int:
     from pathlib import Path
 
     from checker import terminal
-    from checker.check import check_paths
-    from checker.diagnostics import render_human
+    from checker.check import checked_spec
     from checker.output import OutputError, plan_directory, write_json
     force = getattr(args, "force", False)
     if args.witnesses:
@@ -690,11 +689,8 @@ def conflicts_command(args) -> int:
         except OutputError as exc:
             print(f"rulebook conflicts: {exc}", file=sys.stderr)
             return 2
-    result = check_paths([args.spec, *args.more])
-    if not result.ok:
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
-        print(f"rulebook conflicts: the spec has {len(result.reporter.errors)} error(s): fix them first",
-              file=sys.stderr)
+    result = checked_spec("conflicts", [args.spec, *args.more])
+    if result is None:
         return 1
     low, high = player_range(result.program)
     if args.players is not None and not low <= args.players <= high:

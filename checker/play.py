@@ -6,10 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from checker.check import CheckResult, check_paths
-from checker.configurations import Selection, explain, refusals, select, span_text
+from checker.check import CheckResult, checked_spec
+from checker.configurations import Selection, explain, refusals, select, span_text, unknown_configuration
 from checker import terminal
-from checker.diagnostics import render_human
 from checker.output import OutputError, plan, write_json
 from checker.program import did_you_mean
 from checker.runtime import Engine, SpecRuntimeError
@@ -56,18 +55,12 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
              remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
     """Check the spec and select the configuration's cards, with cards added and removed: (check result,
     selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
-    result = check_paths(paths)
-    if not result.ok:
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
-        print(f"rulebook {command}: the spec has {len(result.reporter.errors)} error(s): fix them before {command}ing",
-              file=sys.stderr)
+    result = checked_spec(command, paths)
+    if result is None:
         return 1
     program = result.program
     if config not in program.configurations:
-        hint = did_you_mean(config, program.configurations, '"')
-        names = ", ".join(f'"{n}"' for n in program.configurations)
-        print(f"rulebook {command}: no configuration \"{config}\"" + (f"; {hint}" if hint else f" (known: {names})"),
-              file=sys.stderr)
+        print(f"rulebook {command}: {unknown_configuration(program, config)}", file=sys.stderr)
         return 2
     counts = result.configurations.get(config, [])
     if players not in counts:

@@ -28,7 +28,6 @@ CONFIG = "Première partie"
 def _checked_once(monkeypatch):
     """The bundled spec is checked once per session (the commands check theirs every time)."""
     import checker.check
-    import checker.play
     real = checker.check.check_paths
     bundled()                   # checked before the patch (it calls check_paths)
 
@@ -37,7 +36,6 @@ def _checked_once(monkeypatch):
             return bundled()
         return real(paths)
     monkeypatch.setattr(checker.check, "check_paths", check_paths)
-    monkeypatch.setattr(checker.play, "check_paths", check_paths)
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -29,12 +29,13 @@ CONFIG = "Première partie"
 @pytest.fixture(autouse=True)
 def _checked_once(monkeypatch):
     """Every command re-checks its spec; the bundled one is checked once per session here (fast tests)."""
-    import checker.play
-    real = checker.play.check_paths
+    import checker.check
+    real = checker.check.check_paths
+    bundled()                   # checked before the patch (it calls check_paths)
 
     def check_paths(paths):
         return bundled() if [Path(p) for p in paths] == [Path("spec/citadelles")] else real(paths)
-    monkeypatch.setattr(checker.play, "check_paths", check_paths)
+    monkeypatch.setattr(checker.check, "check_paths", check_paths)
 
 
 def run(capsys, *argv):
@@ -209,7 +210,7 @@ def test_a_spec_that_no_longer_checks_is_refused(capsys, log, tmp_path):
         f.write("\nvar cassée: Inconnu = 0\n")
     record = json.loads(log.read_text(encoding="utf-8"))
     code, out, err = run(capsys, "replay", str(write(tmp_path, dict(record, spec=[str(broken)]))))
-    assert code == 1 and "fix them before replaying" in err and "unknown type 'Inconnu'" in out
+    assert code == 1 and "rulebook replay: the spec has 1 error(s): fix them first" in err and "unknown type 'Inconnu'" in out
 
 
 def test_the_state_digest_covers_what_changes_and_only_that():

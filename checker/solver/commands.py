@@ -28,7 +28,7 @@ def _err(command: str, message: str) -> int:
 
 def load(command: str, state_path: str, spec: list[Path] | None):
     """(check result, engine, scopes, loaded state) or an exit code after saying what is wrong."""
-    from checker.check import check_paths
+    from checker.check import checked_spec
     from checker.runtime import Engine
     try:
         data = read_document(state_path, "state")
@@ -43,11 +43,8 @@ def load(command: str, state_path: str, spec: list[Path] | None):
     for p in paths:
         if not p.exists():
             return _err(command, f"the spec {str(p)!r} does not exist")
-    result = check_paths(paths)
-    if not result.ok:
-        from checker.diagnostics import render_human
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
-        _err(command, f"the spec has {len(result.reporter.errors)} error(s)")
+    result = checked_spec(command, paths)
+    if result is None:
         return 1
     engine = Engine(result.typed)
     engine.recording = False
