@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from checker import terminal
+from checker.terminal import completes as _complete
 from checker.diagnostics import render_human, render_short
 from checker.output import GuardedStdout, StdoutFailed, silence_stdout
 
@@ -45,13 +46,6 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--color", choices=terminal.COLOR_CHOICES, default="auto",
                         help="colour the output: auto (on a terminal, unless NO_COLOR is set), always or never")
     return common
-
-
-def _complete(action, what: str):
-    """Tell shell completion what an argument names (a file or a directory); harmless without shtab."""
-    action.complete = {"file": {"bash": "_shtab_compgen_files", "zsh": "_files"},
-                       "dir": {"bash": "_shtab_compgen_dirs", "zsh": "_files -/"}}[what]
-    return action
 
 
 def _spec_arguments(command) -> None:
@@ -181,7 +175,8 @@ def _parser() -> argparse.ArgumentParser:
                 p-values adjusted by Holm-Bonferroni over every comparison shown
 
 Game i is played with seed SEED+i; the results are the same for any number of workers.
-Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad command line.""")
+Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad command line or an output
+that cannot be written, 3 internal error, 130 interrupted.  See docs/cli.md.""")
     _spec_arguments(simulate)
     simulate.add_argument("-n", "--games", type=int, default=1000, help="games per rule set (default 1000)")
     simulate.add_argument("--players", "-p", type=int,
@@ -225,10 +220,13 @@ Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad com
                                      "definition, references, completion and the outline of .rules files.  An editor "
                                      "starts it; see docs/editor.md.  Needs the lsp extra: pip install 'rulebook[lsp]'.")
     lsp.add_argument("--stdio", action="store_true", help="use stdin and stdout (the default and only transport)")
+    from checker.diff.command import add_parser as add_diff
+    from checker.scenario import add_parsers as add_scenarios
+    add_diff(new_command)
+    add_scenarios(new_command)
+    from checker.solver.commands import state_options
     for command in (legal, moves):
-        command.add_argument("--spec", type=Path, action="append",
-                             help="the spec (and overlays) the state is of; default: the paths the state names")
-        command.add_argument("--json", action="store_true", help="machine-readable output")
+        state_options(command)
     return parser
 
 
@@ -305,10 +303,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
+    from checker.diff.command import split_sides
     parser = _parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(split_sides(argv))
     except SystemExit as exc:          # argparse: --help and --version are 0, usage errors are 2
         code = int(exc.code or 0)
         if code and "--json" in argv:
@@ -330,7 +329,7 @@ def _run(argv: list[str] | None) -> int:
 
 
 def _dispatch(parser, args) -> int:
-    if args.command in ("legal", "moves", "conflicts"):
+    if args.command in ("legal", "moves", "conflicts", "diff", "apply"):
         from checker.solver.factory import environment_problem
         problem = environment_problem()
         if problem:
@@ -364,6 +363,12 @@ def _dispatch(parser, args) -> int:
             return _completion(parser, args.shell)
         if args.command == "lsp":
             return _lsp()
+        if args.command in ("eval", "score", "apply"):
+            from checker import scenario
+            return getattr(scenario, f"{args.command}_command")(args)
+        if args.command == "diff":
+            from checker.diff.command import diff_command
+            return diff_command(args)
     except KeyboardInterrupt:
         print("rulebook: interrupted", file=sys.stderr)
         return 130

@@ -5,6 +5,8 @@
   for a stream, :func:`paint` wraps text in an ANSI style when it should.
 - **Progress** of long work (``conflicts``, ``simulate``) is drawn on the standard error, only when it is a
   terminal: never in a pipe, a file or CI logs (:func:`progress`).
+- **Completion**: :func:`completes` marks an argument as naming a file or a directory, for the scripts
+  ``rulebook completion`` prints.
 - **``--json``** makes the standard output one JSON document and nothing else: while a command runs with it,
   ``sys.stdout`` is the standard error (so every human line goes there) and the command writes its document
   with :func:`emit_json`.  A command that fails before writing one (a bad file, a bad option) gets
@@ -20,7 +22,7 @@ import os
 import sys
 from typing import Callable
 
-__all__ = ["COLOR_CHOICES", "set_color", "colored", "paint", "progress", "emit_json", "json_channel",
+__all__ = ["COLOR_CHOICES", "completes", "set_color", "colored", "paint", "progress", "emit_json", "json_channel",
            "json_emitted", "json_failure", "JsonChannel"]
 
 COLOR_CHOICES = ("auto", "always", "never")
@@ -71,6 +73,14 @@ def _is_terminal(stream) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def completes(action, what: str):
+    """Mark an argparse argument as naming a ``file`` or a ``dir`` for shell completion (``rulebook
+    completion``); harmless without shtab.  The action, so that it wraps ``add_argument``."""
+    action.complete = {"file": {"bash": "_shtab_compgen_files", "zsh": "_files"},
+                       "dir": {"bash": "_shtab_compgen_dirs", "zsh": "_files -/"}}[what]
+    return action
 
 
 # ---------------------------------------------------------------- the --json channel

@@ -32,9 +32,27 @@ def test_version_and_completion(capsys):
     assert code == 0 and re.fullmatch(r"rulebook \S+\n", out)
     for shell in ("bash", "zsh"):
         code, out, _ = run(capsys, "completion", shell)
-        assert code == 0 and "configs" in out and "--color" in out and "conflicts" in out
+        assert code == 0 and "--color" in out
+        for command in ("configs", "conflicts", "diff", "eval", "score", "apply"):
+            assert command in out, command
     code, _, err = run(capsys, "completion", "fish")
     assert code == 2 and "invalid choice" in err
+
+
+def test_every_command_follows_the_conventions():
+    """--color, the exit codes in its help, --json when it has one; and a line in docs/cli.md."""
+    from checker.cli import _parser
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    parser = _parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert {"diff", "eval", "score", "apply", "configs", "play"} <= set(commands)
+    for name, command in commands.items():
+        assert f"| `rulebook {name}" in page, f"{name} is not in the table of docs/cli.md"
+        if name in ("completion", "lsp"):
+            continue
+        options = {o for a in command._actions for o in a.option_strings}
+        assert "--color" in options and "--json" in options, name
+        assert "130 interrupted" in command.format_help().replace("\n", " "), name
 
 
 def test_json_is_one_document_even_when_the_command_fails(capsys, tmp_path):
