@@ -26,7 +26,7 @@ from checker.program import Program, collect
 from checker.source import SourceError, SourceFile, SourceMap, Span, read_source, source_from_text
 from checker.typecheck import Typed, typecheck
 
-__all__ = ["CheckResult", "ParseCache", "check_paths", "spec_files"]
+__all__ = ["CheckResult", "ParseCache", "check_paths", "checked_spec", "spec_files"]
 
 EXTENSION = ".rules"
 MAX_SPEC_ENTRIES = 20_000
@@ -229,3 +229,17 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
             lap("configurations")
     return CheckResult(program, typed, reporter, sources, citations or {}, configurations or {}, timings,
                        [spec_file for spec_file, _ in parsed])
+
+
+def checked_spec(command: str, paths: list[Path]) -> CheckResult | None:
+    """Check the spec a command reads: the result, or None after printing its errors as `rulebook check` does
+    (then the command exits 1, the code of a spec with errors for every command)."""
+    import sys
+    from checker import terminal
+    from checker.diagnostics import render_human
+    result = check_paths(paths)
+    if result.ok:
+        return result
+    sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
+    print(f"rulebook {command}: the spec has {len(result.reporter.errors)} error(s): fix them first", file=sys.stderr)
+    return None

@@ -1,47 +1,96 @@
 """The `rulebook` command.
 
-Exit codes: 0 the spec is clean (warnings allowed), 1 the spec has errors,
-2 the command line or an input file is wrong, or an output cannot be written.  No input makes it print a Python traceback: an
-unexpected internal failure is reported as such, with exit code 3.
+Every command exits with the same codes (docs/cli.md): 0 done (clean, legal, the same game…), 1 a finding
+(errors in the spec, an illegal move, an unresolved conflict, a game that differs from its log), 2 bad input
+or command line (or an output that cannot be written), 3 an internal error (a bug of ours: no input makes it
+print a Python traceback), 4 undecided (Z3 could not answer), 130 interrupted (Ctrl-C, or « q » in a game).
+``--json`` makes the standard output one JSON document (:mod:`checker.terminal`), ``--color`` and
+``NO_COLOR`` decide colour, and long work draws a progress bar on a terminal only.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 from pathlib import Path
 
+from checker import terminal
+from checker.terminal import completes as _complete
 from checker.diagnostics import render_human, render_short
 from checker.output import GuardedStdout, StdoutFailed, silence_stdout
 
-__all__ = ["main"]
+__all__ = ["main", "EXIT_CODES"]
+
+EXIT_CODES = {0: "done: clean, legal, the same game, nothing unresolved",
+              1: "a finding: errors in the spec, an illegal move, an unresolved conflict, a game that differs",
+              2: "bad input or command line, or an output that cannot be written",
+              3: "internal error (a bug of ours; please report it)",
+              4: "undecided: Z3 could not answer a question (each is listed)",
+              130: "interrupted (Ctrl-C, or « q » in a game played at the terminal)"}
+
+_EPILOG = "exit codes: " + "; ".join(f"{code} {what.split(':')[0]}" for code, what in EXIT_CODES.items()) + \
+          ".  See docs/cli.md."
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("rulebook")
+    except Exception:               # not installed (run from a source tree)
+        return "unknown"
+
+
+def _common() -> argparse.ArgumentParser:
+    """The options every command that prints for people shares."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--color", choices=terminal.COLOR_CHOICES, default="auto",
+                        help="colour the output: auto (on a terminal, unless NO_COLOR is set), always or never")
+    return common
+
+
+def _spec_arguments(command) -> None:
+    _complete(command.add_argument("spec", type=Path, help="the spec directory (or one .rules file)"), "file")
+    _complete(command.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files checked with it"),
+              "file")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rulebook",
+        prog="rulebook", epilog=_EPILOG,
         description="Check, play and publish board-game rules written in the Rulebook language.")
+    parser.add_argument("--version", action="version", version=f"rulebook {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    check = sub.add_parser("check", help="check that a spec is well-formed",
-                           description="Parse, resolve and type-check a spec and its overlays; "
-                                       "report every problem like a compiler.")
-    check.add_argument("spec", type=Path, help="the spec directory (or one .rules file)")
-    check.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files checked with it")
+    common = _common()
+
+    def new_command(name: str, **kwargs) -> argparse.ArgumentParser:
+        kwargs.setdefault("epilog", _EPILOG)
+        return sub.add_parser(name, parents=[common], **kwargs)
+
+    check = new_command("check", help="check that a spec is well-formed",
+                    description="Parse, resolve and type-check a spec and its overlays; "
+                                "report every problem like a compiler.")
+    _spec_arguments(check)
     check.add_argument("--json", action="store_true", help="print a machine-readable summary")
     check.add_argument("--format", choices=("human", "short"), default="human",
                        help="human: source line and caret; short: one line per problem (for editors and CI)")
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--quiet", "-q", action="store_true", help="print problems only, no summary line")
-    play = sub.add_parser("play", help="play one seeded game with built-in agents",
-                          description="Check the spec, then play a complete game and print its log in French.")
-    play.add_argument("spec", type=Path, help="the spec directory")
-    play.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files")
+    configs = new_command("configs", help="list the configurations, the player counts they allow and their cards",
+                      description="List each configuration of the spec: the player counts it allows, its cards by "
+                                  "kind (as it selects them at each count), and for each count of the game it "
+                                  "refuses, why: the configuration's own players field, or the spec's constraints "
+                                  "that its selection would break (with what breaks them).")
+    _spec_arguments(configs)
+    configs.add_argument("--players", "-n", type=int, help="only this player count")
+    configs.add_argument("--config", "-c", help="only this configuration")
+    configs.add_argument("--json", action="store_true", help="machine-readable output (see docs/cli.md)")
+    play = new_command("play", help="play one seeded game: built-in agents, or you at a seat (--human)",
+                   description="Check the spec, then play a complete game and print its log in French.")
+    _spec_arguments(play)
     play.add_argument("--players", "-n", type=int, required=True, help="number of players")
     play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
     play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
-    play.add_argument("--json", metavar="FILE", help="write the full log (every decision point) as JSON")
+    play.add_argument("--json", metavar="FILE", nargs="?", const="-",
+                      help="the full log (every decision point) as JSON: on the standard output, or written to FILE")
     play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")
     play.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated "
                                                      "(the spec's constraints judge the result)")
@@ -50,54 +99,63 @@ def _parser() -> argparse.ArgumentParser:
                       help="the built-in players: uniformly random, a simple greedy builder, or Monte-Carlo playouts "
                            "over the hidden cards (see docs/simulate.md)")
     play.add_argument("--human", metavar="SEAT", type=int,
-                      help="seat SEAT (1 = first player) is played by you at the terminal; the others at random")
-    replay = sub.add_parser("replay", help="play a logged game again and check it is the same",
+                      help="seat SEAT (1 = first player) is played by you at the terminal, in the book's French; "
+                           "the others by --agent (type ? for help, q to leave)")
+    _complete(play.add_argument("--lexicon", metavar="FILE",
+                                help="the book's wording for --human (default: the lexicon the nearest rulebook.toml "
+                                     "above the spec names)"), "file")
+    replay = new_command("replay", help="play a logged game again and check it is the same",
                             description="Re-check the spec named in a log written by `rulebook play --json`, play "
                                         "the game again with the logged choices, and check that every decision "
                                         "is offered the same options in the same state, and the scores are the "
                                         "same.  Exit codes: 0 same game, 1 the game differs (or the spec has "
                                         "errors), 2 the file is not a game log.")
-    replay.add_argument("log", metavar="FILE", help="a JSON log written by `rulebook play --json FILE`")
+    _complete(replay.add_argument("log", metavar="FILE", help="a JSON log written by `rulebook play --json FILE`"),
+              "file")
+    replay.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
     for command in (play, replay):
         command.add_argument("--state-at", nargs=2, metavar=("N", "FILE"),
                              help="write the state at the N-th decision (as numbered in the log) to FILE, for "
                                   "`rulebook legal` and `rulebook moves`")
         command.add_argument("--force", action="store_true", help="replace output files that already exist")
-    legal = sub.add_parser("legal", help="is a move legal in a state, and if not, which rules forbid it?",
+    legal = new_command("legal", help="is a move legal in a state, and if not, which rules forbid it?",
                            description="Decide with Z3 whether MOVE is legal at the decision point of STATE. "
                                        "Illegal: the smallest set of rules (and other conditions of the spec) that "
                                        "forbid it, with their spec lines and the rulebook sentences they encode. "
                                        "Legal: the rules that permit it.  Exit codes: 0 legal, 1 illegal, 2 bad "
                                        "input, 4 the solver could not decide.")
-    legal.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)")
-    legal.add_argument("move", metavar="MOVE", help="a move file (see docs/formats.md)")
-    moves = sub.add_parser("moves", help="list every legal move in a state (computed with Z3)",
+    _complete(legal.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)"),
+              "file")
+    _complete(legal.add_argument("move", metavar="MOVE", help="a move file (see docs/formats.md)"), "file")
+    moves = new_command("moves", help="list every legal move in a state (computed with Z3)",
                            description="Enumerate with Z3 every legal move at the decision point of STATE.  "
                                        "With --json, each move is written in the move-file format.")
-    moves.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)")
-    conflicts = sub.add_parser("conflicts", help="find where the rules disagree, with a witness",
+    _complete(moves.add_argument("state", metavar="STATE", help="a state file (rulebook play/replay --state-at)"),
+              "file")
+    conflicts = new_command("conflicts", help="find where the rules disagree, with a witness",
                                description="Search with Z3, over bounded symbolic states, for contradictions "
                                            "(a permission and a prohibition that apply together with no precedence), "
                                            "competing values, order-dependent reactions, dead rules and dangling "
                                            "references.  Each finding names both rules with their spec lines and the "
                                            "rulebook sentences they encode, and a witness situation.  Exit codes: "
-                                           "0 nothing unresolved, 1 unresolved conflicts, 2 bad input, 4 nothing "
+                                           "0 nothing unresolved, 1 unresolved conflicts (or errors in the spec), "
+                                           "2 bad input, 4 nothing "
                                            "proven unresolved but Z3 could not decide some question (each is listed "
                                            "under 'undecided' with Z3's reason; RULEBOOK_Z3_TIMEOUT_MS and "
                                            "RULEBOOK_Z3_RLIMIT raise the solver's limits).")
-    conflicts.add_argument("spec", type=Path, help="the spec directory")
-    conflicts.add_argument("more", type=Path, nargs="*", help="house-rule or overlay files checked with it")
+    _spec_arguments(conflicts)
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
-    conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a move "
-                                                               "file) in DIR, for `rulebook legal`")
+    _complete(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "
+                                                                         "move file) in DIR, for `rulebook legal`"),
+              "dir")
     conflicts.add_argument("--force", action="store_true", help="write the witnesses into DIR even if it already "
                                                                 "holds witness files (replacing those of the same name)")
     conflicts.add_argument("--all", action="store_true", help="also list the conflicts the spec resolves")
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
     conflicts.add_argument("--workers", "-j", type=int, help="processes running the Z3 queries (default: every "
                                                                "core; the findings are the same)")
-    simulate = sub.add_parser(
+    simulate = new_command(
         "simulate", help="play many seeded games and report win rates, with confidence intervals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play N seeded games of a rule set on every local core (or a Dask cluster) and report the\n"
@@ -117,9 +175,9 @@ def _parser() -> argparse.ArgumentParser:
                 p-values adjusted by Holm-Bonferroni over every comparison shown
 
 Game i is played with seed SEED+i; the results are the same for any number of workers.
-Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad command line.""")
-    simulate.add_argument("spec", type=Path, help="the spec directory")
-    simulate.add_argument("more", type=Path, nargs="*", help="overlay or house-rule files")
+Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad command line or an output
+that cannot be written, 3 internal error, 130 interrupted.  See docs/cli.md.""")
+    _spec_arguments(simulate)
     simulate.add_argument("-n", "--games", type=int, default=1000, help="games per rule set (default 1000)")
     simulate.add_argument("--players", "-p", type=int,
                           help="number of players (default 4, or the smallest count the game allows)")
@@ -146,10 +204,16 @@ Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad com
     simulate.add_argument("--cluster", metavar="ADDRESS",
                           help="run on the Dask scheduler at ADDRESS (tcp://host:port) instead; needs "
                                "pip install 'rulebook[cluster]'")
-    simulate.add_argument("--json", metavar="FILE", help="write every statistic as JSON")
+    simulate.add_argument("--json", metavar="FILE", nargs="?", const="-",
+                          help="every statistic as JSON: on the standard output, or written to FILE")
     simulate.add_argument("--csv", metavar="FILE", help="write the table of win rates as CSV")
     simulate.add_argument("--plots", metavar="DIR", help="write the win-rate charts (PNG) to DIR")
     simulate.add_argument("--force", action="store_true", help="replace files that exist")
+    completion = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)",
+                                description="Print the completion script of `rulebook` for SHELL.  Bash: "
+                                            "rulebook completion bash > ~/.local/share/bash-completion/completions/"
+                                            "rulebook; zsh: rulebook completion zsh > \"${fpath[1]}/_rulebook\".")
+    completion.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell")
     lsp = sub.add_parser("lsp", help="run the language server an editor talks to (over stdin and stdout)",
                          description="Serve the Language Server Protocol over stdin and stdout: diagnostics as you "
                                      "type, hover (the book's French prose and the rulebook's sentences), go to "
@@ -158,8 +222,8 @@ Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad com
     lsp.add_argument("--stdio", action="store_true", help="use stdin and stdout (the default and only transport)")
     from checker.diff.command import add_parser as add_diff
     from checker.scenario import add_parsers as add_scenarios
-    add_diff(sub)
-    add_scenarios(sub)
+    add_diff(new_command)
+    add_scenarios(new_command)
     from checker.solver.commands import state_options
     for command in (legal, moves):
         state_options(command)
@@ -181,25 +245,24 @@ def _check(args) -> int:
     from checker.check import check_paths
     result = check_paths([args.spec, *args.more])
     diagnostics = result.reporter.sorted()
-    utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
     if args.json:
         summary = {
+            "command": "check",
             "ok": result.ok,
+            "exit_code": 0 if result.ok else 1,
             "files": result.program.files,
             "counts": result.program.counts(),
             "configurations": result.configurations,
             "diagnostics": [d.to_json() for d in diagnostics],
         }
-        print(json.dumps(summary, ensure_ascii=not utf8, indent=2))
+        terminal.emit_json(summary)
     else:
         getattr(sys.stdout, "reconfigure", lambda **_: None)(errors="backslashreplace")  # a non-UTF-8 terminal
         if args.format == "short":
             sys.stdout.write(render_short(diagnostics))
         else:
-            color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
-                                               and "NO_COLOR" not in os.environ)
             if diagnostics:
-                sys.stdout.write(render_human(diagnostics, result.sources, color=color) + "\n")
+                sys.stdout.write(render_human(diagnostics, result.sources, color=terminal.colored()) + "\n")
         if not args.quiet:
             print(_summary_line(result))
     return 0 if result.ok else 1
@@ -242,14 +305,31 @@ def main(argv: list[str] | None = None) -> int:
 def _run(argv: list[str] | None) -> int:
     from checker.diff.command import split_sides
     parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(split_sides(list(sys.argv[1:] if argv is None else argv)))
-    except SystemExit as exc:          # argparse: --help is 0, usage errors are 2
-        return int(exc.code or 0)
+        args = parser.parse_args(split_sides(argv))
+    except SystemExit as exc:          # argparse: --help and --version are 0, usage errors are 2
+        code = int(exc.code or 0)
+        if code and "--json" in argv:
+            terminal.emit_json({"command": next((a for a in argv if not a.startswith("-")), None), "ok": False,
+                                "exit_code": code, "error": "bad command line (see the message on stderr)"})
+        return code
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    if args.command in ("legal", "moves", "conflicts"):
+    terminal.set_color(getattr(args, "color", None))
+    if getattr(args, "json", None) in (True, "-"):          # --json without a file: stdout is the JSON document
+        with terminal.json_channel() as channel:
+            code = _dispatch(parser, args)
+            failure = None if channel.emitted else terminal.json_failure(args.command, code)
+        if failure is not None:
+            terminal.emit_json(failure)
+        return code
+    return _dispatch(parser, args)
+
+
+def _dispatch(parser, args) -> int:
+    if args.command in ("legal", "moves", "conflicts", "diff", "apply"):
         from checker.solver.factory import environment_problem
         problem = environment_problem()
         if problem:
@@ -258,6 +338,9 @@ def _run(argv: list[str] | None) -> int:
     try:
         if args.command == "check":
             return _check(args)
+        if args.command == "configs":
+            from checker.configs import configs_command
+            return configs_command(args)
         if args.command == "play":
             from checker.play import play_command
             return play_command(args)
@@ -276,6 +359,8 @@ def _run(argv: list[str] | None) -> int:
         if args.command == "moves":
             from checker.solver.commands import moves_command
             return moves_command(args)
+        if args.command == "completion":
+            return _completion(parser, args.shell)
         if args.command == "lsp":
             return _lsp()
         if args.command in ("eval", "score", "apply"):
@@ -285,6 +370,7 @@ def _run(argv: list[str] | None) -> int:
             from checker.diff.command import diff_command
             return diff_command(args)
     except KeyboardInterrupt:
+        print("rulebook: interrupted", file=sys.stderr)
         return 130
     except StdoutFailed:
         raise
@@ -293,6 +379,17 @@ def _run(argv: list[str] | None) -> int:
               f"that caused it", file=sys.stderr)
         return 3
     return 2
+
+
+def _completion(parser, shell: str) -> int:
+    try:
+        import shtab
+    except ImportError:
+        print("rulebook completion: needs shtab (pip install shtab)", file=sys.stderr)
+        return 2
+    sys.stdout.write(shtab.complete(parser, shell=shell))
+    return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

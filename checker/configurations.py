@@ -15,7 +15,8 @@ from checker.diagnostics import Note, Reporter
 from checker.limits import MAX_PLAYERS, MAX_RANGE
 from checker.program import Program
 
-__all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate", "game_player_counts"]
+__all__ = ["Selection", "select", "check_configurations", "ConfigEvalError", "evaluate", "game_player_counts",
+           "explain", "refusals", "spans_of_counts", "span_text", "unknown_configuration"]
 
 
 class ConfigEvalError(Exception):
@@ -216,3 +217,125 @@ def check_configurations(program: Program, reporter: Reporter) -> dict[str, list
                 except ConfigEvalError as exc:
                     reporter.error("E0603", f"constraint '{constraint.name}': {exc}", exc.span)
     return supported
+
+
+# ---------------------------------------------------------------- why a selection is refused
+
+def explain(constraint: ast.ConstraintDecl, program: Program, sel: Selection,
+            source: Callable[[object], str | None] | None = None) -> str | None:
+    """Why ``constraint`` refuses the selection ``sel`` (None: it holds, or does not apply): its message (or
+    name), and what in the selection breaks it — the values a comparison found, the elements an ``all`` fails
+    for, the cards a ``count`` counted.  ``source(span)``, if given, is the spec's text at a span (to name
+    what was compared)."""
+    try:
+        if constraint.when is not None and not evaluate(constraint.when, program, sel, {}):
+            return None
+        if evaluate(constraint.require, program, sel, {}):
+            return None
+        detail = _why(constraint.require, program, sel, {}, source or (lambda span: None))
+    except ConfigEvalError as exc:
+        return f"constraint {constraint.name}: {exc}"
+    head = (constraint.message or f"constraint {constraint.name} does not hold").rstrip(". ")
+    return f"{head} — {detail}" if detail else head
+
+
+_MAX_SHOWN = 6
+
+
+def _why(e: ast.Expr, program: Program, sel: Selection, env: dict, source: Callable) -> str:
+    """What makes the (false) condition ``e`` false on ``sel``, briefly."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return "; ".join(part for side in (e.left, e.right) if not evaluate(side, program, sel, env)
+                         for part in [_why(side, program, sel, env, source)] if part)
+    if isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", "<=", ">", ">="):
+        left, right = evaluate(e.left, program, sel, env), evaluate(e.right, program, sel, env)
+        what = source(e.left.span)
+        counted = _counted(e.left, program, sel, env)
+        found = f"{what} is {_shown(left)}" if what else f"found {_shown(left)}"
+        return found + (f" ({counted})" if counted else "") + f", required {e.op} {source(e.right.span) or _shown(right)}"
+    if isinstance(e, ast.Aggregate) and e.kind == "all" and e.body is not None:
+        failing = [x for x in evaluate(e.coll, program, sel, env)
+                   if not evaluate(e.body, program, sel, {**env, e.var: x})]
+        parts = []
+        for x in failing[:_MAX_SHOWN]:
+            inner = _why(e.body, program, sel, {**env, e.var: x}, source)
+            parts.append(f"{e.var} = {_shown(x)}" + (f": {inner}" if inner else ""))
+        more = f", and {len(failing) - _MAX_SHOWN} more" if len(failing) > _MAX_SHOWN else ""
+        return "false for " + ", ".join(parts) + more
+    return ""
+
+
+def _counted(e: ast.Expr, program: Program, sel: Selection, env: dict) -> str:
+    """The elements a `count`/`sum` over a collection counted, when there are a few."""
+    if isinstance(e, ast.Aggregate) and e.kind in ("count", "sum"):
+        items = evaluate(e.coll, program, sel, env)
+        if e.kind == "count" and e.body is not None:
+            items = [x for x in items if evaluate(e.body, program, sel, {**env, e.var: x})]
+        if 0 < len(items) <= _MAX_SHOWN:
+            return ", ".join(_shown(x) for x in items)
+    return ""
+
+
+def _shown(value) -> str:
+    if isinstance(value, list):
+        return "{" + ", ".join(_shown(v) for v in value) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def spans_of_counts(counts: list[int]) -> str:
+    """``2, 4–7`` for [2, 4, 5, 6, 7].
+
+    >>> spans_of_counts([2, 4, 5, 6, 7]), spans_of_counts([3]), spans_of_counts([])
+    ('2, 4–7', '3', 'no')
+    """
+    if not counts:
+        return "no"
+    runs: list[list[int]] = []
+    for n in sorted(counts):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def refusals(program: Program, config: ast.ConfigDecl, counts: list[int], players: int,
+             source: Callable[[object], str | None] | None = None) -> list[str]:
+    """Why ``config`` is not for ``players`` players: the game's range, its own `players:` field, and each
+    constraint of the spec its selection at that count would break (with what breaks it)."""
+    game = game_player_counts(program)
+    if game and players not in game:
+        return [f"the game is for {spans_of_counts(game)} players"]
+    reasons = [f"its players field allows {spans_of_counts(counts)}"] if players not in counts else []
+    try:
+        sel = select(program, config, players)
+    except ConfigEvalError as exc:
+        return reasons + [str(exc)]
+    broken = [why for c in program.selection_constraints() for why in [explain(c, program, sel, source)] if why]
+    if broken:
+        reasons.append(f"at {players} players its cards would break: " + "; ".join(broken))
+    elif reasons:
+        reasons[-1] += f" (its cards at {players} players would satisfy every constraint of the spec)"
+    return reasons
+
+
+def span_text(sources) -> Callable[[object], str | None]:
+    """``span -> the spec's text there`` (None for a span over several lines), for :func:`explain`."""
+    def text(span) -> str | None:
+        if span is None or span.line != span.end_line:
+            return None
+        line = sources.line(span.file, span.line)
+        return line[span.column - 1:span.end_column - 1] if line is not None else None
+    return text
+
+
+def unknown_configuration(program: Program, name: str) -> str:
+    """What to say of a configuration name the spec does not have: the nearest name, else the known ones."""
+    from checker.program import did_you_mean
+    hint = did_you_mean(name, program.configurations, '"')
+    known = ", ".join(f'"{n}"' for n in program.configurations) or "none"
+    return f'no configuration "{name}"' + (f"; {hint}" if hint else f" (known: {known})")

@@ -695,15 +695,15 @@ _TITLES = {"contradiction": "contradiction", "competing-values": "competing valu
 
 
 def conflicts_command(args) -> int:
-    """`rulebook conflicts SPEC [MORE…]`: exit 0 when nothing is unresolved, 1 when something is, 2 on bad
-    input (a spec with errors, a bad option), 4 when nothing is proven unresolved but Z3 could not decide
-    some question (each is listed, with Z3's reason and the rules concerned)."""
-    import json
+    """`rulebook conflicts SPEC [MORE…]`: exit 0 when nothing is unresolved, 1 when something is (or the spec
+    has errors), 2 on bad input (a bad option, witnesses that cannot be written), 4 when nothing is proven
+    unresolved but Z3 could not decide some question (each is listed, with Z3's reason and the rules
+    concerned)."""
     import sys
     from pathlib import Path
 
-    from checker.check import check_paths
-    from checker.diagnostics import render_human
+    from checker import terminal
+    from checker.check import checked_spec
     from checker.output import OutputError, plan_directory, write_json
     force = getattr(args, "force", False)
     if args.witnesses:
@@ -712,12 +712,9 @@ def conflicts_command(args) -> int:
         except OutputError as exc:
             print(f"rulebook conflicts: {exc}", file=sys.stderr)
             return 2
-    result = check_paths([args.spec, *args.more])
-    if not result.ok:
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
-        print(f"rulebook conflicts: the spec has {len(result.reporter.errors)} error(s): fix them first",
-              file=sys.stderr)
-        return 2
+    result = checked_spec("conflicts", [args.spec, *args.more])
+    if result is None:
+        return 1
     low, high = player_range(result.program)
     if args.players is not None and not low <= args.players <= high:
         print(f"rulebook conflicts: --players must be from {low} to {high}", file=sys.stderr)
@@ -729,7 +726,17 @@ def conflicts_command(args) -> int:
     if workers < 1:
         print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
         return 2
-    findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers)
+    bar: list = []
+
+    def advance(done: int, total: int) -> None:
+        if not bar:
+            bar.extend(terminal.progress(total, "search", "conflicts"))
+        bar[0](done)
+    try:
+        findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers, progress=advance)
+    finally:
+        if bar:
+            bar[1]()
     elapsed = time.perf_counter() - start
     for f in findings:
         if f.witness is not None:
@@ -756,18 +763,19 @@ def conflicts_command(args) -> int:
     unresolved = [f for f in findings if f.unresolved]
     undecided = [f for f in findings if f.kind == "unknown"]
     if args.json:
-        print(json.dumps({"unresolved": len(unresolved), "undecided": len(undecided),
-                          "queries": search.queries, "unknowns": search.unknowns,
-                          "seconds": round(elapsed, 2), "players": args.players,
-                          "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]},
-                         ensure_ascii=False, indent=2))
+        code = 1 if unresolved else 4 if undecided else 0
+        terminal.emit_json({"command": "conflicts", "ok": code == 0, "exit_code": code,
+                            "unresolved": len(unresolved), "undecided": len(undecided),
+                            "queries": search.queries, "unknowns": search.unknowns,
+                            "seconds": round(elapsed, 2), "players": args.players,
+                            "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
     else:
         order = ["contradiction", "competing-values", "order", "unknown", "dead-rule", "dangling", "resolved"]
         for kind in order:
             group = [f for f in findings if f.kind == kind]
             if not group or (kind == "resolved" and not args.all):
                 continue
-            print(f"\n{_TITLES[kind]} ({len(group)})")
+            print(f"\n{terminal.paint(_TITLES[kind], 'red' if kind in ('contradiction', 'competing-values', 'order') else 'bold')} ({len(group)})")
             for f in group:
                 print(_describe(result, f))
         resolved = sum(f.kind == "resolved" for f in findings)

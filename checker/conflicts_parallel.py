@@ -50,17 +50,23 @@ def _shard(task: tuple[tuple[str, ...], int | None, int, int, tuple[str, ...]]) 
 
 
 def search_all(typed, paths: list[Path], players: int | None, workers: int,
-               methods: tuple[str, ...] = SEARCHES) -> tuple[list, SearchTotals]:
+               methods: tuple[str, ...] = SEARCHES, progress=None) -> tuple[list, SearchTotals]:
     """Every finding of the spec at ``paths`` (checked already as ``typed``) by the searches ``methods``
     (all by default), in the single-process order, and the number of queries and unknowns; on
-    ``workers`` processes (here when 1)."""
+    ``workers`` processes (here when 1).  ``progress(done, total)`` is told of each search (one process)
+    or shard (several) finished."""
     if workers <= 1:
         from checker.conflicts import Search
         search = Search(typed, players)
-        findings = [f for method in methods for f in getattr(search, method)()]
+        findings = []
+        for method in methods:
+            findings += getattr(search, method)()
+            if progress is not None:
+                progress(1, len(methods))
         return findings, SearchTotals(search.queries, search.unknowns)
     tasks = [(tuple(str(p) for p in paths), players, k, workers, tuple(methods)) for k in range(workers)]
-    shards = ordered_map(_shard, tasks, workers)
+    shards = ordered_map(_shard, tasks, workers,
+                         done=(lambda i, _: progress(1, len(tasks))) if progress is not None else None)
     findings = []
     for i in range(len(methods)):
         merged = sorted((unit, k, position, f) for k, (per_method, _, _) in enumerate(shards)

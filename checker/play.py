@@ -6,13 +6,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from checker.check import CheckResult, check_paths
-from checker.configurations import ConfigEvalError, Selection, evaluate, select
-from checker.diagnostics import render_human
+from checker.check import CheckResult, checked_spec
+from checker.configurations import Selection, explain, refusals, select, span_text, unknown_configuration
+from checker import terminal
 from checker.output import OutputError, plan, write_json
 from checker.program import did_you_mean
 from checker.runtime import Engine, SpecRuntimeError
-from checker.runtime.agents import HumanAgent, HumanQuit, make_agent
+from checker.runtime.agents import make_agent
+from checker.human.agent import HumanQuit
 from checker.documents import DocumentError, read_document, report, spec_paths
 from checker.runtime.replay import ReplayMismatch, replay, state_digest, validate_log
 
@@ -54,22 +55,18 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
              remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
     """Check the spec and select the configuration's cards, with cards added and removed: (check result,
     selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
-    result = check_paths(paths)
-    if not result.ok:
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
-        print(f"the spec has {len(result.reporter.errors)} error(s): fix them before {command}ing")
+    result = checked_spec(command, paths)
+    if result is None:
         return 1
     program = result.program
     if config not in program.configurations:
-        hint = did_you_mean(config, program.configurations, '"')
-        names = ", ".join(f'"{n}"' for n in program.configurations)
-        print(f"rulebook {command}: no configuration \"{config}\"" + (f"; {hint}" if hint else f" (known: {names})"),
-              file=sys.stderr)
+        print(f"rulebook {command}: {unknown_configuration(program, config)}", file=sys.stderr)
         return 2
     counts = result.configurations.get(config, [])
     if players not in counts:
-        print(f"rulebook {command}: configuration \"{config}\" is for {', '.join(map(str, counts))} players, "
-              f"not {players}", file=sys.stderr)
+        why = "; ".join(refusals(program, program.configurations[config], counts, players, span_text(result.sources)))
+        print(f"rulebook {command}: configuration \"{config}\" cannot be played by {players} players: {why}"
+              f" (`rulebook configs` lists what each configuration allows)", file=sys.stderr)
         return 2
     selection = select(program, program.configurations[config], players)
     cards = {kind: list(names) for kind, names in selection.cards.items()}
@@ -92,49 +89,27 @@ def _prepare(command: str, paths: list[Path], config: str, players: int, add: li
             return 2
         cards[kind].append(name)
     selection = Selection(players, {kind: tuple(names) for kind, names in cards.items()})
-    for constraint in program.selection_constraints():      # the rules decide whether this selection is allowed
-        try:
-            applies = constraint.when is None or evaluate(constraint.when, program, selection, {})
-            if applies and not evaluate(constraint.require, program, selection, {}):
-                print(f"rulebook {command}: {constraint.message or constraint.name}", file=sys.stderr)
-                return 2
-        except ConfigEvalError as exc:
-            print(f"rulebook {command}: constraint {constraint.name}: {exc}", file=sys.stderr)
-            return 2
+    broken = [why for c in program.selection_constraints()       # the rules decide whether this selection is allowed
+              for why in [explain(c, program, selection, span_text(result.sources))] if why]
+    if broken:
+        print(f"rulebook {command}: the selection is refused by the spec: " + "; ".join(broken), file=sys.stderr)
+        return 2
     return result, selection
+
+
+def _ask(prompt: str) -> str:
+    """Read an answer; when it comes from a pipe or a file rather than a person typing, print it after the
+    prompt, so that the transcript reads as a game played at the terminal."""
+    answer = input(prompt)
+    if not sys.stdin.isatty():
+        print(answer)
+    return answer
 
 
 def _spec_failed(exc: SpecRuntimeError) -> int:
     where = f"{exc.span}: " if exc.span is not None else ""
     print(f"{where}error[R0001]: the spec failed while playing: {exc.message}", file=sys.stderr)
     return 1
-
-
-def _situation(engine: Engine, seat: int) -> list[str]:
-    """What the person at ``seat`` may see of each player (from the engine's view for that seat, if any):
-    their own per-player zones and vars, and the others' as far as they are visible (hidden cards as a count)."""
-    view = getattr(engine, "view", None)
-    if not callable(view):
-        return []
-    seen = view(seat)
-    lines = []
-    for player in [seat, *(p for p in range(engine.st.n) if p != seat)]:
-        parts = []
-        for section in ("zones", "vars"):
-            for name, value in (seen.get(section) or {}).items():
-                if not isinstance(value, dict) or player not in value:   # only what is indexed by player
-                    continue
-                shown = value[player]
-                if isinstance(shown, list):
-                    shown = ", ".join(map(str, shown)) or "rien"
-                elif section == "zones":
-                    shown = f"{shown} carte(s)"
-                elif isinstance(shown, bool):
-                    shown = "oui" if shown else "non"
-                parts.append(f"{name} : {shown}")
-        if parts:
-            lines.append(f"  {'Vous' if player == seat else f'Joueur {player + 1}'} — " + " ; ".join(parts))
-    return lines
 
 
 def _outputs(command: str, args, targets: list, reads: list) -> int:
@@ -158,7 +133,8 @@ def _write(command: str, path: str, data, force: bool) -> int:
 
 def play_command(args) -> int:
     state_at = (getattr(args, "state_at", None) or [None, None])[1]
-    code = _outputs("play", args, [args.json, state_at], [args.spec, *args.more])
+    log_file = args.json if args.json not in (None, "-") else None
+    code = _outputs("play", args, [log_file, state_at], [args.spec, *args.more])
     if code:
         return code
     prepared = _prepare("play", [args.spec, *args.more], args.config, args.players, _names(args.add),
@@ -170,29 +146,24 @@ def play_command(args) -> int:
     if human is not None and not 1 <= human <= args.players:
         print(f"rulebook play: --human takes a seat from 1 to {args.players}, not {human}", file=sys.stderr)
         return 2
+    if human is not None and args.json == "-":
+        print("rulebook play: --human and --json without a file both need the terminal: give --json FILE",
+              file=sys.stderr)
+        return 2
     engine = Engine(result.typed)
     names = [f"Joueur {seat + 1}" for seat in range(args.players)]
     agents = [make_agent(getattr(args, "agent", "random"), args.seed * 1000 + seat) for seat in range(args.players)]
-    shown = 0
 
-    def show_events(viewer: int | None) -> None:
-        """Print the events since the last call (a person playing sees the game as it goes)."""
-        nonlocal shown
-        if not args.quiet:
-            for event in engine.events[shown:]:
-                line = format_event(event, names, viewer)
-                if line is not None:
-                    print(line)
-        shown = len(engine.events)
-
+    table = None
     if human is not None:
-        seat = human - 1
-
-        def before(decision) -> None:
-            show_events(seat)
-            for line in _situation(engine, seat):
-                print(line)
-        agents[seat] = HumanAgent(before=before)
+        from checker.human import LexiconError, Table, find_lexicon
+        try:
+            lexicon = find_lexicon([args.spec, *args.more], getattr(args, "lexicon", None))
+        except LexiconError as exc:
+            print(f"rulebook play: {exc}", file=sys.stderr)
+            return 2
+        table = Table(engine, lexicon, human - 1, input=_ask)
+        agents = table.agents(agents)
     recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
     if isinstance(recorder, int):
         return recorder
@@ -206,7 +177,13 @@ def play_command(args) -> int:
     except HumanQuit:
         print("\nPartie interrompue.", file=sys.stderr)
         return 130
-    show_events(None if human is None else human - 1)
+    if table is not None:
+        table.show_events()
+    elif not args.quiet:
+        for event in engine.events:
+            line = format_event(event, names)
+            if line is not None:
+                print(line)
     code = _write_state("play", args, recorder)
     if code:
         return code
@@ -218,6 +195,9 @@ def play_command(args) -> int:
                   "remove": _names(args.remove), "selection": selection.cards,
                   "events": game.events, "scores": game.scores, "winners": game.winners,
                   "final_state": state_digest(engine.st)}
+        if args.json == "-":
+            terminal.emit_json(record)
+            return 0
         return _write("play", args.json, record, args.force)
     return 0
 
@@ -256,6 +236,9 @@ def replay_command(args) -> int:
         outcome = replay(engine, {**record, "selection": selection.cards}, decisions)
     except ReplayMismatch as exc:
         print(f"rulebook replay: the game differs from the log: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):
+            terminal.emit_json({"command": "replay", "ok": False, "exit_code": 1, "same": False,
+                                "differs": str(exc)})
         return 1
     except SpecRuntimeError as exc:
         return _spec_failed(exc)
@@ -266,7 +249,11 @@ def replay_command(args) -> int:
     else:
         states = f"same options at each, same state at the {outcome.hashed} that have a digest in the log"
     print(f"replay ok: {outcome.decisions} decisions, {states}, same scores")
-    return _write_state("replay", args, recorder)
+    code = _write_state("replay", args, recorder)
+    if getattr(args, "json", False) and not code:
+        terminal.emit_json({"command": "replay", "ok": True, "exit_code": 0, "same": True,
+                            "decisions": outcome.decisions, "states_compared": outcome.hashed})
+    return code
 
 
 def _state_recorder(command: str, args, engine: Engine, result: CheckResult, spec: list[str]):

@@ -14,12 +14,11 @@ decision point: the same `offer` when the effect completes, or the decision the 
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
-from checker import ast
+from checker import ast, terminal
 from checker.diagnostics import Reporter, render_human
 from checker.lower import lower_trees
 from checker.parse import parse_file
@@ -39,28 +38,32 @@ __all__ = ["add_parsers", "eval_command", "score_command", "apply_command", "com
 _PREFIX = "quantity __évaluée__(): Int =\n"     # an expression is parsed as a quantity's default
 
 
-def add_parsers(sub) -> None:
-    ev = sub.add_parser("eval", help="evaluate an expression of the spec's language on a state",
+def add_parsers(new_command) -> None:
+    """The parsers of `eval`, `score` and `apply`, made by the CLI's ``new_command`` (--color, the exit codes)."""
+    from checker.terminal import completes
+    ev = new_command("eval", help="evaluate an expression of the spec's language on a state",
                         description="Load STATE into the interpreter and print the value of EXPR, an expression "
                                     "of the spec's language (quantities, vars, zones, the names in scope at the "
                                     "state's decision point).  Exit codes: 0, 2 bad input or a bad expression.")
-    ev.add_argument("state", metavar="STATE", help="a state file")
+    completes(ev.add_argument("state", metavar="STATE", help="a state file"), "file")
     ev.add_argument("expression", metavar="EXPR", help="for example 'score(Joueur 1)' or 'trésor[p]'")
-    sc = sub.add_parser("score", help="every player's score on a state, what it is made of, and the winners",
+    sc = new_command("score", help="every player's score on a state, what it is made of, and the winners",
                         description="Load STATE into the interpreter and print each player's score (the game's "
                                     "`score` quantity), the rules that add to it, the tie-break, and who wins.")
-    sc.add_argument("state", metavar="STATE", help="a state file")
-    ap = sub.add_parser("apply", help="apply a move to a state and write the next state",
+    completes(sc.add_argument("state", metavar="STATE", help="a state file"), "file")
+    ap = new_command("apply", help="apply a move to a state and write the next state",
                         description="Judge MOVE at STATE's decision point (as `rulebook legal` does), run it, "
                                     "answer the decisions it asks with the ANSWER move files in order, and write "
                                     "the state at the next decision point to NEXT.  Only a move at an `offer` "
                                     "(an action or a power) can be applied: what follows a `choose` or a reaction "
                                     "is not recorded in a state file.  Exit codes: 0 applied, 1 the move is "
                                     "illegal, 2 bad input, 4 the solver could not decide.")
-    ap.add_argument("state", metavar="STATE", help="a state file")
-    ap.add_argument("move", metavar="MOVE", help="a move file")
-    ap.add_argument("answers", metavar="ANSWER", nargs="*", help="move files answering the decisions the move asks")
-    ap.add_argument("--output", "-o", metavar="NEXT", required=True, help="where to write the next state")
+    completes(ap.add_argument("state", metavar="STATE", help="a state file"), "file")
+    completes(ap.add_argument("move", metavar="MOVE", help="a move file"), "file")
+    completes(ap.add_argument("answers", metavar="ANSWER", nargs="*",
+                              help="move files answering the decisions the move asks"), "file")
+    completes(ap.add_argument("--output", "-o", metavar="NEXT", required=True, help="where to write the next state"),
+              "file")
     ap.add_argument("--force", action="store_true", help="overwrite NEXT if it exists")
     for command in (ev, sc, ap):
         state_options(command)
@@ -147,7 +150,8 @@ def eval_command(args) -> int:
         return 2
     shown = loaded.values.write(value, ty)
     if args.json:
-        print(json.dumps({"expression": args.expression, "type": str(ty), "value": shown}, ensure_ascii=False))
+        terminal.emit_json({"command": "eval", "ok": True, "exit_code": 0, "expression": args.expression,
+                            "type": str(ty), "value": shown})
     else:
         print(_text(shown))
     return 0
@@ -183,10 +187,11 @@ def score_command(args) -> int:
         return 2
     player = lambda p: f"Joueur {p + 1}"  # noqa: E731
     if args.json:
-        print(json.dumps({"scores": {player(p): s for p, s in outcome.scores.items()},
-                          "parts": {player(p): [{"rule": r, "amount": a} for r, a in parts[p]] for p in parts},
-                          "tiebreak": {player(p): t for p, t in ties.items()},
-                          "winners": [player(p) for p in outcome.winners]}, ensure_ascii=False, indent=1))
+        terminal.emit_json({"command": "score", "ok": True, "exit_code": 0,
+                            "scores": {player(p): s for p, s in outcome.scores.items()},
+                            "parts": {player(p): [{"rule": r, "amount": a} for r, a in parts[p]] for p in parts},
+                            "tiebreak": {player(p): t for p, t in ties.items()},
+                            "winners": [player(p) for p in outcome.winners]})
         return 0
     for p, total in outcome.scores.items():
         shown = " ".join(f"{'+' if a >= 0 else '-'} {abs(a)} ({r})" for r, a in parts[p][1:])
@@ -342,6 +347,9 @@ def apply_command(args) -> int:
           f"{state['decision']['player']} decides)")
     if unused:
         print(f"note: {unused} answer file(s) were not needed", file=sys.stderr)
+    if args.json:
+        terminal.emit_json({"command": "apply", "ok": True, "exit_code": 0, "move": describe_move(loaded, move),
+                            "output": str(out), "decision": state["decision"], "unused_answers": unused})
     return 0
 
 

@@ -62,7 +62,7 @@ def real_documents() -> dict[str, list]:
                 buffer = io.StringIO()
                 with contextlib.redirect_stdout(buffer):
                     main(["moves", str(path), "--json"])
-                out["move"] += json.loads(buffer.getvalue())[:6]
+                out["move"] += json.loads(buffer.getvalue())["moves"][:6]
     finally:
         os.chdir(cwd)
     return out
@@ -78,7 +78,6 @@ def _quiet():
 def checked_once():
     """Check each spec once: the commands re-check theirs every time, which dominates a small case."""
     import checker.check
-    import checker.play
     real = checker.check.check_paths
     cache: dict = {}
 
@@ -87,12 +86,12 @@ def checked_once():
         if key not in cache:
             cache[key] = real(paths)
         return cache[key]
-    saved = checker.check.check_paths, checker.play.check_paths
-    checker.check.check_paths = checker.play.check_paths = check_paths
+    saved = checker.check.check_paths
+    checker.check.check_paths = check_paths
     try:
         yield
     finally:
-        checker.check.check_paths, checker.play.check_paths = saved
+        checker.check.check_paths = saved
 
 
 # ---------------------------------------------------------------- generated cases

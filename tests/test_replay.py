@@ -29,12 +29,13 @@ CONFIG = "Première partie"
 @pytest.fixture(autouse=True)
 def _checked_once(monkeypatch):
     """Every command re-checks its spec; the bundled one is checked once per session here (fast tests)."""
-    import checker.play
-    real = checker.play.check_paths
+    import checker.check
+    real = checker.check.check_paths
+    bundled()                   # checked before the patch (it calls check_paths)
 
     def check_paths(paths):
         return bundled() if [Path(p) for p in paths] == [Path("spec/citadelles")] else real(paths)
-    monkeypatch.setattr(checker.play, "check_paths", check_paths)
+    monkeypatch.setattr(checker.check, "check_paths", check_paths)
 
 
 def run(capsys, *argv):
@@ -208,8 +209,8 @@ def test_a_spec_that_no_longer_checks_is_refused(capsys, log, tmp_path):
     with open(broken / "00-jeu.rules", "a", encoding="utf-8") as f:
         f.write("\nvar cassée: Inconnu = 0\n")
     record = json.loads(log.read_text(encoding="utf-8"))
-    code, out, _ = run(capsys, "replay", str(write(tmp_path, dict(record, spec=[str(broken)]))))
-    assert code == 1 and "fix them before replaying" in out
+    code, out, err = run(capsys, "replay", str(write(tmp_path, dict(record, spec=[str(broken)]))))
+    assert code == 1 and "rulebook replay: the spec has 1 error(s): fix them first" in err and "unknown type 'Inconnu'" in out
 
 
 def test_the_state_digest_covers_what_changes_and_only_that():
@@ -256,7 +257,8 @@ def test_a_person_answers_by_number_and_is_asked_again_when_wrong():
     assert agent.choose(decision(["bâtir", "pièces", "Terminer son tour"])) == 1
     text = "\n".join(said)
     assert "Joueur 2 — que faire ?" in text and "  1. bâtir" in text and "  3. Terminer son tour" in text
-    assert sum("n'est pas un choix" in line for line in said) == 4
+    assert sum("n'est pas un choix" in line for line in said) == 3
+    assert sum(line.startswith("Tapez un nombre de 1 à 3") for line in said) == 1, "an empty answer"
     assert HumanAgent(input=scripted("Terminer son tour"), output=said.append).choose(
         decision(["bâtir", "Terminer son tour"])) == 1, "an option's exact label is an answer too"
     assert HumanAgent(input=scripted("2"), output=said.append).choose(decision(["a"], optional=True)) == 1, \

@@ -101,7 +101,9 @@ def test_play_prints_a_french_log_and_the_winner(capsys, tmp_path):
 
 def test_play_refuses_what_the_rules_forbid(capsys):
     code, _, err = _play_cli(capsys, "--players", "3", "--config", "Première partie")
-    assert code == 2 and "2, 4, 5, 6, 7 players" in err
+    assert code == 2 and "its players field allows 2, 4–7" in err
+    assert "À 3 ou 8 joueurs, il faut un personnage de rang 9 — count(c in selected(Character) where c.rank == 9) " \
+           "is 0, required == 1" in err, "the constraint the selection would break, and what breaks it"
     code, _, err = _play_cli(capsys, "--players", "4", "--config", "Premiere partie")
     assert code == 2 and 'did you mean "Première partie"' in err
 

@@ -308,7 +308,7 @@ def state_file(capsys, tmp_path) -> Path:
 def test_moves_then_legal_on_each_move(capsys, tmp_path, state_file):
     code, out, _ = run(capsys, "moves", str(state_file), "--json")
     assert code == 0
-    moves = json.loads(out)
+    moves = json.loads(out)["moves"]
     assert moves and all(m["format"] == "rulebook-move/1" for m in moves)
     for i, move in enumerate(moves):
         path = tmp_path / f"coup{i}.json"

@@ -3,17 +3,17 @@
     rulebook diff SPEC [OVERLAY…] --with OVERLAY…        B is A with more overlays
     rulebook diff SPEC [OVERLAY…] -- SPEC [OVERLAY…]     any two rule sets (also: --against)
 
-Exit codes: 0 equivalent, 1 different, 2 bad input, 4 undecided (Z3 could not decide some search,
-and nothing else differs).
+Exit codes: 0 equivalent, 1 different (or a rule set with errors), 2 bad input, 4 undecided (Z3 could not
+decide some search, and nothing else differs).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
+from checker import terminal
 from checker.diff.run import DiffResult, diff_paths
 from checker.output import OutputError, plan, plan_directory, write_json
 from checker.diff.semantic import Difference
@@ -26,23 +26,25 @@ _GROUPS = (("legality", "legality"), ("value", "values"), ("order", "reaction or
            ("table", "tables"), ("rule", "rules"), ("precedence", "precedences"), ("declaration", "declarations"))
 
 
-def add_parser(sub) -> None:
-    diff = sub.add_parser(
+def add_parser(new_command) -> None:
+    """The `diff` command's parser, made by the CLI's ``new_command`` (which gives it --color and the exit codes)."""
+    diff = new_command(
         "diff", help="what changes between two rule sets, with witnesses",
         description="Compare two rule sets (each a spec directory and overlay files): every declaration "
                     "they have differently, and — searched with Z3 over the states both can be in — every "
                     "action whose legality changes, every quantity whose value changes and every pair of "
                     "reactions whose order changes, each with a minimal witness state.  B is A with the "
                     "--with files, or the paths after `--` (or --against).  Exit codes: 0 equivalent, "
-                    "1 different, 2 bad input, 4 undecided.")
-    diff.add_argument("spec", type=Path, help="rule set A: the spec directory")
-    diff.add_argument("more", type=Path, nargs="*", help="rule set A: overlay or house-rule files")
-    diff.add_argument("--with", dest="with_", type=Path, nargs="+", metavar="OVERLAY",
-                      help="rule set B is A with these overlay files too")
-    diff.add_argument("--against", type=Path, nargs="+", metavar="PATH",
-                      help="rule set B: a spec directory and its overlays (the same as after `--`)")
-    diff.add_argument("--witnesses", metavar="DIR",
-                      help="write each witness as state files (and move files) for both sides in DIR")
+                    "1 different (or a rule set with errors), 2 bad input, 4 undecided.")
+    completes = terminal.completes
+    completes(diff.add_argument("spec", type=Path, help="rule set A: the spec directory"), "file")
+    completes(diff.add_argument("more", type=Path, nargs="*", help="rule set A: overlay or house-rule files"), "file")
+    completes(diff.add_argument("--with", dest="with_", type=Path, nargs="+", metavar="OVERLAY",
+                                help="rule set B is A with these overlay files too"), "file")
+    completes(diff.add_argument("--against", type=Path, nargs="+", metavar="PATH",
+                                help="rule set B: a spec directory and its overlays (the same as after `--`)"), "file")
+    completes(diff.add_argument("--witnesses", metavar="DIR",
+                                help="write each witness as state files (and move files) for both sides in DIR"), "dir")
     diff.add_argument("--force", action="store_true", help="overwrite witness files that already exist")
     diff.add_argument("--all", action="store_true", help="also list every change that changes no game, "
                                                          "and the whole source of changed declarations")
@@ -80,10 +82,10 @@ def diff_command(args) -> int:
     if isinstance(outcome, tuple):
         tag, result = outcome
         from checker.diagnostics import render_human
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
+        sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
         print(f"rulebook diff: rule set {tag.upper()} has {len(result.reporter.errors)} error(s): fix them first",
               file=sys.stderr)
-        return 2
+        return 1
     result: DiffResult = outcome
     if args.witnesses:
         try:
@@ -91,12 +93,13 @@ def diff_command(args) -> int:
         except OutputError as exc:
             print(f"rulebook diff: {exc}", file=sys.stderr)
             return 2
+    code = {"equivalent": 0, "different": 1}.get(result.status, 4)
     if args.json:
-        print(json.dumps(result.as_json(), ensure_ascii=False, indent=1))
+        terminal.emit_json({"command": "diff", "ok": code == 0, "exit_code": code, **result.as_json()})
     else:
         getattr(sys.stdout, "reconfigure", lambda **_: None)(errors="backslashreplace")
         print(render(result, verbose=args.all))
-    return {"equivalent": 0, "different": 1}.get(result.status, 4)
+    return code
 
 
 # ---------------------------------------------------------------- witness files

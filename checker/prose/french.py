@@ -160,10 +160,11 @@ class Lexicon:
     actions: dict[str, str] = dataclasses.field(default_factory=dict)
     procedures: dict[str, str] = dataclasses.field(default_factory=dict)
     windows: dict[str, str] = dataclasses.field(default_factory=dict)
+    cards: dict[str, str] = dataclasses.field(default_factory=dict)     # a kind -> how a card shows at the table
     unit: str | None = None
 
     SECTIONS = {"types": "types", "attributs": "attributes", "termes": "terms", "actions": "actions",
-                "procédures": "procedures", "moments": "windows"}
+                "procédures": "procedures", "moments": "windows", "cartes": "cards"}
 
     @classmethod
     def from_mapping(cls, data: dict) -> "Lexicon":

@@ -81,45 +81,9 @@ class ScriptedAgent:
         return labels.index(answer)
 
 
-class HumanQuit(Exception):
-    """The person at the terminal left the game (end of input, Ctrl-C, or « q »)."""
-
-
-class HumanAgent:
-    """A person at the terminal: shows the question and the numbered options, reads a number.
-
-    ``input`` and ``output`` are the functions used to talk (``input()`` and ``print()`` by default,
-    so a test can script them); ``before``, if given, is called with the decision before it is shown
-    (to print what happened since the last question).  An answer that is not an option's number
-    (nor its exact label) is asked again; the end of input, Ctrl-C or « q » raise :class:`HumanQuit`.
-    """
-
-    def __init__(self, input=input, output=print, before=None):
-        self.input = input
-        self.output = output
-        self.before = before
-
-    def choose(self, decision) -> int:
-        if self.before is not None:
-            self.before(decision)
-        labels = decision.labels()
-        secret = " (en secret)" if decision.secret else ""
-        self.output(f"\nJoueur {decision.player + 1}{secret} — {decision.prompt}")
-        for number, label in enumerate(labels, 1):
-            self.output(f"  {number}. {label}")
-        while True:
-            try:
-                answer = self.input(f"Votre choix (1-{len(labels)}, q pour quitter) : ")
-            except (EOFError, KeyboardInterrupt):
-                raise HumanQuit() from None
-            answer = (answer or "").strip()
-            if answer.lower() in ("q", "quit", "quitter"):
-                raise HumanQuit()
-            if answer.isdecimal() and 1 <= int(answer) <= len(labels):
-                return int(answer) - 1
-            if answer in labels:
-                return labels.index(answer)
-            self.output(f"« {answer} » n'est pas un choix : tapez un nombre de 1 à {len(labels)}.")
-
-
-__all__ += ["HumanAgent", "HumanQuit"]
+def __getattr__(name: str):
+    """``HumanAgent`` and ``HumanQuit`` live in :mod:`checker.human.agent` (kept importable from here)."""
+    if name in ("HumanAgent", "HumanQuit"):
+        from checker.human import agent
+        return getattr(agent, name)
+    raise AttributeError(name)

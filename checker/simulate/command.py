@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -86,24 +85,12 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
 def _outputs(args) -> list[Path] | int:
     """The files the run will write, checked before it starts (never overwritten without --force)."""
     try:
-        plan([p for p in (args.json, args.csv) if p], args.force)
+        plan([p for p in (args.json, args.csv) if p and p != "-"], args.force)
         if args.plots:
             plan_directory(args.plots, "win-rates-*.png", args.force)
     except OutputError as exc:
         return _fail(str(exc))
-    return [Path(p) for p in (args.json, args.csv) if p]
-
-
-def _progress(total: int):
-    """A progress bar on the terminal (stderr), or nothing when stderr is not one."""
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None, lambda: None
-    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
-    return bar.update, bar.close
+    return [Path(p) for p in (args.json, args.csv) if p and p != "-"]
 
 
 def simulate_command(args) -> int:
@@ -143,7 +130,8 @@ def simulate_command(args) -> int:
         if isinstance(second, int):
             return second
     workers = args.workers or cores()
-    update, close = _progress(args.games * (2 if second else 1))
+    from checker.terminal import progress
+    update, close = progress(args.games * (2 if second else 1), "game")
     start = time.perf_counter()
     summaries = []
     try:
@@ -181,7 +169,11 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
     record = summaries[0] if comparison is None else {"a": summaries[0], "b": summaries[1],
                                                        "comparison": comparison, "format": summaries[0]["format"]}
     try:
-        if args.json:
+        if args.json == "-":
+            from checker.terminal import emit_json
+            failed = sum(s["failed"] for s in summaries)
+            emit_json({"command": "simulate", "ok": not failed, "exit_code": 1 if failed else 0, **record})
+        elif args.json:
             write_json(args.json, record, args.force)
             print(f"results written to {args.json}", file=sys.stderr)
         if args.csv:

@@ -204,14 +204,15 @@ def run_games(job: Job, games: int, workers: int = 1, cluster: str | None = None
 
 
 def _on_cluster(job: Job, games: int, address: str, progress) -> list[GameRecord]:
-    from distributed import Client, as_completed
+    from distributed import Client
     with Client(address, set_as_default=False, timeout=CONNECT_SECONDS) as client:
         workers = sum(client.nthreads().values()) or 1
         shared = client.scatter(job, broadcast=True)
         parts = list(chunks(games, workers))
         futures = [client.submit(_play_shared, shared, part.start, part.stop, pure=False) for part in parts]
         if progress is not None:
-            for future in as_completed(futures):
+            # in order (as_completed needs a default client, and this one is not set as the default)
+            for future in futures:
                 progress(len(future.result()))
         results = client.gather(futures)
     return [record for part in results for record in part]

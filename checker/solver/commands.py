@@ -1,7 +1,7 @@
 """`rulebook legal` and `rulebook moves`: legality at a decision point, decided by Z3, explained by the rules.
 
-Exit codes of `legal`: 0 legal, 1 illegal, 2 bad input (the spec, the state or the move), 4 the
-solver could not decide (its reason is printed).  `moves`: 0, 2 or 4 likewise.
+Exit codes of `legal`: 0 legal, 1 illegal (or the spec has errors), 2 bad input (the state or the move),
+4 the solver could not decide (its reason is printed).  `moves`: 0, 1, 2 or 4 likewise.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from checker import terminal
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
@@ -34,7 +35,7 @@ def state_options(command) -> None:
 
 def load(command: str, state_path: str, spec: list[Path] | None):
     """(check result, engine, scopes, loaded state) or an exit code after saying what is wrong."""
-    from checker.check import check_paths
+    from checker.check import checked_spec
     from checker.runtime import Engine
     try:
         data = read_document(state_path, "state")
@@ -49,11 +50,9 @@ def load(command: str, state_path: str, spec: list[Path] | None):
     for p in paths:
         if not p.exists():
             return _err(command, f"the spec {str(p)!r} does not exist")
-    result = check_paths(paths)
-    if not result.ok:
-        from checker.diagnostics import render_human
-        sys.stdout.write(render_human(result.reporter.sorted(), result.sources) + "\n")
-        return _err(command, f"the spec has {len(result.reporter.errors)} error(s)")
+    result = checked_spec(command, paths)
+    if result is None:
+        return 1
     engine = Engine(result.typed)
     engine.recording = False
     scopes = Scopes(result.typed)
@@ -151,12 +150,14 @@ def legal_command(args) -> int:
     if args.json:
         def term(span) -> str:
             return _span_text(result, span)
-        print(json.dumps({"status": verdict.status, "move": shown, "offered": verdict.offered,
-                          "reasons": [r.as_json(term) for r in verdict.reasons],
-                          "also": [r.as_json(term) for r in verdict.also],
-                          "overruled": [{"permit": p, "forbid": f, "status": c.status, "winner": c.winner,
-                                         "unknown": c.reason or None} for p, f, c in verdict.overruled],
-                          "unknown": verdict.unknown or None}, ensure_ascii=False, indent=2))
+        code = {"legal": 0, "illegal": 1}.get(verdict.status, 4)
+        terminal.emit_json({"command": "legal", "ok": code == 0, "exit_code": code,
+                            "status": verdict.status, "move": shown, "offered": verdict.offered,
+                            "reasons": [r.as_json(term) for r in verdict.reasons],
+                            "also": [r.as_json(term) for r in verdict.also],
+                            "overruled": [{"permit": p, "forbid": f, "status": c.status, "winner": c.winner,
+                                           "unknown": c.reason or None} for p, f, c in verdict.overruled],
+                            "unknown": verdict.unknown or None})
     else:
         where = f"at {_where(loaded.point)}"
         if verdict.status == "unknown":
@@ -166,13 +167,13 @@ def legal_command(args) -> int:
         if verdict.status == "unknown":
             pass
         elif verdict.legal:
-            print(f"legal: {shown} {where}")
+            print(f"{terminal.paint('legal', 'green')}: {shown} {where}")
             for r in verdict.reasons:
                 print("\n".join(_reason_lines(result, r)))
             if not any(r.kind == "forbid" for r in verdict.reasons):
                 print("  (no rule forbids it)")
         else:
-            print(f"illegal: {shown} {where}")
+            print(f"{terminal.paint('illegal', 'red')}: {shown} {where}")
             print(f"  {'forbidden by' if len(verdict.reasons) == 1 else 'forbidden by all of'} "
                   f"(the smallest set of conditions that rules it out):")
             for r in verdict.reasons:
@@ -233,8 +234,8 @@ def moves_command(args) -> int:
         return _undecided("moves", args.state, scopes, loaded, exc)
     player = loaded.point.player
     if args.json:
-        print(json.dumps([dump_move(engine, m, player, loaded.choose_type) for m in moves], ensure_ascii=False,
-                         indent=1))
+        terminal.emit_json({"command": "moves", "ok": True, "exit_code": 0, "decision": _where(loaded.point),
+                            "moves": [dump_move(engine, m, player, loaded.choose_type) for m in moves]})
     else:
         print(f"{len(moves)} legal move(s) at {_where(loaded.point)}:")
         for m in moves:

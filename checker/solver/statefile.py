@@ -14,6 +14,7 @@ offending field.  It never ends in a traceback.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 from checker.documents import ROOT, DocumentError, excerpt, schema_problems
