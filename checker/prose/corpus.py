@@ -50,18 +50,19 @@ def sentences(prose: Prose, program) -> list[Sentence]:
         out.extend(Sentence(where, t) for t in texts if t)
 
     for card in program.cards.values():
-        ctx = prose.card_ctx(card.kind)
+        ctx = prose.card_ctx(card.kind, card.name)
         for power in card.powers:
             def power_text(power=power, ctx=ctx):
                 pctx = prose.power_ctx(power, ctx)
                 texts = ["Pouvoir " + " · ".join(prose.power_facets(power, ctx)) + "."]
-                if power.requires is not None:
-                    texts.append(f"Condition : {prose.cond(power.requires, pctx)}.")
+                condition = prose.requirement(power, pctx)
+                if condition:
+                    texts.append(f"Condition : {condition}.")
                 return texts + list(_flat(prose.steps(power.body, pctx)))
             add(f"power {card.name}.{power.name}", power_text)
     for rule in program.rules.values():
         card = program.cards.get(rule.card) if rule.card else None
-        ctx = prose.card_ctx(card.kind if card is not None else None)
+        ctx = prose.card_ctx(card.kind, card.name) if card is not None else prose.card_ctx(None)
         for head in rule.heads:
             def rule_text(head=head, ctx=ctx):
                 legend = prose.legend(head.pattern, ctx) if head.kind in ("permit", "forbid") else ""
@@ -71,15 +72,13 @@ def sentences(prose: Prose, program) -> list[Sentence]:
         add(f"procedure {proc.name}", lambda proc=proc: list(_flat(prose.steps(proc.body, _bound(prose, proc.params)))))
     for action in program.actions.values():
         def action_text(action=action):
-            args = [f"*{p.name}*" for p in action.params]
-            texts = [f"{args[0]} : {prose.action_phrase(action.name, args)}."] if args else []
+            texts = [prose.action_summary(action)] if action.params else []
             return texts + list(_flat(prose.steps(action.body or (), _bound(prose, action.params))))
         add(f"action {action.name}", action_text)
     for q in program.quantities.values():
         add(f"quantity {q.name}", lambda q=q: [f"Par défaut, {prose.default_clause(q, _bound(prose, q.params))}."])
     for window in program.windows.values():
-        add(f"window {window.name}",
-            lambda window=window: [prose.window_clause(window.name, [f"*{p.name}*" for p in window.params]) + "."])
+        add(f"window {window.name}", lambda window=window: [prose.window_sentence(window)])
     for hook in program.hooks:
         add(f"before {hook.action}", lambda hook=hook: [prose.hook_sentence(hook)])
     for kind in program.kinds.values():
@@ -87,7 +86,7 @@ def sentences(prose: Prose, program) -> list[Sentence]:
         add(f"kind {kind.name}", lambda kind=kind, noun=noun: prose.kind_settings(kind, noun))
     for constraint in program.constraints.values():
         def constraint_text(constraint=constraint):
-            text = prose.cond(constraint.require, Ctx())
+            text = prose.cond(constraint.require, Ctx(mood="ind" if constraint.when is not None else "subj"))
             if constraint.when is not None:
                 return [f"Lorsque {prose.cond(constraint.when, Ctx())}, {text}."]
             return [f"Il faut que {text}."]

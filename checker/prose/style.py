@@ -5,7 +5,7 @@ sentence (reST inline text, as the book prints it: cross-references are read as 
 or declaration they name, ``code`` and **member names** as opaque words).
 
 >>> [v.rule for v in lint("*p* ne peut pas bâtir de le quartier", cards={"Palais"})]
-['variable', 'contraction', 'phrase']
+['variable', 'contraction', 'phrase', 'phrase']
 >>> lint("Vous ne pouvez pas bâtir le Palais si ce quartier est dans votre cité.", cards={"Palais"})
 []
 
