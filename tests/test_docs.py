@@ -259,7 +259,7 @@ def test_the_book_builds_with_warnings_as_errors(built):
     pages = sorted(out.rglob("*.html"))
     assert len(pages) > 70
     assassin = (out / "cartes" / "personnages" / "assassin.html").read_text(encoding="utf-8")
-    assert "Assassiner <em>c</em>" in assassin
+    assert "Assassiner ce personnage" in assassin
     assert 'class="highlight-rulebook' in assassin and '<span class="k">' in assassin
     assert (out / "rb-index.html").exists()
 

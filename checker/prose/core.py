@@ -31,7 +31,7 @@ from typing import Callable
 from checker import ast
 from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, feminine, humanize,
                                   indefinite, plural, rst_escape, split_article, yours)
-from checker.prose.verbs import first_verb, inflect, is_verb
+from checker.prose.verbs import first_verb, inflect, is_verb, person_of
 from checker.registry import registrar
 from checker.source import Span
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
@@ -84,7 +84,7 @@ class Binding:
 @dataclasses.dataclass(frozen=True)
 class Ctx:
     locals: tuple[Binding, ...] = ()
-    this: str | None = None       # how `this` reads: "la Sorcière", "ce personnage"
+    this: str | None = None       # how `this` reads: the card's name with its article, or "ce personnage"
     me: bool = False              # inside a power: `me` is "vous"
     mood: str = "ind"             # the mood of the next verb: "subj" after « tel que », « il faut que »
     bare: bool = False            # numbers read as their letter (« *k* pièces d'or »)
@@ -201,7 +201,7 @@ class Prose:
         return self.types.get(id(e))
 
     def card_np(self, name: str) -> str:
-        """A card's name with its article (« la Forge », « l’École de Magie »), as a cross-reference."""
+        """A card's name with its article (« la Tour », « l’École »), as a cross-reference."""
         ref = self.card_ref(name)
         article = self.lex.card_article(name)
         if article == "l'":
@@ -212,7 +212,7 @@ class Prose:
         return text
 
     def card_ctx(self, kind: str | None, name: str | None = None) -> Ctx:
-        """The context of a card of ``kind``: ``this`` reads as its name (« la Sorcière »), or
+        """The context of a card of ``kind``: ``this`` reads as its name with its article, or
         « ce personnage » when the card is not named (no card: no ``this``)."""
         if kind is None:
             return Ctx()
@@ -273,8 +273,8 @@ class Prose:
             at, verb = found
             head = template[:at]
             subject = head.strip()
-            m = re.fullmatch(r"\{(\d)\}", subject) or re.search(r"\b(?:que|qu'|qui) ?\{(\d)\}$", subject)
-            person = self.person(args[int(m.group(1))]) if m else self.person(subject)
+            m = re.fullmatch(r"\{(\d)\}", subject) or re.search(r"\b(?:que|qu'|où) ?\{(\d)\}$", subject)
+            person = self.person(args[int(m.group(1))]) if m else person_of(verb)
             form = inflect(verb, person, ctx.mood)
             tail = template[at + len(verb):]
             tail = _agree(tail, person == "3p", m is not None and self.is_feminine(args[int(m.group(1))]), verb)
@@ -386,7 +386,8 @@ class Prose:
         if b.mode == "you":
             return "vous", "vous"
         noun = ref.noun
-        label = f" {var(b.name)}" if ref.labeled or b.mode == "named" else ""
+        named = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
+        label = f" {var(b.name)}" if ref.labeled or named else ""
         if ref.plural:
             definite = plural(noun)
             again = definite + label if label else "ces " + bare(definite)
@@ -403,6 +404,8 @@ class Prose:
             return noun + label, noun + label
         if b.mode == "exists":
             return self.member(noun, b.source or "", label), again
+        if b.mode == "each":
+            return (b.source or f"chaque {bare(noun)}").replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1), again
         return again, again
 
     def member(self, noun: str, source: str, label: str = "") -> str:
@@ -433,8 +436,7 @@ class Prose:
             text = text[:m.start()] + words + text[m.end():]
         text = LABEL.sub(lambda m: self._label(int(m.group(1))), text)
         text = yours(contract(text))
-        text = re.sub(r"\bde type (ce|cet|cette|le|la|un|une|chaque|n'importe quel|n'importe quelle) type\b"
-                      r"(?: de \w+)?", r"de \1 type", text)
+        text = _twice(text)
         text = re.sub(r"\(n'importe (quel|quelle) [^()]*\)", lambda m: "(n'importe " +
                       ("lequel" if m.group(1) == "quel" else "laquelle") + ")", text)
         text = re.sub(r"\b(qui|qu'il|qu'elle) (\w+) à vous\b", r"\1 vous \2", text)
@@ -620,10 +622,8 @@ class Prose:
         binding = ctx.lookup(name)
         if binding is None:
             return var(name)
-        if binding.mode == "alias":
-            from checker.prose.exprs import render
-            return render(self, binding.alias, ctx)
-        return self.mention(binding, ctx)
+        from checker.prose.exprs import _local
+        return _local(self, binding, ctx)
 
     def power_ctx(self, power: ast.PowerDecl, ctx: Ctx) -> Ctx:
         """The context of a power's condition and steps: `me` is « vous »; the window's names read
@@ -647,7 +647,7 @@ class Prose:
         return ctx
 
     def requirement(self, power: ast.PowerDecl, ctx: Ctx) -> str | None:
-        """A power's condition, without what the window already says (« en jouant la Sorcière »)."""
+        """A power's condition, without what the window already says (« en jouant ce personnage-là »)."""
         from checker.prose.heads import without_aliases
         if power.requires is None:
             return None
@@ -705,6 +705,21 @@ class Prose:
 
 _PLACE = r"(?:la|le|l'|les|votre|vos)\s?[\w'’ ]{1,30}?"
 _OWNER = r"(?:\s(?:d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?[\w*’' ]{1,30}?)?"
+
+
+_DET = r"(ce|cet|cette|ces|un|une|chaque|n'importe quel|n'importe quelle|l'un des|l'une des)"
+
+
+def _twice(text: str) -> str:
+    """A noun said twice around its determiner (a lexicon's « de type {2} », « au bout {1} » given
+    « ce type de quartier »): « de type ce type de quartier » → « de ce type de quartier »,
+    « au bout un bout du rempart du rempart » → « à un bout du rempart »."""
+    into = {"de": "de ", "du": "de ", "au": "à ", "le": "", "la": "", "en": "en ", "sur": "sur "}
+
+    def once(m: re.Match) -> str:
+        return f"{into[m.group(1)]}{m.group(3)} {m.group(2)}{m.group(4)}"
+    text = re.sub(r"\b(de|du|au|le|la|en|sur) ([^\W\d_]+) " + _DET + r" \2(s?)\b", once, text)
+    return re.sub(r"\b((?:du|de la|des|de l') [\w'’ ]{1,25}?) \1\b", r"\1", text)
 
 
 def _dedupe(text: str) -> str:

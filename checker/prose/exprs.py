@@ -258,7 +258,7 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
     if op == "==" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
         both = f"ou bien {p.cond(e.left, inner)}, ou bien {p.cond(e.right, inner)}, mais pas les deux"
         return both if neg else f"{p.cond(e.left, inner)} si et seulement si {p.cond(e.right, inner)}"
-    left = p.expr(e.left, inner)
+    left = subject_of(p, e.left, inner)
     right = p.expr(e.right, inner)
     if op == "==" and p.person(right) == "2p" and p.person(left) != "2p":
         left, right = right, left
@@ -278,6 +278,14 @@ def _chain(e, op: str) -> list:
     if isinstance(e, ast.Binary) and e.op == op:
         return _chain(e.left, op) + _chain(e.right, op)
     return [e]
+
+
+def subject_of(p: Prose, e, ctx: Ctx) -> str:
+    """An expression as the subject of a clause: a number's letter gets its noun (« le nombre *k* »)."""
+    text = p.expr(e, ctx)
+    if isinstance(e, ast.Name) and (b := ctx.lookup(e.id)) is not None and b.ty == INT and b.mode != "alias":
+        return f"le nombre {text}"
+    return text
 
 
 def _top_op(e, negated: bool = False) -> str | None:
@@ -418,7 +426,9 @@ def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, 
                     which, "à " + which)
             else:
                 which = f"{m.group(1)} {which}"
-            rest = (text[:m.start()] + text[m.end():]).replace("  ", " ").strip()
+            before = text[:m.start()].rstrip()
+            before = before[:-1] if before.endswith(",") else before
+            rest = (before + " " + text[m.end():].lstrip(", ")).replace("  ", " ").strip().rstrip(",")
             return f"{which} {rest}"
     subjunctive = p.expr(body, dataclasses.replace(inner, mood="subj"))
     return contract(f"{tel} que {subjunctive}")
@@ -589,7 +599,7 @@ def _count(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
     article, words = split_article(what)
     if article in ("les",):
         base = f"le nombre de {words}"
-    elif what.startswith(("vos ", "ces ")):
+    elif what.startswith(("vos ", "ces ")) or MARK.fullmatch(what):
         base = f"le nombre de {what}"
     else:
         base = f"le nombre d'éléments de {what}"
@@ -630,10 +640,18 @@ def _arg(p: Prose, e: ast.Aggregate, ctx: Ctx, word: str) -> str:
     return f"{what} pour lesquels {value} est {word}"
 
 
-def _sum(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+def each(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    """The body of an aggregate, its name first read « chaque quartier de votre cité »."""
     elem_ty, noun, coll, body = _parts(p, e, ctx)
-    inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
-    return f"la somme, pour chaque {bare(noun)} {member_source(coll)}, de {p.expr(body, inner)}"
+    from checker.prose.statements import _each
+    inner = ctx.bind(e.var, elem_ty, "each", noun=noun, source=_each(noun, coll))
+    if not uses(body, e.var):
+        return f"{p.expr(body, inner)}, pour {_each(noun, coll)}"
+    return p.expr(body, inner)
+
+
+def _sum(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    return contract(f"la somme de {each(p, e, ctx)}")
 
 
 AGGREGATES: dict[str, Callable] = {

@@ -22,6 +22,7 @@ def contract(text: str) -> str:
     """Contract articles after prepositions and elide before a vowel, as French writes them."""
     text = re.sub(r"\b([dD])e le (?=[\w:«*])", r"\1u ", text)
     text = re.sub(r"\b([dD])e les\b", r"\1es", text)
+    text = re.sub(r"\b([dD])e des\b", r"\1e", text)
     text = re.sub(r"\b([àÀ]) le (?=[\w:«*])", lambda m: "au " if m.group(1) == "à" else "Au ", text)
     text = re.sub(r"\bà les\b", "aux", text)
     text = re.sub(r"\b([nN])'(?=[^\W" + _VOWEL + r"h])", r"\1e ", text)
@@ -43,13 +44,18 @@ def yours(text: str) -> str:
     text = re.sub(r"\b([dD])es (\w+) de vous\b", r"\1e vos \2", text)
     text = re.sub(r"\bau (\w+) de vous\b", r"à votre \1", text)
     text = re.sub(r"\baux (\w+) de vous\b", r"à vos \1", text)
+    text = re.sub(r"\b(?:le|la|l')\s?(\w+ de \w+) de vous\b", r"votre \1", text)
+    text = re.sub(r"\bles (\w+ de \w+) de vous\b", r"vos \1", text)
     text = re.sub(r"\b(?:le|la) (\w+) de vous\b", r"votre \1", text)
     text = re.sub(r"\bl'(\w+) de vous\b", r"votre \1", text)
     return re.sub(r"\bles (\w+) de vous\b", r"vos \1", text)
 
 
 def capitalize(text: str) -> str:
-    """Uppercase the first letter, unless the text starts with markup (a variable, a cross-reference)."""
+    """Uppercase the first letter (after an opening « ), unless the text starts with markup (a
+    variable, a cross-reference)."""
+    if text.startswith("« ") and text[2:3].isalpha():
+        return "« " + text[2].upper() + text[3:]
     if not text or not text[0].isalpha():
         return text
     return text[0].upper() + text[1:]

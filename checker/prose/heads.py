@@ -3,7 +3,7 @@
 The first player of a pattern is « vous »; the other names read by their type (« un
 quartier », then « ce quartier »).  A name the condition equates with the card itself, a
 card or a member (``c == this``) is replaced by it, and that part of the condition goes:
-``forbid ensorceler(p, c) when c == this`` reads « Vous ne pouvez pas ensorceler la Sorcière. »
+``forbid ensorceler(p, c) when c == this`` on the page of a character reads « Vous ne pouvez pas ensorceler » and the name of that character.
 """
 
 from __future__ import annotations

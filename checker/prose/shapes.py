@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from checker import ast
 from checker.prose.core import Ctx, Prose, _expr
-from checker.prose.exprs import AGGREGATES, BUILTIN_CALLS, _parts, member_source
+from checker.prose.exprs import AGGREGATES, BUILTIN_CALLS, each
 from checker.prose.french import bare, contract, feminine, plural
 from checker.types import Coll
 
@@ -53,15 +53,11 @@ def record_value(p: Prose, e: ast.Call, ctx: Ctx) -> str:
 
 
 def _union(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
-    elem_ty, noun, coll, body = _parts(p, e, ctx)
-    inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
-    return f"la réunion, pour chaque {bare(noun)} {member_source(coll)}, de {p.expr(body, inner)}"
+    return contract(f"la réunion de {each(p, e, ctx)}")
 
 
 def _collect(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
-    elem_ty, noun, coll, body = _parts(p, e, ctx)
-    inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
-    return (f"pour chaque {bare(noun)} {member_source(coll)}, {p.expr(body, inner)}, chacun une seule fois")
+    return contract(f"l'ensemble formé par {each(p, e, ctx)} (sans doublon)")
 
 
 AGGREGATES.update({"union": _union, "collect": _collect})

@@ -1,7 +1,7 @@
 """French prose for statements: each statement of a power or a procedure becomes a step.
 
 Steps are infinitives (« Piocher deux cartes de la pioche et les mettre dans votre main. »);
-a change of the game's state is said as what is now true (« Le tour de la Sorcière est
+a change of the game's state is said as what is now true (« Le tour de ce personnage est
 interrompu. », « Le détenteur de la Couronne devient ce joueur. »), and a moment as what
 happens (« Ce joueur révèle ce personnage : les effets qui y réagissent s'appliquent. »).
 """
@@ -90,7 +90,8 @@ def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
 def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx, negative: bool = False, word: str = "pas") -> str:
     args = [p.expr(lv.index, ctx.ind())] if lv.index is not None else []
     if ctx.local(lv.name):
-        return p.expr(ast.Name(lv.name, lv.span), ctx)
+        from checker.prose.exprs import subject_of
+        return subject_of(p, ast.Name(lv.name, lv.span), ctx)
     program = p.program
     ty = None
     if program is not None and lv.name in program.vars:

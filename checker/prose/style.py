@@ -63,12 +63,19 @@ def _variable(text: str) -> list[str]:
     for m in re.finditer(r"\*([^\W\d_])\*", text):
         before = text[:m.start()].rstrip()
         word = re.search(r"([\w']+)$", before)
-        function = {"le", "la", "les", "l'", "un", "une", "des", "de", "d'", "du", "à", "au", "aux", "et", "ou",
-                    "si", "que", "qu'", "par", "pour", "dans", "sur", "sous", "parmi", "entre", "avec", "contre",
-                    "est", "vaut", "en", "où", "soit", "moins", "plus", "fois", "sauf", "devant", "chaque"}
-        if word is None or word.group(1).lower() in function or word.group(1).endswith("'"):
+        function = {"le", "la", "les", "l'", "un", "une", "des", "de", "d'", "du", "au", "aux", "et", "ou",
+                    "si", "que", "qu'", "par", "pour", "dans", "sur", "sous", "parmi", "avec", "contre",
+                    "devant", "chaque", "ce", "cette"}
+        after = re.match(r"\s*([\w']+)", text[m.end():])
+        counting = after is not None and after.group(1)[:1].islower() and after.group(1) not in _VERBS
+        if (word is None or word.group(1).lower() in function or word.group(1).endswith("'")) and not counting:
             out.append(text[max(0, m.start() - 20):m.end() + 20])
     return out
+
+
+# A letter followed by one of these is the subject of a clause (« *p* ne peut pas… »), not a count.
+_VERBS = {"est", "n'est", "ne", "n'", "a", "peut", "vaut", "sont", "reçoit", "choisit", "joue", "révèle", "devient",
+          "passe", "compte", "et", "ou"}
 
 
 def _contraction(text: str) -> list[str]:
@@ -123,6 +130,7 @@ _ARTICLE = re.compile(r"(?:\b(?:le|la|les|du|des|au|aux|Le|La|Les|Du|Des|Au|Aux)
 def _article(text: str, bare: set[str]) -> list[str]:
     """A card is named with its article (« le Capitole », « l'École de Magie »), proper names aside."""
     out = []
+    text = re.sub(r"«[^»]*»", lambda m: "X" * len(m.group(0)), text)      # labels and quotations
     for m in re.finditer(r"⟦([^⟧]+)⟧", text):
         if m.group(1) in bare:
             continue
@@ -200,7 +208,8 @@ def lint(text: str, cards: Iterable[str] = (), bare: Iterable[str] = ()) -> list
 # ---------------------------------------------------------------- spelling
 
 # Words of the games the dictionary does not know, and the elided forms it lists without their apostrophe.
-GAME_WORDS = {"condottiere", "lorsqu", "puisqu", "jusqu", "quelqu", "aujourd"}
+GAME_WORDS = {"condottiere", "lorsqu", "puisqu", "jusqu", "quelqu", "aujourd", "défausse", "défausser", "arnaqué",
+              "arnaquer", "bonhommes", "remélanger", "nécromancie", "maudissant", "idolâtrer", "redresser"}
 
 
 def words(text: str, cards: Iterable[str] = ()) -> list[str]:

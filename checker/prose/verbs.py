@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["inflect", "negate", "first_verb", "inflect_first", "is_verb", "PERSONS", "finite"]
+__all__ = ["person_of", "inflect", "negate", "first_verb", "inflect_first", "is_verb", "PERSONS", "finite"]
 
 PERSONS = ("3s", "2p", "3p")
 
@@ -87,6 +87,15 @@ for _verb in [*_IRREGULAR, *_FIRST_GROUP]:
     _forms_of = _forms(_verb)
     for _form in (_verb, *_forms_of):
         _ALL.setdefault(_form, _verb)
+
+
+def person_of(form: str) -> str:
+    """The person a conjugated form is written in: ``3p`` for « touchent », ``2p`` for « êtes »…"""
+    forms = _forms(_ALL.get(form, form))
+    if forms is None or form == _ALL.get(form):
+        return "3s"
+    you, they, _, subj_you, subj_they = forms
+    return "2p" if form in (you, subj_you) else ("3p" if form in (they, subj_they) else "3s")
 
 
 def is_verb(word: str) -> bool:

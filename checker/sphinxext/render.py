@@ -50,8 +50,9 @@ def power_block(book: Book, card: ast.CardDecl, power: ast.PowerDecl) -> list[st
     ctx = book.card_ctx(card)
     pctx = prose.power_ctx(power, ctx)
     content = [_facets(book, power, ctx), ""]
-    if power.requires is not None:
-        content += [rst.sentence(f"**Condition** : {prose.cond(power.requires, pctx)}"), ""]
+    condition = prose.requirement(power, pctx)
+    if condition:
+        content += [rst.sentence(f"**Condition** : {condition}"), ""]
     steps = prose.steps(power.body, pctx)
     decisions = [n for n, _ in power.decisions]
     _drop_decisions(steps, set(decisions))
