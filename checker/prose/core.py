@@ -285,6 +285,8 @@ class Prose:
                     if person == "2p":
                         form = "vous " + form[len(pronoun.group(0)):]
                 form = ("n'" if form[:1] in _VOWEL else "ne ") + form + " " + word
+                if verb not in ("est", "devient"):      # « n'a pas annoncé de personnage »
+                    tail = re.sub(r"^((?: [^\W\d_]+é\w*)?) (?:un|une|des) ", r"\1 de ", tail)
             elif person == "2p":
                 head = re.sub(r"\b(se|s')\s?$", "vous ", head)
             template = head + form + tail
@@ -440,6 +442,7 @@ class Prose:
         text = re.sub(r"\(n'importe (quel|quelle) [^()]*\)", lambda m: "(n'importe " +
                       ("lequel" if m.group(1) == "quel" else "laquelle") + ")", text)
         text = re.sub(r"\b(qui|qu'il|qu'elle) (\w+) à vous\b", r"\1 vous \2", text)
+
         text = re.sub(r"\b([sS])i il", r"\1'il", text)
         return _dedupe(contract(text))
 
