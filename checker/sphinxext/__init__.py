@@ -13,7 +13,11 @@ powers or rules gets a page (generated under ``cartes/`` when the build starts),
 and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 
 ``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
-``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``.
+``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview`` make the designer's
+reference (each rule with its source, its quotations, its decisions); ``player-chapter KEY``,
+``player-cards KIND`` make the player's book (:mod:`checker.sphinxext.player`), and
+``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG (:mod:`checker.sphinxext.diagram`).
+The card pages of both are generated under ``cartes/`` and ``livre/cartes/`` when the build starts.
 
 Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
@@ -37,7 +41,10 @@ from sphinx.util.nodes import nested_parse_with_titles
 from checker.prose import UnsupportedNode
 from checker.sphinxext.balance import write_balance_pages
 from checker.sphinxext.book import FLOW_PAGES, Book, slug
+from checker.sphinxext import theme_fr
+from checker.sphinxext.diagram import render_diagram
 from checker.sphinxext.domain import RulebookDomain
+from checker.sphinxext.player import PLAYER_DIR, render_player_cards, render_player_chapter
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
@@ -62,6 +69,9 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "conflicts": lambda book, arg: render_conflicts(book, book.finder),
     "trace": lambda book, arg: render_trace(book),
     "overview": lambda book, arg: render_overview(book),
+    "player-chapter": lambda book, arg: render_player_chapter(book, arg),
+    "player-cards": lambda book, arg: render_player_cards(book, arg),
+    "diagram": lambda book, arg: render_diagram(book, arg),
 }
 
 
@@ -147,7 +157,8 @@ def load(app: Sphinx) -> None:
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
-    """One page per card with powers or rules, one index page per kind; stale generated pages go."""
+    """One page per card with powers or rules, one index page per kind, one player's page per kind;
+    stale generated pages go."""
     root = srcdir / CARD_DIR
     wanted: dict[Path, str] = {}
     if book.ok:
@@ -158,12 +169,14 @@ def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
                 if book.has_page(card):
                     wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
                         f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
+            wanted[srcdir / PLAYER_DIR / CARD_DIR / f"{kind_slug}.rst"] = (
+                f"{GENERATED}\n\n.. rb:auto:: player-cards {kind}\n")
     for path, text in wanted.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
-    if root.is_dir():
-        for path in sorted(root.rglob("*.rst")):
+    for folder in (root, srcdir / PLAYER_DIR / CARD_DIR):
+        for path in sorted(folder.rglob("*.rst")) if folder.is_dir() else ():
             if path not in wanted and path.read_text(encoding="utf-8").startswith(GENERATED):
                 path.unlink()
     return sorted(wanted)
@@ -189,6 +202,7 @@ def setup(app: Sphinx) -> dict:
     app.add_domain(RulebookDomain)
     _lexer(app)
     app.connect("builder-inited", load)
+    app.connect("builder-inited", theme_fr.install)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
 
 
