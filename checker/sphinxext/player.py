@@ -21,14 +21,18 @@ from checker.sphinxext.render import _attr_names, _attr_label, _attr_text, _labe
 __all__ = ["render_player_chapter", "render_player_cards", "plain_body", "unlinked", "PLAYER_DIR"]
 
 PLAYER_DIR = "livre"
-_LITERALS = (ast.IntLit, ast.BoolLit, ast.NoneLit, ast.StrLit)
+
+
+def _cleared(value) -> bool:
+    return isinstance(value, ast.NoneLit) or (isinstance(value, (ast.IntLit, ast.BoolLit)) and not value.value)
 
 
 def plain_body(body) -> tuple:
-    """A block without its bookkeeping: resets, logs and assignments of a constant (« remettre à 0 »)."""
+    """A block without its bookkeeping: resets, logs and a variable put back to 0, false or none
+    (« remettre à 0 »); setting one to true or to a number stays (« la fin de la partie est annoncée »)."""
     out = []
     for s in body:
-        if isinstance(s, (ast.Reset, ast.Log)) or (isinstance(s, ast.SetVar) and isinstance(s.value, _LITERALS)):
+        if isinstance(s, (ast.Reset, ast.Log)) or (isinstance(s, ast.SetVar) and _cleared(s.value)):
             continue
         if isinstance(s, ast.If):
             s = dataclasses.replace(s, then=plain_body(s.then), else_=plain_body(s.else_))
