@@ -14,6 +14,7 @@ __all__ = ["FRENCH", "frenchify", "install"]
 
 FRENCH: tuple[tuple[str, str], ...] = (
     ("<title>Contents</title>", "<title>Sommaire</title>"),
+    ("<title>Expand</title>", "<title>Déplier</title>"),
     ("<title>Light mode</title>", "<title>Thème clair</title>"),
     ("<title>Dark mode</title>", "<title>Thème sombre</title>"),
     ("<title>Auto light/dark, in light mode</title>", "<title>Thème du système (clair)</title>"),
