@@ -105,6 +105,11 @@ def test_each_style_rule_finds_what_it_forbids(rule: str):
     assert rule in {v.rule for v in lint(BAD[rule], cards={"Palais"})}
 
 
+def test_a_doubled_group_of_two_words_is_found():
+    assert [v.excerpt for v in lint("Le côté où se trouve le port le port de la tuile.", cards=set())] == \
+        ["le port le port"]
+
+
 @pytest.mark.parametrize("text", GOOD)
 def test_the_style_rules_accept_plain_french(text: str):
     assert lint(text, cards={"Palais"}) == []

@@ -152,10 +152,10 @@ def _english(text: str) -> list[str]:
 
 def _doubled(text: str) -> list[str]:
     out = []
-    for m in re.finditer(r"(?<![\w'])([^\W\d_]+) \1(?![\w'])", re.sub(r"⟦[^⟧]*⟧|\*[^*]+\*", "X", text),
+    for m in re.finditer(r"(?<![\w'])((?:[^\W\d_]+ )?[^\W\d_]+) \1(?![\w'])", re.sub(r"⟦[^⟧]*⟧|\*[^*]+\*", "X", text),
                          flags=re.IGNORECASE):
-        if m.group(1).lower() not in {"vous", "nous"}:
-            out.append(m.group(0))
+        if m.group(1).lower() not in {"vous", "nous"} and not (" " in m.group(1) and "X" in m.group(1)):
+            out.append(m.group(0))      # (two names in a row, « joueurs *a* joueurs *b* », are not a repeat)
     return out
 
 
