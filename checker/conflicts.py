@@ -105,19 +105,23 @@ class Search:
     """One search over a checked spec, for ``players`` players."""
 
     def __init__(self, typed, players: int | None = None,
-                 settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1)):
+                 settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1),
+                 engine: Engine | None = None):
         """``players``: one player count, or None for every count the game allows at once.  ``shard``
-        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`)."""
+        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`).  ``engine``:
+        an engine whose game is already started (its selection is the universe); by default every card."""
         self.shard, self.units, self.marks = shard, 0, []
         self.typed = typed
         self.p = p = typed.program
         self.low, self.high = player_range(p)
         self.players = players
         self.settings = settings
-        self.engine = e = Engine(typed)
-        e.recording = False
-        everything = {k: [c.name for c in p.cards_of(k)] for k in p.kinds}
-        e.start(everything, players or self.high, 0, [])
+        if engine is None:
+            engine = Engine(typed)
+            engine.recording = False
+            everything = {k: [c.name for c in p.cards_of(k)] for k in p.kinds}
+            engine.start(everything, players or self.high, 0, [])
+        self.engine = engine
         self.queries = 0
         self.unknowns = 0
         self.seconds = 0.0

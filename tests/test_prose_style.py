@@ -3,12 +3,13 @@ passes the style check of :mod:`checker.prose.style` and a French dictionary.
 
 The sentences are those of :func:`checker.prose.corpus.sentences`: every rule, power, procedure,
 action, quantity, moment and constraint of the 4th edition, of the fan expansion on top of it,
-of the house-rule tutorial, of any other edition under ``spec/``, and of Carcassonne.
+of the house-rule tutorial, of every edition and variant the book compares, and of Carcassonne.
 """
 
 from __future__ import annotations
 
 import functools
+import runpy
 from pathlib import Path
 
 import pytest
@@ -20,17 +21,14 @@ from conftest import ROOT
 
 CITADELLES = ROOT / "spec" / "citadelles"
 LEXICON = ROOT / "docs" / "lexique.toml"
-KNOWN = {"citadelles", "extension-fan", "carcassonne", "maison"}
 
 
 def _editions() -> list[tuple[str, tuple[Path, ...], Path]]:
-    """Other specs under spec/ (editions, variants): an overlay is read on top of the 4th edition."""
-    out = []
-    for folder in sorted(p for p in (ROOT / "spec").iterdir() if p.is_dir() and p.name not in KNOWN):
-        files = sorted(folder.glob("*.rules"))
-        overlay = any(f.read_text(encoding="utf-8").lstrip().startswith("overlay ") for f in files)
-        out.append((folder.name, (CITADELLES, folder) if overlay else (folder,), LEXICON))
-    return out
+    """The other editions and variants the book compares (``rulebook_editions`` in docs/conf.py), each
+    read, as the book reads it, on top of the 4th edition."""
+    conf = runpy.run_path(str(ROOT / "docs" / "conf.py"))
+    return [(name, (CITADELLES, *((ROOT / "docs" / p).resolve() for p in entry["paths"])), LEXICON)
+            for name, entry in conf.get("rulebook_editions", {}).items()]
 
 
 BUNDLES = [

@@ -13,11 +13,13 @@ powers or rules gets a page (generated under ``cartes/`` when the build starts),
 and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 
 ``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
-``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview`` make the designer's
-reference (each rule with its source, its quotations, its decisions); ``player-chapter KEY``,
-``player-cards KIND`` make the player's book (:mod:`checker.sphinxext.player`), and
-``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG (:mod:`checker.sphinxext.diagram`).
-The card pages of both are generated under ``cartes/`` and ``livre/cartes/`` when the build starts.
+``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``, ``editions``,
+``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`)
+make the designer's reference (each rule with its source, its quotations, its decisions);
+``player-chapter KEY [PROCEDURE]``, ``player-cards KIND`` make the player's book
+(:mod:`checker.sphinxext.player`), and ``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG
+(:mod:`checker.sphinxext.diagram`).  The card pages of both are generated under ``cartes/`` and
+``livre/cartes/`` when the build starts.
 
 Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
@@ -45,6 +47,7 @@ from checker.sphinxext import theme_fr
 from checker.sphinxext.diagram import render_diagram
 from checker.sphinxext.domain import RulebookDomain
 from checker.sphinxext.player import PLAYER_DIR, render_player_cards, render_player_chapter
+from checker.sphinxext.editions import CACHE_DIR, EDITION_DIR, editions_of, render_edition, render_editions
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
@@ -72,6 +75,8 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "player-chapter": lambda book, arg: render_player_chapter(book, arg),
     "player-cards": lambda book, arg: render_player_cards(book, arg),
     "diagram": lambda book, arg: render_diagram(book, arg),
+    "edition": lambda book, arg: render_edition(book, arg),
+    "editions": lambda book, arg: render_editions(book),
 }
 
 
@@ -96,6 +101,14 @@ class AutoDirective(SphinxDirective):
         for path in book.dependencies():
             self.env.note_dependency(str(path))
         what, _, arg = " ".join(self.arguments).partition(" ")
+        if what == "edition":            # its own files, and its parent's
+            from checker.check import spec_files
+            from checker.diagnostics import Reporter
+            for edition in book.editions:
+                if edition.name in (arg.strip(), next((e.parent for e in book.editions if e.name == arg.strip()), None)):
+                    for path in edition.paths:
+                        for file in spec_files(path, Reporter()):
+                            self.env.note_dependency(str(file))
         if what not in RENDERERS:
             logger.warning("rb:auto: unknown page '%s' (expected one of %s)", what, ", ".join(RENDERERS),
                            location=self.get_location(), type="rulebook", subtype="directive")
@@ -114,6 +127,10 @@ class AutoDirective(SphinxDirective):
         except KeyError as exc:
             logger.warning("rb:auto %s: the spec declares no %s", " ".join(self.arguments), exc,
                            location=self.get_location(), type="rulebook", subtype="directive")
+            return []
+        except ValueError as exc:        # an edition whose rule set has errors
+            logger.warning("rb:auto %s: %s", " ".join(self.arguments), exc, location=self.get_location(),
+                           type="rulebook", subtype="edition")
             return []
         source = f"<rb:auto {' '.join(self.arguments)}>"
         lines = StringList(text.split("\n"), source=source)
@@ -148,19 +165,30 @@ def load(app: Sphinx) -> None:
         logger.warning("rulebook: %s", exc, location=str(lexicon), type="rulebook", subtype="lexicon")
         book = Book.load(paths, None)
     book.finder = load_finder(app.config.rulebook_conflict_finder)
+    book.editions = editions_of(app.config.rulebook_editions, Path(app.confdir), paths[:1])
+    book.cache_dir = Path(app.srcdir) / CACHE_DIR
     BOOKS[str(app.srcdir)] = book
     _report(book)
     write_card_pages(book, Path(app.srcdir))
     write_balance_pages(Path(app.srcdir), Path(app.confdir), list(app.config.rulebook_simulations),
                         lambda message, where: logger.warning(message, location=where, type="rulebook",
                                                               subtype="simulation"))
+    write_edition_pages(book, Path(app.srcdir))
+
+
+def write_edition_pages(book: Book, srcdir: Path) -> list[Path]:
+    """One page per edition or variant of ``rulebook_editions``; stale generated pages go."""
+    root = srcdir / EDITION_DIR
+    wanted = {root / f"{e.name}.rst": f"{GENERATED}\n\n.. rb:auto:: edition {e.name}\n" for e in book.editions}
+    return _sync_pages(root, wanted)
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
     """One page per card with powers or rules, one index page per kind, one player's page per kind;
     stale generated pages go."""
-    root = srcdir / CARD_DIR
+    root, player = srcdir / CARD_DIR, srcdir / PLAYER_DIR / CARD_DIR
     wanted: dict[Path, str] = {}
+    played: dict[Path, str] = {}
     if book.ok:
         for kind in book.program.kinds:
             kind_slug = book.kind_slug(kind)
@@ -169,14 +197,19 @@ def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
                 if book.has_page(card):
                     wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
                         f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
-            wanted[srcdir / PLAYER_DIR / CARD_DIR / f"{kind_slug}.rst"] = (
-                f"{GENERATED}\n\n.. rb:auto:: player-cards {kind}\n")
+            played[player / f"{kind_slug}.rst"] = f"{GENERATED}\n\n.. rb:auto:: player-cards {kind}\n"
+    return sorted(_sync_pages(root, wanted) + _sync_pages(player, played))
+
+
+def _sync_pages(root: Path, wanted: dict[Path, str]) -> list[Path]:
+    """Write the generated pages that changed, and remove the generated pages below ``root`` that are
+    no longer wanted."""
     for path, text in wanted.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
-    for folder in (root, srcdir / PLAYER_DIR / CARD_DIR):
-        for path in sorted(folder.rglob("*.rst")) if folder.is_dir() else ():
+    if root.is_dir():
+        for path in sorted(root.rglob("*.rst")):
             if path not in wanted and path.read_text(encoding="utf-8").startswith(GENERATED):
                 path.unlink()
     return sorted(wanted)
@@ -198,6 +231,7 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("rulebook_lexicon", "lexique.toml", "env", [str])
     app.add_config_value("rulebook_simulations", [], "env", [list])
     app.add_config_value("rulebook_conflict_finder", "checker.conflicts:find_conflicts", "env", [str])
+    app.add_config_value("rulebook_editions", {}, "env", [dict])
     RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
     app.add_domain(RulebookDomain)
     _lexer(app)
