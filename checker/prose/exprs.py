@@ -339,17 +339,19 @@ def negation(p: Prose, e, ctx: Ctx) -> str:
 # ---------------------------------------------------------------- aggregates
 
 
-def uses(node, name: str) -> bool:
-    """Does ``node`` mention the name ``name``?"""
+def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
+    """Does ``node`` mention the name ``name`` (not looking inside nodes of the types ``skip``)?"""
     if node is None:
         return False
     if isinstance(node, ast.Name):
         return node.id == name
+    if skip and isinstance(node, skip):
+        return False
     if dataclasses.is_dataclass(node):
-        return any(uses(getattr(node, f.name), name) for f in dataclasses.fields(node)
+        return any(uses(getattr(node, f.name), name, skip) for f in dataclasses.fields(node)
                    if f.name not in ("span", "func_span", "var_span"))
     if isinstance(node, tuple):
-        return any(uses(x, name) for x in node)
+        return any(uses(x, name, skip) for x in node)
     return False
 
 
@@ -534,18 +536,7 @@ _NESTED = (ast.Aggregate, ast.Connected, ast.Path)
 def _top_level(node, name: str) -> bool:
     """Is ``name`` used in ``node`` outside any nested aggregate (where an « un quartier » would
     change scope)?"""
-    if node is None:
-        return False
-    if isinstance(node, ast.Name):
-        return node.id == name
-    if isinstance(node, _NESTED):
-        return False
-    if dataclasses.is_dataclass(node):
-        return any(_top_level(getattr(node, f.name), name) for f in dataclasses.fields(node)
-                   if f.name not in ("span", "func_span", "var_span"))
-    if isinstance(node, tuple):
-        return any(_top_level(x, name) for x in node)
-    return False
+    return uses(node, name, _NESTED)
 
 
 def _none_of(noun: str, coll: str) -> str:
