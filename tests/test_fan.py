@@ -957,7 +957,7 @@ def test_the_book_renders_every_card_of_the_expansion():
                                          any(c.source == "fan" for c in card.cites))}
     assert len(pages) >= 40
     assert "L'action qui allait avoir lieu est annulée" in pages["Mercenaire"]
-    assert "si et seulement si *sens* est **horaire**" in pages["Prince"]
+    assert "si et seulement si ce sens est **horaire**" in pages["Prince"]
     assert "sens inverse des aiguilles d'une montre" in render(book, "chapter", "draft")
     assert "désormais, *fini* vaut" in pages["Oracle"]
     glossary = render(book, "glossary")

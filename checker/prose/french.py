@@ -174,8 +174,8 @@ class Lexicon:
     unit: str | None = None
     feminine_cards: frozenset[str] = frozenset()
     plural_cards: frozenset[str] = frozenset()
-    bare_cards: frozenset[str] = frozenset()       # proper names: no article (« Ashura »)
-    mute_h_cards: frozenset[str] = frozenset()     # « l'Hospice »
+    bare_cards: frozenset[str] = frozenset()       # proper names: no article
+    mute_h_cards: frozenset[str] = frozenset()     # a mute h: « l' », not « le »
 
     SECTIONS = {"types": "types", "attributs": "attributes", "termes": "terms", "actions": "actions",
                 "procédures": "procedures", "moments": "windows", "cartes": None}

@@ -4,9 +4,9 @@ Each rule is a plain function ``text -> [excerpt, …]``; :func:`lint` runs them
 sentence (reST inline text, as the book prints it: cross-references are read as the card
 or declaration they name, ``code`` and **member names** as opaque words).
 
->>> [v.rule for v in lint("*p* ne peut pas bâtir de le quartier", cards={"Palais"})]
+>>> [v.rule for v in lint("*p* ne peut pas bâtir de le quartier", cards={"Beffroi Doré"})]
 ['variable', 'contraction', 'phrase', 'phrase']
->>> lint("Vous ne pouvez pas bâtir le Palais si ce quartier est dans votre cité.", cards={"Palais"})
+>>> lint("Vous ne pouvez pas bâtir le Beffroi Doré si ce quartier est dans votre cité.", cards={"Beffroi Doré"})
 []
 
 :func:`misspelled` checks the words against a French dictionary (``pyspellchecker``'s, when it
@@ -128,7 +128,7 @@ _ARTICLE = re.compile(r"(?:\b(?:le|la|les|du|des|au|aux|Le|La|Les|Du|Des|Au|Aux)
 
 
 def _article(text: str, bare: set[str]) -> list[str]:
-    """A card is named with its article (« le Capitole », « l'École de Magie »), proper names aside."""
+    """A card is named with its article (« le Beffroi Doré », « l'Auberge Rouge »), proper names aside."""
     out = []
     text = re.sub(r"«[^»]*»", lambda m: "X" * len(m.group(0)), text)      # labels and quotations
     for m in re.finditer(r"⟦([^⟧]+)⟧", text):
