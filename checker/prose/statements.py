@@ -80,6 +80,8 @@ def _each(noun: str, coll: str) -> str:
 @_stmt(ast.Let)
 def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
     ty = p.type_of(s.value)
+    if isinstance(s.value, ast.BoolLit):       # a local flag: « au départ, *fini* vaut non »
+        return Step(_sentence(f"au départ, {var(s.name)} vaut {'oui' if s.value.value else 'non'}"))
     value = p.expr(s.value, ctx)
     noun = p.type_noun(ty)
     if isinstance(ty, Coll):
@@ -107,6 +109,8 @@ def _setvar(p: Prose, s: ast.SetVar, ctx: Ctx) -> Step:
     program = p.program
     decl = program.vars.get(s.target.name) if program is not None else None
     ty = p._resolve_type(decl.type) if decl is not None else None
+    if ctx.local(s.target.name) and s.target.index is None and isinstance(s.value, ast.BoolLit):
+        return Step(_sentence(f"désormais, {var(s.target.name)} vaut {'oui' if s.value.value else 'non'}"))
     if ty == BOOL and isinstance(s.value, ast.BoolLit):
         term = p.lex.terms.get(s.target.name)
         word = "plus" if term is not None and re.search(r"\best (?!été)", term.text) else "pas"
