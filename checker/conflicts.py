@@ -31,6 +31,7 @@ import z3
 from checker import ast
 from checker.effects import Effects
 from checker.runtime.engine import Engine
+from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.shapes import field_domain, window
@@ -250,11 +251,29 @@ class Search:
         s.add(*self.well_formed(enc))
         t = time.perf_counter()
         outcome = run(s)
+        if outcome.status == "unknown":
+            outcome = self._one_copy_each(enc, todo, outcome)
         self.seconds += time.perf_counter() - t
         self.queries += 1
         if outcome.status == "unknown":
             self.unknowns += 1
         return outcome.status, outcome.model, outcome.reason
+
+    def _one_copy_each(self, enc: Encoder, todo: list, undecided):
+        """The question Z3 could not decide, asked again on the states with one copy of each card in each
+        place (:mod:`checker.solver.bounded`): its ``sat`` is the question's; anything else leaves it
+        undecided."""
+        off = later_copies(enc, self.engine.defs)
+        if not off:
+            return undecided
+        s = make_solver(self.settings)
+        s.add(*restricted([*todo, *enc.defined, *self.well_formed(enc)], off))
+        outcome = run(s)
+        if outcome.status == "sat":
+            return outcome
+        undecided.reason += (f" (nor {'found' if outcome.status == 'unsat' else 'decided'} on the states with one "
+                             f"copy of each card in each place)")
+        return undecided
 
     # ------------------------------------------------------------ the searches
     def action_args(self, enc: Encoder, action: str) -> tuple[tuple, list]:
