@@ -209,7 +209,7 @@ def lint(text: str, cards: Iterable[str] = (), bare: Iterable[str] = ()) -> list
 
 # Words of the games the dictionary does not know, and the elided forms it lists without their apostrophe.
 GAME_WORDS = {"condottiere", "lorsqu", "puisqu", "jusqu", "quelqu", "aujourd", "défausse", "défausser", "arnaqué",
-              "arnaquer", "bonhommes", "remélanger", "nécromancie", "maudissant", "idolâtrer", "redresser"}
+              "arnaquer", "bonhommes", "remélanger", "nécromancie", "maudissant", "idolâtrer", "redresser", "antihoraire"}
 
 
 def words(text: str, cards: Iterable[str] = ()) -> list[str]:
