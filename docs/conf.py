@@ -68,4 +68,5 @@ rulebook_editions = {
     "partie-raccourcie": {"paths": ["../spec/éditions/première-édition",
                                     "../spec/variantes/première-édition/partie-raccourcie.rules"],
                           "parent": "premiere-edition"},
+    "extension-fan": {"paths": ["../spec/extension-fan"]},
 }

@@ -195,7 +195,7 @@ def test_the_second_game_reads_as_french():
     assert len(sentences) > 90
     leftovers = [s for s in sentences if re.search(r"[{}]|\bNone\b|\bde le\b|\bà le\b", s)]
     assert leftovers == []
-    assert "la case voisine de *x*, vers *d*" in " ".join(sentences)
+    assert "la case voisine de la case de ce bord, vers le côté de ce bord" in " ".join(sentences)
 
 
 def test_the_second_book_builds_with_warnings_as_errors(tmp_path):

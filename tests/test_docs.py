@@ -138,6 +138,7 @@ PAGES = [
     ("card", "Assassin"), ("card", "Sorcière"), ("card", "Échevin"), ("card", "Forge"), ("card", "Nécropole"),
     ("kind", "Character"), ("chapter", "setup"), ("chapter", "draft"), ("chapter", "turn"), ("chapter", "end"),
     ("configurations", ""), ("decisions", ""), ("conflicts", ""), ("trace", ""), ("glossary", ""),
+    ("player-chapter", "turn"), ("player-chapter", "end"), ("player-cards", "Character"),
 ]
 
 
@@ -153,6 +154,71 @@ def _golden(name: str, text: str, update: bool) -> None:
 @pytest.mark.parametrize("what, arg", PAGES, ids=lambda x: x or "-")
 def test_page_rest_matches_golden(book: Book, what: str, arg: str, update_golden: bool):
     _golden(f"{what}{'-' + arg if arg else ''}.rst", render(book, what, arg), update_golden)
+
+
+# ---------------------------------------------------------------- the player's book and its diagrams
+
+DESIGNER_ONLY = (":rb:rule:", ":rb:decision:", "code-block", "rb-livret", ":rb:procedure:", ":rb:action:",
+                 "Applique", "spec/")
+
+
+@pytest.mark.parametrize("what, arg", [*(("player-chapter", k) for k in ("setup", "draft", "turn", "end")),
+                                       ("player-cards", "Character"), ("player-cards", "District")])
+def test_the_players_book_says_the_rules_without_the_designers_apparatus(book: Book, what: str, arg: str):
+    text = render(book, what, arg)
+    assert [w for w in DESIGNER_ONLY if w in text] == []
+    if what == "player-chapter":
+        designer = render(book, "chapter", arg)
+        assert [w for w in DESIGNER_ONLY if w in designer] != []    # the same rules, with their apparatus
+
+
+def test_the_players_book_leaves_out_bookkeeping(book: Book):
+    designer, player = render(book, "chapter", "turn"), render(book, "player-chapter", "turn")
+    assert "Remettre le nombre de quartiers bâtis ce tour-ci à 0" in designer
+    assert "Remettre" not in player and "Vous ne pouvez pas bâtir un quartier si ce quartier est dans votre cité." \
+        in player
+
+
+def _svg(text: str):
+    import xml.etree.ElementTree as ET
+    raw = text[text.index("<svg"):text.index("</svg>") + len("</svg>")]
+    svg = ET.fromstring("\n".join(line.strip() for line in raw.split("\n")))
+    ns = "{http://www.w3.org/2000/svg}"
+    return svg, ["".join(t.itertext()) for t in svg.iter(f"{ns}text")], list(svg.iter(f"{ns}polygon"))
+
+
+def test_the_turn_diagram_is_drawn_from_the_spec(book: Book):
+    _, texts, forks = _svg(render(book, "diagram", "tour"))
+    words = " ".join(texts)
+    assert "Le joueur choisit une ressource parmi" in words          # recevoir_des_ressources, opened
+    assert "Utiliser un pouvoir du personnage." in words              # the offer of suite_du_tour
+    assert "Le personnage est ensorcelé ?" in texts and len(forks) == 2 and texts.count("oui") == 2
+    assert "Remettre" not in words and "(bâtir)" not in words
+    _, shallow, _ = _svg(render(book, "diagram", "tour 0"))           # calls left closed
+    assert "Le joueur choisit une ressource parmi" not in " ".join(shallow)
+
+
+def test_a_house_rule_procedure_gets_its_own_diagram(tmp_path: Path):
+    spec = tmp_path / "maison.rules"
+    spec.write_text((HOUSE.read_text(encoding="utf-8")) + """
+procedure rituel(p: Player) {
+  if count(c in main[p]) > 2 {
+    transfer 1 from banque to trésor[p]
+  }
+}
+""", encoding="utf-8")
+    house = Book.load([SPEC, spec], LEXICON)
+    assert house.ok, [d.message for d in house.result.reporter.sorted()][:3]
+    _, texts, forks = _svg(render(house, "diagram", "rituel"))
+    assert len(forks) == 1 and any("main" in t for t in texts) and "Rien ne se passe." in texts
+
+
+def test_the_theme_speaks_french():
+    from checker.sphinxext.theme_fr import frenchify
+    page = ('<span>Back to top</span><a class="skip-to-content" href="#c">Skip to content</a>'
+            '<div>\n  On this page\n</div><span>Next</span>')
+    assert frenchify(page) == ('<span>Haut de page</span><a class="skip-to-content" href="#c">Aller au contenu</a>'
+                               '<div>\n  Sur cette page\n</div><span>Suivant</span>')
 
 
 def test_a_house_rule_file_gets_its_pages(house_book: Book, tmp_path: Path, update_golden: bool):
@@ -267,9 +333,16 @@ def test_the_book_builds_with_warnings_as_errors(built):
     pages = sorted(out.rglob("*.html"))
     assert len(pages) > 70
     assassin = (out / "cartes" / "personnages" / "assassin.html").read_text(encoding="utf-8")
-    assert "Assassiner <em>c</em>" in assassin
+    assert "Assassiner ce personnage" in assassin
     assert 'class="highlight-rulebook' in assassin and '<span class="k">' in assassin
     assert (out / "rb-index.html").exists()
+    turn = (out / "livre" / "tour.html").read_text(encoding="utf-8")
+    assert '<svg class="rb-diagram"' in turn and "highlight-rulebook" not in turn
+    english = ["Back to top", "Skip to content", "On this page", ">Next<", ">Previous<", "Made with"]
+    assert [w for w in english if w in turn] == [] and "Haut de page" in turn and "Rechercher" in turn
+    assert (out / "livre" / "cartes" / "personnages.html").exists()
+    css = (out / "_static" / "rulebook.css").read_text(encoding="utf-8")
+    assert "white-space: pre-wrap" in css                     # spec lines wrap, never cut
 
 
 def test_each_edition_and_variant_has_a_page_compared_with_the_fourth_edition(built):

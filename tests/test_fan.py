@@ -957,13 +957,13 @@ def test_the_book_renders_every_card_of_the_expansion():
                                          any(c.source == "fan" for c in card.cites))}
     assert len(pages) >= 40
     assert "L'action qui allait avoir lieu est annulée" in pages["Mercenaire"]
-    assert "si et seulement si *sens* est **horaire**" in pages["Prince"]
+    assert "si et seulement si ce sens est **horaire**" in pages["Prince"]
     assert "sens inverse des aiguilles d'une montre" in render(book, "chapter", "draft")
-    assert "désormais, *fini* vaut" in pages["Oracle"]
+    assert "Au départ, *fini* vaut non." in pages["Oracle"] and "désormais, *fini* vaut oui" in pages["Oracle"]
     glossary = render(book, "glossary")
     assert "ne s'appliquent que tant que ce quartier est en état" in glossary
-    assert "Avant qu'un joueur (*p*) ne puisse détruire *d* dans la cité de *q*, ce moment s'ouvre : *p* attaque *q*" \
-        in glossary
+    assert "Avant qu'un joueur *p* ne puisse détruire un quartier dans la cité d'un joueur *q*, ce moment s'ouvre : " \
+           "le joueur *p* attaque le joueur *q*" in glossary
     variants = render(book, "variants")
     assert "**Étend** :" in variants and "« Reserve naturelle »" in variants
 

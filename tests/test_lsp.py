@@ -138,7 +138,7 @@ async def test_hover_on_a_card_gives_the_book_prose_and_the_sentences(client: La
     value = found.contents.value
     assert 'card Character "Roi"' in value
     assert "Prendre la Couronne" in value                       # a power, in the book's words
-    assert "Désormais, le détenteur de la Couronne" in value    # its steps, in French prose
+    assert "Ce joueur devient le détenteur de la Couronne" in value    # its steps, in French prose
     assert "« Vous devez prendre la Couronne." in value         # the rulebook sentence it encodes
     assert found.range.start == position(HOUSE, '"Roi"')
 

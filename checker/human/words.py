@@ -1,6 +1,6 @@
 """French words for a person playing at the terminal: prompts, options and help, from the spec and its lexicon.
 
-Nothing here knows a card or a game: a card is shown by its kind's template in the lexicon's ``[cartes]``
+Nothing here knows a card or a game: a card is shown by its kind's template in the lexicon's ``[affichage]``
 section (``District = "{name} — {cost:pièce d'or}, {type}"``), or else by its name and the attributes that
 differ from its kind's defaults; an action by its infinitive in ``[actions]`` and what it costs (the amounts
 its body transfers out of the acting player's counters, evaluated now); a power by its summary; a choice by
@@ -114,7 +114,7 @@ class Words:
             return name
         kind = self.engine.def_kind[key]
         attrs = self.engine.card_attrs[key]
-        template = self.lex.cards.get(kind)
+        template = self.lex.display.get(kind)
         if template:
             try:
                 return self._formatter.format(template, **attrs)

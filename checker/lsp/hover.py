@@ -141,7 +141,7 @@ class Describer:
 
     def _head_lines(self, rule: ast.RuleDecl) -> list[str]:
         card = self.program.cards.get(rule.card) if rule.card else None
-        ctx = self.prose.card_ctx(card.kind if card is not None else None)
+        ctx = self.prose.card_ctx(card.kind, card.name) if card is not None else self.prose.card_ctx(None)
         lines = []
         for head in rule.heads:
             lines += [self.prose.head(head, ctx), ""]
@@ -151,13 +151,14 @@ class Describer:
         return lines
 
     def _power_lines(self, card: ast.CardDecl, power: ast.PowerDecl) -> tuple[list[str], list]:
-        ctx = self.prose.card_ctx(card.kind)
+        ctx = self.prose.card_ctx(card.kind, card.name)
         facets = self.prose.power_facets(power, ctx)
         pctx = self.prose.power_ctx(power, ctx)
         title = power.summary or humanize(power.name)
         lines = [f"**{title}** — {' · '.join(facets)}", ""]
-        if power.requires is not None:
-            lines += [f"*Condition* : {self.prose.cond(power.requires, pctx)}.", ""]
+        condition = self.prose.requirement(power, pctx)
+        if condition:
+            lines += [f"*Condition* : {condition}.", ""]
         steps = self.prose.steps(power.body, pctx)
         lines += _markdown_steps(steps) + [""]
         return lines, [*power.cites, *cites_of(steps)]
@@ -209,7 +210,7 @@ class Describer:
         lines = self._header(f"action {signature(action.name, action.params)}{refines}", action.span, "Action")
         args = [f"*{p.name}*" for p in action.params]
         if args:
-            lines += [f"{args[0]} : {self.prose.action_phrase(action.name, args)}.", ""]
+            lines += [self.prose.action_summary(action), ""]
         if action.doc:
             lines += [action.doc, ""]
         if action.body:
@@ -242,8 +243,7 @@ class Describer:
 
     def _window(self, window: ast.WindowDecl) -> list[str]:
         lines = self._header(f"window {signature(window.name, window.params)}", window.span, "Moment")
-        args = [f"*{p.name}*" for p in window.params]
-        lines += [capitalize(self.prose.window_clause(window.name, args)) + ".", ""]
+        lines += [self.prose.window_sentence(window), ""]
         powers = [f"**{c.name}**.{p.name}" for c in self.program.cards.values() for p in c.powers
                   if p.window and p.window[0] == window.name]
         if powers:

@@ -1,11 +1,18 @@
 """French prose from the typed AST: rule heads, conditions, statements and powers as sentences.
 
-The wording of the spec's own vocabulary (zones, counters, quantities, actions…)
-comes from a :class:`Lexicon` (the book's ``lexique.toml``); what the lexicon does
-not give falls back on the identifier, humanized.  Every node type is handled by a
-function registered for it; a node with no handler raises :class:`UnsupportedNode`,
-located, rather than being skipped.  The output is reST inline text: variables in
-italics, cards through the ``card`` callback (a cross-reference in the book).
+The wording of the spec's own vocabulary (zones, counters, quantities, actions…) comes
+from a :class:`Lexicon` (the book's ``lexique.toml``); what the lexicon does not give
+falls back on the identifier, humanized.  Every node type is handled by a function
+registered for it (:mod:`checker.prose.exprs`, :mod:`checker.prose.statements`); a node
+with no handler raises :class:`UnsupportedNode`, located, rather than being skipped.
+
+A bound name (a rule's pattern, a loop, a choice…) is not printed as its letter: it reads
+as what it stands for, by its type — ``vous`` for the player a rule or a power speaks to,
+« un quartier » the first time, « ce quartier » after; a name that two values of the same
+type would share gets its letter beside its noun (« le quartier *x* »).  While a sentence
+is being built each such mention is a marker; :meth:`Prose.finish` chooses the words once
+the sentence is whole, in reading order.  The output is reST inline text: cards through
+the ``card`` callback (a cross-reference in the book), with their article.
 
 >>> from checker.source import Span
 >>> at = Span("x.rules", 1, 1, 1, 2)
@@ -17,14 +24,17 @@ italics, cards through the ``card`` callback (a cross-reference in the book).
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
 from typing import Callable
 
 from checker import ast
-from checker.prose.french import (Lexicon, _strip_period, bare, capitalize, conj, contract, feminine, humanize, indefinite,
-                                   negate, plural, rst_escape, split_article, yours)
+from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, feminine, humanize,
+                                  indefinite, plural, rst_escape, split_article, yours)
+from checker.prose.verbs import first_verb, inflect, is_verb, person_of
 from checker.registry import registrar
 from checker.source import Span
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, Prim, RecordT, Ty
+from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["Prose", "Ctx", "Step", "UnsupportedNode", "var", "flatten_steps", "cites_of"]
 
@@ -50,17 +60,54 @@ class Step:
     decisions: list[str] = dataclasses.field(default_factory=list)
 
 
+_UIDS = itertools.count(1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Binding:
+    """A bound name and how it is introduced.
+
+    ``mode``: ``you`` (« vous »), ``param`` (« un quartier », then « ce quartier »), ``def``
+    (« le quartier » throughout: a procedure's parameter), ``intro`` (introduced by the
+    sentence itself: « pour chaque quartier… », then « ce quartier »), ``exists`` (« l'un des
+    quartiers de votre cité », then « ce quartier »), ``alias`` (reads as ``alias``, an expression).
+    """
+    name: str
+    ty: Ty | None
+    mode: str = "def"
+    uid: int = dataclasses.field(default_factory=lambda: next(_UIDS))
+    noun: str | None = None          # the noun, when it is not the type's (an element of a zone)
+    source: str | None = None        # exists: the collection, as text
+    alias: object | None = None
+
+
 @dataclasses.dataclass(frozen=True)
 class Ctx:
-    locals: tuple[tuple[str, Ty | None], ...] = ()
-    this: str | None = None       # how `this` reads: "ce personnage"
+    locals: tuple[Binding, ...] = ()
+    this: str | None = None       # how `this` reads: the card's name with its article, or "ce personnage"
     me: bool = False              # inside a power: `me` is "vous"
+    mood: str = "ind"             # the mood of the next verb: "subj" after « tel que », « il faut que »
+    bare: bool = False            # numbers read as their letter (« *k* pièces d'or »)
+    seen: set = dataclasses.field(default_factory=set, compare=False, hash=False, repr=False)
 
-    def bind(self, name: str, ty: Ty | None) -> "Ctx":
-        return dataclasses.replace(self, locals=((name, ty),) + self.locals)
+    def bind(self, name: str, ty: Ty | None, mode: str = "def", noun: str | None = None, source: str | None = None,
+             alias=None) -> "Ctx":
+        binding = Binding(name, ty, mode, noun=noun, source=source, alias=alias)
+        return dataclasses.replace(self, locals=(binding,) + self.locals)
 
     def local(self, name: str) -> bool:
-        return any(n == name for n, _ in self.locals)
+        return any(b.name == name for b in self.locals)
+
+    def lookup(self, name: str) -> Binding | None:
+        return next((b for b in self.locals if b.name == name), None)
+
+    def ind(self) -> "Ctx":
+        """The context of a part of a clause (a noun phrase): its verbs are in the indicative."""
+        return self if self.mood == "ind" and not self.bare else dataclasses.replace(self, mood="ind", bare=False)
+
+    def fresh(self) -> "Ctx":
+        """The same context for a new text: nothing mentioned yet."""
+        return dataclasses.replace(self, seen=set())
 
 
 def flatten_steps(steps: list[Step]) -> list[Step]:
@@ -92,25 +139,29 @@ def cites_of(items: list[Step]) -> list[ast.Cite]:
 
 _EXPR: dict[type, Callable] = {}
 _STMT: dict[type, Callable] = {}
-
-
 _expr = registrar(_EXPR)
-
-
 _stmt = registrar(_STMT)
 
-
-_COMPARE = {"==": "est", "!=": "n'est pas", "<": "est inférieur à", "<=": "est au plus", ">": "est supérieur à",
-            ">=": "est au moins"}
-_COMPARE_YOU = {"==": "êtes", "!=": "n'êtes pas"}
-_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "notin", "notin": "in"}
 _ARITH = {"+": "plus", "-": "moins", "*": "fois", "/": "divisé par", "%": "modulo"}
 _LIMITS = {"once_per_turn": "une fois par tour", "once_per_round": "une fois par tour de jeu",
            "once_per_game": "une fois par partie", "unlimited": "sans limite"}
+MARK = re.compile("\ue000(\\d+)\ue001")
+LABEL = re.compile("\ue002(\\d+)\ue003")      # where a name's letter goes, if it needs one
+_PREPOSITIONS = {"à", "de", "d'", "par", "pour", "avec", "contre", "sur", "sous", "devant", "chez", "entre", "dans",
+                 "parmi", "vers", "en", "au", "aux", "du", "des"}
 
 
 def var(name: str) -> str:
-    return f"*{name}*"
+    return f"*{humanize(name).replace(chr(39), '’')}*"
+
+
+@dataclasses.dataclass
+class Ref:
+    """How one binding reads; ``labeled``: its letter goes beside its noun (two of the same noun)."""
+    binding: Binding
+    noun: str
+    plural: bool
+    labeled: bool = False
 
 
 class Prose:
@@ -124,6 +175,10 @@ class Prose:
         self.lex = lexicon or Lexicon()
         self.card_ref = card or (lambda name: f"« {name} »")
         self.link = link or (lambda role, name, title=None: name)
+        self._refs: dict[int, Ref] = {}
+        self._depth = 0
+        self._cards: dict[str, str] = {}       # a card's text → its gender and number ("f", "fp", "m", "mp")
+        self._powers: dict[tuple[int, int], Ctx] = {}     # the names a power binds, the same for all its text
 
     # ---------------------------------------------------------------- nouns
     def type_noun(self, ty: Ty | None) -> str:
@@ -145,12 +200,25 @@ class Prose:
     def type_of(self, e) -> Ty | None:
         return self.types.get(id(e))
 
-    def card_ctx(self, kind: str | None) -> Ctx:
-        """The context of a card of ``kind``: ``this`` reads « ce personnage » (no card: no ``this``)."""
+    def card_np(self, name: str) -> str:
+        """A card's name with its article (« la Tour », « l’École »), as a cross-reference."""
+        ref = self.card_ref(name)
+        article = self.lex.card_article(name)
+        if article == "l'":
+            article = "l'" if ref[:1].isalpha() else "l’"
+        text = article + ref
+        fem = name in self.lex.feminine_cards
+        self._cards[text] = ("f" if fem else "m") + ("p" if name in self.lex.plural_cards else "")
+        return text
+
+    def card_ctx(self, kind: str | None, name: str | None = None) -> Ctx:
+        """The context of a card of ``kind``: ``this`` reads as its name with its article, or
+        « ce personnage » when the card is not named (no card: no ``this``)."""
         if kind is None:
             return Ctx()
-        noun = self.type_noun(KindT(kind)).split(" ", 1)[-1]
-        return Ctx(this=("cet " if noun[:1] in "aeiouéèê" else "ce ") + noun)
+        if name is not None:
+            return Ctx(this=self.card_np(name))
+        return Ctx(this=demonstrative(self.type_noun(KindT(kind))))
 
     def element_noun(self, coll) -> str:
         """How one element of a collection expression is called: a zone's own word, else its type's."""
@@ -169,44 +237,240 @@ class Prose:
             return "le nombre"
         return self.type_noun(ty)
 
-    def term_text(self, name: str, args: list[str], ty: Ty | None) -> str:
+    # ---------------------------------------------------------------- persons, genders, templates
+    def ref_of(self, text: str) -> Ref | None:
+        m = MARK.fullmatch(text)
+        return self._refs.get(int(m.group(1))) if m else None
+
+    def person(self, subject: str) -> str:
+        """``2p`` for « vous », ``3p`` for a plural subject, ``3s`` otherwise."""
+        ref = self.ref_of(subject)
+        if ref is not None:
+            return "2p" if ref.binding.mode == "you" else ("3p" if ref.plural else "3s")
+        if subject == "vous":
+            return "2p"
+        if subject.startswith(("les ", "des ", "vos ", "ces ", "leurs ", "tous les ", "toutes les ")) or \
+                self._cards.get(subject, "").endswith("p"):
+            return "3p"
+        return "3s"
+
+    def is_feminine(self, subject: str) -> bool:
+        ref = self.ref_of(subject)
+        if ref is not None:
+            return ref.binding.mode != "you" and feminine(ref.noun)
+        if subject in self._cards:
+            return self._cards[subject].startswith("f")
+        return subject.startswith(("la ", "une ", "cette ", "l'une "))
+
+    def fill(self, template: str, args: list[str], ctx: Ctx, negative: bool = False, word: str = "pas") -> str:
+        """A lexicon template with its arguments, its verb agreeing with its subject (``{0} est…``:
+        « vous êtes… »), in the context's mood, negated if asked; « son », « sa », « ses » say
+        « votre », « vos » when ``{0}`` (the subject or the actor) is « vous »."""
+        args = [*args, *[""] * 6]
+        found = first_verb(template)
+        you = bool(args[0]) and self.person(args[0]) == "2p"
+        if found is not None:
+            at, verb = found
+            head = template[:at]
+            subject = head.strip()
+            m = re.fullmatch(r"\{(\d)\}", subject) or re.search(r"\b(?:que|qu'|où) ?\{(\d)\}$", subject)
+            person = self.person(args[int(m.group(1))]) if m else person_of(verb)
+            form = inflect(verb, person, ctx.mood)
+            tail = template[at + len(verb):]
+            tail = _agree(tail, person == "3p", m is not None and self.is_feminine(args[int(m.group(1))]), verb)
+            if negative:
+                pronoun = re.search(r"\b(se|s')\s?$", head)
+                if pronoun:
+                    head, form = head[:pronoun.start()], pronoun.group(0) + form
+                    if person == "2p":
+                        form = "vous " + form[len(pronoun.group(0)):]
+                form = ("n'" if form[:1] in _VOWEL else "ne ") + form + " " + word
+                if verb not in ("est", "devient"):      # « n'a pas annoncé de personnage »
+                    tail = re.sub(r"^((?: [^\W\d_]+é\w*)?) (?:un|une|des) ", r"\1 de ", tail)
+            elif person == "2p":
+                head = re.sub(r"\b(se|s')\s?$", "vous ", head)
+            template = head + form + tail
+        elif negative:
+            template = f"il est faux que {template}"
+        if you:
+            template = re.sub(r"\b[sS]on\b|\b[sS]a\b", "votre", template)
+            template = re.sub(r"\b[sS]es\b", "vos", template)
+        text = template
+        for i, arg in enumerate(args[:10]):
+            text = text.replace("{" + str(i) + "}", arg)
+        return text
+
+    def clause(self, subject: str, verb: str, rest: str, ctx: Ctx, negative: bool = False) -> str:
+        """``subject verb rest`` with the verb agreeing, in the context's mood, negated if asked."""
+        form = inflect(verb, self.person(subject), ctx.mood)
+        if negative:
+            form = ("n'" if form[:1] in _VOWEL else "ne ") + form + " pas"
+        return f"{subject} {form} {rest}".rstrip()
+
+    def term_text(self, name: str, args: list[str], ty: Ty | None, ctx: Ctx | None = None,
+                  negative: bool = False) -> str:
         """A var, zone, counter, quantity or table applied to rendered arguments."""
+        ctx = ctx or Ctx()
         term = self.lex.terms.get(name)
         if term is not None and "{" in term.text:
-            return yours(contract(term.text.format(*args, *[""] * 4)))
+            return self.fill(term.text, args, ctx if ty == BOOL or negative else ctx.ind(), negative)
         noun = term.text if term is not None else None
         if noun is None:
-            if ty == BOOL or (isinstance(ty, Prim) and ty == BOOL):
-                return f"{humanize(name)}({', '.join(args)})" if args else humanize(name)
             words = humanize(name)
-            noun = f"{'la' if feminine(words) else 'le'} {words}"
-            noun = contract(noun)
+            if ty == BOOL:
+                text = f"« {words} »" + (f" ({', '.join(args)})" if args else "")
+                return self.clause(text, "est", "vrai", ctx, negative)
+            noun = contract(f"{'la' if feminine(words) else 'le'} {words}")
+        elif ty == BOOL or (term is not None and first_verb(noun)):
+            return self.fill(noun, args, ctx, negative)
         if not args:
             return noun
         return self.possess(noun, args[0]) + (f" ({', '.join(args[1:])})" if len(args) > 1 else "")
 
     def default_clause(self, q: ast.QuantityDecl, ctx: Ctx) -> str:
-        """A quantity's default as a clause: « le revenu de *p* vaut 2 », « *x* est vrai lorsque … »."""
-        term = self.term_text(q.name, [var(p.name) for p in q.params], self._resolve_type(q.type))
-        value = self.expr(q.default, ctx)
-        if isinstance(q.type, ast.TypeName) and q.type.name == "Bool":
-            return contract(f"{term} lorsque {value}") if value not in ("vrai", "faux") else f"« {term} » est {value}"
-        return f"{term} vaut {value}"
+        """A quantity's default as a clause: « votre revenu vaut 2 », « un personnage est en jeu si … »."""
+        ctx = self.bind_params(q.params, Ctx(this=ctx.this))
+        ty = self._resolve_type(q.type)
+
+        def text() -> str:
+            args = [self._mention_name(param.name, ctx) for param in q.params]
+            if ty == BOOL:
+                if isinstance(q.default, ast.BoolLit):
+                    return self.term_text(q.name, args, ty, ctx, negative=not q.default.value)
+                return f"{self.term_text(q.name, args, ty, ctx)} si {self.cond(q.default, ctx)}"
+            return self.clause(self.term_text(q.name, args, ty, ctx), "vaut", self.expr(q.default, ctx), ctx)
+        return self._top(text, ctx)
 
     @staticmethod
     def possess(noun: str, owner: str) -> str:
-        """``le trésor`` of ``vous`` → ``votre trésor``; of ``*q*`` → ``le trésor de *q*``."""
+        """``le trésor`` of ``vous`` → ``votre trésor``; of ``ce joueur`` → ``le trésor de ce joueur``."""
         if owner == "vous":
             article, rest = split_article(noun)
             return f"{'vos' if article in ('les', 'des') else 'votre'} {rest}"
         return contract(f"{noun} de {owner}")
+
+    # ---------------------------------------------------------------- bound names
+    def mention(self, binding: Binding, ctx: Ctx) -> str:
+        """The marker of one mention of a bound name (its words are chosen by :meth:`finish`)."""
+        ref = self._refs.get(binding.uid)
+        if ref is None:
+            ty = binding.ty
+            noun = binding.noun or self.type_noun(ty)
+            ref = Ref(binding, noun, isinstance(ty, Coll))
+            self._refs[binding.uid] = ref
+        if ref.binding.mode != "you":
+            for other in ctx.locals:
+                if other.uid == binding.uid or other.mode in ("you", "alias", "whatever") or \
+                        other.mode == "rel" and binding.mode != "rel":
+                    continue
+                theirs = other.noun or self.type_noun(other.ty)
+                if theirs == ref.noun and isinstance(other.ty, Coll) == ref.plural:
+                    ref.labeled = True
+                    if other.uid in self._refs:
+                        self._refs[other.uid].labeled = True
+        return f"\ue000{binding.uid}\ue001"
+
+    def label(self, binding: Binding) -> str:
+        """A place for the letter of a name a sentence introduces (« pour chaque joueur *q* »): it is
+        written only if two values of the same noun are around."""
+        if binding.uid not in self._refs:
+            self._refs[binding.uid] = Ref(binding, binding.noun or self.type_noun(binding.ty),
+                                          isinstance(binding.ty, Coll))
+        return f"\ue002{binding.uid}\ue003"
+
+    def _label(self, uid: int) -> str:
+        ref = self._refs.get(uid)
+        return f" {var(ref.binding.name)}" if ref is not None and ref.labeled else ""
+
+    def _forms(self, ref: Ref) -> tuple[str, str]:
+        """(the first mention, the next ones)."""
+        b = ref.binding
+        if b.mode == "you":
+            return "vous", "vous"
+        noun = ref.noun
+        named = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
+        label = f" {var(b.name)}" if ref.labeled or named else ""
+        if ref.plural:
+            definite = plural(noun)
+            again = definite + label if label else "ces " + bare(definite)
+            first = {"param": f"des {bare(definite)}{label}", "def": definite + label}.get(b.mode, again)
+            if b.mode == "exists":
+                first = contract(f"certains {bare(definite)}{label} de {b.source}")
+            return first, again
+        again = noun + label if label else demonstrative(noun)
+        if b.mode == "whatever":
+            return f"n'importe {'quelle' if feminine(noun) else 'quel'} {bare(noun)}", again
+        if b.mode == "param":
+            return indefinite(noun) + label, again
+        if b.mode in ("def", "named"):
+            return noun + label, noun + label
+        if b.mode == "exists":
+            return self.member(noun, b.source or "", label), again
+        if b.mode == "each":
+            return (b.source or f"chaque {bare(noun)}").replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1), again
+        return again, again
+
+    def member(self, noun: str, source: str, label: str = "") -> str:
+        """« un quartier de votre cité », « l'un des joueurs »: one element of a collection."""
+        one = indefinite(noun) + label
+        if not source or source == plural(noun):
+            return one
+        if label:
+            return contract(f"{one} {'parmi' if source.startswith(('les ', 'vos ', 'ces ')) else 'de'} {source}")
+        if source.startswith(("les ", "vos ", "des ", "ces ", "ses ", "leurs ")) or MARK.match(source):
+            return contract(f"{'l’une' if feminine(noun) else 'l’un'} de {source}").replace("’", "'")
+        return contract(f"{one} de {source}")
+
+    def finish(self, text: str, ctx: Ctx) -> str:
+        """The words of every mention, in reading order, then the contractions and possessives."""
+        for _ in range(10000):
+            m = MARK.search(text)
+            if m is None:
+                break
+            uid = int(m.group(1))
+            ref = self._refs.get(uid)
+            if ref is None:
+                words = "?"
+            else:
+                first, again = self._forms(ref)
+                words = again if uid in ctx.seen else first
+                ctx.seen.add(uid)
+            text = text[:m.start()] + words + text[m.end():]
+        text = LABEL.sub(lambda m: self._label(int(m.group(1))), text)
+        text = yours(contract(text))
+        text = _twice(text)
+        text = re.sub(r"\(n'importe (quel|quelle) [^()]*\)", lambda m: "(n'importe " +
+                      ("lequel" if m.group(1) == "quel" else "laquelle") + ")", text)
+        text = re.sub(r"\b(qui|qu'il|qu'elle) (\w+) à vous\b", r"\1 vous \2", text)
+
+        text = re.sub(r"\b([sS])i il", r"\1'il", text)
+        return _dedupe(contract(text))
+
+    def _top(self, fn, ctx: Ctx):
+        """Run ``fn``; the outermost call finishes the text (its markers become words)."""
+        self._depth += 1
+        try:
+            out = fn()
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            if isinstance(out, str):
+                return self.finish(out, ctx)
+            if isinstance(out, list) and out and isinstance(out[0], Step):
+                self._finish_steps(out, ctx)
+        return out
+
+    def _finish_steps(self, steps: list[Step], ctx: Ctx) -> None:
+        for step in steps:
+            step.text = capitalize(self.finish(step.text, ctx)) if step.text else step.text
+            self._finish_steps(step.children, ctx)
 
     # ---------------------------------------------------------------- expressions
     def expr(self, e, ctx: Ctx) -> str:
         handler = _EXPR.get(type(e))
         if handler is None:
             raise UnsupportedNode(e)
-        return handler(self, e, ctx)
+        return self._top(lambda: handler(self, e, ctx), ctx)
 
     def cond(self, e, ctx: Ctx) -> str:
         """A condition as a clause."""
@@ -214,24 +478,8 @@ class Prose:
 
     def negated(self, e, ctx: Ctx) -> str:
         """The negation of a condition, built on the AST (De Morgan, flipped comparisons)."""
-        if isinstance(e, ast.Unary) and e.op == "not":
-            return self.cond(e.operand, ctx)
-        if isinstance(e, ast.Binary):
-            if e.op in ("and", "or"):
-                word = "ou" if e.op == "and" else "et"
-                return f"{_group_neg(self, e.left, ctx, e.op)} {word} {_group_neg(self, e.right, ctx, e.op)}"
-            if e.op in _FLIP and not (_is_none(e.left) or _is_none(e.right)) or e.op in ("in", "notin"):
-                return self.expr(ast.Binary(_FLIP[e.op], e.left, e.right, e.span), ctx)
-        if isinstance(e, ast.Aggregate) and e.kind == "any" and e.body is not None:
-            text = self.expr(e, ctx)
-            return text.replace("il existe un ", "il n'existe aucun ", 1).replace("il existe une ",
-                                                                              "il n'existe aucune ", 1)
-        if isinstance(e, ast.Name) and ctx.local(e.id):
-            return f"{var(e.id)} est faux"
-        text = self.cond(e, ctx)
-        if " et " in text or " ou " in text:
-            return f"il est faux que {text}"
-        return negate(text)
+        from checker.prose.exprs import negation
+        return self._top(lambda: negation(self, e, ctx), ctx)
 
     def args(self, es, ctx: Ctx) -> list[str]:
         return [self.expr(a, ctx) for a in es]
@@ -239,6 +487,9 @@ class Prose:
     # ---------------------------------------------------------------- statements
     def steps(self, body, ctx: Ctx) -> list[Step]:
         """The statements of a block as steps; a `cite` goes with the step that follows it."""
+        return self._top(lambda: self._steps(body, ctx), ctx)
+
+    def _steps(self, body, ctx: Ctx) -> list[Step]:
         out: list[Step] = []
         pending: list[ast.Cite] = []
         decisions: list[str] = []
@@ -252,11 +503,11 @@ class Prose:
             handler = _STMT.get(type(s))
             if handler is None:
                 raise UnsupportedNode(s)
+            if isinstance(s, (ast.Choose, ast.ChooseSubset)):
+                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s))
             result = handler(self, s, ctx)
             if isinstance(s, ast.Let):
-                ctx = ctx.bind(s.name, self.type_of(s.value))
-            elif isinstance(s, (ast.Choose, ast.ChooseSubset)):
-                ctx = ctx.bind(s.var, self._choice_type(s))
+                ctx = ctx.bind(s.name, self.type_of(s.value), "named")
             if result is None:
                 continue
             result.cites[:0] = pending
@@ -276,35 +527,30 @@ class Prose:
             return ty
         return ty.elem if isinstance(ty, Coll) else ty
 
+    def _choice_noun(self, s) -> str | None:
+        if isinstance(s.coll, ast.Binary) and s.coll.op == "..":
+            return "le nombre"
+        return self.element_noun(s.coll)
+
     # ---------------------------------------------------------------- rules
     def head(self, head: ast.RuleHead, ctx: Ctx) -> str:
         """One head of a rule as a sentence."""
-        handler = _HEADS.get(head.kind)
+        from checker.prose.heads import HEADS, bind_pattern
+        handler = HEADS.get(head.kind)
         if handler is None:
             raise UnsupportedNode(head, f"of kind '{head.kind}'")
-        ctx = self._bind_pattern(head.pattern, ctx)
-        sentence = handler(self, head, ctx)
+        ctx = ctx.fresh()
+        ctx, when = bind_pattern(self, head, ctx)
+        sentence = self._top(lambda: handler(self, head, ctx, when), ctx)
         return capitalize(contract(sentence)) + "."
-
-    def _bind_pattern(self, pattern: ast.Pattern, ctx: Ctx) -> Ctx:
-        params = self._params_of(pattern.name)
-        for i, (binder, _) in enumerate(pattern.binders):
-            ty = None
-            if params is not None and i < len(params):
-                ty = self._resolve_type(params[i].type)
-            ctx = ctx.bind(binder, ty)
-        return ctx
 
     def _params_of(self, name: str):
         if self.program is None:
             return None
         for table in (self.program.actions, self.program.quantities):
             if name in table:
-                return self._all_params(table[name]) if table is self.program.actions else table[name].params
+                return table[name].params
         return None
-
-    def _all_params(self, action: ast.ActionDecl):
-        return action.params
 
     def _resolve_type(self, t) -> Ty | None:
         if isinstance(t, ast.OptionalType):
@@ -328,31 +574,39 @@ class Prose:
             return RecordT(name)
         return KindT(name)
 
-    def legend(self, pattern: ast.Pattern, ctx: Ctx) -> str:
-        """``p`` : un joueur, ``d`` : un quartier — what the pattern's letters stand for."""
-        params = self._params_of(pattern.name) or ()
-        parts = []
-        for i, (binder, _) in enumerate(pattern.binders):
-            if i < len(params):
-                ty = self._resolve_type(params[i].type)
-                noun = self.type_noun(ty)
-                if isinstance(ty, Coll):
-                    noun = plural(noun).replace("les ", "des ", 1)
-                else:
-                    noun = indefinite(noun)
-                parts.append(f"{var(binder)} : {noun}")
-        return ", ".join(parts)
+    def bind_params(self, params, ctx: Ctx, you_first: bool = True, mode: str = "param") -> Ctx:
+        """A declaration's parameters: the first player is « vous » (when ``you_first``), the others
+        read « un quartier », then « ce quartier » (``mode``)."""
+        you = not you_first
+        for param in params:
+            ty = self._resolve_type(param.type)
+            if ty == PLAYER and not you and not ctx.me:
+                ctx = ctx.bind(param.name, ty, "you")
+                you = True
+            else:
+                ctx = ctx.bind(param.name, ty, mode)
+        return ctx
 
-    def action_phrase(self, name: str, args: list[str]) -> str:
+    def legend(self, pattern: ast.Pattern, ctx: Ctx) -> str:
+        """What a pattern's letters stand for: nothing, now that every name reads as its noun."""
+        return ""
+
+    def action_phrase(self, name: str, args: list[str], ctx: Ctx | None = None) -> str:
         """An action as an infinitive phrase; ``args[0]`` (the actor) is left out unless the wording uses it."""
         template = self.lex.actions.get(name)
         if template is not None:
-            return yours(contract(template.format(*args, *[""] * 6)))
+            return self.fill(template, args, ctx or Ctx())
         words = humanize(name)
         objects = args[1:]
         if not objects:
             return words
         return contract(f"{words} {objects[0] if len(objects) == 1 else '(' + ', '.join(objects) + ')'}")
+
+    def action_summary(self, action: ast.ActionDecl) -> str:
+        """What an action does, as one sentence: « Bâtir un quartier. »"""
+        ctx = self.bind_params(action.params, Ctx())
+        args = [self.mention(b, ctx) for b in reversed(ctx.locals)]
+        return capitalize(self.finish(self.action_phrase(action.name, args, ctx), ctx)) + "."
 
     # ---------------------------------------------------------------- powers
     def power_facets(self, power: ast.PowerDecl, ctx: Ctx) -> list[str]:
@@ -361,33 +615,64 @@ class Prose:
         if power.window is None:
             facets.append("à n'importe quel moment de votre tour")
         else:
+            pctx = self.power_ctx(power, ctx)
             name, binders, _ = power.window
-            wctx = ctx
-            for binder, _ in binders:
-                wctx = wctx.bind(binder, None)
-            facets.append("quand " + self.window_clause(name, [var(b) for b, _ in binders]))
+            args = [self._mention_name(b, pctx) for b, _ in binders]
+            facets.append(self.finish("quand " + self.window_clause(name, args, pctx), pctx))
         return facets
 
+    def _mention_name(self, name: str, ctx: Ctx) -> str:
+        binding = ctx.lookup(name)
+        if binding is None:
+            return var(name)
+        from checker.prose.exprs import _local
+        return _local(self, binding, ctx)
+
     def power_ctx(self, power: ast.PowerDecl, ctx: Ctx) -> Ctx:
+        """The context of a power's condition and steps: `me` is « vous »; the window's names read
+        « un joueur », then « ce joueur »; one the condition equates with the card reads as the card."""
+        from checker.prose.heads import aliases
+        key = (id(power), id(ctx.seen))
+        if key in self._powers:
+            return self._powers[key]
         ctx = dataclasses.replace(ctx, me=True)
         if power.window is not None:
             name, binders, _ = power.window
             params = self.program.windows[name].params if self.program and name in self.program.windows else ()
+            found = aliases(power.requires, {b for b, _ in binders})
             for i, (binder, _) in enumerate(binders):
-                ctx = ctx.bind(binder, self._resolve_type(params[i].type) if i < len(params) else None)
+                ty = self._resolve_type(params[i].type) if i < len(params) else None
+                if binder in found:
+                    ctx = ctx.bind(binder, ty, "alias", alias=found[binder])
+                else:
+                    ctx = ctx.bind(binder, ty, "param")
+        self._powers[key] = ctx
         return ctx
+
+    def requirement(self, power: ast.PowerDecl, ctx: Ctx) -> str | None:
+        """A power's condition, without what the window already says (« en jouant ce personnage-là »)."""
+        from checker.prose.heads import without_aliases
+        if power.requires is None:
+            return None
+        rest = without_aliases(power.requires, ctx)
+        return self.cond(rest, ctx) if rest is not None else None
 
     def hook_sentence(self, hook: ast.BeforeDecl) -> str:
         """`before act(x…) signal w(args)` as a sentence: when the window opens, and what cancelling does."""
         decl = self.program.actions.get(hook.action) if self.program else None
         ctx = Ctx()
         for (name, _), param in zip(hook.binders, decl.params if decl else ()):
-            ctx = ctx.bind(name, self._resolve_type(param.type))
-        act = self.action_phrase(hook.action, [var(b) for b, _ in hook.binders])
-        window = self.window_clause(hook.window, [self.expr(a, ctx) for a in hook.args])
-        return capitalize(contract(f"avant qu'un joueur ({var(hook.binders[0][0]) if hook.binders else '…'}) "
-                                   f"ne puisse {act}, ce moment s'ouvre : {window} ; si une réaction "
-                                   f"l'annule, l'action n'a pas lieu")) + "."
+            ctx = ctx.bind(name, self._resolve_type(param.type), "param")
+        args = [self._mention_name(b, ctx) for b, _ in hook.binders]
+        act = self.action_phrase(hook.action, args, ctx)
+        actor = args[0] if args else "un joueur"
+
+        def text():
+            window = self.window_clause(hook.window, [self.expr(a, ctx) for a in hook.args], ctx)
+            return (f"avant que {actor} ne puisse {act}, ce moment s'ouvre : {window} ; si une réaction l'annule, "
+                    f"l'action n'a pas lieu")
+        sentence = self._top(text, ctx)
+        return capitalize(contract(sentence)) + "."
 
     def kind_settings(self, kind: ast.KindDecl, noun: str) -> list[str]:
         """Sentences for a kind's `active` and `imitates` settings (``noun``: « ce quartier »)."""
@@ -403,377 +688,85 @@ class Prose:
                                            f"était elle")) + ".")
         return out
 
-    def window_clause(self, name: str, args: list[str]) -> str:
+    def window_clause(self, name: str, args: list[str], ctx: Ctx | None = None) -> str:
         template = self.lex.windows.get(name)
         if template is not None:
-            return yours(contract(template.format(*args, *[""] * 4)))
+            return yours(contract(self.fill(template, args, ctx or Ctx())))
         doc = self.program.windows[name].doc if self.program and name in self.program.windows else None
         text = _strip_period(doc) if doc else humanize(name)
         text = text[:1].lower() + text[1:]
         return f"{text} ({', '.join(args)})" if args else text
 
-
-# ---------------------------------------------------------------- expression handlers
-
-
-@_expr(ast.IntLit)
-def _int(p: Prose, e: ast.IntLit, ctx: Ctx) -> str:
-    return str(e.value)
-
-
-@_expr(ast.BoolLit)
-def _bool(p: Prose, e: ast.BoolLit, ctx: Ctx) -> str:
-    return "vrai" if e.value else "faux"
-
-
-@_expr(ast.NoneLit)
-def _none(p: Prose, e: ast.NoneLit, ctx: Ctx) -> str:
-    return "personne" if p.type_of(e) in (PLAYER, Opt(PLAYER)) else "aucun"
-
-
-@_expr(ast.StrLit)
-def _str(p: Prose, e: ast.StrLit, ctx: Ctx) -> str:
-    if p.program is not None and e.value in p.program.cards:
-        return p.card_ref(e.value)
-    return f"« {rst_escape(e.value)} »"
-
-
-@_expr(ast.Name)
-def _name(p: Prose, e: ast.Name, ctx: Ctx) -> str:
-    name = e.id
-    if ctx.local(name):
-        return var(name)
-    if name == "me":
-        return "vous" if ctx.me else "le joueur qui l'utilise"
-    if name == "this":
-        return ctx.this or "cette carte"
-    if name == "players":
-        return "les joueurs"
-    if name == "player_count":
-        return "le nombre de joueurs"
-    program = p.program
-    if program is not None:
-        if name in program.enum_members:
-            return f"**{rst_escape(humanize(name))}**"
-        if name in program.enums or name in program.kinds:
-            return plural(p.lex.types.get(name, f"le {name}"))
-        for table in (program.vars, program.zones, program.quantities):
-            if name in table:
-                return p.term_text(name, [], p.type_of(e))
-    return var(name)
-
-
-@_expr(ast.Call)
-def _call(p: Prose, e: ast.Call, ctx: Ctx) -> str:
-    builtin = _BUILTIN_CALLS.get(e.func)
-    if builtin is not None:
-        return builtin(p, e, ctx)
-    if p.program is not None and e.func in p.program.records:
-        from checker.prose.shapes import record_value
-        return record_value(p, e, ctx)
-    args = p.args(e.args, ctx)
-    return p.term_text(e.func, args, p.type_of(e))
-
-
-def _selected(p: Prose, e: ast.Call, ctx: Ctx) -> str:
-    kind = e.args[0].id if e.args and isinstance(e.args[0], ast.Name) else "?"
-    return contract(f"{plural(p.lex.types.get(kind, f'le {kind}'))} de la partie")
-
-
-_BUILTIN_CALLS: dict[str, Callable] = {
-    "left": lambda p, e, ctx: contract(f"le voisin de gauche de {p.expr(e.args[0], ctx)}"),
-    "right": lambda p, e, ctx: contract(f"le voisin de droite de {p.expr(e.args[0], ctx)}"),
-    "seats_from": lambda p, e, ctx: contract(f"les joueurs, dans le sens des aiguilles d'une montre à partir de "
-                                             f"{p.expr(e.args[0], ctx)}"),
-    "seats_counterclockwise_from": lambda p, e, ctx: contract(
-        f"les joueurs, dans le sens inverse des aiguilles d'une montre à partir de {p.expr(e.args[0], ctx)}"),
-    "selected": _selected,
-    "least": lambda p, e, ctx: contract(f"le plus petit entre {_arith(p, e.args[0], ctx)} et "
-                                        f"{_arith(p, e.args[1], ctx)}"),
-    "greatest": lambda p, e, ctx: contract(f"le plus grand entre {_arith(p, e.args[0], ctx)} et "
-                                           f"{_arith(p, e.args[1], ctx)}"),
-    "half": lambda p, e, ctx: contract(f"la moitié de {p.expr(e.args[0], ctx)}, arrondie à l'inférieur"),
-}
-
-
-@_expr(ast.Attr)
-def _attr(p: Prose, e: ast.Attr, ctx: Ctx) -> str:
-    obj = p.expr(e.obj, ctx)
-    noun = p.lex.attributes.get(e.name)
-    if noun is None:
-        noun = f"le {humanize(e.name)}"
-    return p.possess(noun, obj)
-
-
-@_expr(ast.Index)
-def _index(p: Prose, e: ast.Index, ctx: Ctx) -> str:
-    if isinstance(e.obj, ast.Name) and not ctx.local(e.obj.id):
-        return p.term_text(e.obj.id, [p.expr(e.index, ctx)], p.type_of(e))
-    return f"{p.expr(e.obj, ctx)}[{p.expr(e.index, ctx)}]"
-
-
-@_expr(ast.Unary)
-def _unary(p: Prose, e: ast.Unary, ctx: Ctx) -> str:
-    if e.op == "not":
-        return p.negated(e.operand, ctx)
-    return f"moins {p.expr(e.operand, ctx)}"
-
-
-def _top_op(e, negated: bool = False) -> str | None:
-    """The connective (and, or) a condition reads with at its top, once negations are pushed in."""
-    if isinstance(e, ast.Unary) and e.op == "not":
-        return _top_op(e.operand, not negated)
-    if isinstance(e, ast.Binary) and e.op in ("and", "or"):
-        return {"and": "or", "or": "and"}[e.op] if negated else e.op
-    return None
-
-
-def _group(p: Prose, e, ctx: Ctx, parent: str) -> str:
-    text = p.expr(e, ctx)
-    top = _top_op(e)
-    return f"({text})" if top is not None and top != parent else text
-
-
-def _group_neg(p: Prose, e, ctx: Ctx, parent: str) -> str:
-    text = p.negated(e, ctx)
-    top = _top_op(e, True)
-    flipped = {"and": "or", "or": "and"}[parent]
-    return f"({text})" if top is not None and top != flipped else text
-
-
-def _is_none(e) -> bool:
-    return isinstance(e, ast.NoneLit)
-
-
-def _some(p: Prose, e, ctx: Ctx) -> str | None:
-    """The clause that says an optional value is set, when the lexicon has one."""
-    name, args = None, []
-    if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name):
-        name, args = e.obj.id, [p.expr(e.index, ctx)]
-    elif isinstance(e, ast.Name):
-        name = e.id
-    term = p.lex.terms.get(name) if name else None
-    if term is not None and term.some:
-        return contract(term.some.format(*args, *[""] * 4))
-    return None
-
-
-@_expr(ast.Binary)
-def _binary(p: Prose, e: ast.Binary, ctx: Ctx) -> str:
-    op = e.op
-    if op in ("and", "or"):
-        word = "et" if op == "and" else "ou"
-        return f"{_group(p, e.left, ctx, op)} {word} {_group(p, e.right, ctx, op)}"
-    if op == "..":
-        return contract(f"de {p.expr(e.left, ctx)} à {p.expr(e.right, ctx)}")
-    if op in ("==", "!=") and (_is_none(e.right) or _is_none(e.left)):
-        subject = e.left if _is_none(e.right) else e.right
-        some = _some(p, subject, ctx)
-        if some is not None:
-            return some if op == "!=" else negate(some)
-        text = p.expr(subject, ctx)
-        return contract(f"{text} {'existe' if op == '!=' else 'n’existe pas'}").replace("n’", "n'")
-    left = p.expr(e.left, ctx)
-    right = p.expr(e.right, ctx)
-    if op in ("==", "!=") and isinstance(e.left, ast.Binary) and e.left.op == "%" and _is_int(e.left.right, 2) \
-            and isinstance(e.right, ast.IntLit) and e.right.value in (0, 1):
-        odd = (e.right.value == 1) == (op == "==")
-        return contract(f"{_arith(p, e.left.left, ctx)} {conj('être', left)} {'impair' if odd else 'pair'}")
-    if op in ("==", "!=") and isinstance(e.right, ast.BoolLit):
-        return left if e.right.value == (op == "==") else negate(left)
-    if op == "!=" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
-        return contract(f"ou bien {left}, ou bien {right}, mais pas les deux")
-    if op in _COMPARE:
-        verb = _COMPARE_YOU.get(op) if left == "vous" and op in _COMPARE_YOU else _COMPARE[op]
-        if left == "vous" and op not in _COMPARE_YOU:
-            verb = verb.replace("est", "êtes", 1)
-        return contract(f"{left} {verb} {right}")
-    if op in ("in", "notin"):
-        be = conj("être", left)
-        where = "parmi" if isinstance(e.right, (ast.Aggregate, ast.SetLit, ast.Call)) else "dans"
-        if isinstance(e.right, ast.SetLit):
-            return contract(f"{left} {be if op == 'in' else negate(be).strip()} l'un de : {right}")
-        clause = f"{left} {be} {where} {right}"
-        return negate(clause) if op == "notin" else contract(clause)
-    if op in _ARITH:
-        left = _arith(p, e.left, ctx)
-        comma = "," if " et " in left else ""
-        return contract(f"{left}{comma} {_ARITH[op]} {_arith(p, e.right, ctx)}")
-    raise UnsupportedNode(e, f"operator '{op}'")
-
-
-def _is_int(e, value: int) -> bool:
-    return isinstance(e, ast.IntLit) and e.value == value
-
-
-def _arith(p: Prose, e, ctx: Ctx) -> str:
-    text = p.expr(e, ctx)
-    if isinstance(e, ast.Binary) and e.op in _ARITH:
-        return f"({text})"
-    return text
-
-
-@_expr(ast.IfExpr)
-def _ifexpr(p: Prose, e: ast.IfExpr, ctx: Ctx) -> str:
-    return contract(f"{p.expr(e.then, ctx)} si {p.cond(e.cond, ctx)}, sinon {p.expr(e.else_, ctx)}")
-
-
-@_expr(ast.SetLit)
-def _setlit(p: Prose, e: ast.SetLit, ctx: Ctx) -> str:
-    items = p.args(e.items, ctx)
-    if not items:
-        return "rien"
-    return ", ".join(items[:-1]) + (" ou " if len(items) > 1 else "") + items[-1]
-
-
-@_expr(ast.Can)
-def _can(p: Prose, e: ast.Can, ctx: Ctx) -> str:
-    args = p.args(e.args, ctx)
-    subject = args[0] if args else "on"
-    return contract(f"{subject} {conj('pouvoir', subject)} {p.action_phrase(e.action, args)}")
-
-
-@_expr(ast.Aggregate)
-def _aggregate(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
-    handler = _AGGREGATES.get(e.kind)
-    if handler is None:
-        raise UnsupportedNode(e, f"aggregate '{e.kind}'")
-    coll_ty = p.type_of(e.coll)
-    elem_ty = coll_ty.elem if isinstance(coll_ty, Coll) else coll_ty
-    inner = ctx.bind(e.var, elem_ty)
-    coll = p.expr(e.coll, ctx)
-    noun = p.element_noun(e.coll)
-    body = p.expr(e.body, inner) if e.body is not None and not (
-        isinstance(e.body, ast.BoolLit) and e.body.value) else None
-    return contract(handler(noun, var(e.var), coll, body, _uses(e.body, e.var)))
-
-
-def _uses(node, name: str) -> bool:
-    """Does ``node`` mention the name ``name``?"""
-    if node is None:
-        return False
-    if isinstance(node, ast.Name):
-        return node.id == name
-    if dataclasses.is_dataclass(node):
-        return any(_uses(getattr(node, f.name), name) for f in dataclasses.fields(node)
-                   if f.name not in ("span", "func_span", "var_span"))
-    if isinstance(node, tuple):
-        return any(_uses(x, name) for x in node)
-    return False
-
-
-def _source(coll: str) -> str:
-    return f"parmi {coll}" if coll.startswith(("les ", "des ", "*")) else f"de {coll}"
-
-
-def _members(noun: str, x: str, coll: str, body: str | None, used: bool) -> str:
-    """``les quartiers *d* de la cité de *p* tels que …``"""
-    words = plural(noun)
-    tel = "telles" if feminine(noun) else "tels"
-    head = bare(plural(noun)).split(" ")[0]
-    if coll.startswith("les ") and head in coll.split(" ")[1:3]:
-        words_of_coll = coll.split(" ")
-        at = words_of_coll.index(head) + 1
-        base = " ".join(words_of_coll[:at] + [x] + words_of_coll[at:]) if used else coll
-    else:
-        base = f"{words} {x} {_source(coll)}" if used else f"{words} {_source(coll)}"
-    return f"{base} {tel} que {body}" if body is not None else base
-
-
-_AGGREGATES: dict[str, Callable] = {
-    "count": lambda n, x, c, b, u: _count(n, x, c, b, u),
-    "filter": lambda n, x, c, b, u: _members(n, x, c, b, u),
-    "sum": lambda n, x, c, b, u: f"la somme, pour chaque {bare(n)} {x} {_source(c)}, de {b}",
-    "max": lambda n, x, c, b, u: f"la plus grande valeur de {b} pour les {bare(plural(n))} {x} {_source(c)} "
-                                 f"(0 s'il n'y en a aucun)",
-    "min": lambda n, x, c, b, u: f"la plus petite valeur de {b} pour les {bare(plural(n))} {x} {_source(c)} "
-                                 f"(0 s'il n'y en a aucun)",
-    "argmax": lambda n, x, c, b, u: f"{_members(n, x, c, None, True)} pour lesquels {b} est le plus grand",
-    "argmin": lambda n, x, c, b, u: f"{_members(n, x, c, None, True)} pour lesquels {b} est le plus petit",
-    "any": lambda n, x, c, b, u: f"il existe {indefinite(n)} {x} {_source(c)} tel que {b}"
-                                 if b is not None else f"il existe {indefinite(n)} {_source(c)}",
-    "all": lambda n, x, c, b, u: f"pour chaque {bare(n)} {x} {_source(c)}, {b}",
-    "the": lambda n, x, c, b, u: f"{_the(n, x, c, b)} (ou personne s'il n'y en a pas)",
-    "only": lambda n, x, c, b, u: f"le seul {_the(n, x, c, b)[3:] if not feminine(n) else _the(n, x, c, b)}",
-}
-
-
-def _count(noun: str, x: str, coll: str, body: str | None, used: bool) -> str:
-    """``le nombre de cartes dans votre main``, ``le nombre de quartiers *d* de … tels que …``"""
-    if body is None:
-        if coll.startswith("les "):
-            return f"le nombre de {coll[4:]}"
-        if coll.startswith("vos "):
-            return f"le nombre de {coll}"
-        return f"le nombre de {bare(plural(noun))} dans {coll}"
-    return "le nombre de " + split_article(_members(noun, x, coll, body, used))[1]
-
-
-def _the(noun: str, x: str, coll: str, body: str | None) -> str:
-    tel = "telle" if feminine(noun) else "tel"
-    base = f"{noun} {x} {_source(coll)}"
-    return f"{base} {tel} que {body}" if body is not None else base
-
-
-# ---------------------------------------------------------------- rule heads
-
-
-def _when(p: Prose, head: ast.RuleHead, ctx: Ctx) -> str:
-    return f" lorsque {p.cond(head.when, ctx)}" if head.when is not None else ""
-
-
-def _pattern_args(head: ast.RuleHead) -> list[str]:
-    return [var(b) for b, _ in head.pattern.binders]
-
-
-def _subject(p: Prose, head: ast.RuleHead, args: list[str]) -> str:
-    params = p._params_of(head.pattern.name) or ()
-    if params and args and p._resolve_type(params[0].type) == PLAYER:
-        return args[0]
-    return "on"
-
-
-def _permit_forbid(p: Prose, head: ast.RuleHead, ctx: Ctx, allowed: bool) -> str:
-    args = _pattern_args(head)
-    subject = _subject(p, head, args)
-    verb = conj("pouvoir", subject)
-    phrase = p.action_phrase(head.pattern.name, args)
-    modal = verb if allowed else f"ne {verb} pas"
-    return contract(f"{subject} {modal} {phrase}{_when(p, head, ctx)}")
-
-
-def _quantity_head(p: Prose, head: ast.RuleHead, ctx: Ctx) -> tuple[str, Ty | None]:
-    q = p.program.quantities.get(head.pattern.name) if p.program else None
-    ty = p._resolve_type(q.type) if q is not None else None
-    return p.term_text(head.pattern.name, _pattern_args(head), ty), ty
-
-
-def _lead(p: Prose, head: ast.RuleHead, ctx: Ctx, clause: str) -> str:
-    """``Lorsque …, clause``: a value or an adjustment reads best with its condition first."""
-    if head.when is None:
-        return clause
-    return f"lorsque {p.cond(head.when, ctx)}, {clause}"
-
-
-def _value(p: Prose, head: ast.RuleHead, ctx: Ctx) -> str:
-    subject, ty = _quantity_head(p, head, ctx)
-    if ty == BOOL:
-        if isinstance(head.expr, ast.BoolLit):
-            return _lead(p, head, ctx, subject if head.expr.value else negate(subject))
-        return _lead(p, head, ctx, f"{subject} si et seulement si {p.cond(head.expr, ctx)}")
-    return _lead(p, head, ctx, f"{subject} vaut {p.expr(head.expr, ctx)}")
-
-
-def _adjust(p: Prose, head: ast.RuleHead, ctx: Ctx) -> str:
-    subject, _ = _quantity_head(p, head, ctx)
-    if isinstance(head.expr, ast.Unary) and head.expr.op == "-":
-        return _lead(p, head, ctx, f"{subject} diminue de {p.expr(head.expr.operand, ctx)}")
-    return _lead(p, head, ctx, f"{subject} augmente de {p.expr(head.expr, ctx)}")
-
-
-_HEADS: dict[str, Callable] = {
-    "permit": lambda p, h, ctx: _permit_forbid(p, h, ctx, True),
-    "forbid": lambda p, h, ctx: _permit_forbid(p, h, ctx, False),
-    "value": _value,
-    "adjust": _adjust,
-}
+    def window_sentence(self, window: ast.WindowDecl) -> str:
+        """A window as a sentence: « Un joueur révèle un personnage. »"""
+        ctx = Ctx()
+        for param in window.params:
+            ctx = ctx.bind(param.name, self._resolve_type(param.type), "param")
+        args = [self.mention(b, ctx) for b in reversed(ctx.locals)]
+        return capitalize(self.finish(self.window_clause(window.name, args, ctx), ctx)) + "."
+
+
+_PLACE = r"(?:la|le|l'|les|votre|vos)\s?[\w'’ ]{1,30}?"
+_OWNER = r"(?:\s(?:d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?[\w*’' ]{1,30}?)?"
+
+
+_DET = r"(ce|cet|cette|ces|un|une|chaque|n'importe quel|n'importe quelle|l'un des|l'une des)"
+
+
+def _twice(text: str) -> str:
+    """A noun said twice around its determiner (a lexicon's « de type {2} », « au bout {1} » given
+    « ce type de quartier »): « de type ce type de quartier » → « de ce type de quartier »,
+    « au bout un bout du rempart du rempart » → « à un bout du rempart »."""
+    into = {"de": "de ", "du": "de ", "au": "à ", "le": "", "la": "", "en": "en ", "sur": "sur "}
+
+    def once(m: re.Match) -> str:
+        return f"{into[m.group(1)]}{m.group(3)} {m.group(2)}{m.group(4)}"
+    text = re.sub(r"\b(de|du|au|le|la|en|sur) ([^\W\d_]+) " + _DET + r" \2(s?)\b", once, text)
+    return re.sub(r"\b((?:du|de la|des|de l') [\w'’ ]{1,25}?) \1\b", r"\1", text)
+
+
+def _dedupe(text: str) -> str:
+    """« un quartier de la cité d'un joueur dans la cité de ce joueur » → « un quartier dans la cité
+    d'un joueur »: a place said twice in a row (once where the element is taken from, once by the
+    wording of an action) is said once."""
+    pattern = re.compile(r"\bde (" + _PLACE + r")(" + _OWNER + r") (de|dans) \1(" + _OWNER + r")(?=[\s,.;)]|$)")
+
+    def same(m: re.Match) -> str:
+        first, second = m.group(2).strip(), m.group(4).strip()
+        noun = lambda s: re.sub(r"^(d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?", "", s)
+        if noun(first) != noun(second):
+            return m.group(0)
+        return f"{m.group(3)} {m.group(1)}{m.group(2)}"
+    return pattern.sub(same, text)
+
+
+def demonstrative(noun: str) -> str:
+    """« le quartier » → « ce quartier », « la carte » → « cette carte », « l'option » → « cette option »."""
+    article, rest = split_article(noun)
+    if article in ("les", "des"):
+        return f"ces {rest}"
+    if feminine(noun):
+        return f"cette {rest}"
+    return f"{'cet' if rest[:1] in _VOWEL else 'ce'} {rest}"
+
+
+def _agree(tail: str, plural_subject: bool, feminine_subject: bool, verb: str) -> str:
+    """The participle or adjective after « être » (« est interrompu ») agrees with its subject."""
+    if verb not in ("est", "a") or not (plural_subject or feminine_subject):
+        return tail
+    skip = re.match(r"(\s+(?:pas|plus|jamais|encore|déjà))(?=\s)", tail)
+    if skip is not None:
+        return skip.group(1) + _agree(tail[skip.end():], plural_subject, feminine_subject, verb)
+    m = re.match(r"(\s+(?:été\s+)?)([^\W\d_]+)(?=\W|$)", tail)
+    if m is None or (verb == "a" and "été" not in m.group(1)):
+        return tail
+    word = m.group(2)
+    if word in _PREPOSITIONS or word in {"le", "la", "les", "un", "une", "pas", "plus", "en", "ce", "cette", "sa",
+                                         "son", "ses", "encore", "déjà", "au", "moins", "parmi", "dans"} \
+            or not re.search(r"(é|i|u|t|s|e|f|l|r)$", word) or is_verb(word):
+        return tail
+    if feminine_subject and not word.endswith("e"):
+        word += "e"
+    if plural_subject and not word.endswith(("s", "x")):
+        word += "s"
+    return tail[:m.start(2)] + word + tail[m.end(2):]

@@ -20,10 +20,12 @@ _VOWEL = "aeiouyàâäéèêëîïôöûùüœæAEIOUYÀÂÉÈÊËÎÏÔÛŒ"
 
 def contract(text: str) -> str:
     """Contract articles after prepositions and elide before a vowel, as French writes them."""
-    text = re.sub(r"\b([dD])e le (?=\w)", r"\1u ", text)
+    text = re.sub(r"\b([dD])e le (?=[\w:«*])", r"\1u ", text)
     text = re.sub(r"\b([dD])e les\b", r"\1es", text)
-    text = re.sub(r"\bà le (?=\w)", "au ", text)
+    text = re.sub(r"\b([dD])e des\b", r"\1e", text)
+    text = re.sub(r"\b([àÀ]) le (?=[\w:«*])", lambda m: "au " if m.group(1) == "à" else "Au ", text)
     text = re.sub(r"\bà les\b", "aux", text)
+    text = re.sub(r"\b([nN])'(?=[^\W" + _VOWEL + r"h])", r"\1e ", text)
     elidable = r"\b([dD]e|[qQ]ue|[lL]orsque|[pP]uisque|[jJ]usque|[nN]e|[sS]e|[lL]e|[lL]a) "
     # before a cross-reference, the typographic apostrophe: reST still sees where the role starts
     text = re.sub(elidable + r"(?=:[\w:-]+:`[" + _VOWEL + "])", lambda m: m.group(1)[:-1] + "’", text)
@@ -38,13 +40,22 @@ def yours(text: str) -> str:
     >>> yours("vérifier si la cité de vous est complète")
     'vérifier si votre cité est complète'
     """
+    text = re.sub(r"\b([dD])u (\w+) de vous\b", r"\1e votre \2", text)
+    text = re.sub(r"\b([dD])es (\w+) de vous\b", r"\1e vos \2", text)
+    text = re.sub(r"\bau (\w+) de vous\b", r"à votre \1", text)
+    text = re.sub(r"\baux (\w+) de vous\b", r"à vos \1", text)
+    text = re.sub(r"\b(?:le|la|l')\s?(\w+ de \w+) de vous\b", r"votre \1", text)
+    text = re.sub(r"\bles (\w+ de \w+) de vous\b", r"vos \1", text)
     text = re.sub(r"\b(?:le|la) (\w+) de vous\b", r"votre \1", text)
     text = re.sub(r"\bl'(\w+) de vous\b", r"votre \1", text)
     return re.sub(r"\bles (\w+) de vous\b", r"vos \1", text)
 
 
 def capitalize(text: str) -> str:
-    """Uppercase the first letter, unless the text starts with markup (a variable, a cross-reference)."""
+    """Uppercase the first letter (after an opening « ), unless the text starts with markup (a
+    variable, a cross-reference)."""
+    if text.startswith("« ") and text[2:3].isalpha():
+        return "« " + text[2].upper() + text[3:]
     if not text or not text[0].isalpha():
         return text
     return text[0].upper() + text[1:]
@@ -160,11 +171,27 @@ class Lexicon:
     actions: dict[str, str] = dataclasses.field(default_factory=dict)
     procedures: dict[str, str] = dataclasses.field(default_factory=dict)
     windows: dict[str, str] = dataclasses.field(default_factory=dict)
-    cards: dict[str, str] = dataclasses.field(default_factory=dict)     # a kind -> how a card shows at the table
+    display: dict[str, str] = dataclasses.field(default_factory=dict)   # a kind -> how a card shows at the table
     unit: str | None = None
+    feminine_cards: frozenset[str] = frozenset()
+    plural_cards: frozenset[str] = frozenset()
+    bare_cards: frozenset[str] = frozenset()       # proper names: no article
+    mute_h_cards: frozenset[str] = frozenset()     # a mute h: « l' », not « le »
 
     SECTIONS = {"types": "types", "attributs": "attributes", "termes": "terms", "actions": "actions",
-                "procédures": "procedures", "moments": "windows", "cartes": "cards"}
+                "procédures": "procedures", "moments": "windows", "cartes": None, "affichage": "display"}
+    CARD_LISTS = {"féminin": "feminine_cards", "pluriel": "plural_cards", "sans_article": "bare_cards",
+                  "h_muet": "mute_h_cards"}
+
+    def card_article(self, name: str) -> str:
+        """The definite article of a card's name: ``le ``, ``la ``, ``l'``, ``les `` or nothing."""
+        if name in self.bare_cards:
+            return ""
+        if name in self.plural_cards:
+            return "les "
+        if name[:1] in _VOWEL or name in self.mute_h_cards:
+            return "l'"
+        return "la " if name in self.feminine_cards else "le "
 
     @classmethod
     def from_mapping(cls, data: dict) -> "Lexicon":
@@ -175,6 +202,13 @@ class Lexicon:
                 continue
             if key not in cls.SECTIONS:
                 raise ValueError(f"unknown section [{key}] (expected one of {', '.join(cls.SECTIONS)})")
+            if key == "cartes":
+                for name, cards in value.items():
+                    if name not in cls.CARD_LISTS:
+                        raise ValueError(f"unknown list '{name}' in [cartes] (expected one of "
+                                         f"{', '.join(cls.CARD_LISTS)})")
+                    setattr(lexicon, cls.CARD_LISTS[name], frozenset(cards))
+                continue
             table = getattr(lexicon, cls.SECTIONS[key])
             for name, wording in value.items():
                 if key == "termes":

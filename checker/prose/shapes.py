@@ -4,13 +4,14 @@
 >>> from checker.prose.core import Ctx, Prose
 >>> at = Span("x.rules", 1, 1, 1, 2)
 >>> Prose(None).expr(ast.Call("row", (ast.Name("x", at),), at, at), Ctx().bind("x", None))
-'la ligne de *x*'
+'la ligne de la valeur'
 """
 
 from __future__ import annotations
 
 from checker import ast
-from checker.prose.core import _AGGREGATES, _BUILTIN_CALLS, Ctx, Prose, _expr, _source, var
+from checker.prose.core import Ctx, Prose, _expr
+from checker.prose.exprs import AGGREGATES, BUILTIN_CALLS, each
 from checker.prose.french import bare, contract, feminine, plural
 from checker.types import Coll
 
@@ -37,7 +38,7 @@ def _rotate(p: Prose, e: ast.Call, ctx: Ctx) -> str:
     return contract(f"{value} décalé de {k} rang(s) dans l'ordre, en boucle")
 
 
-_BUILTIN_CALLS.update({
+BUILTIN_CALLS.update({
     "step": _step,
     "row": lambda p, e, ctx: contract(f"la ligne de {p.expr(e.args[0], ctx)}"),
     "column": lambda p, e, ctx: contract(f"la colonne de {p.expr(e.args[0], ctx)}"),
@@ -47,23 +48,28 @@ _BUILTIN_CALLS.update({
 
 
 def record_value(p: Prose, e: ast.Call, ctx: Ctx) -> str:
-    """``Edge(x, up)``: « the type's noun (*x*, up) », in French."""
+    """``Edge(x, up)``: « the type's noun (x, up) », in French."""
     return contract(f"{_noun_of(p, e)} ({', '.join(p.args(e.args, ctx))})")
 
 
-_AGGREGATES.update({
-    "union": lambda n, x, c, b, u: f"la réunion, pour chaque {bare(n)} {x} {_source(c)}, de {b}",
-    "collect": lambda n, x, c, b, u: f"{b}, pour chaque {bare(n)} {x} {_source(c)} (chacun une seule fois)",
-})
+def _union(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    return contract(f"la réunion de {each(p, e, ctx)}")
+
+
+def _collect(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    return contract(f"l'ensemble formé par {each(p, e, ctx)} (sans doublon)")
+
+
+AGGREGATES.update({"union": _union, "collect": _collect})
 
 
 def _relation(p: Prose, e, ctx: Ctx) -> tuple[str, str]:
     """(the noun of the values searched, the step from one to the next), for connected and path."""
     ty = p.type_of(e)
     noun = p.type_noun(ty.elem if isinstance(ty, Coll) else ty)
-    inner = ctx.bind(e.var, ty.elem if isinstance(ty, Coll) else ty)
+    inner = ctx.bind(e.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=noun)
     step = p.expr(e.step, inner)
-    return noun, contract(f"de chaque {bare(noun)} {var(e.var)} à {step}")
+    return noun, contract(f"de chaque {bare(noun)} à {step}")
 
 
 @_expr(ast.Connected)

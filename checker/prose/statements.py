@@ -1,17 +1,37 @@
-"""French prose for statements: each statement of a power or a procedure becomes a step."""
+"""French prose for statements: each statement of a power or a procedure becomes a step.
+
+Steps are infinitives (« Piocher deux cartes de la pioche et les mettre dans votre main. »);
+a change of the game's state is said as what is now true (« Le tour de ce personnage est
+interrompu. », « Le détenteur de la Couronne devient ce joueur. »), and a moment as what
+happens (« Ce joueur révèle ce personnage : les effets qui y réagissent s'appliquent. »).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from checker import ast
-from checker.prose.core import _ARITH, Ctx, Prose, Step, UnsupportedNode, _some, _stmt, var
-from checker.prose.french import (bare, capitalize, conj, contract, feminine, humanize, indefinite, negate, plural,
-                                  rst_escape, yours)
-from checker.types import BOOL, Coll, EnumT, Opt
+from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, var
+from checker.prose.exprs import _some, member_source, relative
+from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, plural, rst_escape
+from checker.types import BOOL, INT, Coll, EnumT, Opt
 
-__all__: list[str] = []
+__all__ = ["number", "one_of"]
+
+_RELATIVE = re.compile(r"\b(?:qui|que|qu'|dont|tel|telle|tels|telles|lesquel\w*|laquelle|lequel|auxquel\w*)\b")
+_NUMBERS = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix"]
 
 
-# ---------------------------------------------------------------- statement handlers
+def number(n: int, feminine_noun: bool = False) -> str:
+    """A count in words, as French writes small numbers (« une carte », « trois pièces d'or »).
+
+    >>> number(1, True), number(3), number(12)
+    ('une', 'trois', '12')
+    """
+    if n == 1 and feminine_noun:
+        return "une"
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
 
 
 def _sentence(text: str) -> str:
@@ -33,50 +53,92 @@ def _block(p: Prose, intro: str, body, ctx: Ctx) -> Step:
     return Step(_sentence(intro + " :"), children)
 
 
+def one_of(p: Prose, noun: str, coll: str) -> str:
+    """« un personnage de la partie », « une carte de votre main », « l'un des personnages écartés »."""
+    words = plural(noun)
+    if coll == words:
+        return indefinite(noun)
+    if _RELATIVE.search(coll):
+        return p.member(noun, coll)
+    if coll.startswith(words + " ") and coll[len(words) + 1:].startswith(("de ", "du ", "des ", "d'", ",")):
+        return contract(f"{indefinite(noun)}{'' if coll[len(words)] == ',' else ' '}{coll[len(words) + 1:]}")
+    return p.member(noun, coll)
+
+
+def _each(noun: str, coll: str) -> str:
+    """« chaque joueur », « chaque quartier de votre cité », « chaque personnage parmi ces personnages »."""
+    words = plural(noun)
+    if coll == words:
+        return f"chaque {bare(noun)}"
+    if coll.startswith(words + " dont "):
+        return f"chaque {bare(noun)}{coll[len(words):]}"
+    if coll.startswith(words) and not _RELATIVE.search(coll) and coll[len(words):len(words) + 2] in (", ", " d"):
+        return contract(f"chaque {bare(noun)}{coll[len(words):]}")
+    return f"chaque {bare(noun)} {member_source(coll)}"
+
+
 @_stmt(ast.Let)
 def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
+    ty = p.type_of(s.value)
+    if isinstance(s.value, ast.BoolLit):       # a local flag: « au départ, *fini* vaut non »
+        return Step(_sentence(f"au départ, {var(s.name)} vaut {'oui' if s.value.value else 'non'}"))
     value = p.expr(s.value, ctx)
-    if value.startswith(("le ", "la ", "les ", "l'", "un ", "une ", "des ", "du ")):
-        return Step(_sentence(f"Soit {var(s.name)} {value}"))
-    return Step(_sentence(f"Soit {var(s.name)} = {value}"))
+    noun = p.type_noun(ty)
+    if isinstance(ty, Coll):
+        return Step(_sentence(f"{plural(noun)} {var(s.name)} sont {value}"))
+    return Step(_sentence(f"{noun} {var(s.name)} est {value}"))
 
 
-def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx) -> str:
-    args = [p.expr(lv.index, ctx)] if lv.index is not None else []
+def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx, negative: bool = False, word: str = "pas") -> str:
+    args = [p.expr(lv.index, ctx.ind())] if lv.index is not None else []
     if ctx.local(lv.name):
-        return var(lv.name)
+        from checker.prose.exprs import subject_of
+        return subject_of(p, ast.Name(lv.name, lv.span), ctx)
     program = p.program
     ty = None
     if program is not None and lv.name in program.vars:
         ty = p._resolve_type(program.vars[lv.name].type)
-    return p.term_text(lv.name, args, ty)
+    term = p.lex.terms.get(lv.name)
+    if negative and term is not None:
+        return p.fill(term.text, args, ctx, True, word)
+    return p.term_text(lv.name, args, ty, ctx)
 
 
 @_stmt(ast.SetVar)
 def _setvar(p: Prose, s: ast.SetVar, ctx: Ctx) -> Step:
-    target = _lvalue(p, s.target, ctx)
     program = p.program
     decl = program.vars.get(s.target.name) if program is not None else None
     ty = p._resolve_type(decl.type) if decl is not None else None
+    if ctx.local(s.target.name) and s.target.index is None and isinstance(s.value, ast.BoolLit):
+        return Step(_sentence(f"désormais, {var(s.target.name)} vaut {'oui' if s.value.value else 'non'}"))
     if ty == BOOL and isinstance(s.value, ast.BoolLit):
-        return Step(_sentence(f"désormais, {target if s.value.value else negate(target)}"))
+        term = p.lex.terms.get(s.target.name)
+        word = "plus" if term is not None and re.search(r"\best (?!été)", term.text) else "pas"
+        return Step(_sentence(_lvalue(p, s.target, ctx, negative=not s.value.value, word=word)))
+    target = _lvalue(p, s.target, ctx)
     if ty == BOOL:
         return Step(_sentence(f"désormais, {target} si et seulement si {p.cond(s.value, ctx)}"))
     if isinstance(s.value, ast.NoneLit):
-        some = _some(p, ast.Index(ast.Name(s.target.name, s.span), s.target.index, s.span)
-                     if s.target.index is not None else ast.Name(s.target.name, s.span), ctx)
+        index = ast.Index(ast.Name(s.target.name, s.span), s.target.index, s.span) if s.target.index is not None \
+            else ast.Name(s.target.name, s.span)
+        some = _some(p, index, ctx, negative=True)
         if some is not None:
-            return Step(_sentence(f"désormais, {negate(some)}"))
+            return Step(_sentence(some.replace(" pas", " plus", 1) if " pas" in some else some))
         return Step(_sentence(f"{target} : plus rien"))
     if isinstance(s.value, ast.Binary) and s.value.op in ("+", "-") and _same_lvalue(s.value.left, s.target):
-        amount = p.expr(s.value.right, ctx)
+        amount = p.expr(s.value.right, dataclasses.replace(ctx, bare=True))
         if s.value.op == "+":
             return Step(_sentence(f"ajouter {amount} à {target}"))
         return Step(_sentence(f"retirer {amount} de {target}"))
+    if isinstance(s.value, ast.IntLit):
+        return Step(_sentence(f"remettre {target} à {s.value.value}" if s.value.value == 0 else
+                              f"{target} passe à {s.value.value}"))
     value = p.expr(s.value, ctx)
-    if isinstance(ty, Opt) and target.startswith(("le ", "la ", "l'")):
-        return Step(_sentence(f"désormais, {target} est {value}").replace(" est vous", ", c'est vous"))
-    return Step(_sentence(f"désormais, {target} vaut {value}"))
+    if value == "vous" or p.ref_of(value) is not None:
+        return Step(_sentence(p.clause(value, "devient", target, ctx)))
+    if ty == INT:
+        return Step(_sentence(p.clause(target, "passe", f"à {value}", ctx)))
+    return Step(_sentence(p.clause(target, "devient", value, ctx)))
 
 
 @_stmt(ast.Reset)
@@ -84,67 +146,104 @@ def _reset(p: Prose, s: ast.Reset, ctx: Ctx) -> Step:
     return Step(_sentence(f"remettre « {humanize(s.name)} » à sa valeur de départ, pour tous"))
 
 
-def _options(p: Prose, opts: ast.ChooseOptions, ctx: Ctx) -> tuple[str, str, str]:
-    """(the chooser as subject, the verb, the adverbs)."""
-    chooser = p.expr(opts.by, ctx) if opts.by is not None else ("vous" if ctx.me else None)
+def _chooser(p: Prose, opts: ast.ChooseOptions, ctx: Ctx) -> tuple[str, str]:
+    """(the chooser as subject, the verb)."""
+    chooser = p.expr(opts.by, ctx.ind()) if opts.by is not None else ("vous" if ctx.me else None)
     if opts.random:
-        return "", "tirer au hasard", ""
-    adverbs = " secrètement" if opts.secretly else ""
-    if chooser is None or chooser == "vous":
-        return "", "choisir" + adverbs, ""
-    return chooser, f"{conj('choisir', chooser)}{adverbs}", ""
+        return "", "tirer au hasard"
+    adverb = " secrètement" if opts.secretly else ""
+    if chooser is None or chooser == "vous" or p.person(chooser) == "2p":
+        return "", "choisir" + adverb
+    return chooser, p.clause(chooser, "choisit", "", ctx).split(" ")[-1] + adverb
+
+
+def _outer(ctx: Ctx) -> Ctx:
+    """The context before the name a statement binds (its first local)."""
+    return dataclasses.replace(ctx, locals=ctx.locals[1:])
 
 
 @_stmt(ast.Choose)
 def _choose(p: Prose, s: ast.Choose, ctx: Ctx) -> Step:
-    inner = ctx.bind(s.var, p._choice_type(s))
-    subject, verb, _ = _options(p, s.options, ctx)
+    binding = ctx.locals[0]
+    outer = _outer(ctx)
+    subject, verb = _chooser(p, s.options, outer)
     coll = s.coll
+    label = p.label(binding)
+    noun = binding.noun or p.element_noun(coll)
     if isinstance(coll, ast.SetLit) and all(isinstance(i, ast.BoolLit) for i in coll.items):
-        what = f"oui ou non ({var(s.var)})"
+        what = f"oui ou non pour « {humanize(s.var)} »"
     elif isinstance(coll, ast.Name) and p.program is not None and coll.id in p.program.enums:
         members = ", ".join(f"**{rst_escape(humanize(m.name))}**" + (f" ({rst_escape(m.doc)})" if m.doc else "")
                             for m in p.program.enums[coll.id].members)
-        what = f"{indefinite(p.type_noun(EnumT(coll.id)))} {var(s.var)} parmi : {members}"
+        what = f"{indefinite(p.type_noun(EnumT(coll.id)))}{label} parmi : {members}"
     elif isinstance(coll, ast.Binary) and coll.op == "..":
-        what = contract(f"un nombre {var(s.var)} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
+        what = contract(f"un nombre {var(s.var)} de {p.expr(coll.left, outer)} à {p.expr(coll.right, outer)}")
     else:
-        noun = p.element_noun(coll)
-        what = f"{indefinite(noun)} {var(s.var)} {_among(p.expr(coll, ctx))}"
+        source = p.expr(coll, outer)
+        what = one_of(p, noun, source)
+        if not what.startswith(indefinite(noun)):
+            what = f"{indefinite(noun)} {member_source(source)}"
+        what = what.replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1)
     text = f"{subject + ' ' if subject else ''}{verb} {what}"
-    if s.options.where is not None:
-        tel = "telle" if _is_fem_choice(p, s) else "tel"
-        text += f", {tel} que {p.cond(s.options.where, inner)}"
+    if s.options.where is not None and binding.ty == BOOL:
+        yes = _when_true(s.options.where, s.var)
+        if yes is not None:
+            text += f" (oui seulement si {p.cond(yes, outer)})" if not isinstance(yes, ast.BoolLit) else ""
+        else:
+            text += f", si {p.cond(s.options.where, ctx)}"
+    elif s.options.where is not None:
+        rel = relative(p, s.options.where, s.var, binding.ty, noun, outer, False)
+        text += f"{',' if ' : ' in what else ''} {rel}"
     if s.options.optional:
-        text += " (ou rien ; alors la suite n'a pas lieu)"
+        text += " (ou ne rien choisir : la suite n'a alors pas lieu)"
     return Step(_sentence(text))
-
-
-def _is_fem_choice(p: Prose, s) -> bool:
-    return feminine(p.element_noun(s.coll))
-
-
-def _among(coll: str) -> str:
-    return contract(f"parmi {coll}" if coll.startswith(("les ", "des ", "*")) else f"de {coll}")
 
 
 @_stmt(ast.ChooseSubset)
 def _choose_subset(p: Prose, s: ast.ChooseSubset, ctx: Ctx) -> Step:
-    inner = ctx.bind(s.var, p.type_of(s.coll))
-    subject, verb, _ = _options(p, s.options, ctx)
-    noun = bare(plural(p.element_noun(s.coll)))
-    low, high = p.expr(s.low, ctx), p.expr(s.high, ctx)
-    among = _among(p.expr(s.coll, ctx))
+    binding = ctx.locals[0]
+    outer = _outer(ctx)
+    subject, verb = _chooser(p, s.options, outer)
+    noun = p.element_noun(s.coll)
+    nouns = bare(plural(noun))
+    coll = p.expr(s.coll, outer)
+    source = member_source(coll) if coll != plural(noun) else ""
+    bare_ctx = dataclasses.replace(outer, bare=True)
+    low, high = _count_text(p, s.low, bare_ctx, noun), _count_text(p, s.high, bare_ctx, noun)
     chooser = f"{subject} " if subject else ""
+    label = p.label(binding)
     if low == high:
-        text = f"{chooser}{verb} exactement {low} {noun} ({var(s.var)}) {among}"
-    elif _simple_number(s.low, ctx) and _simple_number(s.high, ctx):
-        text = f"{chooser}{verb} de {low} à {high} {noun} ({var(s.var)}) {among}"
+        text = f"{chooser}{verb} exactement {low} {nouns}{label} {source}"
+    elif _simple_number(s.low, outer) and _simple_number(s.high, outer):
+        text = f"{chooser}{verb} de {low} à {high} {nouns}{label} {source}"
     else:
-        text = f"{chooser}{verb} des {noun} ({var(s.var)}) {among} : au moins {low} et au plus {high}"
+        text = f"{chooser}{verb} des {nouns}{label} {source} (au moins {low} et au plus {high})"
     if s.options.where is not None:
-        text += f", tels que {p.cond(s.options.where, inner)}"
+        elem = binding.ty.elem if isinstance(binding.ty, Coll) else binding.ty
+        text += " " + relative(p, s.options.where, s.var, elem, noun, outer, True)
     return Step(_sentence(text))
+
+
+def _when_true(where, name: str):
+    """What a yes/no choice's condition says of « oui », when « non » is always allowed:
+    ``not x or c`` → ``c``; None when the condition is not of that shape."""
+    if isinstance(where, ast.Binary) and where.op == "or":
+        for a, b in ((where.left, where.right), (where.right, where.left)):
+            if isinstance(a, ast.Unary) and a.op == "not" and isinstance(a.operand, ast.Name) \
+                    and a.operand.id == name and not _mentions(b, name):
+                return b
+    return None
+
+
+def _mentions(node, name: str) -> bool:
+    from checker.prose.exprs import uses
+    return uses(node, name)
+
+
+def _count_text(p: Prose, e, ctx: Ctx, noun: str) -> str:
+    if isinstance(e, ast.IntLit):
+        return number(e.value, feminine(noun))
+    return p.expr(e, ctx)
 
 
 @_stmt(ast.If)
@@ -164,15 +263,18 @@ def _if(p: Prose, s: ast.If, ctx: Ctx) -> Step:
 
 
 @_stmt(ast.For)
-def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step:
+def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     ty = p.type_of(s.coll)
-    inner = ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty)
     coll = s.coll
     if isinstance(coll, ast.Binary) and coll.op == "..":
+        inner = ctx.bind(s.var, INT, "intro")
         intro = contract(f"pour chaque nombre {var(s.var)} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
     else:
         noun = p.element_noun(coll)
-        intro = f"pour chaque {bare(noun)} {var(s.var)} {_among(p.expr(coll, ctx))}"
+        inner = ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=noun)
+        each = _each(noun, p.expr(coll, ctx))
+        label = p.label(inner.locals[0])
+        intro = "pour " + each.replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1)
     if not p.steps(s.body, inner):
         return None     # a loop that only writes the game log
     return _block(p, intro, s.body, inner)
@@ -183,13 +285,14 @@ def _repeat(p: Prose, s: ast.Repeat, ctx: Ctx) -> Step:
     return Step(_sentence(f"répéter, tant que {p.negated(s.until, ctx)} :"), p.steps(s.body, ctx))
 
 
-def _amount(p: Prose, amount, ctx: Ctx, unit: str | None) -> str:
-    """A number of things: ``2 pièces d'or``, ``*k* pièces d'or``, ``autant de cartes que de …``."""
-    text = p.expr(amount, ctx)
+def _amount(p: Prose, amount, ctx: Ctx, unit: str | None, fem: bool = True) -> str:
+    """A number of things: ``deux pièces d'or``, ``*k* pièces d'or``, ``autant de cartes que de …``
+    (``unit``: the noun without its article, ``fem``: its gender)."""
+    text = p.expr(amount, dataclasses.replace(ctx, bare=True))
     if unit is None:
         return text
     if isinstance(amount, ast.IntLit):
-        return f"{amount.value} {unit if amount.value <= 1 else _plural_unit(unit)}"
+        return f"{number(amount.value, fem)} {unit if amount.value <= 1 else _plural_unit(unit)}"
     if text.startswith("le nombre de "):
         return contract(f"autant de {_plural_unit(unit)} que de {text[len('le nombre de '):]}")
     if _simple_number(amount, ctx):
@@ -214,8 +317,8 @@ def _plural_unit(unit: str) -> str:
 
 def _same_lvalue(amount, lv: ast.LValue) -> bool:
     if isinstance(amount, ast.Index) and isinstance(amount.obj, ast.Name) and lv.index is not None:
-        return amount.obj.id == lv.name and amount.index == lv.index or (
-            amount.obj.id == lv.name and _strip_spans(amount.index) == _strip_spans(lv.index))
+        return amount.obj.id == lv.name and (amount.index == lv.index or
+                                             _strip_spans(amount.index) == _strip_spans(lv.index))
     return isinstance(amount, ast.Name) and lv.index is None and amount.id == lv.name
 
 
@@ -279,12 +382,13 @@ def _draw(p: Prose, s: ast.Draw, ctx: Ctx) -> Step:
     source = _lvalue(p, s.source, ctx)
     term = p.lex.terms.get(s.source.name)
     noun = term.element if term and term.element else "la carte"
-    what = _amount(p, s.count, ctx, bare(noun))
+    what = _amount(p, s.count, ctx, bare(noun), feminine(noun))
     if not what.startswith("autant") and not _simple_number(s.count, ctx):
         what = contract(f"autant de {bare(plural(noun))} que {what}")
+    them = ("la" if feminine(noun) else "le") if isinstance(s.count, ast.IntLit) and s.count.value == 1 else "les"
     if what.startswith("autant"):
-        return Step(_sentence(f"piocher dans {source} {what}, et les mettre {_place(p, s.dest, ctx)}"))
-    return Step(_sentence(f"piocher {what} de {source} et les mettre {_place(p, s.dest, ctx)}"))
+        return Step(_sentence(f"piocher dans {source} {what}, et {them} mettre {_place(p, s.dest, ctx)}"))
+    return Step(_sentence(f"piocher {what} de {source} et {them} mettre {_place(p, s.dest, ctx)}"))
 
 
 @_stmt(ast.Shuffle)
@@ -302,23 +406,22 @@ def _reveal(p: Prose, s: ast.Reveal, ctx: Ctx) -> Step:
 
 @_stmt(ast.Do)
 def _do(p: Prose, s: ast.Do, ctx: Ctx) -> Step:
-    args = p.args(s.args, ctx)
-    phrase = p.action_phrase(s.action, args)
+    args = p.args(s.args, ctx.ind())
+    phrase = p.action_phrase(s.action, args, ctx)
     link = p.link("action", s.action)
     text = f"{phrase} ({link})" if link != s.action else phrase
-    if args and args[0] != "vous" and ctx.me:
-        text = f"{args[0]} : {text}"
-    elif args and not ctx.me:
-        text = f"{args[0]} : {text}"
+    if args and p.person(args[0]) != "2p":
+        from checker.prose.verbs import finite
+        text = f"{args[0]} {finite(text, p.person(args[0]))}"
     return Step(_sentence(text))
 
 
 @_stmt(ast.CallProc)
 def _callproc(p: Prose, s: ast.CallProc, ctx: Ctx) -> Step:
-    args = p.args(s.args, ctx)
+    args = p.args(s.args, dataclasses.replace(ctx.ind(), bare=True))
     template = p.lex.procedures.get(s.name)
     if template is not None:
-        text = yours(contract(template.format(*args, *[""] * 4)))
+        text = p.fill(template, args, ctx)
     else:
         text = humanize(s.name) + (f" ({', '.join(args)})" if args else "")
     link = p.link("procedure", s.name, "détail")
@@ -327,40 +430,39 @@ def _callproc(p: Prose, s: ast.CallProc, ctx: Ctx) -> Step:
 
 @_stmt(ast.Signal)
 def _signal(p: Prose, s: ast.Signal, ctx: Ctx) -> Step:
-    args = p.args(s.args, ctx)
-    return Step(_sentence(f"c'est le moment où {p.window_clause(s.window, args)} : les effets qui y "
-                          f"réagissent s'appliquent"))
+    args = p.args(s.args, ctx.ind())
+    return Step(_sentence(f"{p.window_clause(s.window, args, ctx)} : les effets qui y réagissent s'appliquent"))
 
 
 @_stmt(ast.Offer)
 def _offer(p: Prose, s: ast.Offer, ctx: Ctx) -> Step:
-    who = p.expr(s.player, ctx)
+    who = p.expr(s.player, ctx.ind())
     children = []
     for item in s.items:
         if isinstance(item, ast.OfferAction):
             inner = ctx
-            fors = []
             for name, coll in item.binders:
                 ty = p.type_of(coll)
-                inner = inner.bind(name, ty.elem if isinstance(ty, Coll) else ty)
-                fors.append(f"{var(name)} {_among(p.expr(coll, ctx))}")
-            args = p.args(item.args, inner)
+                inner = inner.bind(name, ty.elem if isinstance(ty, Coll) else ty, "exists",
+                                   noun=p.element_noun(coll), source=p.expr(coll, ctx.ind()))
+            args = p.args(item.args, inner.ind())
             link = p.link("action", item.action)
-            text = p.action_phrase(item.action, args)
+            text = p.action_phrase(item.action, args, inner)
             text += f" ({link})" if link != item.action else ""
-            if fors:
-                text += ", avec " + " et ".join(fors)
             children.append(Step(_sentence(text)))
         elif isinstance(item, ast.OfferPowers):
-            children.append(Step(_sentence(f"utiliser un pouvoir de {p.expr(item.source, ctx)}")))
+            children.append(Step(_sentence(f"utiliser un pouvoir de {p.expr(item.source, ctx.ind())}")))
         elif isinstance(item, ast.OfferFinish):
             text = f"« {rst_escape(item.label)} »"
             if item.when is not None:
-                text += f", lorsque {p.cond(item.when, ctx)}"
+                text += f", si {p.cond(item.when, ctx)}"
             children.append(Step(_sentence(text + " : cela met fin aux choix")))
         else:
             raise UnsupportedNode(item)
-    intro = f"{who} {conj('choisir', who)}, autant de fois que les règles le permettent, l'une de ces possibilités :"
+    intro = p.clause(who, "choisit", ", autant de fois que les règles le permettent, l'une de ces possibilités :",
+                     ctx).replace(" ,", ",")
+    if p.person(who) == "2p":
+        intro = "choisir, autant de fois que les règles le permettent, l'une de ces possibilités :"
     return Step(_sentence(intro), children)
 
 

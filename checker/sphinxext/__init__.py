@@ -14,7 +14,12 @@ and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 
 ``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
 ``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``, ``editions``,
-``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`).
+``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`)
+make the designer's reference (each rule with its source, its quotations, its decisions);
+``player-chapter KEY [PROCEDURE]``, ``player-cards KIND`` make the player's book
+(:mod:`checker.sphinxext.player`), and ``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG
+(:mod:`checker.sphinxext.diagram`).  The card pages of both are generated under ``cartes/`` and
+``livre/cartes/`` when the build starts.
 
 Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
@@ -38,7 +43,10 @@ from sphinx.util.nodes import nested_parse_with_titles
 from checker.prose import UnsupportedNode
 from checker.sphinxext.balance import write_balance_pages
 from checker.sphinxext.book import FLOW_PAGES, Book, slug
+from checker.sphinxext import theme_fr
+from checker.sphinxext.diagram import render_diagram
 from checker.sphinxext.domain import RulebookDomain
+from checker.sphinxext.player import PLAYER_DIR, render_player_cards, render_player_chapter
 from checker.sphinxext.editions import CACHE_DIR, EDITION_DIR, editions_of, render_edition, render_editions
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
                                          render_variants)
@@ -64,6 +72,9 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "conflicts": lambda book, arg: render_conflicts(book, book.finder),
     "trace": lambda book, arg: render_trace(book),
     "overview": lambda book, arg: render_overview(book),
+    "player-chapter": lambda book, arg: render_player_chapter(book, arg),
+    "player-cards": lambda book, arg: render_player_cards(book, arg),
+    "diagram": lambda book, arg: render_diagram(book, arg),
     "edition": lambda book, arg: render_edition(book, arg),
     "editions": lambda book, arg: render_editions(book),
 }
@@ -173,9 +184,11 @@ def write_edition_pages(book: Book, srcdir: Path) -> list[Path]:
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
-    """One page per card with powers or rules, one index page per kind; stale generated pages go."""
-    root = srcdir / CARD_DIR
+    """One page per card with powers or rules, one index page per kind, one player's page per kind;
+    stale generated pages go."""
+    root, player = srcdir / CARD_DIR, srcdir / PLAYER_DIR / CARD_DIR
     wanted: dict[Path, str] = {}
+    played: dict[Path, str] = {}
     if book.ok:
         for kind in book.program.kinds:
             kind_slug = book.kind_slug(kind)
@@ -184,7 +197,8 @@ def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
                 if book.has_page(card):
                     wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
                         f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
-    return _sync_pages(root, wanted)
+            played[player / f"{kind_slug}.rst"] = f"{GENERATED}\n\n.. rb:auto:: player-cards {kind}\n"
+    return sorted(_sync_pages(root, wanted) + _sync_pages(player, played))
 
 
 def _sync_pages(root: Path, wanted: dict[Path, str]) -> list[Path]:
@@ -222,6 +236,7 @@ def setup(app: Sphinx) -> dict:
     app.add_domain(RulebookDomain)
     _lexer(app)
     app.connect("builder-inited", load)
+    app.connect("builder-inited", theme_fr.install)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
 
 

@@ -101,7 +101,7 @@ class Book:
         return slug(self.kind_plural(kind))
 
     def card_ctx(self, card: ast.CardDecl | None) -> Ctx:
-        return self.prose.card_ctx(card.kind if card is not None else None)
+        return self.prose.card_ctx(card.kind, card.name) if card is not None else self.prose.card_ctx(None)
 
     def attr(self, card: ast.CardDecl, name: str):
         """A card's attribute value as Python (int, str, enum member name), or its kind's default."""

@@ -73,7 +73,7 @@ def render_configurations(book: Book) -> str:
 
 def constraint_block(book: Book, constraint: ast.ConstraintDecl) -> list[str]:
     prose = book.prose
-    text = prose.cond(constraint.require, Ctx())
+    text = prose.cond(constraint.require, Ctx(mood="ind" if constraint.when is not None else "subj"))
     if constraint.when is not None:
         text = f"lorsque {prose.cond(constraint.when, Ctx())}, {text}"
     content = [rst.sentence(f"Il faut que {text}" if constraint.when is None else capitalize(text)), ""]
@@ -171,8 +171,7 @@ def render_glossary(book: Book) -> str:
         lines += rst.directive("rb:term", decl.name, {"where": book.where(decl.span)}, content)
     lines += rst.title("Moments", "-")
     for window in program.windows.values():
-        args = [f"*{p.name}*" for p in window.params]
-        content = [rst.sentence(capitalize(prose.window_clause(window.name, args))), ""]
+        content = [prose.window_sentence(window), ""]
         for hook in program.hooks:
             if hook.window == window.name:
                 content += [prose.hook_sentence(hook), ""]
@@ -211,7 +210,7 @@ def action_block(book: Book, action: ast.ActionDecl) -> list[str]:
     if action.doc:
         content += [rst_escape(action.doc), ""]
     if args:
-        content += [f"{args[0]} : {prose.action_phrase(action.name, args)}.", ""]
+        content += [prose.action_summary(action), ""]
     if action.parent is not None:
         content += [f"Cas particulier de {book.link('action', action.parent[0])} : les règles sur "
                     f"{book.link('action', action.parent[0])} s'y appliquent aussi.", ""]

@@ -13,7 +13,7 @@ from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
 
 __all__ = ["render_card", "render_kind", "render_chapter", "describe", "power_block", "rule_block",
-           "quotes", "source_block"]
+           "quotes", "source_block", "table_grid"]
 
 
 # ---------------------------------------------------------------- shared pieces
@@ -50,8 +50,9 @@ def power_block(book: Book, card: ast.CardDecl, power: ast.PowerDecl) -> list[st
     ctx = book.card_ctx(card)
     pctx = prose.power_ctx(power, ctx)
     content = [_facets(book, power, ctx), ""]
-    if power.requires is not None:
-        content += [rst.sentence(f"**Condition** : {prose.cond(power.requires, pctx)}"), ""]
+    condition = prose.requirement(power, pctx)
+    if condition:
+        content += [rst.sentence(f"**Condition** : {condition}"), ""]
     steps = prose.steps(power.body, pctx)
     decisions = [n for n, _ in power.decisions]
     _drop_decisions(steps, set(decisions))
@@ -139,6 +140,15 @@ def _plain(text: str) -> str:
 
 def table_block(book: Book, table: ast.TableDecl) -> list[str]:
     """A table: a grid when it has two keys (rows by the first, columns by the second)."""
+    content = table_grid(book, table) + quotes(book, table.cites)
+    term = book.prose.term_text(table.name, [f"*{p.name}*" for p in table.params], None)
+    options = {"label": rst_escape(capitalize(_plain(term))), "where": book.where(table.span),
+               "signature": _signature(table.name, table.params)}
+    return rst.directive("rb:table", table.name, options, content)
+
+
+def table_grid(book: Book, table: ast.TableDecl) -> list[str]:
+    """A table's values as a list-table: a grid when it has two keys."""
     content: list[str] = []
     keys = [[_cell(book, k) for k in row.keys] for row in table.rows]
     values = [_cell(book, row.value) for row in table.rows]
@@ -152,11 +162,7 @@ def table_block(book: Book, table: ast.TableDecl) -> list[str]:
     else:
         header = [capitalize(n) for n in names] + ["Valeur"]
         content += rst.list_table(header, [[*k, v] for k, v in zip(keys, values)])
-    content += quotes(book, table.cites)
-    term = book.prose.term_text(table.name, [f"*{p.name}*" for p in table.params], None)
-    options = {"label": rst_escape(capitalize(_plain(term))), "where": book.where(table.span),
-               "signature": _signature(table.name, table.params)}
-    return rst.directive("rb:table", table.name, options, content)
+    return content
 
 
 def _cell(book: Book, expr) -> str:

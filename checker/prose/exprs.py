@@ -1,0 +1,658 @@
+"""French for expressions: values as noun phrases, conditions as clauses.
+
+A condition is a clause whose verb agrees with its subject (« vous êtes », « ces joueurs
+sont ») and takes the context's mood; its negation is built on the AST (flipped
+comparisons, De Morgan, ``ne … aucun``).  ``any(x in C where B)`` needs no « il existe »:
+``x`` first reads « l'un des quartiers de C », then « ce quartier ».  A collection filtered
+by a condition reads with a relative clause (« les joueurs dont le trésor est le plus
+grand », « un personnage que vous pouvez assassiner »), or « tel que » and the subjunctive
+when no relative pronoun fits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable
+
+from checker import ast
+from checker.prose.core import _ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, var
+from checker.prose.french import bare, contract, feminine, humanize, plural, rst_escape, split_article
+from checker.prose.verbs import first_verb, inflect, inflect_first, is_verb
+from checker.types import BOOL, INT, PLAYER, Coll, Opt
+
+__all__ = ["render", "negation", "relative", "member_source", "uses", "AGGREGATES", "BUILTIN_CALLS"]
+
+
+def render(p: Prose, e, ctx: Ctx) -> str:
+    return p.expr(e, ctx)
+
+
+# ---------------------------------------------------------------- values
+
+
+@_expr(ast.IntLit)
+def _int(p: Prose, e: ast.IntLit, ctx: Ctx) -> str:
+    return str(e.value)
+
+
+@_expr(ast.BoolLit)
+def _bool(p: Prose, e: ast.BoolLit, ctx: Ctx) -> str:
+    return "vrai" if e.value else "faux"
+
+
+@_expr(ast.NoneLit)
+def _none(p: Prose, e: ast.NoneLit, ctx: Ctx) -> str:
+    return "personne" if p.type_of(e) in (PLAYER, Opt(PLAYER)) else "aucun"
+
+
+@_expr(ast.StrLit)
+def _str(p: Prose, e: ast.StrLit, ctx: Ctx) -> str:
+    if p.program is not None and e.value in p.program.cards:
+        return p.card_np(e.value)
+    return f"« {rst_escape(e.value)} »"
+
+
+def _answer(name: str) -> str:
+    return f"la réponse pour « {humanize(name)} »"
+
+
+@_expr(ast.Name)
+def _name(p: Prose, e: ast.Name, ctx: Ctx) -> str:
+    name = e.id
+    binding = ctx.lookup(name)
+    if binding is not None:
+        return _local(p, binding, ctx)
+    if name == "me":
+        return "vous" if ctx.me else "le joueur qui l'utilise"
+    if name == "this":
+        return ctx.this or "cette carte"
+    if name == "players":
+        return "les joueurs"
+    if name == "player_count":
+        return "le nombre de joueurs"
+    program = p.program
+    if program is not None:
+        if name in program.enum_members:
+            return f"**{rst_escape(humanize(name))}**"
+        if name in program.enums or name in program.kinds:
+            return plural(p.lex.types.get(name, f"le {name}"))
+        for table in (program.vars, program.zones, program.quantities):
+            if name in table:
+                return p.term_text(name, [], p.type_of(e), ctx)
+    return var(name)
+
+
+def _local(p: Prose, binding: Binding, ctx: Ctx) -> str:
+    if binding.mode == "alias":
+        return p.expr(binding.alias, ctx)
+    if binding.ty == BOOL and binding.mode in ("intro", "def", "named", "param"):
+        return p.clause(_answer(binding.name), "est", "oui", ctx)
+    if binding.ty == INT:
+        return var(binding.name)
+    return p.mention(binding, ctx)
+
+
+@_expr(ast.Call)
+def _call(p: Prose, e: ast.Call, ctx: Ctx) -> str:
+    builtin = BUILTIN_CALLS.get(e.func)
+    if builtin is not None:
+        return builtin(p, e, ctx.ind())
+    if p.program is not None and e.func in p.program.records:
+        from checker.prose.shapes import record_value
+        return record_value(p, e, ctx.ind())
+    return p.term_text(e.func, p.args(e.args, ctx.ind()), p.type_of(e), ctx)
+
+
+def _selected(p: Prose, e: ast.Call, ctx: Ctx) -> str:
+    kind = e.args[0].id if e.args and isinstance(e.args[0], ast.Name) else "?"
+    return contract(f"{plural(p.lex.types.get(kind, f'le {kind}'))} de la partie")
+
+
+def _arith(p: Prose, e, ctx: Ctx) -> str:
+    text = p.expr(e, ctx.ind())
+    if isinstance(e, ast.Binary) and e.op in _ARITH:
+        return f"({text})"
+    return text
+
+
+BUILTIN_CALLS: dict[str, Callable] = {
+    "left": lambda p, e, ctx: contract(f"le voisin de gauche de {p.expr(e.args[0], ctx)}"),
+    "right": lambda p, e, ctx: contract(f"le voisin de droite de {p.expr(e.args[0], ctx)}"),
+    "seats_from": lambda p, e, ctx: contract(f"les joueurs, dans le sens des aiguilles d'une montre à partir de "
+                                             f"{p.expr(e.args[0], ctx)}"),
+    "seats_counterclockwise_from": lambda p, e, ctx: contract(
+        f"les joueurs, dans le sens inverse des aiguilles d'une montre à partir de {p.expr(e.args[0], ctx)}"),
+    "selected": _selected,
+    "least": lambda p, e, ctx: contract(f"le plus petit entre {_arith(p, e.args[0], ctx)} et "
+                                        f"{_arith(p, e.args[1], ctx)}"),
+    "greatest": lambda p, e, ctx: contract(f"le plus grand entre {_arith(p, e.args[0], ctx)} et "
+                                           f"{_arith(p, e.args[1], ctx)}"),
+    "half": lambda p, e, ctx: contract(f"la moitié de {p.expr(e.args[0], ctx)}, arrondie à l'inférieur"),
+}
+
+
+@_expr(ast.Attr)
+def _attr(p: Prose, e: ast.Attr, ctx: Ctx) -> str:
+    obj = p.expr(e.obj, ctx.ind())
+    noun = p.lex.attributes.get(e.name)
+    if noun is None:
+        noun = f"le {humanize(e.name)}"
+    if p.type_of(e) == BOOL:
+        return p.clause(p.possess(noun, obj), "est", "vrai", ctx)
+    return p.possess(noun, obj)
+
+
+@_expr(ast.Index)
+def _index(p: Prose, e: ast.Index, ctx: Ctx) -> str:
+    if isinstance(e.obj, ast.Name) and not ctx.local(e.obj.id):
+        return p.term_text(e.obj.id, [p.expr(e.index, ctx.ind())], p.type_of(e), ctx)
+    return f"{p.expr(e.obj, ctx.ind())}[{p.expr(e.index, ctx.ind())}]"
+
+
+@_expr(ast.Unary)
+def _unary(p: Prose, e: ast.Unary, ctx: Ctx) -> str:
+    if e.op == "not":
+        return negation(p, e.operand, ctx)
+    return f"moins {p.expr(e.operand, ctx.ind())}"
+
+
+@_expr(ast.IfExpr)
+def _ifexpr(p: Prose, e: ast.IfExpr, ctx: Ctx) -> str:
+    inner = ctx.ind()
+    return contract(f"{p.expr(e.then, inner)} si {p.cond(e.cond, inner)}, sinon {p.expr(e.else_, inner)}")
+
+
+@_expr(ast.SetLit)
+def _setlit(p: Prose, e: ast.SetLit, ctx: Ctx) -> str:
+    items = p.args(e.items, ctx.ind())
+    if not items:
+        return "rien"
+    return ", ".join(items[:-1]) + (" ou " if len(items) > 1 else "") + items[-1]
+
+
+@_expr(ast.Can)
+def _can(p: Prose, e: ast.Can, ctx: Ctx) -> str:
+    return _can_clause(p, e, ctx, negative=False)
+
+
+def _can_clause(p: Prose, e: ast.Can, ctx: Ctx, negative: bool) -> str:
+    args = p.args(e.args, ctx.ind())
+    subject = args[0] if args else "on"
+    return p.clause(subject, "peut", p.action_phrase(e.action, args, ctx.ind()), ctx, negative)
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+_COMPARE = {"==": ("est", ""), "<": ("est", "inférieur à"), "<=": ("est", "au plus"), ">": ("est", "supérieur à"),
+            ">=": ("est", "au moins")}
+_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "notin", "notin": "in"}
+
+
+def _is_none(e) -> bool:
+    return isinstance(e, ast.NoneLit)
+
+
+def _is_int(e, value: int) -> bool:
+    return isinstance(e, ast.IntLit) and e.value == value
+
+
+def _some(p: Prose, e, ctx: Ctx, negative: bool = False) -> str | None:
+    """The clause that says an optional value is set, when the lexicon has one."""
+    name, args = None, []
+    if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name):
+        name, args = e.obj.id, [p.expr(e.index, ctx.ind())]
+    elif isinstance(e, ast.Name):
+        name = e.id
+    elif isinstance(e, ast.Call):
+        name, args = e.func, p.args(e.args, ctx.ind())
+    term = p.lex.terms.get(name) if name else None
+    if term is not None and term.some:
+        return p.fill(term.some, args, ctx, negative)
+    return None
+
+
+def _is_number(p: Prose, e) -> bool:
+    return p.type_of(e) == INT or isinstance(e, ast.IntLit)
+
+
+@_expr(ast.Binary)
+def _binary(p: Prose, e: ast.Binary, ctx: Ctx) -> str:
+    return comparison(p, e, ctx, negative=False)
+
+
+def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
+    op = e.op
+    if op in ("and", "or"):
+        if negative:
+            flipped = "or" if op == "and" else "and"
+            word = "et" if flipped == "and" else "ou"
+            return f"{_group(p, e.left, ctx, flipped, True)} {word} {_group(p, e.right, ctx, flipped, True)}"
+        word = "et" if op == "and" else "ou"
+        parts = [_group(p, part, ctx, op, False) for part in _chain(e, op)]
+        return ", ".join(parts[:-1]) + f" {word} {parts[-1]}"
+    if op == "..":
+        return contract(f"de {p.expr(e.left, ctx.ind())} à {p.expr(e.right, ctx.ind())}")
+    if op in _ARITH:
+        left = _arith(p, e.left, ctx)
+        comma = "," if " et " in left else ""
+        return contract(f"{left}{comma} {_ARITH[op]} {_arith(p, e.right, ctx)}")
+    if op in ("==", "!=") and (_is_none(e.right) or _is_none(e.left)):
+        subject = e.left if _is_none(e.right) else e.right
+        absent = (op == "==") != negative
+        some = _some(p, subject, ctx, negative=absent)
+        if some is not None:
+            return some
+        return p.clause(p.expr(subject, ctx.ind()), "existe", "", ctx, absent)
+    neg = negative != (op in ("!=", "notin"))
+    op = {"!=": "==", "notin": "in"}.get(op, op)
+    inner = ctx.ind()
+    if op == "==" and isinstance(e.left, ast.Binary) and e.left.op == "%" and _is_int(e.left.right, 2) \
+            and isinstance(e.right, ast.IntLit) and e.right.value in (0, 1):
+        odd = (e.right.value == 1) != neg
+        return p.clause(_arith(p, e.left.left, ctx), "est", "impair" if odd else "pair", ctx)
+    if op == "==" and isinstance(e.right, ast.BoolLit):
+        positive = e.right.value != neg
+        return p.cond(e.left, ctx) if positive else negation(p, e.left, ctx)
+    if op == "==" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
+        both = f"ou bien {p.cond(e.left, inner)}, ou bien {p.cond(e.right, inner)}, mais pas les deux"
+        return both if neg else f"{p.cond(e.left, inner)} si et seulement si {p.cond(e.right, inner)}"
+    left = subject_of(p, e.left, inner)
+    right = p.expr(e.right, inner)
+    if op == "==" and p.person(right) == "2p" and p.person(left) != "2p":
+        left, right = right, left
+    if op in _COMPARE:
+        verb, words = _COMPARE[op]
+        return contract(p.clause(left, verb, f"{words} {right}".strip(), ctx, neg))
+    if op == "in":
+        if isinstance(e.right, ast.SetLit):
+            return contract(p.clause(left, "est", f"l'un de : {right}", ctx, neg))
+        where = "parmi" if right.startswith(("les ", "des ", "vos ", "ces ")) or MARK.fullmatch(right) else "dans"
+        return contract(p.clause(left, "est", f"{where} {right}", ctx, neg))
+    raise UnsupportedNode(e, f"operator '{e.op}'")
+
+
+def _chain(e, op: str) -> list:
+    """``a and b and c`` → [a, b, c]."""
+    if isinstance(e, ast.Binary) and e.op == op:
+        return _chain(e.left, op) + _chain(e.right, op)
+    return [e]
+
+
+def subject_of(p: Prose, e, ctx: Ctx) -> str:
+    """An expression as the subject of a clause: a number's letter gets its noun (« le nombre *k* »)."""
+    text = p.expr(e, ctx)
+    if isinstance(e, ast.Name) and (b := ctx.lookup(e.id)) is not None and b.ty == INT and b.mode != "alias":
+        return f"le nombre {text}"
+    return text
+
+
+def _top_op(e, negated: bool = False) -> str | None:
+    """The connective (and, or) a condition reads with at its top, once negations are pushed in."""
+    if isinstance(e, ast.Unary) and e.op == "not":
+        return _top_op(e.operand, not negated)
+    if isinstance(e, ast.Binary) and e.op in ("and", "or"):
+        return {"and": "or", "or": "and"}[e.op] if negated else e.op
+    return None
+
+
+def _group(p: Prose, e, ctx: Ctx, parent: str, negative: bool) -> str:
+    text = negation(p, e, ctx) if negative else p.expr(e, ctx)
+    top = _top_op(e, negative)
+    return f"({text})" if top is not None and top != parent else text
+
+
+# ---------------------------------------------------------------- negation
+
+
+def negation(p: Prose, e, ctx: Ctx) -> str:
+    """The negation of a condition, built on the AST."""
+    if isinstance(e, ast.Unary) and e.op == "not":
+        return p.expr(e.operand, ctx)
+    if isinstance(e, ast.Binary) and e.op not in _ARITH and e.op != "..":
+        return comparison(p, e, ctx, negative=True)
+    if isinstance(e, ast.BoolLit):
+        return "faux" if e.value else "vrai"
+    if isinstance(e, ast.Can):
+        return _can_clause(p, e, ctx, negative=True)
+    if isinstance(e, ast.Aggregate) and e.kind in ("any", "all"):
+        return _quantified(p, e, ctx, negative=True)
+    if isinstance(e, ast.Name) and ctx.local(e.id):
+        binding = ctx.lookup(e.id)
+        if binding.mode == "alias":
+            return negation(p, binding.alias, ctx)
+        return p.clause(_answer(e.id), "est", "non", ctx)
+    if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) and not ctx.local(e.obj.id):
+        return p.term_text(e.obj.id, [p.expr(e.index, ctx.ind())], p.type_of(e), ctx, negative=True)
+    if isinstance(e, ast.Call) and e.func not in BUILTIN_CALLS:
+        return p.term_text(e.func, p.args(e.args, ctx.ind()), p.type_of(e), ctx, negative=True)
+    if isinstance(e, ast.Name) and p.program is not None and (e.id in p.program.vars or e.id in p.program.quantities):
+        return p.term_text(e.id, [], p.type_of(e), ctx, negative=True)
+    if isinstance(e, ast.Attr):
+        obj = p.expr(e.obj, ctx.ind())
+        return p.clause(p.possess(p.lex.attributes.get(e.name, f"le {humanize(e.name)}"), obj), "est", "vrai", ctx,
+                        True)
+    return f"il est faux que {p.expr(e, ctx)}"
+
+
+# ---------------------------------------------------------------- aggregates
+
+
+def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
+    """Does ``node`` mention the name ``name`` (not looking inside nodes of the types ``skip``)?"""
+    if node is None:
+        return False
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if skip and isinstance(node, skip):
+        return False
+    if dataclasses.is_dataclass(node):
+        return any(uses(getattr(node, f.name), name, skip) for f in dataclasses.fields(node)
+                   if f.name not in ("span", "func_span", "var_span"))
+    if isinstance(node, tuple):
+        return any(uses(x, name, skip) for x in node)
+    return False
+
+
+def member_source(coll: str) -> str:
+    """``parmi les joueurs``, ``de votre cité``: where the elements of a collection are taken from."""
+    return contract(f"parmi {coll}" if coll.startswith(("les ", "des ", "vos ", "ces ")) or MARK.fullmatch(coll)
+                    else f"de {coll}")
+
+
+def _elements(noun: str, coll: str) -> str:
+    """« les quartiers de votre cité », « les joueurs », « les cartes de la main de ce joueur »."""
+    words = plural(noun)
+    head = bare(words).split(" ")[0]
+    if MARK.fullmatch(coll):
+        return coll
+    if coll == words or coll.startswith("les ") and head in coll.split(" ")[1:3]:
+        return coll
+    if coll.startswith(("vos ", "ces ")) and head in coll.split(" ")[1:3]:
+        return coll
+    return contract(f"{words} {member_source(coll)}")
+
+
+_RELATIVE_PREPOSITIONS = {"devant", "sur", "sous", "dans", "contre", "avec", "pour", "par", "vers", "chez", "derrière"}
+
+
+def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, mood: str = "ind") -> str:
+    """``body``, a condition on ``name``, as a relative clause on its noun: « qui … », « dont … »,
+    « que … », « devant lequel … », or « tel que … » with the subjunctive."""
+    fem = feminine(noun)
+    tel = ("telles" if fem else "tels") if plural_ else ("telle" if fem else "tel")
+    if isinstance(body, ast.Binary) and body.op in ("and", "or"):
+        word = "et" if body.op == "and" else "ou"
+        left = relative(p, body.left, name, ty, noun, ctx, plural_, mood)
+        right = relative(p, body.right, name, ty, noun, ctx, plural_, mood)
+        if not left.startswith(f"{tel} que") and not right.startswith(f"{tel} que"):
+            return f"{left} {word} {right}"
+        inner = ctx.bind(name, ty, "intro", noun=noun)
+        clause = p.expr(body, dataclasses.replace(inner, mood="subj"))
+        return contract(f"{tel} que {_que(clause, word)}")
+    if isinstance(body, ast.Binary) and body.op in ("==", "!=") and isinstance(body.right, ast.Name) \
+            and body.right.id == name and not uses(body.left, name):
+        body = ast.Binary(body.op, body.right, body.left, body.span)
+    inner = ctx.bind(name, ty, "rel", noun=noun)
+    binding = inner.locals[0]
+    mark = p.mention(binding, inner)
+    person = "3p" if plural_ else "3s"
+    text = p.expr(body, dataclasses.replace(inner, mood=mood))
+    if text.startswith(mark + " "):
+        rest = inflect_first(text[len(mark) + 1:], person, mood)
+        if plural_:
+            rest = _plural_attribute(rest)
+        if fem and not plural_:
+            from checker.prose.core import _agree
+            found = first_verb(rest)
+            if found is not None and found[0] <= 3:
+                rest = rest[:found[0] + len(found[1])] + _agree(rest[found[0] + len(found[1]):], False, True,
+                                                                found[1])
+        return f"qui {rest}"
+    m = re.search(r"(\S+) " + re.escape(mark) + r"(?=$|[ ,])", text)
+    if m and m.group(1) not in _PREPOSITIONS and re.search(r"(er|ir|re)$", m.group(1)) \
+            and not text.startswith(mark) and _occurrences(p, text[:m.start()], mark) == 0:
+        return contract(f"que {text[:m.start()]}{m.group(1)}{text[m.end():]}")
+    if _occurrences(p, text, mark) == 1:
+        m = re.search(r"(?<!\bcelle)(?<!\bcelui)(?<!\bceux)(?<!\bcelles) de " + re.escape(mark) + r"(?=$|[ ,])",
+                      text)
+        if m:
+            return contract(f"dont {text[:m.start()]}{text[m.end():]}")
+        m = re.search(r"\b(à|" + "|".join(_RELATIVE_PREPOSITIONS) + r") " + re.escape(mark) + r"(?=$|,| (?!de |du |des ))",
+                      text)
+        if m and not re.search(r"\b(qui|que|qu'|dont)\b", text[:m.start()]):
+            which = ("lesquelles" if fem else "lesquels") if plural_ else ("laquelle" if fem else "lequel")
+            if m.group(1) == "à":
+                which = {"lequel": "auquel", "lesquels": "auxquels", "lesquelles": "auxquelles"}.get(
+                    which, "à " + which)
+            else:
+                which = f"{m.group(1)} {which}"
+            before = text[:m.start()].rstrip()
+            before = before[:-1] if before.endswith(",") else before
+            rest = (before + " " + text[m.end():].lstrip(", ")).replace("  ", " ").strip().rstrip(",")
+            return f"{which} {rest}"
+    subjunctive = p.expr(body, dataclasses.replace(inner, mood="subj"))
+    return contract(f"{tel} que {subjunctive}")
+
+
+def _occurrences(p: Prose, text: str, mark: str) -> int:
+    """How often ``mark`` will be read in ``text``, counting the collections that other names are
+    taken from (« l'un des quartiers de la cité de … »)."""
+    count = text.count(mark)
+    for m in MARK.finditer(text):
+        ref = p._refs.get(int(m.group(1)))
+        if ref is not None and ref.binding.source:
+            count += _occurrences(p, ref.binding.source, mark)
+    return count
+
+
+def _que(clause: str, word: str) -> str:
+    """« A et B » → « A et que B »: in a clause after « que », each part repeats it."""
+    return clause.replace(f" {word} ", f" {word} que ", 1) if clause.count(f" {word} ") == 1 else clause
+
+
+def _plural_attribute(text: str) -> str:
+    """« qui sont assassiné » → « qui sont assassinés »: the attribute of a plural subject."""
+    from checker.prose.core import _agree
+    found = first_verb(text)
+    if found is None or found[0] > 3:
+        return text
+    at, verb = found
+    base = {"sont": "est", "ont": "a"}.get(verb, verb)
+    return text[:at + len(verb)] + _agree(text[at + len(verb):], True, False, base)
+
+
+def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
+    """``any`` and ``all`` as clauses: « l'un des quartiers de votre cité est… », « aucun … n'est… »,
+    « pour chaque type de quartier, … »."""
+    coll_ty = p.type_of(e.coll)
+    elem_ty = coll_ty.elem if isinstance(coll_ty, Coll) else coll_ty
+    noun = p.element_noun(e.coll)
+    coll = p.expr(e.coll, ctx.ind())
+    body = e.body if e.body is not None and not (isinstance(e.body, ast.BoolLit) and e.body.value) else None
+    exists = (e.kind == "any") != negative
+    if body is None:
+        one = f"{'une' if feminine(noun) else 'un'} {bare(noun)}"
+        if exists:
+            return f"il y a au moins {one} {member_source(coll)}"
+        return f"il n'y a {_none_of(noun, coll)}"
+    if isinstance(e.coll, ast.Binary) and e.coll.op == "..":
+        inner = ctx.bind(e.var, INT, "intro")
+        quantifier = "pour chaque" if e.kind == "all" else "pour au moins un"
+        text = p.expr(body, inner) if e.kind == "any" or not negative else negation(p, body, inner)
+        if e.kind == "any" and negative:
+            return f"pour aucun nombre {var(e.var)} {coll}, {text}"
+        if e.kind == "all" and negative:
+            return f"pour au moins un nombre {var(e.var)} {coll}, {text}"
+        return f"{quantifier} nombre {var(e.var)} {coll}, {text}"
+    if e.kind == "all" and not negative:
+        from checker.prose.statements import _each
+        inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
+        return f"pour {_each(noun, coll)}, {p.expr(body, inner)}"
+    if e.kind == "any" and not negative:
+        from checker.prose.heads import aliases, without_aliases
+        found = aliases(body, {e.var})
+        if found:
+            inner = ctx.bind(e.var, elem_ty, "alias", alias=found[e.var])
+            rest = without_aliases(body, inner)
+            member = p.clause(p.expr(found[e.var], ctx.ind()), "est", member_source(coll).replace("de ", "dans ", 1)
+                              if not member_source(coll).startswith("parmi") else member_source(coll), ctx)
+            return member if rest is None else f"{member} et {p.expr(rest, inner)}"
+    if (e.kind == "any" and not negative or e.kind == "all" and negative) and not _top_level(body, e.var):
+        inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
+        one = f"{'une' if feminine(noun) else 'un'} {bare(noun)}"
+        each = f"{one} {member_source(coll)}" if coll != plural(noun) else one
+        return f"pour au moins {each}, {p.expr(body, inner) if e.kind == 'any' else negation(p, body, inner)}"
+    if e.kind == "any" and not negative or e.kind == "all" and negative:
+        inner = ctx.bind(e.var, elem_ty, "exists", noun=noun, source=coll)
+        return p.expr(body, inner) if e.kind == "any" else negation(p, body, inner)
+    # no element satisfies the body
+    from checker.prose.heads import aliases, without_aliases
+    found = aliases(body, {e.var})
+    if found:
+        inner = ctx.bind(e.var, elem_ty, "alias", alias=found[e.var])
+        rest = without_aliases(body, inner)
+        member = comparison(p, ast.Binary("in", found[e.var], e.coll, e.span), ctx, negative=True)
+        return member if rest is None else f"{member} ou {negation(p, rest, inner)}"
+    if not (isinstance(body, ast.Binary) and body.op in ("and", "or")):
+        inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
+        mark = p.mention(inner.locals[0], inner)
+        text = p.expr(body, dataclasses.replace(inner, mood="ind"))
+        found = first_verb(text, len(mark))
+        if text.startswith(mark + " ") and text.count(mark) == 1 and found is not None \
+                and text[len(mark):found[0]].strip() in ("", "se", "s'"):
+            at, verb = found
+            ne = "n'" if verb[:1] in "aeiouyéèêh" else "ne "
+            whom = _none_of(noun, coll)
+            return f"{whom} {text[len(mark) + 1:at]}{ne}{verb}{text[at + len(verb):]}".replace("  ", " ")
+    rel = relative(p, body, e.var, elem_ty, noun, ctx, False, "subj")
+    return contract(f"il n'y a {_none_of(noun, coll)} {rel}")
+
+
+_NESTED = (ast.Aggregate, ast.Connected, ast.Path)
+
+
+def _top_level(node, name: str) -> bool:
+    """Is ``name`` used in ``node`` outside any nested aggregate (where an « un quartier » would
+    change scope)?"""
+    return uses(node, name, _NESTED)
+
+
+def _none_of(noun: str, coll: str) -> str:
+    """« aucun quartier de votre cité », « aucun des joueurs »."""
+    word = "aucune" if feminine(noun) else "aucun"
+    if coll == plural(noun):
+        return f"{word} {bare(noun)}"
+    if coll.startswith(("les ", "vos ", "ces ", "des ")) or MARK.fullmatch(coll):
+        return contract(f"{word} de {coll}")
+    return contract(f"{word} {bare(noun)} de {coll}")
+
+
+@_expr(ast.Aggregate)
+def _aggregate(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    if e.kind in ("any", "all"):
+        return _quantified(p, e, ctx, negative=False)
+    handler = AGGREGATES.get(e.kind)
+    if handler is None:
+        raise UnsupportedNode(e, f"aggregate '{e.kind}'")
+    return contract(handler(p, e, ctx.ind()))
+
+
+def _parts(p: Prose, e: ast.Aggregate, ctx: Ctx):
+    coll_ty = p.type_of(e.coll)
+    elem_ty = coll_ty.elem if isinstance(coll_ty, Coll) else coll_ty
+    noun = p.element_noun(e.coll)
+    coll = p.expr(e.coll, ctx)
+    body = e.body if e.body is not None and not (isinstance(e.body, ast.BoolLit) and e.body.value) else None
+    return elem_ty, noun, coll, body
+
+
+def _filtered(p: Prose, e: ast.Aggregate, ctx: Ctx, plural_: bool = True) -> tuple[str, str]:
+    """(the elements, the relative clause that filters them: "" when none)."""
+    elem_ty, noun, coll, body = _parts(p, e, ctx)
+    what = _elements(noun, coll)
+    if body is None:
+        return what, ""
+    return what, relative(p, body, e.var, elem_ty, noun, ctx, plural_)
+
+
+def _count(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    what, rel = _filtered(p, e, ctx)
+    if not rel:
+        coll = p.expr(e.coll, ctx)
+        if coll.startswith("les "):
+            return f"le nombre de {coll[4:]}"
+        if coll.startswith(("vos ", "ces ")) or MARK.fullmatch(coll):
+            return contract(f"le nombre de {coll}")
+        noun = p.element_noun(e.coll)
+        return contract(f"le nombre de {bare(plural(noun))} de {coll}")
+    article, words = split_article(what)
+    if article in ("les",):
+        base = f"le nombre de {words}"
+    elif what.startswith(("vos ", "ces ")) or MARK.fullmatch(what):
+        base = f"le nombre de {what}"
+    else:
+        base = f"le nombre d'éléments de {what}"
+    return f"{base} {rel}".strip()
+
+
+def _filter(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    what, rel = _filtered(p, e, ctx)
+    return f"{what} {rel}".strip()
+
+
+def _the(p: Prose, e: ast.Aggregate, ctx: Ctx, only: bool) -> str:
+    elem_ty, noun, coll, body = _parts(p, e, ctx)
+    rel = relative(p, body, e.var, elem_ty, noun, ctx, False) if body is not None else ""
+    source = member_source(coll) if coll != plural(noun) else ""
+    article, words = split_article(noun)
+    head = (f"la seule {words}" if feminine(noun) else f"le seul {words}") if only else noun
+    text = " ".join(x for x in (head, source, rel) if x)
+    return text if only else f"{text} (ou personne s'il n'y en a pas)"
+
+
+def _extreme(p: Prose, e: ast.Aggregate, ctx: Ctx, word: str) -> str:
+    elem_ty, noun, coll, body = _parts(p, e, ctx)
+    inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
+    return (f"la {word} valeur, pour chaque {bare(noun)} {member_source(coll)}, de {p.expr(body, inner)} "
+            f"(0 s'il n'y en a aucun)")
+
+
+def _arg(p: Prose, e: ast.Aggregate, ctx: Ctx, word: str) -> str:
+    elem_ty, noun, coll, body = _parts(p, e, ctx)
+    what = _elements(noun, coll)
+    inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
+    value = p.expr(body, inner)
+    mark = p.mention(inner.locals[0], inner)
+    m = re.match(r"((?:le|la|les|l')\s?[^,;\ue000]*?) de " + re.escape(mark) + "$", value)
+    if m:
+        return f"{what} dont {m.group(1)} est {word}"
+    return f"{what} pour lesquels {value} est {word}"
+
+
+def each(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    """The body of an aggregate, its name first read « chaque quartier de votre cité »."""
+    elem_ty, noun, coll, body = _parts(p, e, ctx)
+    from checker.prose.statements import _each
+    inner = ctx.bind(e.var, elem_ty, "each", noun=noun, source=_each(noun, coll))
+    if not uses(body, e.var):
+        return f"{p.expr(body, inner)}, pour {_each(noun, coll)}"
+    return p.expr(body, inner)
+
+
+def _sum(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    return contract(f"la somme de {each(p, e, ctx)}")
+
+
+AGGREGATES: dict[str, Callable] = {
+    "count": _count,
+    "filter": _filter,
+    "sum": _sum,
+    "max": lambda p, e, ctx: _extreme(p, e, ctx, "plus grande"),
+    "min": lambda p, e, ctx: _extreme(p, e, ctx, "plus petite"),
+    "argmax": lambda p, e, ctx: _arg(p, e, ctx, "le plus grand"),
+    "argmin": lambda p, e, ctx: _arg(p, e, ctx, "le plus petit"),
+    "the": lambda p, e, ctx: _the(p, e, ctx, False),
+    "only": lambda p, e, ctx: _the(p, e, ctx, True),
+}

@@ -1,0 +1,212 @@
+"""Flow diagrams of a procedure, drawn as SVG from the spec's own statements (no Graphviz, no network).
+
+``.. rb:auto:: diagram NAME [DEPTH]`` draws procedure ``NAME``: one box per step (its sentence from
+the prose generator, without the bookkeeping the player's book leaves out), a diamond-headed fork
+for each ``if`` with its branches side by side, a dashed frame for each loop, and each ``call`` of a
+procedure opened as a frame of that procedure's own steps, DEPTH levels deep (1 by default).
+The SVG is written inline in the page, so the HTML build needs nothing but Sphinx.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from html import escape
+
+from checker import ast
+from checker.prose import capitalize, humanize
+from checker.sphinxext import rst
+from checker.sphinxext.book import Book
+from checker.sphinxext.player import plain_body, unlinked
+from checker.sphinxext.render import _label, _params_ctx
+from checker.types import INT, Coll
+
+__all__ = ["render_diagram", "diagram_svg", "Box"]
+
+CHAR_W, LINE_H, PAD, GAP, WIDTH, MAX_DEPTH = 6.4, 16, 8, 18, 250, 3
+
+
+@dataclasses.dataclass
+class Box:
+    """One node of the drawing: a step (``step``), a fork (``if``), a loop or an opened call (``frame``)."""
+    kind: str
+    text: str
+    children: list["Box"] = dataclasses.field(default_factory=list)    # a frame's steps
+    branches: list[list["Box"]] = dataclasses.field(default_factory=list)   # a fork's: then, else
+    items: list[str] = dataclasses.field(default_factory=list)      # a step's list (the choices offered)
+
+    def lines(self, width: float) -> list[str]:
+        """The box's text wrapped to its width, then its items as bullets."""
+        bold = 0.88 if self.kind == "frame" else 1      # a frame's title is bold, hence wider
+        out = _wrap(self.text, (width - 2 * PAD) * bold)
+        for item in self.items:
+            out += _wrap("• " + item, width - 2 * PAD)
+        return out
+
+
+def plain_text(text: str) -> str:
+    """A sentence of the book without its reST markup: roles, emphasis, « (détail) » links."""
+    text = unlinked(text)
+    text = re.sub(r":rb:\w+:`(?:[^`<]*<)?([^`>]*)>?`", r"\1", text)
+    return text.replace("**", "").replace("*", "").replace("\\", "")
+
+
+def _header(book: Book, s, ctx) -> str:
+    step = book.prose.steps((s,), ctx)
+    return plain_text(step[0].text) if step else ""
+
+
+def _loop_ctx(book: Book, s: ast.For, ctx):
+    """The context inside a loop, as the prose generator binds its variable."""
+    if isinstance(s.coll, ast.Binary) and s.coll.op == "..":
+        return ctx.bind(s.var, INT, "intro")
+    ty = book.prose.type_of(s.coll)
+    return ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=book.prose.element_noun(s.coll))
+
+
+def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
+    """The drawing of a block: a box per step; forks, loops and opened calls as frames.
+
+    Consecutive plain statements are told together, so a name a ``choose`` binds reads the same
+    in the statements after it."""
+    out: list[Box] = []
+    run: list = []
+
+    def flush() -> None:
+        for step in book.prose.steps(tuple(run), ctx):
+            if not step.text.strip():
+                continue
+            out.append(Box("step", plain_text(step.text), items=[plain_text(c.text) for c in step.children]))
+        run.clear()
+
+    for s in plain_body(body):
+        opened = isinstance(s, ast.CallProc) and depth > 0 and s.name in book.program.procedures
+        if not isinstance(s, (ast.If, ast.For, ast.Repeat)) and not opened:
+            run.append(s)
+            continue
+        flush()
+        if isinstance(s, ast.If):
+            cond = book.prose.cond(s.cond, ctx)
+            branches = [boxes(book, b, ctx, depth) or [Box("step", "Rien ne se passe.")] for b in (s.then, s.else_)]
+            out.append(Box("if", capitalize(plain_text(cond)) + " ?", branches=branches))
+        elif isinstance(s, (ast.For, ast.Repeat)):
+            inner = _loop_ctx(book, s, ctx) if isinstance(s, ast.For) else ctx
+            told = book.prose.steps((s,), ctx)
+            if told and not told[0].children:       # a loop of one step reads as one sentence
+                out.append(Box("step", plain_text(told[0].text)))
+            elif told:
+                out.append(Box("frame", plain_text(told[0].text), boxes(book, s.body, inner, depth)))
+        else:
+            proc = book.program.procedures[s.name]
+            out.append(Box("frame", _header(book, s, ctx),
+                           boxes(book, proc.body, _params_ctx(book, proc.params), depth - 1)))
+    flush()
+    return out
+
+
+def _wrap(text: str, width: float) -> list[str]:
+    per_line = max(12, int(width / CHAR_W))
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > per_line:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def _size(items: list[Box], width: float) -> float:
+    """The height of a column of boxes drawn at this width."""
+    return sum(_height(b, width) for b in items) + GAP * max(len(items) - 1, 0)
+
+
+def _height(box: Box, width: float) -> float:
+    text = len(box.lines(width)) * LINE_H + 2 * PAD
+    if box.kind == "step":
+        return text
+    if box.kind == "frame":
+        return text + _size(box.children, width - 2 * PAD) + PAD
+    half = (width - GAP) / 2
+    return text + GAP + max(_size(b, half) for b in box.branches) + GAP
+
+
+def _column_width(items: list[Box]) -> float:
+    def need(box: Box) -> float:
+        if box.kind == "frame":
+            return _column_width(box.children) + 2 * PAD
+        if box.kind == "if":
+            return 2 * max(_column_width(b) for b in box.branches) + GAP
+        return WIDTH
+    return max([WIDTH, *(need(b) for b in items)])
+
+
+def _text(out: list[str], lines: list[str], x: float, y: float, anchor: str = "middle", css: str = "") -> None:
+    for i, line in enumerate(lines):
+        out.append(f'<text x="{x:.0f}" y="{y + (i + 1) * LINE_H - 4:.0f}" text-anchor="{anchor}"{css}>'
+                   f"{escape(line)}</text>")
+
+
+def _arrow(out: list[str], x: float, y1: float, y2: float) -> None:
+    out.append(f'<line class="rb-arrow" x1="{x:.0f}" y1="{y1:.0f}" x2="{x:.0f}" y2="{y2 - 1:.0f}" '
+               'marker-end="url(#rb-head)"/>')
+
+
+def _draw(out: list[str], items: list[Box], x: float, y: float, width: float) -> float:
+    """Draws a column of boxes from (x, y); returns the y under the last one."""
+    for i, box in enumerate(items):
+        if i:
+            _arrow(out, x + width / 2, y - GAP, y)
+        lines = box.lines(width)
+        h = _height(box, width)
+        head = len(lines) * LINE_H + 2 * PAD
+        if box.kind == "step":
+            out.append(f'<rect class="rb-step" x="{x:.0f}" y="{y:.0f}" width="{width:.0f}" height="{h:.0f}" rx="6"/>')
+            _text(out, lines, x + width / 2 if not box.items else x + PAD, y + PAD,
+                  "middle" if not box.items else "start")
+        elif box.kind == "frame":
+            out.append(f'<rect class="rb-frame" x="{x:.0f}" y="{y:.0f}" width="{width:.0f}" height="{h:.0f}" rx="8"/>')
+            _text(out, lines, x + PAD, y + PAD, "start", ' class="rb-title"')
+            _draw(out, box.children, x + PAD, y + head, width - 2 * PAD)
+        else:
+            cx = x + width / 2
+            out.append(f'<polygon class="rb-fork" points="{x:.0f},{y + head / 2:.0f} {x + 12:.0f},{y:.0f} '
+                       f'{x + width - 12:.0f},{y:.0f} {x + width:.0f},{y + head / 2:.0f} '
+                       f'{x + width - 12:.0f},{y + head:.0f} {x + 12:.0f},{y + head:.0f}"/>')
+            _text(out, lines, cx, y + PAD)
+            half = (width - GAP) / 2
+            for j, (branch, label) in enumerate(zip(box.branches, ("oui", "non"))):
+                bx = x + j * (half + GAP)
+                _arrow(out, bx + half / 2, y + head, y + head + GAP)
+                out.append(f'<text class="rb-label" x="{bx + half / 2 + 4:.0f}" y="{y + head + GAP - 5:.0f}">'
+                           f"{label}</text>")
+                if branch:
+                    _draw(out, branch, bx, y + head + GAP, half)
+        y += h + GAP
+    return y - GAP
+
+
+def diagram_svg(items: list[Box], title: str) -> str:
+    """The SVG of a column of boxes, with its title for screen readers."""
+    width = _column_width(items)
+    height = _size(items, width)
+    out = [f'<svg class="rb-diagram" xmlns="http://www.w3.org/2000/svg" role="img" '
+           f'viewBox="-2 -2 {width + 4:.0f} {height + 4:.0f}" width="{width + 4:.0f}">',
+           f"<title>{escape(title)}</title>",
+           '<defs><marker id="rb-head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+           'orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>']
+    _draw(out, items, 0, 0, width)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def render_diagram(book: Book, arg: str) -> str:
+    """``diagram NAME [DEPTH]``: the figure of one procedure, as a raw HTML block."""
+    name, _, depth = arg.partition(" ")
+    proc = book.program.procedures[name]
+    depth_n = min(int(depth), MAX_DEPTH) if depth.strip().isdigit() else 1
+    label = book.lexicon.procedures.get(name)
+    title = plain_text(_label(label, proc.params) if label else capitalize(humanize(name)))
+    svg = diagram_svg(boxes(book, proc.body, _params_ctx(book, proc.params), depth_n), title)
+    return "\n".join(rst.directive("container", "rb-figure", None,
+                                   rst.directive("raw", "html", None, svg.split("\n"))))
