@@ -3,7 +3,7 @@
 Every card of the spec is in the universe; the state is symbolic (one Z3 constant per cell a
 rule reads, :class:`~checker.solver.encode.Cells`), bounded by well-formedness (a card is in one
 place at most, counters and integers are natural numbers up to :data:`BOUND`, a var holds a value
-of its type, at most one character of each rank is chosen).  The findings:
+of its type) and by the spec's `invariant`s.  The findings:
 
 - **contradiction** — a permission and a prohibition of the same action can apply together, and
   neither overrides the other nor is ordered by a `precedence`;
@@ -200,8 +200,6 @@ class Search:
         """The bounds of a state, for the cells the query made, and the spec's invariants."""
         out = enc.invariants()          # first: the cells they make get their bounds below
         places: dict[int, list] = {}
-        chosen_by_rank: dict[int, list] = {}
-        E = self.engine
         for key, cell in list(enc.cells.made.items()):
             if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
                 values = field_domain(enc, self._field_type(enc, key[1], key[3]))
@@ -218,10 +216,6 @@ class Search:
             elif key[0] == "in":
                 _, zone, index, inst = key
                 places.setdefault(inst, []).append(cell)
-                if zone == "choisis" or enc.zone_kind[zone] == "Character":
-                    rank = E.card_attrs[E.defs[inst]].get("rank")
-                    if rank is not None and zone == "choisis":
-                        chosen_by_rank.setdefault(rank, []).append(cell)
         for cells in places.values():
             if len(cells) > 1:
                 out.append(z3.AtMost(*cells, 1))
@@ -231,9 +225,6 @@ class Search:
                 if key[0] == "in" and isinstance(key[2], int) and enc.zone_index_types[key[1]] == PLAYER \
                         and key[2] >= 2:
                     out.append(z3.Implies(cell, enc.n > key[2]))
-        for cells in chosen_by_rank.values():
-            if len(cells) > 1:
-                out.append(z3.AtMost(*cells, 1))
         return out
 
     def solve(self, enc: Encoder, *formulas):
