@@ -103,7 +103,8 @@ _stmt = registrar(_STMT)
 _COMPARE = {"==": "est", "!=": "n'est pas", "<": "est inférieur à", "<=": "est au plus", ">": "est supérieur à",
             ">=": "est au moins"}
 _COMPARE_YOU = {"==": "êtes", "!=": "n'êtes pas"}
-_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "notin", "notin": "in"}
+_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "notin", "notin": "in",
+         "is": "isnot", "isnot": "is", "isin": "isnotin", "isnotin": "isin"}
 _ARITH = {"+": "plus", "-": "moins", "*": "fois", "/": "divisé par", "%": "modulo"}
 _LIMITS = {"once_per_turn": "une fois par tour", "once_per_round": "une fois par tour de jeu",
            "once_per_game": "une fois par partie", "unlimited": "sans limite"}
@@ -588,6 +589,12 @@ def _binary(p: Prose, e: ast.Binary, ctx: Ctx) -> str:
         if left == "vous" and op not in _COMPARE_YOU:
             verb = verb.replace("est", "êtes", 1)
         return contract(f"{left} {verb} {right}")
+    if op in ("is", "isnot"):      # physical cards: this very copy
+        same = "le même exemplaire" if op == "is" else "deux exemplaires différents"
+        return contract(f"{left} et {right} sont {same}")
+    if op in ("isin", "isnotin"):
+        clause = f"{left} (cet exemplaire-là) {conj('être', left)} dans {right}"
+        return contract(clause) if op == "isin" else negate(clause)
     if op in ("in", "notin"):
         be = conj("être", left)
         where = "parmi" if isinstance(e.right, (ast.Aggregate, ast.SetLit, ast.Call)) else "dans"
