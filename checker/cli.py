@@ -86,7 +86,10 @@ def _parser() -> argparse.ArgumentParser:
                                            "under 'undecided' with Z3's reason; RULEBOOK_Z3_TIMEOUT_MS and "
                                            "RULEBOOK_Z3_RLIMIT raise the solver's limits).")
     conflicts.add_argument("spec", type=Path, help="the spec directory")
-    conflicts.add_argument("more", type=Path, nargs="*", help="house-rule or overlay files checked with it")
+    conflicts.add_argument("more", type=Path, nargs="*", help="house-rule or overlay files checked with it; only "
+                                                               "the questions that involve them are searched")
+    conflicts.add_argument("--all-rules", action="store_true", help="with house-rule or overlay files, search every "
+                                                                    "question of the spec, not only those involving them")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a move "

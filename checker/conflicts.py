@@ -33,6 +33,7 @@ from checker.effects import Effects
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
+from checker.solver.minimise import count_true, smallest
 from checker.solver.shapes import field_domain, window
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
@@ -105,10 +106,15 @@ class Search:
     """One search over a checked spec, for ``players`` players."""
 
     def __init__(self, typed, players: int | None = None,
-                 settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1)):
+                 settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1),
+                 scope=None):
         """``players``: one player count, or None for every count the game allows at once.  ``shard``
-        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`)."""
+        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`).  ``scope``
+        (a :class:`~checker.conflicts_scope.Scope`): ask only the questions that involve its files."""
         self.shard, self.units, self.marks = shard, 0, []
+        self.scope = scope
+        self.minimal = True         # witnesses with as few players and cards as possible
+        self.questions = 0          # every independent question, asked or not (``units``: those in scope)
         self.typed = typed
         self.p = p = typed.program
         self.low, self.high = player_range(p)
@@ -125,8 +131,12 @@ class Search:
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
 
-    def _mine(self, out: list) -> bool:
-        """Is the next independent query this shard's?  If so, note where its findings start in ``out``."""
+    def _mine(self, out: list, involved=lambda scope: True) -> bool:
+        """Is the next independent query in scope (``involved(scope)``, when the search has one) and this
+        shard's?  If so, note where its findings start in ``out``."""
+        self.questions += 1
+        if self.scope is not None and not involved(self.scope):
+            return False
         unit, self.units = self.units, self.units + 1
         if unit % self.shard[1] != self.shard[0]:
             return False
@@ -227,7 +237,9 @@ class Search:
                     out.append(z3.Implies(cell, enc.n > key[2]))
         return out
 
-    def solve(self, enc: Encoder, *formulas):
+    def solve(self, enc: Encoder, *formulas, minimal: bool = False):
+        """(status, model, Z3's reason) of the formulas on a well-formed state; with ``minimal``, the model
+        has as few players, then as few cards away from their kind's start zone, as the formulas allow."""
         s = make_solver(self.settings)
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
@@ -237,11 +249,22 @@ class Search:
         s.add(*self.well_formed(enc))
         t = time.perf_counter()
         outcome = run(s)
-        self.seconds += time.perf_counter() - t
         self.queries += 1
         if outcome.status == "unknown":
             self.unknowns += 1
-        return outcome.status, outcome.model, outcome.reason
+        model = outcome.model
+        if minimal and self.minimal and outcome.status == "sat":
+            model = smallest(s, model, self._objectives(enc)).model
+        self.seconds += time.perf_counter() - t
+        return outcome.status, model, outcome.reason
+
+    def _objectives(self, enc: Encoder) -> list:
+        """What a witness keeps small, first to last: the players, then the cards away from their start zone."""
+        out = [] if is_const(enc.n) else [(enc.n, self.low)]
+        starts = self.engine.starts
+        away = [cell for key, cell in enc.cells.made.items()
+                if key[0] == "in" and key[1] != starts.get(enc.zone_kind[key[1]])]
+        return out + [(count_true(away), 0)]
 
     # ------------------------------------------------------------ the searches
     def action_args(self, enc: Encoder, action: str) -> tuple[tuple, list]:
@@ -271,7 +294,7 @@ class Search:
                 if not self._most_specific(action, ph.pattern.name, fh.pattern.name):
                     continue
                 done.add((pr.name, fr.name))
-                if not self._mine(out):
+                if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
                     continue
                 claim = self.claim(pr, ph, fr, fh)
                 if claim.status == "unrelated":
@@ -298,9 +321,9 @@ class Search:
                     continue
                 # the clearest witness has no other prohibition in the way; any will do if there is none such
                 clean = [z3.Not(a) if not is_const(a) else not a for a in others]
-                status, model, reason = self.solve(enc, *domain, *both, *clean)
+                status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True)
                 if status != "sat":
-                    status, model, reason = self.solve(enc, *domain, *both)
+                    status, model, reason = self.solve(enc, *domain, *both, minimal=True)
                 if status == "unsat":
                     continue
                 message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
@@ -428,7 +451,7 @@ class Search:
             for (r1, h1), (r2, h2) in itertools.combinations(heads, 2):
                 if only is not None and (r1.name, r2.name) not in only and (r2.name, r1.name) not in only:
                     continue
-                if not self._mine(out):
+                if not self._mine(out, lambda scope: scope.competing(r1, r2, name)):
                     continue
                 resolution = self._resolution(enc0, r1, r2)
                 enc = self.encoder()
@@ -440,7 +463,7 @@ class Search:
                                        (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
                     continue
                 # two values that apply together need an order even when they agree: the interpreter stops
-                status, model, reason = self.solve(enc, *domain, w1, w2)
+                status, model, reason = self.solve(enc, *domain, w1, w2, minimal=True)
                 if status == "unsat":
                     continue
                 kind = "resolved" if resolution else "unknown" if status == "unknown" else "competing-values"
@@ -471,7 +494,9 @@ class Search:
                 if only is not None and (ka, kb) not in only and (kb, ka) not in only:
                     continue
                 touched = effects.interfere(self._power_decl(a), self._power_decl(b))
-                if not touched or not self._mine(out):
+                cards = (E.def_names[a.card], E.def_names[b.card])
+                if not touched or not self._mine(out, lambda scope: scope.order(
+                        ka, kb, window, cards, (self._power_decl(a), self._power_decl(b)))):
                     continue
                 resolution = f"settled: declared order ({ka if (ka, kb) in E.power_order else kb} first)" \
                     if (ka, kb) in ordered else None
@@ -496,7 +521,7 @@ class Search:
                             both.append(enc.expr(decl.requires, env))
                         except Unsupported:
                             pass
-                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both)
+                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both, minimal=True)
                 if status == "unsat":
                     continue
                 kind = "resolved" if resolution else "unknown" if status == "unknown" else "order"
@@ -526,7 +551,7 @@ class Search:
         out = []
         for rule in self.p.rules.values():
             for head in rule.heads:
-                if head.when is None or not self._mine(out):
+                if head.when is None or not self._mine(out, lambda scope: scope.dead(rule, head)):
                     continue
                 enc = self.encoder()
                 name = head.pattern.name
@@ -571,14 +596,16 @@ class Search:
         used = {a for a in p.actions if any(x in done for x in _descendants(p, a))}
         for rule in p.rules.values():
             for h in rule.heads:
-                if h.kind in ("permit", "forbid") and h.pattern.name not in used:
+                if h.kind in ("permit", "forbid") and h.pattern.name not in used and (self.scope is None or (
+                        self.scope.dangling_rule(rule, h.pattern.name, _descendants(p, h.pattern.name)))):
                     out.append(Finding("dangling", f"{rule.name} is about {h.pattern.name}, which nothing does "
                                                    f"(no do, offer or can)", (rule.name,), (h.span,), _cites(rule)))
         for prec in p.precedences:
             for side in (prec.winner, prec.loser):
                 if side.card is not None:
                     card = p.cards.get(side.card)
-                    if card is None or not any(x.name == side.name for x in card.powers):
+                    if (card is None or not any(x.name == side.name for x in card.powers)) and (
+                            self.scope is None or self.scope.dangling_power(side, prec)):
                         out.append(Finding("dangling", f"precedence names {side}, a power \"{side.card}\" does not "
                                                        f"have", (str(side),), (side.span,)))
         return out
@@ -697,7 +724,13 @@ def conflicts_command(args) -> int:
     if workers < 1:
         print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
         return 2
-    findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers)
+    scope = None
+    if args.more and not getattr(args, "all_rules", False):
+        from checker.check import spec_files
+        from checker.conflicts_scope import Scope
+        from checker.diagnostics import Reporter
+        scope = Scope(result, [f for path in args.more for f in spec_files(path, Reporter())])
+    findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers, scope=scope)
     elapsed = time.perf_counter() - start
     for f in findings:
         if f.witness is not None:
@@ -726,6 +759,8 @@ def conflicts_command(args) -> int:
     if args.json:
         print(json.dumps({"unresolved": len(unresolved), "undecided": len(undecided),
                           "queries": search.queries, "unknowns": search.unknowns,
+                          "questions": search.questions, "searched": search.asked,
+                          "involving": [str(f) for f in scope.files] if scope is not None else None,
                           "seconds": round(elapsed, 2), "players": args.players,
                           "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]},
                          ensure_ascii=False, indent=2))
@@ -746,6 +781,9 @@ def conflicts_command(args) -> int:
               f"{f'; {len(undecided)} question(s) Z3 could not decide (listed under undecided)' if undecided else ''}. "
               f"{search.queries} Z3 queries, {search.unknowns} unknown, {elapsed:.1f} s, "
               f"{f'{args.players} players' if args.players else f'{low} to {high} players'}.")
+        if scope is not None:
+            print(f"Searched {search.asked} of {search.questions} questions: those involving {scope.describe()} "
+                  f"(--all-rules searches them all).")
     return 1 if unresolved else 4 if undecided else 0
 
 
