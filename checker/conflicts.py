@@ -259,12 +259,21 @@ class Search:
         return outcome.status, model, outcome.reason
 
     def _objectives(self, enc: Encoder) -> list:
-        """What a witness keeps small, first to last: the players, then the cards away from their start zone."""
+        """What a witness keeps small, first to last: the players, the cards away from their start zone, then
+        the vars (each cell of an indexed one) that do not hold their starting value."""
         out = [] if is_const(enc.n) else [(enc.n, self.low)]
         starts = self.engine.starts
         away = [cell for key, cell in enc.cells.made.items()
                 if key[0] == "in" and key[1] != starts.get(enc.zone_kind[key[1]])]
-        return out + [(count_true(away), 0)]
+        changed = []
+        for key, cell in enc.cells.made.items():
+            if key[0] == "var" and len(key) == 3:
+                name = key[1]
+                start = 0 if self.p.vars[name].counter else self.engine.var_defaults[name]
+                start = enc.from_runtime(start, enc.var_types[name])
+                if isinstance(start, (bool, int)):
+                    changed.append(cell != start)
+        return out + [(count_true(away), 0), (count_true(changed), 0)]
 
     # ------------------------------------------------------------ the searches
     def action_args(self, enc: Encoder, action: str) -> tuple[tuple, list]:
