@@ -5,11 +5,12 @@ apply? …) reads some declarations: its rules, the quantities and `can` their c
 rules about those), the kinds, attributes and enums its values range over, the precedences between its
 rules, and — for every question — the spec's invariants.  These are its *keys*.  A file (or several)
 *touches* keys: what it declares, and what it replaces, extends or removes (the declaration it took
-away counts too).  :class:`Scope` answers, for each question, whether its keys meet the touched ones; a
-question that does not is asked exactly as the spec without the file would ask it, and the search skips
-it.  A card the file adds is searched through its own rules and powers, and through every rule that names
-it; the questions about the other cards' rules are not asked again because the new card is one more value
-their symbolic states range over.
+away counts too).  :class:`Scope` answers, for each question, whether its keys meet the touched ones; the
+search skips a question that does not.  A card the file adds touches its own rules and powers, what names
+it, and each attribute it gives a value no card of its kind had (a rule reading that attribute may apply
+where it could not); it is otherwise one more value the other questions' symbolic states range over, and
+those are not asked again — a base pair that only a new *combination* of known values, or one more card
+to count, would make meet is left to ``--all-rules``.
 
 Keys are tuples: ``("rule", name)``, ``("about", action or quantity)`` (the rules about it and their
 order), ``("order", {a, b})`` (a precedence between a and b), ``("quantity", q)``, ``("action", a)``,
@@ -71,8 +72,9 @@ class Scope:
             return self._facts(decl.decl) | self._facts(self._previous(decl.decl, before))
         if isinstance(decl, ast.ExtendDecl):
             new = decl.decl
-            out = {(_TABLE_OF.get(type(new), "card"), new.name)} | {("attr", a.name) for a in new.attrs
-                                                                    if isinstance(new, (ast.KindDecl, ast.CardDecl))}
+            out = {(_TABLE_OF.get(type(new), "card"), new.name)}
+            if isinstance(new, (ast.KindDecl, ast.CardDecl)):
+                out |= {("attr", a.name) for a in new.attrs}
             return out | (self._facts(new) if isinstance(new, ast.CardDecl) else set())
         if isinstance(decl, ast.RemoveDecl):
             if decl.kind == "precedence":
@@ -81,7 +83,23 @@ class Scope:
                     | self._about(loser.strip(), before)
             table = getattr(before, _REMOVED.get(decl.kind, ""), {})
             return self._facts(table.get(decl.name)) | ({("invariants",)} if decl.kind == "invariant" else set())
+        if isinstance(decl, ast.CardDecl):
+            return self._facts(decl) | self._new_values(decl, before)
         return self._facts(decl)
+
+    @staticmethod
+    def _new_values(card: ast.CardDecl, before: Program) -> set:
+        """("attr", a) for each attribute an added card gives a value no card of its kind had: a rule that
+        reads it may now apply where it could not."""
+        def literal(e):
+            return (type(e).__name__, getattr(e, "value", getattr(e, "id", id(e))))
+        out = set()
+        for attr in card.attrs:
+            known = {literal(a.value) for c in before.cards.values() if c.kind == card.kind
+                     for a in c.attrs if a.name == attr.name}
+            if literal(attr.value) not in known:
+                out.add(("attr", attr.name))
+        return out
 
     @staticmethod
     def _previous(decl, before: Program):

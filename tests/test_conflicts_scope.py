@@ -63,6 +63,18 @@ def test_a_replaced_quantity_brings_the_base_rules_that_read_it_into_scope(tmp_p
     assert scope.dead(rules["remise"], rules["remise"].heads[0]) is False
 
 
+def test_an_added_card_brings_in_the_rules_that_read_an_attribute_value_it_is_the_first_to_have(tmp_path):
+    """A lot at a price no lot had may make `payer` apply where it could not; a lot like the others may not."""
+    for price, involved in ((4, True), (5, False)):
+        house = tmp_path / f"lot{price}.rules"
+        house.write_text(f'card Lot "Vanille" {{ épice: safran  prix: {price} }}\n', encoding="utf-8")
+        result = check_paths([GAME, house])
+        assert result.ok, [d.message for d in result.reporter.diagnostics]
+        scope, rules = Scope(result, [house]), result.program.rules
+        assert scope.contradiction(rules["marchand_de_safran"], rules["payer"], "acheter") is involved
+        assert not scope.contradiction(rules["marchand_de_safran"], rules["un_lot_par_épice"], "acheter")
+
+
 def test_the_bâtisseuse_is_checked_without_the_fourth_editions_own_pairs():
     """The Carrière's pairs are the 4th edition's own business: not searched with the tutorial's file."""
     paths = [ROOT / "spec" / "citadelles", ROOT / "spec" / "maison" / "bâtisseuse.rules"]
