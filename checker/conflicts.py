@@ -790,9 +790,12 @@ def conflicts_command(args) -> int:
               f"{f'; {len(undecided)} question(s) Z3 could not decide (listed under undecided)' if undecided else ''}. "
               f"{search.queries} Z3 queries, {search.unknowns} unknown, {elapsed:.1f} s, "
               f"{f'{args.players} players' if args.players else f'{low} to {high} players'}.")
-        if scope is not None:
-            print(f"Searched {search.asked} of {search.questions} questions: those involving {scope.describe()} "
-                  f"(--all-rules searches them all).")
+        if scope is not None and scope.everything:
+            print(f"Searched all {search.questions} questions: {', '.join(map(str, args.more))} change what every "
+                  f"question assumes (an invariant, or the game).")
+        elif scope is not None:
+            print(f"Searched {search.asked} of {search.questions} questions: those involving "
+                  f"{', '.join(map(str, args.more))} (--all-rules searches them all).")
     return 1 if unresolved else 4 if undecided else 0
 
 

@@ -54,7 +54,6 @@ class Scope:
         self.files = [Path(f) for f in files]
         wanted = {f.resolve() for f in self.files}
         parsed = [f for f in result.files if Path(f.name).resolve() in wanted]
-        self.names = [Path(f.name).name for f in parsed]
         self.touched: set = set()
         ordered = [f for f in result.files if f.overlay is None] + [f for f in result.files if f.overlay is not None]
         for i, spec_file in enumerate(ordered):
@@ -296,7 +295,3 @@ class Scope:
     def dangling_power(self, side: ast.Subject, precedence: ast.PrecedenceDecl) -> bool:
         keys = {_order(str(precedence.winner), str(precedence.loser)), ("power", str(side))}
         return self.involves(keys | ({("card", side.card)} if side.card else set()))
-
-    def describe(self) -> str:
-        """What the questions searched involve, for the command's summary."""
-        return ", ".join(self.names) or "no file"
