@@ -698,7 +698,7 @@ class ConfigDecl:
 
 @dataclass(frozen=True, slots=True)
 class RemoveDecl:
-    kind: str   # rule card precedence constraint configuration procedure quantity table action decision
+    kind: str   # rule card precedence constraint invariant configuration procedure quantity table action decision var window
     name: str
     span: Span
 
@@ -718,6 +718,14 @@ class ExtendDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class RenameDecl:
+    """`rename card "Old" to "New"` (overlays only)."""
+    old: tuple[str, Span]
+    new: tuple[str, Span]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class OverlayHeader:
     name: str
     base: str
@@ -726,7 +734,7 @@ class OverlayHeader:
 
 Decl = Union[GameDecl, SourceDecl, EnumDecl, GridDecl, RecordDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
-             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl]
+             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl]
 
 
 @dataclass(frozen=True, slots=True)

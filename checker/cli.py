@@ -159,10 +159,13 @@ Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad com
                                      "definition, references, completion and the outline of .rules files.  An editor "
                                      "starts it; see docs/editor.md.  Needs the lsp extra: pip install 'rulebook[lsp]'.")
     lsp.add_argument("--stdio", action="store_true", help="use stdin and stdout (the default and only transport)")
+    from checker.diff.command import add_parser as add_diff
+    from checker.scenario import add_parsers as add_scenarios
+    add_diff(sub)
+    add_scenarios(sub)
+    from checker.solver.commands import state_options
     for command in (legal, moves):
-        command.add_argument("--spec", type=Path, action="append",
-                             help="the spec (and overlays) the state is of; default: the paths the state names")
-        command.add_argument("--json", action="store_true", help="machine-readable output")
+        state_options(command)
     return parser
 
 
@@ -240,9 +243,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
+    from checker.diff.command import split_sides
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(split_sides(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as exc:          # argparse: --help is 0, usage errors are 2
         return int(exc.code or 0)
     if args.command is None:
@@ -277,6 +281,12 @@ def _run(argv: list[str] | None) -> int:
             return moves_command(args)
         if args.command == "lsp":
             return _lsp()
+        if args.command in ("eval", "score", "apply"):
+            from checker import scenario
+            return getattr(scenario, f"{args.command}_command")(args)
+        if args.command == "diff":
+            from checker.diff.command import diff_command
+            return diff_command(args)
     except KeyboardInterrupt:
         return 130
     except StdoutFailed:

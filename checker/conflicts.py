@@ -107,10 +107,11 @@ class Search:
 
     def __init__(self, typed, players: int | None = None,
                  settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1),
-                 scope=None):
+                 scope=None, engine: Engine | None = None):
         """``players``: one player count, or None for every count the game allows at once.  ``shard``
         (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`).  ``scope``
-        (a :class:`~checker.conflicts_scope.Scope`): ask only the questions that involve its files."""
+        (a :class:`~checker.conflicts_scope.Scope`): ask only the questions that involve its files.  ``engine``:
+        an engine whose game is already started (its selection is the universe); by default every card."""
         self.shard, self.units, self.marks = shard, 0, []
         self.scope = scope
         self.minimal = True         # witnesses with as few players and cards as possible
@@ -120,10 +121,12 @@ class Search:
         self.low, self.high = player_range(p)
         self.players = players
         self.settings = settings
-        self.engine = e = Engine(typed)
-        e.recording = False
-        everything = {k: [c.name for c in p.cards_of(k)] for k in p.kinds}
-        e.start(everything, players or self.high, 0, [])
+        if engine is None:
+            engine = Engine(typed)
+            engine.recording = False
+            everything = {k: [c.name for c in p.cards_of(k)] for k in p.kinds}
+            engine.start(everything, players or self.high, 0, [])
+        self.engine = engine
         self.queries = 0
         self.unknowns = 0
         self.seconds = 0.0

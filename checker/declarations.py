@@ -11,7 +11,7 @@ import dataclasses
 
 from checker import ast
 from checker.diagnostics import Note
-from checker.program import did_you_mean
+from checker.program import card_hint, did_you_mean
 from checker.source import Span
 from checker.typecheck import Checker, Env
 from checker.typecheck_shapes import check_grid, check_record
@@ -389,7 +389,7 @@ def _power_ref(c: Checker, subject: ast.Subject) -> ast.PowerDecl | None:
     card = c.p.cards.get(subject.card)
     if card is None:
         c.err("E0203", f"unknown card \"{subject.card}\"", subject.span,
-              hint=did_you_mean(subject.card, c.p.cards, '"'))
+              hint=card_hint(c.p, subject.card, c.p.cards))
         return None
     for power in card.powers:
         if power.name == subject.name:
@@ -481,7 +481,8 @@ def _configuration(c: Checker, config: ast.ConfigDecl) -> None:
     for rep in config.replaces:
         old = c.p.cards.get(rep.old[0])
         if old is None:
-            c.err("E0203", f"unknown card \"{rep.old[0]}\"", rep.old[1], subject=rep.old[0], hint=did_you_mean(rep.old[0], c.p.cards, '"'))
+            c.err("E0203", f"unknown card \"{rep.old[0]}\"", rep.old[1], subject=rep.old[0],
+                  hint=card_hint(c.p, rep.old[0], c.p.cards))
         for name, span in rep.new:
             if old is not None:
                 _card_of_kind(c, name, span, old.kind)
@@ -493,6 +494,6 @@ def _card_of_kind(c: Checker, name: str, span, kind: str) -> None:
     card = c.p.cards.get(name)
     if card is None:
         c.err("E0203", f"unknown card \"{name}\"", span, subject=name,
-              hint=did_you_mean(name, [x.name for x in c.p.cards_of(kind)], '"'))
+              hint=card_hint(c.p, name, [x.name for x in c.p.cards_of(kind)]))
     elif card.kind != kind:
         c.err("E0205", f"\"{name}\" is a {card.kind}, not a {kind}", span)

@@ -23,7 +23,7 @@ DECLARATIONS = (
     "game", "source", "enum", "grid", "record", "kind", "counter", "var", "zone", "window", "action", "quantity",
     "table", "card",
     "rule", "precedence", "constraint", "invariant", "decision", "procedure", "configuration", "overlay", "remove", "replace",
-    "extend", "before",
+    "extend", "before", "rename",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
 # The other reserved words: statements, options, operators spelt as words.

@@ -384,8 +384,17 @@ class _Lower(Transformer):
         name = _unquote(tok) if tok.type == "STRING" else str(tok)
         return ast.RemoveDecl(c[0], name, self.span(meta))
 
+    def remove_precedence_text(self, meta, c):
+        return ast.RemoveDecl("precedence", _unquote(c[0]), self.span(meta))
+
+    def remove_precedence(self, meta, c):
+        return ast.RemoveDecl("precedence", f"{c[0]} over {c[1]}", self.span(meta))
+
     def replace_decl(self, meta, c):
         return ast.ReplaceDecl(c[0], self.span(meta))
+
+    def rename_decl(self, meta, c):
+        return ast.RenameDecl((_unquote(c[0]), self.tspan(c[0])), (_unquote(c[1]), self.tspan(c[1])), self.span(meta))
 
     # ---------------------------------------------------------------- statements
     def block(self, meta, c):
@@ -632,8 +641,8 @@ def _constant(value: str):
 for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",
               "collect"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
-for _kind in ("rule", "card", "precedence", "constraint", "invariant", "configuration", "procedure", "quantity", "table",
-              "action", "decision"):
+for _kind in ("rule", "card", "constraint", "invariant", "configuration", "procedure", "quantity", "table", "action",
+              "decision", "var", "window"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["OutputError", "plan", "plan_directory", "write_text", "write_json", "GuardedStdout", "StdoutFailed", "silence_stdout"]
+__all__ = ["OutputError", "plan", "plan_directory", "write_text", "write_bytes", "write_json", "GuardedStdout", "StdoutFailed", "silence_stdout"]
 
 
 class OutputError(Exception):
@@ -68,8 +68,12 @@ def plan_directory(folder: str | Path, pattern: str, force: bool = False, flag: 
 def write_text(target: str | Path, text: str, force: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``target`` atomically: the target is either its earlier self or the whole new
     text, never a part.  Without ``force`` an existing target is refused, even one created meanwhile."""
+    write_bytes(target, text.encode("utf-8"), force)
+
+
+def write_bytes(target: str | Path, data: bytes, force: bool = False) -> None:
+    """:func:`write_text` of bytes (a picture)."""
     path = Path(target)
-    data = text.encode("utf-8")
     directory = path.parent
     try:
         fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")

@@ -27,7 +27,7 @@ MAX_NESTING = 64
 TOP_LEVEL_KEYWORDS = (
     "overlay", "game", "source", "enum", "grid", "record", "kind", "var", "counter", "zone", "window", "action",
     "quantity", "table", "card", "rule", "precedence", "constraint", "invariant", "procedure", "configuration",
-    "decision", "remove", "replace", "extend", "before",
+    "decision", "remove", "replace", "extend", "before", "rename",
 )
 
 

@@ -17,7 +17,7 @@ from checker.diagnostics import Note, Reporter
 from checker.parse import keywords
 from checker.source import Span
 
-__all__ = ["Program", "collect", "suggest"]
+__all__ = ["Program", "collect", "suggest", "card_hint"]
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
@@ -43,6 +43,14 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str 
     return f"did you mean {quote}{best}{quote}?" if best else None
 
 
+def card_hint(program: "Program", name: str, candidates: Iterable[str]) -> str | None:
+    """The hint for an unknown card: the name an overlay renamed it to, or the closest name."""
+    for new, old in program.renamed.items():
+        if old == name:
+            return f"an overlay renamed \"{name}\" to \"{new}\""
+    return did_you_mean(name, candidates, '"')
+
+
 # The tables of a program, by the word an overlay's `remove` uses.
 _TABLE_OF_DECL = {
     ast.EnumDecl: "enums", ast.KindDecl: "kinds", ast.VarDecl: "vars", ast.ZoneDecl: "zones",
@@ -55,7 +63,7 @@ _TABLE_OF_DECL = {
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
     "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
-    "decision": "decisions", "invariant": "constraints",
+    "decision": "decisions", "invariant": "constraints", "var": "vars", "window": "windows",
 }
 # Names that share one namespace: anything an expression can name by itself; and the names of types.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
@@ -92,6 +100,11 @@ class Program:
     files: list[str] = dataclasses.field(default_factory=list)
     # (the base's attribute, the overlay's) for each attribute an `extend kind` declares again
     redeclared: list[tuple[ast.AttrDecl, ast.AttrDecl]] = dataclasses.field(default_factory=list)
+    renamed: dict[str, str] = dataclasses.field(default_factory=dict)   # a card's name -> its name in the base
+
+    def base_name(self, card: str) -> str:
+        """The name ``card`` had in the base spec, before any overlay's `rename`."""
+        return self.renamed.get(card, card)
 
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
@@ -160,9 +173,12 @@ class _Collector:
                                 decl.span, hint=f"choose another name, such as '{name}_'")
         if replacing:
             if name not in table:
+                hint = card_hint(program, name, table) if isinstance(decl, ast.CardDecl) else did_you_mean(name, table)
                 self.reporter.error("E0501", f"`replace` names {self._what(decl)} '{name}' that the base does not declare",
-                                    replace_span or decl.span, hint=did_you_mean(name, table))
+                                    replace_span or decl.span, hint=hint)
                 return
+            if isinstance(decl, ast.RuleDecl) and decl.card is None and table[name].card is not None:
+                decl = dataclasses.replace(decl, card=table[name].card)     # a card's rule stays the card's
             if isinstance(decl, ast.CardDecl):
                 for stale in [r for r in program.rules.values() if r.card == name]:
                     if all(stale.name != new.name for new in decl.rules):
@@ -253,13 +269,36 @@ class _Collector:
         if decl.kind in ("constraint", "invariant"):      # one table holds both: each word names its own
             table = {n: c for n, c in table.items() if c.invariant == (decl.kind == "invariant")}
         if decl.name not in table:
+            hint = card_hint(program, decl.name, table) if decl.kind == "card" else did_you_mean(decl.name, table)
             self.reporter.error("E0501", f"`remove` names {decl.kind} '{decl.name}' that the base does not declare",
-                                decl.span, hint=did_you_mean(decl.name, table))
+                                decl.span, hint=hint)
             return
         removed = getattr(program, _TABLE_OF_REMOVE[decl.kind]).pop(decl.name)
         if isinstance(removed, ast.CardDecl):
             for rule in [r for r in program.rules.values() if r.card == decl.name]:
                 del program.rules[rule.name]
+
+    def rename(self, decl: ast.RenameDecl) -> None:
+        """`rename card "Old" to "New"`: the card, its rules, and every reference to it take the new name."""
+        program = self.program
+        (old, old_span), (new, new_span) = decl.old, decl.new
+        if old not in program.cards:
+            self.reporter.error("E0501", f"`rename` names card \"{old}\" that the base does not declare", old_span,
+                                hint=card_hint(program, old, program.cards))
+            return
+        if new in program.cards:
+            self._duplicate("card", new, new_span, program.cards[new].span)
+            return
+        program.cards = {(new if k == old else k): v for k, v in program.cards.items()}
+        for table in ("enums", "kinds", "vars", "zones", "windows", "actions", "quantities", "tables", "cards",
+                      "rules", "constraints", "decisions", "procedures", "configurations"):
+            entries = getattr(program, table)
+            for key, value in entries.items():
+                entries[key] = _renamed(value, old, new)
+        program.precedences = [_renamed(x, old, new) for x in program.precedences]
+        if program.game is not None:
+            program.game = _renamed(program.game, old, new)
+        program.renamed[new] = program.renamed.pop(old, old)
 
     @staticmethod
     def _what(decl) -> str:
@@ -293,24 +332,61 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
     overlays = [(f, d) for f, d in files if f.overlay is not None]
     for spec_file, directory in base + overlays:
         collector.program.files.append(spec_file.name)
-        if spec_file.overlay is not None:
-            collector.program.overlays.append(spec_file.overlay)
+        header, game = spec_file.overlay, collector.program.game
+        if header is not None:
+            collector.program.overlays.append(header)
+            # an overlay applies to the rule set as it is when it comes: its base is the game's name then
+            if game is not None and header.base != game.name:
+                reporter.error("E0502", f"overlay is for '{header.base}', but the rule set it is applied to is "
+                                        f"'{game.name}'", header.span, hint=did_you_mean(header.base, [game.name], '"')
+                               or "overlays apply in the order given: put the one it is for before it")
         for decl in spec_file.decls:
             if spec_file.overlay is None and isinstance(decl, (ast.RemoveDecl, ast.ReplaceDecl, ast.ExtendDecl)):
                 reporter.error("E0502", "`remove`, `replace` and `extend` are only allowed in an overlay", decl.span,
+                               hint='start the file with `overlay "Variant" on "Game"`')
+                continue
+            if spec_file.overlay is None and isinstance(decl, ast.RenameDecl):
+                reporter.error("E0502", "`rename` is only allowed in an overlay", decl.span,
                                hint='start the file with `overlay "Variant" on "Game"`')
                 continue
             if isinstance(decl, ast.RemoveDecl):
                 collector.remove(decl)
             elif isinstance(decl, ast.ExtendDecl):
                 collector.extend(decl)
+            elif isinstance(decl, ast.RenameDecl):
+                collector.rename(decl)
             elif isinstance(decl, ast.ReplaceDecl):
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:
                 collector.add(decl, directory)
-    program = collector.program
-    for header in program.overlays:
-        if program.game is not None and header.base != program.game.name:
-            reporter.error("E0502", f"overlay is for '{header.base}', but the base spec is '{program.game.name}'",
-                           header.span, hint=did_you_mean(header.base, [program.game.name], '"'))
-    return program
+    return collector.program
+
+
+def _renamed(node, old: str, new: str):
+    """``node`` with every reference to card ``old`` naming ``new`` instead: string literals, a card's own
+    name, the card a rule or precedence belongs to, configuration lists.  Quotations are left as written."""
+    if isinstance(node, ast.StrLit):
+        return dataclasses.replace(node, value=new) if node.value == old else node
+    if isinstance(node, tuple):
+        out = tuple(_renamed(x, old, new) for x in node)
+        return out if any(a is not b for a, b in zip(out, node)) else node
+    if not dataclasses.is_dataclass(node) or isinstance(node, (ast.Cite, Span)):
+        return node
+    pair = lambda p: (new, p[1]) if p[0] == old else p     # noqa: E731  (name, span)
+    changes = {}
+    for field in dataclasses.fields(node):
+        value = getattr(node, field.name)
+        if isinstance(value, str):
+            own = (field.name == "name" and isinstance(node, ast.CardDecl)) or \
+                (field.name == "card" and isinstance(node, (ast.RuleDecl, ast.Subject)))
+            updated = new if own and value == old else value
+        elif isinstance(node, ast.ConfigInclude) and field.name == "names" or \
+                isinstance(node, ast.ConfigReplace) and field.name == "new":
+            updated = tuple(pair(p) for p in value)
+        elif isinstance(node, ast.ConfigReplace) and field.name == "old":
+            updated = pair(value)
+        else:
+            updated = _renamed(value, old, new)
+        if updated != value or updated is not value and not isinstance(value, (str, tuple)):
+            changes[field.name] = updated
+    return dataclasses.replace(node, **changes) if changes else node

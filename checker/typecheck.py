@@ -14,7 +14,7 @@ from typing import Callable
 
 from checker import ast
 from checker.diagnostics import Note, Reporter
-from checker.program import Program, did_you_mean
+from checker.program import Program, card_hint, did_you_mean
 from checker.registry import registrar
 from checker.source import Span
 from checker.types import (BOOL, ERROR, INT, NONE, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty,
@@ -121,7 +121,7 @@ class Checker:
         if isinstance(want, (KindT, Opt)) and isinstance(want.inner if isinstance(want, Opt) else want, KindT):
             kind = (want.inner if isinstance(want, Opt) else want).name
             return self.err("E0203", f"unknown card \"{lit.value}\"", lit.span, subject=lit.value,
-                            hint=did_you_mean(lit.value, [c.name for c in self.p.cards_of(kind)] or self.p.cards, '"'))
+                            hint=card_hint(self.p, lit.value, [c.name for c in self.p.cards_of(kind)] or self.p.cards))
         return TEXT
 
     def expr(self, e: ast.Expr, env: Env, want: Ty | None = None) -> Ty:

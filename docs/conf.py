@@ -47,3 +47,25 @@ html_theme_options = {
     "light_css_variables": {"color-brand-primary": "#7a3b12", "color-brand-content": "#8a4a17"},
     "dark_css_variables": {"color-brand-primary": "#e7a86a", "color-brand-content": "#e7a86a"},
 }
+
+# Other editions and variants (checker/sphinxext/editions.py): each one's rule set is the spec above
+# plus these paths; a page per entry compares it with the 4th edition (and a variant with its edition).
+# The comparisons are kept in docs/_diff/*.json, recomputed only when a file they depend on changes.
+rulebook_editions = {
+    "jeu-de-base": {"paths": ["../spec/éditions/jeu-de-base"]},
+    "partie-rapide-7": {"paths": ["../spec/éditions/jeu-de-base", "../spec/variantes/jeu-de-base/partie-rapide-7.rules"],
+                        "parent": "jeu-de-base"},
+    "partie-rapide-6": {"paths": ["../spec/éditions/jeu-de-base", "../spec/variantes/jeu-de-base/partie-rapide-6.rules"],
+                        "parent": "jeu-de-base"},
+    "roi-assassine-garde-la-couronne": {"paths": ["../spec/éditions/jeu-de-base",
+                                                  "../spec/variantes/jeu-de-base/roi-assassiné-garde-la-couronne.rules"],
+                                        "parent": "jeu-de-base"},
+    "pioche-amelioree": {"paths": ["../spec/éditions/jeu-de-base", "../spec/variantes/jeu-de-base/pioche-améliorée.rules"],
+                         "parent": "jeu-de-base"},
+    "peste": {"paths": ["../spec/éditions/jeu-de-base", "../spec/variantes/jeu-de-base/peste.rules"],
+              "parent": "jeu-de-base"},
+    "premiere-edition": {"paths": ["../spec/éditions/première-édition"]},
+    "partie-raccourcie": {"paths": ["../spec/éditions/première-édition",
+                                    "../spec/variantes/première-édition/partie-raccourcie.rules"],
+                          "parent": "premiere-edition"},
+}

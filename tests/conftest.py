@@ -38,3 +38,12 @@ def bundled():
         return check_paths([Path("spec/citadelles")])
     finally:
         os.chdir(cwd)
+
+
+def run_cli(capsys, *argv):
+    """Run `rulebook ARGV…`: (exit code, stdout, stderr); never a traceback."""
+    from checker.cli import main
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err

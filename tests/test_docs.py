@@ -11,6 +11,7 @@ import dataclasses
 import importlib.metadata
 import io
 import re
+import runpy
 import shutil
 import tomllib
 from pathlib import Path
@@ -248,7 +249,10 @@ def built(tmp_path_factory):
     shutil.copytree(DOCS, src, ignore=shutil.ignore_patterns("_build", "cartes"))
     out = src.parent / "html"
     warnings = io.StringIO()
-    app = _sphinx(src, out, {"rulebook_spec": [str(SPEC)]}, warnings, strict=True)
+    editions = runpy.run_path(str(DOCS / "conf.py"))["rulebook_editions"]
+    for entry in editions.values():      # the copy's conf.py is elsewhere: the editions' paths, absolute
+        entry["paths"] = [str((DOCS / p).resolve()) for p in entry["paths"]]
+    app = _sphinx(src, out, {"rulebook_spec": [str(SPEC)], "rulebook_editions": editions}, warnings, strict=True)
     app.build()
     return app, out, warnings.getvalue()
 
@@ -262,6 +266,22 @@ def test_the_book_builds_with_warnings_as_errors(built):
     assert "Assassiner <em>c</em>" in assassin
     assert 'class="highlight-rulebook' in assassin and '<span class="k">' in assassin
     assert (out / "rb-index.html").exists()
+
+
+def test_each_edition_and_variant_has_a_page_compared_with_the_fourth_edition(built):
+    """The comparisons are kept in docs/_diff/, one per page and per variant's parent (a build recomputes the
+    stale ones: after a change to the spec or to the diff's code, build the book and commit them)."""
+    app, out, _ = built
+    editions = runpy.run_path(str(DOCS / "conf.py"))["rulebook_editions"]
+    for name, entry in editions.items():
+        assert (DOCS / "_diff" / f"{name}.json").is_file()
+        if entry.get("parent"):
+            assert (DOCS / "_diff" / f"{name}--{entry['parent']}.json").is_file()
+    page = (out / "editions" / "premiere-edition.html").read_text(encoding="utf-8")
+    assert "Ce qui change par rapport à la 4" in page and "coréen_마법사" in page
+    assert "est permis dans la 4" in page and "abbé_un_seul_plus_riche" in page
+    variant = (out / "editions" / "peste.html").read_text(encoding="utf-8")
+    assert "Ce qui change par rapport à « jeu-de-base »" in variant and "mise_en_place" in variant
 
 
 def test_every_spec_file_is_a_dependency_of_the_generated_pages(built):

@@ -122,7 +122,7 @@ def test_existing_files_are_kept_without_force(tmp_path):
     target = tmp_path / "résultats.json"
     target.write_text("mine", encoding="utf-8")
     code, _, err = run(*BASE, "-n", "1", "-j", "1", "--json", str(target))
-    assert code == 2 and "exists; use --force" in err
+    assert code == 2 and "already exists; add --force" in err
     assert target.read_text(encoding="utf-8") == "mine"
     code, _, _ = run(*BASE, "-n", "1", "-j", "1", "--json", str(target), "--force")
     assert code == 0 and json.loads(target.read_text(encoding="utf-8"))["games"] == 1

@@ -24,7 +24,7 @@ from checker.solver.factory import SolverSettings
 from checker.solver.legal import Legality, interpreter_moves, interpreter_options, point_of
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import StateFileError, dump_state, load_move, load_state
-from conftest import bundled
+from conftest import bundled, run_cli
 
 CASES = sorted((name, n) for name, counts in bundled().configurations.items() for n in counts)
 
@@ -293,12 +293,7 @@ def test_a_move_with_the_wrong_arguments_is_refused():
 
 # ---------------------------------------------------------------- the commands
 
-def run(capsys, *argv):
-    from checker.cli import main
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 @pytest.fixture

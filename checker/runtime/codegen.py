@@ -272,23 +272,11 @@ def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
 
 # ==================================================================== quantities
 
-def _nodes(exprs):
-    """Every AST node below the given expressions."""
-    stack = list(exprs)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            yield node
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
-
-
 def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
     """Is the quantity computed without iterating (no aggregate, no legality test, only cheap quantities)?"""
     if name in seen:
         return False
-    for node in _nodes(_quantity_exprs(engine, name)):
+    for node in ast.walk(tuple(_quantity_exprs(engine, name))):
         if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
@@ -309,7 +297,7 @@ def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
         return True
     p = engine.program
     state = lambda n: n in p.vars or n in p.zones  # noqa: E731
-    for node in _nodes(_quantity_exprs(engine, name)):
+    for node in ast.walk(tuple(_quantity_exprs(engine, name))):
         if isinstance(node, ast.Can) or (isinstance(node, ast.Name) and state(node.id)) or \
                 (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and state(node.obj.id)):
             return False

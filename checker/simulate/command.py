@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from checker.simulate.games import Job, run_games, spec_files
-from checker.simulate.report import FileExists, comparison_report, csv_text, text_report, write_new
+from checker.output import OutputError, plan, plan_directory, write_bytes, write_json, write_text
+from checker.simulate.report import comparison_report, csv_text, text_report
 from checker.simulate.stats import compare, summarize
 
 __all__ = ["simulate_command", "MAX_GAMES"]
@@ -84,21 +85,13 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
 
 def _outputs(args) -> list[Path] | int:
     """The files the run will write, checked before it starts (never overwritten without --force)."""
-    paths = [Path(p) for p in (args.json, args.csv) if p]
-    if args.plots:
-        plots = Path(args.plots)
-        if plots.exists() and not plots.is_dir():
-            return _fail(f"--plots {plots}: not a directory")
-        if plots.is_dir() and not args.force and any(plots.glob("win-rates-*.png")):
-            return _fail(f"{plots} already has charts (win-rates-*.png); use --force to replace them")
-    for path in paths:
-        if path.is_dir():
-            return _fail(f"{path} is a directory")
-        if path.exists() and not args.force:
-            return _fail(f"{path} exists; use --force to replace it")
-        if not path.parent.exists():
-            return _fail(f"cannot write {path}: no directory {path.parent}")
-    return paths
+    try:
+        plan([p for p in (args.json, args.csv) if p], args.force)
+        if args.plots:
+            plan_directory(args.plots, "win-rates-*.png", args.force)
+    except OutputError as exc:
+        return _fail(str(exc))
+    return [Path(p) for p in (args.json, args.csv) if p]
 
 
 def _progress(total: int):
@@ -189,11 +182,11 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
                                                        "comparison": comparison, "format": summaries[0]["format"]}
     try:
         if args.json:
-            write_new(Path(args.json), json.dumps(record, ensure_ascii=False, indent=1) + "\n", args.force)
+            write_json(args.json, record, args.force)
             print(f"results written to {args.json}", file=sys.stderr)
         if args.csv:
             other = summaries[1] if comparison else None
-            write_new(Path(args.csv), csv_text(summaries[0], other, comparison), args.force)
+            write_text(args.csv, csv_text(summaries[0], other, comparison), args.force)
             print(f"table written to {args.csv}", file=sys.stderr)
         if args.plots:
             from checker.simulate.plots import MissingMatplotlib, charts
@@ -204,10 +197,10 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
                 return _fail(str(exc))
             directory.mkdir(parents=True, exist_ok=True)
             for name, data in pictures.items():
-                write_new(directory / name, data, args.force)
+                write_bytes(directory / name, data, args.force)
             print(f"{len(pictures)} chart(s) written to {directory}", file=sys.stderr)
-    except FileExists as exc:
-        return _fail(f"{exc} appeared while the games were played; use --force to replace it")
+    except OutputError as exc:
+        return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot write {exc.filename or ''}: {exc.strerror or exc}")
     return 0

@@ -1,39 +1,11 @@
-"""The results of a simulation as a person reads them (tables), as CSV, and written to files safely."""
+"""The results of a simulation as a person reads them (tables) and as CSV."""
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
-from pathlib import Path
 
-__all__ = ["text_report", "comparison_report", "csv_text", "write_new", "FileExists"]
-
-
-class FileExists(Exception):
-    """The file is there already and ``--force`` was not given."""
-
-
-def write_new(path: Path, data: bytes | str, force: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file beside it, then renamed over it), so a
-    reader never sees half a file; refuse to replace an existing file unless ``force``."""
-    path = Path(path)
-    if path.exists() and not force:
-        raise FileExists(str(path))
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    handle, temporary = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)       # mkstemp makes it private; a new file is not
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+__all__ = ["text_report", "comparison_report", "csv_text"]
 
 
 def _percent(x) -> str:

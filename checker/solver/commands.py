@@ -17,12 +17,19 @@ from checker.solver.scopes import Scopes
 from checker.documents import DocumentError, read_document, report, spec_paths
 from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state
 
-__all__ = ["legal_command", "moves_command", "load", "describe_move"]
+__all__ = ["legal_command", "moves_command", "load", "describe_move", "state_options"]
 
 
 def _err(command: str, message: str) -> int:
     print(f"rulebook {command}: {message}", file=sys.stderr)
     return 2
+
+
+def state_options(command) -> None:
+    """The options of every command that reads a state file: the spec it is of, and JSON output."""
+    command.add_argument("--spec", type=Path, action="append",
+                         help="the spec (and overlays) the state is of; default: the paths the state names")
+    command.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def load(command: str, state_path: str, spec: list[Path] | None):

@@ -531,7 +531,9 @@ class Encoder:
             if head.kind == "adjust":
                 for g, renv in self.rule_cases(rule, head, args):
                     when = AND(g, True if head.when is None else self.expr(head.when, renv))
-                    result = _num(result) + ITE(when, _num(self.expr(head.expr, renv)), 0)
+                    amount = ITE(when, _num(self.expr(head.expr, renv)), 0)
+                    if not (is_const(amount) and amount == 0):     # an adjustment that never applies adds no term
+                        result = _num(result) + amount
         self._quantities[key] = result
         return result
 

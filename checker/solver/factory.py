@@ -29,6 +29,9 @@ class SolverSettings:
     timeout_ms: int = 10_000
     rlimit: int = 50_000_000
     minimize_cores: bool = True
+    # Incremental: the solver starts with a `push`, so Z3 uses its SMT core at once rather than its one-shot
+    # QF_LIA tactic, which can stall on sums of 0/1 terms (counting cards) that the core refutes at once.
+    incremental: bool = False
 
 
 DEFAULT = SolverSettings()
@@ -58,6 +61,8 @@ def make_solver(settings: SolverSettings = DEFAULT) -> z3.Solver:
     s.set("timeout", settings.timeout_ms)
     s.set("rlimit", settings.rlimit)
     s.set("core.minimize", settings.minimize_cores)
+    if settings.incremental:
+        s.push()
     return s
 
 

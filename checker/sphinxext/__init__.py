@@ -13,7 +13,8 @@ powers or rules gets a page (generated under ``cartes/`` when the build starts),
 and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 
 ``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
-``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``.
+``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``, ``editions``,
+``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`).
 
 Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
@@ -38,6 +39,7 @@ from checker.prose import UnsupportedNode
 from checker.sphinxext.balance import write_balance_pages
 from checker.sphinxext.book import FLOW_PAGES, Book, slug
 from checker.sphinxext.domain import RulebookDomain
+from checker.sphinxext.editions import CACHE_DIR, EDITION_DIR, editions_of, render_edition, render_editions
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
@@ -62,6 +64,8 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "conflicts": lambda book, arg: render_conflicts(book, book.finder),
     "trace": lambda book, arg: render_trace(book),
     "overview": lambda book, arg: render_overview(book),
+    "edition": lambda book, arg: render_edition(book, arg),
+    "editions": lambda book, arg: render_editions(book),
 }
 
 
@@ -86,6 +90,14 @@ class AutoDirective(SphinxDirective):
         for path in book.dependencies():
             self.env.note_dependency(str(path))
         what, _, arg = " ".join(self.arguments).partition(" ")
+        if what == "edition":            # its own files, and its parent's
+            from checker.check import spec_files
+            from checker.diagnostics import Reporter
+            for edition in book.editions:
+                if edition.name in (arg.strip(), next((e.parent for e in book.editions if e.name == arg.strip()), None)):
+                    for path in edition.paths:
+                        for file in spec_files(path, Reporter()):
+                            self.env.note_dependency(str(file))
         if what not in RENDERERS:
             logger.warning("rb:auto: unknown page '%s' (expected one of %s)", what, ", ".join(RENDERERS),
                            location=self.get_location(), type="rulebook", subtype="directive")
@@ -104,6 +116,10 @@ class AutoDirective(SphinxDirective):
         except KeyError as exc:
             logger.warning("rb:auto %s: the spec declares no %s", " ".join(self.arguments), exc,
                            location=self.get_location(), type="rulebook", subtype="directive")
+            return []
+        except ValueError as exc:        # an edition whose rule set has errors
+            logger.warning("rb:auto %s: %s", " ".join(self.arguments), exc, location=self.get_location(),
+                           type="rulebook", subtype="edition")
             return []
         source = f"<rb:auto {' '.join(self.arguments)}>"
         lines = StringList(text.split("\n"), source=source)
@@ -138,12 +154,22 @@ def load(app: Sphinx) -> None:
         logger.warning("rulebook: %s", exc, location=str(lexicon), type="rulebook", subtype="lexicon")
         book = Book.load(paths, None)
     book.finder = load_finder(app.config.rulebook_conflict_finder)
+    book.editions = editions_of(app.config.rulebook_editions, Path(app.confdir), paths[:1])
+    book.cache_dir = Path(app.srcdir) / CACHE_DIR
     BOOKS[str(app.srcdir)] = book
     _report(book)
     write_card_pages(book, Path(app.srcdir))
     write_balance_pages(Path(app.srcdir), Path(app.confdir), list(app.config.rulebook_simulations),
                         lambda message, where: logger.warning(message, location=where, type="rulebook",
                                                               subtype="simulation"))
+    write_edition_pages(book, Path(app.srcdir))
+
+
+def write_edition_pages(book: Book, srcdir: Path) -> list[Path]:
+    """One page per edition or variant of ``rulebook_editions``; stale generated pages go."""
+    root = srcdir / EDITION_DIR
+    wanted = {root / f"{e.name}.rst": f"{GENERATED}\n\n.. rb:auto:: edition {e.name}\n" for e in book.editions}
+    return _sync_pages(root, wanted)
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
@@ -158,6 +184,12 @@ def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
                 if book.has_page(card):
                     wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
                         f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
+    return _sync_pages(root, wanted)
+
+
+def _sync_pages(root: Path, wanted: dict[Path, str]) -> list[Path]:
+    """Write the generated pages that changed, and remove the generated pages below ``root`` that are
+    no longer wanted."""
     for path, text in wanted.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
@@ -185,6 +217,7 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("rulebook_lexicon", "lexique.toml", "env", [str])
     app.add_config_value("rulebook_simulations", [], "env", [list])
     app.add_config_value("rulebook_conflict_finder", "checker.conflicts:find_conflicts", "env", [str])
+    app.add_config_value("rulebook_editions", {}, "env", [dict])
     RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
     app.add_domain(RulebookDomain)
     _lexer(app)

@@ -46,6 +46,9 @@ class Book:
     spec_paths: list[Path]
     lexicon_path: Path | None = None
     finder: Callable | None = None      # finds conflicts the spec does not resolve (a solver), if any
+    editions: list = dataclasses.field(default_factory=list)     # other editions and variants (editions.py)
+    cache_dir: Path | None = None       # where their comparisons with this spec are kept
+    recomputed: list = dataclasses.field(default_factory=list)   # the comparisons this build had to compute
     prose: Prose = dataclasses.field(init=False)
     placement: dict[tuple[str, str], str] = dataclasses.field(init=False, default_factory=dict)
 

@@ -1,0 +1,91 @@
+"""`rulebook diff` sees every clarification of the 4th edition: each one is removed in turn (a generated
+overlay) and the difference is expected — or, where removing it truly changes no game, equivalence is
+proven and the reason is written below.
+
+The clarifications: every precedence, every rule that `overrides` another, every rule that names a
+`decision`, every `value` rule, and every rule citing one of the rulebook's « Nom : … » precisions.  A
+rule removed takes the precedences naming it along (a precedence cannot name a rule that is gone).
+The search stops at the first difference and does not minimise witnesses; `python bench/diff.py
+--ablations` runs the same with minimal witnesses and times each.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from checker.check import check_paths
+from checker.diff.pair import Side
+from checker.diff.run import diff_results
+
+BASE = [Path(__file__).resolve().parent.parent / "spec" / "citadelles"]
+PRECISION = re.compile(r"^[A-ZÉ][\w'’ ]+ : ")
+
+# Removing these changes no game; the reason, checked by the test (the diff must prove it: exit 0).
+EQUIVALENT = {
+    'precedence "Sorcière".ensorcellement over "Maître-Chanteuse".chantage':
+        "the Sorcière's spell is declared before the threat: without the precedence the reactions keep "
+        "the same order (and `rulebook conflicts` then reports the pair as unordered)",
+    "precedence échevin_pas_de_doublon over carrière_doublons":
+        "a permission lifts only the prohibitions it overrides: the Carrière overrides pas_de_doublon, not "
+        "the Échevin's rule, which stands without the precedence (`rulebook conflicts` then reports the pair)",
+    "precedence diplomate_pas_de_doublon over carrière_doublons":
+        "as for the Échevin: the Diplomate's prohibition is not overridden by the Carrière",
+    "precedence capitaine_pas_de_doublon over carrière_doublons":
+        "as for the Échevin: the Capitaine's prohibition is not overridden by the Carrière",
+    "rule cardinal_une_carte_par_pièce":
+        "cardinal_or_manquant, the only permission of bâtir_avec_l_aide_de, already requires the same cards",
+    "rule chantier_non_confisquable":
+        "échevin_quartier_payé forbids confisquer when not construction_payée: the same condition",
+    "rule nécropole_non_confisquable":
+        "a special case of échevin_quartier_payé (a Nécropole built without paying is not paid)",
+}
+
+
+def _ablations(program) -> list[tuple[str, list[str]]]:
+    out = []
+    for x in program.precedences:
+        out.append((f"precedence {x.winner} over {x.loser}", [f"remove precedence {x.winner} over {x.loser}"]))
+    for rule in program.rules.values():
+        if rule.overrides or rule.decisions or any(h.kind == "value" for h in rule.heads) \
+                or any(PRECISION.match(c.quote) for c in rule.cites):
+            lines = [f"remove rule {rule.name}"]
+            lines += [f"remove precedence {x.winner} over {x.loser}" for x in program.precedences
+                      if x.winner.card is None and rule.name in (x.winner.name, x.loser.name)]
+            out.append((f"rule {rule.name}", lines))
+    return out
+
+
+@pytest.fixture(scope="module")
+def base():
+    result = check_paths(BASE)
+    assert result.ok
+    return Side("a", result, BASE)
+
+
+def test_every_clarification_is_listed(base):
+    names = [name for name, _ in _ablations(base.program)]
+    assert len(names) == len(set(names)) == 54
+    assert set(EQUIVALENT) <= set(names)
+
+
+@pytest.mark.parametrize("name,lines", _ablations(check_paths(BASE).program),
+                         ids=lambda x: x if isinstance(x, str) else "")
+def test_removing_a_clarification_is_seen(base, tmp_path, name, lines):
+    overlay = tmp_path / "ablation.rules"
+    overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
+    ablated = check_paths(BASE + [overlay])
+    assert ablated.ok, [d.message for d in ablated.reporter.errors]
+    result = diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+    assert not result.undecided, [d.message for d in result.undecided]
+    if name in EQUIVALENT:
+        assert result.status == "equivalent", [d.message for d in result.behavioural]
+        removed = [d for d in result.neutral if d.kind in ("rule", "precedence")]
+        assert removed, "the removal itself is listed, as a change that changes no game"
+    else:
+        assert result.status == "different"
+        found = [d for d in result.behavioural if d.kind in ("legality", "value", "order")]
+        assert found, f"only {[d.message for d in result.behavioural]}"
+        assert all(d.witness for d in found)
