@@ -3,19 +3,23 @@
 :func:`smallest` takes a solver whose constraints a model already satisfies and a list of integer
 objectives (the player count, the number of cards away from where a game starts them …), and
 tightens them one after the other, first to last: for each, a binary search on an upper bound
-(``objective <= k`` under a `push`), keeping every model found, then the least bound found is kept
-while the next objective is tightened.  Each check has the solver's limits (its resource limit makes
-the answer the same on any machine), and an undecided check ends the tightening of that objective
-with the best model so far: the result always satisfies the constraints, and is the smallest in this
-lexicographic order when no check was undecided.  A term that counts true Booleans is made by
+(``objective <= k`` under a `push`), a bounded number of checks, keeping every model found, then the
+least bound found is kept while the next objective is tightened.  Each check has the solver's limits
+(its resource limit makes the answer the same on any machine), and an undecided check ends the
+tightening of that objective with the best model so far: the result always satisfies the constraints,
+and is the smallest in this lexicographic order when no check was undecided and none ran out.
+`rulebook conflicts` and `rulebook diff` make their witnesses small with it.  A term that counts true Booleans is made by
 :func:`count_true`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
 
 import z3
+
+from checker.solver.factory import run
 
 __all__ = ["smallest", "count_true", "Count", "Tightened"]
 
@@ -55,34 +59,39 @@ def _at_most(term, bound: int):
     return term <= bound
 
 
-def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[object, int]],
-             max_checks: int = 24, rlimit: int | None = None) -> Tightened:
+def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[object, int]], checks: int = 8,
+             rlimit: int | None = None, shrink: Callable[[z3.ModelRef], list] | None = None) -> Tightened:
     """The model of ``solver`` that makes each objective, in turn, as small as possible.  ``objectives``:
-    (an integer term, the least value it can take).  At most ``max_checks`` checks in all, each within
-    ``rlimit`` (Z3's resource limit, when given); the bounds found are added to the solver."""
+    (an integer term or a :class:`Count`, the least value it can take).  At most ``checks`` checks per
+    objective, each within ``rlimit`` (Z3's resource limit, when given); the bounds found are added to the
+    solver.  ``shrink(model)``: constraints added before each objective after the first (to search only
+    among the subsets of the witness found so far, say: faster, but a smallest subset, not a smallest model)."""
     out = Tightened(model, [])
     if rlimit is not None:
         solver.set("rlimit", rlimit)
-    for term, floor in objectives:
+    for i, (term, floor) in enumerate(objectives):
+        if shrink is not None and i:
+            solver.add(shrink(out.model))
         best = _value(out.model, term)
         low = floor
-        while low < best and out.checks < max_checks:
+        for _ in range(checks):
+            if low >= best:
+                break
             bound = (low + best) // 2
             solver.push()
             solver.add(_at_most(term, bound))
-            answer = solver.check()
-            out.checks += 1
-            if answer == z3.sat:
-                out.model = solver.model()
-                best = _value(out.model, term)
+            outcome = run(solver)
             solver.pop()
-            if answer == z3.unsat:
+            out.checks += 1
+            if outcome.status == "sat":
+                out.model = outcome.model
+                best = _value(out.model, term)
+            elif outcome.status == "unsat":
                 low = bound + 1
-            elif answer != z3.sat:
+            else:
                 out.undecided += 1
                 break
         if not isinstance(term, int):
             solver.add(_at_most(term, best))
-        out.values.append(best)
     out.values = [_value(out.model, term) for term, _ in objectives]
     return out
