@@ -268,7 +268,7 @@ def _run(argv: list[str] | None) -> int:
             from checker.play import replay_command
             return replay_command(args)
         if args.command == "conflicts":
-            from checker.conflicts import conflicts_command
+            from checker.conflicts_command import conflicts_command
             return conflicts_command(args)
         if args.command == "simulate":
             from checker.simulate.command import simulate_command

@@ -29,7 +29,7 @@ from checker.conflicts import BOUND, Search
 from checker.runtime.engine import Engine
 from checker.solver.encode import Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
-from checker.solver.minimise import smallest
+from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import player_range
 from checker.types import BOOL, KindT, Opt
@@ -37,8 +37,6 @@ from checker.types import BOOL, KindT, Opt
 __all__ = ["Side", "Pair", "Live", "written"]
 
 TIGHTENING = 6          # solver calls per minimised objective, at most
-TIGHTENING_RLIMIT = 3_000_000   # … each within this many Z3 resource units (deterministic, unlike a time limit:
-#                                 a call that runs out keeps the best witness so far)
 
 
 @dataclasses.dataclass

@@ -21,7 +21,10 @@ import z3
 
 from checker.solver.factory import run
 
-__all__ = ["smallest", "count_true", "Count", "Tightened"]
+__all__ = ["smallest", "count_true", "Count", "Tightened", "TIGHTENING_RLIMIT"]
+
+TIGHTENING_RLIMIT = 3_000_000   # Z3 resource units for one tightening check (deterministic, unlike a time
+#                                 limit: a check that runs out keeps the best witness so far)
 
 
 @dataclasses.dataclass
