@@ -43,6 +43,8 @@ WORDS = {
     ("checker/lsp/hover.py", "type"): "an LSP message key",
     ("checker/lsp/index.py", "type"): "an LSP message key",
     ("checker/lsp/server.py", "type"): "an LSP message key",
+    ("checker/scenario.py", "type"): "a key of `rulebook eval --json`",
+    ("checker/sphinxext/editions.py", "départage"): "the French label of the game's `tiebreak` field",
 }
 
 
