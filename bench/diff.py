@@ -2,7 +2,7 @@
 --ablations) against itself minus each of its clarifications.
 
     python bench/diff.py                 # the editions and variants
-    python bench/diff.py --ablations     # also the 55 ablations, with minimal witnesses
+    python bench/diff.py --ablations     # also the 54 ablations, with minimal witnesses
 
 Prints one row per comparison: its time, its Z3 queries and unknowns, the actions and quantities
 searched, and the differences found (behavioural by kind, changes that change no game, undecided).

@@ -765,7 +765,7 @@ def walk(node):
 
 def statements(stmts):
     """Every statement of a block, and of the blocks nested in it (`if`, `for`, `repeat`), in order."""
-    for s in stmts:
+    for s in stmts or ():
         yield s
         for field in ("then", "else_", "body"):
             inner = getattr(s, field, None)

@@ -30,9 +30,8 @@ DOCS = ROOT / "docs" / "carcassonne"
 
 
 def _offer_in(procedure: str) -> ast.Offer:
-    from checker.sphinxext.book import walk_stmts
     body = checked().program.procedures[procedure].body
-    return next(s for s in walk_stmts(body) if isinstance(s, ast.Offer))
+    return next(s for s in ast.statements(body) if isinstance(s, ast.Offer))
 
 
 def _scopes() -> Scopes:

@@ -124,3 +124,12 @@ def test_a_rule_set_with_errors_is_refused(capsys, tmp_path):
     broken = overlay(tmp_path, "rule cassée { forbid bâtir(p, d) when inconnu }")
     code, out, err = run(capsys, "diff", BASE, "--with", str(broken))
     assert code == 2 and "rule set B has 1 error(s)" in err and "unknown" in out
+
+
+def test_the_fan_expansion_compares_with_cards_that_have_no_copy_in_the_witness(capsys, monkeypatch):
+    """Its witnesses name cards of the expansion that no zone holds (a card-valued variable's default):
+    they are selected, with no copy to place, where the diff used to stop with an internal error."""
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    code, out, err = run_cli(capsys, "diff", "spec/citadelles", "--with", "spec/extension-fan", "--first")
+    assert code == 1, err
+    assert "legality" in out and "witness:" in out and "the interpreter, on the witness: agrees" in out

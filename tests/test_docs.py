@@ -25,7 +25,6 @@ from checker.parse import keywords
 from checker.prose import Ctx, Prose, UnsupportedNode
 from checker.source import Span
 from checker.sphinxext import Book, render, write_card_pages
-from checker.sphinxext.book import walk_stmts
 from checker.sphinxext.reports import load_finder, render_conflicts, traced
 from conftest import ROOT, SPEC
 
@@ -227,7 +226,7 @@ def test_every_power_step_and_rule_is_cited_somewhere_on_its_page(book: Book):
             continue
         page = render(book, "card", card.name)
         for power in card.powers:
-            for s in walk_stmts(power.body):
+            for s in ast.statements(power.body):
                 if isinstance(s, ast.CiteStmt):
                     assert s.cite.quote.replace("*", "\\*") in page, (card.name, s.cite.quote)
 
@@ -236,10 +235,16 @@ def test_every_power_step_and_rule_is_cited_somewhere_on_its_page(book: Book):
 
 
 def _sphinx(srcdir: Path, outdir: Path, overrides: dict, warnings: io.StringIO, strict: bool):
+    """A built Sphinx application; the nodes, roles and directives it registers go away after the build,
+    so a later build in the same process (the Carcassonne book's test) starts clean."""
     from sphinx.application import Sphinx
-    return Sphinx(str(srcdir), str(srcdir), str(outdir), str(outdir / ".doctrees"), "html",
-                  confoverrides=overrides, status=io.StringIO(), warning=warnings, warningiserror=strict,
-                  freshenv=True)
+    from sphinx.util.docutils import docutils_namespace
+    with docutils_namespace():
+        app = Sphinx(str(srcdir), str(srcdir), str(outdir), str(outdir / ".doctrees"), "html",
+                     confoverrides=overrides, status=io.StringIO(), warning=warnings, warningiserror=strict,
+                     freshenv=True)
+        app.build()
+    return app
 
 
 @pytest.fixture(scope="module")
@@ -253,7 +258,6 @@ def built(tmp_path_factory):
     for entry in editions.values():      # the copy's conf.py is elsewhere: the editions' paths, absolute
         entry["paths"] = [str((DOCS / p).resolve()) for p in entry["paths"]]
     app = _sphinx(src, out, {"rulebook_spec": [str(SPEC)], "rulebook_editions": editions}, warnings, strict=True)
-    app.build()
     return app, out, warnings.getvalue()
 
 
@@ -299,7 +303,6 @@ def test_a_broken_spec_is_reported_as_located_warnings(tmp_path: Path):
     bad = ROOT / "tests" / "fixtures" / "bad" / "types.rules"
     warnings = io.StringIO()
     app = _sphinx(src, tmp_path / "html", {"rulebook_spec": [str(bad)]}, warnings, strict=False)
-    app.build()
     text = warnings.getvalue()
     assert "Traceback" not in text
     assert re.search(r"types\.rules:\d+: WARNING: error\[E\d{4}\]: ", text), text

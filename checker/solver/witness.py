@@ -150,7 +150,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             move_values.append(v)
             inner = t.inner if isinstance(t, Opt) else t
             if isinstance(inner, KindT) and v is not None:
-                needed.add(E.defs[v])
+                needed.add(E.defs[v] if v >= 0 else v)
     # the decision point: the turn's offer, for the player who acts, with a card of the kind its names need
     # (the one the player holds, in a zone indexed by player; or the move's own; or one the model leaves free)
     offer, mirrors = _turn_offer(p)
@@ -197,7 +197,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     # a selected card the model says nothing about goes to its kind's start zone, unless the model says it
     # is not there; then to a zone of its kind the model does not mention
     for d in needed:
-        for inst in E.instances[d]:
+        for inst in E.instances.get(d, ()):     # a card with no copy in play (a negative id) has none
             if inst in placed:
                 continue
             kind = E.def_kind[d]

@@ -200,7 +200,7 @@ class Book:
         names: list[str] = []
         for power in card.powers:
             names.extend(n for n, _ in power.decisions)
-            names.extend(s.name for s in walk_stmts(power.body) if isinstance(s, ast.DecisionStmt))
+            names.extend(s.name for s in ast.statements(power.body) if isinstance(s, ast.DecisionStmt))
         for rule in self.program.rules_of_card(card.name):
             names.extend(n for n, _ in rule.decisions)
         subjects = {card.name} | {p.name for p in card.powers} | {r.name for r in self.program.rules_of_card(card.name)}
@@ -266,11 +266,11 @@ class Book:
                     seen_repeat = True
                     until |= _names(s.until)
                     continue
-                (after if seen_repeat else before).extend(c.name for c in walk_stmts((s,))
+                (after if seen_repeat else before).extend(c.name for c in ast.statements((s,))
                                                          if isinstance(c, ast.CallProc))
         end_procs = [p for p in program.procedures
                      if p in after or any(isinstance(s, ast.SetVar) and s.target.name in until
-                                          for s in walk_stmts(program.procedures[p].body))]
+                                          for s in ast.statements(program.procedures[p].body))]
         score = [q for q in (self.game_field("score"), self.game_field("tiebreak")) if q]
         for name in end_procs:
             claim("end", "procedure", name)
@@ -343,7 +343,7 @@ class Book:
             decl = self.program.procedures.get(name)
             if decl is None:
                 continue
-            for s in walk_stmts(decl.body):
+            for s in ast.statements(decl.body):
                 if isinstance(s, ast.CallProc) and s.name not in out:
                     out.add(s.name)
                     todo.append(s.name)
@@ -356,7 +356,7 @@ class Book:
             decl = self.program.procedures.get(name)
             if decl is None:
                 return
-            for s in walk_stmts(decl.body):
+            for s in ast.statements(decl.body):
                 if isinstance(s, ast.CallProc) and s.name not in order and s.name != proc:
                     order.append(s.name)
                     visit(s.name)
@@ -366,7 +366,7 @@ class Book:
 
     def _actions_in(self, body) -> set[str]:
         names: set[str] = set()
-        for s in walk_stmts(body):
+        for s in ast.statements(body):
             if isinstance(s, ast.Do):
                 names.add(s.action)
             elif isinstance(s, ast.Offer):
@@ -423,37 +423,16 @@ def _literal(expr):
     return None
 
 
-def walk_stmts(body):
-    """Every statement of a body, nested ones included, in order."""
-    for s in body or ():
-        yield s
-        for field in ("then", "else_", "body"):
-            inner = getattr(s, field, None)
-            if isinstance(inner, tuple):
-                yield from walk_stmts(inner)
-
-
-def _walk(node):
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        yield node
-        for field in dataclasses.fields(node):
-            if field.name not in ("span", "func_span", "var_span", "name_span", "kind_span"):
-                yield from _walk(getattr(node, field.name))
-
-
 def _names(node) -> set[str]:
-    return {n.id for n in _walk(node) if isinstance(n, ast.Name)} | {
-        n.target.name for n in _walk(node) if isinstance(n, ast.SetVar)}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.target.name for n in ast.walk(node) if isinstance(n, ast.SetVar)}
 
 
 def _calls(node) -> set[str]:
-    out = {n.func for n in _walk(node) if isinstance(n, ast.Call)}
-    out |= {h.pattern.name for n in _walk(node) if isinstance(n, ast.RuleHead) for h in [n]}
+    out = {n.func for n in ast.walk(node) if isinstance(n, ast.Call)}
+    out |= {h.pattern.name for n in ast.walk(node) if isinstance(n, ast.RuleHead) for h in [n]}
     return out
 
 
 def _names_card(node, card: str) -> bool:
-    return any(isinstance(n, ast.StrLit) and n.value == card for n in _walk(node))
+    return any(isinstance(n, ast.StrLit) and n.value == card for n in ast.walk(node))

@@ -12,7 +12,7 @@ from checker.parse import parse_file
 from checker.prose import Ctx, capitalize, humanize, rst_escape
 from checker.source import SourceError, read_source
 from checker.sphinxext import rst
-from checker.sphinxext.book import Book, PowerRef, walk_stmts
+from checker.sphinxext.book import Book, PowerRef
 from checker.sphinxext.render import describe, quotes
 
 __all__ = ["render_configurations", "render_decisions", "render_glossary", "render_variants", "decision_users"]
@@ -101,7 +101,7 @@ def decision_users(book: Book) -> dict[str, list]:
         for power in card.powers:
             for name, _ in power.decisions:
                 add(name, PowerRef(card.name, power))
-            for s in walk_stmts(power.body):
+            for s in ast.statements(power.body):
                 if isinstance(s, ast.DecisionStmt):
                     add(s.name, PowerRef(card.name, power))
     for table in (program.constraints, program.configurations, program.kinds):
@@ -112,7 +112,7 @@ def decision_users(book: Book) -> dict[str, list]:
         if precedence.decision:
             add(precedence.decision[0], precedence)
     for proc in program.procedures.values():
-        for s in walk_stmts(proc.body):
+        for s in ast.statements(proc.body):
             if isinstance(s, ast.DecisionStmt):
                 add(s.name, proc)
     return users

@@ -17,7 +17,7 @@ from checker import ast
 from checker.citations import normalize, source_path
 from checker.prose import rst_escape
 from checker.sphinxext import rst
-from checker.sphinxext.book import Book, PowerRef, walk_stmts
+from checker.sphinxext.book import Book, PowerRef
 from checker.sphinxext.reference import decision_users
 from checker.sphinxext.render import quotes
 from checker.solver.statefile import player_range
@@ -44,12 +44,12 @@ def cited_declarations(program) -> Iterable[tuple[object, ast.Cite]]:
             ref = PowerRef(card.name, power)
             for cite in power.cites:
                 yield ref, cite
-            for s in walk_stmts(power.body):
+            for s in ast.statements(power.body):
                 if isinstance(s, ast.CiteStmt):
                     yield ref, s.cite
     for table in (program.procedures, program.actions):
         for decl in table.values():
-            for s in walk_stmts(decl.body or ()):
+            for s in ast.statements(decl.body or ()):
                 if isinstance(s, ast.CiteStmt):
                     yield decl, s.cite
 
