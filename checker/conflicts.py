@@ -31,6 +31,7 @@ import z3
 from checker import ast
 from checker.effects import Effects
 from checker.runtime.engine import Engine
+from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
@@ -242,7 +243,8 @@ class Search:
 
     def solve(self, enc: Encoder, *formulas, minimal: bool = False):
         """(status, model, Z3's reason) of the formulas on a well-formed state; with ``minimal``, the model
-        has as few players, then as few cards away from their kind's start zone, as the formulas allow."""
+        has as few players, then as few cards away from their kind's start zone, as the formulas allow (one
+        found on the states with one copy of each card, when the question was asked again so, is kept as is)."""
         s = make_solver(self.settings)
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
@@ -252,11 +254,14 @@ class Search:
         s.add(*self.well_formed(enc))
         t = time.perf_counter()
         outcome = run(s)
+        retried = outcome.status == "unknown"
+        if retried:
+            outcome = self._one_copy_each(enc, todo, outcome)
         self.queries += 1
         if outcome.status == "unknown":
             self.unknowns += 1
         model = outcome.model
-        if minimal and self.minimal and outcome.status == "sat":
+        if minimal and self.minimal and outcome.status == "sat" and not retried:
             model = smallest(s, model, self._objectives(enc),
                              rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit)).model
         self.seconds += time.perf_counter() - t
@@ -278,6 +283,22 @@ class Search:
                 if isinstance(start, (bool, int)):
                     changed.append(cell != start)
         return out + [(count_true(away), 0), (count_true(changed), 0)]
+
+    def _one_copy_each(self, enc: Encoder, todo: list, undecided):
+        """The question Z3 could not decide, asked again on the states with one copy of each card in each
+        place (:mod:`checker.solver.bounded`): its ``sat`` is the question's; anything else leaves it
+        undecided."""
+        off = later_copies(enc, self.engine.defs)
+        if not off:
+            return undecided
+        s = make_solver(self.settings)
+        s.add(*restricted([*todo, *enc.defined, *self.well_formed(enc)], off))
+        outcome = run(s)
+        if outcome.status == "sat":
+            return outcome
+        undecided.reason += (f" (nor {'found' if outcome.status == 'unsat' else 'decided'} on the states with one "
+                             f"copy of each card in each place)")
+        return undecided
 
     # ------------------------------------------------------------ the searches
     def action_args(self, enc: Encoder, action: str) -> tuple[tuple, list]:

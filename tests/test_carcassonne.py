@@ -9,6 +9,7 @@ of spec/carcassonne/20-tuiles.rules (a reconstruction: see its decision).
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from checker.runtime.state import Abort
 from conftest import ROOT
 
 SPEC = ROOT / "spec" / "carcassonne"
+RULEBOOK = SPEC / "sources" / "carcassonne-die-stadt.txt"      # the rulebook's text, as the spec cites it
 RED, BLUE, GREEN = 0, 1, 2          # the rulebook's Rouge, Bleu (and a third player)
 
 
@@ -34,6 +36,20 @@ def checked():
 @functools.cache
 def engine() -> Engine:
     return Engine(checked().typed)
+
+
+def play_observed(players: int, seed: int, check):
+    """A whole seeded game of random agents, ``check(decision)`` called at each decision; its result."""
+    from checker.runtime import RandomAgent
+    e = engine()
+    e.recording = False
+    program = checked().program
+    cards = select(program, program.configurations["Jeu de base"], players).cards
+    e.observer = check
+    try:
+        return e.play(cards, players, seed, [RandomAgent(seed * 100 + i) for i in range(players)])
+    finally:
+        e.observer = None
 
 
 class Game:
@@ -121,6 +137,30 @@ def test_preparation_trois_piles_de_30_25_et_20_tuiles():
     assert len(g.st.zone("sac")) == 0
     assert [g.reserve(p) for p in range(3)] == [7, 7, 7], "8 Bonhommes, one on the score track"
     assert [g.st.vars["tours"][p] for p in range(3)] == [4, 4, 4], "the 12 towers shared equally"
+
+
+def test_le_materiel_compte_ce_que_la_liste_du_materiel_annonce():
+    """« 75 tuiles Ville », « 1 des 32 bâtiments … publics », « Les 7 bâtiments historiques » (by name),
+    « 70 Remparts », « 1 Porte de la Ville »: the numbers and names are read from the rulebook's list of
+    the material, the material counted in a game set up by the spec.  The drawings and the copies of
+    each kind of tile are reconstructed (decision tuiles_reconstituées): only these totals are the rules'."""
+    text = RULEBOOK.read_text(encoding="utf-8")
+    number = lambda pattern: int(re.search(pattern, text)[1])  # noqa: E731
+    historic_list = text.split("Ces bâtiments portent ce signe")[1].split("\n\n\n")[0]
+    historic = re.findall(r"^- (.+?)\s*$", historic_list, re.M)
+    assert len(historic) == number(r"Les (\d+) bâtiments historiques") == 7
+    g = Game(2)
+    e = g.e
+    tiles = [d for d, kind in e.def_kind.items() if kind == "Tuile"]
+    copies = {e.def_names[d]: len(e.instances.get(d, ())) for d in tiles}
+    assert sum(copies.values()) == number(r"(\d+) tuiles Ville") == 75
+    assert sum(n * e.card_attrs[e.def_ids[name]]["publics"] for name, n in copies.items()) \
+        == number(r"1 des (\d+) bâtiments") == 32
+    assert {name: n for name, n in copies.items() if e.card_attrs[e.def_ids[name]]["historique"]} \
+        == dict.fromkeys(historic, 1)
+    walls = [e.show_card(w) for w in g.st.zone("remparts_en_réserve")]
+    assert walls.count("Rempart") == number(r"• (\d+) Remparts") == 70
+    assert walls.count("Porte de la Ville") == number(r"• (\d+) Porte de la Ville") == 1
 
 
 # ==================================================================== laying tiles
@@ -474,18 +514,14 @@ def test_entre_les_deux_bouts_on_ne_peut_plus_placer_que_4_remparts_le_jeu_est_t
     g.st.version += 1
     assert g.quantity("écart") == 4
     g.e.call("vérifier_la_fin", ())
-    assert g.st.vars["fin_de_partie"]
+    assert g.st.vars["fin"] == "bouts_proches"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_complete_game_keeps_every_follower_and_tile(players: int):
     """A whole seeded game: at every decision each of the 7 followers of each player is in his reserve,
     on a tile or on a rampart; every tile is in a pile, laid, or put aside; the game ends."""
-    from checker.runtime import RandomAgent
     e = engine()
-    e.recording = False
-    program = checked().program
-    cards = select(program, program.configurations["Jeu de base"], players).cards
     seen = []
 
     def check(decision) -> None:
@@ -497,14 +533,10 @@ def test_a_complete_game_keeps_every_follower_and_tile(players: int):
             guards = sum(1 for v in st.vars["garde"].values() if v == p)
             assert st.vars["réserve"][p] + on_board + guards == 7, (p, st.vars["réserve"][p], on_board, guards)
         seen.append(decision)
-    e.observer = check
-    try:
-        result = e.play(cards, players, 11, [RandomAgent(11 * 100 + i) for i in range(players)])
-    finally:
-        e.observer = None
+    result = play_observed(players, 11, check)
     st = e.st
     assert len(seen) > 75
     assert len(st.zones["posées"]) + len(st.zones["écartées"]) + sum(
         len(st.zone("piles", k)) for k in ("première", "deuxième", "troisième")) == 75
-    assert st.vars["fin_de_partie"]
+    assert st.vars["fin"] is not None
     assert set(result.scores) == set(range(players)) and all(s >= 0 for s in result.scores.values())

@@ -199,3 +199,37 @@ def test_legal_and_conflicts_call_the_same_pairs_unresolved(capsys, tutorial):
             assert verdict["status"] != "illegal" or forbid not in [r["name"] for r in verdict["reasons"]]
         judged += 1
     assert judged >= 4
+
+
+def _first_undecided(monkeypatch):
+    """Make Z3's first answer of each query 'unknown' (as a timeout would), the retry answer truly."""
+    import checker.conflicts as conflicts
+    from checker.solver.factory import Outcome, run
+    calls = []
+
+    def flaky(solver, *assumptions):
+        calls.append(len(solver.assertions()))
+        return Outcome("unknown", reason="timeout") if len(calls) % 2 else run(solver, *assumptions)
+    monkeypatch.setattr(conflicts, "run", flaky)
+    return calls
+
+
+def test_an_undecided_question_is_asked_again_with_one_copy_of_each_card(tmp_path, monkeypatch):
+    """When Z3 cannot decide, the question is asked on the states with one copy of each card in each place:
+    a state found there settles it (`un_temple` can apply: one Temple in a city is enough), none found does
+    not (`deux_temples` needs two of the three Temples in one city: still undecided, never dead)."""
+    house = tmp_path / "maison.rules"
+    house.write_text('rule un_temple { forbid bâtir(p, d) when count(c in cité[p] where c == "Temple") >= 1 }\n'
+                     'rule deux_temples { forbid bâtir(p, d) when count(c in cité[p] where c == "Temple") >= 2 }\n',
+                     encoding="utf-8")
+    result = check_paths([ROOT / "spec" / "citadelles", house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    search = Search(result.typed, players=4)
+    search.p.rules = {name: search.p.rules[name] for name in ("un_temple", "deux_temples")}
+    assert {f.rules[0]: f.kind for f in search.dead_rules()} == {}       # both can apply: decided directly
+    calls = _first_undecided(monkeypatch)
+    findings = {f.rules[0]: f for f in search.dead_rules()}
+    assert len(calls) == 4 and calls[1] > calls[0]          # asked again, with the later copies set to false
+    assert list(findings) == ["deux_temples"] and findings["deux_temples"].kind == "unknown"
+    assert findings["deux_temples"].unknown == \
+        "timeout (nor found on the states with one copy of each card in each place)"

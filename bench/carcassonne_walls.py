@@ -1,0 +1,82 @@
+"""How Carcassonne Die Stadt games end, and what the rampart does: seeded random games at 2, 3 and 4 players.
+
+Run: python bench/carcassonne_walls.py [--games N] [--agent random|greedy]
+For each player count: how many games end by each of the rulebook's three end conditions (the spec's
+var `fin`), how many ramparts could not be placed while the wall was still open (a stuck end: the log's
+"ne peut poser son rempart nulle part"), how many walls the players built (the Porte included), how many
+were added when the wall was closed at the end, in how many games the players closed it themselves, and in how many it is closed once the game is over.
+Game i is played by agents seeded i*100+seat (random ones, as in bench/play_carcassonne.py, or greedy).  Nothing is
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from checker.check import check_paths  # noqa: E402
+from checker.configurations import select  # noqa: E402
+from checker.runtime import Engine  # noqa: E402
+from checker.runtime.agents import AGENTS, make_agent  # noqa: E402
+
+CONFIG = "Jeu de base"
+ENDS = ("dernier_rempart_posé", "dernière_tuile_posée", "bouts_proches")
+STUCK = "ne peut poser son rempart nulle part"
+
+
+def measure(engine: Engine, program, players: int, games: int, agent: str) -> dict:
+    selection = select(program, program.configurations[CONFIG], players)
+    ends, stuck, stuck_games, built, closing = collections.Counter(), 0, 0, [], []
+    closed_in_play = no_gate = closed_at_end = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        agents = [make_agent(agent, seed * 100 + i) for i in range(players)]
+        result = engine.play(selection.cards, players, seed, agents)
+        st = engine.st
+        ends[st.vars["fin"]] += 1
+        logs = [e["text"] for e in result.events if e["kind"] == "log"]
+        jammed = sum(STUCK in t for t in logs)
+        stuck += jammed
+        stuck_games += jammed > 0
+        placed = sum(("pose un rempart" in t) or ("place la Porte" in t) for t in logs)
+        built.append(placed)
+        closing.append(next((int(t.split(":")[1].split()[0]) for t in logs if t.startswith("Le rempart se ferme")), 0))
+        closed_in_play += bool(st.vars["porte_posée"]) and closing[-1] == 0
+        no_gate += not st.vars["porte_posée"]
+        engine.invalidate()
+        closed_at_end += bool(engine.quantity("rempart_fermé", ()))
+    return {"ends": ends, "stuck": stuck, "stuck games": stuck_games, "built": built, "closing": closing,
+            "closed in play": closed_in_play, "no gate": no_gate, "closed at end": closed_at_end, "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--agent", choices=AGENTS[:2], default="random")
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    result = check_paths([Path("spec/carcassonne")])
+    engine = Engine(result.typed)
+    engine.recording = True           # the log says when a rampart cannot be placed
+    rows = {n: measure(engine, result.program, n, args.games, args.agent) for n in (2, 3, 4)}
+    print(f"Carcassonne Die Stadt, {args.agent} players, {args.games} games per row\n")
+    print("| players | last rampart | last tile | ends ≤ 5 apart | stuck ramparts (games) | walls built: mean "
+          "[min..max] | added at the close: mean | closed in play | closed at the end | no Porte | s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for n, r in rows.items():
+        e, b, c = r["ends"], r["built"], r["closing"]
+        print(f"| {n} | {e[ENDS[0]]} | {e[ENDS[1]]} | {e[ENDS[2]]} | {r['stuck']} ({r['stuck games']}) | "
+              f"{statistics.mean(b):.1f} [{min(b)}..{max(b)}] | {statistics.mean(c):.1f} | {r['closed in play']} | "
+              f"{r['closed at end']} | {r['no gate']} | {r['seconds']:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
