@@ -1,10 +1,16 @@
-"""Benchmark of `rulebook conflicts` on the bundled 4th edition, with and without its clarifications.
+"""Benchmark of `rulebook conflicts` on the bundled 4th edition, with and without its clarifications, and
+on the 4th edition with a house-rule file or the fan expansion, scoped to the file and not.
 
-    python bench/conflicts.py
+    python bench/conflicts.py              # both tables
+    python bench/conflicts.py scoped       # only the house-rule table
 
 Prints, for each search, its time, its Z3 queries and unknowns, then the conflicts found with the
 spec as it is and with every `precedence` and `overrides` taken away (what the rulebook's
-clarifications settle).
+clarifications settle).  Then, for the 4th edition with `spec/maison/bâtisseuse.rules` and with
+`spec/extension-fan`: the whole search scoped to the added files (what `rulebook conflicts` does), with
+`--all-rules`, and with `--all-rules` keeping Z3's first model as the witness ("first": what making
+witnesses small costs), on one process: seconds, questions searched of all, Z3 queries, findings,
+unresolved, and the largest witness (players, cards placed).
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
-from checker.check import check_paths  # noqa: E402
+from checker.check import check_paths, spec_files  # noqa: E402
 from checker.conflicts import Search  # noqa: E402
+from checker.conflicts_scope import Scope  # noqa: E402
+from checker.diagnostics import Reporter  # noqa: E402
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
 
@@ -46,7 +54,35 @@ def run(typed, label: str) -> list:
     return everything
 
 
+def _largest(findings) -> str:
+    sizes = [(f.witness["players"], sum(len(z) if isinstance(z, list) else sum(map(len, z.values()))
+                                        for z in f.witness["zones"].values())) for f in findings if f.witness]
+    return "{} pl. {} cards".format(*max(sizes)) if sizes else "-"
+
+
+def scoped() -> int:
+    """The house-rule table: each overlay, scoped to its files and with every question."""
+    print(f"\n{'spec':<30} | {'mode':<9} | {'seconds':>7} | {'questions':>9} | {'queries':>7} | "
+          f"{'findings':>8} | {'unresolved':>10} | largest witness")
+    print("-" * 112)
+    for label, added in (("4e + maison/bâtisseuse", Path("spec/maison/bâtisseuse.rules")),
+                         ("4e + extension-fan", Path("spec/extension-fan"))):
+        result = check_paths([Path("spec/citadelles"), added])
+        files = spec_files(added, Reporter())
+        for mode in ("scoped", "all-rules", "first"):
+            search = Search(result.typed, scope=Scope(result, files) if mode == "scoped" else None)
+            search.minimal = mode != "first"
+            start = time.perf_counter()
+            found = [f for name in SEARCHES for f in getattr(search, name)()]
+            print(f"{label:<30} | {mode:<9} | {time.perf_counter() - start:>7.1f} | "
+                  f"{f'{search.units}/{search.questions}':>9} | {search.queries:>7} | {len(found):>8} | "
+                  f"{sum(f.unresolved for f in found):>10} | {_largest(found)}", flush=True)
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["scoped"]:
+        return scoped()
     result = check_paths([Path("spec/citadelles")])
     with_them = run(result.typed, "4th edition, with its clarifications (precedences and overrides)")
     program = dataclasses.replace(result.typed.program, precedences=[],
@@ -60,6 +96,7 @@ def main() -> int:
     print(f"\n{len(settled)} conflicts settled by the spec's resolutions:")
     for f in settled:
         print(f"  {' / '.join(f.rules)}: {f.resolution}")
+    scoped()
     return 0 if not any(f.unresolved for f in with_them) else 1
 
 

@@ -98,7 +98,7 @@ class Unary:
 
 @dataclass(frozen=True, slots=True)
 class Binary:
-    op: str  # + - * / % == != < <= > >= in notin and or ..
+    op: str  # + - * / % == != < <= > >= in notin is isnot isin isnotin and or ..
     left: "Expr"
     right: "Expr"
     span: Span

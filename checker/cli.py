@@ -144,6 +144,8 @@ def _parser() -> argparse.ArgumentParser:
                                            "under 'undecided' with Z3's reason; RULEBOOK_Z3_TIMEOUT_MS and "
                                            "RULEBOOK_Z3_RLIMIT raise the solver's limits).")
     _spec_arguments(conflicts)
+    conflicts.add_argument("--all-rules", action="store_true", help="with house-rule or overlay files, search every "
+                                                                    "question of the spec, not only those involving them")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     _complete(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "
@@ -348,7 +350,7 @@ def _dispatch(parser, args) -> int:
             from checker.play import replay_command
             return replay_command(args)
         if args.command == "conflicts":
-            from checker.conflicts import conflicts_command
+            from checker.conflicts_command import conflicts_command
             return conflicts_command(args)
         if args.command == "simulate":
             from checker.simulate.command import simulate_command

@@ -3,7 +3,7 @@
 Every card of the spec is in the universe; the state is symbolic (one Z3 constant per cell a
 rule reads, :class:`~checker.solver.encode.Cells`), bounded by well-formedness (a card is in one
 place at most, counters and integers are natural numbers up to :data:`BOUND`, a var holds a value
-of its type, at most one character of each rank is chosen).  The findings:
+of its type) and by the spec's `invariant`s.  The findings:
 
 - **contradiction** — a permission and a prohibition of the same action can apply together, and
   neither overrides the other nor is ordered by a `precedence`;
@@ -34,6 +34,7 @@ from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
+from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
 from checker.solver.shapes import field_domain, window
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
@@ -107,11 +108,15 @@ class Search:
 
     def __init__(self, typed, players: int | None = None,
                  settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1),
-                 engine: Engine | None = None):
+                 scope=None, engine: Engine | None = None):
         """``players``: one player count, or None for every count the game allows at once.  ``shard``
-        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`).  ``engine``:
+        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`).  ``scope``
+        (a :class:`~checker.conflicts_scope.Scope`): ask only the questions that involve its files.  ``engine``:
         an engine whose game is already started (its selection is the universe); by default every card."""
         self.shard, self.units, self.marks = shard, 0, []
+        self.scope = scope
+        self.minimal = True         # witnesses with as few players and cards as possible
+        self.questions = 0          # every independent question, asked or not (``units``: those in scope)
         self.typed = typed
         self.p = p = typed.program
         self.low, self.high = player_range(p)
@@ -130,8 +135,12 @@ class Search:
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
 
-    def _mine(self, out: list) -> bool:
-        """Is the next independent query this shard's?  If so, note where its findings start in ``out``."""
+    def _mine(self, out: list, involved=lambda scope: True) -> bool:
+        """Is the next independent query in scope (``involved(scope)``, when the search has one) and this
+        shard's?  If so, note where its findings start in ``out``."""
+        self.questions += 1
+        if self.scope is not None and not involved(self.scope):
+            return False
         unit, self.units = self.units, self.units + 1
         if unit % self.shard[1] != self.shard[0]:
             return False
@@ -205,8 +214,6 @@ class Search:
         """The bounds of a state, for the cells the query made, and the spec's invariants."""
         out = enc.invariants()          # first: the cells they make get their bounds below
         places: dict[int, list] = {}
-        chosen_by_rank: dict[int, list] = {}
-        E = self.engine
         for key, cell in list(enc.cells.made.items()):
             if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
                 values = field_domain(enc, self._field_type(enc, key[1], key[3]))
@@ -223,10 +230,6 @@ class Search:
             elif key[0] == "in":
                 _, zone, index, inst = key
                 places.setdefault(inst, []).append(cell)
-                if zone == "choisis" or enc.zone_kind[zone] == "Character":
-                    rank = E.card_attrs[E.defs[inst]].get("rank")
-                    if rank is not None and zone == "choisis":
-                        chosen_by_rank.setdefault(rank, []).append(cell)
         for cells in places.values():
             if len(cells) > 1:
                 out.append(z3.AtMost(*cells, 1))
@@ -236,12 +239,12 @@ class Search:
                 if key[0] == "in" and isinstance(key[2], int) and enc.zone_index_types[key[1]] == PLAYER \
                         and key[2] >= 2:
                     out.append(z3.Implies(cell, enc.n > key[2]))
-        for cells in chosen_by_rank.values():
-            if len(cells) > 1:
-                out.append(z3.AtMost(*cells, 1))
         return out
 
-    def solve(self, enc: Encoder, *formulas):
+    def solve(self, enc: Encoder, *formulas, minimal: bool = False):
+        """(status, model, Z3's reason) of the formulas on a well-formed state; with ``minimal``, the model
+        has as few players, then as few cards away from their kind's start zone, as the formulas allow (one
+        found on the states with one copy of each card, when the question was asked again so, is kept as is)."""
         s = make_solver(self.settings)
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
@@ -251,13 +254,35 @@ class Search:
         s.add(*self.well_formed(enc))
         t = time.perf_counter()
         outcome = run(s)
-        if outcome.status == "unknown":
+        retried = outcome.status == "unknown"
+        if retried:
             outcome = self._one_copy_each(enc, todo, outcome)
-        self.seconds += time.perf_counter() - t
         self.queries += 1
         if outcome.status == "unknown":
             self.unknowns += 1
-        return outcome.status, outcome.model, outcome.reason
+        model = outcome.model
+        if minimal and self.minimal and outcome.status == "sat" and not retried:
+            model = smallest(s, model, self._objectives(enc),
+                             rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit)).model
+        self.seconds += time.perf_counter() - t
+        return outcome.status, model, outcome.reason
+
+    def _objectives(self, enc: Encoder) -> list:
+        """What a witness keeps small, first to last: the players, the cards away from their start zone, then
+        the vars (each cell of an indexed one) that do not hold their starting value."""
+        out = [] if is_const(enc.n) else [(enc.n, self.low)]
+        starts = self.engine.starts
+        away = [cell for key, cell in enc.cells.made.items()
+                if key[0] == "in" and key[1] != starts.get(enc.zone_kind[key[1]])]
+        changed = []
+        for key, cell in enc.cells.made.items():
+            if key[0] == "var" and len(key) == 3:
+                name = key[1]
+                start = 0 if self.p.vars[name].counter else self.engine.var_defaults[name]
+                start = enc.from_runtime(start, enc.var_types[name])
+                if isinstance(start, (bool, int)):
+                    changed.append(cell != start)
+        return out + [(count_true(away), 0), (count_true(changed), 0)]
 
     def _one_copy_each(self, enc: Encoder, todo: list, undecided):
         """The question Z3 could not decide, asked again on the states with one copy of each card in each
@@ -303,7 +328,7 @@ class Search:
                 if not self._most_specific(action, ph.pattern.name, fh.pattern.name):
                     continue
                 done.add((pr.name, fr.name))
-                if not self._mine(out):
+                if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
                     continue
                 claim = self.claim(pr, ph, fr, fh)
                 if claim.status == "unrelated":
@@ -330,9 +355,9 @@ class Search:
                     continue
                 # the clearest witness has no other prohibition in the way; any will do if there is none such
                 clean = [z3.Not(a) if not is_const(a) else not a for a in others]
-                status, model, reason = self.solve(enc, *domain, *both, *clean)
+                status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True)
                 if status != "sat":
-                    status, model, reason = self.solve(enc, *domain, *both)
+                    status, model, reason = self.solve(enc, *domain, *both, minimal=True)
                 if status == "unsat":
                     continue
                 message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
@@ -460,7 +485,7 @@ class Search:
             for (r1, h1), (r2, h2) in itertools.combinations(heads, 2):
                 if only is not None and (r1.name, r2.name) not in only and (r2.name, r1.name) not in only:
                     continue
-                if not self._mine(out):
+                if not self._mine(out, lambda scope: scope.competing(r1, r2, name)):
                     continue
                 resolution = self._resolution(enc0, r1, r2)
                 enc = self.encoder()
@@ -472,7 +497,7 @@ class Search:
                                        (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
                     continue
                 # two values that apply together need an order even when they agree: the interpreter stops
-                status, model, reason = self.solve(enc, *domain, w1, w2)
+                status, model, reason = self.solve(enc, *domain, w1, w2, minimal=True)
                 if status == "unsat":
                     continue
                 kind = "resolved" if resolution else "unknown" if status == "unknown" else "competing-values"
@@ -503,7 +528,9 @@ class Search:
                 if only is not None and (ka, kb) not in only and (kb, ka) not in only:
                     continue
                 touched = effects.interfere(self._power_decl(a), self._power_decl(b))
-                if not touched or not self._mine(out):
+                cards = (E.def_names[a.card], E.def_names[b.card])
+                if not touched or not self._mine(out, lambda scope: scope.order(
+                        ka, kb, window, cards, (self._power_decl(a), self._power_decl(b)))):
                     continue
                 resolution = f"settled: declared order ({ka if (ka, kb) in E.power_order else kb} first)" \
                     if (ka, kb) in ordered else None
@@ -528,7 +555,7 @@ class Search:
                             both.append(enc.expr(decl.requires, env))
                         except Unsupported:
                             pass
-                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both)
+                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both, minimal=True)
                 if status == "unsat":
                     continue
                 kind = "resolved" if resolution else "unknown" if status == "unknown" else "order"
@@ -558,7 +585,7 @@ class Search:
         out = []
         for rule in self.p.rules.values():
             for head in rule.heads:
-                if head.when is None or not self._mine(out):
+                if head.when is None or not self._mine(out, lambda scope: scope.dead(rule, head)):
                     continue
                 enc = self.encoder()
                 name = head.pattern.name
@@ -603,14 +630,16 @@ class Search:
         used = {a for a in p.actions if any(x in done for x in _descendants(p, a))}
         for rule in p.rules.values():
             for h in rule.heads:
-                if h.kind in ("permit", "forbid") and h.pattern.name not in used:
+                if h.kind in ("permit", "forbid") and h.pattern.name not in used and (self.scope is None or (
+                        self.scope.dangling_rule(rule, h.pattern.name, _descendants(p, h.pattern.name)))):
                     out.append(Finding("dangling", f"{rule.name} is about {h.pattern.name}, which nothing does "
                                                    f"(no do, offer or can)", (rule.name,), (h.span,), _cites(rule)))
         for prec in p.precedences:
             for side in (prec.winner, prec.loser):
                 if side.card is not None:
                     card = p.cards.get(side.card)
-                    if card is None or not any(x.name == side.name for x in card.powers):
+                    if (card is None or not any(x.name == side.name for x in card.powers)) and (
+                            self.scope is None or self.scope.dangling_power(side, prec)):
                         out.append(Finding("dangling", f"precedence names {side}, a power \"{side.card}\" does not "
                                                        f"have", (str(side),), (side.span,)))
         return out
@@ -685,128 +714,3 @@ def find_conflicts(check_result, players: int | None = None, kinds=("contradicti
     if "dangling" in kinds:
         out += search.dangling()
     return out
-
-
-# ---------------------------------------------------------------- the command
-
-_TITLES = {"contradiction": "contradiction", "competing-values": "competing values", "order": "order dependence",
-           "dead-rule": "dead rule", "dangling": "dangling reference", "resolved": "resolved",
-           "unknown": "undecided"}
-
-
-def conflicts_command(args) -> int:
-    """`rulebook conflicts SPEC [MORE…]`: exit 0 when nothing is unresolved, 1 when something is (or the spec
-    has errors), 2 on bad input (a bad option, witnesses that cannot be written), 4 when nothing is proven
-    unresolved but Z3 could not decide some question (each is listed, with Z3's reason and the rules
-    concerned)."""
-    import sys
-    from pathlib import Path
-
-    from checker import terminal
-    from checker.check import checked_spec
-    from checker.output import OutputError, plan_directory, write_json
-    force = getattr(args, "force", False)
-    if args.witnesses:
-        try:
-            plan_directory(args.witnesses, "*.json", force)
-        except OutputError as exc:
-            print(f"rulebook conflicts: {exc}", file=sys.stderr)
-            return 2
-    result = checked_spec("conflicts", [args.spec, *args.more])
-    if result is None:
-        return 1
-    low, high = player_range(result.program)
-    if args.players is not None and not low <= args.players <= high:
-        print(f"rulebook conflicts: --players must be from {low} to {high}", file=sys.stderr)
-        return 2
-    start = time.perf_counter()
-    from checker.conflicts_parallel import search_all
-    from checker.parallel import cores
-    workers = args.workers or cores()
-    if workers < 1:
-        print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
-        return 2
-    bar: list = []
-
-    def advance(done: int, total: int) -> None:
-        if not bar:
-            bar.extend(terminal.progress(total, "search", "conflicts"))
-        bar[0](done)
-    try:
-        findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers, progress=advance)
-    finally:
-        if bar:
-            bar[1]()
-    elapsed = time.perf_counter() - start
-    for f in findings:
-        if f.witness is not None:
-            f.witness = {**f.witness, "spec": [str(args.spec), *map(str, args.more)]}
-    if args.witnesses:
-        folder = Path(args.witnesses)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for i, f in enumerate(findings, 1):
-                if f.witness is not None:
-                    stem = f"{i:02d}-{'-'.join(f.rules)}"[:80].replace('"', "").replace("/", "_")
-                    f.files = []
-                    for suffix, document in (("state", f.witness), ("move", f.move)):
-                        if document is not None:
-                            target = folder / f"{stem}.{suffix}.json"
-                            write_json(target, document, force)
-                            f.files.append(str(target))
-        except OSError as exc:
-            print(f"rulebook conflicts: cannot write witnesses to {folder}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
-        except OutputError as exc:
-            print(f"rulebook conflicts: {exc}", file=sys.stderr)
-            return 2
-    unresolved = [f for f in findings if f.unresolved]
-    undecided = [f for f in findings if f.kind == "unknown"]
-    if args.json:
-        code = 1 if unresolved else 4 if undecided else 0
-        terminal.emit_json({"command": "conflicts", "ok": code == 0, "exit_code": code,
-                            "unresolved": len(unresolved), "undecided": len(undecided),
-                            "queries": search.queries, "unknowns": search.unknowns,
-                            "seconds": round(elapsed, 2), "players": args.players,
-                            "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
-    else:
-        order = ["contradiction", "competing-values", "order", "unknown", "dead-rule", "dangling", "resolved"]
-        for kind in order:
-            group = [f for f in findings if f.kind == kind]
-            if not group or (kind == "resolved" and not args.all):
-                continue
-            print(f"\n{terminal.paint(_TITLES[kind], 'red' if kind in ('contradiction', 'competing-values', 'order') else 'bold')} ({len(group)})")
-            for f in group:
-                print(_describe(result, f))
-        resolved = sum(f.kind == "resolved" for f in findings)
-        print(f"\n{len(unresolved)} unresolved conflict(s); {resolved} resolved by the spec's precedences and "
-              f"overrides{'' if args.all else ' (--all lists them)'}; "
-              f"{sum(f.kind == 'dead-rule' for f in findings)} dead rule(s), "
-              f"{sum(f.kind == 'dangling' for f in findings)} dangling reference(s)"
-              f"{f'; {len(undecided)} question(s) Z3 could not decide (listed under undecided)' if undecided else ''}. "
-              f"{search.queries} Z3 queries, {search.unknowns} unknown, {elapsed:.1f} s, "
-              f"{f'{args.players} players' if args.players else f'{low} to {high} players'}.")
-    return 1 if unresolved else 4 if undecided else 0
-
-
-def _describe(result, f: Finding) -> str:
-    lines = [f"  {f.message}"]
-    for name, span in zip(f.rules, f.spans):
-        source = result.sources.line(span.file, span.line) if span else None
-        lines.append(f"    {name}  ({span})")
-        if source:
-            lines.append(f"      | {source.strip()}")
-        for rule, quote in f.cites:
-            if rule == name:
-                lines.append(f"      « {quote} »")
-    if f.situation:
-        shown = f.situation[:14]
-        lines.append("    witness: " + "; ".join(x.strip() for x in shown) + (" …" if len(f.situation) > 14 else ""))
-    if f.confirmed is not None:
-        lines.append(f"    the interpreter, on the witness: {'both rules apply' if f.confirmed else 'DOES NOT AGREE'}")
-    for path in getattr(f, "files", None) or ():
-        lines.append(f"    written: {path}")
-    if f.unknown:
-        lines.append(f"    Z3 could not decide: {f.unknown}")
-    return "\n".join(lines)
-

@@ -17,9 +17,10 @@ from checker.typecheck import Checker, Env
 from checker.typecheck_shapes import check_grid, check_record
 from checker.types import BOOL, ERROR, INT, PLAYER, TEXT, Coll, KindT, Opt, Ty
 
-__all__ = ["check_declarations", "rule_targets"]
+__all__ = ["check_declarations", "rule_targets", "GAME_FIELDS"]
 
 EMPTY = Env({})
+GAME_FIELDS = ("edition", "players", "flow", "turn", "round", "score", "tiebreak")     # of a `game` declaration
 
 
 def check_declarations(c: Checker) -> None:
@@ -118,9 +119,8 @@ def _game(c: Checker, game: ast.GameDecl) -> None:
         elif f.name in ("edition",):
             c.expect(f.values[0], TEXT, EMPTY, "the edition")
         else:
-            fields = ["edition", "players", "flow", "turn", "round", "score", "tiebreak"]
             c.err("E0206", f"unknown game field '{f.name}'", f.span,
-                  hint=did_you_mean(f.name, fields) or f"fields: {', '.join(fields)}")
+                  hint=did_you_mean(f.name, GAME_FIELDS) or f"fields: {', '.join(GAME_FIELDS)}")
 
 
 def _kind(c: Checker, kind: ast.KindDecl) -> None:

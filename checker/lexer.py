@@ -32,7 +32,7 @@ STATEMENTS = (
     "to", "from", "reset", "move", "draw", "shuffle", "reveal", "do", "call", "signal", "offer", "end", "turn",
     "stop", "cancel", "log", "when", "limit", "once", "per", "round", "unlimited", "mandatory", "by", "over", "include",
     "with", "where", "secretly", "optionally", "at", "random", "top", "bottom", "of", "pile", "powers", "finish",
-    "in", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret", "directions", "via",
+    "in", "is", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret", "directions", "via",
 )
 CONSTANTS = ("true", "false", "none")
 AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",

@@ -397,6 +397,8 @@ def _(c: Checker, e: ast.Binary, env: Env, want):
         if not comparable(left, right):
             return c.err("E0301", f"cannot compare {left} with {right}", e.span)
         return BOOL
+    if op in ("is", "isnot", "isin", "isnotin"):
+        return _physical(c, e, env)
     if op in ("in", "notin"):
         right = c.expr(e.right, env)
         elem = element(right)
@@ -407,6 +409,41 @@ def _(c: Checker, e: ast.Binary, env: Env, want):
             return c.err("E0301", f"a {left} cannot be in a {right}", e.span)
         return BOOL
     return c.err("E0303", f"unsupported operator '{op}'", e.span)
+
+
+def _card_type(t: Ty) -> bool:
+    return t is ERROR or isinstance(t.inner if isinstance(t, Opt) else t, KindT)
+
+
+def _physical(c: Checker, e: ast.Binary, env: Env) -> Ty:
+    """`a is b`, `a is not b`: the same physical card; `a is in z`, `a is not in z`: this very card is in z."""
+    word = {"is": "is", "isnot": "is not", "isin": "is in", "isnotin": "is not in"}[e.op]
+    if env.config_only:
+        return c.err("E0303", f"`{word}` compares the physical cards of a game, and a configuration has none",
+                     e.span, hint="compare cards by name with `==` or `in`")
+    if e.op in ("is", "isnot"):
+        left = c.expr(e.left, env)
+        right = c.expr(e.right, env, left)
+        _card_literal_side(c, e.left, right)
+        for side, ty in ((e.left, left), (e.right, right)):
+            if not _card_type(ty):
+                return c.err("E0301", f"`{word}` compares physical cards, and this is {ty}", side.span,
+                             hint=f"compare other values with `{'==' if e.op == 'is' else '!='}`")
+        if not comparable(left, right):
+            return c.err("E0301", f"cannot compare {left} with {right}", e.span)
+        return BOOL
+    right = c.expr(e.right, env)
+    elem = element(right)
+    if elem is None or not _card_type(elem):
+        return c.err("E0301", f"`{word}` needs a collection of cards on its right, not {right}", e.right.span,
+                     hint="ask whether a value is in another collection with `in`")
+    left = c.expr(e.left, env, elem)
+    if not _card_type(left):
+        return c.err("E0301", f"`{word}` asks where a physical card is, and this is {left}", e.left.span,
+                     hint="ask whether a value is in a collection with `in`")
+    if not comparable(left, elem):
+        return c.err("E0301", f"a {left} cannot be in a {right}", e.span)
+    return BOOL
 
 
 @_expr(ast.IfExpr)

@@ -9,6 +9,7 @@ sources, declarations nothing reachable uses) change no game.
 
 from __future__ import annotations
 
+from checker import ast
 from checker.configurations import ConfigEvalError, select
 from checker.diff.compare import Shaper, source_excerpt
 from checker.diff.pair import Pair
@@ -133,6 +134,9 @@ def _field_text(pair: Pair, tag: str, field) -> str:
 
 def _cards(pair: Pair, sa: Shaper, sb: Shaper) -> list[Difference]:
     ca, cb = sa.entries("cards"), sb.entries("cards")
+    # an attribute no expression of either side reads (where a card comes from, say) changes no game
+    read = {n.name for side in (pair.a, pair.b) for f in side.result.files for n in ast.walk(tuple(f.decls))
+            if isinstance(n, ast.Attr)}
     out = []
     for base in sorted(set(ca) | set(cb), key=lambda n: ((ca.get(n) or cb.get(n)).kind, n)):
         x, y = ca.get(base), cb.get(base)
@@ -154,7 +158,7 @@ def _cards(pair: Pair, sa: Shaper, sb: Shaper) -> list[Difference]:
             if attrs_a.get(attr) != attrs_b.get(attr):
                 out.append(Difference("card", f"card {base}", f"\"{base}\": {attr} is {attrs_a.get(attr)} in A and "
                                                               f"{attrs_b.get(attr)} in B",
-                                      behavioural=attr != "origin",
+                                      behavioural=attr in read,
                                       sides={"attribute": attr, "a": attrs_a.get(attr), "b": attrs_b.get(attr)}))
         powers_a = {pw.name: pw for pw in x.powers}
         powers_b = {pw.name: pw for pw in y.powers}

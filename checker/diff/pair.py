@@ -29,6 +29,7 @@ from checker.conflicts import BOUND, Search
 from checker.runtime.engine import Engine
 from checker.solver.encode import Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import player_range
 from checker.types import BOOL, KindT, Opt
@@ -36,8 +37,6 @@ from checker.types import BOOL, KindT, Opt
 __all__ = ["Side", "Pair", "Live", "written"]
 
 TIGHTENING = 6          # solver calls per minimised objective, at most
-TIGHTENING_RLIMIT = 3_000_000   # … each within this many Z3 resource units (deterministic, unlike a time limit:
-#                                 a call that runs out keeps the best witness so far)
 
 
 @dataclasses.dataclass
@@ -270,51 +269,31 @@ class Pair:
         return s, outcome
 
     def minimise(self, s: z3.Solver, model, enc_a: Encoder, enc_b: Encoder):
-        """Fewest players, then fewest cards placed, then least of the integers: iterative tightening."""
+        """Fewest players, then fewest cards placed, then fewest vars away from their default, then least of the
+        integers (:func:`~checker.solver.minimise.smallest`), each among the subsets of the witness found."""
         cells = {}
         for enc in (enc_a, enc_b):
             for key, cell in enc.cells.made.items():
                 cells[cell.get_id()] = (key, cell)
         placed = [c for k, c in cells.values() if k[0] == "in"]
         numbers = [c for k, c in cells.values() if k[0] == "var" and z3.is_int(c)]
-        changed = [z3.If(c == d, 0, 1) for c, d in self._defaults(cells.values(), enc_a, enc_b)]
-        n = z3.Int("player_count")
-        objectives = [n]
-        if placed:
-            objectives.append(z3.Sum([z3.If(c, 1, 0) for c in placed]))
-        if changed:
-            objectives.append(z3.Sum(changed))
-        if numbers:
-            objectives.append(z3.Sum([z3.If(c >= 0, z3.If(c <= BOUND, c, 0), 0) for c in numbers]))
-        s.set("rlimit", min(TIGHTENING_RLIMIT, self.settings.rlimit))
         defaults = list(self._defaults(cells.values(), enc_a, enc_b))
-        for goal in objectives:
-            if goal is not n:
-                # only ever take away: a card not placed stays unplaced, a var at its default stays there,
-                # so each step searches among the subsets of the witness found (much smaller)
-                s.add([z3.Not(c) for c in placed if not z3.is_true(model.eval(c, model_completion=True))])
-                s.add([c == d for c, d in defaults if z3.is_true(model.eval(c == d, model_completion=True))])
-            best = model.eval(goal, model_completion=True).as_long()
-            low = self.low if goal is n else 0
-            for _ in range(TIGHTENING):
-                if low >= best:
-                    break
-                middle = (low + best) // 2
-                s.push()
-                s.add(goal <= middle)
-                outcome = run(s)
-                self.queries += 1
-                s.pop()
-                if outcome.status == "sat":
-                    model = outcome.model
-                    best = model.eval(goal, model_completion=True).as_long()
-                elif outcome.status == "unsat":
-                    low = middle + 1
-                else:
-                    break
-            s.add(goal <= best)
-        return model
+        objectives = [(z3.Int("player_count"), self.low)]
+        if placed:
+            objectives.append((z3.Sum([z3.If(c, 1, 0) for c in placed]), 0))
+        if defaults:
+            objectives.append((z3.Sum([z3.If(c == d, 0, 1) for c, d in defaults]), 0))
+        if numbers:
+            objectives.append((z3.Sum([z3.If(c >= 0, z3.If(c <= BOUND, c, 0), 0) for c in numbers]), 0))
 
+        def subsets(model) -> list:
+            # only ever take away: a card not placed stays unplaced, a var at its default stays there, so each
+            # step searches among the subsets of the witness found (much smaller)
+            return [z3.Not(c) for c in placed if not z3.is_true(model.eval(c, model_completion=True))] + \
+                [c == d for c, d in defaults if z3.is_true(model.eval(c == d, model_completion=True))]
+        found = smallest(s, model, objectives, TIGHTENING, min(TIGHTENING_RLIMIT, self.settings.rlimit), subsets)
+        self.queries += found.checks
+        return found.model
 
     def _defaults(self, cells, enc_a: Encoder, enc_b: Encoder):
         """(cell, its default) for the var cells, in the terms of the side that made them."""

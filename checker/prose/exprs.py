@@ -187,7 +187,8 @@ def _can_clause(p: Prose, e: ast.Can, ctx: Ctx, negative: bool) -> str:
 
 _COMPARE = {"==": ("est", ""), "<": ("est", "inférieur à"), "<=": ("est", "au plus"), ">": ("est", "supérieur à"),
             ">=": ("est", "au moins")}
-_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "notin", "notin": "in"}
+_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "notin", "notin": "in",
+         "is": "isnot", "isnot": "is", "isin": "isnotin", "isnotin": "isin"}
 
 
 def _is_none(e) -> bool:
@@ -245,8 +246,8 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
         if some is not None:
             return some
         return p.clause(p.expr(subject, ctx.ind()), "existe", "", ctx, absent)
-    neg = negative != (op in ("!=", "notin"))
-    op = {"!=": "==", "notin": "in"}.get(op, op)
+    neg = negative != (op in ("!=", "notin", "isnot", "isnotin"))
+    op = {"!=": "==", "notin": "in", "isnot": "is", "isnotin": "isin"}.get(op, op)
     inner = ctx.ind()
     if op == "==" and isinstance(e.left, ast.Binary) and e.left.op == "%" and _is_int(e.left.right, 2) \
             and isinstance(e.right, ast.IntLit) and e.right.value in (0, 1):
@@ -265,7 +266,9 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
     if op in _COMPARE:
         verb, words = _COMPARE[op]
         return contract(p.clause(left, verb, f"{words} {right}".strip(), ctx, neg))
-    if op == "in":
+    if op == "is":          # physical cards: this very copy
+        return contract(p.clause(left, "est", f"le même exemplaire que {right}", ctx, neg))
+    if op in ("in", "isin"):    # « ce quartier est dans votre main » already means this very card
         if isinstance(e.right, ast.SetLit):
             return contract(p.clause(left, "est", f"l'un de : {right}", ctx, neg))
         where = "parmi" if right.startswith(("les ", "des ", "vos ", "ces ")) or MARK.fullmatch(right) else "dans"

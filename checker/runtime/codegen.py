@@ -93,6 +93,8 @@ class Generator:
         self.p = engine.program
         self.types = engine.typed.types
         self.ns: dict = {"E": engine, "DEF": engine.def_of, "PHYS": engine.physical, "MISSING": MISSING,
+                         "SAME": lambda card, span: engine.physical(card, span, "`is` compares physical cards, "
+                                                                                 "not a card's name"),
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache,
@@ -229,7 +231,8 @@ class Generator:
         for node in ast.walk(e.body) if e.body is not None else ():
             if isinstance(node, (ast.Aggregate, ast.Can)) or (isinstance(node, ast.Call) and node.func in p.quantities):
                 return False
-            if isinstance(node, ast.Binary) and (node.op == ".." or node.op in ("in", "notin") and not (
+            scans = ("in", "notin", "isin", "isnotin")
+            if isinstance(node, ast.Binary) and (node.op == ".." or node.op in scans and not (
                     self.is_card_coll(node.right) and _zone_name(node.right) in p.zones)):
                 return False
         return True
@@ -509,6 +512,22 @@ def _member(g: Generator, e: ast.Binary, scope):
     return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} SPEND({g.expr(zone, scope)}, {span}))"
 
 
+def _physical(g: Generator, e: ast.Binary, scope):
+    """`a is b` and `a is in z`: physical cards compared (a card's name means its single copy)."""
+    span = g.const(e.span, "span")
+    negate = "not " if e.op in ("isnot", "isnotin") else ""
+    left = f"SAME({g.expr(e.left, scope)}, {span})"
+    if e.op in ("is", "isnot"):
+        return f"({negate}{left} == SAME({g.expr(e.right, scope)}, {span}))"
+    zone = e.right
+    name = _zone_name(zone)
+    if name in g.p.zones:          # this card's own place
+        index = g.index(g.p.zones[name], zone.index, scope) if isinstance(zone, ast.Index) else "None"
+        return f"({negate}st.where.get({left}, MISSING) == ({name!r}, {index}))"
+    x = g.fresh("x")
+    return f"({left} {negate}in [SAME({x}, {span}) for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+
+
 _ARITH = {"+", "-", "*", "<", "<=", ">", ">=", "and", "or"}
 
 
@@ -519,6 +538,8 @@ def _(g: Generator, e: ast.Binary, scope):
         return _compare(g, e, scope)
     if op in ("in", "notin"):
         return _member(g, e, scope)
+    if op in ("is", "isnot", "isin", "isnotin"):
+        return _physical(g, e, scope)
     a, b = g.expr(e.left, scope), g.expr(e.right, scope)
     if op in _ARITH:
         return f"({a} {op} {b})"

@@ -766,17 +766,18 @@ class Engine:
             return self.show_typed(key, self.resolve_type(ast.TypeName(index_type, None)))
         return key
 
-    def physical(self, card):
-        """A card as an index: a physical card stays itself; a definition becomes its single copy in this
-        game (a definition not in the game stays as it is, so it reads the default and matches nothing)."""
+    def physical(self, card, span=None, use: str = "index by a physical card, not by its name"):
+        """A card as an index (or compared with `is`): a physical card stays itself; a definition becomes its
+        single copy in this game (a definition not in the game stays as it is, so it reads the default and
+        matches nothing)."""
         if card is None or card >= 0:
             return card
         copies = self.instances.get(card)
         if not copies:
             return card
         if len(copies) > 1:
-            raise SpecRuntimeError(f"\"{self.def_names[card]}\" has {len(copies)} copies in this game: "
-                                   f"index by a physical card, not by its name")
+            raise SpecRuntimeError(f"\"{self.def_names[card]}\" has {len(copies)} copies in this game: {use}",
+                                   span)
         return copies[0]
 
     def kind_copies(self, kind: str) -> int:

@@ -12,8 +12,9 @@ What is recorded per game (:class:`GameRecord`): winners, scores, rounds, decisi
 players *had* each card: for every selected card of a kind that declares a ``controller``
 quantity, the seats that quantity named for one of the card's copies at the start of a round (the
 state the previous round left) or at the end of the game.  When the quantity cannot name one
-player (it fails, e.g. a ``the(…)`` finds two owners because two players hold copies of the same
-card) the sample is counted as *undetermined* for that card, and nobody is credited by it.
+player (it fails, e.g. a ``the(…)`` written with ``in`` finds two owners because two players hold
+copies of the same card, where ``is in`` would name the owner of each copy) the sample is counted as
+*undetermined* for that card, and nobody is credited by it.
 """
 
 from __future__ import annotations

@@ -312,8 +312,9 @@ class Encoder:
         self._defs[key] = (out, v)
         return out
 
-    def physical(self, v, span=None):
-        """A card used as an index: a definition means its single physical copy (as in the interpreter)."""
+    def physical(self, v, span=None, use: str = "index by a physical card"):
+        """A card used as an index (or compared with `is`): a definition means its single physical copy (as in
+        the interpreter); a symbolic card is one already."""
         if is_const(v):
             if v == NONE or v >= 0:
                 return v
@@ -321,9 +322,15 @@ class Encoder:
             if not copies:
                 return v
             if len(copies) > 1:
-                raise Unsupported(f"\"{self.E.def_names[v]}\" has {len(copies)} copies: index by a physical card", span)
+                raise Unsupported(f"\"{self.E.def_names[v]}\" has {len(copies)} copies: {use}", span)
             return copies[0]
-        return v
+        named = [x for x in self.possible(v) if x != NONE and x < 0]
+        if not named:
+            return v
+        out = v           # a value that may be a card's name: each name becomes its single copy
+        for x in named:
+            out = ITE(self.eq(v, x), self.physical(x, span, use), out)
+        return out
 
     def eq(self, a, b):
         """``a == b``, remembered for a symbolic ``a`` and a constant ``b`` (the same test recurs often)."""
@@ -706,6 +713,18 @@ def _member(enc: Encoder, e: ast.Binary, env):
     return OR(*(AND(g, enc.eq(x, v)) for g, v in coll if not (is_const(g) and not g)))
 
 
+def _physical(enc: Encoder, e: ast.Binary, env):
+    """`a is b` and `a is in z`: physical cards compared (a card's name means its single copy)."""
+    x = enc.physical(enc.expr(e.left, env), e.span, "`is` compares physical cards, not a card's name")
+    if e.op in ("is", "isnot"):
+        v = enc.eq(x, enc.physical(enc.expr(e.right, env), e.span, "`is` compares physical cards, not a card's name"))
+    else:
+        coll = enc.coll(e.right, env)
+        v = OR(*(AND(g, enc.eq(x, enc.physical(y, e.span, "`is` compares physical cards, not a card's name")))
+                 for g, y in coll if not (is_const(g) and not g)))
+    return NOT(v) if e.op in ("isnot", "isnotin") else v
+
+
 _ARITH = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
@@ -728,6 +747,8 @@ def _(enc: Encoder, e: ast.Binary, env):
     if op in ("in", "notin"):
         v = _member(enc, e, env)
         return NOT(v) if op == "notin" else v
+    if op in ("is", "isnot", "isin", "isnotin"):
+        return _physical(enc, e, env)
     a, b = enc.expr(e.left, env), enc.expr(e.right, env)
     if op in ("==", "!="):
         if _is_card(enc, e.left) or _is_card(enc, e.right):

@@ -25,22 +25,72 @@ def _value(model, cell):
     return v.as_long()
 
 
-def _turn_offer(program) -> ast.Offer | None:
-    """The offer of the game's turn procedure (the decision point a witness is put at); for a game that
-    names no turn, the first offer its flow reaches."""
+def _turn_offer(program) -> tuple[ast.Offer | None, dict[str, str]]:
+    """The offer of the game's turn procedure (the decision point a witness is put at; for a game that
+    names no turn, the first offer its flow reaches), and the vars that hold the value of one of the
+    offer's names while it is open: a var the turn procedure sets to one of its parameters (``set v = p``
+    with ``p`` passed on, name for name, down to the offer) — offer name -> var."""
     game = {f.name: f.values[0] for f in program.game.fields} if program.game else {}
     turn = game.get("turn") or game.get("flow")
-    stack = [program.procedures[turn.id]] if turn is not None and turn.id in program.procedures else []
-    seen = set()
+    if turn is None or turn.id not in program.procedures:
+        return None, {}
+    start = program.procedures[turn.id]
+    # each procedure on the way, with its names that are the turn's parameters (turn parameter -> its name)
+    stack = [(start, {x.name: x.name for x in start.params})]
+    seen = {start.name}
     while stack:
-        proc = stack.pop()
+        proc, names = stack.pop()
         for s in ast.statements(proc.body):
             if isinstance(s, ast.Offer):
-                return s
+                return s, _mirrors(start, names)
             if isinstance(s, ast.CallProc) and s.name not in seen and s.name in program.procedures:
                 seen.add(s.name)
-                stack.append(program.procedures[s.name])
+                callee = program.procedures[s.name]
+                passed = {mine: prm.name for prm, arg in zip(callee.params, s.args)
+                          for mine, here in names.items() if isinstance(arg, ast.Name) and arg.id == here}
+                stack.append((callee, passed))
+    return None, {}
+
+
+def _mirrors(turn: ast.ProcedureDecl, names: dict[str, str]) -> dict[str, str]:
+    """Offer name -> the var the turn procedure sets to the parameter it comes from (``set v = p``)."""
+    out = {}
+    for s in ast.statements(turn.body):
+        if isinstance(s, ast.SetVar) and s.target.index is None and isinstance(s.value, ast.Name) \
+                and s.value.id in names and names[s.value.id] not in out:
+            out[names[s.value.id]] = s.target.name
+    return out
+
+
+def _actor(offer: ast.Offer | None, action: str | None) -> int | None:
+    """Which argument of ``action`` is the player the offer proposes it to (``offer p { act(p, d) … }``),
+    or None when the offer does not list the action that way."""
+    if offer is None or action is None or not isinstance(offer.player, ast.Name):
+        return None
+    for item in offer.items:
+        if isinstance(item, ast.OfferAction) and item.action == action:
+            for i, arg in enumerate(item.args):
+                if isinstance(arg, ast.Name) and arg.id == offer.player.id:
+                    return i
     return None
+
+
+def _player(enc: Encoder, offer, mirrors: dict, action: str | None, move_values: list, varvals: dict) -> int:
+    """The player the witness's decision point is for: the move's argument the offer proposes it with (or
+    else its first player argument); else the value the model gives the var that mirrors the offer's
+    player; else the first seat."""
+    if action is not None:
+        types = enc.param_types[action]
+        at = _actor(offer, action)
+        if at is None:
+            at = next((i for i, t in enumerate(types) if t == PLAYER), None)
+        if at is not None and at < len(move_values) and isinstance(move_values[at], int):
+            return move_values[at]
+    if offer is not None and isinstance(offer.player, ast.Name):
+        value = varvals.get((mirrors.get(offer.player.id), None))
+        if isinstance(value, int):
+            return value
+    return 0
 
 
 def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
@@ -103,18 +153,19 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
                 needed.add(E.defs[v] if v >= 0 else v)
     # the decision point: the turn's offer, for the player who acts, with a card of the kind its names need
     # (the one the player holds, in a zone indexed by player; or the move's own; or one the model leaves free)
-    offer = _turn_offer(p)
+    offer, mirrors = _turn_offer(p)
     offer_names = Scopes(search.typed).at.get(id(offer), {}) if offer is not None else {}
-    kind = next((t.name for t in offer_names.values() if isinstance(t, KindT)), None)
+    kind_name = next(((n, t.name) for n, t in offer_names.items() if isinstance(t, KindT)), (None, None))
+    card_name, kind = kind_name
     held_in = next((z for z, decl in p.zones.items() if decl.kind.name == kind and decl.index is not None
                     and decl.index.name == "Player"), None)
-    player = move_values[0] if move_values and isinstance(move_values[0], int) and \
-        enc.param_types[action][0] == PLAYER else (varvals.get(("joueur_actif", None)) or 0)
+    player = _player(enc, offer, mirrors, action, move_values, varvals)
     character = None
     if kind is not None:
         current = [v for (name, index), v in varvals.items() if index is None and v is not None
                    and enc.var_types[name] in (KindT(kind), Opt(KindT(kind)))]
-        character = current[0] if current else None
+        mirrored = varvals.get((mirrors.get(card_name), None))
+        character = mirrored if mirrored is not None else current[0] if current else None
         if character is None:
             character = next((i for i, (z, x) in placed.items() if z == held_in and x == player), None)
         if character is None and action is None and held_in is not None:    # any player who holds one will do

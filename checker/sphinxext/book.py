@@ -127,7 +127,7 @@ class Book:
         card = self.program.cards.get(name)
         if card is not None and not self.has_page(card):
             return f"« {rst_escape(name)} »"
-        role = _CARD_ROLE.get(card.kind, "card") if card is not None else "card"
+        role = card_objtype(card.kind) if card is not None else "card"
         return f":rb:{role}:`{_role_text(name)}`"
 
     def link(self, role: str, name: str, title: str | None = None) -> str:
@@ -395,11 +395,11 @@ class PowerRef:
         return self.power.span
 
 
-_CARD_ROLE = {"Character": "character", "District": "district"}
-
-
 def card_objtype(kind: str) -> str:
-    return _CARD_ROLE.get(kind, "card")
+    """The domain's object type for a card of ``kind``: the kind's name in lower case when the domain has
+    such a type (``rb:character``), else ``card``."""
+    from checker.sphinxext.domain import OBJECT_TYPES
+    return kind.lower() if kind.lower() in OBJECT_TYPES else "card"
 
 
 def _role_text(name: str) -> str:
