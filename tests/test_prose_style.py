@@ -68,7 +68,7 @@ def test_every_word_is_in_a_french_dictionary(name: str, paths, lexicon):
     pytest.importorskip("spellchecker", reason="pyspellchecker (a test dependency in pyproject.toml) is not "
                                                "installed: pip install -e '.[test]'")
     book, texts = _sentences(paths, lexicon)
-    unknown = misspelled([s.text for s in texts], book.program.cards)
+    unknown = misspelled([s.text for s in texts], book.program.cards, book.lexicon.words)
     assert unknown == {}
 
 

@@ -173,6 +173,7 @@ class Lexicon:
     windows: dict[str, str] = dataclasses.field(default_factory=dict)
     display: dict[str, str] = dataclasses.field(default_factory=dict)   # a kind -> how a card shows at the table
     unit: str | None = None
+    words: frozenset[str] = frozenset()       # « mots » : words of the game a French dictionary lacks
     feminine_cards: frozenset[str] = frozenset()
     plural_cards: frozenset[str] = frozenset()
     bare_cards: frozenset[str] = frozenset()       # proper names: no article
@@ -196,9 +197,9 @@ class Lexicon:
     @classmethod
     def from_mapping(cls, data: dict) -> "Lexicon":
         """Build from a mapping shaped like ``lexique.toml``; unknown sections are an error."""
-        lexicon = cls(unit=data.get("unité"))
+        lexicon = cls(unit=data.get("unité"), words=frozenset(w.lower() for w in data.get("mots", ())))
         for key, value in data.items():
-            if key == "unité":
+            if key in ("unité", "mots"):
                 continue
             if key not in cls.SECTIONS:
                 raise ValueError(f"unknown section [{key}] (expected one of {', '.join(cls.SECTIONS)})")

@@ -19,7 +19,7 @@ import dataclasses
 import re
 from typing import Callable, Iterable
 
-__all__ = ["Violation", "RULES", "lint", "plain", "words", "misspelled", "ENGLISH", "GAME_WORDS"]
+__all__ = ["Violation", "RULES", "lint", "plain", "words", "misspelled", "ENGLISH", "ELIDED"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,9 +207,8 @@ def lint(text: str, cards: Iterable[str] = (), bare: Iterable[str] = ()) -> list
 
 # ---------------------------------------------------------------- spelling
 
-# Words of the games the dictionary does not know, and the elided forms it lists without their apostrophe.
-GAME_WORDS = {"condottiere", "lorsqu", "puisqu", "jusqu", "quelqu", "aujourd", "défausse", "défausser", "arnaqué",
-              "arnaquer", "bonhommes", "remélanger", "nécromancie", "maudissant", "idolâtrer", "redresser", "antihoraire"}
+# The elided forms the dictionary lists without their apostrophe; a game's own words are in its lexicon (« mots »).
+ELIDED = {"lorsqu", "puisqu", "jusqu", "quelqu", "aujourd"}
 
 
 def words(text: str, cards: Iterable[str] = ()) -> list[str]:
@@ -220,18 +219,20 @@ def words(text: str, cards: Iterable[str] = ()) -> list[str]:
     return [w for w in re.findall(r"[^\W\d_]+", marked.replace("'", " ").replace("-", " ")) if len(w) > 1]
 
 
-def misspelled(texts: Iterable[str], cards: Iterable[str] = ()) -> dict[str, int] | None:
-    """Words no French dictionary knows, with how often each occurs; None when no dictionary is installed."""
+def misspelled(texts: Iterable[str], cards: Iterable[str] = (), game_words: Iterable[str] = ()) -> dict[str, int] | None:
+    """Words no French dictionary knows (nor ``game_words``, the lexicon's « mots »), with how often each
+    occurs; None when no dictionary is installed."""
     try:
         from spellchecker import SpellChecker
     except ImportError:
         return None
     known = SpellChecker(language="fr", distance=1)
+    allowed = ELIDED | {w.lower() for w in game_words}
     counts: dict[str, int] = {}
     for text in texts:
         for word in words(text, cards):
             lower = word.lower()
-            if lower in GAME_WORDS or lower in known or word in known:
+            if lower in allowed or lower in known or word in known:
                 continue
             counts[word] = counts.get(word, 0) + 1
     return counts

@@ -37,7 +37,7 @@ class Box:
 
     def lines(self, width: float) -> list[str]:
         """The box's text wrapped to its width, then its items as bullets."""
-        bold = 0.88 if self.kind == "frame" else 1      # a frame's title is bold, hence wider
+        bold = 0.8 if self.kind == "frame" else 1       # a frame's title is bold, hence wider
         out = _wrap(self.text, (width - 2 * PAD) * bold)
         for item in self.items:
             out += _wrap("• " + item, width - 2 * PAD)
