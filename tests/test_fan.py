@@ -175,6 +175,27 @@ def test_charlatan_le_personnage_arnaque_paie_a_sa_revelation():
     assert "carte_et_pièce" not in offered(agents[victim]), "no gold: only the first option"
 
 
+
+def test_le_vol_passe_avant_l_arnaque_du_meme_personnage():
+    """Voleur (gemme ronde) et Charlatan (pentagonale), tous deux de rang 2, visent l'Oracle : à sa révélation le
+    Voleur prend d'abord tout son or (décision vol_avant_arnaque), puis l'arnaqué, sans or, donne 2 cartes."""
+    thief, crook, victim = 0, 1, 2
+    e, st, agents = setup(NP, [
+        ["pièces", "vol (Voleur)", "Oracle"],
+        ["pièces", "arnaque (Charlatan)", "Oracle"],
+        ["Temple", "Église", "pièces", "Terminer son tour"]], swap={"Prince": "Voleur"})
+    choose(e, st, thief, "Voleur")
+    choose(e, st, crook, "Charlatan")
+    choose(e, st, victim, "Oracle")
+    give(e, st, victim, "main", "Temple", "Église", "Manoir")
+    call(e, "Voleur")
+    call(e, "Charlatan")
+    gold(st)[victim] = 3
+    call(e, "Oracle")
+    assert gold(st)[thief] == 2 + 3
+    assert names(e, st.zone("main", crook)) == ["Temple", "Église"]
+    assert "carte_et_pièce" not in offered(agents[victim]), "robbed first: no gold left, only the first option"
+
 def test_oracle_retourne_la_pioche_jusqu_a_la_couleur_annoncee():
     """Oracle : « jusqu'à ce qu'elle tombe sur 1 carte de la couleur annoncée et la prend dans sa main.
     Toutes les cartes retournées sans avoir été prises sont placées dans la défause. »"""
@@ -993,6 +1014,38 @@ def test_removing_a_precedence_of_the_expansion_brings_its_conflict_back(winner,
         p for p in typed.program.precedences if (str(p.winner), str(p.loser)) != (winner, loser)])
     back = [f for f in search(program) if f.unresolved and set(f.rules) == {winner, loser}]
     assert back and back[0].witness is not None
+
+
+SAME_RANK_ORDERS = [
+    ('"Voleur".détroussement', '"Charlatan".paiement'),                              # rang 2, à la révélation
+    ('"Roi".héritier_du_roi', '"Empereur".conseiller_de_l_empereur'),                # rang 4, à la fin des appels
+    ('"Roi".héritier_du_roi', '"Patricien".héritier_du_patricien'),
+    ('"Empereur".conseiller_de_l_empereur', '"Patricien".héritier_du_patricien'),
+]
+
+
+def test_same_rank_reactions_are_ordered_by_the_gems():
+    """Several characters of one rank play in the same round, so two of them can react to one window: the
+    Voleur's theft and the Charlatan's scam of the same character, the crown powers of two assassinated rank-4
+    characters.  The search pairs them (without the spec's precedences they are unresolved, with a witness);
+    40-préséances.rules orders each pair as the gems do (ronde, carrée, then the 4th edition's)."""
+    import dataclasses
+    from checker.conflicts import Search
+    from checker.typecheck import Typed
+    typed = checked().typed
+    only = set(SAME_RANK_ORDERS)
+
+    def search(program):
+        return Search(Typed(program, typed.types), players=2).order_dependence(only=only)
+    settled = search(typed.program)
+    assert {frozenset(f.rules) for f in settled} == {frozenset(pair) for pair in only}
+    assert not [f.message for f in settled if f.unresolved]
+    assert {f.winner for f in settled} == {a for a, _ in SAME_RANK_ORDERS}
+    program = dataclasses.replace(typed.program, precedences=[
+        p for p in typed.program.precedences if (str(p.winner), str(p.loser)) not in only])
+    back = search(program)
+    assert {frozenset(f.rules) for f in back if f.unresolved and f.witness is not None} == \
+        {frozenset(pair) for pair in only}
 
 
 def test_a_state_of_the_expansion_reads_back_with_a_card_not_in_the_game(tmp_path, capsys):
