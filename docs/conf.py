@@ -1,6 +1,8 @@
 """Sphinx configuration: the Citadelles rulebook, generated from the checked spec.
 
 Build it (from the repository root):  python -m sphinx -W -b html docs docs/_build/html
+The same book with the fan expansion's cards and rules (tag ``fan``):
+                                      python -m sphinx -W -t fan -b html docs docs/_build/fan
 """
 
 from __future__ import annotations
@@ -33,8 +35,15 @@ smartquotes = False        # the rulebook's own apostrophes and « guillemets »
 suppress_warnings = ["myst.header"]
 myst_heading_anchors = 2
 
-html_theme = "furo"
 html_title = "Citadelles — le livre de règles"
+if tags.has("fan"):  # noqa: F821 (Sphinx gives conf.py its build tags)
+    # the fan expansion on top of the 4th edition: every page, its cards and its rules included; the
+    # editions compare with the 4th edition alone, so they are left out (the balance pages say that
+    # their games were played with other rules)
+    rulebook_spec = ["../spec/citadelles", "../spec/extension-fan"]
+    project = html_title = "Citadelles et l'extension inofficielle de Chrim's — le livre de règles"
+
+html_theme = "furo"
 html_short_title = "Citadelles"
 html_static_path = ["_static"]
 html_css_files = ["rulebook.css"]
@@ -70,3 +79,5 @@ rulebook_editions = {
                           "parent": "premiere-edition"},
     "extension-fan": {"paths": ["../spec/extension-fan"]},
 }
+if tags.has("fan"):  # noqa: F821
+    rulebook_editions = {}

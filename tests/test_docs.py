@@ -300,7 +300,7 @@ def test_every_power_step_and_rule_is_cited_somewhere_on_its_page(book: Book):
 # ---------------------------------------------------------------- the HTML book, built with warnings as errors
 
 
-def _sphinx(srcdir: Path, outdir: Path, overrides: dict, warnings: io.StringIO, strict: bool):
+def _sphinx(srcdir: Path, outdir: Path, overrides: dict, warnings: io.StringIO, strict: bool, tags=()):
     """A built Sphinx application; the nodes, roles and directives it registers go away after the build,
     so a later build in the same process (the Carcassonne book's test) starts clean."""
     from sphinx.application import Sphinx
@@ -308,7 +308,7 @@ def _sphinx(srcdir: Path, outdir: Path, overrides: dict, warnings: io.StringIO, 
     with docutils_namespace():
         app = Sphinx(str(srcdir), str(srcdir), str(outdir), str(outdir / ".doctrees"), "html",
                      confoverrides=overrides, status=io.StringIO(), warning=warnings, warningiserror=strict,
-                     freshenv=True)
+                     freshenv=True, tags=list(tags))
         app.build()
     return app
 
@@ -343,6 +343,22 @@ def test_the_book_builds_with_warnings_as_errors(built):
     assert (out / "livre" / "cartes" / "personnages.html").exists()
     css = (out / "_static" / "rulebook.css").read_text(encoding="utf-8")
     assert "white-space: pre-wrap" in css                     # spec lines wrap, never cut
+
+
+def test_the_book_with_the_fan_expansion_builds_with_its_cards(tmp_path: Path):
+    """`-t fan`: the same book with the expansion's cards and rules (without the solver's section, which
+    takes minutes on the expansion; the 4th edition's build renders it)."""
+    src = tmp_path / "docs"
+    shutil.copytree(DOCS, src, ignore=shutil.ignore_patterns("_build", "cartes"))
+    warnings = io.StringIO()
+    app = _sphinx(src, tmp_path / "html", {"rulebook_spec": [str(SPEC), str(ROOT / "spec" / "extension-fan")],
+                                            "rulebook_editions": {}, "rulebook_conflict_finder": ""},
+                  warnings, strict=True, tags=["fan"])
+    assert app.statuscode == 0 and warnings.getvalue() == ""
+    assert app.config.project.startswith("Citadelles et l'extension")
+    page = (tmp_path / "html" / "cartes" / "personnages" / "charlatan.html").read_text(encoding="utf-8")
+    assert "Le Charlatan annonce le nom d'un personnage qu'il arnaque." in page
+    assert (tmp_path / "html" / "livre" / "cartes" / "personnages.html").read_text(encoding="utf-8").count("Kraken")
 
 
 def test_each_edition_and_variant_has_a_page_compared_with_the_fourth_edition(built):
