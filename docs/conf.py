@@ -36,7 +36,9 @@ suppress_warnings = ["myst.header"]
 myst_heading_anchors = 2
 
 html_title = "Citadelles — le livre de règles"
-if tags.has("fan"):  # noqa: F821 (Sphinx gives conf.py its build tags)
+# Sphinx gives conf.py its build tags; a script that reads this file for its settings gives none
+_fan = "tags" in globals() and tags.has("fan")  # noqa: F821
+if _fan:
     # the fan expansion on top of the 4th edition: every page, its cards and its rules included; the
     # editions compare with the 4th edition alone, so they are left out (the balance pages say that
     # their games were played with other rules)
@@ -79,5 +81,5 @@ rulebook_editions = {
                           "parent": "premiere-edition"},
     "extension-fan": {"paths": ["../spec/extension-fan"]},
 }
-if tags.has("fan"):  # noqa: F821
+if _fan:
     rulebook_editions = {}
