@@ -40,6 +40,20 @@ def bundled():
         os.chdir(cwd)
 
 
+@pytest.fixture
+def bundled_checked_once(monkeypatch):
+    """Every command re-checks its spec: the bundled one (named from anywhere) is checked once per session."""
+    import checker.check
+    real = checker.check.check_paths
+    bundled()                   # checked before the patch (it calls check_paths)
+
+    def check_paths(paths):
+        if [os.path.realpath(p) for p in paths] == [str(SPEC)]:
+            return bundled()
+        return real(paths)
+    monkeypatch.setattr(checker.check, "check_paths", check_paths)
+
+
 def run_cli(capsys, *argv):
     """Run `rulebook ARGV…`: (exit code, stdout, stderr); never a traceback."""
     from checker.cli import main

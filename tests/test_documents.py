@@ -24,18 +24,7 @@ from conftest import ROOT, bundled
 CONFIG = "Première partie"
 
 
-@pytest.fixture(autouse=True)
-def _checked_once(monkeypatch):
-    """The bundled spec is checked once per session (the commands check theirs every time)."""
-    import checker.check
-    real = checker.check.check_paths
-    bundled()                   # checked before the patch (it calls check_paths)
-
-    def check_paths(paths):
-        if [os.path.realpath(p) for p in paths] == [str(ROOT / "spec" / "citadelles")]:
-            return bundled()
-        return real(paths)
-    monkeypatch.setattr(checker.check, "check_paths", check_paths)
+pytestmark = pytest.mark.usefixtures("bundled_checked_once")
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -26,16 +26,7 @@ from conftest import ROOT, bundled
 CONFIG = "Première partie"
 
 
-@pytest.fixture(autouse=True)
-def _checked_once(monkeypatch):
-    """Every command re-checks its spec; the bundled one is checked once per session here (fast tests)."""
-    import checker.check
-    real = checker.check.check_paths
-    bundled()                   # checked before the patch (it calls check_paths)
-
-    def check_paths(paths):
-        return bundled() if [Path(p) for p in paths] == [Path("spec/citadelles")] else real(paths)
-    monkeypatch.setattr(checker.check, "check_paths", check_paths)
+pytestmark = pytest.mark.usefixtures("bundled_checked_once")
 
 
 def run(capsys, *argv):
