@@ -27,9 +27,11 @@ from checker.runtime import Engine, RandomAgent  # noqa: E402
 CONFIG = "Violente"   # the configuration with the most interactions (assassin, thief, warlord, taxes)
 
 
-def measure(engine: Engine, program, players: int, games: int) -> dict:
-    selection = select(program, program.configurations[CONFIG], players)
-    per_game, moves, decisions = [], 0, 0
+def measure(engine: Engine, program, players: int, games: int, config: str = CONFIG, counts=None) -> dict:
+    """Seeded random games of ``config``: speeds, and the per-game mean of each count ``counts(engine)``
+    gives after a game (a dict of name -> number; not timed)."""
+    selection = select(program, program.configurations[config], players)
+    per_game, moves, decisions, counted = [], 0, 0, {}
     for seed in range(games):
         agents = [RandomAgent(seed * 100 + i) for i in range(players)]
         start = time.perf_counter()
@@ -37,9 +39,12 @@ def measure(engine: Engine, program, players: int, games: int) -> dict:
         per_game.append(time.perf_counter() - start)
         moves += result.moves
         decisions += result.decisions
+        for name, n in (counts(engine) if counts else {}).items():
+            counted[name] = counted.get(name, 0) + n
     total = sum(per_game)
     return {"games/s": games / total, "moves/s": moves / total, "steps/s": decisions / total,
-            "moves/game": moves / games, "median ms/game": statistics.median(per_game) * 1000}
+            "moves/game": moves / games, "median ms/game": statistics.median(per_game) * 1000,
+            **{name: n / games for name, n in counted.items()}}
 
 
 def main() -> None:

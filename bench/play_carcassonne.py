@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -19,27 +18,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from checker.check import check_paths  # noqa: E402
-from checker.configurations import select  # noqa: E402
-from checker.runtime import Engine, RandomAgent  # noqa: E402
+from checker.runtime import Engine  # noqa: E402
+from play import measure  # noqa: E402  (bench/play.py, beside this file)
 
 CONFIG = "Jeu de base"
 
 
-def measure(engine: Engine, program, players: int, games: int) -> dict:
-    selection = select(program, program.configurations[CONFIG], players)
-    per_game, moves, walls, tiles = [], 0, 0, 0
-    for seed in range(games):
-        agents = [RandomAgent(seed * 100 + i) for i in range(players)]
-        start = time.perf_counter()
-        result = engine.play(selection.cards, players, seed, agents)
-        per_game.append(time.perf_counter() - start)
-        moves += result.moves
-        walls += len(engine.st.zones["enceinte"])
-        tiles += len(engine.st.zones["posées"])
-    total = sum(per_game)
-    return {"games/s": games / total, "moves/s": moves / total, "moves/game": moves / games,
-            "tiles/game": tiles / games, "ramparts/game": walls / games,
-            "median ms/game": statistics.median(per_game) * 1000}
+def _material(engine: Engine) -> dict:
+    return {"tiles/game": len(engine.st.zones["posées"]), "ramparts/game": len(engine.st.zones["enceinte"])}
 
 
 def main() -> None:
@@ -52,7 +38,7 @@ def main() -> None:
     engine = Engine(result.typed)
     ready = time.perf_counter() - start
     engine.recording = False
-    rows = {n: measure(engine, result.program, n, args.games) for n in (2, 3, 4)}
+    rows = {n: measure(engine, result.program, n, args.games, CONFIG, _material) for n in (2, 3, 4)}
     print(f"Carcassonne Die Stadt, random games, {args.games} games per row (spec checked and compiled in "
           f"{ready:.1f} s)\n")
     print("| players | games/s | moves/s | moves/game | tiles/game | ramparts/game | median ms/game |")
