@@ -27,7 +27,7 @@ def conflicts_command(args) -> int:
     from checker import terminal
     from checker.check import checked_spec
     from checker.output import OutputError, plan_directory, write_json
-    force = getattr(args, "force", False)
+    force = args.force
     if args.witnesses:
         try:
             plan_directory(args.witnesses, "*.json", force)
@@ -49,7 +49,7 @@ def conflicts_command(args) -> int:
         print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
         return 2
     scope = None
-    if args.more and not getattr(args, "all_rules", False):
+    if args.more and not args.all_rules:
         from checker.check import spec_files
         from checker.conflicts_scope import Scope
         from checker.diagnostics import Reporter

@@ -104,7 +104,7 @@ class Words:
         return self.engine.show_card(card)
 
     def definition(self, card) -> int:
-        return card if card < 0 else self.engine.defs[card]
+        return self.engine.definition(card)
 
     def card(self, card, rich: bool = True) -> str:
         """A card by its kind's template in the lexicon (``rich``), or its name and distinctive attributes."""

@@ -788,8 +788,13 @@ class Engine:
         """The first physical card of this game named ``name`` (for scenarios and tools)."""
         return self.instances[self.def_ids[name]][0]
 
+    def definition(self, card: int) -> int:
+        """The definition of a card value: a copy's (copies are 0, 1, …), or the value itself when it names a
+        definition with no copy in play (definitions are negative)."""
+        return card if card < 0 else self.defs[card]
+
     def show_card(self, card) -> str:
-        return self.def_names[card if card < 0 else self.defs[card]]
+        return self.def_names[self.definition(card)]
 
     def show(self, value) -> str:
         """French text for a value whose type is not known here (logs pass typed values)."""

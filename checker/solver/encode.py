@@ -503,7 +503,7 @@ class Encoder:
 
     def active(self, card):
         """Does the card work now (its kind's `active` quantity; always, for a kind without one)?"""
-        q = self.E.cards.active.get(self.E.def_kind[card if card < 0 else self.E.defs[card]])
+        q = self.E.cards.active.get(self.E.def_kind[self.E.definition(card)])
         if q is None:
             return True
         copies = self.E.instances.get(card) if card < 0 else None

@@ -136,10 +136,10 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         ty = enc.var_types[name]
         inner = ty.inner if isinstance(ty, Opt) else ty
         if isinstance(inner, KindT) and v is not None:
-            needed.add(E.defs[v] if v >= 0 else v)
+            needed.add(E.definition(v))
         ity = enc.index_types.get(name)
         if isinstance(ity, KindT) and index is not None:
-            needed.add(E.defs[index] if index >= 0 else index)
+            needed.add(E.definition(index))
     move_values = []
     if action is not None:
         types = enc.param_types[action]
@@ -150,7 +150,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             move_values.append(v)
             inner = t.inner if isinstance(t, Opt) else t
             if isinstance(inner, KindT) and v is not None:
-                needed.add(E.defs[v] if v >= 0 else v)
+                needed.add(E.definition(v))
     # the decision point: the turn's offer, for the player who acts, with a card of the kind its names need
     # (the one the player holds, in a zone indexed by player; or the move's own; or one the model leaves free)
     offer, mirrors = _turn_offer(p)
