@@ -20,7 +20,7 @@ from typing import Callable
 from checker import ast
 from checker.registry import registrar
 from checker.runtime.state import SpecRuntimeError
-from checker.types import Coll, KindT, Opt
+from checker.types import Coll, EnumT, KindT, Opt
 
 __all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard"]
 
@@ -196,6 +196,8 @@ class Generator:
         src = self.expr(e, scope)
         if decl.index is None or decl.index.name not in self.p.kinds:
             return src
+        if src.isidentifier():          # a physical card (or none) is its own index: no call
+            return f"({src} if {src} is None or {src} >= 0 else PHYS({src}))"
         return f"PHYS({src})"
 
     def card_key(self, e: ast.Expr, scope: Scope) -> str:
@@ -210,9 +212,16 @@ class Generator:
 
     SMALL = 100     # an aggregate over at most this many elements with a simple body is not counted (MAX_WORK)
 
+    def small_set(self, e: ast.Expr) -> bool:
+        """Does ``e`` (a set, not a pile) hold values of an enum of at most SMALL members, so that scanning it
+        is bounded work?"""
+        ty = self.type_of(e)
+        return (isinstance(ty, Coll) and not ty.ordered and isinstance(ty.elem, EnumT)
+                and len(self.p.enums[ty.elem.name].members) <= self.SMALL)
+
     def small_and_simple(self, e: ast.Aggregate) -> bool:
         """Is ``e`` cheap enough not to count against MAX_WORK: its collection holds at most SMALL elements
-        (the players, an enum, the cards of a kind that has at most SMALL), and its body does a bounded amount
+        (the players, an enum, a set of an enum's values, the cards of a kind that has at most SMALL), and its body does a bounded amount
         of work (no aggregate, quantity, `can`, range, or membership that scans a collection)?  Its cost is
         then at most SMALL times its body's, paid each time the counted loop around it runs once."""
         coll, p = e.coll, self.p
@@ -224,6 +233,8 @@ class Generator:
                 (isinstance(coll, ast.Call) and coll.func == "selected")
                 or getattr(coll, "id", None) in p.zones or getattr(getattr(coll, "obj", None), "id", None) in p.zones):
             size = self.E.kind_copies(self.type_of(coll).elem.name)
+        elif self.small_set(coll):
+            size = len(self.p.enums[self.type_of(coll).elem.name].members)
         else:
             return False
         if size > self.SMALL:
@@ -509,6 +520,8 @@ def _member(g: Generator, e: ast.Binary, scope):
         key = g.card_key(e.left, scope)
         x = g.fresh("x")
         return f"({key} {e.op.replace('notin', 'not in')} [DEF[{x}] for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+    if g.small_set(zone):
+        return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} {g.expr(zone, scope)})"
     return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} SPEND({g.expr(zone, scope)}, {span}))"
 
 

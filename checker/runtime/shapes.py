@@ -119,7 +119,13 @@ def shape_call(g: Generator, e: ast.Call, scope) -> str | None:
         if grid.name not in steppers:
             steppers[grid.name] = g.const(Steppers(grid), f"step{grid.name}")
         stepper = steppers[grid.name]
-        return f"{stepper}({cell}, {g.expr(e.args[1], scope)}, {g.const(e.span, 'span')})"
+        direction = g.expr(e.args[1], scope)
+        call = f"{stepper}({cell}, {direction}, {g.const(e.span, 'span')})"
+        if len(cell) + len(direction) > 60:
+            return call
+        # the table read inline; the call only for cell 0 or off the grid (it raises)
+        tables = g.const(g.ns[stepper].tables, f"steps{grid.name}")
+        return f"({tables}[{direction}][{cell}] or {call})"
     return None
 
 
