@@ -97,8 +97,8 @@ class Generator:
                                                                                  "not a card's name"),
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
-                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache,
-                         "SCACHE": engine._scache}
+                         "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
+                         "QNEW": engine.new_version}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -385,27 +385,30 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     if is_cheap(engine, name):
         g.ns[cached] = g.ns[compute]
         return g.ns[compute], g.ns[compute]
-    key = f"({name!r}, {args}{',' if len(params) == 1 else ''})" if params else f"({name!r},)"
+    # one cache per quantity, keyed by its argument (or their tuple)
+    key = "a0" if len(params) == 1 else f"({args},)" if params else "None"
+    cache = g.const({}, "cache" + name)
     if is_static(engine, name):
+        engine._scaches.append(g.ns[cache])
         source = f"""def {cached}({args}):
-    value = SCACHE.get({key}, MISSING)
+    value = {cache}.get({key}, MISSING)
     if value is MISSING:
-        value = SCACHE[{key}] = {compute}({args})
+        value = {cache}[{key}] = {compute}({args})
     return value
 """
         return g.ns[compute], g.define(cached, source)
     source = f"""def {cached}({args}):
-    st = E.st
-    if st.version != E._qversion:
-        QCACHE.clear()
-        E._qversion = st.version
+    if E.st.version != E._qversion:
+        QNEW()
     else:
-        value = QCACHE.get({key}, MISSING)
+        value = {cache}.get({key}, MISSING)
         if value is not MISSING:
             return value
     value = {compute}({args})
-    if st.version == E._qversion:     # computing it changed nothing (quantities are pure)
-        QCACHE[{key}] = value
+    if E.st.version == E._qversion:     # computing it changed nothing (quantities are pure)
+        if not {cache}:
+            QFILLED.append({cache})
+        {cache}[{key}] = value
     return value
 """
     return g.ns[compute], g.define(cached, source)
