@@ -46,6 +46,9 @@ class Scope:
 
 # ---------------------------------------------------------------- run-time helpers (called by generated code)
 
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+|'[^'\\]*'")    # a Python name or literal: cheap to read twice
+
+
 class _Missing:
     __slots__ = ()
 
@@ -209,6 +212,31 @@ class Generator:
         if src.startswith("-") and src[1:].isdigit():      # `this` in a card's rule: already a definition
             return src
         return f"DEF[{src}]"
+
+    def inline(self, name: str, args: list[str]) -> str | None:
+        """A call of a quantity written as its body, when that costs less than the call: a cheap quantity (not
+        cached, see :func:`is_cheap`) without value rules or adjustments, that is not an Int (an Int's value is
+        checked against MAX_INT when it is returned), each argument read at most once unless it is a name or a
+        literal (an argument is not evaluated twice).  None otherwise."""
+        q = self.p.quantities[name]
+        if name in self.E._heads or (isinstance(q.type, ast.TypeName) and q.type.name == "Int") \
+                or not is_cheap(self.E, name):
+            return None
+        counts: dict[str, int] = {}
+        stack = [q.default]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            elif isinstance(node, tuple):
+                stack.extend(node)
+            elif hasattr(node, "__dataclass_fields__"):
+                stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+        params = [x.name for x in q.params]
+        if any(counts.get(x, 0) > 1 and not _SIMPLE.fullmatch(a)
+               for x, a in zip(params, args)):
+            return None
+        return f"({self.expr(q.default, Scope({x: f'({a})' for x, a in zip(params, args)}))})"
 
     SMALL = 100     # an aggregate over at most this many elements with a simple body is not counted (MAX_WORK)
 
@@ -475,6 +503,9 @@ def _(g: Generator, e: ast.Call, scope):
         return f"(({args[0]}) // 2)"
     if e.func in g.p.tables:
         return f"E.table({e.func!r}, ({''.join(a + ', ' for a in args)}), {g.const(e.span, 'span')})"
+    inlined = g.inline(e.func, args)
+    if inlined is not None:
+        return inlined
     return f"{g.E.quantity_name(e.func)}({', '.join(args)})"
 
 
