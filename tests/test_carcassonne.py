@@ -280,6 +280,27 @@ def test_rouge_recoit_8_points_pour_4_portions_de_route():
     assert g.points(RED) == 8
 
 
+def test_la_piste_de_score_fait_le_tour_sans_remettre_les_points_a_zero():
+    """« La Piste de Score comptent 50 cases. Si un joueur a déjà obtenu plus de 50 points, il « couche » son
+    pion sur la piste et se remet sur la case 0. » — the decision piste_de_score: the track only shows the
+    total; 48 points and a road of 3 make 51, never 1."""
+    g = Game()
+    assert "piste_de_score" in checked().program.decisions
+    g.st.vars["points"][RED] = 48
+    _road(g, 1)
+    g.e.call("évaluer_la_tuile", (BLUE,))
+    assert g.points(RED) == 51 and g.quantity("score", RED) == 51
+
+
+def test_a_egalite_de_points_les_joueurs_gagnent_ensemble():
+    """« Le joueur qui a le plus de points gagne. » — nothing breaks a tie (decision égalité_des_points)."""
+    g = Game(3)
+    g.st.vars["points"].update({RED: 30, BLUE: 30, GREEN: 29})
+    g.e.invalidate()
+    result = g.e.result()
+    assert result.winners == [RED, BLUE] and result.scores[GREEN] == 29
+
+
 def test_bleu_recoit_9_points_3_types_differents_x_3_tuiles():
     """« Bleu reçoit 9 points (3 types différents x 3 tuiles = 9 points) »"""
     g = Game()
