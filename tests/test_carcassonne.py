@@ -561,3 +561,24 @@ def test_a_complete_game_keeps_every_follower_and_tile(players: int):
         len(st.zone("piles", k)) for k in ("première", "deuxième", "troisième")) == 75
     assert st.vars["fin"] is not None
     assert set(result.scores) == set(range(players)) and all(s >= 0 for s in result.scores.values())
+
+
+@pytest.mark.parametrize("players, seed", [(2, 5), (4, 2)])
+def test_every_cached_quantity_is_what_it_would_be_computed_now(players: int, seed: int):
+    """A var no cached quantity reads is written without moving the state's version (codegen.cached_reads):
+    at every decision of a whole game, each value cached for the current state equals the quantity computed
+    afresh."""
+    e = engine()
+    checked_values = []
+
+    def check(decision) -> None:
+        if e._qversion != e.st.version:
+            return
+        for name, cache in e._qcaches.items():
+            arity = len(checked().program.quantities[name].params)
+            for key, value in list(cache.items()):
+                args = () if arity == 0 else (key,) if arity == 1 else key
+                assert e._quantity(name, args) == value, (name, args)
+                checked_values.append(name)
+    play_observed(players, seed, check)
+    assert len(checked_values) > 1000 and {"au_delà", "partie", "cases_libres"} <= set(checked_values)

@@ -22,7 +22,7 @@ from checker.registry import registrar
 from checker.runtime.state import SpecRuntimeError
 from checker.types import Coll, EnumT, KindT, Opt
 
-__all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard"]
+__all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard", "cached_reads"]
 
 _SRC: dict[type, Callable] = {}
 
@@ -345,6 +345,34 @@ def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
     return True
 
 
+def cached_reads(engine) -> frozenset | None:
+    """The vars whose value a cached quantity may depend on: those read by the quantities cached until the
+    state changes (neither cheap nor static, see :func:`quantity_functions`), by the ``imitates`` and
+    ``active`` quantities of the kinds (their results are kept per state too), and by every quantity these
+    call.  None when that cannot be known (one of them asks `can`, or a card's rule gives it a value): then
+    every var counts.  A var outside this set is written without moving the state's version, so a write
+    of it (a score, a flag read only by rules) keeps every cached quantity."""
+    p, cards = engine.program, engine.cards
+    todo = [n for n in p.quantities if not is_cheap(engine, n) and not is_static(engine, n)]
+    todo += list(cards.imitates.values()) + list(cards.active.values())
+    seen: set[str] = set()
+    names: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if any(rule.card for rule, _ in engine._heads.get(name, ())):
+            return None
+        for node in ast.walk(tuple(_quantity_exprs(engine, name))):
+            if isinstance(node, ast.Can):
+                return None
+            if isinstance(node, ast.Call) and node.func in p.quantities:
+                todo.append(node.func)
+        names |= {n for e in _quantity_exprs(engine, name) for n in names_in(e) if n in p.vars}
+    return frozenset(names)
+
+
 def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     """The quantity computed (its value rules, then its adjustments), and the same cached until the state
     next changes (a cheap quantity is not cached: computing it again costs less than looking it up; a
@@ -425,6 +453,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     return value
 """
         return g.ns[compute], g.define(cached, source)
+    engine._qcaches[name] = g.ns[cache]
     source = f"""def {cached}({args}):
     if E.st.version != E._qversion:
         QNEW()

@@ -110,6 +110,7 @@ class Engine:
         self.work = 0           # loop iterations and aggregate elements since the last decision (MAX_WORK)
         self.logged = 0         # entries of the log, a decision counting its options too (MAX_LOG)
         self._qfilled: list[dict] = []  # the quantity caches filled since the state's version _qversion
+        self._qcaches: dict[str, dict] = {}     # quantity -> its cache (the quantities cached per version)
         self._scaches: list[dict] = []  # the caches of static quantities (see codegen.is_static), for one game
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
