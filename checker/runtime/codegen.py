@@ -18,6 +18,8 @@ import re
 from typing import Callable
 
 from checker import ast
+from checker.bounds import quantity_bounds
+from checker.limits import MAX_INT
 from checker.registry import registrar
 from checker.runtime.state import SpecRuntimeError
 from checker.types import Coll, EnumT, KindT, Opt
@@ -105,6 +107,7 @@ class Generator:
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
+        self._bounds = None         # quantity -> the bounds of its values (checker.bounds), made when first asked
         self._count = 0
 
     # ---------------------------------------------------------------- names and functions
@@ -213,14 +216,23 @@ class Generator:
             return src
         return f"DEF[{src}]"
 
+    def within_max_int(self, name: str) -> bool:
+        """Are the Int quantity's values within ±MAX_INT whatever the state (checker.bounds proves it)?"""
+        if self._bounds is None:
+            self._bounds = quantity_bounds(self.E.typed)
+        low, high = self._bounds(name)
+        return -MAX_INT <= low <= high <= MAX_INT
+
     def inline(self, name: str, args: list[str]) -> str | None:
         """A call of a quantity written as its body, when that costs less than the call: a cheap quantity (not
-        cached, see :func:`is_cheap`) without value rules or adjustments, that is not an Int (an Int's value is
-        checked against MAX_INT when it is returned), each argument read at most once unless it is a name or a
-        literal (an argument is not evaluated twice).  None otherwise."""
+        cached, see :func:`is_cheap`) without value rules or adjustments, not an Int unless its bounds are within
+        ±MAX_INT (an Int's value is checked against MAX_INT when it is returned: the bounds make that check
+        useless), each argument read at most once unless it is a name or a literal (an argument is not
+        evaluated twice).  None otherwise."""
         q = self.p.quantities[name]
-        if name in self.E._heads or (isinstance(q.type, ast.TypeName) and q.type.name == "Int") \
-                or not is_cheap(self.E, name):
+        if name in self.E._heads or not is_cheap(self.E, name):
+            return None
+        if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not self.within_max_int(name):
             return None
         counts: dict[str, int] = {}
         stack = [q.default]
@@ -236,7 +248,8 @@ class Generator:
         if any(counts.get(x, 0) > 1 and not _SIMPLE.fullmatch(a)
                for x, a in zip(params, args)):
             return None
-        return f"({self.expr(q.default, Scope({x: f'({a})' for x, a in zip(params, args)}))})"
+        fixed = {x: a if _SIMPLE.fullmatch(a) else f"({a})" for x, a in zip(params, args)}
+        return f"({self.expr(q.default, Scope(fixed))})"
 
     SMALL = 100     # an aggregate over at most this many elements with a simple body is not counted (MAX_WORK)
 
@@ -433,7 +446,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
             continue
         lines.append(f"    if {when}:  # {rule}")
         lines.append(f"        result += {amount}")
-    if isinstance(q.type, ast.TypeName) and q.type.name == "Int":
+    if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not g.within_max_int(name):
         lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")
     lines.append("    return result")
     g.define(compute, "\n".join(lines) + "\n")
