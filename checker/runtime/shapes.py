@@ -121,7 +121,7 @@ def shape_call(g: Generator, e: ast.Call, scope) -> str | None:
         stepper = steppers[grid.name]
         direction = g.expr(e.args[1], scope)
         call = f"{stepper}({cell}, {direction}, {g.const(e.span, 'span')})"
-        if len(cell) + len(direction) > 60:
+        if len(cell) + len(direction) > 240:
             return call
         # the table read inline; the call only for cell 0 or off the grid (it raises)
         tables = g.const(g.ns[stepper].tables, f"steps{grid.name}")
