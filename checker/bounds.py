@@ -4,7 +4,7 @@
   and `Int in 0..99`) may hold at most :data:`~checker.limits.MAX_RANGE` integers.  An interval
   analysis gives every integer expression bounds: literals, `player_count` (the game's player
   counts), card attributes (their declared range, or the values the cards give), `count` and `sum`
-  (by the size of what they range over), `least`/`greatest`, tables, quantities (their default,
+  (by the size of what they range over), `least`/`greatest`, `row` and `column` (by the grid), tables, quantities (their default,
   `value` and `adjust` rules); a var, a counter, a parameter has no bound.  A local name bound
   several times, or in a loop, gets the hull of its bindings, widened to no bound when it grows.
   A range whose size is not bounded by the limit is error E0801, located, with the term that is
@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from checker import ast
 from checker.diagnostics import Note, Reporter
@@ -29,9 +30,9 @@ from checker.configurations import game_player_counts
 from checker.limits import MAX_PLAYERS, MAX_RANGE
 from checker.typecheck import Typed
 from checker.typecheck_shapes import unbounded_record
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, KindT, Opt
+from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt
 
-__all__ = ["check_bounds"]
+__all__ = ["check_bounds", "quantity_bounds"]
 
 INF = math.inf
 TOP = (-INF, INF)
@@ -166,6 +167,11 @@ class _Ranges:
         if e.func == "half":
             return (math.floor(args[0][0] / 2) if args[0][0] > -INF else -INF,
                     math.floor(args[0][1] / 2) if args[0][1] < INF else INF)
+        if e.func in ("row", "column") and isinstance(self.types.get(id(e.args[0])), GridT) \
+                and self.types[id(e.args[0])].name in self.p.grids:
+            g = self.p.grids[self.types[id(e.args[0])].name]
+            size = g.height if e.func == "row" else g.width
+            return (-((size - 1) // 2), size - 1 - (size - 1) // 2)        # counted from the centre cell
         if e.func in self.p.tables:
             iv = EMPTY
             for row in self.p.tables[e.func].rows:
@@ -576,3 +582,8 @@ def check_bounds(typed: Typed, reporter: Reporter) -> None:
                            hint="index it by Player, an enum, a kind of card, a grid, or a record of those "
                                 "(a finite set of values)")
     _check_recursion(p, reporter)
+
+
+def quantity_bounds(typed: Typed) -> Callable[[str], tuple]:
+    """name -> the bounds of that Int quantity's values (±inf: none), as the range check computes them."""
+    return _Ranges(typed, Reporter()).quantity

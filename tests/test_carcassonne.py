@@ -280,6 +280,27 @@ def test_rouge_recoit_8_points_pour_4_portions_de_route():
     assert g.points(RED) == 8
 
 
+def test_la_piste_de_score_fait_le_tour_sans_remettre_les_points_a_zero():
+    """« La Piste de Score comptent 50 cases. Si un joueur a déjà obtenu plus de 50 points, il « couche » son
+    pion sur la piste et se remet sur la case 0. » — the decision piste_de_score: the track only shows the
+    total; 48 points and a road of 3 make 51, never 1."""
+    g = Game()
+    assert "piste_de_score" in checked().program.decisions
+    g.st.vars["points"][RED] = 48
+    _road(g, 1)
+    g.e.call("évaluer_la_tuile", (BLUE,))
+    assert g.points(RED) == 51 and g.quantity("score", RED) == 51
+
+
+def test_a_egalite_de_points_les_joueurs_gagnent_ensemble():
+    """« Le joueur qui a le plus de points gagne. » — nothing breaks a tie (decision égalité_des_points)."""
+    g = Game(3)
+    g.st.vars["points"].update({RED: 30, BLUE: 30, GREEN: 29})
+    g.e.invalidate()
+    result = g.e.result()
+    assert result.winners == [RED, BLUE] and result.scores[GREEN] == 29
+
+
 def test_bleu_recoit_9_points_3_types_differents_x_3_tuiles():
     """« Bleu reçoit 9 points (3 types différents x 3 tuiles = 9 points) »"""
     g = Game()
@@ -540,3 +561,24 @@ def test_a_complete_game_keeps_every_follower_and_tile(players: int):
         len(st.zone("piles", k)) for k in ("première", "deuxième", "troisième")) == 75
     assert st.vars["fin"] is not None
     assert set(result.scores) == set(range(players)) and all(s >= 0 for s in result.scores.values())
+
+
+@pytest.mark.parametrize("players, seed", [(2, 5), (4, 2)])
+def test_every_cached_quantity_is_what_it_would_be_computed_now(players: int, seed: int):
+    """A var no cached quantity reads is written without moving the state's version (codegen.cached_reads):
+    at every decision of a whole game, each value cached for the current state equals the quantity computed
+    afresh."""
+    e = engine()
+    checked_values = []
+
+    def check(decision) -> None:
+        if e._qversion != e.st.version:
+            return
+        for name, cache in e._qcaches.items():
+            arity = len(checked().program.quantities[name].params)
+            for key, value in list(cache.items()):
+                args = () if arity == 0 else (key,) if arity == 1 else key
+                assert e._quantity(name, args) == value, (name, args)
+                checked_values.append(name)
+    play_observed(players, seed, check)
+    assert len(checked_values) > 1000 and {"au_delà", "partie", "cases_libres"} <= set(checked_values)

@@ -198,6 +198,60 @@ def test_rouge_place_une_tour_et_recoit_autant_de_points_que_de_remparts_depuis_
     assert g.points(RED) == 5, "the next tower counts from the previous one"
 
 
+def test_une_tour_compte_les_remparts_de_son_bout_seulement():
+    """« entre sa tour et la tour précédente et/ou la Porte de la Ville » (decision tour_à_son_bout): a tower
+    counts the ramparts of its own end since the Porte or the last tower there — not the Porte, not the other
+    end, nor the tower just placed at the other end."""
+    g = Walls(2, scripts=[["placer_une_tour_au_bout(Joueur 1, horaire)",
+                           "placer_une_tour_au_bout(Joueur 1, antihoraire)"], []])
+    g.at_pile(2)
+    g.block(range(0, 2), range(0, 4))
+    g.gate(0, 0, "nord")
+    for col in range(1, 4):                         # 3 ramparts at the clockwise end
+        g.build(0, col, "nord", BLUE)
+    g.build(0, 0, "ouest", BLUE)                    # 2 at the other end
+    g.build(1, 0, "ouest", BLUE)
+    g.e.call("placer_une_tour", (RED,))
+    assert g.points(RED) == 3
+    g.e.call("placer_une_tour", (RED,))
+    assert g.points(RED) == 3 + 2, "2, not 2 + the Porte + the 3 ramparts back to the first tower"
+
+
+def test_les_remparts_imagines_a_la_fin_ne_comptent_pour_aucune_tour():
+    """The ramparts that close the wall at the end come after the last tower (decision tour_à_son_bout)."""
+    g = Walls()
+    g.at_pile(3)
+    g.block(range(0, 2), range(0, 3))
+    g.gate(0, 0, "nord")
+    g.build(0, 1, "nord")
+    before = dict(g.st.vars["depuis_la_tour"])
+    g.e.call("fin_du_jeu", ())
+    assert g.quantity("rempart_fermé") and len(g.st.zones["enceinte"]) > 2
+    assert g.st.vars["depuis_la_tour"] == before
+
+
+@pytest.mark.parametrize("left_in_pile_1, walls", [(1, False), (0, True)])
+def test_la_derniere_tuile_de_la_pile_1_declenche_la_construction(left_in_pile_1: int, walls: bool):
+    """« Dès que la dernière tuile de la pile 1 a été prise, on passe à la pile 2 » (decision
+    remparts_dès_la_dernière_tuile_de_la_pile_1): the tile that emptied pile 1 and finishes an occupied road
+    brings the Porte out; one tile earlier it does not."""
+    g = Walls()
+    g.e.agents = [RandomAgent(1), RandomAgent(2)]
+    pile = g.st.zone("piles", "première")
+    for t in list(pile)[:-1 - left_in_pile_1]:
+        g.st.put(t, "écartées", None, "top")
+    g.e.call("tirer", ())                           # the player takes a tile: the last one, or the one before
+    assert g.quantity("phase") == (2 if walls else 1)
+    g.lay("Impasse", 0, 0, 3)
+    g.follower(RED, 0, 0, "rue")
+    g.lay("Rue droite", 0, 1, 1)
+    g.lay("Impasse", 0, 2, 1, player=BLUE)
+    g.last(0, 2)
+    g.e.call("évaluer_la_tuile", (BLUE,))
+    assert g.points(RED) == 3
+    assert g.st.vars["porte_posée"] is walls
+
+
 # ==================================================================== beyond the ramparts
 
 

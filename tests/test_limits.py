@@ -80,6 +80,18 @@ def test_a_range_bounded_by_what_the_rules_state_is_accepted(tmp_path, first):
     assert errors(spec(tmp_path, "bounded", first=first)) == []
 
 
+def test_a_range_bounded_by_the_rows_and_columns_of_a_grid_is_accepted(tmp_path):
+    """row and column of any cell are bounded by the grid (a parameter's cell too)."""
+    grid = "enum Sens { nord, est, sud, ouest }\ngrid Case 9 by 9 directions Sens\n"
+    first = "for x in 0..écart(center(Case)) { set tours_joués = x }"
+    bounded = spec(tmp_path, "grid", added=grid + "quantity écart(x: Case): Int = column(x) + row(x) + 8",
+                   first=first)
+    assert errors(bounded) == []
+    unbounded = spec(tmp_path, "grid_times", added=grid + "quantity écart(x: Case): Int = column(x) * tours_joués",
+                     first=first)
+    assert [d.code for d in errors(unbounded)] == ["E0801"]
+
+
 # ---------------------------------------------------------------- checked: recursion and indexes
 
 @pytest.mark.parametrize("name,added,words", [

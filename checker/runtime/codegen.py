@@ -18,11 +18,13 @@ import re
 from typing import Callable
 
 from checker import ast
+from checker.bounds import quantity_bounds
+from checker.limits import MAX_INT
 from checker.registry import registrar
 from checker.runtime.state import SpecRuntimeError
-from checker.types import Coll, KindT, Opt
+from checker.types import Coll, EnumT, KindT, Opt
 
-__all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard"]
+__all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard", "cached_reads"]
 
 _SRC: dict[type, Callable] = {}
 
@@ -45,6 +47,9 @@ class Scope:
 
 
 # ---------------------------------------------------------------- run-time helpers (called by generated code)
+
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+|'[^'\\]*'")    # a Python name or literal: cheap to read twice
+
 
 class _Missing:
     __slots__ = ()
@@ -97,11 +102,12 @@ class Generator:
                                                                                  "not a card's name"),
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
-                         "SpecRuntimeError": SpecRuntimeError, "QCACHE": engine._qcache,
-                         "SCACHE": engine._scache}
+                         "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
+                         "QNEW": engine.new_version}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
+        self._bounds = None         # quantity -> the bounds of its values (checker.bounds), made when first asked
         self._count = 0
 
     # ---------------------------------------------------------------- names and functions
@@ -196,6 +202,8 @@ class Generator:
         src = self.expr(e, scope)
         if decl.index is None or decl.index.name not in self.p.kinds:
             return src
+        if src.isidentifier():          # a physical card (or none) is its own index: no call
+            return f"({src} if {src} is None or {src} >= 0 else PHYS({src}))"
         return f"PHYS({src})"
 
     def card_key(self, e: ast.Expr, scope: Scope) -> str:
@@ -208,11 +216,53 @@ class Generator:
             return src
         return f"DEF[{src}]"
 
+    def within_max_int(self, name: str) -> bool:
+        """Are the Int quantity's values within ±MAX_INT whatever the state (checker.bounds proves it)?"""
+        if self._bounds is None:
+            self._bounds = quantity_bounds(self.E.typed)
+        low, high = self._bounds(name)
+        return -MAX_INT <= low <= high <= MAX_INT
+
+    def inline(self, name: str, args: list[str]) -> str | None:
+        """A call of a quantity written as its body, when that costs less than the call: a cheap quantity (not
+        cached, see :func:`is_cheap`) without value rules or adjustments, not an Int unless its bounds are within
+        ±MAX_INT (an Int's value is checked against MAX_INT when it is returned: the bounds make that check
+        useless), each argument read at most once unless it is a name or a literal (an argument is not
+        evaluated twice).  None otherwise."""
+        q = self.p.quantities[name]
+        if name in self.E._heads or not is_cheap(self.E, name):
+            return None
+        if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not self.within_max_int(name):
+            return None
+        counts: dict[str, int] = {}
+        stack = [q.default]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            elif isinstance(node, tuple):
+                stack.extend(node)
+            elif hasattr(node, "__dataclass_fields__"):
+                stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+        params = [x.name for x in q.params]
+        if any(counts.get(x, 0) > 1 and not _SIMPLE.fullmatch(a)
+               for x, a in zip(params, args)):
+            return None
+        fixed = {x: a if _SIMPLE.fullmatch(a) else f"({a})" for x, a in zip(params, args)}
+        return f"({self.expr(q.default, Scope(fixed))})"
+
     SMALL = 100     # an aggregate over at most this many elements with a simple body is not counted (MAX_WORK)
+
+    def small_set(self, e: ast.Expr) -> bool:
+        """Does ``e`` (a set, not a pile) hold values of an enum of at most SMALL members, so that scanning it
+        is bounded work?"""
+        ty = self.type_of(e)
+        return (isinstance(ty, Coll) and not ty.ordered and isinstance(ty.elem, EnumT)
+                and len(self.p.enums[ty.elem.name].members) <= self.SMALL)
 
     def small_and_simple(self, e: ast.Aggregate) -> bool:
         """Is ``e`` cheap enough not to count against MAX_WORK: its collection holds at most SMALL elements
-        (the players, an enum, the cards of a kind that has at most SMALL), and its body does a bounded amount
+        (the players, an enum, a set of an enum's values, the cards of a kind that has at most SMALL), and its body does a bounded amount
         of work (no aggregate, quantity, `can`, range, or membership that scans a collection)?  Its cost is
         then at most SMALL times its body's, paid each time the counted loop around it runs once."""
         coll, p = e.coll, self.p
@@ -224,6 +274,8 @@ class Generator:
                 (isinstance(coll, ast.Call) and coll.func == "selected")
                 or getattr(coll, "id", None) in p.zones or getattr(getattr(coll, "obj", None), "id", None) in p.zones):
             size = self.E.kind_copies(self.type_of(coll).elem.name)
+        elif self.small_set(coll):
+            size = len(self.p.enums[self.type_of(coll).elem.name].members)
         else:
             return False
         if size > self.SMALL:
@@ -306,6 +358,34 @@ def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
     return True
 
 
+def cached_reads(engine) -> frozenset | None:
+    """The vars whose value a cached quantity may depend on: those read by the quantities cached until the
+    state changes (neither cheap nor static, see :func:`quantity_functions`), by the ``imitates`` and
+    ``active`` quantities of the kinds (their results are kept per state too), and by every quantity these
+    call.  None when that cannot be known (one of them asks `can`, or a card's rule gives it a value): then
+    every var counts.  A var outside this set is written without moving the state's version, so a write
+    of it (a score, a flag read only by rules) keeps every cached quantity."""
+    p, cards = engine.program, engine.cards
+    todo = [n for n in p.quantities if not is_cheap(engine, n) and not is_static(engine, n)]
+    todo += list(cards.imitates.values()) + list(cards.active.values())
+    seen: set[str] = set()
+    names: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if any(rule.card for rule, _ in engine._heads.get(name, ())):
+            return None
+        for node in ast.walk(tuple(_quantity_exprs(engine, name))):
+            if isinstance(node, ast.Can):
+                return None
+            if isinstance(node, ast.Call) and node.func in p.quantities:
+                todo.append(node.func)
+        names |= {n for e in _quantity_exprs(engine, name) for n in names_in(e) if n in p.vars}
+    return frozenset(names)
+
+
 def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     """The quantity computed (its value rules, then its adjustments), and the same cached until the state
     next changes (a cheap quantity is not cached: computing it again costs less than looking it up; a
@@ -366,7 +446,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
             continue
         lines.append(f"    if {when}:  # {rule}")
         lines.append(f"        result += {amount}")
-    if isinstance(q.type, ast.TypeName) and q.type.name == "Int":
+    if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not g.within_max_int(name):
         lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")
     lines.append("    return result")
     g.define(compute, "\n".join(lines) + "\n")
@@ -374,27 +454,31 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     if is_cheap(engine, name):
         g.ns[cached] = g.ns[compute]
         return g.ns[compute], g.ns[compute]
-    key = f"({name!r}, {args}{',' if len(params) == 1 else ''})" if params else f"({name!r},)"
+    # one cache per quantity, keyed by its argument (or their tuple)
+    key = "a0" if len(params) == 1 else f"({args},)" if params else "None"
+    cache = g.const({}, "cache" + name)
     if is_static(engine, name):
+        engine._scaches.append(g.ns[cache])
         source = f"""def {cached}({args}):
-    value = SCACHE.get({key}, MISSING)
+    value = {cache}.get({key}, MISSING)
     if value is MISSING:
-        value = SCACHE[{key}] = {compute}({args})
+        value = {cache}[{key}] = {compute}({args})
     return value
 """
         return g.ns[compute], g.define(cached, source)
+    engine._qcaches[name] = g.ns[cache]
     source = f"""def {cached}({args}):
-    st = E.st
-    if st.version != E._qversion:
-        QCACHE.clear()
-        E._qversion = st.version
+    if E.st.version != E._qversion:
+        QNEW()
     else:
-        value = QCACHE.get({key}, MISSING)
+        value = {cache}.get({key}, MISSING)
         if value is not MISSING:
             return value
     value = {compute}({args})
-    if st.version == E._qversion:     # computing it changed nothing (quantities are pure)
-        QCACHE[{key}] = value
+    if E.st.version == E._qversion:     # computing it changed nothing (quantities are pure)
+        if not {cache}:
+            QFILLED.append({cache})
+        {cache}[{key}] = value
     return value
 """
     return g.ns[compute], g.define(cached, source)
@@ -461,6 +545,9 @@ def _(g: Generator, e: ast.Call, scope):
         return f"(({args[0]}) // 2)"
     if e.func in g.p.tables:
         return f"E.table({e.func!r}, ({''.join(a + ', ' for a in args)}), {g.const(e.span, 'span')})"
+    inlined = g.inline(e.func, args)
+    if inlined is not None:
+        return inlined
     return f"{g.E.quantity_name(e.func)}({', '.join(args)})"
 
 
@@ -509,6 +596,8 @@ def _member(g: Generator, e: ast.Binary, scope):
         key = g.card_key(e.left, scope)
         x = g.fresh("x")
         return f"({key} {e.op.replace('notin', 'not in')} [DEF[{x}] for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+    if g.small_set(zone):
+        return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} {g.expr(zone, scope)})"
     return f"({g.expr(e.left, scope)} {e.op.replace('notin', 'not in')} SPEND({g.expr(zone, scope)}, {span}))"
 
 

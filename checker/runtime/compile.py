@@ -17,7 +17,7 @@ from checker import ast
 from checker.registry import registrar
 from checker.limits import MAX_LOOP
 from checker.runtime.cards import Cancel
-from checker.runtime.codegen import Generator, Scope, int_guard, names_in
+from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.types import INT, Coll
 
@@ -74,6 +74,15 @@ class Compiler:
         self.locals: dict[str, str] = {}      # local name -> its Python variable
         self.params: list[str] = []           # the locals given when the body is called
         self.scope_: Scope = Scope()
+
+    def bump(self, var: str, ind: str) -> list[str]:
+        """The line that moves the state's version before ``var`` is written: none when no cached quantity can
+        depend on it (see :func:`checker.runtime.codegen.cached_reads`)."""
+        if not hasattr(self, "_cached_reads"):
+            self._cached_reads = cached_reads(self.E)
+        if self._cached_reads is not None and var not in self._cached_reads:
+            return []
+        return [f"{ind}st.version += 1"]
 
     # ---------------------------------------------------------------- bodies
     def body(self, stmts, names=()) -> Callable:
@@ -206,7 +215,7 @@ def _(c: Compiler, s: ast.SetVar, ind):
     lines = [f"{ind}{v} = {c.expr(s.value)}"]
     if is_int:
         lines += int_guard(v, lv.name, c.const(s.span, "span"), ind)
-    lines.append(f"{ind}st.version += 1")
+    lines += c.bump(lv.name, ind)
     if lv.index is None:
         return lines + [f"{ind}st.vars[{lv.name!r}] = {v}"]
     return lines + [f"{ind}st.vars[{lv.name!r}][{c.index(c.p.vars[lv.name], lv.index)}] = {v}"]
@@ -215,7 +224,7 @@ def _(c: Compiler, s: ast.SetVar, ind):
 @_on(ast.Reset)
 def _(c: Compiler, s: ast.Reset, ind):
     value = "{}" if c.p.vars[s.name].index is not None else f"E.var_defaults[{s.name!r}]"
-    return [f"{ind}st.version += 1", f"{ind}st.vars[{s.name!r}] = {value}"]
+    return c.bump(s.name, ind) + [f"{ind}st.vars[{s.name!r}] = {value}"]
 
 
 def _chooser(c: Compiler, o: ast.ChooseOptions) -> str:
@@ -311,12 +320,12 @@ def _(c: Compiler, s: ast.Transfer, ind):
                          f"(write `transfer up to` to move what there is)', {span})")
         else:
             lines.append(f"{ind}    {n} = {have}")
-        lines += [f"{ind}st.version += 1", f"{ind}{place} = {have} - {n}"]
+        lines += c.bump(s.source.name, ind) + [f"{ind}{place} = {have} - {n}"]
     if not c.p.vars[s.target.name].unlimited:
         read, place = _counter(c, s.target)
         total = g.fresh("total")
         lines += [f"{ind}{total} = {read} + {n}"] + int_guard(total, s.target.name, span, ind)
-        lines += [f"{ind}st.version += 1", f"{ind}{place} = {total}"]
+        lines += c.bump(s.target.name, ind) + [f"{ind}{place} = {total}"]
     return lines
 
 

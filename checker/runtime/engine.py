@@ -109,8 +109,9 @@ class Engine:
         self.setup: tuple = ()          # (selection, players, seed) of this game
         self.work = 0           # loop iterations and aggregate elements since the last decision (MAX_WORK)
         self.logged = 0         # entries of the log, a decision counting its options too (MAX_LOG)
-        self._qcache: dict = {}
-        self._scache: dict = {}         # static quantities (see codegen.is_static), for the game being played
+        self._qfilled: list[dict] = []  # the quantity caches filled since the state's version _qversion
+        self._qcaches: dict[str, dict] = {}     # quantity -> its cache (the quantities cached per version)
+        self._scaches: list[dict] = []  # the caches of static quantities (see codegen.is_static), for one game
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
         self.grids = grids_of(p)
@@ -386,6 +387,13 @@ class Engine:
         """Is the action legal?  Stops at the first prohibition nothing lifts (see ``legal``)."""
         return self.allowed_fns[action](*args)
 
+    def new_version(self) -> None:
+        """The state changed since the quantities were cached: forget them (generated code calls this)."""
+        for cache in self._qfilled:
+            cache.clear()
+        self._qfilled.clear()
+        self._qversion = self.st.version
+
     def invalidate(self) -> None:
         """Forget cached quantities: for tools and tests that change the state directly."""
         self._qversion = -1
@@ -623,7 +631,8 @@ class Engine:
         self.defs.clear()
         self.st = st = State(players, seed, self.defs)
         self.invalidate()
-        self._scache.clear()
+        for cache in self._scaches:
+            cache.clear()
         self.seats = tuple(range(players))
         self.agents = agents
         self.events = []

@@ -119,7 +119,13 @@ def shape_call(g: Generator, e: ast.Call, scope) -> str | None:
         if grid.name not in steppers:
             steppers[grid.name] = g.const(Steppers(grid), f"step{grid.name}")
         stepper = steppers[grid.name]
-        return f"{stepper}({cell}, {g.expr(e.args[1], scope)}, {g.const(e.span, 'span')})"
+        direction = g.expr(e.args[1], scope)
+        call = f"{stepper}({cell}, {direction}, {g.const(e.span, 'span')})"
+        if len(cell) + len(direction) > 240:
+            return call
+        # the table read inline; the call only for cell 0 or off the grid (it raises)
+        tables = g.const(g.ns[stepper].tables, f"steps{grid.name}")
+        return f"({tables}[{direction}][{cell}] or {call})"
     return None
 
 
@@ -134,13 +140,17 @@ def aggregate(g: Generator, e: ast.Aggregate, scope) -> str:
     """`union(x in c: coll)` and `collect(x in c: value)`: distinct values, in the order first met."""
     coll = g.expr(e.coll, scope)
     x = g.fresh("x")
-    body = g.expr(e.body, scope.with_fixed(e.var, x))
+    inner = scope.with_fixed(e.var, x)
     ty = g.type_of(e)
     cards = isinstance(ty, Coll) and _is_card_type(ty.elem)
     if e.kind == "collect":
-        return f"_distinct([{body} for {x} in {coll}], {cards})"
+        return f"_distinct([{g.expr(e.body, inner)} for {x} in {coll}], {cards})"
     y = g.fresh("y")
-    return f"_distinct([{y} for {x} in {coll} for {y} in {body}], {cards})"
+    if isinstance(e.body, ast.Aggregate) and e.body.kind == "collect":
+        # the union of collects: one pass (the union's own distinct keeps each value's first occurrence)
+        return f"_distinct([{g.expr(e.body.body, inner.with_fixed(e.body.var, y))} for {x} in {coll} " \
+               f"for {y} in {g.expr(e.body.coll, inner)}], {cards})"
+    return f"_distinct([{y} for {x} in {coll} for {y} in {g.expr(e.body, inner)}], {cards})"
 
 
 def _successors(g: Generator, var: str, step: ast.Expr, scope) -> str:
