@@ -16,7 +16,8 @@ import re
 from typing import Callable
 
 from checker import ast
-from checker.prose.core import _ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, var
+from checker.prose.core import (_ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, fact,
+                                var)
 from checker.prose.french import bare, contract, feminine, humanize, plural, rst_escape, split_article
 from checker.prose.verbs import first_verb, inflect, inflect_first, is_verb
 from checker.types import BOOL, INT, PLAYER, Coll, Opt
@@ -160,7 +161,21 @@ def _unary(p: Prose, e: ast.Unary, ctx: Ctx) -> str:
 @_expr(ast.IfExpr)
 def _ifexpr(p: Prose, e: ast.IfExpr, ctx: Ctx) -> str:
     inner = ctx.ind()
+    if _or_else(e):         # ``if x != none then x else y``: « x s'il y en a un, sinon y »
+        then = p.expr(e.then, inner)
+        one = "une" if p.is_feminine(then) else "un"
+        return contract(f"{then} s'il y en a {one}, sinon {p.expr(e.else_, inner)}")
     return contract(f"{p.expr(e.then, inner)} si {p.cond(e.cond, inner)}, sinon {p.expr(e.else_, inner)}")
+
+
+def _or_else(e: ast.IfExpr) -> bool:
+    """Is ``e`` ``if x != none then x else y`` (x, else y when there is no x)?"""
+    from checker.typecheck_shapes import shape
+    cond = e.cond
+    if not (isinstance(cond, ast.Binary) and cond.op == "!="):
+        return False
+    value = cond.left if _is_none(cond.right) else cond.right if _is_none(cond.left) else None
+    return value is not None and shape(value) is not None and shape(value) == shape(e.then)
 
 
 @_expr(ast.SetLit)
@@ -356,6 +371,33 @@ def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
     if isinstance(node, tuple):
         return any(uses(x, name, skip) for x in node)
     return False
+
+
+def singled_out(p: Prose, coll, ctx: Ctx):
+    """``filter(x in C where x == e and …)``, with ``e`` not mentioning ``x``: (``e``, the rest of the
+    condition on ``x`` or None), when equality there is identity (a player, a value, a card of one
+    copy), so that the filter holds ``e`` alone or nothing; None otherwise."""
+    if not (isinstance(coll, ast.Aggregate) and coll.kind == "filter" and coll.body is not None):
+        return None
+    parts = _conjuncts(coll.body)
+    for part in parts:
+        if not (isinstance(part, ast.Binary) and part.op == "=="):
+            continue
+        for name, other in ((part.left, part.right), (part.right, part.left)):
+            if isinstance(name, ast.Name) and name.id == coll.var and not uses(other, coll.var) \
+                    and p.identity(p.type_of(name), other, ctx):
+                rest = None
+                for left in parts:
+                    if left is not part:
+                        rest = left if rest is None else ast.Binary("and", rest, left, left.span)
+                return other, rest
+    return None
+
+
+def _conjuncts(e) -> list:
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def member_source(coll: str) -> str:
@@ -645,6 +687,18 @@ def each(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
 
 
 def _sum(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    single = singled_out(p, e.coll, ctx) if e.body is not None else None
+    if single is not None:      # the sum over one value at most: its term, if that value is there
+        value, rest = single
+        elem_ty = p.type_of(e.coll).elem if isinstance(p.type_of(e.coll), Coll) else None
+        inner = ctx.bind(e.var, elem_ty, "alias", alias=value)
+        term = p.expr(e.body, inner)
+        whether = [c for c in (ast.Binary("in", value, e.coll.coll, e.span), rest)
+                   if c is not None and fact(c) not in ctx.given]
+        if not whether:
+            return term
+        guard = " et ".join(p.cond(c, ctx.bind(e.coll.var, elem_ty, "alias", alias=value)) for c in whether)
+        return contract(f"{term} si {guard} (0 sinon)")
     return contract(f"la somme de {each(p, e, ctx)}")
 
 

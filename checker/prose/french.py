@@ -107,6 +107,30 @@ def feminine(np: str) -> bool:
     return head.endswith(("e", "té", "ion")) and not head.endswith(("age", "isme", "ème"))
 
 
+# Adjectives French puts before the noun: a name such as ``premier`` reads « le premier joueur »
+_BEFORE_NOUN = re.compile(r"(?:premier|première|second|seconde|dernier|dernière|prochain|prochaine|autre|"
+                          r"\w+ième)")
+
+
+def named(np: str, name: str) -> str | None:
+    """A noun named by an adjective French puts before it: ``named("le joueur", "premier")`` is « le
+    premier joueur »; None for any other name (it is then written as a letter beside its noun).
+
+    >>> named("le joueur", "second"), named("le joueur", "victime")
+    ('le second joueur', None)
+    """
+    words = humanize(name)
+    if not _BEFORE_NOUN.fullmatch(words):
+        return None
+    article, noun = split_article(np)
+    if article not in ("le", "la", "l'"):
+        return None
+    fem = feminine(np)
+    adjective = {"premier": "première", "dernier": "dernière", "second": "seconde", "prochain": "prochaine"}.get(
+        words, words) if fem else words
+    return contract(f"{'la' if fem else 'le'} {adjective} {noun}")
+
+
 def indefinite(np: str) -> str:
     """``le quartier`` → ``un quartier``; ``la carte`` → ``une carte``."""
     _, noun = split_article(np)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from checker import ast
-from checker.prose.core import Ctx, Prose
+from checker.prose.core import Ctx, Prose, given
 from checker.prose.exprs import uses
 from checker.types import BOOL, PLAYER, EnumT
 
@@ -121,11 +121,12 @@ def _value(p: Prose, head: ast.RuleHead, ctx: Ctx, when) -> str:
         subject = _quantity(p, head, ctx)[0]
         return _lead(p, when, ctx, f"{subject} si et seulement si {p.cond(head.expr, ctx)}")
     subject = _quantity(p, head, ctx)[0]
-    return _lead(p, when, ctx, p.clause(subject, "vaut", p.expr(head.expr, ctx), ctx))
+    return _lead(p, when, ctx, p.clause(subject, "vaut", p.expr(head.expr, given(ctx, head.when)), ctx))
 
 
 def _adjust(p: Prose, head: ast.RuleHead, ctx: Ctx, when) -> str:
     subject, _ = _quantity(p, head, ctx)
+    ctx = given(ctx, head.when)
     if isinstance(head.expr, ast.Unary) and head.expr.op == "-":
         return _lead(p, when, ctx, f"{subject} diminue de {p.expr(head.expr.operand, ctx)}")
     return _lead(p, when, ctx, f"{subject} augmente de {p.expr(head.expr, ctx)}")
