@@ -374,10 +374,10 @@ def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
 
 
 def singled_out(p: Prose, coll, ctx: Ctx):
-    """``filter(x in C where x == e and …)``, with ``e`` not mentioning ``x``: (``e``, the rest of the
+    """``filter(x in C where x == e and …)`` (or ``the``, ``only``), with ``e`` not mentioning ``x``: (``e``, the rest of the
     condition on ``x`` or None), when equality there is identity (a player, a value, a card of one
     copy), so that the filter holds ``e`` alone or nothing; None otherwise."""
-    if not (isinstance(coll, ast.Aggregate) and coll.kind == "filter" and coll.body is not None):
+    if not (isinstance(coll, ast.Aggregate) and coll.kind in ("filter", "the", "only") and coll.body is not None):
         return None
     parts = _conjuncts(coll.body)
     for part in parts:
@@ -648,6 +648,14 @@ def _filter(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
 
 
 def _the(p: Prose, e: ast.Aggregate, ctx: Ctx, only: bool) -> str:
+    single = singled_out(p, e, ctx)
+    if single is not None and single[1] is None:     # « le seul joueur qui est le détenteur de la Couronne »
+        from checker.prose.statements import one_of
+        value = p.expr(single[0], ctx)
+        where = one_of(p, p.element_noun(e.coll), p.expr(e.coll, ctx))
+        if only:
+            return f"{value} (qui doit être {where})"
+        return f"{value} s'il est {where} (sinon personne)"
     elem_ty, noun, coll, body = _parts(p, e, ctx)
     rel = relative(p, body, e.var, elem_ty, noun, ctx, False) if body is not None else ""
     source = member_source(coll) if coll != plural(noun) else ""
