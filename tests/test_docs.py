@@ -172,6 +172,16 @@ def test_the_players_book_says_the_rules_without_the_designers_apparatus(book: B
         assert [w for w in DESIGNER_ONLY if w in designer] != []    # the same rules, with their apparatus
 
 
+def test_the_players_book_headings_name_parameters_by_their_role_not_their_letter(book: Book):
+    headings = []
+    for key in ("setup", "draft", "turn", "end"):
+        lines = render(book, "player-chapter", key).split("\n")
+        headings += [a for a, b in zip(lines, lines[1:]) if b[:3] in ("~~~", "---", "===") and set(b) <= set("~-=")]
+    assert "Le joueur joue le tour du personnage" in headings and "Le joueur choisit un personnage" in headings
+    assert "Appeler les personnages de rang donné" in headings
+    assert [h for h in headings if "*" in h or re.search(r"(?<![\w'’])[a-z](?![\w'’])", h)] == []
+
+
 def test_the_players_book_leaves_out_bookkeeping(book: Book):
     designer, player = render(book, "chapter", "turn"), render(book, "player-chapter", "turn")
     assert "Remettre le nombre de quartiers bâtis ce tour-ci à 0" in designer

@@ -358,6 +358,9 @@ class Prose:
             if ty == BOOL:
                 text = f"« {words} »" + (f" ({', '.join(args)})" if args else "")
                 return self.clause(text, "est", "vrai", ctx, negative)
+            if args and words.rsplit(" ", 1)[-1] in ("de", "à", "sur", "sous", "dans", "avec", "par", "pour"):
+                # ``autour_de(b, v)``: « autour de b (v) », not « l'autour de de b »
+                return contract(f"{words} {args[0]}") + (f" ({', '.join(args[1:])})" if len(args) > 1 else "")
             noun = contract(f"{'la' if feminine(words) else 'le'} {words}")
         elif ty == BOOL or (term is not None and first_verb(noun)):
             return self.fill(noun, args, ctx, negative)

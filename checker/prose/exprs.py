@@ -136,12 +136,18 @@ BUILTIN_CALLS: dict[str, Callable] = {
 @_expr(ast.Attr)
 def _attr(p: Prose, e: ast.Attr, ctx: Ctx) -> str:
     obj = p.expr(e.obj, ctx.ind())
-    noun = p.lex.attributes.get(e.name)
-    if noun is None:
-        noun = f"le {humanize(e.name)}"
     if p.type_of(e) == BOOL:
-        return p.clause(p.possess(noun, obj), "est", "vrai", ctx)
-    return p.possess(noun, obj)
+        return _bool_attribute(p, e, obj, ctx, False)
+    return p.possess(p.lex.attribute_noun(e.name), obj)
+
+
+def _bool_attribute(p: Prose, e: ast.Attr, obj: str, ctx: Ctx, negative: bool) -> str:
+    """A yes/no attribute of a card as a clause: the lexicon's template (« {0} a le rang « x » »),
+    else « l'attribut de la carte est vrai »."""
+    wording = p.lex.attributes.get(e.name)
+    if wording is not None and "{" in wording:
+        return p.fill(wording, [obj], ctx, negative)
+    return p.clause(p.possess(p.lex.attribute_noun(e.name), obj), "est", "vrai", ctx, negative)
 
 
 @_expr(ast.Index)
@@ -275,11 +281,17 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
         both = f"ou bien {p.cond(e.left, inner)}, ou bien {p.cond(e.right, inner)}, mais pas les deux"
         return both if neg else f"{p.cond(e.left, inner)} si et seulement si {p.cond(e.right, inner)}"
     left = subject_of(p, e.left, inner)
+    if op == "==" and isinstance(e.right, ast.StrLit) and p.program is not None \
+            and e.right.value in p.program.cards and p.program.copies(p.program.cards[e.right.value]) > 1:
+        # a card of several copies: « est le Rempart » would say there is one; ``==`` compares names
+        return contract(p.clause(left, "a", f"pour nom {p.card_ref(e.right.value)}", ctx, neg))
     right = p.expr(e.right, inner)
     if op == "==" and p.person(right) == "2p" and p.person(left) != "2p":
         left, right = right, left
     if op in _COMPARE:
         verb, words = _COMPARE[op]
+        if words.endswith("ieur à") and p.is_feminine(left):       # « la distance est supérieure à 0 »
+            words = words.replace("ieur à", "ieure à")
         return contract(p.clause(left, verb, f"{words} {right}".strip(), ctx, neg))
     if op == "is":          # physical cards: this very copy
         return contract(p.clause(left, "est", f"le même exemplaire que {right}", ctx, neg))
@@ -348,9 +360,7 @@ def negation(p: Prose, e, ctx: Ctx) -> str:
     if isinstance(e, ast.Name) and p.program is not None and (e.id in p.program.vars or e.id in p.program.quantities):
         return p.term_text(e.id, [], p.type_of(e), ctx, negative=True)
     if isinstance(e, ast.Attr):
-        obj = p.expr(e.obj, ctx.ind())
-        return p.clause(p.possess(p.lex.attributes.get(e.name, f"le {humanize(e.name)}"), obj), "est", "vrai", ctx,
-                        True)
+        return _bool_attribute(p, e, p.expr(e.obj, ctx.ind()), ctx, True)
     return f"il est faux que {p.expr(e, ctx)}"
 
 
@@ -654,7 +664,8 @@ def _the(p: Prose, e: ast.Aggregate, ctx: Ctx, only: bool) -> str:
         value = p.expr(single[0], ctx)
         where = one_of(p, p.element_noun(e.coll), p.expr(e.coll, ctx))
         if only:
-            return f"{value} (qui doit être {where})"
+            every = isinstance(e.coll, ast.Name) and e.coll.id == "players"     # every player: only « is there one »
+            return f"{value} (qui doit {'exister' if every else 'être ' + where})"
         return f"{value} s'il est {where} (sinon personne)"
     elem_ty, noun, coll, body = _parts(p, e, ctx)
     rel = relative(p, body, e.var, elem_ty, noun, ctx, False) if body is not None else ""

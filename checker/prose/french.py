@@ -208,6 +208,12 @@ class Lexicon:
     CARD_LISTS = {"féminin": "feminine_cards", "pluriel": "plural_cards", "sans_article": "bare_cards",
                   "h_muet": "mute_h_cards"}
 
+    def attribute_noun(self, name: str) -> str:
+        """An attribute's noun with its article (« le coût »); a yes/no attribute the lexicon words as a
+        clause (« {0} a le rang « x » ») is named by its identifier (« le rang x »)."""
+        wording = self.attributes.get(name)
+        return wording if wording is not None and "{" not in wording else f"le {humanize(name)}"
+
     def card_article(self, name: str) -> str:
         """The definite article of a card's name: ``le ``, ``la ``, ``l'``, ``les `` or nothing."""
         if name in self.bare_cards:

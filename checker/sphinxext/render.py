@@ -203,7 +203,7 @@ def _attr_names(book: Book, kind: str) -> list[str]:
 
 
 def _attr_label(book: Book, name: str) -> str:
-    noun = book.lexicon.attributes.get(name, humanize(name))
+    noun = book.lexicon.attribute_noun(name)
     return capitalize(noun.split(" ", 1)[-1] if noun.startswith(("le ", "la ", "les ")) else
                       noun[2:] if noun.startswith("l'") else noun)
 
