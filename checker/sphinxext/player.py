@@ -68,24 +68,26 @@ def _procedure(book: Book, name: str) -> list[str]:
     if not steps:
         return []
     label = book.lexicon.procedures.get(name)
-    heading = capitalize(contract(label.format(*_param_nouns(book, proc.params), *[""] * 4))) if label else \
+    heading = capitalize(contract(label.format(*_param_nouns(book, proc.params, label), *[""] * 4))) if label else \
         capitalize(humanize(name))
     return rst.title(heading, "~") + rst.steps(steps, lambda d: "")
 
 
-def _param_nouns(book: Book, params) -> list[str]:
+def _param_nouns(book: Book, params, template: str) -> list[str]:
     """How a heading of the player's book names a procedure's parameters, without their letters:
-    by their type, « le joueur », then « un autre joueur » for a second one of the same type; a
-    number is « donné » after the noun before it (« appeler les personnages de rang donné »)."""
+    by their type, « le joueur », then « un autre joueur » for the next one of the same type in the
+    order ``template`` reads them; a number is « donné » after the noun before it (« appeler les
+    personnages de rang donné »)."""
     seen: set[str] = set()
-    out = []
-    for param in params:
-        ty = book.prose._resolve_type(param.type)
+    out = [""] * len(params)
+    order = sorted(range(len(params)), key=lambda i: (template.find("{%d}" % i) % (len(template) + 1), i))
+    for i in order:
+        ty = book.prose._resolve_type(params[i].type)
         if ty == INT:
-            out.append("donné")
+            out[i] = "donné"
             continue
         noun = book.prose.type_noun(ty)
-        out.append(f"{'une autre' if feminine(noun) else 'un autre'} {bare(noun)}" if noun in seen else noun)
+        out[i] = f"{'une autre' if feminine(noun) else 'un autre'} {bare(noun)}" if noun in seen else noun
         seen.add(noun)
     return out
 

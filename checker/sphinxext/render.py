@@ -253,8 +253,13 @@ def _touches(book: Book, card: ast.CardDecl) -> list[str]:
 
 
 def _subject(book: Book, subject: ast.Subject) -> str:
+    """A precedence's side as a phrase: « le pouvoir « Placer… » de l'Hospice », or the rule's link."""
     if subject.card:
-        return f":rb:power:`{subject.card}.{subject.name}`"
+        card = book.program.cards.get(subject.card)
+        power = next((x for x in card.powers if x.name == subject.name), None) if card is not None else None
+        summary = (power.summary or humanize(power.name)).rstrip(". ") if power is not None else subject.name
+        link = f":rb:power:`{rst_escape(summary)} <{subject.card}.{subject.name}>`"
+        return f"le pouvoir « {link} » de {book.prose.card_np(subject.card)}"
     return book.link("rule", subject.name)
 
 
