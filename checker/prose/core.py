@@ -112,27 +112,6 @@ class Ctx:
         return dataclasses.replace(self, seen=set())
 
 
-def fact(e) -> tuple | None:
-    """A condition's structure without its spans, to tell that a sentence has already stated it."""
-    from checker.typecheck_shapes import shape
-    if isinstance(e, ast.Binary):
-        sides = shape(e.left), shape(e.right)
-        return None if None in sides else ("binary", e.op, *sides)
-    return shape(e)
-
-
-def given(ctx: Ctx, when) -> Ctx:
-    """``ctx`` knowing that every conjunct of ``when`` holds (the condition of the sentence's « si »)."""
-    parts, todo = [], [when] if when is not None else []
-    while todo:
-        e = todo.pop()
-        if isinstance(e, ast.Binary) and e.op == "and":
-            todo += [e.left, e.right]
-        elif fact(e) is not None:
-            parts.append(fact(e))
-    return dataclasses.replace(ctx, given=ctx.given | frozenset(parts)) if parts else ctx
-
-
 def flatten_steps(steps: list[Step]) -> list[Step]:
     """Containers (an if with its else branches) put their branches at their own level."""
     out: list[Step] = []

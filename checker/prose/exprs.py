@@ -16,8 +16,7 @@ import re
 from typing import Callable
 
 from checker import ast
-from checker.prose.core import (_ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, fact,
-                                var)
+from checker.prose.core import _ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, var
 from checker.prose.french import bare, contract, feminine, humanize, plural, rst_escape, split_article
 from checker.prose.verbs import first_verb, inflect, inflect_first, is_verb
 from checker.types import BOOL, INT, PLAYER, Coll, Opt
@@ -383,13 +382,28 @@ def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
     return False
 
 
+def fact(e) -> tuple | None:
+    """A condition's structure without its spans, to tell that a sentence has already stated it."""
+    from checker.typecheck_shapes import shape
+    if isinstance(e, ast.Binary):
+        sides = shape(e.left), shape(e.right)
+        return None if None in sides else ("binary", e.op, *sides)
+    return shape(e)
+
+
+def given(ctx: Ctx, when) -> Ctx:
+    """``ctx`` knowing that every conjunct of ``when`` holds (the condition of the sentence's « si »)."""
+    parts = [fact(e) for e in conjuncts(when) if fact(e) is not None]
+    return dataclasses.replace(ctx, given=ctx.given | frozenset(parts)) if parts else ctx
+
+
 def singled_out(p: Prose, coll, ctx: Ctx):
-    """``filter(x in C where x == e and …)`` (or ``the``, ``only``), with ``e`` not mentioning ``x``: (``e``, the rest of the
-    condition on ``x`` or None), when equality there is identity (a player, a value, a card of one
-    copy), so that the filter holds ``e`` alone or nothing; None otherwise."""
+    """``filter(x in C where x == e and …)`` (or ``the``, ``only``), ``e`` not mentioning ``x``: (``e``,
+    the rest of the condition on ``x`` or None), when equality there is identity (a player, a value, a
+    card of one copy), so that the filter holds ``e`` alone or nothing; None otherwise."""
     if not (isinstance(coll, ast.Aggregate) and coll.kind in ("filter", "the", "only") and coll.body is not None):
         return None
-    parts = _conjuncts(coll.body)
+    parts = conjuncts(coll.body)
     for part in parts:
         if not (isinstance(part, ast.Binary) and part.op == "=="):
             continue
@@ -404,10 +418,11 @@ def singled_out(p: Prose, coll, ctx: Ctx):
     return None
 
 
-def _conjuncts(e) -> list:
+def conjuncts(e) -> list:
+    """The parts of ``a and b and …`` (none for no condition)."""
     if isinstance(e, ast.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e] if e is not None else []
 
 
 def member_source(coll: str) -> str:

@@ -171,8 +171,8 @@ def _tautology(text: str) -> list[str]:
 
 def _prepositions(text: str) -> list[str]:
     """Two prepositions in a row (« l'autour de du rempart », « de des cartes »)."""
-    return [m.group(0) for m in re.finditer(r"(?<![\w-])(?:[dD]e|[dD]') ?(?:du|des|de|d')(?![\w-])|(?<![\w-])à (?:au|aux)\b(?! (?:plus|moins)\b)",
-                                             re.sub(r"«[^»]*»", "X", text))]
+    pattern = r"(?<![\w-])(?:[dD]e|[dD]') ?(?:du|des|de|d')(?![\w-])|(?<![\w-])à (?:au|aux)\b(?! (?:plus|moins)\b)"
+    return [m.group(0) for m in re.finditer(pattern, re.sub(r"«[^»]*»", "X", text))]
 
 
 def _identifier(text: str) -> list[str]:

@@ -2,9 +2,11 @@
 
 ``.. rb:auto:: diagram NAME [DEPTH]`` draws procedure ``NAME``: one box per step (its sentence from
 the prose generator, without the bookkeeping the player's book leaves out), a diamond-headed fork
-for each ``if`` with its branches side by side, a dashed frame for each loop, and each ``call`` of a
-procedure opened as a frame of that procedure's own steps, DEPTH levels deep (1 by default).
-The SVG is written inline in the page, so the HTML build needs nothing but Sphinx.
+for each ``if`` with its branches side by side, meeting again under the taller one, a dashed frame for
+each loop, and each ``call`` of a procedure opened as a frame of that procedure's own steps, DEPTH
+levels deep (1 by default).  A procedure whose first such fork tests the number of players alone is
+drawn once per count it distinguishes (« 2 joueurs », « 3 joueurs », « 4 à 8 joueurs »), each branch
+in place of the fork.  The SVG is written inline in the page, so the HTML build needs nothing but Sphinx.
 """
 
 from __future__ import annotations
