@@ -282,7 +282,7 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
     left = subject_of(p, e.left, inner)
     if op == "==" and isinstance(e.right, ast.StrLit) and p.program is not None \
             and e.right.value in p.program.cards and p.program.copies(p.program.cards[e.right.value]) > 1:
-        # a card of several copies: « est le Rempart » would say there is one; ``==`` compares names
+        # a card of several copies: « est le X » would say there is one; ``==`` compares names
         return contract(p.clause(left, "a", f"pour nom {p.card_ref(e.right.value)}", ctx, neg))
     right = p.expr(e.right, inner)
     if op == "==" and p.person(right) == "2p" and p.person(left) != "2p":

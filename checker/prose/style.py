@@ -137,7 +137,7 @@ def _article(text: str, bare: set[str]) -> list[str]:
         if m.group(1) in bare:
             continue
         before = text[:m.start()]
-        if not _ARTICLE.search(before) and not before.endswith("pour nom "):     # « qui a pour nom Rempart »
+        if not _ARTICLE.search(before) and not before.endswith("pour nom "):     # « qui ont pour nom X » (a card of several copies)
             out.append(text[max(0, m.start() - 15):m.end()])
     return out
 
@@ -163,7 +163,7 @@ def _doubled(text: str) -> list[str]:
 
 def _tautology(text: str) -> list[str]:
     """A filter that is only an equality: « les joueurs qui sont le joueur qui a volé… », « le seul
-    quartier … qui est le Musée » say one value as a set of them."""
+    quartier de votre cité qui est la carte » say one value as a set of them."""
     out = [m.group(0) for m in re.finditer(r"\bqui sont (?:le|la|l')(?=[\s⟦]|\w)\s?\S*", text)]
     out += [m.group(0) for m in re.finditer(r"\b(?:le|la) seule? [^,;:.]*?\bqui est (?:le|la|l')\s?\S*", text)]
     return out

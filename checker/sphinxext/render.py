@@ -253,7 +253,7 @@ def _touches(book: Book, card: ast.CardDecl) -> list[str]:
 
 
 def _subject(book: Book, subject: ast.Subject) -> str:
-    """A precedence's side as a phrase: « le pouvoir « Placer… » de l'Hospice », or the rule's link."""
+    """A precedence's side as a phrase: « le pouvoir « Recevoir… » de la carte », or the rule's link."""
     if subject.card:
         card = book.program.cards.get(subject.card)
         power = next((x for x in card.powers if x.name == subject.name), None) if card is not None else None
