@@ -108,26 +108,33 @@ def feminine(np: str) -> bool:
 
 
 # Adjectives French puts before the noun: a name such as ``premier`` reads « le premier joueur »
-_BEFORE_NOUN = re.compile(r"(?:premier|première|second|seconde|dernier|dernière|prochain|prochaine|autre|"
-                          r"\w+ième)")
+_BEFORE_NOUN = ("premier", "second", "dernier", "prochain", "autre")
+
+
+def _feminine_adjective(word: str) -> str:
+    """``premier`` → ``première``, ``second`` → ``seconde``, ``autre`` → ``autre``."""
+    if word.endswith("er"):
+        return word[:-2] + "ère"
+    return word if word.endswith("e") else word + "e"
 
 
 def named(np: str, name: str) -> str | None:
     """A noun named by an adjective French puts before it: ``named("le joueur", "premier")`` is « le
     premier joueur »; None for any other name (it is then written as a letter beside its noun).
 
-    >>> named("le joueur", "second"), named("le joueur", "victime")
-    ('le second joueur', None)
+    >>> named("le joueur", "second"), named("la carte", "dernier"), named("le joueur", "victime")
+    ('le second joueur', 'la dernière carte', None)
     """
     words = humanize(name)
-    if not _BEFORE_NOUN.fullmatch(words):
+    ordinal = re.fullmatch(r"[^\W\d_]+ième", words) is not None
+    base = next((w for w in _BEFORE_NOUN if words in (w, _feminine_adjective(w))), None)
+    if base is None and not ordinal:
         return None
     article, noun = split_article(np)
     if article not in ("le", "la", "l'"):
         return None
     fem = feminine(np)
-    adjective = {"premier": "première", "dernier": "dernière", "second": "seconde", "prochain": "prochaine"}.get(
-        words, words) if fem else words
+    adjective = words if ordinal else _feminine_adjective(base) if fem else base
     return contract(f"{'la' if fem else 'le'} {adjective} {noun}")
 
 
