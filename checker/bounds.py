@@ -65,13 +65,7 @@ class _Ranges:
         self.players = (min(counts), max(counts))
         self.copies = {k: 0 for k in self.p.kinds}
         for card in self.p.cards.values():
-            n = next((v.value.value for v in card.attrs if v.name == "copies" and isinstance(v.value, ast.IntLit)),
-                     None)
-            if n is None:
-                kind = self.p.kinds.get(card.kind)
-                default = next((a.default for a in kind.attrs if a.name == "copies"), None) if kind else None
-                n = default.value if isinstance(default, ast.IntLit) else 1
-            self.copies[card.kind] = self.copies.get(card.kind, 0) + n
+            self.copies[card.kind] = self.copies.get(card.kind, 0) + self.p.copies(card)
         self._quantities: dict[str, tuple] = {}
         self._attrs: dict[tuple[str, str], tuple] = {}
         self.causes: dict[int, tuple] = {}      # id(expression) -> (span, why it has no bound)

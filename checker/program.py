@@ -109,6 +109,14 @@ class Program:
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
 
+    def copies(self, card: ast.CardDecl) -> int:
+        """How many physical cards a card declaration stands for: its ``copies``, else its kind's default, else 1."""
+        value = next((v.value for v in card.attrs if v.name == "copies"), None)
+        if value is None:
+            kind = self.kinds.get(card.kind)
+            value = next((a.default for a in kind.attrs if a.name == "copies"), None) if kind else None
+        return value.value if isinstance(value, ast.IntLit) else 1
+
     def selection_constraints(self) -> list[ast.ConstraintDecl]:
         """The `constraint`s, which judge a selection of cards (the `invariant`s, in the same table, judge states)."""
         return [c for c in self.constraints.values() if not c.invariant]

@@ -14,6 +14,7 @@ decision point: the same `offer` when the effect completes, or the decision the 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -36,6 +37,8 @@ from checker.types import PLAYER, Ty
 __all__ = ["add_parsers", "eval_command", "score_command", "apply_command", "compile_expression"]
 
 _PREFIX = "quantity __évaluée__(): Int =\n"     # an expression is parsed as a quantity's default
+_EXPRESSION = "EXPR"                               # the expression's name in its diagnostics
+_SEAT = re.compile(r"\bJoueur_(\d+)\b")
 
 
 def add_parsers(new_command) -> None:
@@ -93,22 +96,53 @@ def players_named(text: str, count: int) -> tuple[str, dict[str, int]]:
     return _PLAYER.sub(name, text), seats
 
 
-def compile_expression(result, engine, text: str, names: dict[str, Ty]):
-    """(function of the environment, type) for ``text``, or (None, the diagnostics' rendering)."""
-    reporter = Reporter()
-    source = SourceFile("<expression>", Path("<expression>"), _PREFIX + text)
-    header, decls = lower_trees(source.name, parse_file(source, reporter), reporter)
+def as_typed(diagnostics, typed: str) -> str:
+    """The diagnostics of an expression as its user wrote it: the ``EXPR`` line (not the quantity
+    it is parsed as, nor ``Joueur_2`` for ``Joueur 2``), the caret at the same place.
+
+    ``players_named`` keeps every column (``Joueur 2`` and ``Joueur_2`` have the same length), so
+    only the line moves.
+    """
+    lines = _PREFIX.count("\n")
+
+    def moved(span):
+        if span is None or span.file != _EXPRESSION:
+            return span
+        if span.line <= lines:                      # in the quantity around it: the start of the expression
+            return dataclasses.replace(span, line=1, column=1, end_line=1, end_column=2)
+        return dataclasses.replace(span, line=span.line - lines, end_line=max(span.line, span.end_line) - lines)
+    shown = []
+    for d in diagnostics:
+        span = moved(d.span)
+        notes = tuple(dataclasses.replace(n, span=moved(n.span), message=_SEAT.sub(r"Joueur \1", n.message))
+                      for n in d.notes)
+        d = dataclasses.replace(d, span=span, notes=notes, message=_SEAT.sub(r"Joueur \1", d.message),
+                                hint=_SEAT.sub(r"Joueur \1", d.hint) if d.hint else d.hint)
+        if d.code == "E0103":
+            d = dataclasses.replace(d, message=d.message.replace("end of file", "end of the expression"))
+        shown.append(d)
     sources = SourceMap()
-    sources.add(source)
+    sources.add(SourceFile(_EXPRESSION, Path(_EXPRESSION), typed))
+    return render_human(shown, sources)
+
+
+def compile_expression(result, engine, text: str, names: dict[str, Ty], typed: str | None = None):
+    """(function of the environment, type) for ``text``, or (None, the diagnostics' rendering).
+
+    ``typed``: the expression as the user wrote it (before ``players_named``), shown in diagnostics.
+    """
+    reporter = Reporter()
+    source = SourceFile(_EXPRESSION, Path(_EXPRESSION), _PREFIX + text)
+    header, decls = lower_trees(source.name, parse_file(source, reporter), reporter)
     if reporter.errors or len(decls) != 1 or not isinstance(decls[0], ast.QuantityDecl):
         if not reporter.errors:
             return None, "rulebook: EXPR must be one expression"
-        return None, render_human(reporter.sorted(), sources)
+        return None, as_typed(reporter.sorted(), text if typed is None else typed)
     expr = decls[0].default
     checker = Checker(result.program, reporter)
     ty = checker.expr(expr, Env(dict(names)))
     if reporter.errors:
-        return None, render_human(reporter.sorted(), sources)
+        return None, as_typed(reporter.sorted(), text if typed is None else typed)
     engine.typed.types.update(checker.typed.types)
     from checker.runtime.codegen import Scope
     function = engine.compiler.gen.env_function(expr, Scope({n: f"env[{n!r}]" for n in names}))
@@ -137,7 +171,8 @@ def eval_command(args) -> int:
     except ValueError as exc:
         print(f"rulebook eval: {exc}", file=sys.stderr)
         return 2
-    compiled, ty = compile_expression(result, engine, text, {**names, **{k: PLAYER for k in seats}})
+    compiled, ty = compile_expression(result, engine, text, {**names, **{k: PLAYER for k in seats}},
+                                      typed=args.expression)
     if compiled is None:
         print(ty, file=sys.stderr)
         return 2

@@ -172,6 +172,16 @@ def test_the_players_book_says_the_rules_without_the_designers_apparatus(book: B
         assert [w for w in DESIGNER_ONLY if w in designer] != []    # the same rules, with their apparatus
 
 
+def test_the_players_book_headings_name_parameters_by_their_role_not_their_letter(book: Book):
+    headings = []
+    for key in ("setup", "draft", "turn", "end"):
+        lines = render(book, "player-chapter", key).split("\n")
+        headings += [a for a, b in zip(lines, lines[1:]) if b[:3] in ("~~~", "---", "===") and set(b) <= set("~-=")]
+    assert "Le joueur joue le tour du personnage" in headings and "Le joueur choisit un personnage" in headings
+    assert "Appeler les personnages de rang donné" in headings
+    assert [h for h in headings if "*" in h or re.search(r"(?<![\w'’])[a-z](?![\w'’])", h)] == []
+
+
 def test_the_players_book_leaves_out_bookkeeping(book: Book):
     designer, player = render(book, "chapter", "turn"), render(book, "player-chapter", "turn")
     assert "Remettre le nombre de quartiers bâtis ce tour-ci à 0" in designer
@@ -211,6 +221,78 @@ procedure rituel(p: Player) {
     assert house.ok, [d.message for d in house.result.reporter.sorted()][:3]
     _, texts, forks = _svg(render(house, "diagram", "rituel"))
     assert len(forks) == 1 and any("main" in t for t in texts) and "Rien ne se passe." in texts
+
+
+def _figures(text: str) -> list:
+    """Every SVG of a page, parsed."""
+    import xml.etree.ElementTree as ET
+    return [ET.fromstring("\n".join(line.strip() for line in m.group(0).split("\n")))
+            for m in re.finditer(r"<svg.*?</svg>", text, re.S)]
+
+
+_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _boxes(svg) -> list[tuple[str, float, float, float, float]]:
+    """(class, x1, y1, x2, y2) of every step, frame and fork."""
+    out = []
+    for rect in svg.iter(f"{_NS}rect"):
+        x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        out.append((rect.get("class"), x, y, x + w, y + h))
+    for poly in svg.iter(f"{_NS}polygon"):
+        points = [tuple(map(float, p.split(","))) for p in poly.get("points").split()]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        out.append((poly.get("class"), min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
+def _overlaps(a, b) -> bool:
+    return a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+
+
+def _inside(a, b) -> bool:
+    return b[1] <= a[1] and a[3] <= b[3] and b[2] <= a[2] and a[4] <= b[4]
+
+
+def _assert_well_drawn(svg) -> None:
+    """No two steps or forks overlap; a frame holds what it overlaps; each fork's branches meet again."""
+    boxes = _boxes(svg)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if not _overlaps(a, b):
+                continue
+            assert "rb-frame" in (a[0], b[0]), f"{a} overlaps {b}"
+            frame, other = (a, b) if a[0] == "rb-frame" else (b, a)
+            assert _inside(other, frame), f"{other} sticks out of {frame}"
+    joins = [tuple(float(line.get(k)) for k in ("x1", "y1", "x2", "y2")) for line in svg.iter(f"{_NS}line")
+             if line.get("class") == "rb-join"]
+    for fork in (b for b in boxes if b[0] == "rb-fork"):
+        left, right = fork[1] + (fork[3] - fork[1] - 18) / 4, fork[3] - (fork[3] - fork[1] - 18) / 4
+        bars = [j for j in joins if j[1] == j[3] and abs(j[0] - left) <= 1 and abs(j[2] - right) <= 1]
+        assert len(bars) == 1, f"the branches of the fork at {fork} do not meet"
+        below = [b for b in boxes if b[0] != "rb-frame" and left - 1 <= (b[1] + b[3]) / 2 <= right + 1
+                 and fork[4] < b[2] < bars[0][1]]
+        assert below, "a fork with no branch drawn"
+        assert all(b[4] <= bars[0][1] for b in below), "a branch goes below the point where they meet"
+
+
+def test_the_branches_of_a_fork_meet_again_and_no_boxes_overlap(book: Book):
+    for name in ("tour", "choix_des_personnages 2", "partie 2"):
+        for svg in _figures(render(book, "diagram", name)):
+            _assert_well_drawn(svg)
+    svg, = _figures(render(book, "diagram", "tour"))
+    assert [line for line in svg.iter(f"{_NS}line") if line.get("class") == "rb-join"]
+
+
+def test_the_draft_is_drawn_once_per_player_count_the_spec_distinguishes(book: Book):
+    text = render(book, "player-chapter", "draft choix_des_personnages 2")
+    assert re.findall(r"\.\. rubric:: (.*)", text) == ["2 joueurs", "3 joueurs", "4 à 8 joueurs"]
+    two, three, more = [" ".join("".join(t.itertext()) for t in svg.iter(f"{_NS}text")) for svg in _figures(text)]
+    assert "Le second joueur" in two and "nombre de joueurs" not in two          # the fork is gone: 2 players
+    assert "Tirer au hasard" in three and "second joueur" not in three
+    assert "Remplacer le personnage de rang 4" in more and "Tirer au hasard" not in more
+    # a procedure that does not fork on the number of players keeps one figure, with no heading
+    assert "rubric" not in render(book, "diagram", "tour") and len(_figures(render(book, "diagram", "tour"))) == 1
 
 
 def test_the_theme_speaks_french():

@@ -87,11 +87,15 @@ BAD = {
     "subjonctif": "Choisir un joueur tel que ce joueur est vous.",
     "english": "Vous ne pouvez pas bâtir ce quartier when il est là.",
     "doubled": "Vous ne pouvez pas pas bâtir ce quartier.",
+    "tautology": "Pour chaque joueur parmi les joueurs qui sont le joueur qui a volé ce personnage, recevoir 1.",
+    "prepositions": "Le bord est l'autour de du rempart posé en dernier.",
+    "identifier": "Choisir les personnages (choix_à_deux).",
     "balanced": "Vous ne pouvez pas bâtir (ce quartier.",
     "phrase": "vous ne pouvez pas bâtir ce quartier",
     "article": "Vous ne pouvez pas bâtir Palais.",
 }
 GOOD = ["Vous ne pouvez pas bâtir le Palais si ce quartier est dans votre cité.",
+        "Pour le joueur qui a volé ce personnage, recevoir tout l'or de la case au-delà des remparts.",
         "Choisir un joueur tel que ce joueur soit le détenteur de la Couronne.",
         "Recevoir *k* pièces d'or de la banque, puis choisir le quartier *x* de l'un des joueurs.",
         "Si l’:rb:district:`Palais` est dans votre cité, votre score augmente de 2."]
@@ -155,3 +159,43 @@ def test_the_lexicon_lists_only_cards_of_its_specs():
         listed = book.lexicon.feminine_cards | book.lexicon.plural_cards | book.lexicon.bare_cards \
             | book.lexicon.mute_h_cards
         assert listed - set(book.program.cards) == set()
+
+
+def _where(book: Book, where: str) -> list[str]:
+    """The sentences the book writes for one declaration (``power Voleur.détroussement``…)."""
+    return [s.text for s in sentences(book.prose, book.program) if s.where == where]
+
+
+def test_a_loop_over_an_equality_reads_as_the_one_value_it_is():
+    book = _book((CITADELLES,), LEXICON)
+    voleur = " ".join(_where(book, "power Voleur.détroussement"))
+    assert "Pour le joueur *v* qui a volé ce personnage, transférer" in voleur
+    assert "parmi les joueurs qui sont" not in voleur
+    reine = " ".join(_where(book, "power Reine.trois_pièces_après_les_appels"))
+    assert "Pour le joueur qui joue la :rb:character:`Reine` ce tour-ci, si" in reine      # one player: no letter
+    assert "Pour le personnage dont c'est le tour, révéler" in " ".join(_where(book, "power Échevin.confiscation"))
+
+
+def test_a_sum_over_one_card_reads_as_its_term_without_repeating_the_condition():
+    book = _book((CITADELLES,), LEXICON)
+    assert _rule(book, "musée_bonus") == "Si le :rb:district:`Musée` est dans votre cité, votre score augmente du " \
+                                         "nombre de cartes placées sous le :rb:district:`Musée`."
+
+
+def test_a_card_of_several_copies_is_compared_by_its_name_not_as_one_card():
+    book = _book((ROOT / "spec" / "carcassonne",), ROOT / "docs" / "carcassonne" / "lexique.toml")
+    text = " ".join(_where(book, "quantity remparts_disponibles"))
+    assert "remparts mis de côté qui ont pour nom « Rempart »" in text and "qui sont le" not in text
+
+
+def test_names_that_are_ordinals_go_before_their_noun():
+    book = _book((CITADELLES,), LEXICON)
+    text = " ".join(_where(book, "procedure choix_à_deux"))
+    assert "Le premier joueur est le détenteur de la Couronne." in text
+    assert "Le second joueur est le voisin de gauche du premier joueur." in text and "*premier*" not in text
+
+
+def test_a_feminine_subject_makes_the_comparison_agree():
+    book = _book((ROOT / "spec" / "carcassonne",), ROOT / "docs" / "carcassonne" / "lexique.toml")
+    assert "la distance de cette case derrière la ligne du rempart posé sur ce bord est supérieure à 0" in \
+        " ".join(_where(book, "quantity derrière"))

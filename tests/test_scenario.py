@@ -33,7 +33,18 @@ def test_eval_reads_quantities_vars_and_the_names_in_scope(capsys, state):
     assert run(capsys, "eval", str(state), "c")[1].strip() == "Assassin"
     assert run(capsys, "eval", str(state), "score(Joueur 2) == score(p)")[1].strip() in ("oui", "non")
     code, _, err = run(capsys, "eval", str(state), "scor(p)")
-    assert code == 2 and "did you mean 'score'?" in err and "<expression>:2:1" in err
+    assert code == 2 and "did you mean 'score'?" in err and "EXPR:1:1" in err
+
+
+def test_eval_errors_show_the_expression_as_typed_with_a_caret(capsys, state):
+    code, _, err = run(capsys, "eval", str(state), "score(Joueur 2) + trésorr[p]")
+    lines = err.splitlines()
+    assert code == 2 and lines[0].startswith("EXPR:1:19: error[E0202]")
+    assert lines[1] == "    1 | score(Joueur 2) + trésorr[p]"          # not Joueur_2, not the quantity around it
+    assert lines[2].index("^") == lines[1].index("trésorr") and lines[2].count("^") == len("trésorr")
+    code, _, err = run(capsys, "eval", str(state), "score(Joueur 1) +")
+    assert code == 2 and "end of the expression" in err and "__évaluée__" not in err and "Joueur_1" not in err
+    assert "    1 | score(Joueur 1) +" in err
     code, _, err = run(capsys, "eval", str(state), "score(Joueur 9)")
     assert code == 2 and "there is no Joueur 9" in err
 

@@ -135,7 +135,7 @@ class Words:
         return value != default
 
     def _attribute(self, attr: ast.AttrDecl, value) -> str:
-        noun = bare(self.lex.attributes.get(attr.name, f"le {humanize(attr.name)}"))
+        noun = bare(self.lex.attribute_noun(attr.name))
         if isinstance(value, bool):
             return noun if value else ""
         if isinstance(value, str):

@@ -30,7 +30,7 @@ from typing import Callable
 
 from checker import ast
 from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, feminine, humanize,
-                                  indefinite, plural, rst_escape, split_article, yours)
+                                  indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
 from checker.registry import registrar
 from checker.source import Span
@@ -85,9 +85,11 @@ class Binding:
 class Ctx:
     locals: tuple[Binding, ...] = ()
     this: str | None = None       # how `this` reads: the card's name with its article, or "ce personnage"
+    card: str | None = None       # the name of the card `this` is, when it is one card
     me: bool = False              # inside a power: `me` is "vous"
     mood: str = "ind"             # the mood of the next verb: "subj" after « tel que », « il faut que »
     bare: bool = False            # numbers read as their letter (« *k* pièces d'or »)
+    given: frozenset = frozenset()    # the facts the sentence has already stated (``fact`` of each)
     seen: set = dataclasses.field(default_factory=set, compare=False, hash=False, repr=False)
 
     def bind(self, name: str, ty: Ty | None, mode: str = "def", noun: str | None = None, source: str | None = None,
@@ -197,6 +199,21 @@ class Prose:
             return self.lex.types.get(ty.name, f"le {ty.name}")
         return "la valeur"
 
+    def identity(self, ty: Ty | None, value, ctx: Ctx) -> bool:
+        """Does ``x == value``, for ``x`` of type ``ty``, single out one value?  For cards (``==``
+        compares names) only when ``value`` is a card of one copy, or every card of the kind is."""
+        if isinstance(ty, Opt):
+            return self.identity(ty.inner, value, ctx)
+        if isinstance(ty, KindT):
+            if self.program is None:
+                return False
+            name = value.value if isinstance(value, ast.StrLit) else \
+                ctx.card if isinstance(value, ast.Name) and value.id == "this" else None
+            if name in self.program.cards:
+                return self.program.copies(self.program.cards[name]) == 1
+            return all(self.program.copies(c) == 1 for c in self.program.cards_of(ty.name))
+        return ty is not None and not isinstance(ty, Coll)
+
     def type_of(self, e) -> Ty | None:
         return self.types.get(id(e))
 
@@ -217,7 +234,7 @@ class Prose:
         if kind is None:
             return Ctx()
         if name is not None:
-            return Ctx(this=self.card_np(name))
+            return Ctx(this=self.card_np(name), card=name)
         return Ctx(this=demonstrative(self.type_noun(KindT(kind))))
 
     def element_noun(self, coll) -> str:
@@ -320,6 +337,9 @@ class Prose:
             if ty == BOOL:
                 text = f"« {words} »" + (f" ({', '.join(args)})" if args else "")
                 return self.clause(text, "est", "vrai", ctx, negative)
+            if args and words.rsplit(" ", 1)[-1] in ("de", "à", "sur", "sous", "dans", "avec", "par", "pour"):
+                # ``autour_de(b, v)``: « autour de b (v) », not « l'autour de de b »
+                return contract(f"{words} {args[0]}") + (f" ({', '.join(args[1:])})" if len(args) > 1 else "")
             noun = contract(f"{'la' if feminine(words) else 'le'} {words}")
         elif ty == BOOL or (term is not None and first_verb(noun)):
             return self.fill(noun, args, ctx, negative)
@@ -388,8 +408,10 @@ class Prose:
         if b.mode == "you":
             return "vous", "vous"
         noun = ref.noun
-        named = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
-        label = f" {var(b.name)}" if ref.labeled or named else ""
+        if b.mode == "named" and not ref.plural and (adjective := named(noun, b.name)):
+            return adjective, adjective          # « le premier joueur »: the adjective tells it apart
+        named_ = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
+        label = f" {var(b.name)}" if ref.labeled or named_ else ""
         if ref.plural:
             definite = plural(noun)
             again = definite + label if label else "ces " + bare(definite)

@@ -135,12 +135,18 @@ BUILTIN_CALLS: dict[str, Callable] = {
 @_expr(ast.Attr)
 def _attr(p: Prose, e: ast.Attr, ctx: Ctx) -> str:
     obj = p.expr(e.obj, ctx.ind())
-    noun = p.lex.attributes.get(e.name)
-    if noun is None:
-        noun = f"le {humanize(e.name)}"
     if p.type_of(e) == BOOL:
-        return p.clause(p.possess(noun, obj), "est", "vrai", ctx)
-    return p.possess(noun, obj)
+        return _bool_attribute(p, e, obj, ctx, False)
+    return p.possess(p.lex.attribute_noun(e.name), obj)
+
+
+def _bool_attribute(p: Prose, e: ast.Attr, obj: str, ctx: Ctx, negative: bool) -> str:
+    """A yes/no attribute of a card as a clause: the lexicon's template (« {0} a le rang « x » »),
+    else « l'attribut de la carte est vrai »."""
+    wording = p.lex.attributes.get(e.name)
+    if wording is not None and "{" in wording:
+        return p.fill(wording, [obj], ctx, negative)
+    return p.clause(p.possess(p.lex.attribute_noun(e.name), obj), "est", "vrai", ctx, negative)
 
 
 @_expr(ast.Index)
@@ -160,7 +166,21 @@ def _unary(p: Prose, e: ast.Unary, ctx: Ctx) -> str:
 @_expr(ast.IfExpr)
 def _ifexpr(p: Prose, e: ast.IfExpr, ctx: Ctx) -> str:
     inner = ctx.ind()
+    if _or_else(e):         # ``if x != none then x else y``: « x s'il y en a un, sinon y »
+        then = p.expr(e.then, inner)
+        one = "une" if p.is_feminine(then) else "un"
+        return contract(f"{then} s'il y en a {one}, sinon {p.expr(e.else_, inner)}")
     return contract(f"{p.expr(e.then, inner)} si {p.cond(e.cond, inner)}, sinon {p.expr(e.else_, inner)}")
+
+
+def _or_else(e: ast.IfExpr) -> bool:
+    """Is ``e`` ``if x != none then x else y`` (x, else y when there is no x)?"""
+    from checker.typecheck_shapes import shape
+    cond = e.cond
+    if not (isinstance(cond, ast.Binary) and cond.op == "!="):
+        return False
+    value = cond.left if _is_none(cond.right) else cond.right if _is_none(cond.left) else None
+    return value is not None and shape(value) is not None and shape(value) == shape(e.then)
 
 
 @_expr(ast.SetLit)
@@ -260,11 +280,17 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
         both = f"ou bien {p.cond(e.left, inner)}, ou bien {p.cond(e.right, inner)}, mais pas les deux"
         return both if neg else f"{p.cond(e.left, inner)} si et seulement si {p.cond(e.right, inner)}"
     left = subject_of(p, e.left, inner)
+    if op == "==" and isinstance(e.right, ast.StrLit) and p.program is not None \
+            and e.right.value in p.program.cards and p.program.copies(p.program.cards[e.right.value]) > 1:
+        # a card of several copies: « est le X » would say there is one; ``==`` compares names
+        return contract(p.clause(left, "a", f"pour nom {p.card_ref(e.right.value)}", ctx, neg))
     right = p.expr(e.right, inner)
     if op == "==" and p.person(right) == "2p" and p.person(left) != "2p":
         left, right = right, left
     if op in _COMPARE:
         verb, words = _COMPARE[op]
+        if words.endswith("ieur à") and p.is_feminine(left):       # « la distance est supérieure à 0 »
+            words = words.replace("ieur à", "ieure à")
         return contract(p.clause(left, verb, f"{words} {right}".strip(), ctx, neg))
     if op == "is":          # physical cards: this very copy
         return contract(p.clause(left, "est", f"le même exemplaire que {right}", ctx, neg))
@@ -333,9 +359,7 @@ def negation(p: Prose, e, ctx: Ctx) -> str:
     if isinstance(e, ast.Name) and p.program is not None and (e.id in p.program.vars or e.id in p.program.quantities):
         return p.term_text(e.id, [], p.type_of(e), ctx, negative=True)
     if isinstance(e, ast.Attr):
-        obj = p.expr(e.obj, ctx.ind())
-        return p.clause(p.possess(p.lex.attributes.get(e.name, f"le {humanize(e.name)}"), obj), "est", "vrai", ctx,
-                        True)
+        return _bool_attribute(p, e, p.expr(e.obj, ctx.ind()), ctx, True)
     return f"il est faux que {p.expr(e, ctx)}"
 
 
@@ -356,6 +380,49 @@ def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
     if isinstance(node, tuple):
         return any(uses(x, name, skip) for x in node)
     return False
+
+
+def fact(e) -> tuple | None:
+    """A condition's structure without its spans, to tell that a sentence has already stated it."""
+    from checker.typecheck_shapes import shape
+    if isinstance(e, ast.Binary):
+        sides = shape(e.left), shape(e.right)
+        return None if None in sides else ("binary", e.op, *sides)
+    return shape(e)
+
+
+def given(ctx: Ctx, when) -> Ctx:
+    """``ctx`` knowing that every conjunct of ``when`` holds (the condition of the sentence's « si »)."""
+    parts = [fact(e) for e in conjuncts(when) if fact(e) is not None]
+    return dataclasses.replace(ctx, given=ctx.given | frozenset(parts)) if parts else ctx
+
+
+def singled_out(p: Prose, coll, ctx: Ctx):
+    """``filter(x in C where x == e and …)`` (or ``the``, ``only``), ``e`` not mentioning ``x``: (``e``,
+    the rest of the condition on ``x`` or None), when equality there is identity (a player, a value, a
+    card of one copy), so that the filter holds ``e`` alone or nothing; None otherwise."""
+    if not (isinstance(coll, ast.Aggregate) and coll.kind in ("filter", "the", "only") and coll.body is not None):
+        return None
+    parts = conjuncts(coll.body)
+    for part in parts:
+        if not (isinstance(part, ast.Binary) and part.op == "=="):
+            continue
+        for name, other in ((part.left, part.right), (part.right, part.left)):
+            if isinstance(name, ast.Name) and name.id == coll.var and not uses(other, coll.var) \
+                    and p.identity(p.type_of(name), other, ctx):
+                rest = None
+                for left in parts:
+                    if left is not part:
+                        rest = left if rest is None else ast.Binary("and", rest, left, left.span)
+                return other, rest
+    return None
+
+
+def conjuncts(e) -> list:
+    """The parts of ``a and b and …`` (none for no condition)."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e] if e is not None else []
 
 
 def member_source(coll: str) -> str:
@@ -606,6 +673,15 @@ def _filter(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
 
 
 def _the(p: Prose, e: ast.Aggregate, ctx: Ctx, only: bool) -> str:
+    single = singled_out(p, e, ctx)
+    if single is not None and single[1] is None:     # « le seul joueur qui est le détenteur de la Couronne »
+        from checker.prose.statements import one_of
+        value = p.expr(single[0], ctx)
+        where = one_of(p, p.element_noun(e.coll), p.expr(e.coll, ctx))
+        if only:
+            every = isinstance(e.coll, ast.Name) and e.coll.id == "players"     # every player: only « is there one »
+            return f"{value} (qui doit {'exister' if every else 'être ' + where})"
+        return f"{value} s'il est {where} (sinon personne)"
     elem_ty, noun, coll, body = _parts(p, e, ctx)
     rel = relative(p, body, e.var, elem_ty, noun, ctx, False) if body is not None else ""
     source = member_source(coll) if coll != plural(noun) else ""
@@ -645,6 +721,18 @@ def each(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
 
 
 def _sum(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
+    single = singled_out(p, e.coll, ctx) if e.body is not None else None
+    if single is not None:      # the sum over one value at most: its term, if that value is there
+        value, rest = single
+        elem_ty = p.type_of(e.coll).elem if isinstance(p.type_of(e.coll), Coll) else None
+        inner = ctx.bind(e.var, elem_ty, "alias", alias=value)
+        term = p.expr(e.body, inner)
+        whether = [c for c in (ast.Binary("in", value, e.coll.coll, e.span), rest)
+                   if c is not None and fact(c) not in ctx.given]
+        if not whether:
+            return term
+        guard = " et ".join(p.cond(c, ctx.bind(e.coll.var, elem_ty, "alias", alias=value)) for c in whether)
+        return contract(f"{term} si {guard} (0 sinon)")
     return contract(f"la somme de {each(p, e, ctx)}")
 
 

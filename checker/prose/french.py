@@ -107,6 +107,37 @@ def feminine(np: str) -> bool:
     return head.endswith(("e", "té", "ion")) and not head.endswith(("age", "isme", "ème"))
 
 
+# Adjectives French puts before the noun: a name such as ``premier`` reads « le premier joueur »
+_BEFORE_NOUN = ("premier", "second", "dernier", "prochain", "autre")
+
+
+def _feminine_adjective(word: str) -> str:
+    """``premier`` → ``première``, ``second`` → ``seconde``, ``autre`` → ``autre``."""
+    if word.endswith("er"):
+        return word[:-2] + "ère"
+    return word if word.endswith("e") else word + "e"
+
+
+def named(np: str, name: str) -> str | None:
+    """A noun named by an adjective French puts before it: ``named("le joueur", "premier")`` is « le
+    premier joueur »; None for any other name (it is then written as a letter beside its noun).
+
+    >>> named("le joueur", "second"), named("la carte", "dernier"), named("le joueur", "victime")
+    ('le second joueur', 'la dernière carte', None)
+    """
+    words = humanize(name)
+    ordinal = re.fullmatch(r"[^\W\d_]+ième", words) is not None
+    base = next((w for w in _BEFORE_NOUN if words in (w, _feminine_adjective(w))), None)
+    if base is None and not ordinal:
+        return None
+    article, noun = split_article(np)
+    if article not in ("le", "la", "l'"):
+        return None
+    fem = feminine(np)
+    adjective = words if ordinal else _feminine_adjective(base) if fem else base
+    return contract(f"{'la' if fem else 'le'} {adjective} {noun}")
+
+
 def indefinite(np: str) -> str:
     """``le quartier`` → ``un quartier``; ``la carte`` → ``une carte``."""
     _, noun = split_article(np)
@@ -183,6 +214,12 @@ class Lexicon:
                 "procédures": "procedures", "moments": "windows", "cartes": None, "affichage": "display"}
     CARD_LISTS = {"féminin": "feminine_cards", "pluriel": "plural_cards", "sans_article": "bare_cards",
                   "h_muet": "mute_h_cards"}
+
+    def attribute_noun(self, name: str) -> str:
+        """An attribute's noun with its article (« le coût »); a yes/no attribute the lexicon words as a
+        clause (« {0} a le rang « x » ») is named by its identifier (« le rang x »)."""
+        wording = self.attributes.get(name)
+        return wording if wording is not None and "{" not in wording else f"le {humanize(name)}"
 
     def card_article(self, name: str) -> str:
         """The definite article of a card's name: ``le ``, ``la ``, ``l'``, ``les `` or nothing."""

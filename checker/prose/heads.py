@@ -12,16 +12,10 @@ from typing import Callable
 
 from checker import ast
 from checker.prose.core import Ctx, Prose
-from checker.prose.exprs import uses
+from checker.prose.exprs import conjuncts, given, uses
 from checker.types import BOOL, PLAYER, EnumT
 
 __all__ = ["HEADS", "bind_pattern", "aliases", "without_aliases"]
-
-
-def _conjuncts(e) -> list:
-    if isinstance(e, ast.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e] if e is not None else []
 
 
 def _aliasable(e) -> bool:
@@ -34,7 +28,7 @@ def _aliasable(e) -> bool:
 def aliases(when, names: set[str]) -> dict[str, object]:
     """The names of ``names`` that a conjunct of ``when`` equates with the card, a card or a member."""
     found: dict[str, object] = {}
-    for part in _conjuncts(when):
+    for part in conjuncts(when):
         if isinstance(part, ast.Binary) and part.op == "==":
             for name, other in ((part.left, part.right), (part.right, part.left)):
                 if isinstance(name, ast.Name) and name.id in names and name.id not in found and _aliasable(other):
@@ -46,7 +40,7 @@ def aliases(when, names: set[str]) -> dict[str, object]:
 def without_aliases(when, ctx: Ctx):
     """``when`` without the conjuncts that equate an aliased name with its value (None: nothing left)."""
     rest = []
-    for part in _conjuncts(when):
+    for part in conjuncts(when):
         if isinstance(part, ast.Binary) and part.op == "==":
             sides = [s for s in (part.left, part.right) if isinstance(s, ast.Name)]
             if any((b := ctx.lookup(s.id)) is not None and b.mode == "alias" and
@@ -121,11 +115,12 @@ def _value(p: Prose, head: ast.RuleHead, ctx: Ctx, when) -> str:
         subject = _quantity(p, head, ctx)[0]
         return _lead(p, when, ctx, f"{subject} si et seulement si {p.cond(head.expr, ctx)}")
     subject = _quantity(p, head, ctx)[0]
-    return _lead(p, when, ctx, p.clause(subject, "vaut", p.expr(head.expr, ctx), ctx))
+    return _lead(p, when, ctx, p.clause(subject, "vaut", p.expr(head.expr, given(ctx, head.when)), ctx))
 
 
 def _adjust(p: Prose, head: ast.RuleHead, ctx: Ctx, when) -> str:
     subject, _ = _quantity(p, head, ctx)
+    ctx = given(ctx, head.when)
     if isinstance(head.expr, ast.Unary) and head.expr.op == "-":
         return _lead(p, when, ctx, f"{subject} diminue de {p.expr(head.expr.operand, ctx)}")
     return _lead(p, when, ctx, f"{subject} augmente de {p.expr(head.expr, ctx)}")

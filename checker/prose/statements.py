@@ -13,8 +13,8 @@ import re
 
 from checker import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, var
-from checker.prose.exprs import _some, member_source, relative
-from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, plural, rst_escape
+from checker.prose.exprs import _some, member_source, relative, singled_out
+from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.types import BOOL, INT, Coll, EnumT, Opt
 
 __all__ = ["number", "one_of"]
@@ -86,7 +86,7 @@ def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
     noun = p.type_noun(ty)
     if isinstance(ty, Coll):
         return Step(_sentence(f"{plural(noun)} {var(s.name)} sont {value}"))
-    return Step(_sentence(f"{noun} {var(s.name)} est {value}"))
+    return Step(_sentence(f"{named(noun, s.name) or noun + ' ' + var(s.name)} est {value}"))
 
 
 def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx, negative: bool = False, word: str = "pas") -> str:
@@ -269,6 +269,18 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     if isinstance(coll, ast.Binary) and coll.op == "..":
         inner = ctx.bind(s.var, INT, "intro")
         intro = contract(f"pour chaque nombre {var(s.var)} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
+    elif (single := singled_out(p, coll, ctx)) is not None:
+        # « pour chaque joueur parmi les joueurs qui sont le joueur qui a volé ce personnage »: the
+        # loop runs once at most, for that value; it reads « pour le joueur qui a volé ce personnage »
+        value, rest = single
+        noun = p.element_noun(coll.coll)
+        inner = ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=noun)
+        said = p.expr(value, ctx.ind())
+        label = p.label(inner.locals[0])
+        intro = f"pour {said.replace(noun, noun + label, 1) if said.startswith(noun + ' ') else said + label}"
+        if rest is not None:
+            same = inner.bind(coll.var, inner.locals[0].ty, "alias", alias=ast.Name(s.var, coll.span))
+            intro += f", si {p.cond(rest, same)}"
     else:
         noun = p.element_noun(coll)
         inner = ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=noun)

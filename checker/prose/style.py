@@ -37,7 +37,9 @@ def _cards_marked(text: str, cards: set[str]) -> str:
     """Cross-references read as what they show; a card becomes ``⟦Name⟧`` (so the article rule sees it)."""
     def role(m: re.Match) -> str:
         shown = m.group(2).replace("\\", "")
-        return f"⟦{shown}⟧" if m.group(1) in _CARD_ROLES else shown
+        if m.group(1) in _CARD_ROLES:
+            return f"⟦{shown}⟧"
+        return "§" if "_" in shown else shown      # a link to a declaration, shown by its name (the reference's)
     text = _ROLE.sub(role, text)
     for name in sorted(cards, key=len, reverse=True):
         text = re.sub(r"« " + re.escape(name) + r" »|(?<![\w⟦-])" + re.escape(name) + r"(?![\w⟧-])", f"⟦{name}⟧",
@@ -135,7 +137,7 @@ def _article(text: str, bare: set[str]) -> list[str]:
         if m.group(1) in bare:
             continue
         before = text[:m.start()]
-        if not _ARTICLE.search(before):
+        if not _ARTICLE.search(before) and not before.endswith("pour nom "):     # « qui ont pour nom X » (a card of several copies)
             out.append(text[max(0, m.start() - 15):m.end()])
     return out
 
@@ -157,6 +159,25 @@ def _doubled(text: str) -> list[str]:
         if m.group(1).lower() not in {"vous", "nous"} and not (" " in m.group(1) and "X" in m.group(1)):
             out.append(m.group(0))      # (two names in a row, « joueurs *a* joueurs *b* », are not a repeat)
     return out
+
+
+def _tautology(text: str) -> list[str]:
+    """A filter that is only an equality: « les joueurs qui sont le joueur qui a volé… », « le seul
+    quartier de votre cité qui est la carte » say one value as a set of them."""
+    out = [m.group(0) for m in re.finditer(r"\bqui sont (?:le|la|l')(?=[\s⟦]|\w)\s?\S*", text)]
+    out += [m.group(0) for m in re.finditer(r"\b(?:le|la) seule? [^,;:.]*?\bqui est (?:le|la|l')\s?\S*", text)]
+    return out
+
+
+def _prepositions(text: str) -> list[str]:
+    """Two prepositions in a row (« l'autour de du rempart », « de des cartes »)."""
+    pattern = r"(?<![\w-])(?:[dD]e|[dD]') ?(?:du|des|de|d')(?![\w-])|(?<![\w-])à (?:au|aux)\b(?! (?:plus|moins)\b)"
+    return [m.group(0) for m in re.finditer(pattern, re.sub(r"«[^»]*»", "X", text))]
+
+
+def _identifier(text: str) -> list[str]:
+    """A name of the spec left as written (« choix_à_deux »): the book says it in words."""
+    return re.findall(r"[^\W\d_]+(?:_[^\W\d_]+)+", re.sub(r"⟦[^⟧]*⟧|«[^»]*»|§", " ", text))
 
 
 def _balanced(text: str) -> list[str]:
@@ -190,6 +211,9 @@ RULES: dict[str, Callable[[str], list[str]]] = {
     "subjonctif": _mood,
     "english": _english,
     "doubled": _doubled,
+    "tautology": _tautology,
+    "prepositions": _prepositions,
+    "identifier": _identifier,
     "balanced": _balanced,
     "phrase": _phrase,
 }

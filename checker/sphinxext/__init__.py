@@ -17,9 +17,9 @@ and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 ``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`)
 make the designer's reference (each rule with its source, its quotations, its decisions);
 ``player-chapter KEY [PROCEDURE]``, ``player-cards KIND`` make the player's book
-(:mod:`checker.sphinxext.player`), and ``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG
-(:mod:`checker.sphinxext.diagram`).  The card pages of both are generated under ``cartes/`` and
-``livre/cartes/`` when the build starts.
+(:mod:`checker.sphinxext.player`), and ``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG, once
+per player count when it forks on the number of players (:mod:`checker.sphinxext.diagram`).  The card
+pages of both are generated under ``cartes/`` and ``livre/cartes/`` when the build starts.
 
 Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).

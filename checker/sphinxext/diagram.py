@@ -2,9 +2,11 @@
 
 ``.. rb:auto:: diagram NAME [DEPTH]`` draws procedure ``NAME``: one box per step (its sentence from
 the prose generator, without the bookkeeping the player's book leaves out), a diamond-headed fork
-for each ``if`` with its branches side by side, a dashed frame for each loop, and each ``call`` of a
-procedure opened as a frame of that procedure's own steps, DEPTH levels deep (1 by default).
-The SVG is written inline in the page, so the HTML build needs nothing but Sphinx.
+for each ``if`` with its branches side by side, meeting again under the taller one, a dashed frame for
+each loop, and each ``call`` of a procedure opened as a frame of that procedure's own steps, DEPTH
+levels deep (1 by default).  A procedure whose first such fork tests the number of players alone is
+drawn once per count it distinguishes (« 2 joueurs », « 3 joueurs », « 4 à 8 joueurs »), each branch
+in place of the fork.  The SVG is written inline in the page, so the HTML build needs nothing but Sphinx.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ import re
 from html import escape
 
 from checker import ast
+from checker.configurations import ConfigEvalError, Selection, evaluate, game_player_counts, spans_of_counts
 from checker.prose import capitalize, humanize
+from checker.prose.exprs import uses
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
 from checker.sphinxext.player import plain_body, unlinked
 from checker.sphinxext.render import _label, _params_ctx
 from checker.types import INT, Coll
 
-__all__ = ["render_diagram", "diagram_svg", "Box"]
+__all__ = ["render_diagram", "diagram_svg", "players_variants", "Box"]
 
 CHAR_W, LINE_H, PAD, GAP, WIDTH, MAX_DEPTH = 6.4, 16, 8, 18, 250, 3
 
@@ -83,6 +87,8 @@ def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
         opened = isinstance(s, ast.CallProc) and depth > 0 and s.name in book.program.procedures
         if not isinstance(s, (ast.If, ast.For, ast.Repeat)) and not opened:
             run.append(s)
+            if isinstance(s, ast.Let):      # the name reads the same in the boxes after this one
+                ctx = ctx.bind(s.name, book.prose.type_of(s.value), "named")
             continue
         flush()
         if isinstance(s, ast.If):
@@ -175,13 +181,19 @@ def _draw(out: list[str], items: list[Box], x: float, y: float, width: float) ->
                        f'{x + width - 12:.0f},{y + head:.0f} {x + 12:.0f},{y + head:.0f}"/>')
             _text(out, lines, cx, y + PAD)
             half = (width - GAP) / 2
+            join = y + h                 # the branches meet here, and the next arrow leaves from the middle
+            ends = []
             for j, (branch, label) in enumerate(zip(box.branches, ("oui", "non"))):
                 bx = x + j * (half + GAP)
                 _arrow(out, bx + half / 2, y + head, y + head + GAP)
                 out.append(f'<text class="rb-label" x="{bx + half / 2 + 4:.0f}" y="{y + head + GAP - 5:.0f}">'
                            f"{label}</text>")
-                if branch:
-                    _draw(out, branch, bx, y + head + GAP, half)
+                bottom = _draw(out, branch, bx, y + head + GAP, half) if branch else y + head + GAP
+                out.append(f'<line class="rb-join" x1="{bx + half / 2:.0f}" y1="{bottom:.0f}" '
+                           f'x2="{bx + half / 2:.0f}" y2="{join:.0f}"/>')
+                ends.append(bx + half / 2)
+            out.append(f'<line class="rb-join" x1="{ends[0]:.0f}" y1="{join:.0f}" x2="{ends[-1]:.0f}" '
+                       f'y2="{join:.0f}"/>')
         y += h + GAP
     return y - GAP
 
@@ -200,13 +212,59 @@ def diagram_svg(items: list[Box], title: str) -> str:
     return "\n".join(out)
 
 
+def _chain(s: ast.If) -> list[tuple]:
+    """An ``if … else if … else`` as (condition, block) pairs; the last ``else`` has condition None."""
+    out = [(s.cond, s.then)]
+    rest = s.else_
+    while len(rest) == 1 and isinstance(rest[0], ast.If):
+        out.append((rest[0].cond, rest[0].then))
+        rest = rest[0].else_
+    return out + [(None, rest)]
+
+
+def _players_fork(book: Book, s: ast.If) -> list[tuple[list[int], tuple]] | None:
+    """The player counts each branch of ``s`` is taken at, when its conditions read the number of
+    players alone (each evaluated at every count the game allows); None for any other fork."""
+    counts = game_player_counts(book.program)
+    chain = _chain(s)
+    if not counts or not all(cond is None or uses(cond, "player_count") for cond, _ in chain):
+        return None
+    taken: dict[int, list[int]] = {}
+    for n in counts:
+        for i, (cond, _) in enumerate(chain):
+            try:
+                if cond is None or evaluate(cond, book.program, Selection(n, {}), {}) is True:
+                    taken.setdefault(i, []).append(n)
+                    break
+            except (ConfigEvalError, KeyError, TypeError):
+                return None
+    return [(taken[i], chain[i][1]) for i in sorted(taken)]
+
+
+def players_variants(book: Book, body) -> list[tuple[str, tuple]]:
+    """A procedure drawn once per player count it distinguishes: (« 2 joueurs », the body with that
+    branch in place of the fork) for each branch of its first fork on the number of players alone;
+    the body alone, untitled, when it has none."""
+    body = plain_body(body)
+    for i, s in enumerate(body):
+        if isinstance(s, ast.If) and (fork := _players_fork(book, s)) is not None and len(fork) > 1:
+            return [(spans_of_counts(counts).replace("–", " à ") + " joueurs", (*body[:i], *branch, *body[i + 1:]))
+                    for counts, branch in fork]
+    return [("", body)]
+
+
 def render_diagram(book: Book, arg: str) -> str:
-    """``diagram NAME [DEPTH]``: the figure of one procedure, as a raw HTML block."""
+    """``diagram NAME [DEPTH]``: the figure of one procedure, as a raw HTML block; one figure per
+    player count when the procedure forks on the number of players (each under its count)."""
     name, _, depth = arg.partition(" ")
     proc = book.program.procedures[name]
     depth_n = min(int(depth), MAX_DEPTH) if depth.strip().isdigit() else 1
     label = book.lexicon.procedures.get(name)
     title = plain_text(_label(label, proc.params) if label else capitalize(humanize(name)))
-    svg = diagram_svg(boxes(book, proc.body, _params_ctx(book, proc.params), depth_n), title)
-    return "\n".join(rst.directive("container", "rb-figure", None,
-                                   rst.directive("raw", "html", None, svg.split("\n"))))
+    lines: list[str] = []
+    for count, body in players_variants(book, proc.body):
+        svg = diagram_svg(boxes(book, body, _params_ctx(book, proc.params), depth_n),
+                          f"{title} ({count})" if count else title)
+        lines += rst.directive("rubric", capitalize(count)) if count else []
+        lines += rst.directive("container", "rb-figure", None, rst.directive("raw", "html", None, svg.split("\n")))
+    return "\n".join(lines)

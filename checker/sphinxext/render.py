@@ -203,7 +203,7 @@ def _attr_names(book: Book, kind: str) -> list[str]:
 
 
 def _attr_label(book: Book, name: str) -> str:
-    noun = book.lexicon.attributes.get(name, humanize(name))
+    noun = book.lexicon.attribute_noun(name)
     return capitalize(noun.split(" ", 1)[-1] if noun.startswith(("le ", "la ", "les ")) else
                       noun[2:] if noun.startswith("l'") else noun)
 
@@ -253,8 +253,13 @@ def _touches(book: Book, card: ast.CardDecl) -> list[str]:
 
 
 def _subject(book: Book, subject: ast.Subject) -> str:
+    """A precedence's side as a phrase: « le pouvoir « Recevoir… » de la carte », or the rule's link."""
     if subject.card:
-        return f":rb:power:`{subject.card}.{subject.name}`"
+        card = book.program.cards.get(subject.card)
+        power = next((x for x in card.powers if x.name == subject.name), None) if card is not None else None
+        summary = (power.summary or humanize(power.name)).rstrip(". ") if power is not None else subject.name
+        link = f":rb:power:`{rst_escape(summary)} <{subject.card}.{subject.name}>`"
+        return f"le pouvoir « {link} » de {book.prose.card_np(subject.card)}"
     return book.link("rule", subject.name)
 
 
