@@ -45,6 +45,7 @@ __all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
 MAX_SET = 256        # the possible values of a symbolic set
+ILLEGAL = "cannot arise in a legal game"
 
 
 
@@ -72,6 +73,11 @@ class Finding:
     @property
     def unresolved(self) -> bool:
         return self.kind in ("contradiction", "competing-values", "order")
+
+    @property
+    def illegal(self) -> bool:
+        """No game the spec's constraints allow can be set up with the cards the finding needs."""
+        return self.configuration.startswith(ILLEGAL)
 
     def as_json(self) -> dict:
         return {"kind": self.kind, "message": self.message, "rules": list(self.rules),
@@ -297,7 +303,7 @@ class Search:
             return model, f"cannot tell whether a legal game has these cards ({outcome.reason})"
         named = ", ".join(f'"{c}"' for c in dict.fromkeys(cards))
         at = f"with {self.players} players" if self.players else "at any player count"
-        return model, (f"cannot arise in a legal game: no selection of cards the spec's constraints allow "
+        return model, (f"{ILLEGAL}: no selection of cards the spec's constraints allow "
                        f"{at} has {named + ' and ' if named else ''}the cards such a situation needs")
 
     def _objectives(self, enc: Encoder) -> list:

@@ -111,7 +111,7 @@ def conflicts_command(args) -> int:
             for f in group:
                 print(_describe(result, f))
         resolved = sum(f.kind == "resolved" for f in findings)
-        illegal = sum(f.configuration.startswith("cannot arise") for f in unresolved)
+        illegal = sum(f.illegal for f in unresolved)
         print(f"\n{len(unresolved)} unresolved conflict(s)"
               f"{f' ({illegal} of them cannot arise in a legal game)' if illegal else ''}; {resolved} resolved by the spec's precedences and "
               f"overrides{'' if args.all else ' (--all lists them)'}; "

@@ -253,7 +253,7 @@ def test_a_witness_has_a_player_count_the_constraints_allow_its_cards(tmp_path):
     with it, the Bâtisseuse's witness has the 6 players it asks for."""
     finding = _tutorial_with(tmp_path, 'constraint bâtisseuse_à_six {\n'
                                        '  require player_count >= 6 when "Bâtisseuse" in selected(Character)\n}\n')
-    assert finding.witness["players"] == 6 and finding.configuration == ""
+    assert finding.witness["players"] == 6 and finding.configuration == "" and not finding.illegal
     assert finding.confirmed is True
 
 
@@ -262,7 +262,7 @@ def test_a_conflict_no_legal_game_can_set_up_is_reported_as_such(tmp_path):
     witness, and says it cannot arise in a legal game."""
     finding = _tutorial_with(tmp_path, 'constraint bâtisseuse_à_neuf {\n'
                                        '  require player_count == 9 when "Bâtisseuse" in selected(Character)\n}\n')
-    assert finding.configuration.startswith("cannot arise in a legal game")
+    assert finding.illegal and finding.configuration.startswith("cannot arise in a legal game")
     assert '"Bâtisseuse"' in finding.configuration and finding.witness is not None
 
 
