@@ -29,12 +29,14 @@ import time
 import z3
 
 from checker import ast
+from checker.configurations import ConfigEvalError
 from checker.effects import Effects
 from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
+from checker.solver.selection import Selected, away_from_start, keep_if_sat, legal_selection, required_cards
 from checker.solver.shapes import field_domain, window
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
@@ -43,6 +45,7 @@ __all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
 MAX_SET = 256        # the possible values of a symbolic set
+ILLEGAL = "cannot arise in a legal game"
 
 
 
@@ -61,6 +64,7 @@ class Finding:
     winner: str | None = None       # … the rule (or power) that wins, or goes first
     how: str | None = None          # … by "overrides", "precedence" or "order"
     unknown: str = ""
+    configuration: str = ""         # why no legal game may be set up with the witness's cards ("" when one can)
 
     @property
     def span(self):
@@ -70,11 +74,17 @@ class Finding:
     def unresolved(self) -> bool:
         return self.kind in ("contradiction", "competing-values", "order")
 
+    @property
+    def illegal(self) -> bool:
+        """No game the spec's constraints allow can be set up with the cards the finding needs."""
+        return self.configuration.startswith(ILLEGAL)
+
     def as_json(self) -> dict:
         return {"kind": self.kind, "message": self.message, "rules": list(self.rules),
                 "at": [str(s) for s in self.spans], "cites": [{"rule": r, "quote": q} for r, q in self.cites],
                 "situation": self.situation, "witness": self.witness, "move": self.move,
-                "confirmed": self.confirmed, "resolution": self.resolution, "unknown": self.unknown or None}
+                "confirmed": self.confirmed, "resolution": self.resolution, "unknown": self.unknown or None,
+                "configuration": self.configuration or None}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,6 +144,7 @@ class Search:
         self._chains: dict | None = None        # action -> itself and its ancestors
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
+        self.legality = ""                       # what the last minimal solve found of its witness's cards
 
     def _mine(self, out: list, involved=lambda scope: True) -> bool:
         """Is the next independent query in scope (``involved(scope)``, when the search has one) and this
@@ -241,10 +252,13 @@ class Search:
                     out.append(z3.Implies(cell, enc.n > key[2]))
         return out
 
-    def solve(self, enc: Encoder, *formulas, minimal: bool = False):
+    def solve(self, enc: Encoder, *formulas, minimal: bool = False, cards: tuple = ()):
         """(status, model, Z3's reason) of the formulas on a well-formed state; with ``minimal``, the model
-        has as few players, then as few cards away from their kind's start zone, as the formulas allow (one
-        found on the states with one copy of each card, when the question was asked again so, is kept as is)."""
+        is one a legal game could be set up for when there is one (:meth:`_legal_game`: ``cards``, the cards
+        whose rules the question is about, and the cards away from their start zone, selected together as
+        the spec's constraints allow), and has as few players, then as few cards away from their kind's
+        start zone, as the formulas allow (one found on the states with one copy of each card, when the
+        question was asked again so, is kept as is)."""
         s = make_solver(self.settings)
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
@@ -261,19 +275,42 @@ class Search:
         if outcome.status == "unknown":
             self.unknowns += 1
         model = outcome.model
+        self.legality = ""
+        if minimal and outcome.status == "sat" and not retried:
+            model, self.legality = self._legal_game(s, enc, model, cards)
         if minimal and self.minimal and outcome.status == "sat" and not retried:
             model = smallest(s, model, self._objectives(enc),
                              rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit)).model
         self.seconds += time.perf_counter() - t
         return outcome.status, model, outcome.reason
 
+    def _legal_game(self, s, enc: Encoder, model, cards: tuple) -> tuple:
+        """(model, note): a model of ``s`` whose cards some legal game is set up with — ``cards`` and every
+        card away from its start zone selected together, at the model's player count, as every `constraint`
+        of the spec allows (:mod:`checker.solver.selection`); those formulas stay in ``s``.  When there is
+        none, or Z3 cannot tell, ``model`` is kept and the note says so."""
+        try:
+            formulas = legal_selection(self.p, Selected(self.p), enc.n,
+                                       [*cards, *required_cards(self.engine, enc)])
+        except ConfigEvalError as exc:
+            return model, f"cannot tell whether a legal game has these cards: {exc}"
+        if not formulas:
+            return model, ""
+        outcome = keep_if_sat(s, formulas)
+        if outcome.status == "sat":
+            return outcome.model, ""
+        if outcome.status == "unknown":
+            return model, f"cannot tell whether a legal game has these cards ({outcome.reason})"
+        named = ", ".join(f'"{c}"' for c in dict.fromkeys(cards))
+        at = f"with {self.players} players" if self.players else "at any player count"
+        return model, (f"{ILLEGAL}: no selection of cards the spec's constraints allow "
+                       f"{at} has {named + ' and ' if named else ''}the cards such a situation needs")
+
     def _objectives(self, enc: Encoder) -> list:
         """What a witness keeps small, first to last: the players, the cards away from their start zone, then
         the vars (each cell of an indexed one) that do not hold their starting value."""
         out = [] if is_const(enc.n) else [(enc.n, self.low)]
-        starts = self.engine.starts
-        away = [cell for key, cell in enc.cells.made.items()
-                if key[0] == "in" and key[1] != starts.get(enc.zone_kind[key[1]])]
+        away = [cell for _, cell in away_from_start(self.engine, enc)]
         changed = []
         for key, cell in enc.cells.made.items():
             if key[0] == "var" and len(key) == 3:
@@ -355,9 +392,10 @@ class Search:
                     continue
                 # the clearest witness has no other prohibition in the way; any will do if there is none such
                 clean = [z3.Not(a) if not is_const(a) else not a for a in others]
-                status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True)
-                if status != "sat":
-                    status, model, reason = self.solve(enc, *domain, *both, minimal=True)
+                cards = tuple(r.card for r in (pr, fr) if r.card)
+                status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards)
+                if status != "sat" or self.legality:
+                    status, model, reason = self.solve(enc, *domain, *both, minimal=True, cards=cards)
                 if status == "unsat":
                     continue
                 message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
@@ -497,7 +535,8 @@ class Search:
                                        (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
                     continue
                 # two values that apply together need an order even when they agree: the interpreter stops
-                status, model, reason = self.solve(enc, *domain, w1, w2, minimal=True)
+                status, model, reason = self.solve(enc, *domain, w1, w2, minimal=True,
+                                                   cards=tuple(r.card for r in (r1, r2) if r.card))
                 if status == "unsat":
                     continue
                 kind = "resolved" if resolution else "unknown" if status == "unknown" else "competing-values"
@@ -555,7 +594,7 @@ class Search:
                             both.append(enc.expr(decl.requires, env))
                         except Unsupported:
                             pass
-                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both, minimal=True)
+                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both, minimal=True, cards=cards)
                 if status == "unsat":
                     continue
                 kind = "resolved" if resolution else "unknown" if status == "unknown" else "order"
@@ -650,6 +689,7 @@ class Search:
         from checker.solver.witness import witness_files
         state, move, situation = witness_files(self, enc, model, action, args, focus)
         finding.witness, finding.move, finding.situation = state, move, situation
+        finding.configuration = self.legality
 
     def _confirm_contradiction(self, finding: Finding, action: str, permit: str, forbid: str) -> bool | None:
         """Load the witness into a fresh interpreter: do both rules apply there?"""

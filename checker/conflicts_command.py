@@ -111,7 +111,9 @@ def conflicts_command(args) -> int:
             for f in group:
                 print(_describe(result, f))
         resolved = sum(f.kind == "resolved" for f in findings)
-        print(f"\n{len(unresolved)} unresolved conflict(s); {resolved} resolved by the spec's precedences and "
+        illegal = sum(f.illegal for f in unresolved)
+        print(f"\n{len(unresolved)} unresolved conflict(s)"
+              f"{f' ({illegal} of them cannot arise in a legal game)' if illegal else ''}; {resolved} resolved by the spec's precedences and "
               f"overrides{'' if args.all else ' (--all lists them)'}; "
               f"{sum(f.kind == 'dead-rule' for f in findings)} dead rule(s), "
               f"{sum(f.kind == 'dangling' for f in findings)} dangling reference(s)"
@@ -140,6 +142,8 @@ def _describe(result, f: Finding) -> str:
     if f.situation:
         shown = f.situation[:14]
         lines.append("    witness: " + "; ".join(x.strip() for x in shown) + (" …" if len(f.situation) > 14 else ""))
+    if f.configuration:
+        lines.append(f"    {f.configuration}")
     if f.confirmed is not None:
         lines.append(f"    the interpreter, on the witness: {'both rules apply' if f.confirmed else 'DOES NOT AGREE'}")
     for path in getattr(f, "files", None) or ():

@@ -233,3 +233,45 @@ def test_an_undecided_question_is_asked_again_with_one_copy_of_each_card(tmp_pat
     assert list(findings) == ["deux_temples"] and findings["deux_temples"].kind == "unknown"
     assert findings["deux_temples"].unknown == \
         "timeout (nor found on the states with one copy of each card in each place)"
+
+
+# ---------------------------------------------------------------- witnesses a legal game can be set up for
+
+def _tutorial_with(tmp_path, constraint: str):
+    """The tutorial's Bâtisseuse/Diplomate contradiction, searched with one more `constraint`."""
+    house = tmp_path / "contrainte.rules"
+    house.write_text(constraint, encoding="utf-8")
+    result = check_paths([ROOT / "spec" / "citadelles", ROOT / TUTORIAL, house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    findings = Search(result.typed).contradictions(only={("bâtisseuse_doublons", "diplomate_pas_de_doublon")})
+    assert [f.kind for f in findings] == ["contradiction"]
+    return findings[0]
+
+
+def test_a_witness_has_a_player_count_the_constraints_allow_its_cards(tmp_path):
+    """Without the constraint the witness has 3 players (a rank 9 is not for 2: pas_de_rang_9_à_2_joueurs);
+    with it, the Bâtisseuse's witness has the 6 players it asks for."""
+    finding = _tutorial_with(tmp_path, 'constraint bâtisseuse_à_six {\n'
+                                       '  require player_count >= 6 when "Bâtisseuse" in selected(Character)\n}\n')
+    assert finding.witness["players"] == 6 and finding.configuration == "" and not finding.illegal
+    assert finding.confirmed is True
+
+
+def test_a_conflict_no_legal_game_can_set_up_is_reported_as_such(tmp_path):
+    """A constraint no player count of the game (2 to 8) meets: the contradiction is still reported, with its
+    witness, and says it cannot arise in a legal game."""
+    finding = _tutorial_with(tmp_path, 'constraint bâtisseuse_à_neuf {\n'
+                                       '  require player_count == 9 when "Bâtisseuse" in selected(Character)\n}\n')
+    assert finding.illegal and finding.configuration.startswith("cannot arise in a legal game")
+    assert '"Bâtisseuse"' in finding.configuration and finding.witness is not None
+
+
+def test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players():
+    """« L'Empereur ne doit pas étre utilisé dans les parties à 2 joueurs » (empereur_pas_à_deux_joueurs):
+    the order of the Roi's and the Empereur's reactions to an assassination is shown with 3 players."""
+    result = check_paths([ROOT / "spec" / "citadelles", ROOT / "spec" / "extension-fan"])
+    pair = ('"Roi".héritier_du_roi', '"Empereur".conseiller_de_l_empereur')
+    findings = Search(result.typed).order_dependence(only={pair})
+    assert [f.rules for f in findings] == [pair]
+    assert findings[0].witness["players"] >= 3 and findings[0].configuration == ""
+    assert "player_count = 3" in findings[0].situation

@@ -101,8 +101,9 @@ def _size(finding) -> tuple[int, int, int]:
 
 
 def test_a_witness_has_the_fewest_players_and_cards_the_conflict_needs():
-    """The Capitaine's duplicate needs two players and two copies of one district (the one taken, the one
-    already in the city); left to Z3's first model, the witness is much larger."""
+    """The Capitaine's duplicate needs three players (the Bâtisseuse is of rank 9, not for two:
+    pas_de_rang_9_à_2_joueurs) and two copies of one district (the one taken, the one already in the city);
+    left to Z3's model, the witness is much larger."""
     result = check_paths([ROOT / "spec" / "citadelles", ROOT / "spec" / "maison" / "bâtisseuse.rules"])
     pair = {("bâtisseuse_doublons", "capitaine_pas_de_doublon")}
     loose = Search(result.typed)
@@ -111,7 +112,7 @@ def test_a_witness_has_the_fewest_players_and_cards_the_conflict_needs():
     big, = loose.contradictions(only=pair)
     assert small.confirmed is True and big.confirmed is True
     players, cards, changed = _size(small)
-    assert (players, cards) == (2, 2)
+    assert (players, cards) == (3, 2)
     assert _size(big)[:2] > (players, cards)
     assert changed <= _size(big)[2]
 

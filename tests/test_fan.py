@@ -452,6 +452,34 @@ def test_fee_verte_remplace_un_quartier_et_gagne_le_rabais_quand_l_echange_est_n
     assert names(e, st.zone("cité", 0)) == ["Château"] and gold(st)[0] == 3 + 2 - 1 - (4 - 2)
 
 
+def fee_verte_echange_temple_contre_taverne(cite_adverse: str) -> int:
+    """The Fée Verte rolls a 1 and replaces the Temple in the city of Temple + ``cite_adverse`` by a
+    Taverne (same value, neither has a power), then builds her Château: the gold she has left."""
+    e, st, agents = setup(NP2, [["pièces", "sortilège_de_la_fée (Fée Verte)", "bâtir(Joueur 1, Château)"], [], []])
+    choose(e, st, 0, "Fée Verte")
+    give(e, st, 1, "cité", "Temple", cite_adverse)
+    give(e, st, 0, "main", "Château")
+    top(e, st, "Taverne")
+    gold(st)[0] = 3
+    st.rng.choice = lambda options: 1 if options == list(range(1, 7)) else options[0]
+    turn(e, 0, "Fée Verte")
+    assert names(e, st.zone("cité", 1)) == sorted(["Taverne", cite_adverse])
+    assert names(e, st.zone("cité", 0)) == ["Château"]
+    return gold(st)[0]
+
+
+def test_fee_verte_les_cinq_couleurs_rendent_positif_l_echange_qui_retire_une_couleur_adverse():
+    """Fée Verte, 3e critère : « Favorise l'obtention des 5 couleurs. » Temple et Taverne ont même valeur et
+    pas de pouvoir ; la cité adverse (Temple, Marché) perd le Religieux : l'échange est positif, pas de rabais."""
+    assert fee_verte_echange_temple_contre_taverne("Marché") == 3 + 2 - 1 - 4
+
+
+def test_fee_verte_les_cinq_couleurs_rendent_negatif_l_echange_qui_donne_une_couleur_adverse():
+    """Le même échange dans la cité (Temple, Monastère) lui donne le Commerçant sans lui ôter le Religieux :
+    il est négatif, la Fée Verte bâtit avec 2 de rabais."""
+    assert fee_verte_echange_temple_contre_taverne("Monastère") == 3 + 2 - 1 - (4 - 2)
+
+
 def test_lich_defausse_une_carte_contre_sa_valeur_reduite():
     """Lich : « Si la carte défaussée vaut 4, 5 ou 6 pièces d'or, il récoltera respectivement 2, 3 ou 4 pièces
     d'or. On ne peut défausser les cartes valant 7 ou 8 pièces d'or. »"""

@@ -13,7 +13,8 @@ The state is *physically possible* on both sides: it is well-formed for each sid
 chosen character per rank, the player count both games allow), and it only holds what the
 side's own statements can produce: a var that no statement reachable from the game's flow ever
 sets keeps its default, a zone nothing ever moves a card to stays empty (:func:`written`).
-Witnesses are minimised: fewest players, then fewest cards placed, then least gold
+A witness holds, when one can, only cards a game of each side may be set up with at its player count
+(each side's `constraint`s: :meth:`Pair.legal`).  Witnesses are minimised: fewest players, then fewest cards placed, then least gold
 (:meth:`Pair.minimise`, by iterative tightening with a bounded number of solver calls).
 """
 
@@ -25,11 +26,13 @@ import time
 import z3
 
 from checker import ast
+from checker.configurations import ConfigEvalError
 from checker.conflicts import BOUND, Search
 from checker.runtime.engine import Engine
 from checker.solver.encode import Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
+from checker.solver.selection import Selected, keep_if_sat, legal_selection, required_cards
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import player_range
 from checker.types import BOOL, KindT, Opt
@@ -254,7 +257,7 @@ class Pair:
                 self.unknowns += 1
             model = outcome.model
             if outcome.status == "sat" and minimise and self.minimising:
-                model = self.minimise(s, model, enc_a, enc_b)
+                model = self.minimise(s, self.legal(s, model, enc_a, enc_b), enc_a, enc_b)
             return outcome.status, model, outcome.reason
         finally:
             self.seconds += time.perf_counter() - t
@@ -267,6 +270,23 @@ class Pair:
         outcome = run(s)
         self.queries += 1
         return s, outcome
+
+    def legal(self, s: z3.Solver, model, enc_a: Encoder, enc_b: Encoder):
+        """A model of ``s`` whose cards out of their start zone each side's `constraint`s let a game be set up
+        with, at its player count (:mod:`checker.solver.selection`; those formulas then stay in ``s``), when
+        there is one; else ``model`` (a difference is never hidden for it)."""
+        n = z3.Int("player_count")
+        try:
+            formulas = [f for side, enc in ((self.a, enc_a), (self.b, enc_b))
+                        for f in legal_selection(side.program, Selected(side.program), n,
+                                                 required_cards(side.engine, enc))]
+        except ConfigEvalError:
+            return model
+        if not formulas:
+            return model
+        outcome = keep_if_sat(s, formulas)
+        self.queries += 1
+        return outcome.model if outcome.status == "sat" else model
 
     def minimise(self, s: z3.Solver, model, enc_a: Encoder, enc_b: Encoder):
         """Fewest players, then fewest cards placed, then fewest vars away from their default, then least of the

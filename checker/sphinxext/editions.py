@@ -38,7 +38,8 @@ __all__ = ["Edition", "editions_of", "cached_diff", "render_edition", "render_ed
 EDITION_DIR = "editions"
 CACHE_DIR = "_diff"
 # the code the results depend on (under checker/)
-_CODE = ("diff/*.py", "solver/encode.py", "solver/witness.py", "solver/factory.py", "conflicts.py")
+_CODE = ("diff/*.py", "solver/encode.py", "solver/witness.py", "solver/factory.py", "solver/minimise.py",
+         "solver/selection.py", "configurations.py", "conflicts.py")
 
 
 class Edition:

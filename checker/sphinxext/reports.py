@@ -296,6 +296,10 @@ def _finding(book: Book, finding) -> list[str]:
         if finding.situation:
             out += ["", "  Situation témoin : " + rst_escape("; ".join(finding.situation[:8]))
                     + (" …" if len(finding.situation) > 8 else "")]
+        if getattr(finding, "illegal", False):
+            out += ["", "  Aucune partie que permettent les contraintes de la spécification (``constraint``) ne "
+                        "réunit les cartes de ce témoin, à aucun nombre de joueurs : ce conflit ne peut pas "
+                        "survenir dans une partie légale."]
         if finding.confirmed is not None:
             out += ["", "  L'interpréteur, sur ce témoin : " + ("les deux règles s'appliquent."
                                                                if finding.confirmed else "**il n'est pas d'accord**.")]

@@ -1,0 +1,160 @@
+"""A legal selection of cards, in Z3: which cards a game can be set up with, for a witness.
+
+A `constraint` (not an `invariant`) judges the selection of cards a game is played with: it reads only
+``selected(Kind)``, card attributes and ``player_count`` (:mod:`checker.configurations` evaluates it on
+a configuration).  Here each card of the spec gets a Boolean, *selected*, and each constraint becomes a
+formula over those Booleans and the player count: a collection ``selected(K)`` is every card of ``K``
+guarded by its Boolean, ``count``/``sum``/``any``/``all``/``filter`` over it sum or join the guarded
+terms, and everything that reads no selection and no symbolic player count is evaluated as
+:func:`~checker.configurations.evaluate` does.  :func:`legal_selection` gives the formulas that say
+"the cards ``required`` are selected together and every constraint holds"; `rulebook conflicts` adds
+them to a witness so that some legal game could be set up with its cards (configurations are finite: Z3
+decides this exactly).
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker import ast
+from checker.configurations import ConfigEvalError, Selection, evaluate
+from checker.solver.encode import AND, NOT, OR, is_const
+from checker.solver.factory import run
+
+__all__ = ["Selected", "legal_selection", "away_from_start", "required_cards", "keep_if_sat"]
+
+
+class Selected:
+    """The Booleans *card is selected*, one per card of the spec, by name."""
+
+    def __init__(self, program):
+        self.program = program
+        self.flags = {c.name: z3.Bool(f"selected {c.name}") for c in program.cards.values()}
+
+    def kind(self, kind: str) -> list[tuple[str, object]]:
+        return [(c.name, self.flags[c.name]) for c in self.program.cards_of(kind)]
+
+
+def legal_selection(program, selected: Selected, players, required) -> list:
+    """Formulas: every card named in ``required`` (names, or (name, condition) pairs: selected when the
+    condition holds) is selected, and every `constraint` of the spec holds on the selection with
+    ``players`` players (an int or a Z3 integer).  Raises ConfigEvalError for a constraint this encoding
+    cannot express (a ``max``, ``the``… over a symbolic selection)."""
+    out = []
+    for item in required:
+        name, cond = (item, True) if isinstance(item, str) else item
+        if name in selected.flags:
+            out.append(_implies(cond, selected.flags[name]))
+    for c in program.selection_constraints():
+        when = True if c.when is None else _sym(c.when, program, selected, players, {})
+        out.append(_implies(when, _sym(c.require, program, selected, players, {})))
+    return [f for f in out if not (is_const(f) and f)]
+
+
+def away_from_start(engine, enc) -> list[tuple]:
+    """(key, cell) of each placement a query reads of a card outside its kind's start zone."""
+    starts = engine.starts
+    return [(key, cell) for key, cell in enc.cells.made.items()
+            if key[0] == "in" and key[1] != starts.get(enc.zone_kind[key[1]])]
+
+
+def required_cards(engine, enc) -> list[tuple[str, object]]:
+    """(card name, its placement cell) for :func:`legal_selection`: a card out of its start zone is selected."""
+    return [(engine.def_names[engine.defs[key[3]]], cell) for key, cell in away_from_start(engine, enc)]
+
+
+def keep_if_sat(s: z3.Solver, formulas: list):
+    """Check ``s`` with ``formulas`` added: when satisfiable they stay in ``s``, else they are taken away.
+    The outcome of the check (:func:`~checker.solver.factory.run`)."""
+    s.push()
+    s.add(*formulas)
+    outcome = run(s)
+    if outcome.status != "sat":
+        s.pop()
+    return outcome
+
+
+def _implies(a, b):
+    return OR(NOT(a), b)
+
+
+def _symbolic(e: ast.Expr, players) -> bool:
+    """Does ``e`` read the selection, or a symbolic player count?"""
+    for n in ast.walk(e):
+        if isinstance(n, ast.Call) and n.func == "selected":
+            return True
+        if isinstance(n, ast.Name) and n.id == "player_count" and not is_const(players):
+            return True
+    return False
+
+
+def _coll(value) -> list[tuple[object, object]]:
+    """A collection as (element, guard) pairs."""
+    if isinstance(value, _Guarded):
+        return value.items
+    return [(x, True) for x in value]
+
+
+class _Guarded:
+    """A collection some of whose elements are there only when their guard holds."""
+
+    def __init__(self, items):
+        self.items = items
+
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+          "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _sym(e: ast.Expr, program, selected: Selected, players, env: dict):
+    """The value of ``e`` on the symbolic selection: a Python value, a Z3 term or a guarded collection."""
+    if not _symbolic(e, players):
+        return evaluate(e, program, Selection(players if is_const(players) else 0, {}), env)
+    ev = lambda x, en=env: _sym(x, program, selected, players, en)  # noqa: E731
+    if isinstance(e, ast.Name) and e.id == "player_count":
+        return players
+    if isinstance(e, ast.Call) and e.func == "selected":
+        return _Guarded(selected.kind(e.args[0].id))
+    if isinstance(e, ast.Unary):
+        v = ev(e.operand)
+        return NOT(v) if e.op == "not" else -v
+    if isinstance(e, ast.Binary):
+        if e.op in ("and", "or"):
+            return (AND if e.op == "and" else OR)(ev(e.left), ev(e.right))
+        if e.op in ("in", "notin"):
+            x = ev(e.left)
+            found = OR(*[AND(g, x == y) for y, g in _coll(ev(e.right))])
+            return found if e.op == "in" else NOT(found)
+        if e.op in _ARITH:
+            return _ARITH[e.op](ev(e.left), ev(e.right))
+    if isinstance(e, ast.IfExpr):
+        cond = ev(e.cond)
+        if is_const(cond):
+            return ev(e.then) if cond else ev(e.else_)
+        return z3.If(cond, ev(e.then), ev(e.else_))
+    if isinstance(e, ast.Call) and e.func in ("least", "greatest") and len(e.args) == 2:
+        a, b = ev(e.args[0]), ev(e.args[1])
+        return z3.If(a <= b, a, b) if e.func == "least" else z3.If(a >= b, a, b)
+    if isinstance(e, ast.Aggregate) and e.kind in ("count", "sum", "any", "all", "filter"):
+        pairs = [(x, g, ev(e.body, {**env, e.var: x}) if e.body is not None else True)
+                 for x, g in _coll(ev(e.coll))]
+        if e.kind == "count":
+            return _sum([z3.If(_bool(AND(g, r)), 1, 0) for _, g, r in pairs])
+        if e.kind == "sum":
+            return _sum([z3.If(_bool(g), r, 0) for _, g, r in pairs])
+        if e.kind == "any":
+            return OR(*[AND(g, r) for _, g, r in pairs])
+        if e.kind == "all":
+            return AND(*[_implies(g, r) for _, g, r in pairs])
+        return _Guarded([(x, AND(g, r)) for x, g, r in pairs])
+    raise ConfigEvalError("this expression cannot be weighed on every selection of cards at once "
+                          "(only count, sum, any, all, filter and in read selected(…) there)", e.span)
+
+
+def _bool(x):
+    return z3.BoolVal(x) if is_const(x) else x
+
+
+def _sum(terms: list):
+    return z3.Sum(terms) if terms else 0
