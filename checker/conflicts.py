@@ -117,7 +117,7 @@ class Search:
     """One search over a checked spec, for ``players`` players."""
 
     def __init__(self, typed, players: int | None = None,
-                 settings: SolverSettings = SolverSettings(timeout_ms=20_000), shard: tuple[int, int] = (0, 1),
+                 settings: SolverSettings = SolverSettings(), shard: tuple[int, int] = (0, 1),
                  scope=None, engine: Engine | None = None):
         """``players``: one player count, or None for every count the game allows at once.  ``shard``
         (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts_parallel`).  ``scope``

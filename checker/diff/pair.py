@@ -89,7 +89,7 @@ class _SharedCells(Cells):
 class Pair:
     """Two checked rule sets over the cards they share."""
 
-    def __init__(self, a: Side, b: Side, settings: SolverSettings = SolverSettings(timeout_ms=20_000, incremental=True),
+    def __init__(self, a: Side, b: Side, settings: SolverSettings = SolverSettings(incremental=True),
                  causes: int = 3, minimise: bool = True):
         """``causes``: distinct causes searched per action and direction; ``minimise``: minimise witnesses."""
         self.a, self.b = a, b

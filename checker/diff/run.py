@@ -82,7 +82,7 @@ def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list
     start = time.perf_counter()
     side_a = ra if isinstance(ra, Side) else Side("a", ra, list(a))
     ra = side_a.result
-    pair = Pair(side_a, Side("b", rb, list(b)), settings or SolverSettings(timeout_ms=20_000, incremental=True),
+    pair = Pair(side_a, Side("b", rb, list(b)), settings or SolverSettings(incremental=True),
                 causes, minimise)
     differences = declaration_changes(pair)
     searched = {"actions": 0, "quantities": 0}

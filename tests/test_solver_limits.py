@@ -1,0 +1,49 @@
+"""The solvers' two limits: the resource count decides (the same on every machine), and the clock is a
+safety net whose reason says that it depends on the machine."""
+
+from __future__ import annotations
+
+import z3
+
+from checker.solver.factory import SolverSettings, make_solver, run
+
+
+def _pigeons(solver: z3.Solver, holes: int) -> None:
+    """holes + 1 pigeons in holes holes, one per hole: unsat, and hard for a SAT solver."""
+    x = [[z3.Bool(f"p{i}_{j}") for j in range(holes)] for i in range(holes + 1)]
+    for row in x:
+        solver.add(z3.Or(row))
+    for j in range(holes):
+        for i in range(holes + 1):
+            for k in range(i + 1, holes + 1):
+                solver.add(z3.Or(z3.Not(x[i][j]), z3.Not(x[k][j])))
+
+
+def test_the_resource_limit_decides_and_says_so():
+    solver = make_solver(SolverSettings(rlimit=20_000))
+    _pigeons(solver, 9)
+    outcome = run(solver)
+    assert outcome.status == "unknown"
+    assert "resource limit" in outcome.reason
+    assert "machine" not in outcome.reason
+
+
+def test_a_timeout_says_the_answer_depends_on_the_machine():
+    solver = make_solver(SolverSettings(timeout_ms=1, rlimit=10 ** 12))
+    _pigeons(solver, 10)
+    outcome = run(solver)
+    assert outcome.status == "unknown"
+    assert "depends on the machine" in outcome.reason
+
+
+def test_the_default_limits_put_the_resource_count_first():
+    """50 million steps take seconds; the safety timeout is far above (bench/z3_budget.py measures both)."""
+    settings = SolverSettings()
+    assert settings.rlimit <= 50_000_000 and settings.timeout_ms >= 60_000
+
+
+def test_an_easy_question_is_answered_within_both_limits():
+    solver = make_solver()
+    a, b = z3.Ints("a b")
+    solver.add(a + b == 3, a > b, b >= 1)
+    assert run(solver).status == "sat"
