@@ -171,6 +171,7 @@ def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
     incoming: dict = {}           # y -> [(x, guard)]
     leaving: list = []            # (x, guard): a step from x to a value outside the window
     todo = deque(order)
+    spent, followed = enc.spent, 0
     while todo:
         x = todo.popleft()
         try:
@@ -179,9 +180,7 @@ def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
         except Unsupported:
             if enc.spent <= MAX_ENCODING:
                 raise
-            raise Unsupported(f"connected(…) on a symbolic state: the values it may reach, each with the next values "
-                              f"it may have in some state, range over more than {MAX_ENCODING:,} elements (the limit "
-                              f"of one Z3 encoding) after {len(seen):,} values", e.span) from None
+            _too_large(e, len(seen), (enc.spent - spent) // (followed + 1))
         for g, y in edges:
             if not inside(y):
                 leaving.append((x, g))
@@ -194,6 +193,10 @@ def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
                 seen.add(y)
                 order.append(y)
                 todo.append(y)
+        followed += 1
+        each = (enc.spent - spent) / followed
+        if enc.spent + each * len(todo) > MAX_ENCODING:     # give up now, not after minutes of encoding
+            _too_large(e, len(seen), round(each))
     number = enc.__dict__["_fixpoint_count"] = enc.__dict__.get("_fixpoint_count", 0) + 1
     reached, rank = {}, {}
     for i, y in enumerate(order):
@@ -225,6 +228,12 @@ def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
     result = [(reached[y], y) for y in order if not (is_const(reached[y]) and not reached[y])]
     cache[key] = (result, starts, env)        # keeps the terms of the key alive: their ids stay theirs
     return result
+
+
+def _too_large(e: ast.Connected, values: int, each: int):
+    raise Unsupported(f"connected(…) on a symbolic state: the values it may reach, each with the next values it may "
+                      f"have in some state, would range over more than {MAX_ENCODING:,} elements (the limit of one Z3 "
+                      f"encoding): at least {values:,} values, about {each:,} elements each", e.span)
 
 
 def _bool(x):
