@@ -64,6 +64,12 @@ def _constant_successors(enc: Encoder, var: str, step: ast.Expr, env: dict, node
 
 def _starts(enc: Encoder, v, span) -> list:
     """The possible starting points of a search, guarded: [(guard, constant)]."""
+    return _expanded(enc, v, "a search from a value not known in advance", span)
+
+
+def _expanded(enc: Encoder, v, unknown: str, span) -> list:
+    """A value or a collection as [(guard, constant)]: each element whose possible values are known stands
+    for each of them, guarded by being it."""
     items = v if isinstance(v, list) else [(True, v)]
     out = []
     for g, x in items:
@@ -71,9 +77,11 @@ def _starts(enc: Encoder, v, span) -> list:
             continue
         values = known(enc, x)
         if values is None:
-            raise Unsupported("a search from a value not known in advance", span)
+            raise Unsupported(unknown, span)
         for c in values:
-            out.append((AND(g, enc.eq(x, c)) if len(values) > 1 or not _constant(x) else g, c))
+            guard = g if _constant(x) else AND(g, enc.eq(x, c))
+            if not (is_const(guard) and not guard):
+                out.append((guard, c))
     return out
 
 
@@ -118,23 +126,9 @@ def _edges(enc: Encoder, e: ast.Connected, env: dict, node) -> list:
     """[(guard, y)]: ``y`` (a constant) is in ``next(node)`` when ``guard`` holds."""
     local = dict(env)
     local[e.var] = node
-    v = enc.expr(e.step, local)
-    items = v if isinstance(v, list) else [(True, v)]
-    out = []
-    for g, y in items:
-        if is_const(g) and not g:
-            continue
-        values = known(enc, y)
-        if values is None:
-            raise Unsupported("a search whose next values are not a known, finite set of values here",
-                              e.step.span)
-        for c in values:
-            if isinstance(c, int) and not isinstance(c, bool) and c == NONE:
-                continue
-            guard = g if _constant(y) else AND(g, enc.eq(y, c))
-            if not (is_const(guard) and not guard):
-                out.append((guard, c))
-    return out
+    return [(g, y) for g, y in _expanded(enc, enc.expr(e.step, local), "a search whose next values are not a "
+                                         "known, finite set of values here", e.step.span)
+            if not (isinstance(y, int) and not isinstance(y, bool) and y == NONE)]
 
 
 def _inside(enc: Encoder, ty: Ty):
