@@ -30,6 +30,7 @@ import z3
 
 from checker import ast
 from checker.effects import Effects
+from checker.limits import MAX_RECORD_SET
 from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
@@ -43,7 +44,6 @@ __all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
 MAX_SET = 256        # the possible values of a symbolic set
-MAX_RECORD_SET = 4096   # … of a symbolic set of records (a field of cells ranges over the window)
 
 
 

@@ -31,15 +31,13 @@ from collections import deque
 import z3
 
 from checker import ast
-from checker.limits import MAX_ENCODING
+from checker.limits import MAX_ENCODING, MAX_SEARCHED
 from checker.reach import TooFar, reachable, shortest_path
 from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, _on, is_const
 from checker.solver.shapes import known, window
 from checker.types import Coll, GridT, KindT, Opt, RecordT, Ty
 
-__all__ = ["MAX_SEARCHED"]
-
-MAX_SEARCHED = 4096     # values a search on a symbolic state may reach (each one Boolean and one rank)
+__all__: list[str] = []        # registers the encodings of ast.Connected and ast.Path
 
 
 class _Symbolic(Unsupported):
