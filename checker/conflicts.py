@@ -31,13 +31,14 @@ import z3
 from checker import ast
 from checker.configurations import ConfigEvalError
 from checker.effects import Effects
+from checker.limits import MAX_RECORD_SET
 from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
 from checker.solver.selection import Selected, away_from_start, keep_if_sat, legal_selection, required_cards
-from checker.solver.shapes import field_domain, window
+from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
@@ -164,7 +165,7 @@ class Search:
         return Encoder(self.engine, concrete=False,
                        player_count=None if self.players else z3.Int("player_count"))
 
-    def symbolic(self, enc: Encoder, name: str, ty) -> tuple:
+    def symbolic(self, enc: Encoder, name: str, ty, by_name: bool = False) -> tuple:
         """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
         enum members or cells is one Boolean per value it may hold (``renouveler.cartes ∋ Nom``); a record is
         one symbolic value per field."""
@@ -182,15 +183,20 @@ class Search:
             values = field_domain(enc, elem) if isinstance(elem, GridT) else None
             if values is not None and len(values) <= MAX_SET:
                 return [(z3.Bool(f"{name} ∋ {enc.show(x, elem)}"), x) for x in values], True
-            raise Unsupported(f"a symbolic {ty} (only sets of cards, players, enum members or cells are searched)")
-        if isinstance(ty, RecordT):
-            fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type)) for f in self.p.records[ty.name].fields]
+            values = record_values(enc, elem, MAX_RECORD_SET) if isinstance(elem, RecordT) else None
+            if values is not None:
+                return [(z3.Bool(f"{name} ∋ {enc.show(x, elem)}"), x) for x in values], True
+            raise Unsupported(f"a symbolic {ty} (only sets of cards, players, enum members, cells, or records of "
+                              f"at most {MAX_RECORD_SET:,} values with such fields, are searched)")
+        if isinstance(ty, RecordT):       # a card in a record is its definition, as in the interpreter
+            fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type), by_name=True)
+                      for f in self.p.records[ty.name].fields]
             return tuple(v for v, _ in fields), z3.And([d if not isinstance(d, bool) else z3.BoolVal(d)
                                                          for _, d in fields])
         v = z3.Int(name)
-        return v, self._domain(enc, v, ty)
+        return v, self._domain(enc, v, ty, by_name)
 
-    def _domain(self, enc: Encoder, v, ty):
+    def _domain(self, enc: Encoder, v, ty, by_name: bool = False):
         optional = isinstance(ty, Opt)
         if optional:
             ty = ty.inner
@@ -202,7 +208,8 @@ class Search:
             enc._alive.append(v)
             d = z3.Or([v == c for c in cells])
         elif isinstance(ty, KindT):
-            insts = enc.kind_instances[ty.name] or [d for d, k in self.engine.def_kind.items() if k == ty.name]
+            insts = (not by_name and enc.kind_instances[ty.name]) or [
+                d for d, k in self.engine.def_kind.items() if k == ty.name]
             enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
             enc._alive.append(v)
             d = z3.Or([v == i for i in insts])

@@ -161,7 +161,8 @@ def test_a_bad_record_in_a_move_is_refused_with_its_path(capsys, tmp_path):
 
 
 def test_what_z3_cannot_search_is_said_where_it_is():
-    """A search through a symbolic state is not encoded: the conflict search says so, at the `connected`."""
+    """A search through a symbolic state too large to encode (every part of every tile that may lie on a
+    neighbouring cell): the conflict search says so, at the `connected`."""
     from checker.conflicts import Search
     search = Search(checked().typed, players=2)
     enc = search.encoder()
@@ -170,8 +171,8 @@ def test_what_z3_cannot_search_is_said_where_it_is():
             search.symbolic(enc, "e", enc.resolve(ast.TypeName("Emplacement", None)))[0])
     with pytest.raises(Unsupported) as caught:
         enc.applies(rule, rule.heads[0], args)
-    assert "known state only" in caught.value.message
-    assert caught.value.span.file.endswith("00-jeu.rules")
+    assert "connected(…) on a symbolic state" in caught.value.message and "200,000" in caught.value.message
+    assert caught.value.span.file.endswith("00-jeu.rules") and caught.value.span.line == 159
 
 
 # ---------------------------------------------------------------- lexer, prose, book

@@ -859,3 +859,4 @@ def _sum(terms):
 
 
 from checker.solver import shapes  # noqa: E402  (registers its handlers; used above at run time)
+from checker.solver import searches  # noqa: E402,F401  (registers its handlers)

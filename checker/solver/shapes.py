@@ -4,10 +4,7 @@ Encoded values: a cell is an integer (as in the interpreter); a record is a Pyth
 encodings (so a record whose fields are known folds to a constant tuple).  A built-in applied to a
 value with a known, finite set of possible values (a move's binder, a cell read from the state…) is
 computed for each of them, as an ``If`` chain whose leaves are constants — the values it can take are
-known in turn.  `connected(…)` and `path(…)` are followed on constants: each possible start is
-searched like the interpreter does (:mod:`checker.reach`), and the result is guarded by which start it
-is.  A search whose relation depends on a symbolic value (a symbolic state, in the conflict search) is
-reported as unsupported, located, with the reason.
+known in turn.  The searches, `connected(…)` and `path(…)`, are in :mod:`checker.solver.searches`.
 """
 
 from __future__ import annotations
@@ -17,12 +14,12 @@ import itertools
 import z3
 
 from checker import ast
-from checker.reach import TooFar, reachable, shortest_path
 from checker.solver.encode import AND, ITE, NONE, OR, Encoder, Unsupported, _on, is_const
 from checker.types import GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["MISSING", "known", "call", "record_field", "aggregate", "fresh_record", "select_shaped", "plain",
-           "encoded", "shown", "MAX_COMBINATIONS", "WINDOW", "window", "symbolic_cell", "field_domain"]
+           "encoded", "shown", "MAX_COMBINATIONS", "WINDOW", "window", "symbolic_cell", "field_domain",
+           "record_values"]
 
 MISSING = object()
 MAX_COMBINATIONS = 4096      # values of a symbolic record (or cell pair) enumerated before giving up
@@ -36,19 +33,42 @@ def window(grid) -> list[int]:
 
 
 def field_domain(enc: Encoder, ty: Ty) -> tuple | None:
-    """The values a symbolic value of type ``ty`` ranges over, when they are few (None: an integer)."""
+    """The values a symbolic cell or field of a record of type ``ty`` ranges over, when they are few (None: an
+    integer).  A card in a record is its definition, as in the interpreter."""
     optional = isinstance(ty, Opt)
     inner = ty.inner if optional else ty
     if isinstance(inner, GridT):
         values = tuple(window(enc.E.grids[inner.name]))
     elif isinstance(inner, KindT):
-        values = tuple(enc.kind_instances[inner.name]) or tuple(
-            d for d, k in enc.E.def_kind.items() if k == inner.name)
+        values = tuple(d for d, k in enc.E.def_kind.items() if k == inner.name)
     elif inner.__class__.__name__ == "EnumT":
         values = tuple(range(len(enc.enum_names[inner.name])))
     else:
         return None
     return values + ((NONE,) if optional else ())
+
+
+def record_values(enc: Encoder, ty: RecordT, limit: int) -> tuple | None:
+    """Every value of a record type, as the interpreter holds them (a card field is a definition, a cell one
+    of the window's), when each field ranges over few values and there are at most ``limit`` in all; None
+    otherwise (a field that is an integer, or too many)."""
+    per_field = []
+    for fty in _field_types(enc, ty.name):
+        optional = isinstance(fty, Opt)
+        inner = fty.inner if optional else fty
+        if isinstance(inner, RecordT):
+            values = record_values(enc, inner, limit)
+        elif inner.__class__.__name__ == "Prim" and str(inner) == "Bool":
+            values = (False, True)
+        else:
+            values = field_domain(enc, inner)
+        if values is None:
+            return None
+        per_field.append(values + ((NONE,) if optional else ()))
+    size = 1
+    for values in per_field:
+        size *= len(values)
+    return tuple(itertools.product(*per_field)) if size <= limit else None
 
 
 def symbolic_cell(cells, key: tuple, ty: Ty, label: str):
@@ -367,72 +387,3 @@ def aggregate(enc: Encoder, e: ast.Aggregate, env: dict) -> list:
                 raise Unsupported("union(…) of something that is not a collection", e.body.span)
             pairs.extend((AND(g, h), y) for h, y in v)
     return _distinct(enc, pairs, e.span)
-
-
-# ---------------------------------------------------------------- searches
-
-def _constant_successors(enc: Encoder, var: str, step: ast.Expr, env: dict, node, span) -> list:
-    local = dict(env)
-    local[var] = node
-    v = enc.expr(step, local)
-    items = v if isinstance(v, list) else [(True, v)]
-    out = []
-    for g, x in items:
-        if not is_const(g) or (isinstance(x, tuple) and not all(is_const(f) for f in x)) or \
-                (not isinstance(x, tuple) and not is_const(x)):
-            raise Unsupported("a search whose next values depend on what is not known in advance (the move, or "
-                              "a symbolic state): searches are followed on a known state only", span)
-        if g and x != NONE:
-            out.append(x)
-    return out
-
-
-def _starts(enc: Encoder, v, span) -> list:
-    """The possible starting points of a search, guarded: [(guard, constant)]."""
-    items = v if isinstance(v, list) else [(True, v)]
-    out = []
-    for g, x in items:
-        if is_const(g) and not g:
-            continue
-        values = known(enc, x)
-        if values is None:
-            raise Unsupported("a search from a value not known in advance", span)
-        for c in values:
-            out.append((AND(g, enc.eq(x, c)) if len(values) > 1 or not is_const(x) else g, c))
-    return out
-
-
-@_on(ast.Connected)
-def _(enc: Encoder, e: ast.Connected, env):
-    starts = _starts(enc, enc.expr(e.start, env), e.start.span)
-    found: dict = {}
-    cache = enc.__dict__.setdefault("_reached", {})
-    for g, s in starts:
-        if s == NONE:
-            continue
-        key = (id(e), enc.key(s), tuple(sorted((k, enc.key(v)) for k, v in env.items() if k != e.var)))
-        reached = cache.get(key)
-        if reached is None:
-            try:
-                reached = cache[key] = reachable(
-                    [s], lambda n: _constant_successors(enc, e.var, e.step, env, n, e.step.span))
-            except TooFar:
-                raise Unsupported("connected(…) reached more values than a search may visit", e.span) from None
-        for x in reached:
-            found[x] = OR(found[x], g) if x in found else g
-    return [(g, x) for x, g in found.items()]
-
-
-@_on(ast.Path)
-def _(enc: Encoder, e: ast.Path, env):
-    starts = _starts(enc, enc.expr(e.start, env), e.start.span)
-    goals = _starts(enc, enc.expr(e.goal, env), e.goal.span)
-    if not all(is_const(g) for g, _ in starts + goals):
-        raise Unsupported("path(…) between values not known in advance", e.span)
-    try:
-        path = shortest_path([s for g, s in starts if g], [x for g, x in goals if g],
-                             lambda n: _constant_successors(enc, e.var, e.step, env, n, e.step.span))
-    except TooFar:
-        raise Unsupported("path(…) visited more values than a search may visit", e.span) from None
-    return [(True, x) for x in path]
-
