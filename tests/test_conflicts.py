@@ -316,3 +316,15 @@ def test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_na
     scoped = check_paths([SPICES, only])
     rule = scoped.program.rules["un_lot_par_épice"]
     assert Scope(scoped, [only]).dead(rule, rule.heads[0])
+
+
+def test_at_two_players_the_rules_of_characters_not_used_there_are_dead():
+    """« Règles pour 2 joueurs » : « Choisissez 8 personnages numérotés de 1 à 8. L'Empereur ne doit pas étre
+    utilisé dans une partie à 2 joueurs. »  The Artiste (rank 9) and the Empereur are never in a 2-player
+    game, so their rules are dead there, and the Bailli's rule « à 2 ou 3 joueurs » applies only at 3.  At
+    every player count at once nothing is dead (test_the_fourth_edition_leaves_nothing_unresolved)."""
+    found = {f.rules: f.kind for f in Search(bundled().typed, players=2).dead_rules()}
+    rank9 = "pas_de_rang_9_à_2_joueurs"
+    assert found == {("empereur_bénéficiaire", "empereur_pas_à_deux_joueurs"): "dead-rule",
+                     ("artiste_sa_cité", rank9): "dead-rule", ("artiste_paie", rank9): "dead-rule",
+                     ("artiste_une_seule_fois", rank9): "dead-rule", ("bailli_autre_personnage", rank9): "dead-rule"}
