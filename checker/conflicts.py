@@ -11,7 +11,8 @@ of its type) and by the spec's `invariant`s.  The findings:
   (the interpreter cannot pick a value, even an equal one);
 - **order dependence** — two powers react to the same window, can both be active, and one writes
   what the other reads or writes (other than adding to the same counter), with no declared order;
-- **dead rule** — a rule whose condition no well-formed state satisfies;
+- **dead rule** — a rule whose condition no well-formed state satisfies, or only states whose cards no
+  selection the spec's `constraint`s allow has;
 - **dangling** — a precedence or `overrides` naming a power or rule that does not exist, or a rule
   about an action nothing ever does.
 
@@ -37,7 +38,8 @@ from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
-from checker.solver.selection import Selected, away_from_start, keep_if_sat, legal_selection, required_cards
+from checker.solver.selection import (Selected, away_from_start, forbidding, keep_if_sat, legal_selection,
+                                      required_cards)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
@@ -146,6 +148,7 @@ class Search:
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self.legality = ""                       # what the last minimal solve found of its witness's cards
+        self.forbidden: list = []                # and when no legal game has them, the constraints that forbid it
 
     def _mine(self, out: list, involved=lambda scope: True) -> bool:
         """Is the next independent query in scope (``involved(scope)``, when the search has one) and this
@@ -259,13 +262,14 @@ class Search:
                     out.append(z3.Implies(cell, enc.n > key[2]))
         return out
 
-    def solve(self, enc: Encoder, *formulas, minimal: bool = False, cards: tuple = ()):
-        """(status, model, Z3's reason) of the formulas on a well-formed state; with ``minimal``, the model
-        is one a legal game could be set up for when there is one (:meth:`_legal_game`: ``cards``, the cards
-        whose rules the question is about, and the cards away from their start zone, selected together as
-        the spec's constraints allow), and has as few players, then as few cards away from their kind's
-        start zone, as the formulas allow (one found on the states with one copy of each card, when the
-        question was asked again so, is kept as is)."""
+    def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):
+        """(status, model, Z3's reason) of the formulas on a well-formed state; with ``legal`` (by default
+        ``minimal``), the model is one a legal game could be set up for when there is one, and
+        ``self.legality`` says when there is none (:meth:`_legal_game`: ``cards``, the cards whose rules the
+        question is about, and the cards away from their start zone, selected together as the spec's
+        constraints allow); with ``minimal``, it has as few players, then as few cards away from their
+        kind's start zone, as the formulas allow (one found on the states with one copy of each card, when
+        the question was asked again so, is kept as is, and not judged by the constraints)."""
         s = make_solver(self.settings)
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
@@ -282,8 +286,8 @@ class Search:
         if outcome.status == "unknown":
             self.unknowns += 1
         model = outcome.model
-        self.legality = ""
-        if minimal and outcome.status == "sat" and not retried:
+        self.legality, self.forbidden = "", []
+        if (minimal if legal is None else legal) and outcome.status == "sat" and not retried:
             model, self.legality = self._legal_game(s, enc, model, cards)
         if minimal and self.minimal and outcome.status == "sat" and not retried:
             model = smallest(s, model, self._objectives(enc),
@@ -295,10 +299,11 @@ class Search:
         """(model, note): a model of ``s`` whose cards some legal game is set up with — ``cards`` and every
         card away from its start zone selected together, at the model's player count, as every `constraint`
         of the spec allows (:mod:`checker.solver.selection`); those formulas stay in ``s``.  When there is
-        none, or Z3 cannot tell, ``model`` is kept and the note says so."""
+        none, or Z3 cannot tell, ``model`` is kept and the note says so; when there is none,
+        ``self.forbidden`` is the constraints that forbid it (:func:`~checker.solver.selection.forbidding`)."""
+        required = [*cards, *required_cards(self.engine, enc)]
         try:
-            formulas = legal_selection(self.p, Selected(self.p), enc.n,
-                                       [*cards, *required_cards(self.engine, enc)])
+            formulas = legal_selection(self.p, Selected(self.p), enc.n, required)
         except ConfigEvalError as exc:
             return model, f"cannot tell whether a legal game has these cards: {exc}"
         if not formulas:
@@ -308,6 +313,7 @@ class Search:
             return outcome.model, ""
         if outcome.status == "unknown":
             return model, f"cannot tell whether a legal game has these cards ({outcome.reason})"
+        self.forbidden = forbidding(s, self.p, enc.n, required)[1]
         named = ", ".join(f'"{c}"' for c in dict.fromkeys(cards))
         at = f"with {self.players} players" if self.players else "at any player count"
         return model, (f"{ILLEGAL}: no selection of cards the spec's constraints allow "
@@ -647,14 +653,27 @@ class Search:
                                                   f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
                                        unknown=exc.located()))
                     continue
-                status, _, reason = self.solve(enc, *domain, cond)
+                # a state where it applies, whose cards (the rule's own, and those out of their start zone) some
+                # selection the constraints allow has at the state's player count
+                status, _, reason = self.solve(enc, *domain, cond, legal=True, cards=(rule.card,) if rule.card else ())
+                at = f" with {self.players} players" if self.players else ""
                 if status == "unknown":
                     out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply", (rule.name,),
                                        (head.span,), _cites(rule), unknown=reason))
                 elif status == "unsat":
-                    at = f" with {self.players} players" if self.players else ""
                     out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: no well-formed state meets "
                                                     f"its condition", (rule.name,), (head.span,), _cites(rule)))
+                elif self.legality.startswith(ILLEGAL):
+                    forbid = self.forbidden
+                    out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: it applies only in games the "
+                                                    f"configuration constraints forbid: "
+                                                    f"{', '.join(c.name for c in forbid) or 'all of them together'}",
+                                       (rule.name, *(c.name for c in forbid)), (head.span, *(c.span for c in forbid)),
+                                       _cites(rule) + tuple(q for c in forbid for q in _cites(c))))
+                elif self.legality:
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can apply in a game the "
+                                                  f"configuration constraints allow", (rule.name,), (head.span,),
+                                       _cites(rule), unknown=self.legality))
         return out
 
     def dangling(self) -> list[Finding]:
@@ -712,7 +731,7 @@ class Search:
         return forbid in forbids and permit in permits
 
 
-def _cites(rule: ast.RuleDecl) -> tuple:
+def _cites(rule: ast.RuleDecl | ast.ConstraintDecl) -> tuple:
     return tuple((rule.name, c.quote) for c in rule.cites)
 
 

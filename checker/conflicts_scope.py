@@ -16,7 +16,8 @@ Keys are tuples: ``("rule", name)``, ``("about", action or quantity)`` (the rule
 order), ``("order", {a, b})`` (a precedence between a and b), ``("quantity", q)``, ``("action", a)``,
 ``("table", t)``, ``("kind", k)``, ``("card", c)``, ``("attr", a)``, ``("enum", e)``, ``("var", v)``,
 ``("zone", z)``, ``("power", '"Card".name')``, ``("window", w)``, ``("doers", a)`` (what does the action:
-dangling references), ``("invariants",)`` and ``("game",)``.
+dangling references), ``("invariants",)``, ``("constraints",)`` (the configuration constraints: whether a rule
+can apply in a game they allow) and ``("game",)``.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ class Scope:
                     out |= self._about(side.name, self.p)
             return out
         if isinstance(decl, ast.ConstraintDecl):
-            return {("invariants",)} if decl.invariant else set()
+            return {("invariants",)} if decl.invariant else {("constraints",)}
         if isinstance(decl, ast.GameDecl):
             return {("game",)}
         kind = _TABLE_OF.get(type(decl))
@@ -285,7 +286,8 @@ class Scope:
     def dead(self, rule: ast.RuleDecl, head: ast.RuleHead) -> bool:
         name = head.pattern.name
         decl = self.p.actions.get(name) or self.p.quantities.get(name)
-        return self.involves(self.rule(rule) | (self._types(decl.params) if decl is not None else set()))
+        keys = self.rule(rule) | {("constraints",)}       # whether it applies in a game they allow
+        return self.involves(keys | (self._types(decl.params) if decl is not None else set()))
 
     def dangling_rule(self, rule: ast.RuleDecl, action: str, descendants: list[str]) -> bool:
         """Is a rule about an action nothing does a finding the files may have changed?"""

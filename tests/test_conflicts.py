@@ -13,6 +13,7 @@ import pytest
 
 from checker.check import check_paths
 from checker.conflicts import Search
+from checker.conflicts_scope import Scope
 from conftest import ROOT, bundled
 
 TUTORIAL = "spec/maison/bâtisseuse.rules"
@@ -275,3 +276,55 @@ def test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players():
     assert [f.rules for f in findings] == [pair]
     assert findings[0].witness["players"] >= 3 and findings[0].configuration == ""
     assert "player_count = 3" in findings[0].situation
+
+
+# ---------------------------------------------------------------- dead rules: only in games the constraints forbid
+
+SPICES = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
+
+
+def test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_names_them(tmp_path):
+    """A Muscade is added, and no configuration selects it.  Its own rule `muscade_à_quatre` applies at 4
+    players, where `pas_de_muscade_à_quatre` forbids it; `muscade_poivre_cannelle` needs it with the Poivre
+    noir and the Cannelle, and so (`muscade_avec_safran`) four lots where `trois_lots` wants three;
+    `muscade_à_trois` can apply."""
+    house = tmp_path / "maison.rules"
+    house.write_text('card Lot "Muscade" {\n  épice: cannelle\n  prix: 3\n'
+                     '  rule muscade_à_quatre { forbid acheter(p, l) when player_count == 4 }\n'
+                     '  rule muscade_à_trois { forbid acheter(p, l) when player_count == 3 }\n}\n'
+                     'constraint pas_de_muscade_à_quatre {\n'
+                     '  require "Muscade" not in selected(Lot) when player_count == 4\n}\n'
+                     'constraint muscade_avec_safran {\n'
+                     '  require "Safran d\'Iran" in selected(Lot) when "Muscade" in selected(Lot)\n}\n'
+                     'rule muscade_poivre_cannelle {\n  forbid acheter(p, l) when "Muscade" in panier[p] '
+                     'and "Poivre noir" in panier[p] and "Cannelle" in panier[p]\n}\n', encoding="utf-8")
+    result = check_paths([SPICES, house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    dead = {f.rules[0]: f for f in Search(result.typed).dead_rules()}
+    assert set(dead) == {"muscade_à_quatre", "muscade_poivre_cannelle"}
+    assert dead["muscade_à_quatre"].message == (
+        "muscade_à_quatre can never apply: it applies only in games the configuration constraints forbid: "
+        "pas_de_muscade_à_quatre")
+    assert dead["muscade_à_quatre"].rules == ("muscade_à_quatre", "pas_de_muscade_à_quatre")
+    assert dead["muscade_à_quatre"].spans[1].line == 7
+    assert dead["muscade_poivre_cannelle"].message.endswith("forbid: trois_lots, muscade_avec_safran")
+    # with the player count given, the same answer
+    assert {f.rules[0] for f in Search(result.typed, players=4).dead_rules()} >= {"muscade_à_quatre"}
+    # a file that only adds a constraint brings the base's dead-rule questions into scope
+    only = tmp_path / "contrainte.rules"
+    only.write_text('constraint pas_de_poivre {\n  require "Poivre noir" not in selected(Lot)\n}\n', encoding="utf-8")
+    scoped = check_paths([SPICES, only])
+    rule = scoped.program.rules["un_lot_par_épice"]
+    assert Scope(scoped, [only]).dead(rule, rule.heads[0])
+
+
+def test_at_two_players_the_rules_of_characters_not_used_there_are_dead():
+    """« Règles pour 2 joueurs » : « Choisissez 8 personnages numérotés de 1 à 8. L'Empereur ne doit pas étre
+    utilisé dans une partie à 2 joueurs. »  The Artiste (rank 9) and the Empereur are never in a 2-player
+    game, so their rules are dead there, and the Bailli's rule « à 2 ou 3 joueurs » applies only at 3.  At
+    every player count at once nothing is dead (test_the_fourth_edition_leaves_nothing_unresolved)."""
+    found = {f.rules: f.kind for f in Search(bundled().typed, players=2).dead_rules()}
+    rank9 = "pas_de_rang_9_à_2_joueurs"
+    assert found == {("empereur_bénéficiaire", "empereur_pas_à_deux_joueurs"): "dead-rule",
+                     ("artiste_sa_cité", rank9): "dead-rule", ("artiste_paie", rank9): "dead-rule",
+                     ("artiste_une_seule_fois", rank9): "dead-rule", ("bailli_autre_personnage", rank9): "dead-rule"}

@@ -9,7 +9,8 @@ terms, and everything that reads no selection and no symbolic player count is ev
 :func:`~checker.configurations.evaluate` does.  :func:`legal_selection` gives the formulas that say
 "the cards ``required`` are selected together and every constraint holds"; `rulebook conflicts` adds
 them to a witness so that some legal game could be set up with its cards (configurations are finite: Z3
-decides this exactly).
+decides this exactly), and :func:`forbidding` names the constraints that forbid every such game (a rule that
+applies only there is dead).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from checker.configurations import ConfigEvalError, Selection, evaluate
 from checker.solver.encode import AND, NOT, OR, is_const
 from checker.solver.factory import run
 
-__all__ = ["Selected", "legal_selection", "away_from_start", "required_cards", "keep_if_sat"]
+__all__ = ["Selected", "legal_selection", "away_from_start", "required_cards", "keep_if_sat", "forbidding"]
 
 
 class Selected:
@@ -40,15 +41,53 @@ def legal_selection(program, selected: Selected, players, required) -> list:
     condition holds) is selected, and every `constraint` of the spec holds on the selection with
     ``players`` players (an int or a Z3 integer).  Raises ConfigEvalError for a constraint this encoding
     cannot express (a ``max``, ``the``… over a symbolic selection)."""
+    out = _required(selected, required) + [_constraint(c, program, selected, players)
+                                           for c in program.selection_constraints()]
+    return [f for f in out if not (is_const(f) and f)]
+
+
+def forbidding(s: z3.Solver, program, players, required) -> tuple:
+    """Check ``s`` with the cards ``required`` (as for :func:`legal_selection`) selected and every
+    `constraint` holding, each constraint behind an assumption, within a `push` taken away after.  The
+    outcome (:func:`~checker.solver.factory.run`) and, when it is ``unsat``, the constraints that forbid
+    it: an unsat core made minimal by taking each of its constraints away in turn (one check each)
+    — without any one of them some selection would be allowed.  Raises ConfigEvalError as
+    :func:`legal_selection` does."""
+    selected = Selected(program)
+    track = {}
+    s.push()
+    try:
+        s.add(*[f for f in _required(selected, required) if not (is_const(f) and f)])
+        for c in program.selection_constraints():
+            flag = z3.Bool(f"constraint {c.name}")
+            s.add(z3.Implies(flag, _bool(_constraint(c, program, selected, players))))
+            track[str(flag)] = (flag, c)
+        outcome = run(s, *[flag for flag, _ in track.values()])
+        if outcome.status != "unsat":
+            return outcome, []
+        core = [str(x) for x in outcome.core if str(x) in track]
+        for name in list(core):
+            rest = [n for n in core if n != name]
+            again = run(s, *[track[n][0] for n in rest])
+            if again.status == "unsat":
+                core = [n for n in rest if any(str(x) == n for x in again.core)]
+        return outcome, [c for n, (_, c) in track.items() if n in core]      # in the spec's order
+    finally:
+        s.pop()
+
+
+def _required(selected: Selected, required) -> list:
     out = []
     for item in required:
         name, cond = (item, True) if isinstance(item, str) else item
         if name in selected.flags:
             out.append(_implies(cond, selected.flags[name]))
-    for c in program.selection_constraints():
-        when = True if c.when is None else _sym(c.when, program, selected, players, {})
-        out.append(_implies(when, _sym(c.require, program, selected, players, {})))
-    return [f for f in out if not (is_const(f) and f)]
+    return out
+
+
+def _constraint(c: ast.ConstraintDecl, program, selected: Selected, players):
+    when = True if c.when is None else _sym(c.when, program, selected, players, {})
+    return _implies(when, _sym(c.require, program, selected, players, {}))
 
 
 def away_from_start(engine, enc) -> list[tuple]:
