@@ -96,11 +96,11 @@ def _elision(text: str) -> list[str]:
     return out
 
 
-_INDICATIVE = {"est", "sont", "a", "ont", "peut", "peuvent", "pouvez", "êtes", "avez", "vaut", "valent", "compte",
-               "comptent", "contient", "contiennent", "doit", "doivent", "vient", "viennent", "reçoit", "fait",
-               "détient", "appartient"}
-_SUBJUNCTIVE = {"soit", "soient", "ait", "aient", "puisse", "puissent", "puissiez", "soyez", "ayez", "vaille",
-                "vaillent", "contienne", "doive", "vienne", "reçoive", "fasse", "détienne", "appartienne"}
+_INDICATIVE = {"est", "sont", "a", "ont", "peut", "peuvent", "pouvez", "êtes", "avez", "vaut", "valent", "contient",
+               "contiennent", "doit", "doivent", "vient", "viennent", "reçoit", "fait", "détient", "appartient"}
+# « compte », « comptent » read the same in both moods (« tel qu'un quartier compte »)
+_SUBJUNCTIVE = {"compte", "comptent", "soit", "soient", "ait", "aient", "puisse", "puissent", "puissiez", "soyez", "ayez",
+                "vaille", "vaillent", "contienne", "doive", "vienne", "reçoive", "fasse", "détienne", "appartienne"}
 
 
 def _mood(text: str) -> list[str]:
