@@ -487,18 +487,18 @@ class Prose:
         finally:
             self._depth -= 1
         if self._depth == 0:
-            self._unlabel_lone(out)
+            self._unlabel_lone(out, ctx)
             if isinstance(out, str):
                 return self.finish(out, ctx)
             if isinstance(out, list) and out and isinstance(out[0], Step):
                 self._finish_steps(out, ctx)
         return out
 
-    def _unlabel_lone(self, out) -> None:
-        """A letter is written to tell two names apart: a name introduced in what is being finished
-        and never mentioned again there, whose rivals are all read without a letter inside the same sentence (« d'un joueur *r* si vous
-        êtes parmi les joueurs dont… »), goes without its letter. A rival known by its letter from a
-        heading (a parameter) keeps it."""
+    def _unlabel_lone(self, out, ctx: Ctx) -> None:
+        """A letter is written to tell two names apart: a name first written in what is being
+        finished and never mentioned again there, whose rivals are all names of the sentence read
+        without a letter (« d'un joueur *r* si vous êtes parmi les joueurs dont… »), goes without its
+        letter. Beside a parameter, which a heading names by its letter, it keeps it."""
         texts = [out] if isinstance(out, str) else []
         pending = list(out) if isinstance(out, list) else []
         while pending:
@@ -507,14 +507,12 @@ class Prose:
                 texts.append(step.text or "")
                 pending.extend(step.children)
         counts: dict[int, int] = {}
-        introduced: set[int] = set()
         for text in texts:
             for m in (*MARK.finditer(text), *LABEL.finditer(text)):
                 counts[int(m.group(1))] = counts.get(int(m.group(1)), 0) + 1
-            introduced |= {int(m.group(1)) for m in LABEL.finditer(text)}
         for uid, count in counts.items():
             ref = self._refs.get(uid)
-            if count == 1 and uid in introduced and ref is not None and ref.labeled and all(
+            if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and all(
                     (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
                     and not (rival.labeled and counts.get(uid_)) for uid_ in ref.rivals):
                 ref.labeled = False
