@@ -286,3 +286,8 @@ def test_a_noun_before_a_letter_is_dropped_before_a_noun_phrase():
     text = " ".join(_where(book, "quantity dépasse"))
     assert "le signe de l'écart de la case" in text and "du nombre l'" not in text
     assert _where(book, "quantity signe")[0].startswith("Par défaut, le signe du nombre *n* vaut 1")
+
+
+def test_a_procedure_template_agrees_its_verb_with_vous():
+    text = " ".join(_where(_book(*FAN), "power Prévôt.taxe_du_prévôt"))
+    assert "vous taxez ce joueur" in text and "vous taxe " not in text
