@@ -9,6 +9,7 @@ of the house-rule tutorial, of every edition and variant the book compares, and 
 from __future__ import annotations
 
 import functools
+import re
 import runpy
 from pathlib import Path
 
@@ -92,13 +93,21 @@ BAD = {
     "identifier": "Choisir les personnages (choix_à_deux).",
     "balanced": "Vous ne pouvez pas bâtir (ce quartier.",
     "phrase": "vous ne pouvez pas bâtir ce quartier",
+    "boolean": "Le joueur assis à côté de vous a choisi le personnage de rang 4 (assassiné : vrai).",
+    "circular": "Par défaut, le détenteur de la Couronne vaut le détenteur de la Couronne (qui doit exister).",
+    "other-than": "Choisir un joueur tel que vous ne soyez pas ce joueur et que le trésor de ce joueur soit supérieur à 0.",
+    "apposition": "Par défaut, le signe du nombre l'écart de cette case vaut 1.",
     "article": "Vous ne pouvez pas bâtir Palais.",
 }
 GOOD = ["Vous ne pouvez pas bâtir le Palais si ce quartier est dans votre cité.",
         "Pour le joueur qui a volé ce personnage, recevoir tout l'or de la case au-delà des remparts.",
         "Choisir un joueur tel que ce joueur soit le détenteur de la Couronne.",
         "Recevoir *k* pièces d'or de la banque, puis choisir le quartier *x* de l'un des joueurs.",
-        "Si l’:rb:district:`Palais` est dans votre cité, votre score augmente de 2."]
+        "Si l’:rb:district:`Palais` est dans votre cité, votre score augmente de 2.",
+        "Le joueur assis à côté de vous a choisi le personnage de rang 4, qui n'est pas assassiné.",
+        "Par défaut, le détenteur de la Couronne doit exister.",
+        "Choisir un joueur autre que vous dont le trésor est supérieur à 0.",
+        "Par défaut, le signe du nombre *n* vaut 1 si le nombre *n* est supérieur à 0, sinon 0."]
 
 
 @pytest.mark.parametrize("rule", [*RULES, "article"])
@@ -199,3 +208,86 @@ def test_a_feminine_subject_makes_the_comparison_agree():
     book = _book((ROOT / "spec" / "carcassonne",), ROOT / "docs" / "carcassonne" / "lexique.toml")
     assert "la distance de cette case derrière la ligne du rempart posé sur ce bord est supérieure à 0" in \
         " ".join(_where(book, "quantity derrière"))
+
+
+# ---------------------------------------------------------------- forms that read badly, and what replaced them
+
+CARCASSONNE = (ROOT / "spec" / "carcassonne",), ROOT / "docs" / "carcassonne" / "lexique.toml"
+FAN = (CITADELLES, ROOT / "spec" / "extension-fan"), LEXICON
+
+
+def test_a_yes_no_argument_of_a_template_reads_as_words_not_as_vrai():
+    book = _book((CITADELLES,), LEXICON)
+    reine = " ".join(_where(book, "power Reine.trois_pièces") + _where(book, "power Reine.trois_pièces_après_les_appels"))
+    assert "rang 4, qui n'est pas assassiné." in reine and "rang 4, qui est assassiné, transférer" in reine
+    assert ": vrai" not in reine and ": faux" not in reine
+    # a yes/no that is not a plain value says both words and when each holds
+    default = " ".join(_where(book, "quantity voisin_du_rang_4"))
+    assert "(qui est assassiné si la réponse pour « mort » est oui, qui n'est pas assassiné sinon)" in default
+
+
+def test_a_template_chooses_its_words_for_yes_and_no():
+    from checker.prose import Ctx
+    prose = _book((CITADELLES,), LEXICON).prose
+    template = "{0} a choisi un personnage{1?, qui est assassiné|, qui n'est pas assassiné}"
+    assert prose.fill(template, ["vous", "vrai"], Ctx()) == "vous avez choisi un personnage, qui est assassiné"
+    assert prose.fill(template, ["vous", "faux"], Ctx()) == "vous avez choisi un personnage, qui n'est pas assassiné"
+
+
+def test_a_default_named_as_its_value_reads_does_not_repeat_itself():
+    book = _book((CITADELLES,), LEXICON)
+    assert _where(book, "quantity couronne_ou_premier") == ["Par défaut, le détenteur de la Couronne doit exister."]
+    assert _where(book, "quantity personnage_actif_ou_aucun") == [
+        "Par défaut, le personnage dont c'est le tour doit être un personnage de la partie."]
+
+
+def test_a_filter_that_excludes_one_value_reads_autre_que():
+    book = _book((CITADELLES,), LEXICON)
+    assert "Les joueurs *victimes* sont les joueurs autres que vous dont le nombre de cartes de la main est " \
+           "supérieur à 0." in _where(book, "power Voyante.divination")
+    assert "Choisir un joueur autre que vous dont le nombre de personnages est au moins 1." in \
+        _where(book, "power Théâtre.théâtre_échanger")
+    fan = _book(*FAN)
+    # several exclusions are said together, and the rest of the condition keeps its relative pronouns
+    assert any("autre que **Merveille** et **Maudit**." in t for t in _where(fan, "power Troubadour.chanson"))
+    assert "Choisir un joueur autre que vous qui a déjà joué ce tour-ci et dont le nombre de cartes de la main est " \
+           "supérieur à 0." in _where(fan, "power Izanami.dons_d_izanami")
+
+
+def test_a_participle_of_the_lexicon_agrees_with_its_subject():
+    fan = _book(*FAN)
+    text = " ".join(_where(fan, "procedure apparition_hors_rang"))
+    assert "qui ne sont pas apparus ce tour-ci" in text and "Ce personnage est apparu ce tour-ci." in text
+    assert "apparues" not in text
+
+
+def test_the_lexicon_writes_participles_in_the_masculine_singular():
+    """The book agrees a participle with its subject (« qui sont apparus », « la Reine est apparue »): one
+    written feminine in the lexicon (« {0} est apparue ») reads « les personnages … apparues »."""
+    import tomllib
+    for path in (LEXICON, CARCASSONNE[1]):
+        terms = tomllib.loads(path.read_text(encoding="utf-8")).get("termes", {})
+        templates = [v if isinstance(v, str) else v.get("texte", "") for v in terms.values()]
+        assert [t for t in templates if re.search(r"^\{0\} (?:est|a été) [^\W\d_]+(?:ée|ue|ie)s?\b", t)] == []
+
+
+def test_a_letter_no_other_word_of_the_sentence_uses_is_not_written():
+    book = _book((CITADELLES,), LEXICON)
+    assert _rule(book, "abbé_pas_le_plus_riche") == \
+        "Vous ne pouvez pas recevoir une pièce d'or d'un joueur si vous êtes parmi les joueurs dont le trésor est " \
+        "le plus grand."
+    # two names of the same noun keep their letters, and so does a parameter the heading names
+    assert "du trésor du joueur *r* vers le trésor du joueur *p*" in " ".join(_where(book, "action aumône_de"))
+    assert "Le joueur *q* devient le détenteur de la Couronne." in _where(book, "action couronner")
+
+
+def test_a_noun_before_a_letter_is_dropped_before_a_noun_phrase():
+    book = _book(*CARCASSONNE)
+    text = " ".join(_where(book, "quantity dépasse"))
+    assert "le signe de l'écart de la case" in text and "du nombre l'" not in text
+    assert _where(book, "quantity signe")[0].startswith("Par défaut, le signe du nombre *n* vaut 1")
+
+
+def test_a_procedure_template_agrees_its_verb_with_vous():
+    text = " ".join(_where(_book(*FAN), "power Prévôt.taxe_du_prévôt"))
+    assert "vous taxez ce joueur" in text and "vous taxe " not in text

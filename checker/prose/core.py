@@ -164,6 +164,7 @@ class Ref:
     noun: str
     plural: bool
     labeled: bool = False
+    rivals: set[int] = dataclasses.field(default_factory=set)     # the names of the same noun that labeled it
 
 
 class Prose:
@@ -284,6 +285,7 @@ class Prose:
         « vous êtes… »), in the context's mood, negated if asked; « son », « sa », « ses » say
         « votre », « vos » when ``{0}`` (the subject or the actor) is « vous »."""
         args = [*args, *[""] * 6]
+        template = _choose(template, args)
         found = first_verb(template)
         you = bool(args[0]) and self.person(args[0]) == "2p"
         if found is not None:
@@ -314,6 +316,10 @@ class Prose:
             template = re.sub(r"\b[sS]es\b", "vos", template)
         text = template
         for i, arg in enumerate(args[:10]):
+            if re.match(r"(?:(?:les?|la|des?|du|une?|votre|vos|ce|cette|ces) |l')", arg):
+                # « le signe du nombre {0} » names a letter; a noun phrase goes without the noun: « le signe de l'écart »
+                text = re.sub(r"\b(?:du|de la|de l'|des) (?!(?:" + "|".join(_PREPOSITIONS) + r") )[^\W\d_]+ \{" + str(i)
+                              + r"\}", "de {" + str(i) + "}", text)
             text = text.replace("{" + str(i) + "}", arg)
         return text
 
@@ -358,7 +364,11 @@ class Prose:
                 if isinstance(q.default, ast.BoolLit):
                     return self.term_text(q.name, args, ty, ctx, negative=not q.default.value)
                 return f"{self.term_text(q.name, args, ty, ctx)} si {self.cond(q.default, ctx)}"
-            return self.clause(self.term_text(q.name, args, ty, ctx), "vaut", self.expr(q.default, ctx), ctx)
+            term, value = self.term_text(q.name, args, ty, ctx), self.expr(q.default, ctx)
+            same = re.fullmatch(re.escape(term) + r" \(qui (.*)\)", value)
+            if same is not None:        # named as its value reads: « … vaut … (qui doit exister) » says nothing
+                return f"{term} {same.group(1)}"
+            return self.clause(term, "vaut", value, ctx)
         return self._top(text, ctx)
 
     @staticmethod
@@ -386,6 +396,7 @@ class Prose:
                 theirs = other.noun or self.type_noun(other.ty)
                 if theirs == ref.noun and isinstance(other.ty, Coll) == ref.plural:
                     ref.labeled = True
+                    ref.rivals.add(other.uid)
                     if other.uid in self._refs:
                         self._refs[other.uid].labeled = True
         return f"\ue000{binding.uid}\ue001"
@@ -476,11 +487,35 @@ class Prose:
         finally:
             self._depth -= 1
         if self._depth == 0:
+            self._unlabel_lone(out, ctx)
             if isinstance(out, str):
                 return self.finish(out, ctx)
             if isinstance(out, list) and out and isinstance(out[0], Step):
                 self._finish_steps(out, ctx)
         return out
+
+    def _unlabel_lone(self, out, ctx: Ctx) -> None:
+        """A letter is written to tell two names apart: a name first written in what is being
+        finished and never mentioned again there, whose rivals are all names of the sentence read
+        without a letter (« d'un joueur *r* si vous êtes parmi les joueurs dont… »), goes without its
+        letter. Beside a parameter, which a heading names by its letter, it keeps it."""
+        texts = [out] if isinstance(out, str) else []
+        pending = list(out) if isinstance(out, list) else []
+        while pending:
+            step = pending.pop()
+            if isinstance(step, Step):
+                texts.append(step.text or "")
+                pending.extend(step.children)
+        counts: dict[int, int] = {}
+        for text in texts:
+            for m in (*MARK.finditer(text), *LABEL.finditer(text)):
+                counts[int(m.group(1))] = counts.get(int(m.group(1)), 0) + 1
+        for uid, count in counts.items():
+            ref = self._refs.get(uid)
+            if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and all(
+                    (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
+                    and not (rival.labeled and counts.get(uid_)) for uid_ in ref.rivals):
+                ref.labeled = False
 
     def _finish_steps(self, steps: list[Step], ctx: Ctx) -> None:
         for step in steps:
@@ -733,6 +768,20 @@ _OWNER = r"(?:\s(?:d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?[\w*’
 
 
 _DET = r"(ce|cet|cette|ces|un|une|chaque|n'importe quel|n'importe quelle|l'un des|l'une des)"
+
+
+_ALTERNATIVE = re.compile(r"\{(\d)\?([^|{}]*)\|([^{}]*)\}")
+
+
+def _choose(template: str, args: list[str]) -> str:
+    """``{1?oui|non}`` in a template: the words for a yes/no argument (« , qui est assassiné »),
+    not « : vrai »; an argument that is not a plain yes or no reads « (…oui si …, …non sinon) »."""
+    def pick(m: re.Match) -> str:
+        value = args[int(m.group(1))]
+        if value in ("vrai", "faux"):
+            return m.group(2) if value == "vrai" else m.group(3)
+        return f" ({m.group(2).strip(' ,')} si {value}, {m.group(3).strip(' ,')} sinon)"
+    return _ALTERNATIVE.sub(pick, template)
 
 
 def _twice(text: str) -> str:

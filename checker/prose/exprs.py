@@ -12,6 +12,7 @@ when no relative pronoun fits.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import Callable
 
@@ -447,15 +448,20 @@ def _elements(noun: str, coll: str) -> str:
 _RELATIVE_PREPOSITIONS = {"devant", "sur", "sous", "dans", "contre", "avec", "pour", "par", "vers", "chez", "derrière"}
 
 
-def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, mood: str = "ind") -> str:
+def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, mood: str = "ind",
+             whole: bool = True) -> str:
     """``body``, a condition on ``name``, as a relative clause on its noun: « qui … », « dont … »,
     « que … », « devant lequel … », or « tel que … » with the subjunctive."""
     fem = feminine(noun)
     tel = ("telles" if fem else "tels") if plural_ else ("telle" if fem else "tel")
+    others, rest = _other_than(body, name) if whole else ([], body)
+    if others:      # « les joueurs autres que vous qui … », not « tels que vous ne soyez pas ce joueur et … »
+        but = contract(f"{'autres' if plural_ else 'autre'} que {' et '.join(p.expr(o, ctx.ind()) for o in others)}")
+        return but if rest is None else f"{but} {relative(p, rest, name, ty, noun, ctx, plural_, mood)}"
     if isinstance(body, ast.Binary) and body.op in ("and", "or"):
         word = "et" if body.op == "and" else "ou"
-        left = relative(p, body.left, name, ty, noun, ctx, plural_, mood)
-        right = relative(p, body.right, name, ty, noun, ctx, plural_, mood)
+        left = relative(p, body.left, name, ty, noun, ctx, plural_, mood, whole=False)
+        right = relative(p, body.right, name, ty, noun, ctx, plural_, mood, whole=False)
         if not left.startswith(f"{tel} que") and not right.startswith(f"{tel} que"):
             return f"{left} {word} {right}"
         inner = ctx.bind(name, ty, "intro", noun=noun)
@@ -504,6 +510,39 @@ def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, 
             return f"{which} {rest}"
     subjunctive = p.expr(body, dataclasses.replace(inner, mood="subj"))
     return contract(f"{tel} que {subjunctive}")
+
+
+def _other_than(body, name: str) -> tuple[list, object]:
+    """([``x``, …], the rest of the condition, None if nothing is left) when ``body`` is
+    ``name != x and …`` with ``x`` not depending on ``name``; ([], body) otherwise."""
+    parts = conjuncts(body)
+    if any(isinstance(n, ast.Binary) and n.op == "==" and any(isinstance(x, ast.Name) and x.id == name
+                                                               for x in (n.left, n.right))
+           for n in _disjuncts_of(parts)):
+        return [], body         # « autres que vous qui sont ce joueur ou … » would read worse
+    others, rest = [], []
+    for part in parts:
+        if isinstance(part, ast.Binary) and part.op == "!=":
+            that = part.right if isinstance(part.left, ast.Name) and part.left.id == name else \
+                part.left if isinstance(part.right, ast.Name) and part.right.id == name else None
+            if that is not None and not uses(that, name):
+                others.append(that)
+                continue
+        rest.append(part)
+    if not others:
+        return [], body
+    return others, functools.reduce(lambda a, b: ast.Binary("and", a, b, a.span), rest) if rest else None
+
+
+def _disjuncts_of(parts: list) -> list:
+    """The parts of each ``a or b or …`` among ``parts``, and the other parts as they are."""
+    out = []
+    for part in parts:
+        if isinstance(part, ast.Binary) and part.op == "or":
+            out += _disjuncts_of([part.left, part.right])
+        else:
+            out.append(part)
+    return out
 
 
 def _occurrences(p: Prose, text: str, mark: str) -> int:

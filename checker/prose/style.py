@@ -96,11 +96,11 @@ def _elision(text: str) -> list[str]:
     return out
 
 
-_INDICATIVE = {"est", "sont", "a", "ont", "peut", "peuvent", "pouvez", "êtes", "avez", "vaut", "valent", "compte",
-               "comptent", "contient", "contiennent", "doit", "doivent", "vient", "viennent", "reçoit", "fait",
-               "détient", "appartient"}
-_SUBJUNCTIVE = {"soit", "soient", "ait", "aient", "puisse", "puissent", "puissiez", "soyez", "ayez", "vaille",
-                "vaillent", "contienne", "doive", "vienne", "reçoive", "fasse", "détienne", "appartienne"}
+_INDICATIVE = {"est", "sont", "a", "ont", "peut", "peuvent", "pouvez", "êtes", "avez", "vaut", "valent", "contient",
+               "contiennent", "doit", "doivent", "vient", "viennent", "reçoit", "fait", "détient", "appartient"}
+# « compte », « comptent » read the same in both moods (« tel qu'un quartier compte »)
+_SUBJUNCTIVE = {"compte", "comptent", "soit", "soient", "ait", "aient", "puisse", "puissent", "puissiez", "soyez", "ayez",
+                "vaille", "vaillent", "contienne", "doive", "vienne", "reçoive", "fasse", "détienne", "appartienne"}
 
 
 def _mood(text: str) -> list[str]:
@@ -169,6 +169,31 @@ def _tautology(text: str) -> list[str]:
     return out
 
 
+def _boolean(text: str) -> list[str]:
+    """A yes/no value written as a word of logic (« (assassiné : vrai) »): a lexicon template says it in
+    words, ``{1?…|…}``."""
+    return [m.group(0) for m in re.finditer(r"(?<![\w»]): (?:vrai|faux)\b", text)]
+
+
+def _circular(text: str) -> list[str]:
+    """A name defined as itself (« le détenteur de la Couronne vaut le détenteur de la Couronne »)."""
+    pattern = r"(?<![\w'])((?:le|la|les|l')(?: |(?<=l'))[^,;:.()]{3,}?) (?:vaut|valent|est|sont) \1(?= \(|[.,;)]|$)"
+    return [m.group(0) for m in re.finditer(pattern, text) if "§" not in m.group(0)]     # (two member names)
+
+
+def _other_than(text: str) -> list[str]:
+    """« tel que vous ne soyez pas ce joueur » says « autre que vous »."""
+    pattern = r"\btel(?:le)?s? que [^,;]*?\bne (?:soit|soient|soyez) pas (?:ce|cet|cette|ces) [^\W\d_]+"
+    return [m.group(0) for m in re.finditer(pattern, text)]
+
+
+def _apposition(text: str) -> list[str]:
+    """A noun that stands before a letter (« le signe du nombre *n* ») put before a noun phrase:
+    « le signe du nombre l'écart de… »."""
+    return [m.group(0) for m in re.finditer(r"\b(?:du|le|un) nombre (?:le|la|les|l'|un|une)(?=[\s⟦']|\w)",
+                                            text)]
+
+
 def _prepositions(text: str) -> list[str]:
     """Two prepositions in a row (« l'autour de du rempart », « de des cartes »)."""
     pattern = r"(?<![\w-])(?:[dD]e|[dD]') ?(?:du|des|de|d')(?![\w-])|(?<![\w-])à (?:au|aux)\b(?! (?:plus|moins)\b)"
@@ -212,6 +237,10 @@ RULES: dict[str, Callable[[str], list[str]]] = {
     "english": _english,
     "doubled": _doubled,
     "tautology": _tautology,
+    "boolean": _boolean,
+    "circular": _circular,
+    "other-than": _other_than,
+    "apposition": _apposition,
     "prepositions": _prepositions,
     "identifier": _identifier,
     "balanced": _balanced,

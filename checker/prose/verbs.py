@@ -58,7 +58,7 @@ _FIRST_GROUP = {
     "occupe", "touche", "longe", "prolonge", "donne", "arrive", "passe", "reste", "manque", "possède", "dresse",
     "trouve", "commence", "annonce", "entre", "quitte", "porte", "gagne", "coûte", "place", "pose", "mène",
     "protège", "double", "triple", "égale", "dépasse", "précède", "mélange", "remplace", "déclenche", "hante",
-    "ferme", "change", "relance", "obtient", "tire", "lance", "refuse", "accepte", "montre", "cède",
+    "ferme", "change", "relance", "obtient", "tire", "lance", "refuse", "accepte", "montre", "cède", "taxe",
 }
 _FIRST_GROUP.discard("obtient")
 _IRREGULAR["obtient"] = ("obtenez", "obtiennent", "obtienne", "obteniez", "obtiennent")
