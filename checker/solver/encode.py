@@ -26,6 +26,7 @@ from checker import ast
 from checker.diagnostics import Reporter
 from checker.limits import MAX_ENCODING, MAX_RANGE
 from checker.registry import registrar
+from checker.solver.terms import mk_and, mk_if, mk_or
 from checker.typecheck import Checker
 from checker.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
@@ -60,7 +61,7 @@ def AND(*xs):
                 return False
         else:
             out.append(x)
-    return True if not out else out[0] if len(out) == 1 else z3.And(out)
+    return True if not out else out[0] if len(out) == 1 else mk_and(out)
 
 
 def OR(*xs):
@@ -71,7 +72,7 @@ def OR(*xs):
                 return True
         else:
             out.append(x)
-    return False if not out else out[0] if len(out) == 1 else z3.Or(out)
+    return False if not out else out[0] if len(out) == 1 else mk_or(out)
 
 
 def NOT(x):
@@ -89,7 +90,7 @@ def ITE(c, a, b):
         return a
     if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
         return a
-    return z3.If(c, a, b)
+    return mk_if(c, a, b)
 
 
 def EQ(a, b):

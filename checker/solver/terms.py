@@ -1,0 +1,71 @@
+"""Z3 terms built through Z3's C API: the same terms as ``z3.If``, ``z3.And`` and ``z3.Or``, for less Python work.
+
+z3py's constructors find the context, cast and coerce every argument (several API calls each) before the
+one call that makes the term; encoding a spec with grids makes millions of such terms, and that checking
+took most of `rulebook conflicts`'s time.  These take the short way when the arguments need no coercion
+(Booleans, or integers and Python ints, of one context) and call z3py otherwise, so the terms, and
+every answer Z3 gives on them, are the same.
+"""
+
+from __future__ import annotations
+
+import z3
+from z3 import z3core
+
+__all__ = ["mk_if", "mk_and", "mk_or"]
+
+_INT = z3.Z3_INT_SORT
+_int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
+#                                         is kept, since Z3 frees a term nothing holds a reference to
+
+
+def _int(ctx):
+    if _int_sort[0] is not ctx:
+        _int_sort[0], _int_sort[1] = ctx, z3.IntSort(ctx)
+    return _int_sort[1]
+
+
+def _is_int(ctx, a) -> bool:
+    return z3core.Z3_get_sort_kind(ctx.ref(), z3core.Z3_get_sort(ctx.ref(), a.as_ast())) == _INT
+
+
+def _int_arg(ctx, a):
+    """``a`` (an integer term of ``ctx`` or a Python int) as an integer term, or None when z3py must coerce
+    it (a numeral is wrapped, so that Z3 keeps it until the term is made)."""
+    if type(a) is int:
+        return z3.IntNumRef(z3core.Z3_mk_numeral(ctx.ref(), str(a), _int(ctx).ast), ctx)
+    if isinstance(a, z3.ArithRef) and a.ctx is ctx and _is_int(ctx, a):
+        return a
+    return None
+
+
+def mk_if(c, a, b):
+    """``z3.If(c, a, b)`` for a Boolean term ``c``."""
+    if type(c) is not z3.BoolRef:
+        return z3.If(c, a, b)
+    ctx = c.ctx
+    if type(a) is z3.BoolRef and type(b) is z3.BoolRef and a.ctx is ctx and b.ctx is ctx:
+        return z3.BoolRef(z3core.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+    if type(a) is not bool and type(b) is not bool:
+        x, y = _int_arg(ctx, a), _int_arg(ctx, b)
+        if x is not None and y is not None:
+            return z3.ArithRef(z3core.Z3_mk_ite(ctx.ref(), c.as_ast(), x.as_ast(), y.as_ast()), ctx)
+    return z3.If(c, a, b)
+
+
+def _connective(xs: list, make, fallback):
+    ctx = xs[0].ctx
+    if all(type(x) is z3.BoolRef and x.ctx is ctx for x in xs):
+        arr = (z3.Ast * len(xs))(*(x.as_ast() for x in xs))
+        return z3.BoolRef(make(ctx.ref(), len(xs), arr), ctx)
+    return fallback(xs)
+
+
+def mk_and(xs: list):
+    """``z3.And(xs)`` for a non-empty list of Boolean terms."""
+    return _connective(xs, z3core.Z3_mk_and, z3.And)
+
+
+def mk_or(xs: list):
+    """``z3.Or(xs)`` for a non-empty list of Boolean terms."""
+    return _connective(xs, z3core.Z3_mk_or, z3.Or)
