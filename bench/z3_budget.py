@@ -55,7 +55,7 @@ def _quantiles(values: list, qs=(0.5, 0.9, 0.99, 1.0)) -> list:
 
 
 def main(paths: list[str]) -> None:
-    for module in ("checker.conflicts", "checker.solver.minimise"):
+    for module in ("checker.conflicts", "checker.solver.minimise", "checker.solver.selection"):
         setattr(sys.modules[module], "run", _counted)
     result = check_paths([Path(p) for p in paths])
     start = time.perf_counter()
