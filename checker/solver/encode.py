@@ -30,7 +30,7 @@ from checker.solver.terms import mk_and, mk_if, mk_or
 from checker.typecheck import Checker
 from checker.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
-__all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const"]
+__all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const", "as_bool"]
 
 NONE = -1_000_000          # `none`, for every optional type
 
@@ -51,6 +51,11 @@ class Unsupported(Exception):
 
 def is_const(x) -> bool:
     return not isinstance(x, z3.ExprRef)
+
+
+def as_bool(x):
+    """A Boolean as a Z3 term (a Python bool made one), for what takes terms only (Implies, PbEq, assertions)."""
+    return z3.BoolVal(x) if is_const(x) else x
 
 
 def AND(*xs):
@@ -840,7 +845,7 @@ def _(enc: Encoder, e: ast.Aggregate, env):
     if kind == "only":
         hits = [AND(g, r) for g, _, r in results]
         if not all(is_const(h) for h in hits):
-            enc.defined.append(z3.PbEq([(h if not is_const(h) else z3.BoolVal(h), 1) for h in hits], 1))
+            enc.defined.append(z3.PbEq([(as_bool(h), 1) for h in hits], 1))
     out = NONE
     values = []
     for g, x, r in reversed(results):

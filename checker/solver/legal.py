@@ -26,7 +26,7 @@ import z3
 from checker import ast
 from checker.limits import MAX_MOVES
 from checker.runtime.engine import Decision, Engine, Power
-from checker.solver.encode import AND, EQ, NOT, OR, Encoder, Unsupported, is_const
+from checker.solver.encode import AND, EQ, NOT, OR, Encoder, Unsupported, as_bool, is_const
 from checker.solver.explain import explain
 from checker.solver.factory import DEFAULT, SolverSettings, make_solver, run
 from checker.solver.scopes import Scopes
@@ -434,7 +434,7 @@ class Legality:
             if formula is None or (is_const(formula) and formula):
                 continue
             t = z3.Bool(f"t{i}")
-            s.add(z3.Implies(t, formula if not is_const(formula) else z3.BoolVal(formula)))
+            s.add(z3.Implies(t, as_bool(formula)))
             tracks.append(t)
             by_track[t.get_id()] = (reason, formula)
         # the rules first: when they forbid the move, they are the explanation, even if it is not offered either

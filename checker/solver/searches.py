@@ -33,7 +33,7 @@ import z3
 from checker import ast
 from checker.limits import MAX_ENCODING, MAX_SEARCHED
 from checker.reach import TooFar, reachable, shortest_path
-from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, _on, is_const
+from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, _on, as_bool, is_const
 from checker.solver.shapes import known, window
 from checker.types import Coll, GridT, KindT, Opt, RecordT, Ty
 
@@ -126,7 +126,7 @@ def _edges(enc: Encoder, e: ast.Connected, env: dict, node) -> list:
     local[e.var] = node
     return [(g, y) for g, y in _expanded(enc, enc.expr(e.step, local), "a search whose next values are not a "
                                          "known, finite set of values here", e.step.span)
-            if not (isinstance(y, int) and not isinstance(y, bool) and y == NONE)]
+            if y != NONE]
 
 
 def _inside(enc: Encoder, ty: Ty):
@@ -156,7 +156,7 @@ def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
     inside = _inside(enc, elem)
     start_guard: dict = {}
     for g, s in starts:
-        if not (isinstance(s, int) and not isinstance(s, bool) and s == NONE):
+        if s != NONE:
             start_guard[s] = OR(start_guard[s], g) if s in start_guard else g
     order = list(start_guard)
     seen = set(order)
@@ -203,19 +203,19 @@ def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
             continue
         start = start_guard.get(y, False)
         if not (is_const(start) and not start):
-            rules.append(z3.Implies(_bool(start), reached[y]))
+            rules.append(z3.Implies(as_bool(start), reached[y]))
         support = [start]
         for x, g in incoming[y]:
             step = AND(reached[x], g)
             if is_const(step) and not step:
                 continue
-            rules.append(z3.Implies(_bool(step), reached[y]))
+            rules.append(z3.Implies(as_bool(step), reached[y]))
             support.append(AND(step, rank[x] < rank[y]) if x in rank else step)
-        rules.append(z3.Implies(reached[y], _bool(OR(*support))))
+        rules.append(z3.Implies(reached[y], as_bool(OR(*support))))
     for x, g in leaving:
         out_of_window = AND(reached[x], g)
         if not (is_const(out_of_window) and not out_of_window):
-            rules.append(_bool(NOT(out_of_window)))
+            rules.append(as_bool(NOT(out_of_window)))
     enc.defined.extend(rules)
     result = [(reached[y], y) for y in order if not (is_const(reached[y]) and not reached[y])]
     cache[key] = (result, starts, env)        # keeps the terms of the key alive: their ids stay theirs
@@ -226,10 +226,6 @@ def _too_large(e: ast.Connected, values: int, each: int):
     raise Unsupported(f"connected(…) on a symbolic state: the values it may reach, each with the next values it may "
                       f"have in some state, would range over more than {MAX_ENCODING:,} elements (the limit of one Z3 "
                       f"encoding): at least {values:,} values, about {each:,} elements each", e.span)
-
-
-def _bool(x):
-    return z3.BoolVal(x) if is_const(x) else x
 
 
 # ---------------------------------------------------------------- path

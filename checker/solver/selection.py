@@ -19,7 +19,7 @@ import z3
 
 from checker import ast
 from checker.configurations import ConfigEvalError, Selection, evaluate
-from checker.solver.encode import AND, NOT, OR, is_const
+from checker.solver.encode import AND, NOT, OR, as_bool, is_const
 from checker.solver.factory import run
 
 __all__ = ["Selected", "legal_selection", "away_from_start", "required_cards", "keep_if_sat", "forbidding"]
@@ -60,7 +60,7 @@ def forbidding(s: z3.Solver, program, players, required) -> tuple:
         s.add(*[f for f in _required(selected, required) if not (is_const(f) and f)])
         for c in program.selection_constraints():
             flag = z3.Bool(f"constraint {c.name}")
-            s.add(z3.Implies(flag, _bool(_constraint(c, program, selected, players))))
+            s.add(z3.Implies(flag, as_bool(_constraint(c, program, selected, players))))
             track[str(flag)] = (flag, c)
         outcome = run(s, *[flag for flag, _ in track.values()])
         if outcome.status != "unsat":
@@ -179,9 +179,9 @@ def _sym(e: ast.Expr, program, selected: Selected, players, env: dict):
         pairs = [(x, g, ev(e.body, {**env, e.var: x}) if e.body is not None else True)
                  for x, g in _coll(ev(e.coll))]
         if e.kind == "count":
-            return _sum([z3.If(_bool(AND(g, r)), 1, 0) for _, g, r in pairs])
+            return _sum([z3.If(as_bool(AND(g, r)), 1, 0) for _, g, r in pairs])
         if e.kind == "sum":
-            return _sum([z3.If(_bool(g), r, 0) for _, g, r in pairs])
+            return _sum([z3.If(as_bool(g), r, 0) for _, g, r in pairs])
         if e.kind == "any":
             return OR(*[AND(g, r) for _, g, r in pairs])
         if e.kind == "all":
@@ -189,10 +189,6 @@ def _sym(e: ast.Expr, program, selected: Selected, players, env: dict):
         return _Guarded([(x, AND(g, r)) for x, g, r in pairs])
     raise ConfigEvalError("this expression cannot be weighed on every selection of cards at once "
                           "(only count, sum, any, all, filter and in read selected(…) there)", e.span)
-
-
-def _bool(x):
-    return z3.BoolVal(x) if is_const(x) else x
 
 
 def _sum(terms: list):
