@@ -13,7 +13,6 @@ This is one compiler over node types: nothing here knows any card.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import re
 from typing import Callable
@@ -235,7 +234,16 @@ class Generator:
             return None
         if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not self.within_max_int(name):
             return None
-        counts = collections.Counter(n.id for n in ast.walk(q.default) if isinstance(n, ast.Name))
+        counts: dict[str, int] = {}
+        stack = [q.default]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            elif isinstance(node, tuple):
+                stack.extend(node)
+            elif hasattr(node, "__dataclass_fields__"):
+                stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
         params = [x.name for x in q.params]
         if any(counts.get(x, 0) > 1 and not _SIMPLE.fullmatch(a)
                for x, a in zip(params, args)):

@@ -38,8 +38,9 @@ __all__ = ["Edition", "editions_of", "cached_diff", "render_edition", "render_ed
 EDITION_DIR = "editions"
 CACHE_DIR = "_diff"
 # the code the results depend on (under checker/)
-_CODE = ("diff/*.py", "solver/encode.py", "solver/witness.py", "solver/factory.py", "solver/minimise.py",
-         "solver/selection.py", "configurations.py", "conflicts.py")
+# what a comparison's result depends on besides the spec: the diff, the whole Z3 side (the encoding's helper
+# modules shape the terms, and so Z3's witnesses) and the interpreter that re-judges each witness
+_CODE = ("diff/*.py", "solver/*.py", "runtime/*.py", "configurations.py", "conflicts.py")
 
 
 class Edition:
