@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker.check import check_paths  # noqa: E402
-from checker.configurations import select  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
+from checker.front.configurations import select  # noqa: E402
 from checker.runtime import Engine  # noqa: E402
 from checker.runtime.agents import AGENTS, make_agent  # noqa: E402
 

@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
-from checker.check import check_paths, spec_files  # noqa: E402
-from checker.conflicts import Search  # noqa: E402
-from checker.conflicts_scope import Scope  # noqa: E402
-from checker.diagnostics import Reporter  # noqa: E402
+from checker.front.check import check_paths, spec_files  # noqa: E402
+from checker.conflicts.questions import Search  # noqa: E402
+from checker.conflicts.scope import Scope  # noqa: E402
+from checker.base.diagnostics import Reporter  # noqa: E402
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
 

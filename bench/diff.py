@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
-from checker.check import check_paths  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
 from checker.diff.pair import Side  # noqa: E402
 from checker.diff.run import diff_results  # noqa: E402
 

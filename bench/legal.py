@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
-from checker.check import check_paths  # noqa: E402
-from checker.configurations import select  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
+from checker.front.configurations import select  # noqa: E402
 from checker.runtime import Engine, RandomAgent  # noqa: E402
 from checker.solver.legal import Legality, interpreter_moves, interpreter_options, point_of  # noqa: E402
 from checker.solver.scopes import Scopes  # noqa: E402

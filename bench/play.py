@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker.check import check_paths  # noqa: E402
-from checker.configurations import select  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
+from checker.front.configurations import select  # noqa: E402
 from checker.runtime import Engine, RandomAgent  # noqa: E402
 
 CONFIG = "Violente"   # the configuration with the most interactions (assassin, thief, warlord, taxes)

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker.check import check_paths  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
 from checker.runtime import Engine  # noqa: E402
 from play import measure  # noqa: E402  (bench/play.py, beside this file)
 

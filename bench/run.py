@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker.check import check_paths  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
 
 SPEC = Path("spec/citadelles")
 

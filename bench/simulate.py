@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
-from checker.check import check_paths  # noqa: E402
-from checker.configurations import select  # noqa: E402
-from checker.parallel import cores  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
+from checker.front.configurations import select  # noqa: E402
+from checker.base.parallel import cores  # noqa: E402
 from checker.simulate.games import Job, lineup_of, run_games, spec_files  # noqa: E402
 from checker.simulate.stats import wilson  # noqa: E402
 
@@ -51,7 +51,7 @@ def timed(games: int, workers: int, lineup: tuple[str, ...], playouts: int = 24)
 
 def conflicts(workers: int) -> tuple[float, float]:
     """Wall seconds of the search on ``workers`` processes, and the CPU seconds of its children."""
-    from checker.conflicts_parallel import search_all
+    from checker.conflicts.parallel import search_all
     result = check_paths(SPEC)
     cpu = _children_cpu() + time.process_time()
     start = time.perf_counter()
@@ -62,7 +62,7 @@ def conflicts(workers: int) -> tuple[float, float]:
 def conflict_shards(workers: int) -> list[float]:
     """CPU seconds of each worker's share of the search (spec checked again included), run one after
     the other in this process: on an idle machine with that many cores, the longest is the wall time."""
-    from checker.conflicts_parallel import _shard
+    from checker.conflicts.parallel import _shard
     out = []
     for k in range(workers):
         start = time.process_time()

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
-from checker.check import check_paths  # noqa: E402
-from checker.conflicts import find_conflicts  # noqa: E402
+from checker.front.check import check_paths  # noqa: E402
+from checker.conflicts.questions import find_conflicts  # noqa: E402
 from checker.solver import factory  # noqa: E402
 
 RECORDS: list[tuple[str, int, float]] = []
@@ -55,7 +55,7 @@ def _quantiles(values: list, qs=(0.5, 0.9, 0.99, 1.0)) -> list:
 
 
 def main(paths: list[str]) -> None:
-    for module in ("checker.conflicts", "checker.solver.minimise", "checker.solver.selection"):
+    for module in ("checker.solver.search", "checker.solver.minimise", "checker.solver.selection"):
         setattr(sys.modules[module], "run", _counted)
     result = check_paths([Path(p) for p in paths])
     start = time.perf_counter()

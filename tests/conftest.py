@@ -34,7 +34,7 @@ def bundled():
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        from checker.check import check_paths
+        from checker.front.check import check_paths
         return check_paths([Path("spec/citadelles")])
     finally:
         os.chdir(cwd)
@@ -43,15 +43,15 @@ def bundled():
 @pytest.fixture
 def bundled_checked_once(monkeypatch):
     """Every command re-checks its spec: the bundled one (named from anywhere) is checked once per session."""
-    import checker.check
-    real = checker.check.check_paths
+    import checker.front.check
+    real = checker.front.check.check_paths
     bundled()                   # checked before the patch (it calls check_paths)
 
     def check_paths(paths):
         if [os.path.realpath(p) for p in paths] == [str(SPEC)]:
             return bundled()
         return real(paths)
-    monkeypatch.setattr(checker.check, "check_paths", check_paths)
+    monkeypatch.setattr(checker.front.check, "check_paths", check_paths)
 
 
 def run_cli(capsys, *argv):

@@ -27,7 +27,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from checker.documents import schema
+from checker.base.documents import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("state", "move", "log")
@@ -77,8 +77,8 @@ def _quiet():
 @contextlib.contextmanager
 def checked_once():
     """Check each spec once: the commands re-check theirs every time, which dominates a small case."""
-    import checker.check
-    real = checker.check.check_paths
+    import checker.front.check
+    real = checker.front.check.check_paths
     cache: dict = {}
 
     def check_paths(paths):
@@ -86,12 +86,12 @@ def checked_once():
         if key not in cache:
             cache[key] = real(paths)
         return cache[key]
-    saved = checker.check.check_paths
-    checker.check.check_paths = check_paths
+    saved = checker.front.check.check_paths
+    checker.front.check.check_paths = check_paths
     try:
         yield
     finally:
-        checker.check.check_paths = saved
+        checker.front.check.check_paths = saved
 
 
 # ---------------------------------------------------------------- generated cases

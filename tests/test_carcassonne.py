@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
-from checker.configurations import select
+from checker.front.check import check_paths
+from checker.front.configurations import select
 from checker.runtime import Engine
 from checker.runtime.agents import ScriptedAgent
 from checker.runtime.state import Abort

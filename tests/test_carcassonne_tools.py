@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from pygments.token import Error
 
-from checker import ast
+from checker.front import ast
 from checker.cli import main
-from checker.lexer import RulebookLexer
+from checker.front.lexer import RulebookLexer
 from checker.prose import Ctx
 from checker.runtime import RandomAgent
 from checker.solver.encode import Unsupported
@@ -84,7 +84,7 @@ def test_z3_agrees_with_the_interpreter_along_a_game():
     e, scopes = engine(), _scopes()
     e.recording = False
     program = checked().program
-    from checker.configurations import select
+    from checker.front.configurations import select
     cards = select(program, program.configurations["Jeu de base"], 3).cards
     compared, differ, seen = [], [], [0]
 
@@ -163,7 +163,7 @@ def test_a_bad_record_in_a_move_is_refused_with_its_path(capsys, tmp_path):
 def test_what_z3_cannot_search_is_said_where_it_is():
     """A search through a symbolic state too large to encode (every part of every tile that may lie on a
     neighbouring cell): the conflict search says so, at the `connected`."""
-    from checker.conflicts import Search
+    from checker.conflicts.questions import Search
     search = Search(checked().typed, players=2)
     enc = search.encoder()
     rule = checked().program.rules["partie_déjà_occupée"]

@@ -9,7 +9,7 @@ import json
 import re
 import sys
 
-from checker import terminal
+from checker.base import terminal
 from checker.cli import EXIT_CODES, main
 from conftest import ROOT
 
@@ -65,18 +65,18 @@ def test_json_is_one_document_even_when_the_command_fails(capsys, tmp_path):
 
 
 def test_an_internal_error_and_an_interrupt_have_their_codes(capsys, monkeypatch):
-    import checker.configs
+    import checker.front.command
 
     def boom(args):
         raise RuntimeError("a bug")
-    monkeypatch.setattr(checker.configs, "configs_command", boom)
+    monkeypatch.setattr(checker.front.command, "configs_command", boom)
     code, out, err = run(capsys, "configs", "spec/citadelles", "--json")
     assert code == 3 and "internal error (RuntimeError: a bug)" in err
     assert json.loads(out)["exit_code"] == 3
 
     def interrupted(args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(checker.configs, "configs_command", interrupted)
+    monkeypatch.setattr(checker.front.command, "configs_command", interrupted)
     code, _, err = run(capsys, "configs", "spec/citadelles")
     assert code == 130 and "interrupted" in err
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
-from checker.conflicts import Search
-from checker.conflicts_scope import Scope
+from checker.front.check import check_paths
+from checker.conflicts.questions import Search
+from checker.conflicts.scope import Scope
 from conftest import ROOT, bundled
 
 TUTORIAL = "spec/maison/bâtisseuse.rules"
@@ -204,14 +204,14 @@ def test_legal_and_conflicts_call_the_same_pairs_unresolved(capsys, tutorial):
 
 def _first_undecided(monkeypatch):
     """Make Z3's first answer of each query 'unknown' (as a timeout would), the retry answer truly."""
-    import checker.conflicts as conflicts
+    import checker.solver.search as search
     from checker.solver.factory import Outcome, run
     calls = []
 
     def flaky(solver, *assumptions):
         calls.append(len(solver.assertions()))
         return Outcome("unknown", reason="timeout") if len(calls) % 2 else run(solver, *assumptions)
-    monkeypatch.setattr(conflicts, "run", flaky)
+    monkeypatch.setattr(search, "run", flaky)
     return calls
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checker.check import check_paths
-from checker.conflicts_parallel import search_all
+from checker.front.check import check_paths
+from checker.conflicts.parallel import search_all
 from conftest import ROOT
 
 CHEAP = ("competing_values", "order_dependence", "dangling")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import z3
 
-from checker.check import check_paths
-from checker.conflicts import Search
-from checker.conflicts_scope import Scope
+from checker.front.check import check_paths
+from checker.conflicts.questions import Search
+from checker.conflicts.scope import Scope
 from checker.solver.minimise import count_true, smallest
 from conftest import ROOT
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
+from checker.front.check import check_paths
 from checker.diff.command import write_witnesses
 from checker.diff.pair import Side
 from checker.diff.run import diff_paths, diff_results
-from checker.output import OutputError
+from checker.base.output import OutputError
 from checker.solver.factory import SolverSettings
 from conftest import run_cli
 

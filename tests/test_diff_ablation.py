@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
+from checker.front.check import check_paths
 from checker.diff.pair import Side
 from checker.diff.run import diff_results
 

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from pygments.token import Error, Keyword
 
-from checker import ast
-from checker.lexer import RulebookLexer
-from checker.parse import keywords
+from checker.front import ast
+from checker.front.lexer import RulebookLexer
+from checker.front.parse import keywords
 from checker.prose import Ctx, Prose, UnsupportedNode
-from checker.source import Span
+from checker.base.source import Span
 from checker.sphinxext import Book, render, write_card_pages
 from checker.sphinxext.reports import load_finder, render_conflicts, traced
 from conftest import ROOT, SPEC
@@ -50,7 +50,7 @@ def house_book() -> Book:
 
 def test_the_lexer_is_registered_by_entry_point():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["project"]["entry-points"]["pygments.lexers"] == {"rulebook": "checker.lexer:RulebookLexer"}
+    assert pyproject["project"]["entry-points"]["pygments.lexers"] == {"rulebook": "checker.front.lexer:RulebookLexer"}
     installed = {e.name: e.value for e in importlib.metadata.entry_points(group="pygments.lexers")}
     if "rulebook" in installed:                     # the package is installed (CI: pip install -e)
         from pygments.lexers import get_lexer_by_name
@@ -340,7 +340,7 @@ def test_the_conflict_report_takes_a_solver_when_there_is_one(book: Book):
 
 
 def test_the_solvers_findings_are_said_in_french(book: Book):
-    from checker.conflicts import Finding
+    from checker.conflicts.questions import Finding
     settled = Finding("resolved", "…", ("carrière_doublons", "échevin_pas_de_doublon"), resolution="settled",
                       winner="échevin_pas_de_doublon", how="precedence", confirmed=True,
                       situation=["player_count = 4", "confisquer(Joueur 2, Temple)"])

@@ -180,7 +180,7 @@ def test_a_log_of_the_wrong_shape_names_each_place(capsys, tmp_path, files):
 
 
 def test_the_three_schemas_describe_what_the_commands_write(files):
-    from checker.documents import schema_problems
+    from checker.base.documents import schema_problems
     for kind in KINDS:
         assert schema_problems(json.loads(files[kind].read_text(encoding="utf-8")), kind) == []
 
@@ -210,8 +210,8 @@ def test_a_spec_path_is_found_next_to_the_file_that_names_it(capsys, tmp_path, f
 
 
 def test_a_spec_directory_too_large_to_walk_is_refused(capsys, tmp_path, files, monkeypatch):
-    import checker.check
-    monkeypatch.setattr(checker.check, "MAX_SPEC_ENTRIES", 50)
+    import checker.front.check
+    monkeypatch.setattr(checker.front.check, "MAX_SPEC_ENTRIES", 50)
     many = tmp_path / "grand"
     many.mkdir()
     for i in range(51):
@@ -283,14 +283,14 @@ def test_the_same_output_twice_is_refused_before_any_work(capsys, tmp_path, monk
     target = tmp_path / "x.json"
     other = {"same": target, "dotted": tmp_path / "." / "x.json", "link": tmp_path / "lien" / "x.json"}[second]
     (tmp_path / "lien").symlink_to(tmp_path)
-    import checker.play
-    monkeypatch.setattr(checker.play, "_prepare", lambda *a, **k: pytest.fail("the game was prepared"))
+    import checker.play.command
+    monkeypatch.setattr(checker.play.command, "_prepare", lambda *a, **k: pytest.fail("the game was prepared"))
     code, _, err = play(capsys, tmp_path, "--json", target, "--state-at", "3", other, "--force")
     assert code == 2 and "given twice" in err and not target.exists()
 
 
 def test_a_failed_write_leaves_the_earlier_file_whole(tmp_path, monkeypatch):
-    from checker.output import OutputError, write_text
+    from checker.base.output import OutputError, write_text
     target = tmp_path / "partie.json"
     target.write_text("earlier", encoding="utf-8")
 
@@ -304,7 +304,7 @@ def test_a_failed_write_leaves_the_earlier_file_whole(tmp_path, monkeypatch):
 
 
 def test_a_file_created_meanwhile_is_not_overwritten(tmp_path):
-    from checker.output import OutputError, write_text
+    from checker.base.output import OutputError, write_text
     target = tmp_path / "x.json"
     write_text(target, "first")
     with pytest.raises(OutputError, match="already exists"):
@@ -319,8 +319,8 @@ def test_witnesses_are_not_written_over_earlier_ones(capsys, tmp_path, monkeypat
     folder = tmp_path / "témoins"
     folder.mkdir()
     (folder / "01-earlier.state.json").write_text("mine", encoding="utf-8")
-    import checker.conflicts
-    monkeypatch.setattr(checker.conflicts, "Search", lambda *a, **k: pytest.fail("the search ran"))
+    import checker.conflicts.questions
+    monkeypatch.setattr(checker.conflicts.questions, "Search", lambda *a, **k: pytest.fail("the search ran"))
     code, _, err = run(capsys, "conflicts", "spec/citadelles", "--witnesses", folder)
     assert code == 2 and "already holds 1 file(s)" in err and "--force" in err
     assert (folder / "01-earlier.state.json").read_text(encoding="utf-8") == "mine"
@@ -401,7 +401,7 @@ def test_every_decision_of_a_few_games_keeps_the_invariants(capsys, tmp_path):
 
 
 def test_the_integer_bounds_are_exact():
-    from checker.documents import MAX_INT, DocumentError, parse_document
+    from checker.base.documents import MAX_INT, DocumentError, parse_document
     assert parse_document(f"[{MAX_INT}, {-MAX_INT}, 1.5]") == [MAX_INT, -MAX_INT, 1.5]
     for text in (str(MAX_INT + 1), str(-MAX_INT - 1), "1" * 30, "1e400", "-Infinity"):
         with pytest.raises(DocumentError):
@@ -439,14 +439,14 @@ def test_an_invariant_is_type_checked_and_may_read_the_state(capsys, tmp_path, m
 def test_a_name_the_rules_need_and_the_state_leaves_out_is_bad_input(capsys, tmp_path, files, monkeypatch):
     """A name bound on some paths only is not required when the state is read; if the rules then need it, the
     encoding says so: bad input (2), not an internal error."""
-    import checker.solver.commands
+    import checker.solver.command
     from checker.solver.scopes import Scopes
 
     class Unbound(Scopes):
         def __init__(self, typed):
             super().__init__(typed)
             self.bound = {}
-    monkeypatch.setattr(checker.solver.commands, "Scopes", Unbound)
+    monkeypatch.setattr(checker.solver.command, "Scopes", Unbound)
 
     def drop(doc):
         doc["decision"]["names"] = {}

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.check import check_paths
-from checker.configurations import select
+from checker.front.check import check_paths
+from checker.front.configurations import select
 from checker.runtime import Engine
 from checker.runtime.agents import RandomAgent
 from conftest import ROOT

@@ -1,6 +1,6 @@
 """The VS Code extension (editors/vscode): its TextMate grammar colours a spec as the Pygments lexer does.
 
-The grammar is generated from the lexer's own rules (``checker.lexer.textmate_grammar``);
+The grammar is generated from the lexer's own rules (``checker.front.lexer.textmate_grammar``);
 ``pytest --update-golden`` rewrites the committed file.  Two checks that it tokenizes
 like the lexer, character by character, on every file of the spec and every fixture:
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.lexer import SCOPES, RulebookLexer, textmate_grammar
+from checker.front.lexer import SCOPES, RulebookLexer, textmate_grammar
 from conftest import ROOT, SPEC
 
 EXTENSION = ROOT / "editors" / "vscode"

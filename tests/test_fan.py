@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.configurations import select
-from checker.play import format_event
+from checker.front.configurations import select
+from checker.play.command import format_event
 from checker.runtime import Engine, RandomAgent
 from checker.runtime.agents import ScriptedAgent
 from conftest import ROOT
@@ -31,7 +31,7 @@ def checked():
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        from checker.check import check_paths
+        from checker.front.check import check_paths
         return check_paths(FAN)
     finally:
         os.chdir(cwd)
@@ -1028,8 +1028,8 @@ def test_removing_a_precedence_of_the_expansion_brings_its_conflict_back(winner,
     """`rulebook conflicts spec/citadelles spec/extension-fan` reports nothing unresolved; each precedence of
     40-préséances.rules settles a conflict the finder reports, with a witness, once it is taken away."""
     import dataclasses
-    from checker.conflicts import Search
-    from checker.typecheck import Typed
+    from checker.conflicts.questions import Search
+    from checker.front.typecheck import Typed
     typed = checked().typed
     pair = {(winner, loser), (loser, winner)}
 
@@ -1058,8 +1058,8 @@ def test_same_rank_reactions_are_ordered_by_the_gems():
     characters.  The search pairs them (without the spec's precedences they are unresolved, with a witness);
     40-préséances.rules orders each pair as the gems do (ronde, carrée, then the 4th edition's)."""
     import dataclasses
-    from checker.conflicts import Search
-    from checker.typecheck import Typed
+    from checker.conflicts.questions import Search
+    from checker.front.typecheck import Typed
     typed = checked().typed
     only = set(SAME_RANK_ORDERS)
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
-from checker.declarations import GAME_FIELDS
-from checker.parse import keywords
+from checker.front.check import check_paths
+from checker.front.declarations import GAME_FIELDS
+from checker.front.parse import keywords
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = [("spec/citadelles",), ("spec/carcassonne",), ("spec/citadelles", "spec/extension-fan"),
@@ -42,12 +42,12 @@ WORDS = {
     ("checker/sphinxext/domain.py", "quartier"): "the label of a district's page in the book",
     ("checker/sphinxext/domain.py", "type"): "the label of a type's page in the book",
     ("checker/sphinxext/__init__.py", "cartes"): "the folder of the book's card pages",
-    ("checker/documents.py", "type"): "a JSON Schema key",
+    ("checker/base/documents.py", "type"): "a JSON Schema key",
     ("checker/lsp/complete.py", "type"): "an LSP message key",
     ("checker/lsp/hover.py", "type"): "an LSP message key",
     ("checker/lsp/index.py", "type"): "an LSP message key",
     ("checker/lsp/server.py", "type"): "an LSP message key",
-    ("checker/scenario.py", "type"): "a key of `rulebook eval --json`",
+    ("checker/scenario/command.py", "type"): "a key of `rulebook eval --json`",
     ("checker/sphinxext/editions.py", "départage"): "the French label of the game's `tiebreak` field",
 }
 

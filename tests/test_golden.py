@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
-from checker.diagnostics import render_human
+from checker.front.check import check_paths
+from checker.base.diagnostics import render_human
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"

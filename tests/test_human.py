@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from checker import ast
-from checker.configurations import select
+from checker.front import ast
+from checker.front.configurations import select
 from checker.human import Table, Words, find_lexicon
 from checker.human.agent import HumanAgent, HumanQuit
 from checker.human.board import board

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
+from checker.front.check import check_paths
 from checker.runtime import Engine
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Encoder, Unsupported
@@ -118,7 +118,7 @@ def test_z3_tells_one_copy_in_two_hands_from_two_copies(game):
     with `in` (by name), the two copies of the Écu make it possible."""
     import z3
 
-    from checker.conflicts import Search
+    from checker.conflicts.questions import Search
     from checker.solver.factory import make_solver
     search = Search(game.typed, players=2)
     écu1 = game.instances[game.def_ids["Écu"]][0]
@@ -157,7 +157,7 @@ def test_simulate_names_an_owner_for_every_copy():
     """No sample of a card's controller is undetermined, and some game credits a district of several copies
     to two players (so the test could fail: before `is in`, the samples where two players each had a copy
     were undetermined, and nobody was credited by them)."""
-    from checker.configurations import select
+    from checker.front.configurations import select
     from checker.simulate.games import Job, play_chunk, spec_files
     result = bundled()
     selection = select(result.program, result.program.configurations["Première partie"], 4)

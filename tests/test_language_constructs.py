@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checker.check import check_paths
+from checker.front.check import check_paths
 from checker.runtime import Engine
 from checker.runtime.agents import ScriptedAgent
 

@@ -2,14 +2,14 @@
 conditions it meets (never by the text of a condition it would fail), a permission is a reason only for
 the prohibitions it lifts, an illegal move by the atoms of the forbidding condition with their values;
 and `legal` and `conflicts` call the same permission/prohibition pairs unresolved (one definition,
-:meth:`checker.conflicts.Search.claim`)."""
+:meth:`checker.solver.search.SymbolicSearch.claim`)."""
 
 from __future__ import annotations
 
 import copy
 import json
 
-from checker.conflicts import Search
+from checker.conflicts.questions import Search
 from checker.solver.legal import Legality
 from checker.solver.statefile import load_state
 from conftest import bundled

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.check import check_paths
+from checker.front.check import check_paths
 from conftest import ROOT
 
 BASE = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from checker.check import ParseCache, check_paths
-from checker.diagnostics import Reporter, render_human
+from checker.front.check import ParseCache, check_paths
+from checker.base.diagnostics import Reporter, render_human
 from checker.lsp.complete import complete
 from checker.lsp.hover import Describer
 from checker.lsp.index import Symbol, build_index
@@ -248,22 +248,22 @@ def test_without_pygls_the_command_says_what_to_install(monkeypatch, capsys):
 
 @pytest.mark.parametrize("path", sorted(SPEC.glob("*.rules")), ids=lambda p: p.name)
 def test_a_file_parsed_item_by_item_is_the_file_parsed_whole(path: Path):
-    from checker.source import read_source
+    from checker.base.source import read_source
     source = read_source(path.relative_to(ROOT))
     by_items = ParseCache()._by_items(source)
     assert by_items is not None and by_items == ParseCache._whole(source)      # the same AST, spans included
 
 
 def test_typing_in_a_file_parses_again_only_the_item_typed_in(monkeypatch):
-    import checker.check
-    from checker.source import source_from_text
+    import checker.front.check
+    from checker.base.source import source_from_text
     path = SPEC / "11-personnages-5-9.rules"
     text = path.read_text(encoding="utf-8")
     cache = ParseCache()
     cache.lowered(source_from_text(path, text), Reporter())
     parsed = []
-    real = checker.check.parse_item
-    monkeypatch.setattr(checker.check, "parse_item", lambda t, b, e: parsed.append(t[b:e]) or real(t, b, e))
+    real = checker.front.check.parse_item
+    monkeypatch.setattr(checker.front.check, "parse_item", lambda t, b, e: parsed.append(t[b:e]) or real(t, b, e))
     at = text.index('card Character "Marchande"')
     typed = text[:at] + text[at:].replace("rank: 6", "rank: 6 ", 1)
     header, decls = cache.lowered(source_from_text(path, typed), Reporter())

@@ -1,7 +1,7 @@
 """Packaging: the grammar builds, and the wheel carries it and runs without the checkout.
 
 The grammar is ``grammar/rules.lark`` at the top of the repository; pyproject.toml force-includes it
-in the wheel as ``checker/_grammar/rules.lark``, which ``checker.parse._grammar_path()`` prefers.
+in the wheel as ``checker/_grammar/rules.lark``, which ``checker.front.parse._grammar_path()`` prefers.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 import lark
 import pytest
 
-import checker.parse
+import checker.front.parse
 from conftest import ROOT, SPEC
 
 GRAMMAR = ROOT / "grammar" / "rules.lark"
@@ -32,14 +32,14 @@ def test_grammar_builds_in_strict_lalr_mode():
 
     text = GRAMMAR.read_text(encoding="utf-8")
     lark.Lark(text, parser="lalr", strict=True)  # no shift/reduce conflict, no colliding terminals
-    assert checker.parse.grammar_text() == text
-    assert isinstance(checker.parse.parser(), lark.Lark)
+    assert checker.front.parse.grammar_text() == text
+    assert isinstance(checker.front.parse.parser(), lark.Lark)
 
 
 def test_checkout_uses_the_grammar_at_the_top():
     # (in a checkout there is no checker/_grammar/; the wheel adds it)
     assert not (ROOT / "checker" / "_grammar").exists()
-    assert checker.parse._grammar_path() == GRAMMAR
+    assert checker.front.parse._grammar_path() == GRAMMAR
 
 
 # ---------------------------------------------------------------- slow: a wheel, built once
@@ -107,7 +107,7 @@ def _run_outside_checkout(unzipped: Path, tmp_path: Path, *args: str) -> subproc
 
 def test_unzipped_wheel_uses_its_own_grammar(unzipped, tmp_path):
     proc = _run_outside_checkout(unzipped, tmp_path, "-c",
-                                 "import checker, checker.parse as p; print(checker.__file__); print(p._grammar_path())")
+                                 "import checker, checker.front.parse as p; print(checker.__file__); print(p._grammar_path())")
     assert proc.returncode == 0, proc.stderr
     module, grammar = map(Path, proc.stdout.splitlines())
     assert module.resolve().is_relative_to(unzipped.resolve()), module   # not the checkout

@@ -12,7 +12,7 @@ import functools
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
 from conftest import bundled
 
@@ -95,7 +95,7 @@ def legal_selections(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chosen=legal_selections(), seed=st.integers(0, 10**6))
 def test_any_legal_selection_plays(chosen, seed):
-    from checker.configurations import Selection, evaluate
+    from checker.front.configurations import Selection, evaluate
 
     players, cards = chosen
     program = bundled().program

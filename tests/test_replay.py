@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import Engine
-from checker.runtime.agents import HumanAgent, HumanQuit
+from checker.human.agent import HumanAgent, HumanQuit
 from checker.runtime.engine import Decision
 from checker.runtime.replay import state_digest
 from conftest import ROOT, bundled

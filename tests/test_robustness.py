@@ -577,8 +577,8 @@ def spec_copy(tmp_path) -> Path:
 def reuse_clean_parses(monkeypatch):
     """Parse and lower each unchanged file once per test, not once per example (they are most of a check of
     the spec).  Safe: the AST is immutable, and the passes across files still run on every example."""
-    import checker.check
-    parse, lower = checker.check.parse_file, checker.check.lower_trees
+    import checker.front.check
+    parse, lower = checker.front.check.parse_file, checker.front.check.lower_trees
     parsed: dict[tuple[str, str], list] = {}
     lowered: dict[int, tuple[list, tuple]] = {}
 
@@ -601,8 +601,8 @@ def reuse_clean_parses(monkeypatch):
             lowered[id(trees)] = (trees, result)
         return result
 
-    monkeypatch.setattr(checker.check, "parse_file", parse_file)
-    monkeypatch.setattr(checker.check, "lower_trees", lower_trees)
+    monkeypatch.setattr(checker.front.check, "parse_file", parse_file)
+    monkeypatch.setattr(checker.front.check, "lower_trees", lower_trees)
 
 
 @settings(max_examples=30, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],

@@ -12,7 +12,7 @@ import functools
 
 import pytest
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
 from conftest import bundled
 
@@ -194,7 +194,7 @@ def test_a_house_rule_overlay_changes_the_game_played(capsys, tmp_path):
 def test_a_card_name_as_an_index_means_its_single_copy_in_the_game(tmp_path):
     """`assassiné["Roi"]` (or `interrompu[this]` in a card's rule) reads the marker of the Roi in play."""
     from pathlib import Path
-    from checker.check import check_paths
+    from checker.front.check import check_paths
     from checker.runtime.state import SpecRuntimeError
 
     house = tmp_path / "maison.rules"
@@ -230,7 +230,7 @@ def test_a_card_name_as_an_index_means_its_single_copy_in_the_game(tmp_path):
 def _slow_offer(e, site, env) -> list:
     """The options an offer's actions should list, found rule by rule (``Engine.legal``, which reads each
     rule's condition alone) over every binding of the offer's `for`s, evaluated one at a time."""
-    from checker import ast
+    from checker.front import ast
     from checker.runtime.codegen import Scope
 
     gen, found = e.compiler.gen, []
@@ -259,7 +259,7 @@ def test_the_compiled_legality_tests_agree_with_the_rules_read_one_by_one(player
     """The generated code inlines and reorders nothing that changes a result: at every offer of a game, the
     actions offered are exactly those the rules, read one by one, allow; and a cached quantity is the
     quantity computed again."""
-    from checker import ast
+    from checker.front import ast
 
     e = Engine(bundled().typed)
     e.recording = False

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import Engine
 from checker.runtime.agents import ScriptedAgent
 from conftest import bundled

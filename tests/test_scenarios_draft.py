@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import RandomAgent
 from conftest import bundled
 from test_scenarios import engine

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime.agents import RandomAgent, ScriptedAgent
 from conftest import bundled
 from test_scenarios import engine, names, setup

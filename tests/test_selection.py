@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from checker.configurations import ConfigEvalError
+from checker.front.configurations import ConfigEvalError
 from checker.solver.selection import Selected, legal_selection
 from conftest import bundled
 
@@ -39,7 +39,7 @@ def test_a_symbolic_player_count_takes_the_least_the_cards_allow():
 
 
 def test_a_constraint_the_encoding_cannot_weigh_is_an_error_not_a_guess(tmp_path):
-    from checker.check import check_paths
+    from checker.front.check import check_paths
     from conftest import ROOT
     house = tmp_path / "contrainte.rules"
     house.write_text("constraint rang_maximal {\n  require max(c in selected(Character): c.rank) <= 9\n}\n",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from checker.cli import main
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
 from checker.runtime.montecarlo import MonteCarloAgent, determinise
 from checker.simulate.stats import compare, holm, wilson
@@ -76,7 +76,7 @@ def test_a_player_who_used_a_characters_power_had_that_character(one_worker):
     """Independent of the sampling: the log of game 0 (same seed, same lineup) names who used which
     character's power; each of them must be counted among the players who had that character."""
     summary, _, _ = one_worker
-    from checker.runtime.agents import make_agent
+    from checker.runtime.players import make_agent
     from checker.simulate.games import GameRecord, Job, lineup_of, play_chunk, spec_files
     result = bundled()
     selection = select(result.program, result.program.configurations["Première partie"], 4)

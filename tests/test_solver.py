@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from checker.configurations import select
+from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
 from checker.solver.factory import SolverSettings
 from checker.solver.legal import Legality, interpreter_moves, interpreter_options, point_of

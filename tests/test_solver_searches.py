@@ -11,9 +11,9 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from checker import ast
-from checker.check import check_paths
-from checker.conflicts import Search
+from checker.front import ast
+from checker.front.check import check_paths
+from checker.conflicts.questions import Search
 from checker.solver.encode import Cells, Unsupported
 from checker.solver.shapes import window
 from conftest import ROOT

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from checker.check import check_paths
-from checker.configurations import select
-from checker.trace import trace
+from checker.front.check import check_paths
+from checker.front.configurations import select
+from checker.front.trace import trace
 from conftest import ROOT, SPEC, bundled
 
 RULEBOOK = SPEC / "sources" / "citadelles-4e.txt"
@@ -142,7 +142,7 @@ def test_the_engine_knows_no_card_by_name():
 def _unannounced(stmts) -> list:
     """The `move … to cité[…]` statements no later statement of their block follows with
     `call vérifier_fin_de_partie()` (nested blocks are searched too)."""
-    from checker import ast as A
+    from checker.front import ast as A
     out = []
     for i, s in enumerate(stmts):
         if isinstance(s, A.Move) and s.dest.target.name == "cité":
@@ -166,6 +166,6 @@ def test_every_way_into_a_city_announces_a_complete_city():
         assert [span for b in bodies for span in _unannounced(b)] == []
     assert sum(str(b).count("cité") > 0 for b in bodies) >= 4
     # the check can fail: the Capitaine's power without its call is reported
-    from checker import ast as A
+    from checker.front import ast as A
     taking = next(pw for pw in program.cards["Capitaine"].powers if pw.name == "prendre_un_quartier")
     assert _unannounced(tuple(s for s in taking.body if not isinstance(s, A.CallProc))) != []

@@ -9,8 +9,8 @@ sources, declarations nothing reachable uses) change no game.
 
 from __future__ import annotations
 
-from checker import ast
-from checker.configurations import ConfigEvalError, select
+from checker.front import ast
+from checker.front.configurations import ConfigEvalError, select
 from checker.diff.compare import Shaper, source_excerpt
 from checker.diff.pair import Pair
 from checker.diff.semantic import Difference

@@ -13,12 +13,12 @@ import re
 import sys
 from pathlib import Path
 
-from checker import terminal
+from checker.base import terminal
 from checker.diff.run import DiffResult, diff_paths
-from checker.output import OutputError, plan, plan_directory, write_json
+from checker.base.output import OutputError, plan, plan_directory, write_json
 from checker.diff.semantic import Difference
 
-__all__ = ["add_parser", "diff_command", "render", "write_witnesses", "split_sides"]
+__all__ = ["add_parsers", "diff_command", "render", "write_witnesses", "split_sides"]
 
 _GROUPS = (("legality", "legality"), ("value", "values"), ("order", "reaction order"),
            ("effect", "effects (procedures and actions)"), ("power", "powers"), ("card", "cards"),
@@ -26,7 +26,7 @@ _GROUPS = (("legality", "legality"), ("value", "values"), ("order", "reaction or
            ("table", "tables"), ("rule", "rules"), ("precedence", "precedences"), ("declaration", "declarations"))
 
 
-def add_parser(new_command) -> None:
+def add_parsers(new_command) -> dict:
     """The `diff` command's parser, made by the CLI's ``new_command`` (which gives it --color and the exit codes)."""
     diff = new_command(
         "diff", help="what changes between two rule sets, with witnesses",
@@ -51,6 +51,7 @@ def add_parser(new_command) -> None:
     diff.add_argument("--first", action="store_true", help="stop at the first legality, value or order difference "
                                                            "(enough to tell different from equivalent, in CI)")
     diff.add_argument("--json", action="store_true", help="machine-readable output")
+    return {"diff": diff_command}
 
 
 def split_sides(argv: list[str]) -> list[str]:
@@ -81,7 +82,7 @@ def diff_command(args) -> int:
     outcome = diff_paths(a, b, first=args.first)
     if isinstance(outcome, tuple):
         tag, result = outcome
-        from checker.diagnostics import render_human
+        from checker.base.diagnostics import render_human
         sys.stdout.write(render_human(result.reporter.sorted(), result.sources, color=terminal.colored()) + "\n")
         print(f"rulebook diff: rule set {tag.upper()} has {len(result.reporter.errors)} error(s): fix them first",
               file=sys.stderr)

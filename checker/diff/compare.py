@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 
-from checker import ast
-from checker.source import Span
+from checker.front import ast
+from checker.base.source import Span
 
 __all__ = ["Shaper", "dependencies", "source_excerpt", "TABLES"]
 

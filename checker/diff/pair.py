@@ -9,7 +9,7 @@ state both sides can be in.  A var whose type differs between the sides, or that
 declare, is a cell of its side only.
 
 The state is *physically possible* on both sides: it is well-formed for each side (the bounds of
-:meth:`checker.conflicts.Search.well_formed`: a card in one place at most, counters 0 to 100, one
+:meth:`checker.solver.search.SymbolicSearch.well_formed`: a card in one place at most, counters 0 to 100, one
 chosen character per rank, the player count both games allow), and it only holds what the
 side's own statements can produce: a var that no statement reachable from the game's flow ever
 sets keeps its default, a zone nothing ever moves a card to stays empty (:func:`written`).
@@ -25,9 +25,9 @@ import time
 
 import z3
 
-from checker import ast
-from checker.configurations import ConfigEvalError
-from checker.conflicts import BOUND, Search
+from checker.front import ast
+from checker.front.configurations import ConfigEvalError
+from checker.solver.search import BOUND, SymbolicSearch
 from checker.runtime.engine import Engine
 from checker.solver.encode import Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
@@ -35,7 +35,7 @@ from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.selection import Selected, keep_if_sat, legal_selection, required_cards
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import player_range
-from checker.types import BOOL, KindT, Opt
+from checker.front.types import BOOL, KindT, Opt
 
 __all__ = ["Side", "Pair", "Live", "written"]
 
@@ -50,7 +50,7 @@ class Side:
     result: object           # CheckResult
     paths: list
     engine: Engine | None = None
-    search: Search | None = None
+    search: SymbolicSearch | None = None
     scopes: Scopes | None = None
     live: "Live | None" = None
     judge: Engine | None = None         # an interpreter that re-judges witnesses (its game is replaced each time)
@@ -125,7 +125,7 @@ class Pair:
             engine.recording = False
             engine.start(selection, self.players, 0, [])
             side.engine = engine
-            side.search = Search(side.typed, None, settings, engine=engine)
+            side.search = SymbolicSearch(side.typed, None, settings, engine=engine)
             side.search.low, side.search.high = self.low, self.high
             side.scopes = Scopes(side.typed)
             side.live = written(side.program, engine)

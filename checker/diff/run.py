@@ -14,7 +14,7 @@ import dataclasses
 import time
 from pathlib import Path
 
-from checker.check import CheckResult, check_paths
+from checker.front.check import CheckResult, check_paths
 from checker.diff.changes import declaration_changes
 from checker.diff.compare import Shaper, dependencies
 from checker.diff.pair import Pair, Side

@@ -20,14 +20,14 @@ import itertools
 
 import z3
 
-from checker import ast
-from checker.conflicts import Effects
+from checker.front import ast
+from checker.front.effects import Effects
 from checker.diff.pair import Pair, Side
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, is_const
 from checker.solver.statefile import StateFileError, _Values, load_move, load_state
 from checker.solver.witness import witness_files
-from checker.types import Coll
+from checker.front.types import Coll
 
 __all__ = ["Difference", "legality", "values", "reaction_order"]
 

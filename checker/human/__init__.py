@@ -11,12 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from checker import ast, terminal
+from checker.front import ast
+
+from checker.base import terminal
 from checker.human.agent import HumanAgent, HumanQuit, Narrator
 from checker.human.board import board, board_blocks
 from checker.human.words import Words
 from checker.prose import Lexicon
-from checker.types import Coll, GridT, Opt, RecordT
+from checker.front.types import Coll, GridT, Opt, RecordT
 
 __all__ = ["Table", "HumanAgent", "HumanQuit", "Words", "find_lexicon", "LexiconError"]
 
@@ -29,7 +31,7 @@ def find_lexicon(paths: list[Path], given: str | Path | None = None) -> Lexicon 
     """The book's lexicon for a spec: ``given``, else the one the nearest ``rulebook.toml`` above the spec
     names (``lexicon = "docs/lexique.toml"``), else none (identifiers are then read as words)."""
     import tomllib
-    from checker.lsp.workspace import find_config, read_settings
+    from checker.base.settings import find_config, read_settings
     path = Path(given) if given else None
     if path is None and paths:
         first = Path(paths[0]).resolve()

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from checker import ast, terminal
+from checker.front import ast
+
+from checker.base import terminal
 from checker.human.words import NOTHING_LABEL, Words
-from checker.types import Coll, KindT, Opt
+from checker.front.types import Coll, KindT, Opt
 
 __all__ = ["HumanAgent", "HumanQuit", "Narrator", "QUIT", "HELP", "VIEW"]
 

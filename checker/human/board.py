@@ -10,11 +10,11 @@ on a ``grid``, a map of the cells where a public variable is set.
 
 from __future__ import annotations
 
-from checker import ast
+from checker.front import ast
 from checker.human.words import Words, count_of
 from checker.prose import capitalize, contract, humanize, plural
 from checker.prose.french import bare, feminine
-from checker.types import BOOL, INT, PLAYER, EnumT, GridT, KindT, Opt, RecordT
+from checker.front.types import BOOL, INT, PLAYER, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["board", "board_blocks", "grid_map"]
 

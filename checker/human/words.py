@@ -13,11 +13,11 @@ from __future__ import annotations
 import string
 from typing import Callable
 
-from checker import ast
+from checker.front import ast
 from checker.prose import Lexicon, Prose, capitalize, contract, humanize, indefinite, plural
 from checker.prose.french import bare, yours
 from checker.runtime.codegen import Scope
-from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
+from checker.front.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["Words", "NOTHING_LABEL"]
 

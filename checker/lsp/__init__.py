@@ -1,4 +1,5 @@
-"""The language server of the rules language (``rulebook lsp``), for editors.
+"""The language server of the rules language (``rulebook lsp``), for editors: it takes the files an editor has
+open (saved or not) and gives diagnostics, hovers, definitions, references, completions and outlines.
 
 :mod:`~checker.lsp.workspace` decides which spec a file belongs to and checks it with
 the editor's unsaved text; :mod:`~checker.lsp.index` indexes every name of a checked

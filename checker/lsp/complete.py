@@ -15,9 +15,9 @@ import re
 from checker.lsp.hover import signature, type_text
 from checker.lsp.index import Binding, Index, Outline
 from checker.lsp.workspace import Analysis
-from checker.parse import keywords
-from checker.typecheck import BUILTIN_FUNCTIONS, BUILTIN_NAMES
-from checker.types import KindT, Opt, Ty
+from checker.front.parse import keywords
+from checker.front.typecheck import BUILTIN_FUNCTIONS, BUILTIN_NAMES
+from checker.front.types import KindT, Opt, Ty
 
 __all__ = ["Item", "complete"]
 

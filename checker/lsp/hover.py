@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from checker import ast
-from checker.check import CheckResult
+from checker.front import ast
+from checker.front.check import CheckResult
 from checker.lsp.index import GLOBAL_KINDS, Binding, Index, Symbol
-from checker.types import KindT
+from checker.front.types import KindT
 from checker.prose import Ctx, Lexicon, Prose, Step, UnsupportedNode, capitalize, cites_of, flatten_steps, humanize
 
 __all__ = ["Describer", "MAX_LINES", "MAX_QUOTES"]
@@ -39,7 +39,7 @@ TYPES = {"Int": "a whole number", "Bool": "true or false", "Text": "a text", "Pl
 def type_text(t: ast.TypeExpr | None) -> str:
     """A type as written in the spec.
 
-    >>> from checker.source import Span
+    >>> from checker.base.source import Span
     >>> at = Span("f", 1, 1, 1, 1)
     >>> type_text(ast.OptionalType(ast.SetType(ast.TypeName("District", at), at), at))
     'set of District?'

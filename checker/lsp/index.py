@@ -1,7 +1,7 @@
 """The name index of a checked spec: every name, where it is declared and where it is used.
 
-Built from a :class:`~checker.check.CheckResult` — the parsed files, the collected
-:class:`~checker.program.Program` and the types the typechecker recorded — by walking
+Built from a :class:`~checker.front.check.CheckResult` — the parsed files, the collected
+:class:`~checker.front.program.Program` and the types the typechecker recorded — by walking
 each file's declarations once, with the same scopes the typechecker uses (a rule's
 pattern binds the action's parameters, ``let``/``choose`` bind to the end of their block,
 ``for`` and aggregates bind inside themselves).  Nothing is parsed again.
@@ -18,13 +18,13 @@ import dataclasses
 import re
 from typing import Callable, Iterable
 
-from checker import ast
-from checker.check import CheckResult
-from checker.diagnostics import Reporter
-from checker.registry import registrar
-from checker.source import Span
-from checker.typecheck import BUILTIN_FUNCTIONS, BUILTIN_NAMES, Checker
-from checker.types import Coll, KindT, Opt, Ty, element
+from checker.front import ast
+from checker.front.check import CheckResult
+from checker.base.diagnostics import Reporter
+from checker.base.registry import registrar
+from checker.base.source import Span
+from checker.front.typecheck import BUILTIN_FUNCTIONS, BUILTIN_NAMES, Checker
+from checker.front.types import Coll, KindT, Opt, Ty, element
 
 __all__ = ["Symbol", "Occurrence", "Binding", "Index", "build_index", "GLOBAL_KINDS"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from checker.source import Span
+from checker.base.source import Span
 
 __all__ = ["to_units", "from_units", "span_range", "contains"]
 

@@ -20,7 +20,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from checker.diagnostics import Diagnostic, Severity
+from checker.base.diagnostics import Diagnostic, Severity
 from checker.lsp.complete import Item, complete
 from checker.lsp.index import Occurrence, Outline
 from checker.lsp.positions import from_units, span_range, to_units

@@ -12,7 +12,7 @@ A ``.rules`` file is checked together with the rest of its spec:
   examples) is checked alone, and so is a house-rule file when no base spec is named (it says so).
 
 Open buffers are checked as typed, never saved; other files are read from disk.  Parsed
-files and declarations are kept between checks (:class:`~checker.check.ParseCache`), so a
+files and declarations are kept between checks (:class:`~checker.front.check.ParseCache`), so a
 keystroke costs the parse of the declaration typed in, plus the passes over the whole program.
 """
 
@@ -27,59 +27,19 @@ import time
 import tomllib
 from pathlib import Path
 
-from checker.check import CheckResult, ParseCache, check_paths
-from checker.diagnostics import Diagnostic, Severity
+from checker.front.check import CheckResult, ParseCache, check_paths
+from checker.base.diagnostics import Diagnostic, Severity
+from checker.base.settings import CONFIG_NAME, Settings, find_config, read_settings
 from checker.lsp.hover import Describer
 from checker.lsp.index import Index, build_index
 from checker.prose import Lexicon
 
 __all__ = ["CONFIG_NAME", "Settings", "SpecContext", "Analysis", "Workspace", "read_settings", "find_config"]
 
-CONFIG_NAME = "rulebook.toml"
 MAX_SCANNED = 500            # .rules files read to decide whether a directory is a spec
 _SKIPPED_DIRS = {"node_modules", "__pycache__"}
 _GAME_LINE = re.compile(r"^[ \t]*game\b", re.MULTILINE)
 _SYNTAX_CODES = {"E0101", "E0102", "E0103", "E0104"}
-
-
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """Where house rules find their base spec, and the book's wording for hovers."""
-    base: Path | None = None
-    lexicon: Path | None = None
-    origin: str = "the editor's settings"
-    problem: str | None = None        # why the settings file could not be used
-
-
-def find_config(directory: Path) -> Path | None:
-    """The nearest ``rulebook.toml`` in ``directory`` or above it."""
-    for folder in (directory, *directory.parents):
-        candidate = folder / CONFIG_NAME
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def read_settings(config: Path) -> Settings:
-    """Read ``base`` and ``lexicon`` (paths relative to the file) from a ``rulebook.toml``."""
-    origin = str(config)
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return Settings(origin=origin, problem=f"{config} cannot be read: {exc}")
-    unknown = sorted(set(data) - {"base", "lexicon"})
-    values: dict[str, Path | None] = {}
-    for key in ("base", "lexicon"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            return Settings(origin=origin, problem=f"{config}: `{key}` must be a path between quotes")
-        values[key] = (config.parent / value) if value else None
-    problem = f"{config}: unknown key(s) {', '.join(unknown)} (known: base, lexicon)" if unknown else None
-    for key, path in values.items():
-        if path is not None and not path.exists():
-            problem = f"{config}: `{key}` names {path}, which does not exist"
-            values[key] = None
-    return Settings(values["base"], values["lexicon"], origin, problem)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,8 +14,7 @@ is being built each such mention is a marker; :meth:`Prose.finish` chooses the w
 the sentence is whole, in reading order.  The output is reST inline text: cards through
 the ``card`` callback (a cross-reference in the book), with their article.
 
->>> from checker.source import Span
->>> at = Span("x.rules", 1, 1, 1, 2)
+>>> >>> at = Span("x.rules", 1, 1, 1, 2)
 >>> prose = Prose(None)
 >>> prose.expr(ast.Binary(">=", ast.IntLit(3, at), ast.IntLit(2, at), at), Ctx())
 '3 est au moins 2'
@@ -24,125 +23,20 @@ the ``card`` callback (a cross-reference in the book), with their article.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from typing import Callable
 
-from checker import ast
+from checker.front import ast
 from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, feminine, humanize,
                                   indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
-from checker.registry import registrar
-from checker.source import Span
-from checker.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
+from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
+                                    flatten_steps, late, provide, provides)
+from checker.base.source import Span
+from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["Prose", "Ctx", "Step", "UnsupportedNode", "var", "flatten_steps", "cites_of"]
 
-
-class UnsupportedNode(Exception):
-    """The prose generator has no rule for a node: says which, and where it is in the spec."""
-
-    def __init__(self, node, what: str = ""):
-        self.node = node
-        self.span: Span | None = getattr(node, "span", None)
-        where = f"{self.span}: " if self.span else ""
-        super().__init__(f"{where}no French prose for {type(node).__name__}{' ' + what if what else ''}")
-
-# ---------------------------------------------------------------- steps and context
-
-
-@dataclasses.dataclass
-class Step:
-    """One sentence of a procedure or power, with the steps nested under it."""
-    text: str
-    children: list["Step"] = dataclasses.field(default_factory=list)
-    cites: list[ast.Cite] = dataclasses.field(default_factory=list)
-    decisions: list[str] = dataclasses.field(default_factory=list)
-
-
-_UIDS = itertools.count(1)
-
-
-@dataclasses.dataclass(frozen=True)
-class Binding:
-    """A bound name and how it is introduced.
-
-    ``mode``: ``you`` (« vous »), ``param`` (« un quartier », then « ce quartier »), ``def``
-    (« le quartier » throughout: a procedure's parameter), ``intro`` (introduced by the
-    sentence itself: « pour chaque quartier… », then « ce quartier »), ``exists`` (« l'un des
-    quartiers de votre cité », then « ce quartier »), ``alias`` (reads as ``alias``, an expression).
-    """
-    name: str
-    ty: Ty | None
-    mode: str = "def"
-    uid: int = dataclasses.field(default_factory=lambda: next(_UIDS))
-    noun: str | None = None          # the noun, when it is not the type's (an element of a zone)
-    source: str | None = None        # exists: the collection, as text
-    alias: object | None = None
-
-
-@dataclasses.dataclass(frozen=True)
-class Ctx:
-    locals: tuple[Binding, ...] = ()
-    this: str | None = None       # how `this` reads: the card's name with its article, or "ce personnage"
-    card: str | None = None       # the name of the card `this` is, when it is one card
-    me: bool = False              # inside a power: `me` is "vous"
-    mood: str = "ind"             # the mood of the next verb: "subj" after « tel que », « il faut que »
-    bare: bool = False            # numbers read as their letter (« *k* pièces d'or »)
-    given: frozenset = frozenset()    # the facts the sentence has already stated (``fact`` of each)
-    seen: set = dataclasses.field(default_factory=set, compare=False, hash=False, repr=False)
-
-    def bind(self, name: str, ty: Ty | None, mode: str = "def", noun: str | None = None, source: str | None = None,
-             alias=None) -> "Ctx":
-        binding = Binding(name, ty, mode, noun=noun, source=source, alias=alias)
-        return dataclasses.replace(self, locals=(binding,) + self.locals)
-
-    def local(self, name: str) -> bool:
-        return any(b.name == name for b in self.locals)
-
-    def lookup(self, name: str) -> Binding | None:
-        return next((b for b in self.locals if b.name == name), None)
-
-    def ind(self) -> "Ctx":
-        """The context of a part of a clause (a noun phrase): its verbs are in the indicative."""
-        return self if self.mood == "ind" and not self.bare else dataclasses.replace(self, mood="ind", bare=False)
-
-    def fresh(self) -> "Ctx":
-        """The same context for a new text: nothing mentioned yet."""
-        return dataclasses.replace(self, seen=set())
-
-
-def flatten_steps(steps: list[Step]) -> list[Step]:
-    """Containers (an if with its else branches) put their branches at their own level."""
-    out: list[Step] = []
-    for step in steps:
-        if not step.text:
-            out.extend(flatten_steps(step.children))
-        else:
-            out.append(step)
-    return out
-
-
-def cites_of(items: list[Step]) -> list[ast.Cite]:
-    """Every citation attached to the steps, in order, without repeats."""
-    seen, out = set(), []
-
-    def visit(step: Step) -> None:
-        for cite in step.cites:
-            if cite.quote not in seen:
-                seen.add(cite.quote)
-                out.append(cite)
-        for child in step.children:
-            visit(child)
-    for step in items:
-        visit(step)
-    return out
-
-
-_EXPR: dict[type, Callable] = {}
-_STMT: dict[type, Callable] = {}
-_expr = registrar(_EXPR)
-_stmt = registrar(_STMT)
 
 _ARITH = {"+": "plus", "-": "moins", "*": "fois", "/": "divisé par", "%": "modulo"}
 _LIMITS = {"once_per_turn": "une fois par tour", "once_per_round": "une fois par tour de jeu",
@@ -535,7 +429,7 @@ class Prose:
 
     def negated(self, e, ctx: Ctx) -> str:
         """The negation of a condition, built on the AST (De Morgan, flipped comparisons)."""
-        from checker.prose.exprs import negation
+        negation = late("negation")
         return self._top(lambda: negation(self, e, ctx), ctx)
 
     def args(self, es, ctx: Ctx) -> list[str]:
@@ -592,8 +486,8 @@ class Prose:
     # ---------------------------------------------------------------- rules
     def head(self, head: ast.RuleHead, ctx: Ctx) -> str:
         """One head of a rule as a sentence."""
-        from checker.prose.heads import HEADS, bind_pattern
-        handler = HEADS.get(head.kind)
+        bind_pattern = late("bind_pattern")
+        handler = late("HEADS").get(head.kind)
         if handler is None:
             raise UnsupportedNode(head, f"of kind '{head.kind}'")
         ctx = ctx.fresh()
@@ -682,13 +576,12 @@ class Prose:
         binding = ctx.lookup(name)
         if binding is None:
             return var(name)
-        from checker.prose.exprs import _local
-        return _local(self, binding, ctx)
+        return late("_local")(self, binding, ctx)
 
     def power_ctx(self, power: ast.PowerDecl, ctx: Ctx) -> Ctx:
         """The context of a power's condition and steps: `me` is « vous »; the window's names read
         « un joueur », then « ce joueur »; one the condition equates with the card reads as the card."""
-        from checker.prose.heads import aliases
+        aliases = late("aliases")
         key = (id(power), id(ctx.seen))
         if key in self._powers:
             return self._powers[key]
@@ -708,7 +601,7 @@ class Prose:
 
     def requirement(self, power: ast.PowerDecl, ctx: Ctx) -> str | None:
         """A power's condition, without what the window already says (« en jouant ce personnage-là »)."""
-        from checker.prose.heads import without_aliases
+        without_aliases = late("without_aliases")
         if power.requires is None:
             return None
         rest = without_aliases(power.requires, ctx)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from checker.prose.core import Ctx, Prose, Step, UnsupportedNode
-from checker.types import KindT
+from checker.front.types import KindT
 
 __all__ = ["Sentence", "sentences"]
 

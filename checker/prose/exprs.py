@@ -16,11 +16,12 @@ import functools
 import re
 from typing import Callable
 
-from checker import ast
-from checker.prose.core import _ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, var
+from checker.front import ast
+from checker.prose.core import (_ARITH, _EXPR, _PREPOSITIONS, MARK, Binding, Ctx, Prose, UnsupportedNode, _expr, late, provides,
+                                var)
 from checker.prose.french import bare, contract, feminine, humanize, plural, rst_escape, split_article
 from checker.prose.verbs import first_verb, inflect, inflect_first, is_verb
-from checker.types import BOOL, INT, PLAYER, Coll, Opt
+from checker.front.types import BOOL, INT, PLAYER, Coll, Opt
 
 __all__ = ["render", "negation", "relative", "member_source", "uses", "AGGREGATES", "BUILTIN_CALLS"]
 
@@ -84,6 +85,7 @@ def _name(p: Prose, e: ast.Name, ctx: Ctx) -> str:
     return var(name)
 
 
+@provides
 def _local(p: Prose, binding: Binding, ctx: Ctx) -> str:
     if binding.mode == "alias":
         return p.expr(binding.alias, ctx)
@@ -100,8 +102,7 @@ def _call(p: Prose, e: ast.Call, ctx: Ctx) -> str:
     if builtin is not None:
         return builtin(p, e, ctx.ind())
     if p.program is not None and e.func in p.program.records:
-        from checker.prose.shapes import record_value
-        return record_value(p, e, ctx.ind())
+        return late("record_value")(p, e, ctx.ind())
     return p.term_text(e.func, p.args(e.args, ctx.ind()), p.type_of(e), ctx)
 
 
@@ -176,7 +177,7 @@ def _ifexpr(p: Prose, e: ast.IfExpr, ctx: Ctx) -> str:
 
 def _or_else(e: ast.IfExpr) -> bool:
     """Is ``e`` ``if x != none then x else y`` (x, else y when there is no x)?"""
-    from checker.typecheck_shapes import shape
+    from checker.front.typecheck_core import shape
     cond = e.cond
     if not (isinstance(cond, ast.Binary) and cond.op == "!="):
         return False
@@ -336,6 +337,7 @@ def _group(p: Prose, e, ctx: Ctx, parent: str, negative: bool) -> str:
 # ---------------------------------------------------------------- negation
 
 
+@provides
 def negation(p: Prose, e, ctx: Ctx) -> str:
     """The negation of a condition, built on the AST."""
     if isinstance(e, ast.Unary) and e.op == "not":
@@ -385,7 +387,7 @@ def uses(node, name: str, skip: tuple[type, ...] = ()) -> bool:
 
 def fact(e) -> tuple | None:
     """A condition's structure without its spans, to tell that a sentence has already stated it."""
-    from checker.typecheck_shapes import shape
+    from checker.front.typecheck_core import shape
     if isinstance(e, ast.Binary):
         sides = shape(e.left), shape(e.right)
         return None if None in sides else ("binary", e.op, *sides)
@@ -596,11 +598,11 @@ def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
             return f"pour au moins un nombre {var(e.var)} {coll}, {text}"
         return f"{quantifier} nombre {var(e.var)} {coll}, {text}"
     if e.kind == "all" and not negative:
-        from checker.prose.statements import _each
+        _each = late("_each")
         inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
         return f"pour {_each(noun, coll)}, {p.expr(body, inner)}"
     if e.kind == "any" and not negative:
-        from checker.prose.heads import aliases, without_aliases
+        aliases, without_aliases = late("aliases"), late("without_aliases")
         found = aliases(body, {e.var})
         if found:
             inner = ctx.bind(e.var, elem_ty, "alias", alias=found[e.var])
@@ -617,7 +619,7 @@ def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
         inner = ctx.bind(e.var, elem_ty, "exists", noun=noun, source=coll)
         return p.expr(body, inner) if e.kind == "any" else negation(p, body, inner)
     # no element satisfies the body
-    from checker.prose.heads import aliases, without_aliases
+    aliases, without_aliases = late("aliases"), late("without_aliases")
     found = aliases(body, {e.var})
     if found:
         inner = ctx.bind(e.var, elem_ty, "alias", alias=found[e.var])
@@ -714,7 +716,7 @@ def _filter(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
 def _the(p: Prose, e: ast.Aggregate, ctx: Ctx, only: bool) -> str:
     single = singled_out(p, e, ctx)
     if single is not None and single[1] is None:     # « le seul joueur qui est le détenteur de la Couronne »
-        from checker.prose.statements import one_of
+        one_of = late("one_of")
         value = p.expr(single[0], ctx)
         where = one_of(p, p.element_noun(e.coll), p.expr(e.coll, ctx))
         if only:
@@ -752,7 +754,7 @@ def _arg(p: Prose, e: ast.Aggregate, ctx: Ctx, word: str) -> str:
 def each(p: Prose, e: ast.Aggregate, ctx: Ctx) -> str:
     """The body of an aggregate, its name first read « chaque quartier de votre cité »."""
     elem_ty, noun, coll, body = _parts(p, e, ctx)
-    from checker.prose.statements import _each
+    _each = late("_each")
     inner = ctx.bind(e.var, elem_ty, "each", noun=noun, source=_each(noun, coll))
     if not uses(body, e.var):
         return f"{p.expr(body, inner)}, pour {_each(noun, coll)}"

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from checker import ast
-from checker.prose.core import Ctx, Prose
+from checker.front import ast
+from checker.prose.core import Ctx, Prose, provide, provides
 from checker.prose.exprs import conjuncts, given, uses
-from checker.types import BOOL, PLAYER, EnumT
+from checker.front.types import BOOL, PLAYER, EnumT
 
 __all__ = ["HEADS", "bind_pattern", "aliases", "without_aliases"]
 
@@ -25,6 +25,7 @@ def _aliasable(e) -> bool:
     return isinstance(e, ast.StrLit)
 
 
+@provides
 def aliases(when, names: set[str]) -> dict[str, object]:
     """The names of ``names`` that a conjunct of ``when`` equates with the card, a card or a member."""
     found: dict[str, object] = {}
@@ -37,6 +38,7 @@ def aliases(when, names: set[str]) -> dict[str, object]:
     return found
 
 
+@provides
 def without_aliases(when, ctx: Ctx):
     """``when`` without the conjuncts that equate an aliased name with its value (None: nothing left)."""
     rest = []
@@ -53,6 +55,7 @@ def without_aliases(when, ctx: Ctx):
     return out
 
 
+@provides
 def bind_pattern(p: Prose, head: ast.RuleHead, ctx: Ctx):
     """The pattern's names bound (« vous », « un quartier »…, aliases), and what is left of ``when``."""
     params = p._params_of(head.pattern.name) or ()
@@ -132,3 +135,5 @@ HEADS: dict[str, Callable] = {
     "value": _value,
     "adjust": _adjust,
 }
+
+provide("HEADS", HEADS)

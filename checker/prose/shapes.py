@@ -1,6 +1,6 @@
 """French prose for grids, records, searches and the union/collect aggregates.
 
->>> from checker.source import Span
+>>> from checker.base.source import Span
 >>> from checker.prose.core import Ctx, Prose
 >>> at = Span("x.rules", 1, 1, 1, 2)
 >>> Prose(None).expr(ast.Call("row", (ast.Name("x", at),), at, at), Ctx().bind("x", None))
@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from checker import ast
-from checker.prose.core import Ctx, Prose, _expr
+from checker.front import ast
+from checker.prose.core import Ctx, Prose, _expr, provides
 from checker.prose.exprs import AGGREGATES, BUILTIN_CALLS, each
 from checker.prose.french import bare, contract, feminine, plural
-from checker.types import Coll
+from checker.front.types import Coll
 
 __all__: list[str] = []
 
@@ -47,6 +47,7 @@ BUILTIN_CALLS.update({
 })
 
 
+@provides
 def record_value(p: Prose, e: ast.Call, ctx: Ctx) -> str:
     """``Edge(x, up)``: « the type's noun (x, up) », in French."""
     return contract(f"{_noun_of(p, e)} ({', '.join(p.args(e.args, ctx))})")

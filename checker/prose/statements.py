@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from checker import ast
-from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, var
+from checker.front import ast
+from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
 from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
-from checker.types import BOOL, INT, Coll, EnumT, Opt
+from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
 __all__ = ["number", "one_of"]
 
@@ -53,6 +53,7 @@ def _block(p: Prose, intro: str, body, ctx: Ctx) -> Step:
     return Step(_sentence(intro + " :"), children)
 
 
+@provides
 def one_of(p: Prose, noun: str, coll: str) -> str:
     """« un personnage de la partie », « une carte de votre main », « l'un des personnages écartés »."""
     words = plural(noun)
@@ -65,6 +66,7 @@ def one_of(p: Prose, noun: str, coll: str) -> str:
     return p.member(noun, coll)
 
 
+@provides
 def _each(noun: str, coll: str) -> str:
     """« chaque joueur », « chaque quartier de votre cité », « chaque personnage parmi ces personnages »."""
     words = plural(noun)

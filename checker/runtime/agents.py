@@ -1,13 +1,12 @@
 """Agents: who decides at each decision point.  An agent sees a :class:`Decision`
-(its options, in order) and returns the index of its choice."""
+(its options, in order) and returns the index of its choice.  The built-in players by the names commands
+take are in :mod:`checker.runtime.players`; a person at the terminal is :mod:`checker.human.agent`."""
 
 from __future__ import annotations
 
 import random
 
-__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError", "AGENTS", "make_agent"]
-
-AGENTS = ("random", "greedy", "montecarlo")     # the built-in players, by the name commands take
+__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError"]
 
 
 class ScriptError(AssertionError):
@@ -46,19 +45,6 @@ class GreedyAgent:
         return self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
 
 
-def make_agent(name: str, seed: int, playouts: int = 24, depth: int = 300):
-    """A built-in player by name (see :data:`AGENTS`); ``playouts`` and ``depth`` are the Monte-Carlo
-    agent's (see :class:`checker.runtime.montecarlo.MonteCarloAgent`)."""
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "greedy":
-        return GreedyAgent(seed)
-    if name == "montecarlo":
-        from checker.runtime.montecarlo import MonteCarloAgent
-        return MonteCarloAgent(seed, playouts=playouts, depth=depth)
-    raise ValueError(f"no agent {name!r} (known: {', '.join(AGENTS)})")
-
-
 class ScriptedAgent:
     """Answers from a script: each answer is the label of the option to take, in order.
 
@@ -79,11 +65,3 @@ class ScriptedAgent:
             raise ScriptError(f"{answer!r} is not offered at {decision.prompt!r}: {labels}")
         self.seen.append((decision.prompt, labels, answer))
         return labels.index(answer)
-
-
-def __getattr__(name: str):
-    """``HumanAgent`` and ``HumanQuit`` live in :mod:`checker.human.agent` (kept importable from here)."""
-    if name in ("HumanAgent", "HumanQuit"):
-        from checker.human import agent
-        return getattr(agent, name)
-    raise AttributeError(name)

@@ -17,7 +17,7 @@ inside the effect of the action it opened it for (a refinement whose effect does
 
 from __future__ import annotations
 
-from checker import ast
+from checker.front import ast
 from checker.runtime.codegen import Scope, names_in
 from checker.runtime.state import Abort, StopProc
 

@@ -17,12 +17,12 @@ import dataclasses
 import re
 from typing import Callable
 
-from checker import ast
-from checker.bounds import quantity_bounds
-from checker.limits import MAX_INT
-from checker.registry import registrar
+from checker.front import ast
+from checker.front.bounds import quantity_bounds
+from checker.base.limits import MAX_INT
+from checker.base.registry import registrar
 from checker.runtime.state import SpecRuntimeError
-from checker.types import Coll, EnumT, KindT, Opt
+from checker.front.types import Coll, EnumT, KindT, Opt
 
 __all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard", "cached_reads"]
 
@@ -107,7 +107,7 @@ class Generator:
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
-        self._bounds = None         # quantity -> the bounds of its values (checker.bounds), made when first asked
+        self._bounds = None         # quantity -> the bounds of its values (checker.front.bounds), made when first asked
         self._count = 0
 
     # ---------------------------------------------------------------- names and functions
@@ -217,7 +217,7 @@ class Generator:
         return f"DEF[{src}]"
 
     def within_max_int(self, name: str) -> bool:
-        """Are the Int quantity's values within ±MAX_INT whatever the state (checker.bounds proves it)?"""
+        """Are the Int quantity's values within ±MAX_INT whatever the state (checker.front.bounds proves it)?"""
         if self._bounds is None:
             self._bounds = quantity_bounds(self.E.typed)
         low, high = self._bounds(name)
@@ -681,4 +681,7 @@ def _(g: Generator, e: ast.Aggregate, scope):
     return f"_single([{x} {loop} if {body}], {kind!r}, {g.const(e.span, 'span')})"
 
 
-from checker.runtime import shapes  # noqa: E402  (registers its handlers; used above when compiling)
+from checker.runtime import shapes  # noqa: E402  (used above when compiling)
+
+_on(ast.Connected)(shapes.connected_source)
+_on(ast.Path)(shapes.path_source)

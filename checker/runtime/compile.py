@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from checker import ast
-from checker.registry import registrar
-from checker.limits import MAX_LOOP
+from checker.front import ast
+from checker.base.registry import registrar
+from checker.base.limits import MAX_LOOP
 from checker.runtime.cards import Cancel
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
-from checker.types import INT, Coll
+from checker.front.types import INT, Coll
 
 __all__ = ["Compiler", "MAX_LOOP", "bound_names"]
 

@@ -20,7 +20,7 @@ import re
 import sys
 from typing import Callable
 
-from checker.documents import DocumentError, excerpt, schema_problems
+from checker.base.documents import DocumentError, excerpt, schema_problems
 
 __all__ = ["state_digest", "LogError", "ReplayMismatch", "Replayer", "ReplayAgent", "ReplayResult",
            "validate_log", "replay"]

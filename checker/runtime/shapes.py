@@ -1,22 +1,22 @@
 """codegen, continued: Python source for grids, records, searches and the union/collect aggregates.
 
-At run time a cell of a grid is an integer (see :mod:`checker.grids`), a record is a tuple of its
+At run time a cell of a grid is an integer (see :mod:`checker.base.grids`), a record is a tuple of its
 fields in declaration order (a card in a record is its definition: cards compare by name), and the
-result of `connected(…)` is a tuple in the canonical order of :mod:`checker.reach`.  The handlers
-are registered in :mod:`checker.runtime.codegen`'s table.
+result of `connected(…)` is a tuple in the canonical order of :mod:`checker.base.graphs`.  The handlers
+are registered in :mod:`checker.runtime.codegen`'s table by that module, which this one does not import
+(``Generator`` in the annotations is :class:`checker.runtime.codegen.Generator`).
 """
 
 from __future__ import annotations
 
-from checker import ast
-from checker.grids import Grid
-from checker.reach import TooFar, reachable, shortest_path
-from checker.runtime.codegen import Generator, _on
+from checker.front import ast
+from checker.base.grids import Grid
+from checker.base.graphs import TooFar, reachable, shortest_path
 from checker.runtime.state import SpecRuntimeError
-from checker.types import Coll, GridT, KindT, Opt, RecordT
+from checker.front.types import Coll, GridT, KindT, Opt, RecordT
 
 __all__ = ["Steppers", "runtime_helpers", "record_fields", "shape_call", "record_attr", "aggregate", "show_value",
-           "constant"]
+           "constant", "connected_source", "path_source"]
 
 
 class Steppers:
@@ -89,7 +89,7 @@ def _is_card_type(ty) -> bool:
 
 # ==================================================================== built-ins
 
-def shape_call(g: Generator, e: ast.Call, scope) -> str | None:
+def shape_call(g, e: ast.Call, scope) -> str | None:
     """Source for a grid built-in, `rotate`, or a record's constructor; None for other calls."""
     p = g.p
     if e.func in p.records:
@@ -129,14 +129,14 @@ def shape_call(g: Generator, e: ast.Call, scope) -> str | None:
     return None
 
 
-def record_attr(g: Generator, e: ast.Attr, scope) -> str | None:
+def record_attr(g, e: ast.Attr, scope) -> str | None:
     ty = g.type_of(e.obj)
     if not isinstance(ty, RecordT):
         return None
     return f"({g.expr(e.obj, scope)})[{record_fields(g.p, ty.name).index(e.name)}]"
 
 
-def aggregate(g: Generator, e: ast.Aggregate, scope) -> str:
+def aggregate(g, e: ast.Aggregate, scope) -> str:
     """`union(x in c: coll)` and `collect(x in c: value)`: distinct values, in the order first met."""
     coll = g.expr(e.coll, scope)
     x = g.fresh("x")
@@ -153,7 +153,7 @@ def aggregate(g: Generator, e: ast.Aggregate, scope) -> str:
     return f"_distinct([{y} for {x} in {coll} for {y} in {g.expr(e.body, inner)}], {cards})"
 
 
-def _successors(g: Generator, var: str, step: ast.Expr, scope) -> str:
+def _successors(g, var: str, step: ast.Expr, scope) -> str:
     x = g.fresh("x")
     body = g.expr(step, scope.with_fixed(var, x))
     if isinstance(g.type_of(step), Coll):
@@ -161,22 +161,20 @@ def _successors(g: Generator, var: str, step: ast.Expr, scope) -> str:
     return f"(lambda {x}: _one({body}))"
 
 
-@_on(ast.Connected)
-def _(g: Generator, e: ast.Connected, scope):
+def connected_source(g, e: ast.Connected, scope):
     starts = _values(g, e.start, scope)
     elem = g.type_of(e).elem if isinstance(g.type_of(e), Coll) else None
     helper = "_connected_cards" if _is_card_type(elem) else "_connected"
     return f"{helper}({starts}, {_successors(g, e.var, e.step, scope)}, {g.const(e.span, 'span')})"
 
 
-def _values(g: Generator, e: ast.Expr, scope) -> str:
+def _values(g, e: ast.Expr, scope) -> str:
     """A value, an optional value or a collection, as a collection."""
     src = g.expr(e, scope)
     return src if isinstance(g.type_of(e), Coll) else f"_one({src})"
 
 
-@_on(ast.Path)
-def _(g: Generator, e: ast.Path, scope):
+def path_source(g, e: ast.Path, scope):
     elem = g.type_of(e).elem if isinstance(g.type_of(e), Coll) else None
     return (f"_path({_values(g, e.start, scope)}, {_values(g, e.goal, scope)}, "
             f"{_successors(g, e.var, e.step, scope)}, {_is_card_type(elem)}, {g.const(e.span, 'span')})")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import time
 from pathlib import Path
 
+from checker.base.terminal import spec_arguments
 from checker.simulate.games import Job, run_games, spec_files
-from checker.output import OutputError, plan, plan_directory, write_bytes, write_json, write_text
+from checker.base.output import OutputError, plan, plan_directory, write_bytes, write_json, write_text
 from checker.simulate.report import comparison_report, csv_text, text_report
 from checker.simulate.stats import compare, summarize
 
@@ -23,7 +25,7 @@ def _fail(message: str) -> int:
 
 
 def _lineup(text: str, players: int) -> tuple[str, ...] | str:
-    from checker.runtime.agents import AGENTS
+    from checker.runtime.players import AGENTS
     names = [n.strip() for n in text.split(",") if n.strip()]
     for name in names:
         if name not in AGENTS:
@@ -38,7 +40,7 @@ def _lineup(text: str, players: int) -> tuple[str, ...] | str:
 def _defaults(paths: list[Path], config: str | None, players: int | None):
     """The configuration and player count to use when not given: 4 players if the game allows it
     (else its smallest count), and the first configuration of the spec for that count."""
-    from checker.check import check_paths
+    from checker.front.check import check_paths
     from checker.solver.statefile import player_range
     result = check_paths(paths)
     if not result.ok:
@@ -53,7 +55,7 @@ def _defaults(paths: list[Path], config: str | None, players: int | None):
 
 def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...]):
     """(Job, meta, kinds) for a rule set, or an exit code after saying what is wrong."""
-    from checker.play import _names, _prepare
+    from checker.front.command import card_names as _names, prepare_game as _prepare
     add, remove = args.add, args.remove
     if label == "B":
         add = args.add if args.vs_add is None else args.vs_add
@@ -94,7 +96,7 @@ def _outputs(args) -> list[Path] | int:
 
 
 def simulate_command(args) -> int:
-    from checker.parallel import cores
+    from checker.base.parallel import cores
     if not 1 <= args.games <= MAX_GAMES:
         return _fail(f"-n takes 1 to {MAX_GAMES:,} games, not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -109,7 +111,7 @@ def simulate_command(args) -> int:
     if args.config is None or args.players is None:
         args.config, args.players = _defaults(paths, args.config, args.players)
         if args.players is None:
-            from checker.play import _prepare
+            from checker.front.command import prepare_game as _prepare
             return _prepare("simulate", paths, "", 0)     # prints the spec's errors
         if args.config is None:
             return _fail(f"no configuration of the spec is for {args.players} players: give --config")
@@ -130,7 +132,7 @@ def simulate_command(args) -> int:
         if isinstance(second, int):
             return second
     workers = args.workers or cores()
-    from checker.terminal import progress
+    from checker.base.terminal import progress
     update, close = progress(args.games * (2 if second else 1), "game")
     start = time.perf_counter()
     summaries = []
@@ -170,7 +172,7 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
                                                        "comparison": comparison, "format": summaries[0]["format"]}
     try:
         if args.json == "-":
-            from checker.terminal import emit_json
+            from checker.base.terminal import emit_json
             failed = sum(s["failed"] for s in summaries)
             emit_json({"command": "simulate", "ok": not failed, "exit_code": 1 if failed else 0, **record})
         elif args.json:
@@ -196,3 +198,64 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
     except OSError as exc:
         return _fail(f"cannot write {exc.filename or ''}: {exc.strerror or exc}")
     return 0
+
+
+# ---------------------------------------------------------------- the command line
+
+def add_parsers(new_command) -> dict:
+    """`simulate`, made by the CLI's ``new_command`` (which gives it --color and the exit codes)."""
+    simulate = new_command(
+        "simulate", help="play many seeded games and report win rates, with confidence intervals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play N seeded games of a rule set on every local core (or a Dask cluster) and report the\n"
+                    "win rate by seat, by agent and by card, with 95% Wilson score intervals, and the mean length\n"
+                    "of a game.  With --vs, play the same seeds with a second rule set and test every difference.",
+        epilog="""statistics:
+  win           a game won by k players (tied after the tiebreak) credits each 1/k; a win rate is the
+                credited wins over the trials
+  by seat       trials: the games played
+  by agent      trials: the seats an agent played (the lineup turns one seat each game, so every agent
+                sits at every seat equally often over `players` games)
+  by card       for every selected card of a kind with a `controller` quantity: trials are the players
+                who *had* it in a game, i.e. whom that quantity named for one of its copies at the start
+                of a round (as the previous round left the state) or at the end of the game; samples
+                where the quantity cannot name one player are counted as undetermined
+  --vs          two-sided two-proportion z-tests (win rates) and Welch z-tests (mean rounds and moves),
+                p-values adjusted by Holm-Bonferroni over every comparison shown
+
+Game i is played with seed SEED+i; the results are the same for any number of workers.
+Exit codes: 0 done, 1 the spec has errors or some game stopped on one, 2 bad command line or an output
+that cannot be written, 3 internal error, 130 interrupted.  See docs/cli.md.""")
+    spec_arguments(simulate)
+    simulate.add_argument("-n", "--games", type=int, default=1000, help="games per rule set (default 1000)")
+    simulate.add_argument("--players", "-p", type=int,
+                          help="number of players (default 4, or the smallest count the game allows)")
+    simulate.add_argument("--config", "-c", help="a named configuration (default: the spec's first for that "
+                                                 "player count)")
+    simulate.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated")
+    simulate.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
+    simulate.add_argument("--agent", default="greedy", metavar="AGENTS",
+                          help="agents by seat, comma-separated, repeated to fill the seats (random, greedy, "
+                               "montecarlo; default greedy)")
+    simulate.add_argument("--playouts", type=int, default=24, help="montecarlo: playouts per decision (default 24)")
+    simulate.add_argument("--depth", type=int, default=300,
+                          help="montecarlo: decisions a playout plays at most before it is scored (default 300)")
+    simulate.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game (default 0)")
+    simulate.add_argument("--vs", nargs="+", type=Path, metavar="PATH",
+                          help="compare with another rule set on the same seeds: a spec directory (and its "
+                               "overlays), or overlay files added to SPEC")
+    simulate.add_argument("--vs-add", metavar="CARDS", help="cards added to the configuration in the --vs rule set "
+                                                             "(default: the same as --add)")
+    simulate.add_argument("--vs-remove", metavar="CARDS", help="cards removed in the --vs rule set (default: the "
+                                                                "same as --remove)")
+    simulate.add_argument("--alpha", type=float, default=0.05, help="significance level of --vs (default 0.05)")
+    simulate.add_argument("--workers", "-j", type=int, help="local worker processes (default: every core)")
+    simulate.add_argument("--cluster", metavar="ADDRESS",
+                          help="run on the Dask scheduler at ADDRESS (tcp://host:port) instead; needs "
+                               "pip install 'rulebook[cluster]'")
+    simulate.add_argument("--json", metavar="FILE", nargs="?", const="-",
+                          help="every statistic as JSON: on the standard output, or written to FILE")
+    simulate.add_argument("--csv", metavar="FILE", help="write the table of win rates as CSV")
+    simulate.add_argument("--plots", metavar="DIR", help="write the win-rate charts (PNG) to DIR")
+    simulate.add_argument("--force", action="store_true", help="replace files that exist")
+    return {"simulate": simulate_command}

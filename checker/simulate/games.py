@@ -28,7 +28,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from checker.parallel import chunks, ordered_map
+from checker.base.parallel import chunks, ordered_map
 
 __all__ = ["Job", "GameRecord", "spec_files", "play_chunk", "run_games", "lineup_of", "MAX_SPEC_BYTES"]
 
@@ -111,7 +111,7 @@ def _prepared(job: Job):
     if cache is None:
         cache = _local.engines = {}
     if job.key not in cache:
-        from checker.check import check_paths
+        from checker.front.check import check_paths
         from checker.runtime.engine import Engine
         if not _directories:
             atexit.register(_remove_directories)
@@ -145,7 +145,7 @@ def _controllers(engine, tracked: tuple[str, ...]) -> list[tuple[int, list[int],
 
 def play_chunk(task: tuple[Job, int, int]) -> list[GameRecord]:
     """Play games ``start`` to ``stop - 1`` of a job (see the module's docstring)."""
-    from checker.runtime.agents import make_agent
+    from checker.runtime.players import make_agent
     from checker.runtime.state import SpecRuntimeError
     job, start, stop = task
     engine = _prepared(job)

@@ -22,94 +22,14 @@ from typing import Callable
 
 import z3
 
-from checker import ast
-from checker.diagnostics import Reporter
-from checker.limits import MAX_ENCODING, MAX_RANGE
-from checker.registry import registrar
-from checker.solver.terms import mk_and, mk_if, mk_or
-from checker.typecheck import Checker
-from checker.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
+from checker.front import ast
+from checker.base.diagnostics import Reporter
+from checker.base.limits import MAX_ENCODING, MAX_RANGE
+from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _num, _on, as_bool, is_const
+from checker.front.typecheck import Checker
+from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const", "as_bool"]
-
-NONE = -1_000_000          # `none`, for every optional type
-
-
-class Unsupported(Exception):
-    """A construct this encoding cannot express (reported with the spec location)."""
-
-    def __init__(self, message: str, span=None):
-        super().__init__(message)
-        self.message, self.span = message, span
-
-    def located(self) -> str:
-        """The message, after the location in the spec it is about."""
-        return f"{self.span}: {self.message}" if self.span is not None else self.message
-
-
-# ---------------------------------------------------------------- folding constructors
-
-def is_const(x) -> bool:
-    return not isinstance(x, z3.ExprRef)
-
-
-def as_bool(x):
-    """A Boolean as a Z3 term (a Python bool made one), for what takes terms only (Implies, PbEq, assertions)."""
-    return z3.BoolVal(x) if is_const(x) else x
-
-
-def AND(*xs):
-    out = []
-    for x in xs:
-        if x is True or x is False or not isinstance(x, z3.ExprRef):
-            if not x:
-                return False
-        else:
-            out.append(x)
-    return True if not out else out[0] if len(out) == 1 else mk_and(out)
-
-
-def OR(*xs):
-    out = []
-    for x in xs:
-        if x is True or x is False or not isinstance(x, z3.ExprRef):
-            if x:
-                return True
-        else:
-            out.append(x)
-    return False if not out else out[0] if len(out) == 1 else mk_or(out)
-
-
-def NOT(x):
-    return (not x) if is_const(x) else z3.Not(x)
-
-
-def ITE(c, a, b):
-    if is_const(c):
-        return a if c else b
-    if isinstance(a, tuple) or isinstance(b, tuple):       # records: field by field
-        if not (isinstance(a, tuple) and isinstance(b, tuple)):
-            raise Unsupported("a value that may be a record or none")
-        return tuple(ITE(c, x, y) for x, y in zip(a, b))
-    if is_const(a) and is_const(b) and a == b and type(a) is type(b):
-        return a
-    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
-        return a
-    return mk_if(c, a, b)
-
-
-def EQ(a, b):
-    """``a == b``: a Python bool for two constants, a Z3 term otherwise (records field by field)."""
-    if isinstance(a, tuple) or isinstance(b, tuple):
-        if not (isinstance(a, tuple) and isinstance(b, tuple)):
-            return False
-        return AND(*(EQ(x, y) for x, y in zip(a, b)))
-    return a == b
-
-
-def _num(x):
-    return int(x) if isinstance(x, bool) else x
-
 
 # ---------------------------------------------------------------- cells
 
@@ -169,12 +89,6 @@ class Cells:
 
 
 # ---------------------------------------------------------------- the encoder
-
-_EXPR: dict[type, Callable] = {}
-
-
-_on = registrar(_EXPR)
-
 
 class Encoder:
     """Encodes expressions, quantities and the legality of actions for one game's cards and players
@@ -434,7 +348,7 @@ class Encoder:
         return fn(self, e, env)
 
     def spend(self, n: int, span) -> None:
-        """Count ``n`` more elements ranged over; past :data:`~checker.limits.MAX_ENCODING` the question
+        """Count ``n`` more elements ranged over; past :data:`~checker.base.limits.MAX_ENCODING` the question
         is too large to encode (a located :class:`Unsupported`, which the commands report as undecided)."""
         self.spent += n
         if self.spent > MAX_ENCODING:

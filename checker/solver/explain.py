@@ -11,9 +11,9 @@ the prohibitions that forbid the action; and the names it reads with their value
 
 from __future__ import annotations
 
-from checker import ast
+from checker.front import ast
 from checker.solver.encode import Encoder, Unsupported, is_const
-from checker.types import BOOL
+from checker.front.types import BOOL
 
 __all__ = ["explain"]
 

@@ -23,61 +23,17 @@ import dataclasses
 
 import z3
 
-from checker import ast
-from checker.limits import MAX_MOVES
+from checker.front import ast
+from checker.base.limits import MAX_MOVES
 from checker.runtime.engine import Decision, Engine, Power
 from checker.solver.encode import AND, EQ, NOT, OR, Encoder, Unsupported, as_bool, is_const
 from checker.solver.explain import explain
 from checker.solver.factory import DEFAULT, SolverSettings, make_solver, run
+from checker.solver.points import Move, Point, interpreter_moves, point_of
 from checker.solver.scopes import Scopes
-from checker.types import Coll, element
+from checker.front.types import Coll, element
 
 __all__ = ["Point", "Reason", "Verdict", "Legality", "point_of", "interpreter_moves"]
-
-Move = tuple
-
-
-@dataclasses.dataclass
-class Point:
-    """A decision point: ``site`` asks ``player``, with ``env`` the local names in scope there."""
-
-    site: object            # ast.Offer | ast.Choose | ast.ChooseSubset | Power (a reaction)
-    player: int
-    env: dict
-    card: int | None = None  # for a reaction: the card whose power it is
-
-    @property
-    def kind(self) -> str:
-        return {ast.Offer: "offer", ast.Choose: "choose", ast.ChooseSubset: "subset"}.get(type(self.site), "react")
-
-
-def point_of(decision: Decision, scopes: Scopes) -> Point:
-    """The decision point an interpreter's decision is, keeping only the names in scope there."""
-    site, env = decision.site, decision.env or {}
-    if isinstance(site, Power):
-        names = ["me", "this", *site.names]
-        return Point(site, decision.player, {k: env[k] for k in names if k in env}, env.get("this"))
-    names = scopes.at.get(id(site), {})
-    return Point(site, decision.player, {k: env[k] for k in names if k in env})
-
-
-def interpreter_moves(decision: Decision) -> list[Move]:
-    """The options the interpreter offered at a decision, as moves."""
-    site = decision.site
-    if isinstance(site, Power):
-        return [("react", bool(o)) for o in decision.options]
-    if isinstance(site, ast.Offer):
-        out = []
-        for o in decision.options:
-            if o[0] == "action":
-                out.append(("action", o[1], tuple(o[2])))
-            elif o[0] == "power":
-                out.append(("power", o[2], o[1].name))
-            else:
-                out.append(("finish", o[1]))
-        return out
-    return [("choose", o) for o in decision.options] + ([("nothing",)] if decision.optional else [])
-
 
 @dataclasses.dataclass
 class Reason:
@@ -497,7 +453,7 @@ class Legality:
 
     def _overruled(self, enc: Encoder, s, permits, forbidding: list) -> list[tuple]:
         """The permissions that apply to the move but do not lift a prohibition that forbids it, each as
-        (permission, prohibition, :class:`~checker.conflicts.Claim`): the claim says whether a precedence
+        (permission, prohibition, :class:`~checker.solver.search.Claim`): the claim says whether a precedence
         makes the prohibition win (settled), whether the pair is a conflict `rulebook conflicts` reports
         (unresolved), or whether the permission is an exception to other rules only (unrelated) — the
         same definition, computed by the same code, as the conflict finder's."""
@@ -517,8 +473,8 @@ class Legality:
     def _search(self):
         """The symbolic search of the conflict finder, for :meth:`_overruled` (made once, when needed)."""
         if self._claims is None:
-            from checker.conflicts import Search
-            self._claims = Search(self.E.typed, settings=self.settings)
+            from checker.solver.search import SymbolicSearch
+            self._claims = SymbolicSearch(self.E.typed, settings=self.settings)
         return self._claims
 
     @staticmethod

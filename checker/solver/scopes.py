@@ -7,10 +7,10 @@ this table says how to read and write them.
 
 from __future__ import annotations
 
-from checker import ast
-from checker.diagnostics import Reporter
-from checker.typecheck import Checker, Typed
-from checker.types import PLAYER, Coll, KindT, Ty, element
+from checker.front import ast
+from checker.base.diagnostics import Reporter
+from checker.front.typecheck import Checker, Typed
+from checker.front.types import PLAYER, Coll, KindT, Ty, element
 
 __all__ = ["Scopes"]
 

@@ -1,7 +1,7 @@
 """encode, continued: `connected(…)` and `path(…)` for Z3.
 
 On a known state (a decision point: the state is given, the move is the unknown) a search is followed
-on constants: each possible start is searched like the interpreter does (:mod:`checker.reach`), and the
+on constants: each possible start is searched like the interpreter does (:mod:`checker.base.graphs`), and the
 result is guarded by which start it is.
 
 On a symbolic state (the conflict search) the relation depends on the state, and `connected` is
@@ -22,6 +22,8 @@ the window (or a record with one) is outside those states, and the constraint th
 added too, so the answers hold for the states whose searches stay inside the window.
 
 `path(…)` through a state-dependent relation is not encoded (see :func:`_path`).
+Handlers register in the table of :mod:`checker.solver.formulas`; ``enc`` is always the
+:class:`checker.solver.encode.Encoder`, which imports this module (so this one does not import it).
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ from collections import deque
 
 import z3
 
-from checker import ast
-from checker.limits import MAX_ENCODING, MAX_SEARCHED
-from checker.reach import TooFar, reachable, shortest_path
-from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, _on, as_bool, is_const
+from checker.front import ast
+from checker.base.limits import MAX_ENCODING, MAX_SEARCHED
+from checker.base.graphs import TooFar, reachable, shortest_path
+from checker.solver.formulas import AND, NONE, NOT, OR, Unsupported, _on, as_bool, is_const
 from checker.solver.shapes import known, window
-from checker.types import Coll, GridT, KindT, Opt, RecordT, Ty
+from checker.front.types import Coll, GridT, KindT, Opt, RecordT, Ty
 
 __all__: list[str] = []        # registers the encodings of ast.Connected and ast.Path
 
@@ -44,7 +46,7 @@ class _Symbolic(Unsupported):
     """The next values of a search depend on what is not known in advance."""
 
 
-def _constant_successors(enc: Encoder, var: str, step: ast.Expr, env: dict, node, span) -> list:
+def _constant_successors(enc, var: str, step: ast.Expr, env: dict, node, span) -> list:
     local = dict(env)
     local[var] = node
     v = enc.expr(step, local)
@@ -60,12 +62,12 @@ def _constant_successors(enc: Encoder, var: str, step: ast.Expr, env: dict, node
     return out
 
 
-def _starts(enc: Encoder, v, span) -> list:
+def _starts(enc, v, span) -> list:
     """The possible starting points of a search, guarded: [(guard, constant)]."""
     return _expanded(enc, v, "a search from a value not known in advance", span)
 
 
-def _expanded(enc: Encoder, v, unknown: str, span) -> list:
+def _expanded(enc, v, unknown: str, span) -> list:
     """A value or a collection as [(guard, constant)]: each element whose possible values are known stands
     for each of them, guarded by being it."""
     items = v if isinstance(v, list) else [(True, v)]
@@ -88,7 +90,7 @@ def _constant(x) -> bool:
 
 
 @_on(ast.Connected)
-def _(enc: Encoder, e: ast.Connected, env):
+def _(enc, e: ast.Connected, env):
     starts = _starts(enc, enc.expr(e.start, env), e.start.span)
     try:
         return _followed(enc, e, env, starts)
@@ -98,7 +100,7 @@ def _(enc: Encoder, e: ast.Connected, env):
     return _fixpoint(enc, e, env, starts)
 
 
-def _followed(enc: Encoder, e: ast.Connected, env, starts: list) -> list:
+def _followed(enc, e: ast.Connected, env, starts: list) -> list:
     """The search from each constant start, on constant next values; guarded by which start it is."""
     found: dict = {}
     cache = enc.__dict__.setdefault("_reached", {})
@@ -120,7 +122,7 @@ def _followed(enc: Encoder, e: ast.Connected, env, starts: list) -> list:
 
 # ---------------------------------------------------------------- the fixpoint on a symbolic state
 
-def _edges(enc: Encoder, e: ast.Connected, env: dict, node) -> list:
+def _edges(enc, e: ast.Connected, env: dict, node) -> list:
     """[(guard, y)]: ``y`` (a constant) is in ``next(node)`` when ``guard`` holds."""
     local = dict(env)
     local[e.var] = node
@@ -129,7 +131,7 @@ def _edges(enc: Encoder, e: ast.Connected, env: dict, node) -> list:
             if y != NONE]
 
 
-def _inside(enc: Encoder, ty: Ty):
+def _inside(enc, ty: Ty):
     """A test: is a value of type ``ty`` one the symbolic states range over (its cells in the window)?"""
     ty = ty.inner if isinstance(ty, Opt) else ty
     if isinstance(ty, GridT):
@@ -141,7 +143,7 @@ def _inside(enc: Encoder, ty: Ty):
     return lambda v: True
 
 
-def _fixpoint(enc: Encoder, e: ast.Connected, env: dict, starts: list) -> list:
+def _fixpoint(enc, e: ast.Connected, env: dict, starts: list) -> list:
     ty = enc.type_of(e)
     elem = ty.elem if isinstance(ty, Coll) else ty
     if isinstance(elem.inner if isinstance(elem, Opt) else elem, KindT):
@@ -231,7 +233,7 @@ def _too_large(e: ast.Connected, values: int, each: int):
 # ---------------------------------------------------------------- path
 
 @_on(ast.Path)
-def _path(enc: Encoder, e: ast.Path, env):
+def _path(enc, e: ast.Path, env):
     """`path(…)` on constants.  Through a relation that depends on a symbolic state it is not encoded: the
     interpreter's answer is one shortest sequence, the first the breadth-first search meets (its starts and
     each ``next`` in their order), and which one that is depends on the order the search met every value

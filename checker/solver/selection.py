@@ -1,12 +1,12 @@
 """A legal selection of cards, in Z3: which cards a game can be set up with, for a witness.
 
 A `constraint` (not an `invariant`) judges the selection of cards a game is played with: it reads only
-``selected(Kind)``, card attributes and ``player_count`` (:mod:`checker.configurations` evaluates it on
+``selected(Kind)``, card attributes and ``player_count`` (:mod:`checker.front.configurations` evaluates it on
 a configuration).  Here each card of the spec gets a Boolean, *selected*, and each constraint becomes a
 formula over those Booleans and the player count: a collection ``selected(K)`` is every card of ``K``
 guarded by its Boolean, ``count``/``sum``/``any``/``all``/``filter`` over it sum or join the guarded
 terms, and everything that reads no selection and no symbolic player count is evaluated as
-:func:`~checker.configurations.evaluate` does.  :func:`legal_selection` gives the formulas that say
+:func:`~checker.front.configurations.evaluate` does.  :func:`legal_selection` gives the formulas that say
 "the cards ``required`` are selected together and every constraint holds"; `rulebook conflicts` adds
 them to a witness so that some legal game could be set up with its cards (configurations are finite: Z3
 decides this exactly), and :func:`forbidding` names the constraints that forbid every such game (a rule that
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import z3
 
-from checker import ast
-from checker.configurations import ConfigEvalError, Selection, evaluate
+from checker.front import ast
+from checker.front.configurations import ConfigEvalError, Selection, evaluate
 from checker.solver.encode import AND, NOT, OR, as_bool, is_const
 from checker.solver.factory import run
 

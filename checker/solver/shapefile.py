@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from checker.types import BOOL, INT, PLAYER, GridT, KindT, Opt, RecordT, Ty
+from checker.front.types import BOOL, INT, PLAYER, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["write_shape", "read_shape", "key_text", "read_key_text"]
 
@@ -37,7 +37,7 @@ def _card_by_name(vals, data, kind: str, path: str, problems: list):
     E = vals.E
     if isinstance(data, str) and data.split("#")[0] in E.def_ids and E.def_kind[E.def_ids[data.split("#")[0]]] == kind:
         return E.def_ids[data.split("#")[0]]
-    from checker.program import did_you_mean
+    from checker.front.program import did_you_mean
     hint = did_you_mean(str(data), [c.name for c in E.program.cards_of(kind)], '"')
     problems.append((path, f"expected a {kind}, not {_shown(data)}" + (f"; {hint}" if hint else "")))
     return None

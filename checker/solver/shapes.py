@@ -5,6 +5,8 @@ encodings (so a record whose fields are known folds to a constant tuple).  A bui
 value with a known, finite set of possible values (a move's binder, a cell read from the state…) is
 computed for each of them, as an ``If`` chain whose leaves are constants — the values it can take are
 known in turn.  The searches, `connected(…)` and `path(…)`, are in :mod:`checker.solver.searches`.
+Handlers register in the table of :mod:`checker.solver.formulas`; ``enc`` is always the
+:class:`checker.solver.encode.Encoder`, which imports this module (so this one does not import it).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ import itertools
 
 import z3
 
-from checker import ast
-from checker.solver.encode import AND, ITE, NONE, OR, Encoder, Unsupported, _on, is_const
-from checker.types import GridT, KindT, Opt, RecordT, Ty
+from checker.front import ast
+from checker.solver.formulas import AND, ITE, NONE, OR, Unsupported, is_const
+from checker.front.types import GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["MISSING", "known", "call", "record_field", "aggregate", "fresh_record", "select_shaped", "plain",
            "encoded", "shown", "MAX_COMBINATIONS", "WINDOW", "window", "symbolic_cell", "field_domain",
@@ -32,7 +34,7 @@ def window(grid) -> list[int]:
             if grid.cell(r, c) is not None]
 
 
-def field_domain(enc: Encoder, ty: Ty) -> tuple | None:
+def field_domain(enc, ty: Ty) -> tuple | None:
     """The values a symbolic cell or field of a record of type ``ty`` ranges over, when they are few (None: an
     integer).  A card in a record is its definition, as in the interpreter."""
     optional = isinstance(ty, Opt)
@@ -48,7 +50,7 @@ def field_domain(enc: Encoder, ty: Ty) -> tuple | None:
     return values + ((NONE,) if optional else ())
 
 
-def record_values(enc: Encoder, ty: RecordT, limit: int) -> tuple | None:
+def record_values(enc, ty: RecordT, limit: int) -> tuple | None:
     """Every value of a record type, as the interpreter holds them (a card field is a definition, a cell one
     of the window's), when each field ranges over few values and there are at most ``limit`` in all; None
     otherwise (a field that is an integer, or too many)."""
@@ -93,17 +95,17 @@ def symbolic_cell(cells, key: tuple, ty: Ty, label: str):
 
 # ---------------------------------------------------------------- values
 
-def plain(enc: Encoder, value, ty: Ty):
+def plain(enc, value, ty: Ty):
     """An encoded cell or record → the interpreter's value (MISSING: another type)."""
     return _fieldwise(enc, value, ty, enc.to_runtime)
 
 
-def encoded(enc: Encoder, value, ty: Ty):
+def encoded(enc, value, ty: Ty):
     """The interpreter's cell or record → its encoding (MISSING: another type)."""
     return _fieldwise(enc, value, ty, enc.from_runtime)
 
 
-def _fieldwise(enc: Encoder, value, ty: Ty, convert):
+def _fieldwise(enc, value, ty: Ty, convert):
     if isinstance(ty, GridT):
         return value
     if isinstance(ty, RecordT) and isinstance(value, tuple):
@@ -111,7 +113,7 @@ def _fieldwise(enc: Encoder, value, ty: Ty, convert):
     return MISSING
 
 
-def shown(enc: Encoder, value, ty: Ty) -> str | None:
+def shown(enc, value, ty: Ty) -> str | None:
     if isinstance(ty, GridT):
         return enc.E.grids[ty.name].show(value) if is_const(value) else str(value)
     if isinstance(ty, RecordT) and isinstance(value, tuple):
@@ -120,21 +122,21 @@ def shown(enc: Encoder, value, ty: Ty) -> str | None:
     return None
 
 
-def remember(enc: Encoder, v, values: tuple) -> None:
+def remember(enc, v, values: tuple) -> None:
     """Record the values ``v`` can take.  ``v`` is kept alive with its record: Z3 reuses the ids of terms
     that are gone, and a recycled id must not find another term's values."""
     enc.domains[v.get_id()] = values
     enc._alive.append(v)
 
 
-def _field_types(enc: Encoder, record: str) -> list[Ty]:
+def _field_types(enc, record: str) -> list[Ty]:
     cached = enc.__dict__.setdefault("_record_fields", {})
     if record not in cached:
         cached[record] = [enc.resolve(f.type) for f in enc.p.records[record].fields]
     return cached[record]
 
 
-def known(enc: Encoder, v) -> tuple | None:
+def known(enc, v) -> tuple | None:
     """The constants ``v`` can be, when they are known (None otherwise)."""
     if isinstance(v, tuple):
         per_field = [known(enc, x) for x in v]
@@ -167,7 +169,7 @@ def known(enc: Encoder, v) -> tuple | None:
     return _evaluated(enc, v)
 
 
-def _evaluated(enc: Encoder, v) -> tuple | None:
+def _evaluated(enc, v) -> tuple | None:
     """The values of a term over symbolic values whose possible values are known (``3 * r`` for a rotation
     ``r`` in 0..3), by substituting each combination."""
     free = _constants(v)
@@ -212,7 +214,7 @@ def _literal(c):
     return z3.BoolVal(c) if isinstance(c, bool) else z3.IntVal(c)
 
 
-def _lift(enc: Encoder, args: list, fn, span, what: str):
+def _lift(enc, args: list, fn, span, what: str):
     """``fn`` applied to arguments some of which are symbolic: an If chain over their known values."""
     domains = []
     for a in args:
@@ -233,7 +235,7 @@ def _lift(enc: Encoder, args: list, fn, span, what: str):
     return NONE if out is None else out
 
 
-def fresh_record(enc: Encoder, name: str, ty: RecordT, domain: list):
+def fresh_record(enc, name: str, ty: RecordT, domain: list):
     """A symbolic record ranging over ``domain`` (guarded constant tuples): a selector, and each field an If
     chain over the candidates.  Returns (record, the condition that it is one of them)."""
     candidates = [(g, x) for g, x in domain if not (is_const(g) and not g)]
@@ -255,7 +257,7 @@ def fresh_record(enc: Encoder, name: str, ty: RecordT, domain: list):
     return tuple(fields), inside
 
 
-def select_shaped(enc: Encoder, index, read):
+def select_shaped(enc, index, read):
     """``read(k)`` at a record or cell index that may be symbolic: an If chain over its known values."""
     values = known(enc, index)
     if values is None:
@@ -269,7 +271,7 @@ def select_shaped(enc: Encoder, index, read):
 
 # ---------------------------------------------------------------- built-ins
 
-def call(enc: Encoder, e: ast.Call, env: dict):
+def call(enc, e: ast.Call, env: dict):
     """A grid built-in, `rotate`, or a record's constructor; MISSING for other calls."""
     p = enc.p
     if e.func in p.records:
@@ -314,11 +316,11 @@ def call(enc: Encoder, e: ast.Call, env: dict):
     return MISSING
 
 
-def grid_enum(enc: Encoder, grid: str) -> str:
+def grid_enum(enc, grid: str) -> str:
     return enc.p.grids[grid].directions[0]
 
 
-def record_field(enc: Encoder, e: ast.Attr, env: dict):
+def record_field(enc, e: ast.Attr, env: dict):
     ty = enc.type_of(e.obj)
     if not isinstance(ty, RecordT):
         return MISSING
@@ -341,7 +343,7 @@ def _hashable(v):
     return v if is_const(v) else None
 
 
-def _distinct(enc: Encoder, pairs: list, span):
+def _distinct(enc, pairs: list, span):
     """Guarded elements, one entry per constant value (guards joined with or); a symbolic element whose
     possible values are known stands for each of them, guarded by being it."""
     merged: dict = {}
@@ -371,7 +373,7 @@ def _distinct(enc: Encoder, pairs: list, span):
     return [merged[k] for k in order]
 
 
-def aggregate(enc: Encoder, e: ast.Aggregate, env: dict) -> list:
+def aggregate(enc, e: ast.Aggregate, env: dict) -> list:
     coll = enc.coll(e.coll, env)
     local = dict(env)
     pairs = []

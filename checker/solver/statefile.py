@@ -17,14 +17,14 @@ import dataclasses
 import json
 from pathlib import Path
 
-from checker.documents import ROOT, DocumentError, excerpt, schema_problems
-from checker.program import did_you_mean
+from checker.base.documents import ROOT, DocumentError, excerpt, schema_problems
+from checker.front.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
 from checker.runtime.state import SpecRuntimeError
-from checker.solver.legal import Move, Point
+from checker.solver.points import Move, Point
 from checker.solver.scopes import Scopes
 from checker.solver.shapefile import key_text, read_key_text, read_shape, write_shape
-from checker.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
+from checker.front.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
 __all__ = ["FORMAT", "StateFileError", "dump_state", "load_state", "load_move", "dump_move", "site_label",
            "player_range"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import z3
 
-from checker import ast
+from checker.front import ast
 from checker.runtime.engine import SLOTS, Engine
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Encoder, is_const
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state, site_label
-from checker.types import PLAYER, EnumT, KindT, Opt
+from checker.front.types import PLAYER, EnumT, KindT, Opt
 
 __all__ = ["witness_files", "interpreter_rules"]
 

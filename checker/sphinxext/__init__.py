@@ -7,7 +7,7 @@ In ``conf.py``::
     rulebook_lexicon = "lexique.toml"                         # how the book words the vocabulary
     rulebook_simulations = ["simulations/base.json"]          # results of `rulebook simulate --json`
 
-The spec is checked once per build with :func:`checker.check.check_paths`; its
+The spec is checked once per build with :func:`checker.front.check.check_paths`; its
 diagnostics become Sphinx warnings located at ``file:line``.  Every card with
 powers or rules gets a page (generated under ``cartes/`` when the build starts),
 and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
@@ -102,8 +102,8 @@ class AutoDirective(SphinxDirective):
             self.env.note_dependency(str(path))
         what, _, arg = " ".join(self.arguments).partition(" ")
         if what == "edition":            # its own files, and its parent's
-            from checker.check import spec_files
-            from checker.diagnostics import Reporter
+            from checker.front.check import spec_files
+            from checker.base.diagnostics import Reporter
             for edition in book.editions:
                 if edition.name in (arg.strip(), next((e.parent for e in book.editions if e.name == arg.strip()), None)):
                     for path in edition.paths:
@@ -222,7 +222,7 @@ def _lexer(app: Sphinx) -> None:
     try:
         get_lexer_by_name("rulebook")
     except ClassNotFound:
-        from checker.lexer import RulebookLexer
+        from checker.front.lexer import RulebookLexer
         app.add_lexer("rulebook", RulebookLexer)
 
 
@@ -230,7 +230,7 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("rulebook_spec", ["../spec/citadelles"], "env", [list, str])
     app.add_config_value("rulebook_lexicon", "lexique.toml", "env", [str])
     app.add_config_value("rulebook_simulations", [], "env", [list])
-    app.add_config_value("rulebook_conflict_finder", "checker.conflicts:find_conflicts", "env", [str])
+    app.add_config_value("rulebook_conflict_finder", "checker.conflicts.questions:find_conflicts", "env", [str])
     app.add_config_value("rulebook_editions", {}, "env", [dict])
     RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
     app.add_domain(RulebookDomain)

@@ -1,6 +1,6 @@
 """The book: a checked spec, its wording, and where each declaration is described.
 
-A :class:`Book` is built from the spec paths through :func:`checker.check.check_paths`
+A :class:`Book` is built from the spec paths through :func:`checker.front.check.check_paths`
 (the same pipeline as ``rulebook check``); nothing here parses a spec by hand.  It
 knows which page describes each declaration (so that every rule, procedure and
 quantity is described once and referenced everywhere else), and how to write a
@@ -15,14 +15,14 @@ import unicodedata
 from pathlib import Path
 from typing import Callable
 
-from checker import ast
-from checker.check import CheckResult, check_paths, spec_files
-from checker.citations import source_path
-from checker.diagnostics import Reporter
+from checker.front import ast
+from checker.front.check import CheckResult, check_paths, spec_files
+from checker.front.citations import source_path
+from checker.base.diagnostics import Reporter
 from checker.prose import Ctx, Lexicon, Prose, plural, rst_escape
-from checker.source import Span
+from checker.base.source import Span
 
-__all__ = ["Book", "slug", "FLOW_PAGES"]
+__all__ = ["Book", "slug", "FLOW_PAGES", "OBJECT_TYPES"]
 
 # The chapters of the rules, in reading order: (key, title).
 FLOW_PAGES = (("setup", "Mise en place"), ("draft", "Choix des personnages"), ("turn", "Le tour d'un joueur"),
@@ -395,10 +395,30 @@ class PowerRef:
         return self.power.span
 
 
+# the object types of the Sphinx domain (:mod:`checker.sphinxext.domain`): (singular, plural) in French
+OBJECT_TYPES: dict[str, tuple[str, str]] = {
+    "character": ("personnage", "Personnages"),
+    "district": ("quartier", "Quartiers"),
+    "card": ("carte", "Cartes"),
+    "power": ("pouvoir", "Pouvoirs"),
+    "rule": ("règle", "Règles"),
+    "procedure": ("procédure", "Procédures"),
+    "action": ("action", "Actions"),
+    "quantity": ("grandeur", "Grandeurs"),
+    "table": ("table", "Tables"),
+    "constraint": ("contrainte", "Contraintes"),
+    "configuration": ("configuration", "Configurations"),
+    "decision": ("décision", "Décisions"),
+    "precedence": ("préséance", "Préséances"),
+    "term": ("état", "État du jeu"),
+    "type": ("type", "Types"),
+    "window": ("moment", "Moments"),
+}
+
+
 def card_objtype(kind: str) -> str:
     """The domain's object type for a card of ``kind``: the kind's name in lower case when the domain has
     such a type (``rb:character``), else ``card``."""
-    from checker.sphinxext.domain import OBJECT_TYPES
     return kind.lower() if kind.lower() in OBJECT_TYPES else "card"
 
 

@@ -15,15 +15,14 @@ import dataclasses
 import re
 from html import escape
 
-from checker import ast
-from checker.configurations import ConfigEvalError, Selection, evaluate, game_player_counts, spans_of_counts
+from checker.front import ast
+from checker.front.configurations import ConfigEvalError, Selection, evaluate, game_player_counts, spans_of_counts
 from checker.prose import capitalize, humanize
 from checker.prose.exprs import uses
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
-from checker.sphinxext.player import plain_body, unlinked
-from checker.sphinxext.render import _label, _params_ctx
-from checker.types import INT, Coll
+from checker.sphinxext.render import _label, _params_ctx, plain_body, unlinked
+from checker.front.types import INT, Coll
 
 __all__ = ["render_diagram", "diagram_svg", "players_variants", "Box"]
 

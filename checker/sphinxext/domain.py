@@ -19,31 +19,13 @@ from sphinx.roles import XRefRole
 from sphinx.util import logging
 from sphinx.util.nodes import make_refnode
 
-from checker.sphinxext.book import slug
+from checker.sphinxext.book import OBJECT_TYPES, slug
 
 __all__ = ["RulebookDomain", "OBJECT_TYPES"]
 
 logger = logging.getLogger(__name__)
 
 # object type → (label in the index and signatures, plural heading in the domain index)
-OBJECT_TYPES: dict[str, tuple[str, str]] = {
-    "character": ("personnage", "Personnages"),
-    "district": ("quartier", "Quartiers"),
-    "card": ("carte", "Cartes"),
-    "power": ("pouvoir", "Pouvoirs"),
-    "rule": ("règle", "Règles"),
-    "procedure": ("procédure", "Procédures"),
-    "action": ("action", "Actions"),
-    "quantity": ("grandeur", "Grandeurs"),
-    "table": ("table", "Tables"),
-    "constraint": ("contrainte", "Contraintes"),
-    "configuration": ("configuration", "Configurations"),
-    "decision": ("décision", "Décisions"),
-    "precedence": ("préséance", "Préséances"),
-    "term": ("état", "État du jeu"),
-    "type": ("type", "Types"),
-    "window": ("moment", "Moments"),
-}
 _CARDS = ("character", "district", "card")
 _PLAIN = (*_CARDS, "power", "configuration", "precedence", "procedure", "quantity", "table")     # shown as words; the others are identifiers
 

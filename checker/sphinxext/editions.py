@@ -27,8 +27,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from checker.check import check_paths, spec_files
-from checker.diagnostics import Reporter
+from checker.front.check import check_paths, spec_files
+from checker.base.diagnostics import Reporter
 from checker.prose import rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
@@ -40,7 +40,7 @@ CACHE_DIR = "_diff"
 # the code the results depend on (under checker/)
 # what a comparison's result depends on besides the spec: the diff, the whole Z3 side (the encoding's helper
 # modules shape the terms, and so Z3's witnesses) and the interpreter that re-judges each witness
-_CODE = ("diff/*.py", "solver/*.py", "runtime/*.py", "configurations.py", "conflicts.py")
+_CODE = ("diff/*.py", "solver/*.py", "runtime/*.py", "front/configurations.py")
 
 
 class Edition:
@@ -111,7 +111,7 @@ def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path
         d.pop("move", None)
     cache.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"key": key, "result": result}, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    from checker.output import write_text
+    from checker.base.output import write_text
     write_text(path, text, force=True)         # the book's own cache, rewritten when its key changes
     return result, True
 

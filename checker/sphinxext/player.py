@@ -9,48 +9,17 @@ section each, with a link to the card's page in the reference.
 
 from __future__ import annotations
 
-import dataclasses
-import re
-
-from checker import ast
 from checker.prose import Step, capitalize, humanize, rst_escape
 from checker.prose.french import bare, contract, feminine
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
-from checker.types import INT
-from checker.sphinxext.render import _attr_names, _attr_label, _attr_text, _label, _params_ctx, table_grid
+from checker.front.types import INT
+from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, table_grid,
+                                      unlinked)
 
-__all__ = ["render_player_chapter", "render_player_cards", "plain_body", "unlinked", "PLAYER_DIR"]
+__all__ = ["render_player_chapter", "render_player_cards", "PLAYER_DIR"]
 
 PLAYER_DIR = "livre"
-
-
-def _cleared(value) -> bool:
-    return isinstance(value, ast.NoneLit) or (isinstance(value, (ast.IntLit, ast.BoolLit)) and not value.value)
-
-
-def plain_body(body) -> tuple:
-    """A block without its bookkeeping: resets, logs and a variable put back to 0, false or none
-    (« remettre à 0 »); setting one to true or to a number stays (« la fin de la partie est annoncée »)."""
-    out = []
-    for s in body:
-        if isinstance(s, (ast.Reset, ast.Log)) or (isinstance(s, ast.SetVar) and _cleared(s.value)):
-            continue
-        if isinstance(s, ast.If):
-            s = dataclasses.replace(s, then=plain_body(s.then), else_=plain_body(s.else_))
-        elif isinstance(s, (ast.For, ast.Repeat)):
-            s = dataclasses.replace(s, body=plain_body(s.body))
-        out.append(s)
-    return tuple(out)
-
-
-_LINK = re.compile(r"\s*\(:rb:(?:action|procedure):`[^`]*`\)")
-
-
-def unlinked(text: str) -> str:
-    """A sentence without its links to declarations (« (détail) », « (bâtir) »): a player reads the
-    rule, not the name the spec gives it."""
-    return _LINK.sub("", text)
 
 
 def _no_decisions(steps: list[Step]) -> list[Step]:

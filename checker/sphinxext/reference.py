@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checker import ast
-from checker.configurations import select
-from checker.diagnostics import Reporter
-from checker.lower import lower_trees
-from checker.parse import parse_file
+from checker.front import ast
+from checker.front.configurations import select
+from checker.base.diagnostics import Reporter
+from checker.front.lower import lower_trees
+from checker.front.parse import parse_file
 from checker.prose import Ctx, capitalize, humanize, rst_escape
-from checker.source import SourceError, read_source
+from checker.base.source import SourceError, read_source
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book, PowerRef
 from checker.sphinxext.render import describe, quotes
@@ -235,7 +235,7 @@ def action_block(book: Book, action: ast.ActionDecl) -> list[str]:
 
 def extra_files(book: Book) -> list[Path]:
     """The files given after the base spec: house rules and overlays."""
-    from checker.check import spec_files
+    from checker.front.check import spec_files
     files: list[Path] = []
     for path in book.spec_paths[1:]:
         files.extend(spec_files(path, Reporter()))

@@ -7,12 +7,15 @@ files, so what the book says is reviewed as a diff.
 
 from __future__ import annotations
 
-from checker import ast
+import dataclasses
+import re
+
+from checker.front import ast
 from checker.prose import Ctx, capitalize, humanize, rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
 
-__all__ = ["render_card", "render_kind", "render_chapter", "describe", "power_block", "rule_block",
+__all__ = ["plain_body", "unlinked", "render_card", "render_kind", "render_chapter", "describe", "power_block", "rule_block",
            "quotes", "source_block", "table_grid"]
 
 
@@ -333,3 +336,33 @@ def _card_bonuses(book: Book) -> list[str]:
     if not rows:
         return []
     return rst.title("Bonus des cartes", "-") + rst.bullets(rows)
+
+
+# ---------------------------------------------------------------- text a player reads
+
+def _cleared(value) -> bool:
+    return isinstance(value, ast.NoneLit) or (isinstance(value, (ast.IntLit, ast.BoolLit)) and not value.value)
+
+
+def plain_body(body) -> tuple:
+    """A block without its bookkeeping: resets, logs and a variable put back to 0, false or none
+    (« remettre à 0 »); setting one to true or to a number stays (« la fin de la partie est annoncée »)."""
+    out = []
+    for s in body:
+        if isinstance(s, (ast.Reset, ast.Log)) or (isinstance(s, ast.SetVar) and _cleared(s.value)):
+            continue
+        if isinstance(s, ast.If):
+            s = dataclasses.replace(s, then=plain_body(s.then), else_=plain_body(s.else_))
+        elif isinstance(s, (ast.For, ast.Repeat)):
+            s = dataclasses.replace(s, body=plain_body(s.body))
+        out.append(s)
+    return tuple(out)
+
+
+_LINK = re.compile(r"\s*\(:rb:(?:action|procedure):`[^`]*`\)")
+
+
+def unlinked(text: str) -> str:
+    """A sentence without its links to declarations (« (détail) », « (bâtir) »): a player reads the
+    rule, not the name the spec gives it."""
+    return _LINK.sub("", text)

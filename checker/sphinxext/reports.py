@@ -3,7 +3,7 @@ rulebook to the rules that encode it, and the book's overview.
 
 The conflict report lists what the spec *declares* (precedences, ``overrides``, decisions).  A solver
 that *finds* conflicts can be plugged in: ``find_conflicts(check_result)`` from the module named by
-``rulebook_conflict_finder`` (``checker.conflicts`` by default); when it is not there the section is
+``rulebook_conflict_finder`` (``checker.conflicts.questions`` by default); when it is not there the section is
 left out.
 """
 
@@ -13,15 +13,15 @@ import dataclasses
 import importlib
 from typing import Callable, Iterable
 
-from checker import ast
-from checker.citations import normalize, source_path
+from checker.front import ast
+from checker.front.citations import normalize, source_path
 from checker.prose import rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book, PowerRef
 from checker.sphinxext.reference import decision_users
 from checker.sphinxext.render import quotes
 from checker.solver.statefile import player_range
-from checker.trace import Sentence, trace
+from checker.front.trace import Sentence, trace
 
 __all__ = ["render_conflicts", "render_trace", "render_overview", "traced", "load_finder", "cited_declarations",
            "Traceability"]

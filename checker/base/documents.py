@@ -1,0 +1,300 @@
+"""The JSON documents the commands read — state, move and game-log files — read within bounds and
+checked against their JSON Schema (``checker/schemas/``), every problem reported with its JSON path.
+
+One reader for the three of them.  It reads only a regular file (a FIFO or a device could block or
+never end) of at most :data:`MAX_BYTES`, in UTF-8, and accepts only the JSON that every reader
+agrees on: nested at most :data:`MAX_DEPTH` deep, integers within ±:data:`MAX_INT`, no ``NaN`` or
+``Infinity``, no key twice in one object.  A problem's message quotes at most a short excerpt of
+the document, never the document itself.
+
+The ``spec`` a state file or a game log names is found by :func:`spec_paths`: each entry is a
+directory of ``.rules`` files or one ``.rules`` file; a relative path is relative to the current
+directory or, failing that, to the directory of the file that names it.  Nothing else is read, so
+a file from elsewhere cannot make a command print lines of an unrelated file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import sys
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from checker.base.source import SourceError, read_source
+
+__all__ = ["DocumentError", "read_document", "parse_document", "report", "schema", "schema_problems", "excerpt",
+           "spec_paths", "MAX_BYTES", "MAX_DEPTH", "MAX_INT"]
+
+MAX_BYTES = 16 * 2**20          # an 8-player game log is about 0.1 MB
+MAX_DEPTH = 32                  # a state file is 5 deep
+MAX_INT = 2**53 - 1             # the integers every JSON reader reads exactly (RFC 7493)
+MAX_PROBLEMS = 20               # more are summed up in one line
+
+ROOT = "(the file)"             # the JSON path of the whole document
+
+
+class DocumentError(Exception):
+    """What is wrong with a document: a list of (JSON path, message)."""
+
+    def __init__(self, problems: list[tuple[str, str]], unread: bool = False):
+        self.unread = unread            # the file could not be read at all (one problem says why)
+        if len(problems) > MAX_PROBLEMS:
+            problems = problems[:MAX_PROBLEMS] + [("…", f"and {len(problems) - MAX_PROBLEMS} more problem(s)")]
+        problems = [(_clip(path, 160), _clip(message, 600)) for path, message in problems]
+        super().__init__("; ".join(f"{p}: {m}" for p, m in problems))
+        self.problems = problems
+
+
+def excerpt(value, limit: int = 60) -> str:
+    """``value`` as JSON, cut after ``limit`` characters, whatever its size.
+
+    >>> excerpt(list(range(100)), 20)
+    '[0, 1, 2, 3, 4, 5, 6…'
+    >>> excerpt("court")
+    '"court"'
+    """
+    out: list[str] = []
+    left = limit + 1
+
+    def emit(text: str) -> None:
+        nonlocal left
+        out.append(text)
+        left -= len(text)
+
+    def walk(v, depth: int) -> None:
+        if left <= 0:
+            return
+        if depth > 8:
+            emit("…")
+        elif isinstance(v, dict):
+            emit("{")
+            for i, (k, x) in enumerate(v.items()):
+                if left <= 0:
+                    return
+                emit((", " if i else "") + json.dumps(str(k)[:limit + 1], ensure_ascii=False) + ": ")
+                walk(x, depth + 1)
+            emit("}")
+        elif isinstance(v, (list, tuple)):
+            emit("[")
+            for i, x in enumerate(v):
+                if left <= 0:
+                    return
+                emit(", " if i else "")
+                walk(x, depth + 1)
+            emit("]")
+        elif isinstance(v, str):
+            emit(json.dumps(v[:limit + 1], ensure_ascii=False))
+        elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
+            emit(f"(an integer of about {int(v.bit_length() * 0.30103)} digits)")
+        else:
+            try:
+                emit(json.dumps(v, ensure_ascii=False))
+            except (TypeError, ValueError):
+                emit(str(v)[:limit + 1])
+
+    walk(value, 0)
+    text = "".join(out)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _clip(text: str, limit: int) -> str:
+    """A path or a message cut to ``limit`` characters: a long key or value of the file is never shown whole."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- reading
+
+class _Unreadable:
+    """A number the document should not hold (NaN, Infinity, an integer of many digits): kept as found, to
+    be reported with its JSON path once the document is parsed."""
+
+    def __init__(self, text: str, why: str):
+        self.text, self.why = text, why
+
+
+class _Duplicates(dict):
+    """An object in which a key is given twice (reported; the last value is kept meanwhile)."""
+
+    repeated: list[str]
+
+
+def _int(text: str):
+    if len(text) > 15 and (len(text) > 20 or abs(int(text)) > MAX_INT):        # MAX_INT has 16 digits
+        return _Unreadable(text, f"an integer too large (at most {MAX_INT} in absolute value)")
+    return int(text)
+
+
+def _float(text: str):
+    value = float(text)
+    return value if math.isfinite(value) else _Unreadable(text, "a number too large")
+
+
+def _constant(text: str):
+    return _Unreadable(text, "not a JSON number")
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        out = _Duplicates(pairs)
+        out.repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+    return out
+
+
+def parse_document(text: str) -> object:
+    """Parse JSON text within the bounds above, or raise :class:`DocumentError`."""
+    try:
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant,
+                          object_pairs_hook=_object)
+    except json.JSONDecodeError as exc:
+        raise DocumentError([(ROOT, f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")]) from None
+    except RecursionError:
+        raise DocumentError([(ROOT, f"nested too deeply (more than {MAX_DEPTH} levels)")]) from None
+    problems: list[tuple[str, str]] = []
+    stack: list[tuple[object, str, int]] = [(data, "", 0)]
+    while stack and len(problems) <= MAX_PROBLEMS:
+        value, path, depth = stack.pop()
+        where = path or ROOT
+        if depth > MAX_DEPTH:
+            problems.append((where, f"nested too deeply (more than {MAX_DEPTH} levels)"))
+            continue
+        if isinstance(value, _Unreadable):
+            shown = value.text if len(value.text) <= 24 else f"{value.text[:12]}…({len(value.text)} characters)"
+            problems.append((where, f"{shown} is {value.why}"))
+        elif isinstance(value, dict):
+            if isinstance(value, _Duplicates):
+                problems += [(where, f"the key {excerpt(k)} is given twice") for k in dict.fromkeys(value.repeated)]
+            stack += [(v, f"{path}/{k}" if path else str(k), depth + 1) for k, v in reversed(value.items())]
+        elif isinstance(value, list):
+            stack += [(v, f"{path}/{i}" if path else str(i), depth + 1) for i, v in reversed(list(enumerate(value)))]
+    if problems:
+        raise DocumentError(problems)
+    return data
+
+
+def read_document(path: str | Path, kind: str | None = None) -> object:
+    """The JSON document in the file ``path``, checked against the schema ``kind`` (``state``, ``move``,
+    ``log``) when one is given; :class:`DocumentError` says every problem found."""
+    path = Path(path)
+    try:
+        source = read_source(path, limit=MAX_BYTES)
+    except SourceError as exc:
+        name, span = exc.span.file, exc.span
+        message = exc.message.replace(f"'{name}' is ", "").replace(f" '{name}'", "").replace(f"'{name}' ", "")
+        where = f" at line {span.line}, column {span.column}" if (span.line, span.column) != (1, 1) else ""
+        raise DocumentError([(ROOT, f"cannot read {name}: {message}{where}")], unread=True) from None
+    data = parse_document(source.text)
+    if kind is not None:
+        problems = schema_problems(data, kind)
+        if problems:
+            raise DocumentError(problems)
+    return data
+
+
+def report(command: str, name: str, what: str, exc: DocumentError) -> int:
+    """Say on stderr why the file ``name`` is not ``what`` (``a state file`` …); the exit code for bad input."""
+    problems = exc.problems
+    if exc.unread:
+        print(f"rulebook {command}: {problems[0][1]}", file=sys.stderr)
+    elif len(problems) == 1:
+        print(f"rulebook {command}: {name} is not {what}: {problems[0][0]}: {problems[0][1]}", file=sys.stderr)
+    else:
+        print(f"rulebook {command}: {name} is not {what}:", file=sys.stderr)
+        for path, message in problems:
+            print(f"  {path}: {message}", file=sys.stderr)
+    return 2
+
+
+# ---------------------------------------------------------------- schemas
+
+@cache
+def _schema_text(name: str) -> str:
+    return resources.files("checker").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
+
+
+def schema(name: str) -> dict:
+    """The JSON Schema of ``state``, ``move`` or ``log`` files."""
+    return json.loads(_schema_text(name))
+
+
+@cache
+def _validator(name: str):
+    import jsonschema               # only when a file is read: the engine imports this module
+    base = jsonschema.Draft202012Validator
+    # "integer" is an int, never 4.0: a float where a count belongs is a mistake to report
+    strict = base.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(base, type_checker=strict)(schema(name))
+
+
+def schema_problems(data, name: str) -> list[tuple[str, str]]:
+    """Every place ``data`` does not follow the schema ``name``: [(JSON path, message)], in document order."""
+    out = []
+    first = itertools.islice(_validator(name).iter_errors(data), 10 * MAX_PROBLEMS)     # a huge list: not all
+    errors = sorted(first, key=lambda e: [str(x) for x in e.absolute_path])
+    for err in errors[:MAX_PROBLEMS + 1]:
+        if err.validator == "anyOf" and err.context:       # say what is wrong inside the shape that went deepest
+            err = max(err.context, key=lambda e: len(e.absolute_path))
+        out.append(("/".join(map(str, err.absolute_path)) or ROOT, _message(err)))
+    return out
+
+
+def _message(err) -> str:
+    """jsonschema's message, with the offending value quoted as a short excerpt."""
+    shown = excerpt(err.instance)
+    kind, expected = err.validator, err.validator_value
+    if kind == "type":
+        return f"{shown} is not of type {expected!r}"
+    if kind == "required":
+        return err.message                  # names the missing key, which the schema spells
+    if kind == "additionalProperties":
+        extra = [k for k in err.instance if k not in err.schema.get("properties", {})] \
+            if isinstance(err.instance, dict) else []
+        known = ", ".join(err.schema.get("properties", {}))
+        return (f"unknown key {excerpt(extra[0])}" + (f" (known: {known})" if known else "")) if extra else err.message
+    if kind == "const":
+        return f"expected {json.dumps(expected, ensure_ascii=False)}, not {shown}"
+    if kind == "enum":
+        return f"{shown} is not one of {', '.join(json.dumps(x, ensure_ascii=False) for x in expected)}"
+    if kind == "anyOf":
+        return f"{shown} is not valid under any of the given schemas"
+    if kind == "oneOf":
+        return f"{shown} must have exactly one of the shapes the format allows"
+    if kind in ("minimum", "maximum", "minItems", "maxItems", "minLength", "pattern"):
+        return f"{shown}: {kind} is {expected!r}"
+    return err.message if len(err.message) <= 200 else err.message[:200] + "…"
+
+
+# ---------------------------------------------------------------- the spec a document names
+
+def spec_paths(named: list[str], document: str | Path) -> list[Path]:
+    """The spec paths a state file or a log names (its ``spec`` field), each a directory of ``.rules`` files or
+    one ``.rules`` file; relative to the current directory, or else to the directory of ``document``.  Raises
+    :class:`DocumentError` with the JSON path ``spec/i`` of each that is not one."""
+    here = Path(document).parent
+    paths, problems = [], []
+    for i, entry in enumerate(named):
+        where = f"spec/{i}"
+        candidates = [Path(entry)] if Path(entry).is_absolute() else [Path(entry), here / entry]
+        try:
+            found = next((c for c in candidates if c.exists()), None)
+        except (OSError, ValueError):
+            found = None
+        if found is None:
+            problems.append((where, f"the spec {excerpt(entry)} does not exist (a relative path is relative to the "
+                                    f"current directory or to the directory of {Path(document).name})"))
+            continue
+        real = Path(os.path.realpath(found))
+        if not (real.is_dir() or (real.suffix == ".rules" and real.is_file())):
+            problems.append((where, f"{excerpt(entry)} is not a spec: a spec is a directory of .rules files or a "
+                                    f".rules file"))
+            continue
+        paths.append(found)
+    if problems:
+        raise DocumentError(problems)
+    return paths

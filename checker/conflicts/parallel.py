@@ -1,0 +1,82 @@
+"""The conflict search on every local core.
+
+The Z3 queries of a search are independent: each builds its own symbolic state and solver.  Each
+worker process checks the spec again, builds its own :class:`~checker.conflicts.questions.Search` and walks
+the same loops, but runs only its share of the queries (the k-th of every n, numbered in the order
+of the single-process search); the findings come back tagged with their query's number and are put
+back in that order, so the result is the one a single process finds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from checker.base.parallel import ordered_map
+
+__all__ = ["SEARCHES", "SearchTotals", "search_all"]
+
+SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
+
+
+@dataclasses.dataclass
+class SearchTotals:
+    queries: int = 0
+    unknowns: int = 0
+    questions: int = 0          # the independent questions of the whole search …
+    asked: int = 0              # … and those in scope (all of them without a scope)
+
+
+def _tagged(search, method: str) -> list[tuple[int, object]]:
+    """Run one search method; each finding with the number of the query that found it."""
+    search.marks = []
+    found = getattr(search, method)()
+    if method == "dangling":              # no queries: the first shard lists them
+        return [(0, f) for f in found] if search.shard[0] == 0 else []
+    tagged, marks = [], search.marks
+    for i, finding in enumerate(found):
+        unit = max(u for u, start in marks if start <= i)
+        tagged.append((unit, finding))
+    return tagged
+
+
+def _shard(task: tuple) -> tuple[list, int, int, int, int]:
+    from checker.front.check import check_paths
+    from checker.conflicts.questions import Search
+    from checker.conflicts.scope import Scope
+    paths, players, k, n, methods, scoped = task
+    result = check_paths([Path(p) for p in paths])
+    if not result.ok:
+        raise RuntimeError("the spec has errors in a worker")
+    scope = Scope(result, [Path(f) for f in scoped]) if scoped is not None else None
+    search = Search(result.typed, players, shard=(k, n), scope=scope)
+    tagged = [_tagged(search, method) for method in methods]
+    return tagged, search.queries, search.unknowns, search.questions, search.units
+
+
+def search_all(typed, paths: list[Path], players: int | None, workers: int,
+               methods: tuple[str, ...] = SEARCHES, scope=None, progress=None) -> tuple[list, SearchTotals]:
+    """Every finding of the spec at ``paths`` (checked already as ``typed``) by the searches ``methods``
+    (all by default), in the single-process order, and the number of queries and unknowns; on
+    ``workers`` processes (here when 1).  With a ``scope`` (:class:`~checker.conflicts.scope.Scope`),
+    only the questions that involve its files.  ``progress(done, total)`` is told of each search (one
+    process) or shard (several) finished."""
+    if workers <= 1:
+        from checker.conflicts.questions import Search
+        search = Search(typed, players, scope=scope)
+        findings = []
+        for method in methods:
+            findings += getattr(search, method)()
+            if progress is not None:
+                progress(1, len(methods))
+        return findings, SearchTotals(search.queries, search.unknowns, search.questions, search.units)
+    scoped = tuple(str(f) for f in scope.files) if scope is not None else None
+    tasks = [(tuple(str(p) for p in paths), players, k, workers, tuple(methods), scoped) for k in range(workers)]
+    shards = ordered_map(_shard, tasks, workers,
+                         done=(lambda i, _: progress(1, len(tasks))) if progress is not None else None)
+    findings = []
+    for i in range(len(methods)):
+        merged = sorted((unit, k, position, f) for k, (per_method, *_) in enumerate(shards)
+                        for position, (unit, f) in enumerate(per_method[i]))
+        findings += [f for _, _, _, f in merged]
+    return findings, SearchTotals(sum(s[1] for s in shards), sum(s[2] for s in shards), shards[0][3], shards[0][4])

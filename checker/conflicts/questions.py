@@ -1,0 +1,373 @@
+"""conflicts: where the rules disagree, searched with Z3 over the bounded symbolic states of
+:mod:`checker.solver.search`.  The findings:
+
+- **contradiction** — a permission and a prohibition of the same action can apply together, and
+  neither overrides the other nor is ordered by a `precedence`;
+- **competing values** — two `value` rules of one quantity can apply together with no precedence
+  (the interpreter cannot pick a value, even an equal one);
+- **order dependence** — two powers react to the same window, can both be active, and one writes
+  what the other reads or writes (other than adding to the same counter), with no declared order;
+- **dead rule** — a rule whose condition no well-formed state satisfies, or only states whose cards no
+  selection the spec's `constraint`s allow has;
+- **dangling** — a precedence or `overrides` naming a power or rule that does not exist, or a rule
+  about an action nothing ever does.
+
+Each finding with a witness comes with a state file (and a move file) that `rulebook legal` and the
+interpreter accept; the interpreter re-judges the witness (``confirmed``).  Declared resolutions
+(`overrides`, `precedence`) are listed as resolved, with the sentences they cite.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import z3
+
+from checker.front import ast
+from checker.front.effects import Effects
+from checker.solver.encode import NONE, Unsupported, is_const
+from checker.solver.search import BOUND, ILLEGAL, Claim, SymbolicSearch
+
+__all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
+
+
+@dataclasses.dataclass
+class Finding:
+    kind: str                       # contradiction | competing-values | order | dead-rule | dangling | resolved
+    message: str
+    rules: tuple[str, ...]          # the rules (or "Card".power) involved
+    spans: tuple = ()
+    cites: tuple = ()               # (rule, quote) pairs: the sentences each side encodes
+    witness: dict | None = None     # a state file
+    move: dict | None = None        # a move file (for a contradiction)
+    situation: list[str] = dataclasses.field(default_factory=list)   # the witness, in the spec's terms
+    confirmed: bool | None = None   # does the interpreter, on the witness, see both rules apply?
+    resolution: str | None = None   # for a resolved pair: what settles it
+    winner: str | None = None       # … the rule (or power) that wins, or goes first
+    how: str | None = None          # … by "overrides", "precedence" or "order"
+    unknown: str = ""
+    configuration: str = ""         # why no legal game may be set up with the witness's cards ("" when one can)
+
+    @property
+    def span(self):
+        return self.spans[0] if self.spans else None
+
+    @property
+    def unresolved(self) -> bool:
+        return self.kind in ("contradiction", "competing-values", "order")
+
+    @property
+    def illegal(self) -> bool:
+        """No game the spec's constraints allow can be set up with the cards the finding needs."""
+        return self.configuration.startswith(ILLEGAL)
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "rules": list(self.rules),
+                "at": [str(s) for s in self.spans], "cites": [{"rule": r, "quote": q} for r, q in self.cites],
+                "situation": self.situation, "witness": self.witness, "move": self.move,
+                "confirmed": self.confirmed, "resolution": self.resolution, "unknown": self.unknown or None,
+                "configuration": self.configuration or None}
+
+
+class Search(SymbolicSearch):
+    """The conflict finder's questions, asked over the symbolic states of :class:`SymbolicSearch`."""
+
+    def contradictions(self, only: set | None = None) -> list[Finding]:
+        enc0 = self.encoder()
+        out = []
+        done = set()
+        for action in self.p.actions:
+            about = enc0.rules_about(action)
+            for (pr, ph), (fr, fh) in itertools.product(about, about):
+                if ph.kind != "permit" or fh.kind != "forbid" or (pr.name, fr.name) in done:
+                    continue
+                if only is not None and (pr.name, fr.name) not in only:
+                    continue
+                if not self._most_specific(action, ph.pattern.name, fh.pattern.name):
+                    continue
+                done.add((pr.name, fr.name))
+                if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
+                    continue
+                claim = self.claim(pr, ph, fr, fh)
+                if claim.status == "unrelated":
+                    continue        # an exception to other prohibitions, and this one is not of their kind
+                if claim.status == "unknown":
+                    out.append(Finding("unknown", claim.says(pr.name, fr.name), (pr.name, fr.name),
+                                       (ph.span, fh.span), _cites(pr) + _cites(fr), unknown=claim.reason))
+                    continue
+                resolution = f"settled: {claim.winner} wins ({claim.how})" if claim.status == "settled" else None
+                enc = self.encoder()
+                try:
+                    args, domain = self.action_args(enc, action)
+                    both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
+                            enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
+                    focus = set(enc.cells.made)
+                    others = []
+                    for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
+                        a = enc.applies(r, h, args[:len(h.pattern.binders)])
+                        if h.kind == "forbid" and r.name != fr.name:
+                            others.append(a)
+                except Unsupported as exc:
+                    out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.located()}",
+                                       (pr.name, fr.name), (ph.span, fh.span), unknown=exc.located()))
+                    continue
+                # the clearest witness has no other prohibition in the way; any will do if there is none such
+                clean = [z3.Not(a) if not is_const(a) else not a for a in others]
+                cards = tuple(r.card for r in (pr, fr) if r.card)
+                status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards)
+                if status != "sat" or self.legality:
+                    status, model, reason = self.solve(enc, *domain, *both, minimal=True, cards=cards)
+                if status == "unsat":
+                    continue
+                message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
+                if resolution:
+                    kind, message = "resolved", f"{message}; {resolution}"
+                elif status == "unknown":
+                    kind, message = "unknown", (f"cannot tell whether {pr.name} (which permits {action}) and "
+                                                f"{fr.name} (which forbids it) can apply in the same situation")
+                else:
+                    kind, message = "contradiction", f"{message} ({claim.why(pr.name, fr.name)}), and no precedence " \
+                                                     f"says which wins"
+                finding = Finding(kind, message, (pr.name, fr.name), (ph.span, fh.span), _cites(pr) + _cites(fr),
+                                  resolution=resolution)
+                finding.winner, finding.how = claim.winner, claim.how
+                if status == "unknown":
+                    finding.unknown = reason
+                else:
+                    self._witness(enc, model, finding, action, args, focus)
+                    if finding.witness is not None:
+                        finding.confirmed = self._confirm_contradiction(finding, action, pr.name, fr.name)
+                out.append(finding)
+        return out
+
+    def competing_values(self, only: set | None = None) -> list[Finding]:
+        out = []
+        enc0 = self.encoder()
+        for name, decl in self.p.quantities.items():
+            heads = [(r, h) for r, h in enc0.heads.get(name, []) if h.kind == "value"]
+            for (r1, h1), (r2, h2) in itertools.combinations(heads, 2):
+                if only is not None and (r1.name, r2.name) not in only and (r2.name, r1.name) not in only:
+                    continue
+                if not self._mine(out, lambda scope: scope.competing(r1, r2, name)):
+                    continue
+                resolution = self._resolution(enc0, r1, r2)
+                enc = self.encoder()
+                try:
+                    args, domain = self.params_args(enc, name, decl.params)
+                    w1, w2 = enc.applies(r1, h1, args), enc.applies(r2, h2, args)
+                except Unsupported as exc:
+                    out.append(Finding("unknown", f"cannot encode {r1.name} / {r2.name}: {exc.located()}",
+                                       (r1.name, r2.name), (h1.span, h2.span), unknown=exc.located()))
+                    continue
+                # two values that apply together need an order even when they agree: the interpreter stops
+                status, model, reason = self.solve(enc, *domain, w1, w2, minimal=True,
+                                                   cards=tuple(r.card for r in (r1, r2) if r.card))
+                if status == "unsat":
+                    continue
+                kind = "resolved" if resolution else "unknown" if status == "unknown" else "competing-values"
+                finding = Finding(kind,
+                                  f"{r1.name} and {r2.name} both give {name} a value in the same situation"
+                                  + (f"; {resolution}" if resolution else
+                                     " (Z3 could not decide whether they can)" if status == "unknown" else
+                                     ", and no precedence says which wins"),
+                                  (r1.name, r2.name), (h1.span, h2.span), _cites(r1) + _cites(r2),
+                                  resolution=resolution)
+                finding.winner, finding.how = self._settled(enc0, r1, r2)
+                if status == "unknown":
+                    finding.unknown = reason
+                else:
+                    self._witness(enc, model, finding, None, ())
+                out.append(finding)
+        return out
+
+    def order_dependence(self, only: set | None = None) -> list[Finding]:
+        E, out = self.engine, []
+        effects = Effects(self.p)
+        ordered = {(w, l) for w, l in E.power_order} | {(l, w) for w, l in E.power_order}
+        for window, powers in E.window_powers.items():
+            for a, b in itertools.combinations(powers, 2):
+                if a.card == b.card:
+                    continue
+                ka, kb = f'"{E.def_names[a.card]}".{a.name}', f'"{E.def_names[b.card]}".{b.name}'
+                if only is not None and (ka, kb) not in only and (kb, ka) not in only:
+                    continue
+                touched = effects.interfere(self._power_decl(a), self._power_decl(b))
+                cards = (E.def_names[a.card], E.def_names[b.card])
+                if not touched or not self._mine(out, lambda scope: scope.order(
+                        ka, kb, window, cards, (self._power_decl(a), self._power_decl(b)))):
+                    continue
+                resolution = f"settled: declared order ({ka if (ka, kb) in E.power_order else kb} first)" \
+                    if (ka, kb) in ordered else None
+                enc = self.encoder()
+                both = []
+                params = self.p.windows[window].params
+                try:
+                    wargs = list(zip(*self.params_args(enc, window, params)))
+                except Unsupported:     # a window's argument the search cannot make: judge without it
+                    wargs = []
+                for power in (a, b):
+                    inst = E.instances[power.card][0]
+                    controller = E.controllers.get(E.def_kind[power.card])
+                    holder = enc.quantity(controller, (inst,)) if controller else NONE
+                    both.append(holder != NONE if not is_const(holder) else holder != NONE)
+                    both.append(enc.active(inst))
+                    decl = self._power_decl(power)
+                    if decl.requires is not None:
+                        env = {"me": holder, "this": inst, **{n: v for (n, _), (v, _) in
+                                                               zip(decl.window[1], wargs)}}
+                        try:
+                            both.append(enc.expr(decl.requires, env))
+                        except Unsupported:
+                            pass
+                status, model, reason = self.solve(enc, *[d for _, d in wargs], *both, minimal=True, cards=cards)
+                if status == "unsat":
+                    continue
+                kind = "resolved" if resolution else "unknown" if status == "unknown" else "order"
+                finding = Finding(kind,
+                                  f"{ka} and {kb} both react to {window} and both touch {', '.join(sorted(touched))}: "
+                                  f"the result may depend on which takes effect first"
+                                  + (f"; {resolution}" if resolution else
+                                     " (Z3 could not decide whether both can be active)" if status == "unknown" else
+                                     ", and no precedence orders them"),
+                                  (ka, kb), (a.span, b.span),
+                                  _power_cites(self._power_decl(a), ka) + _power_cites(self._power_decl(b), kb),
+                                  resolution=resolution)
+                if resolution:
+                    finding.winner, finding.how = (ka if (ka, kb) in E.power_order else kb), "order"
+                if status == "sat":
+                    self._witness(enc, model, finding, None, ())
+                else:
+                    finding.unknown = reason
+                out.append(finding)
+        return out
+
+    def _power_decl(self, power) -> ast.PowerDecl:
+        card = self.p.cards[self.engine.def_names[power.card]]
+        return next(x for x in card.powers if x.name == power.name)
+
+    def dead_rules(self) -> list[Finding]:
+        out = []
+        for rule in self.p.rules.values():
+            for head in rule.heads:
+                if head.when is None or not self._mine(out, lambda scope: scope.dead(rule, head)):
+                    continue
+                enc = self.encoder()
+                name = head.pattern.name
+                if name in self.p.actions:
+                    params = self.p.actions[name].params
+                else:
+                    params = self.p.quantities[name].params
+                try:
+                    args, domain = self.params_args(enc, name, params[:len(head.pattern.binders)])
+                    cond = enc.applies(rule, head, args)
+                except Unsupported as exc:
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
+                                                  f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
+                                       unknown=exc.located()))
+                    continue
+                # a state where it applies, whose cards (the rule's own, and those out of their start zone) some
+                # selection the constraints allow has at the state's player count
+                status, _, reason = self.solve(enc, *domain, cond, legal=True, cards=(rule.card,) if rule.card else ())
+                at = f" with {self.players} players" if self.players else ""
+                if status == "unknown":
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply", (rule.name,),
+                                       (head.span,), _cites(rule), unknown=reason))
+                elif status == "unsat":
+                    out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: no well-formed state meets "
+                                                    f"its condition", (rule.name,), (head.span,), _cites(rule)))
+                elif self.legality.startswith(ILLEGAL):
+                    forbid = self.forbidden
+                    out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: it applies only in games the "
+                                                    f"configuration constraints forbid: "
+                                                    f"{', '.join(c.name for c in forbid) or 'all of them together'}",
+                                       (rule.name, *(c.name for c in forbid)), (head.span, *(c.span for c in forbid)),
+                                       _cites(rule) + tuple(q for c in forbid for q in _cites(c))))
+                elif self.legality:
+                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can apply in a game the "
+                                                  f"configuration constraints allow", (rule.name,), (head.span,),
+                                       _cites(rule), unknown=self.legality))
+        return out
+
+    def dangling(self) -> list[Finding]:
+        p, out = self.p, []
+        done = set()
+        for proc in [*p.procedures.values(), *p.actions.values()]:
+            _collect_done(proc.body or (), done)
+        for card in p.cards.values():
+            for pw in card.powers:
+                _collect_done(pw.body, done)
+                if pw.requires is not None:
+                    _collect_can(pw.requires, done)
+        for rule in p.rules.values():
+            for h in rule.heads:
+                if h.when is not None:
+                    _collect_can(h.when, done)
+        for q in p.quantities.values():
+            _collect_can(q.default, done)
+        used = {a for a in p.actions if any(x in done for x in _descendants(p, a))}
+        for rule in p.rules.values():
+            for h in rule.heads:
+                if h.kind in ("permit", "forbid") and h.pattern.name not in used and (self.scope is None or (
+                        self.scope.dangling_rule(rule, h.pattern.name, _descendants(p, h.pattern.name)))):
+                    out.append(Finding("dangling", f"{rule.name} is about {h.pattern.name}, which nothing does "
+                                                   f"(no do, offer or can)", (rule.name,), (h.span,), _cites(rule)))
+        for prec in p.precedences:
+            for side in (prec.winner, prec.loser):
+                if side.card is not None:
+                    card = p.cards.get(side.card)
+                    if (card is None or not any(x.name == side.name for x in card.powers)) and (
+                            self.scope is None or self.scope.dangling_power(side, prec)):
+                        out.append(Finding("dangling", f"precedence names {side}, a power \"{side.card}\" does not "
+                                                       f"have", (str(side),), (side.span,)))
+        return out
+
+def _cites(rule: ast.RuleDecl | ast.ConstraintDecl) -> tuple:
+    return tuple((rule.name, c.quote) for c in rule.cites)
+
+
+def _power_cites(pw: ast.PowerDecl, name: str) -> tuple:
+    return tuple((name, c.quote) for c in pw.cites)
+
+
+def _descendants(p, action: str) -> list[str]:
+    out = [action]
+    for name, decl in p.actions.items():
+        if decl.parent and decl.parent[0] == action:
+            out += _descendants(p, name)
+    return out
+
+
+def _collect_done(stmts, done: set) -> None:
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Do):
+                done.add(n.action)
+            elif isinstance(n, ast.OfferAction):
+                done.add(n.action)
+            elif isinstance(n, ast.Can):
+                done.add(n.action)
+
+
+def _collect_can(e, done: set) -> None:
+    for n in ast.walk(e):
+        if isinstance(n, ast.Can):
+            done.add(n.action)
+
+
+def find_conflicts(check_result, players: int | None = None, kinds=("contradiction", "competing-values", "order",
+                                                          "dead-rule", "dangling")) -> list[Finding]:
+    """Every finding of the spec, resolved ones included (the docs' conflict page calls this)."""
+    search = Search(check_result.typed, players)
+    out: list[Finding] = []
+    if "contradiction" in kinds:
+        out += search.contradictions()
+    if "competing-values" in kinds:
+        out += search.competing_values()
+    if "order" in kinds:
+        out += search.order_dependence()
+    if "dead-rule" in kinds:
+        out += search.dead_rules()
+    if "dangling" in kinds:
+        out += search.dangling()
+    return out

@@ -1,0 +1,281 @@
+"""`rulebook play`: check a spec, then play one seeded game with built-in agents (or a person at the
+terminal) and print its log; `rulebook replay`: play a logged game again and check it is the same."""
+
+from __future__ import annotations
+
+import sys
+
+from checker.front.check import CheckResult
+from checker.front.command import card_names as _names, prepare_game as _prepare
+from checker.base import terminal
+from checker.base.terminal import completes, spec_arguments
+from checker.base.output import OutputError, plan, write_json
+from checker.runtime import Engine, SpecRuntimeError
+from checker.runtime.players import make_agent
+from checker.human.agent import HumanQuit
+from checker.base.documents import DocumentError, read_document, report, spec_paths
+from checker.runtime.replay import ReplayMismatch, replay, state_digest, validate_log
+
+__all__ = ["add_parsers", "play_command", "replay_command", "format_event"]
+
+
+def format_event(event: dict, names: list[str], viewer: int | None = None) -> str | None:
+    """One line of the French log for an event (None: not shown).  With a ``viewer`` (a person
+    playing that seat), other players' secret choices and reveals to others are not shown."""
+    kind = event["kind"]
+    if kind == "round":
+        return f"\n=== Tour {event['number']} ==="
+    if kind == "log":
+        return event["text"]
+    if kind == "reveal":
+        to = event.get("to")
+        if viewer is not None and to is not None and to != viewer:
+            return f"  révélé à {names[to]}"
+        to = f" à {names[to]}" if to is not None else ""
+        return f"  révélé{to} : {event['value']}"
+    if kind == "power":
+        return f"  {names[event['player']]} utilise {event['power']} ({event['card']})"
+    if kind == "cancel":
+        return f"  {event['action']} n'a pas lieu : annulé au moment « {event['window']} »"
+    if kind == "decision":
+        secret = " (en secret)" if event.get("secret") else ""
+        if viewer is not None and event.get("secret") and event["player"] != viewer:
+            return f"  {names[event['player']]}{secret} — {event['prompt']}"
+        chosen = event["options"][event["chosen"]]
+        return f"  {names[event['player']]}{secret} — {event['prompt']} → {chosen}"
+    return None
+
+
+def _ask(prompt: str) -> str:
+    """Read an answer; when it comes from a pipe or a file rather than a person typing, print it after the
+    prompt, so that the transcript reads as a game played at the terminal."""
+    answer = input(prompt)
+    if not sys.stdin.isatty():
+        print(answer)
+    return answer
+
+
+def _spec_failed(exc: SpecRuntimeError) -> int:
+    where = f"{exc.span}: " if exc.span is not None else ""
+    print(f"{where}error[R0001]: the spec failed while playing: {exc.message}", file=sys.stderr)
+    return 1
+
+
+def _outputs(command: str, args, targets: list, reads: list) -> int:
+    """Check the files the command will write before it does any work (0, or 2 after saying what is wrong)."""
+    try:
+        plan([t for t in targets if t], force=args.force, reads=reads)
+    except OutputError as exc:
+        print(f"rulebook {command}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _write(command: str, path: str, data, force: bool) -> int:
+    try:
+        write_json(path, data, force)
+    except OutputError as exc:
+        print(f"rulebook {command}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def play_command(args) -> int:
+    state_at = (getattr(args, "state_at", None) or [None, None])[1]
+    log_file = args.json if args.json not in (None, "-") else None
+    code = _outputs("play", args, [log_file, state_at], [args.spec, *args.more])
+    if code:
+        return code
+    prepared = _prepare("play", [args.spec, *args.more], args.config, args.players, _names(args.add),
+                        _names(args.remove))
+    if isinstance(prepared, int):
+        return prepared
+    result, selection = prepared
+    human = getattr(args, "human", None)
+    if human is not None and not 1 <= human <= args.players:
+        print(f"rulebook play: --human takes a seat from 1 to {args.players}, not {human}", file=sys.stderr)
+        return 2
+    if human is not None and args.json == "-":
+        print("rulebook play: --human and --json without a file both need the terminal: give --json FILE",
+              file=sys.stderr)
+        return 2
+    engine = Engine(result.typed)
+    names = [f"Joueur {seat + 1}" for seat in range(args.players)]
+    agents = [make_agent(getattr(args, "agent", "random"), args.seed * 1000 + seat) for seat in range(args.players)]
+
+    table = None
+    if human is not None:
+        from checker.human import LexiconError, Table, find_lexicon
+        try:
+            lexicon = find_lexicon([args.spec, *args.more], getattr(args, "lexicon", None))
+        except LexiconError as exc:
+            print(f"rulebook play: {exc}", file=sys.stderr)
+            return 2
+        table = Table(engine, lexicon, human - 1, input=_ask)
+        agents = table.agents(agents)
+    recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
+    if isinstance(recorder, int):
+        return recorder
+    if not args.quiet:
+        game_name = result.program.game.name if result.program.game else "Partie"
+        print(f"{game_name} — {args.config}, {args.players} joueurs, graine {args.seed}")
+    try:
+        game = engine.play(selection.cards, args.players, args.seed, agents)
+    except SpecRuntimeError as exc:
+        return _spec_failed(exc)
+    except HumanQuit:
+        print("\nPartie interrompue.", file=sys.stderr)
+        return 130
+    if table is not None:
+        table.show_events()
+    elif not args.quiet:
+        for event in engine.events:
+            line = format_event(event, names)
+            if line is not None:
+                print(line)
+    code = _write_state("play", args, recorder)
+    if code:
+        return code
+    print("\nScores : " + ", ".join(f"{names[p]} {s}" for p, s in sorted(game.scores.items())))
+    print("Vainqueur : " + " et ".join(names[p] for p in game.winners))
+    if args.json:
+        record = {"spec": [str(args.spec), *map(str, args.more)], "configuration": args.config,
+                  "players": args.players, "seed": args.seed, "add": _names(args.add),
+                  "remove": _names(args.remove), "selection": selection.cards,
+                  "events": game.events, "scores": game.scores, "winners": game.winners,
+                  "final_state": state_digest(engine.st)}
+        if args.json == "-":
+            terminal.emit_json(record)
+            return 0
+        return _write("play", args.json, record, args.force)
+    return 0
+
+
+def replay_command(args) -> int:
+    """Play a logged game again from its log; stop at the first difference."""
+    code = _outputs("replay", args, [(getattr(args, "state_at", None) or [None, None])[1]], [args.log])
+    if code:
+        return code
+    try:
+        record = read_document(args.log, "log")
+        decisions = validate_log(record)
+    except DocumentError as exc:
+        return report("replay", args.log, "a game log", exc)
+    try:
+        paths = spec_paths(record["spec"], args.log)
+    except DocumentError as exc:
+        return report("replay", args.log, "replayable here", exc)
+    prepared = _prepare("replay", paths, record["configuration"], record["players"],
+                        [str(n) for n in record.get("add") or []], [str(n) for n in record.get("remove") or []])
+    if isinstance(prepared, int):
+        return prepared
+    result, selection = prepared
+    now = {kind: list(cards) for kind, cards in selection.cards.items()}
+    if now != record["selection"]:
+        kinds = sorted(set(now) | set(record["selection"]))
+        differ = [k for k in kinds if now.get(k) != record["selection"].get(k)]
+        print(f"rulebook replay: configuration \"{record['configuration']}\" now selects other cards than the log "
+              f"({', '.join(differ)})", file=sys.stderr)
+        return 1
+    engine = Engine(result.typed)
+    recorder = _state_recorder("replay", args, engine, result, [str(p) for p in paths])
+    if isinstance(recorder, int):
+        return recorder
+    try:
+        outcome = replay(engine, {**record, "selection": selection.cards}, decisions)
+    except ReplayMismatch as exc:
+        print(f"rulebook replay: the game differs from the log: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):
+            terminal.emit_json({"command": "replay", "ok": False, "exit_code": 1, "same": False,
+                                "differs": str(exc)})
+        return 1
+    except SpecRuntimeError as exc:
+        return _spec_failed(exc)
+    if outcome.hashed == outcome.decisions:
+        states = "same state at each"
+    elif outcome.hashed == 0:
+        states = "same options at each (the log has no state digests)"
+    else:
+        states = f"same options at each, same state at the {outcome.hashed} that have a digest in the log"
+    print(f"replay ok: {outcome.decisions} decisions, {states}, same scores")
+    code = _write_state("replay", args, recorder)
+    if getattr(args, "json", False) and not code:
+        terminal.emit_json({"command": "replay", "ok": True, "exit_code": 0, "same": True,
+                            "decisions": outcome.decisions, "states_compared": outcome.hashed})
+    return code
+
+
+def _state_recorder(command: str, args, engine: Engine, result: CheckResult, spec: list[str]):
+    """An observer writing the state at `--state-at N FILE` (None without the option; an exit code if N is
+    not a decision number)."""
+    at = getattr(args, "state_at", None)
+    if not at:
+        return None
+    try:
+        n = int(at[0])
+    except ValueError:
+        n = 0
+    if n < 1:
+        print(f"rulebook {command}: --state-at takes a decision number from 1, not {at[0]!r}", file=sys.stderr)
+        return 2
+    from checker.solver.scopes import Scopes
+    from checker.solver.statefile import StateRecorder
+    recorder = StateRecorder(engine, Scopes(result.typed), n, spec)
+    engine.observer = recorder
+    return recorder
+
+
+def _write_state(command: str, args, recorder) -> int:
+    if recorder is None:
+        return 0
+    n, path = int(args.state_at[0]), args.state_at[1]
+    if recorder.state is None:
+        print(f"rulebook {command}: the game has {recorder.count} decisions, there is no decision {n}",
+              file=sys.stderr)
+        return 2
+    code = _write(command, path, recorder.state, args.force)
+    if not code:
+        print(f"state at decision {n} written to {path}", file=sys.stderr)
+    return code
+
+
+# ---------------------------------------------------------------- the command line
+
+def add_parsers(new_command) -> dict:
+    """`play` and `replay`, made by the CLI's ``new_command`` (which gives them --color and the exit codes)."""
+    play = new_command("play", help="play one seeded game: built-in agents, or you at a seat (--human)",
+                   description="Check the spec, then play a complete game and print its log in French.")
+    spec_arguments(play)
+    play.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
+    play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
+    play.add_argument("--json", metavar="FILE", nargs="?", const="-",
+                      help="the full log (every decision point) as JSON: on the standard output, or written to FILE")
+    play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")
+    play.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated "
+                                                     "(the spec's constraints judge the result)")
+    play.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
+    play.add_argument("--agent", choices=("random", "greedy", "montecarlo"), default="random",
+                      help="the built-in players: uniformly random, a simple greedy builder, or Monte-Carlo playouts "
+                           "over the hidden cards (see docs/simulate.md)")
+    play.add_argument("--human", metavar="SEAT", type=int,
+                      help="seat SEAT (1 = first player) is played by you at the terminal, in the book's French; "
+                           "the others by --agent (type ? for help, q to leave)")
+    completes(play.add_argument("--lexicon", metavar="FILE",
+                                help="the book's wording for --human (default: the lexicon the nearest rulebook.toml "
+                                     "above the spec names)"), "file")
+    replay = new_command("replay", help="play a logged game again and check it is the same",
+                            description="Re-check the spec named in a log written by `rulebook play --json`, play "
+                                        "the game again with the logged choices, and check that every decision "
+                                        "is offered the same options in the same state, and the scores are the "
+                                        "same.  Exit codes: 0 same game, 1 the game differs (or the spec has "
+                                        "errors), 2 the file is not a game log.")
+    completes(replay.add_argument("log", metavar="FILE", help="a JSON log written by `rulebook play --json FILE`"),
+              "file")
+    replay.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
+    for command in (play, replay):
+        command.add_argument("--state-at", nargs=2, metavar=("N", "FILE"),
+                             help="write the state at the N-th decision (as numbered in the log) to FILE, for "
+                                  "`rulebook legal` and `rulebook moves`")
+        command.add_argument("--force", action="store_true", help="replace output files that already exist")
+    return {"play": play_command, "replay": replay_command}

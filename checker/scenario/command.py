@@ -1,0 +1,397 @@
+"""Scenarios without whole games: evaluate a quantity on a state, score it, apply a move to it.
+
+    rulebook eval  STATE 'score(Joueur 1)'            the value, computed by the interpreter
+    rulebook score STATE                              every player's score, what it is made of, the winners
+    rulebook apply STATE MOVE [ANSWER…] -o NEXT       the state after the move (and the answers it asks for)
+
+All three load the state into an interpreter (:func:`checker.solver.command.load`), like `legal`
+and `moves`.  An expression is written in the spec's language and type-checked against the spec and
+the names in scope at the state's decision point (``p``, ``c`` …).  `apply` judges the move with the
+same rules as `legal` (an illegal move is refused with its reasons), runs its effect, answers the
+decisions the effect asks with the ANSWER move files in order, and writes the state at the next
+decision point: the same `offer` when the effect completes, or the decision the answers ran out at.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+from pathlib import Path
+
+from checker.front import ast
+
+from checker.base import terminal
+from checker.base.diagnostics import Reporter, render_human
+from checker.front.lower import lower_trees
+from checker.front.parse import parse_file
+from checker.runtime.engine import Decision
+from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
+from checker.base.documents import DocumentError, read_document, report
+from checker.base.output import OutputError, plan, write_json
+from checker.solver.command import describe_move, load, state_options
+from checker.solver.legal import Legality, interpreter_moves, point_of
+from checker.solver.statefile import StateFileError, copies_of, dump_state, load_move
+from checker.base.source import SourceFile, SourceMap
+from checker.front.typecheck import Checker, Env
+from checker.front.types import PLAYER, Ty
+
+__all__ = ["add_parsers", "eval_command", "score_command", "apply_command", "compile_expression"]
+
+_PREFIX = "quantity __évaluée__(): Int =\n"     # an expression is parsed as a quantity's default
+_EXPRESSION = "EXPR"                               # the expression's name in its diagnostics
+_SEAT = re.compile(r"\bJoueur_(\d+)\b")
+
+
+def add_parsers(new_command) -> dict:
+    """The parsers of `eval`, `score` and `apply`, made by the CLI's ``new_command`` (--color, the exit codes)."""
+    from checker.base.terminal import completes
+    ev = new_command("eval", help="evaluate an expression of the spec's language on a state",
+                        description="Load STATE into the interpreter and print the value of EXPR, an expression "
+                                    "of the spec's language (quantities, vars, zones, the names in scope at the "
+                                    "state's decision point).  Exit codes: 0, 2 bad input or a bad expression.")
+    completes(ev.add_argument("state", metavar="STATE", help="a state file"), "file")
+    ev.add_argument("expression", metavar="EXPR", help="for example 'score(Joueur 1)' or 'trésor[p]'")
+    sc = new_command("score", help="every player's score on a state, what it is made of, and the winners",
+                        description="Load STATE into the interpreter and print each player's score (the game's "
+                                    "`score` quantity), the rules that add to it, the tie-break, and who wins.")
+    completes(sc.add_argument("state", metavar="STATE", help="a state file"), "file")
+    ap = new_command("apply", help="apply a move to a state and write the next state",
+                        description="Judge MOVE at STATE's decision point (as `rulebook legal` does), run it, "
+                                    "answer the decisions it asks with the ANSWER move files in order, and write "
+                                    "the state at the next decision point to NEXT.  Only a move at an `offer` "
+                                    "(an action or a power) can be applied: what follows a `choose` or a reaction "
+                                    "is not recorded in a state file.  Exit codes: 0 applied, 1 the move is "
+                                    "illegal, 2 bad input, 4 the solver could not decide.")
+    completes(ap.add_argument("state", metavar="STATE", help="a state file"), "file")
+    completes(ap.add_argument("move", metavar="MOVE", help="a move file"), "file")
+    completes(ap.add_argument("answers", metavar="ANSWER", nargs="*",
+                              help="move files answering the decisions the move asks"), "file")
+    completes(ap.add_argument("--output", "-o", metavar="NEXT", required=True, help="where to write the next state"),
+              "file")
+    ap.add_argument("--force", action="store_true", help="overwrite NEXT if it exists")
+    for command in (ev, sc, ap):
+        state_options(command)
+    return {"eval": eval_command, "score": score_command, "apply": apply_command}
+
+
+# ---------------------------------------------------------------- expressions
+
+_PLAYER = re.compile(r'"(?:[^"\\]|\\.)*"|\bJoueur (\d+)\b')
+
+
+def players_named(text: str, count: int) -> tuple[str, dict[str, int]]:
+    """``Joueur 2`` in an expression (outside strings) becomes the name ``Joueur_2``, bound to seat 1.
+
+    >>> players_named('score(Joueur 2) + count(x in main[Joueur 1])', 4)
+    ('score(Joueur_2) + count(x in main[Joueur_1])', {'Joueur_2': 1, 'Joueur_1': 0})
+    """
+    seats: dict[str, int] = {}
+
+    def name(match: re.Match) -> str:
+        if match.group(1) is None:
+            return match.group(0)
+        k = int(match.group(1))
+        if not 1 <= k <= count:
+            raise ValueError(f"there is no Joueur {k}: this game has {count} players (Joueur 1 … Joueur {count})")
+        seats[f"Joueur_{k}"] = k - 1
+        return f"Joueur_{k}"
+    return _PLAYER.sub(name, text), seats
+
+
+def as_typed(diagnostics, typed: str) -> str:
+    """The diagnostics of an expression as its user wrote it: the ``EXPR`` line (not the quantity
+    it is parsed as, nor ``Joueur_2`` for ``Joueur 2``), the caret at the same place.
+
+    ``players_named`` keeps every column (``Joueur 2`` and ``Joueur_2`` have the same length), so
+    only the line moves.
+    """
+    lines = _PREFIX.count("\n")
+
+    def moved(span):
+        if span is None or span.file != _EXPRESSION:
+            return span
+        if span.line <= lines:                      # in the quantity around it: the start of the expression
+            return dataclasses.replace(span, line=1, column=1, end_line=1, end_column=2)
+        return dataclasses.replace(span, line=span.line - lines, end_line=max(span.line, span.end_line) - lines)
+    shown = []
+    for d in diagnostics:
+        span = moved(d.span)
+        notes = tuple(dataclasses.replace(n, span=moved(n.span), message=_SEAT.sub(r"Joueur \1", n.message))
+                      for n in d.notes)
+        d = dataclasses.replace(d, span=span, notes=notes, message=_SEAT.sub(r"Joueur \1", d.message),
+                                hint=_SEAT.sub(r"Joueur \1", d.hint) if d.hint else d.hint)
+        if d.code == "E0103":
+            d = dataclasses.replace(d, message=d.message.replace("end of file", "end of the expression"))
+        shown.append(d)
+    sources = SourceMap()
+    sources.add(SourceFile(_EXPRESSION, Path(_EXPRESSION), typed))
+    return render_human(shown, sources)
+
+
+def compile_expression(result, engine, text: str, names: dict[str, Ty], typed: str | None = None):
+    """(function of the environment, type) for ``text``, or (None, the diagnostics' rendering).
+
+    ``typed``: the expression as the user wrote it (before ``players_named``), shown in diagnostics.
+    """
+    reporter = Reporter()
+    source = SourceFile(_EXPRESSION, Path(_EXPRESSION), _PREFIX + text)
+    header, decls = lower_trees(source.name, parse_file(source, reporter), reporter)
+    if reporter.errors or len(decls) != 1 or not isinstance(decls[0], ast.QuantityDecl):
+        if not reporter.errors:
+            return None, "rulebook: EXPR must be one expression"
+        return None, as_typed(reporter.sorted(), text if typed is None else typed)
+    expr = decls[0].default
+    checker = Checker(result.program, reporter)
+    ty = checker.expr(expr, Env(dict(names)))
+    if reporter.errors:
+        return None, as_typed(reporter.sorted(), text if typed is None else typed)
+    engine.typed.types.update(checker.typed.types)
+    from checker.runtime.codegen import Scope
+    function = engine.compiler.gen.env_function(expr, Scope({n: f"env[{n!r}]" for n in names}))
+    return (function, expr), ty
+
+
+def _names(loaded, scopes) -> dict[str, Ty]:
+    site = loaded.point.site
+    if hasattr(site, "card"):        # a reaction: me, this and the window's names
+        card = loaded.engine.program.cards[loaded.engine.def_names[site.card]]
+        decl = next(x for x in card.powers if x.name == site.name)
+        types = scopes.power_names(card, decl)
+    else:
+        types = scopes.at.get(id(site), {})
+    return {k: t for k, t in types.items() if t is not None and k in loaded.point.env}
+
+
+def eval_command(args) -> int:
+    loaded_or_code = load("eval", args.state, args.spec)
+    if isinstance(loaded_or_code, int):
+        return loaded_or_code
+    result, engine, scopes, loaded = loaded_or_code
+    names = _names(loaded, scopes)
+    try:
+        text, seats = players_named(args.expression, engine.st.n)
+    except ValueError as exc:
+        print(f"rulebook eval: {exc}", file=sys.stderr)
+        return 2
+    compiled, ty = compile_expression(result, engine, text, {**names, **{k: PLAYER for k in seats}},
+                                      typed=args.expression)
+    if compiled is None:
+        print(ty, file=sys.stderr)
+        return 2
+    function, _ = compiled
+    engine.invalidate()
+    try:
+        value = function({**loaded.point.env, **seats})
+    except SpecRuntimeError as exc:
+        print(f"rulebook eval: {exc}", file=sys.stderr)
+        return 2
+    shown = loaded.values.write(value, ty)
+    if args.json:
+        terminal.emit_json({"command": "eval", "ok": True, "exit_code": 0, "expression": args.expression,
+                            "type": str(ty), "value": shown})
+    else:
+        print(_text(shown))
+    return 0
+
+
+def _text(value) -> str:
+    if value is None:
+        return "aucun"
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, list):
+        return "{" + ", ".join(_text(v) for v in value) + "}"
+    return str(value)
+
+
+# ---------------------------------------------------------------- scores
+
+def score_command(args) -> int:
+    loaded_or_code = load("score", args.state, args.spec)
+    if isinstance(loaded_or_code, int):
+        return loaded_or_code
+    result, engine, scopes, loaded = loaded_or_code
+    if engine.score is None:
+        print("rulebook score: the game declares no `score` quantity", file=sys.stderr)
+        return 2
+    engine.invalidate()
+    try:
+        outcome = engine.result()
+        parts = {p: _score_parts(engine, p) for p in engine.seats}
+        ties = {p: engine.quantity(engine.tiebreak, (p,)) for p in engine.seats} if engine.tiebreak else {}
+    except SpecRuntimeError as exc:
+        print(f"rulebook score: {exc}", file=sys.stderr)
+        return 2
+    player = lambda p: f"Joueur {p + 1}"  # noqa: E731
+    if args.json:
+        terminal.emit_json({"command": "score", "ok": True, "exit_code": 0,
+                            "scores": {player(p): s for p, s in outcome.scores.items()},
+                            "parts": {player(p): [{"rule": r, "amount": a} for r, a in parts[p]] for p in parts},
+                            "tiebreak": {player(p): t for p, t in ties.items()},
+                            "winners": [player(p) for p in outcome.winners]})
+        return 0
+    for p, total in outcome.scores.items():
+        shown = " ".join(f"{'+' if a >= 0 else '-'} {abs(a)} ({r})" for r, a in parts[p][1:])
+        base = parts[p][0][1]
+        tie = f"   {engine.tiebreak} {ties[p]}" if ties else ""
+        print(f"{player(p)} : {total}   = {base} ({parts[p][0][0]}) {shown}".rstrip() + tie)
+    print(f"Vainqueur : {', '.join(player(p) for p in outcome.winners)}")
+    return 0
+
+
+def _score_parts(engine, p: int) -> list[tuple[str, int]]:
+    """[(what, amount)]: the score's value rule (or default), then each adjustment that applies."""
+    name = engine.score
+    decl = engine.program.quantities[name]
+    env = {decl.params[0].name: p}
+    from checker.runtime.engine import SLOTS
+    slots = dict(zip(SLOTS, (p,)))
+    base, parts = None, []
+    for rule, kind, _binders, value, when, this in engine.quantities[name][2] + engine.quantities[name][3]:
+        slots.update(this)
+        if when is None or when(slots):
+            amount = value(slots)
+            if kind == "value":
+                base = (rule, amount)
+            else:
+                parts.append((rule, amount))
+    if base is None:
+        base = ("sa valeur de base", engine.quantities[name][1](env))
+    return [base] + parts
+
+
+# ---------------------------------------------------------------- applying a move
+
+class _Stop(Exception):
+    """The answers ran out at a decision: the state there is the next state."""
+
+    def __init__(self, decision: Decision):
+        self.decision = decision
+
+
+class _Answers:
+    """An agent that answers each decision with the next move file, judged against the options offered."""
+
+    def __init__(self, loaded, moves: list[tuple[str, dict]], scopes, problems: list):
+        self.loaded, self.moves, self.scopes, self.problems = loaded, list(moves), scopes, problems
+
+    def choose(self, decision: Decision) -> int:
+        if not self.moves:
+            raise _Stop(decision)
+        path, data = self.moves.pop(0)
+        options = interpreter_moves(decision)
+        self.loaded.point = point_of(decision, self.scopes)
+        self.loaded.choose_type = _choose_type(decision, self.scopes)
+        try:
+            move, _player = load_move(self.loaded, data)
+        except StateFileError as exc:
+            self.problems.append((path, exc))
+            raise _Stop(decision) from None
+        for variant in copies_of(self.loaded, move, data):
+            if variant in options:
+                return options.index(variant)
+        shown = describe_move(self.loaded, move)
+        offered = ", ".join(describe_move(self.loaded, o) for o in options[:8])
+        self.problems.append((path, StateFileError([("(the move)", f"{shown} is not one of the options here: "
+                                                                   f"{offered}")])))
+        raise _Stop(decision)
+
+
+def _choose_type(decision: Decision, scopes):
+    from checker.front.types import Coll
+    site = decision.site
+    if isinstance(site, (ast.Choose, ast.ChooseSubset)):
+        t = scopes.typed.types.get(id(site.coll))
+        return t.elem if isinstance(t, Coll) else t
+    return None
+
+
+def apply_command(args) -> int:
+    out = Path(args.output)
+    try:
+        plan([out], args.force, reads=[args.state, args.move, *args.answers])
+    except OutputError as exc:
+        print(f"rulebook apply: {exc}; nothing was written", file=sys.stderr)
+        return 2
+    loaded_or_code = load("apply", args.state, args.spec)
+    if isinstance(loaded_or_code, int):
+        return loaded_or_code
+    result, engine, scopes, loaded = loaded_or_code
+    point = loaded.point
+    if point.kind != "offer":
+        print(f"rulebook apply: the state's decision point is a {point.kind}; only a move at an offer can be "
+              f"applied (what follows a choice or a reaction is not in a state file)", file=sys.stderr)
+        return 2
+    path = args.move
+    try:
+        data = read_document(path, "move")
+        move, player = load_move(loaded, data)
+        answers = []
+        for path in args.answers:
+            answers.append((path, read_document(path, "move")))
+    except DocumentError as exc:
+        return report("apply", path, "a valid move file", exc)
+    legality = Legality(engine, scopes)
+    verdict = None
+    for variant in copies_of(loaded, move, data):
+        verdict = legality.check(point, variant, player)
+        if verdict.legal:
+            break
+    if verdict.status == "unknown":
+        print(f"rulebook apply: Z3 could not decide whether the move is legal ({verdict.unknown})", file=sys.stderr)
+        return 4
+    if not verdict.legal or not verdict.offered:
+        why = "; ".join(f"{r.name} ({r.span})" for r in verdict.reasons) or "it is not an option here"
+        what = "illegal" if not verdict.legal else "not an option"
+        print(f"rulebook apply: {describe_move(loaded, verdict.move)} is {what} at this decision point: {why} "
+              f"(see `rulebook legal`)", file=sys.stderr)
+        return 1
+    move = verdict.move
+    if move[0] == "finish":
+        print("rulebook apply: finishing ends the offer; what comes after it is not in a state file "
+              "(play the game on with `rulebook play --state-at`)", file=sys.stderr)
+        return 2
+    problems: list = []
+    engine.agents = [_Answers(loaded, answers, scopes, problems)] * engine.st.n
+    engine.recording = False
+    site, env = point.site, dict(point.env)
+    next_decision = Decision(point.player, "que faire ?", (), engine.show, site=site, env=env)
+    try:
+        if move[0] == "action":
+            engine.perform(move[1], move[2])
+        else:
+            power = next(x for x in engine.powers_of[engine.defs[move[1]]] if x.name == move[2])
+            engine.run_power(power, point.player, move[1], {"me": point.player, "this": move[1]})
+    except _Stop as stop:
+        next_decision = stop.decision
+    except (Abort, StopProc, EndTurn):
+        pass
+    except SpecRuntimeError as exc:
+        print(f"rulebook apply: the move stops the game: {exc}", file=sys.stderr)
+        return 2
+    for path, exc in problems:
+        return report("apply", path, "a valid answer here", exc)
+    unused = len(engine.agents[0].moves)
+    state = dump_state(engine, next_decision, scopes, [str(p) for p in (args.spec or [])] or
+                       loaded_spec(args.state))
+    try:
+        write_json(out, state, args.force)
+    except OutputError as exc:
+        print(f"rulebook apply: {exc}", file=sys.stderr)
+        return 2
+    where = state["decision"].get("at") or f"{state['decision'].get('card')}.{state['decision'].get('power')}"
+    print(f"applied {describe_move(loaded, move)}; wrote {out} ({state['decision']['kind']} at {where}, "
+          f"{state['decision']['player']} decides)")
+    if unused:
+        print(f"note: {unused} answer file(s) were not needed", file=sys.stderr)
+    if args.json:
+        terminal.emit_json({"command": "apply", "ok": True, "exit_code": 0, "move": describe_move(loaded, move),
+                            "output": str(out), "decision": state["decision"], "unused_answers": unused})
+    return 0
+
+
+def loaded_spec(state_path: str) -> list[str]:
+    data = read_document(state_path)      # read and checked already by `load`
+    return [p for p in data.get("spec", []) if isinstance(p, str)] if isinstance(data, dict) else []
+

@@ -1,0 +1,102 @@
+"""formulas: the pieces every encoder module shares — the value of `none`, the located "unsupported" error,
+the folding constructors (Python constants fold, a term grows only where a cell or a symbolic argument
+flows) and the table the expression handlers of :mod:`checker.solver.encode`, :mod:`checker.solver.shapes`
+and :mod:`checker.solver.searches` register in.  It imports none of them, so they can all import it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import z3
+
+from checker.base.registry import registrar
+from checker.solver.terms import mk_and, mk_if, mk_or
+
+__all__ = ["NONE", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const", "as_bool", "_EXPR", "_on"]
+
+NONE = -1_000_000          # `none`, for every optional type
+
+
+class Unsupported(Exception):
+    """A construct this encoding cannot express (reported with the spec location)."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.message, self.span = message, span
+
+    def located(self) -> str:
+        """The message, after the location in the spec it is about."""
+        return f"{self.span}: {self.message}" if self.span is not None else self.message
+
+
+# ---------------------------------------------------------------- folding constructors
+
+def is_const(x) -> bool:
+    return not isinstance(x, z3.ExprRef)
+
+
+def as_bool(x):
+    """A Boolean as a Z3 term (a Python bool made one), for what takes terms only (Implies, PbEq, assertions)."""
+    return z3.BoolVal(x) if is_const(x) else x
+
+
+def AND(*xs):
+    out = []
+    for x in xs:
+        if x is True or x is False or not isinstance(x, z3.ExprRef):
+            if not x:
+                return False
+        else:
+            out.append(x)
+    return True if not out else out[0] if len(out) == 1 else mk_and(out)
+
+
+def OR(*xs):
+    out = []
+    for x in xs:
+        if x is True or x is False or not isinstance(x, z3.ExprRef):
+            if x:
+                return True
+        else:
+            out.append(x)
+    return False if not out else out[0] if len(out) == 1 else mk_or(out)
+
+
+def NOT(x):
+    return (not x) if is_const(x) else z3.Not(x)
+
+
+def ITE(c, a, b):
+    if is_const(c):
+        return a if c else b
+    if isinstance(a, tuple) or isinstance(b, tuple):       # records: field by field
+        if not (isinstance(a, tuple) and isinstance(b, tuple)):
+            raise Unsupported("a value that may be a record or none")
+        return tuple(ITE(c, x, y) for x, y in zip(a, b))
+    if is_const(a) and is_const(b) and a == b and type(a) is type(b):
+        return a
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
+        return a
+    return mk_if(c, a, b)
+
+
+def EQ(a, b):
+    """``a == b``: a Python bool for two constants, a Z3 term otherwise (records field by field)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)):
+            return False
+        return AND(*(EQ(x, y) for x, y in zip(a, b)))
+    return a == b
+
+
+def _num(x):
+    return int(x) if isinstance(x, bool) else x
+
+
+# ---------------------------------------------------------------- the table of expression handlers
+
+_EXPR: dict[type, Callable] = {}
+
+
+_on = registrar(_EXPR)

@@ -1,0 +1,431 @@
+"""The symbolic-state search that legality, the conflict finder and `diff` share.
+
+Every card of the spec is in the universe; the state is symbolic (one Z3 constant per cell a
+rule reads, :class:`~checker.solver.encode.Cells`), bounded by well-formedness (a card is in one
+place at most, counters and integers are natural numbers up to :data:`BOUND`, a var holds a value
+of its type) and by the spec's `invariant`s.  A witness found on it is a state a legal game can be set
+up for when there is one (:mod:`checker.solver.selection`), kept small (:mod:`checker.solver.minimise`),
+and written as state and move files the interpreter re-judges (:mod:`checker.solver.witness`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import z3
+
+from checker.front import ast
+from checker.front.configurations import ConfigEvalError
+from checker.base.limits import MAX_RECORD_SET
+from checker.runtime.engine import Engine
+from checker.solver.bounded import later_copies, restricted
+from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
+from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
+from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
+from checker.solver.selection import (Selected, away_from_start, forbidding, keep_if_sat, legal_selection,
+                                      required_cards)
+from checker.solver.shapes import field_domain, record_values, window
+from checker.solver.statefile import player_range
+from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
+
+__all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
+
+BOUND = 100          # integers of a symbolic state are 0..BOUND
+MAX_SET = 256        # the possible values of a symbolic set
+ILLEGAL = "cannot arise in a legal game"
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """What a permission says about a prohibition (see :meth:`Search.claim`)."""
+
+    status: str                     # settled | general | exception | unrelated | unknown
+    winner: str | None = None       # settled: the rule that wins …
+    how: str | None = None          # … by "overrides" or "precedence"
+    via: str | None = None          # exception (or unknown): the overridden rule it is (maybe) a special case of
+    reason: str = ""                # unknown: Z3's reason
+
+    @property
+    def unresolved(self) -> bool:
+        """The permission claims the prohibition and nothing says which wins: a contradiction."""
+        return self.status in ("general", "exception")
+
+    def why(self, permit: str, forbid: str) -> str:
+        if self.status == "exception":
+            return f"{forbid} is a special case of {self.via}, which {permit} overrides"
+        return f"{permit} is a general permission"
+
+    def says(self, permit: str, forbid: str) -> str:
+        """For an unknown claim: what could not be decided."""
+        return (f"cannot tell whether {forbid} is a special case of {self.via}, which {permit} overrides, "
+                f"so whether {permit} contradicts {forbid}")
+
+
+class SymbolicSearch:
+    """Questions over the bounded symbolic states of a checked spec, for ``players`` players: the states
+    (:meth:`symbolic`, :meth:`well_formed`), solving on them (:meth:`solve`, witnesses a legal game can be
+    set up for, kept small), and the claims permissions make on prohibitions (:meth:`claim`).  The conflict
+    finder (:class:`checker.conflicts.questions.Search`), legality's explanations and `diff` ask through it."""
+
+    def __init__(self, typed, players: int | None = None,
+                 settings: SolverSettings = SolverSettings(), shard: tuple[int, int] = (0, 1),
+                 scope=None, engine: Engine | None = None):
+        """``players``: one player count, or None for every count the game allows at once.  ``shard``
+        (k, n): run only every n-th query, from the k-th (see :mod:`checker.conflicts.parallel`).  ``scope``
+        (a :class:`~checker.conflicts.scope.Scope`): ask only the questions that involve its files.  ``engine``:
+        an engine whose game is already started (its selection is the universe); by default every card."""
+        self.shard, self.units, self.marks = shard, 0, []
+        self.scope = scope
+        self.minimal = True         # witnesses with as few players and cards as possible
+        self.questions = 0          # every independent question, asked or not (``units``: those in scope)
+        self.typed = typed
+        self.p = p = typed.program
+        self.low, self.high = player_range(p)
+        self.players = players
+        self.settings = settings
+        if engine is None:
+            engine = Engine(typed)
+            engine.recording = False
+            everything = {k: [c.name for c in p.cards_of(k)] for k in p.kinds}
+            engine.start(everything, players or self.high, 0, [])
+        self.engine = engine
+        self.queries = 0
+        self.unknowns = 0
+        self.seconds = 0.0
+        self._chains: dict | None = None        # action -> itself and its ancestors
+        self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
+        self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
+        self.legality = ""                       # what the last minimal solve found of its witness's cards
+        self.forbidden: list = []                # and when no legal game has them, the constraints that forbid it
+
+    def _mine(self, out: list, involved=lambda scope: True) -> bool:
+        """Is the next independent query in scope (``involved(scope)``, when the search has one) and this
+        shard's?  If so, note where its findings start in ``out``."""
+        self.questions += 1
+        if self.scope is not None and not involved(self.scope):
+            return False
+        unit, self.units = self.units, self.units + 1
+        if unit % self.shard[1] != self.shard[0]:
+            return False
+        self.marks.append((unit, len(out)))
+        fresh_context()         # so its answer does not depend on which queries ran before it
+        return True
+
+    # ------------------------------------------------------------ a symbolic state
+    def encoder(self) -> Encoder:
+        return Encoder(self.engine, concrete=False,
+                       player_count=None if self.players else z3.Int("player_count"))
+
+    def symbolic(self, enc: Encoder, name: str, ty, by_name: bool = False) -> tuple:
+        """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
+        enum members or cells is one Boolean per value it may hold (``renouveler.cartes ∋ Nom``); a record is
+        one symbolic value per field."""
+        if ty == BOOL:
+            return z3.Bool(name), True
+        if isinstance(ty, Coll):
+            elem = ty.elem
+            if isinstance(elem, KindT):
+                return [(z3.Bool(f"{name} ∋ {enc.show(i, elem)}"), i) for i in enc.kind_instances[elem.name]], True
+            if isinstance(elem, EnumT):
+                return [(z3.Bool(f"{name} ∋ {m}"), i) for i, m in enumerate(enc.enum_names[elem.name])], True
+            if elem == PLAYER:
+                members = [(z3.Bool(f"{name} ∋ Joueur {k + 1}"), k) for k in enc.seats]
+                return members, AND(*(z3.Implies(g, enc.n > k) for g, k in members if not is_const(enc.n)))
+            values = field_domain(enc, elem) if isinstance(elem, GridT) else None
+            if values is not None and len(values) <= MAX_SET:
+                return [(z3.Bool(f"{name} ∋ {enc.show(x, elem)}"), x) for x in values], True
+            values = record_values(enc, elem, MAX_RECORD_SET) if isinstance(elem, RecordT) else None
+            if values is not None:
+                return [(z3.Bool(f"{name} ∋ {enc.show(x, elem)}"), x) for x in values], True
+            raise Unsupported(f"a symbolic {ty} (only sets of cards, players, enum members, cells, or records of "
+                              f"at most {MAX_RECORD_SET:,} values with such fields, are searched)")
+        if isinstance(ty, RecordT):       # a card in a record is its definition, as in the interpreter
+            fields = [self.symbolic(enc, f"{name}.{f.name}", enc.resolve(f.type), by_name=True)
+                      for f in self.p.records[ty.name].fields]
+            return tuple(v for v, _ in fields), z3.And([d if not isinstance(d, bool) else z3.BoolVal(d)
+                                                         for _, d in fields])
+        v = z3.Int(name)
+        return v, self._domain(enc, v, ty, by_name)
+
+    def _domain(self, enc: Encoder, v, ty, by_name: bool = False):
+        optional = isinstance(ty, Opt)
+        if optional:
+            ty = ty.inner
+        if ty == PLAYER:
+            d = z3.And(v >= 0, v < enc.n)
+        elif isinstance(ty, GridT):
+            cells = window(self.engine.grids[ty.name])
+            enc.domains[v.get_id()] = tuple(cells) + ((NONE,) if optional else ())
+            enc._alive.append(v)
+            d = z3.Or([v == c for c in cells])
+        elif isinstance(ty, KindT):
+            insts = (not by_name and enc.kind_instances[ty.name]) or [
+                d for d, k in self.engine.def_kind.items() if k == ty.name]
+            enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
+            enc._alive.append(v)
+            d = z3.Or([v == i for i in insts])
+        elif isinstance(ty, EnumT):
+            enc.domains[v.get_id()] = tuple(range(len(enc.enum_names[ty.name]))) + ((NONE,) if optional else ())
+            enc._alive.append(v)
+            d = z3.And(v >= 0, v < len(enc.enum_names[ty.name]))
+        elif ty == INT:
+            d = z3.And(v >= 0, v <= BOUND)
+        else:
+            return True
+        return z3.Or(d, v == NONE) if optional else d
+
+    def _field_type(self, enc: Encoder, var: str, field: str):
+        record = enc.var_types[var]
+        record = record.inner if isinstance(record, Opt) else record
+        return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
+
+    def well_formed(self, enc: Encoder) -> list:
+        """The bounds of a state, for the cells the query made, and the spec's invariants."""
+        out = enc.invariants()          # first: the cells they make get their bounds below
+        places: dict[int, list] = {}
+        for key, cell in list(enc.cells.made.items()):
+            if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
+                values = field_domain(enc, self._field_type(enc, key[1], key[3]))
+                if values is not None and not z3.is_bool(cell):
+                    out.append(z3.Or([cell == v for v in values]))
+            elif key[0] == "var" and isinstance(enc.var_types[key[1]], GridT):
+                out.append(z3.Or([cell == v for v in field_domain(enc, enc.var_types[key[1]])]))
+            elif key[0] == "var":
+                _, name, index = key
+                ty = enc.var_types[name]
+                d = self._domain(enc, cell, ty) if ty != BOOL else True
+                if not (is_const(d) and d):
+                    out.append(d)
+            elif key[0] == "in":
+                _, zone, index, inst = key
+                places.setdefault(inst, []).append(cell)
+        for cells in places.values():
+            if len(cells) > 1:
+                out.append(z3.AtMost(*cells, 1))
+        if not is_const(enc.n):
+            out.append(z3.And(enc.n >= self.low, enc.n <= self.high))
+            for key, cell in enc.cells.made.items():       # no card is with a player who is not in the game
+                if key[0] == "in" and isinstance(key[2], int) and enc.zone_index_types[key[1]] == PLAYER \
+                        and key[2] >= 2:
+                    out.append(z3.Implies(cell, enc.n > key[2]))
+        return out
+
+    def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):
+        """(status, model, Z3's reason) of the formulas on a well-formed state; with ``legal`` (by default
+        ``minimal``), the model is one a legal game could be set up for when there is one, and
+        ``self.legality`` says when there is none (:meth:`_legal_game`: ``cards``, the cards whose rules the
+        question is about, and the cards away from their start zone, selected together as the spec's
+        constraints allow); with ``minimal``, it has as few players, then as few cards away from their
+        kind's start zone, as the formulas allow (one found on the states with one copy of each card, when
+        the question was asked again so, is kept as is, and not judged by the constraints)."""
+        s = make_solver(self.settings)
+        todo = [f for f in formulas if not (is_const(f) and f)]
+        if any(is_const(f) and not f for f in todo):
+            return "unsat", None, ""
+        s.add(*todo)
+        s.add(*enc.defined)
+        s.add(*self.well_formed(enc))
+        t = time.perf_counter()
+        outcome = run(s)
+        retried = outcome.status == "unknown"
+        if retried:
+            outcome = self._one_copy_each(enc, todo, outcome)
+        self.queries += 1
+        if outcome.status == "unknown":
+            self.unknowns += 1
+        model = outcome.model
+        self.legality, self.forbidden = "", []
+        if (minimal if legal is None else legal) and outcome.status == "sat" and not retried:
+            model, self.legality = self._legal_game(s, enc, model, cards)
+        if minimal and self.minimal and outcome.status == "sat" and not retried:
+            model = smallest(s, model, self._objectives(enc),
+                             rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit)).model
+        self.seconds += time.perf_counter() - t
+        return outcome.status, model, outcome.reason
+
+    def _legal_game(self, s, enc: Encoder, model, cards: tuple) -> tuple:
+        """(model, note): a model of ``s`` whose cards some legal game is set up with — ``cards`` and every
+        card away from its start zone selected together, at the model's player count, as every `constraint`
+        of the spec allows (:mod:`checker.solver.selection`); those formulas stay in ``s``.  When there is
+        none, or Z3 cannot tell, ``model`` is kept and the note says so; when there is none,
+        ``self.forbidden`` is the constraints that forbid it (:func:`~checker.solver.selection.forbidding`)."""
+        required = [*cards, *required_cards(self.engine, enc)]
+        try:
+            formulas = legal_selection(self.p, Selected(self.p), enc.n, required)
+        except ConfigEvalError as exc:
+            return model, f"cannot tell whether a legal game has these cards: {exc}"
+        if not formulas:
+            return model, ""
+        outcome = keep_if_sat(s, formulas)
+        if outcome.status == "sat":
+            return outcome.model, ""
+        if outcome.status == "unknown":
+            return model, f"cannot tell whether a legal game has these cards ({outcome.reason})"
+        self.forbidden = forbidding(s, self.p, enc.n, required)[1]
+        named = ", ".join(f'"{c}"' for c in dict.fromkeys(cards))
+        at = f"with {self.players} players" if self.players else "at any player count"
+        return model, (f"{ILLEGAL}: no selection of cards the spec's constraints allow "
+                       f"{at} has {named + ' and ' if named else ''}the cards such a situation needs")
+
+    def _objectives(self, enc: Encoder) -> list:
+        """What a witness keeps small, first to last: the players, the cards away from their start zone, then
+        the vars (each cell of an indexed one) that do not hold their starting value."""
+        out = [] if is_const(enc.n) else [(enc.n, self.low)]
+        away = [cell for _, cell in away_from_start(self.engine, enc)]
+        changed = []
+        for key, cell in enc.cells.made.items():
+            if key[0] == "var" and len(key) == 3:
+                name = key[1]
+                start = 0 if self.p.vars[name].counter else self.engine.var_defaults[name]
+                start = enc.from_runtime(start, enc.var_types[name])
+                if isinstance(start, (bool, int)):
+                    changed.append(cell != start)
+        return out + [(count_true(away), 0), (count_true(changed), 0)]
+
+    def _one_copy_each(self, enc: Encoder, todo: list, undecided):
+        """The question Z3 could not decide, asked again on the states with one copy of each card in each
+        place (:mod:`checker.solver.bounded`): its ``sat`` is the question's; anything else leaves it
+        undecided."""
+        off = later_copies(enc, self.engine.defs)
+        if not off:
+            return undecided
+        s = make_solver(self.settings)
+        s.add(*restricted([*todo, *enc.defined, *self.well_formed(enc)], off))
+        outcome = run(s)
+        if outcome.status == "sat":
+            return outcome
+        undecided.reason += (f" (nor {'found' if outcome.status == 'unsat' else 'decided'} on the states with one "
+                             f"copy of each card in each place)")
+        return undecided
+
+    # ------------------------------------------------------------ the searches
+    def action_args(self, enc: Encoder, action: str) -> tuple[tuple, list]:
+        return self.params_args(enc, action, self.p.actions[action].params)
+
+    def params_args(self, enc: Encoder, prefix: str, params) -> tuple[tuple, list]:
+        """Symbolic arguments for ``params`` (named ``prefix.param``) and the constraints that they are
+        values of their types."""
+        args, domain = [], []
+        for prm in params:
+            v, d = self.symbolic(enc, f"{prefix}.{prm.name}", enc.resolve(prm.type))
+            args.append(v)
+            domain.append(d)
+        return tuple(args), domain
+
+    def claim(self, permit: ast.RuleDecl, phead: ast.RuleHead, forbid: ast.RuleDecl,
+              fhead: ast.RuleHead) -> "Claim":
+        """Does the permission (its head ``phead``) claim to lift the prohibition (its head ``fhead``), and
+        is that settled?  The one definition of an unresolved permission/prohibition pair, which
+        `rulebook conflicts` searches for and `rulebook legal` reports on a move.
+
+        - settled: an `overrides` or a `precedence` says which of the two wins;
+        - general: the permission has no `overrides`, so it claims every prohibition of its action;
+        - exception: the permission overrides rules, and Z3 proves the prohibition a special case of one
+          of them (whenever the prohibition applies, that rule would too);
+        - unrelated: the permission is an exception to other rules, not to this one;
+        - unknown: Z3 could not decide whether it is a special case (its reason is kept)."""
+        key = (id(phead), id(fhead))
+        hit = self._claims.get(key)
+        if hit is not None:
+            return hit
+        enc0 = self.encoder()
+        winner, how = self._settled(enc0, permit, forbid)
+        if winner:
+            out = Claim("settled", winner=winner, how=how)
+        elif not permit.overrides:
+            out = Claim("general")
+        else:
+            chain = enc0.ancestors(phead.pattern.name)
+            action = fhead.pattern.name if phead.pattern.name in enc0.ancestors(fhead.pattern.name) \
+                else phead.pattern.name if fhead.pattern.name in chain else None
+            out = Claim("unrelated") if action is None else self._special_case(permit, forbid, fhead, action)
+        self._claims[key] = out
+        return out
+
+    def _special_case(self, permit, forbid, fhead, action: str) -> "Claim":
+        """The claim of a permission that overrides rules on a prohibition of ``action``: an exception when
+        Z3 proves ``forbid`` a special case of a rule it overrides, unrelated when it proves it is a
+        special case of none, unknown when a query could not be decided."""
+        undecided = []
+        for name, _ in permit.overrides:
+            other = self.p.rules.get(name)
+            if other is None:
+                continue
+            for head in other.heads:
+                if head.kind != "forbid":
+                    continue
+                shared = self._shared_params(head.pattern.name, action)
+                if len(head.pattern.binders) > shared:
+                    continue
+                enc = self.encoder()
+                try:
+                    args, domain = self.action_args(enc, action)
+                    wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+                    narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
+                except Unsupported as exc:
+                    undecided.append((name, f"cannot encode it: {exc.located()}"))
+                    continue
+                status, _, reason = self.solve(enc, *domain, narrow,
+                                               z3.Not(wider) if not is_const(wider) else not wider)
+                if status == "unsat":
+                    return Claim("exception", via=name)
+                if status == "unknown":
+                    undecided.append((name, reason))
+        if undecided:
+            return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
+        return Claim("unrelated")
+
+    def _shared_params(self, a: str, b: str) -> int:
+        """How many leading parameters two actions share: those of their nearest common ancestor."""
+        enc = self.encoder()
+        chain_b = enc.ancestors(b)
+        for x in enc.ancestors(a):
+            if x in chain_b:
+                return len(self.p.actions[x].params)
+        return 0
+
+    def _most_specific(self, action: str, permit_on: str, forbid_on: str) -> bool:
+        """Judge the pair on the most general action both rules are about (it is the same for its
+        refinements)."""
+        if self._chains is None:
+            enc = self.encoder()
+            self._chains = {a: enc.ancestors(a) for a in self.p.actions}
+        chain = self._chains[action]
+        if permit_on not in chain or forbid_on not in chain:
+            return False
+        deeper = permit_on if chain.index(permit_on) < chain.index(forbid_on) else forbid_on
+        return deeper == action
+
+    def _resolution(self, enc: Encoder, permit, forbid) -> str | None:
+        winner, how = self._settled(enc, permit, forbid)
+        return f"settled: {winner} wins ({how})" if winner else None
+
+    @staticmethod
+    def _settled(enc: Encoder, permit, forbid) -> tuple[str | None, str | None]:
+        if (permit.name, forbid.name) in enc.defeats:
+            return permit.name, ("overrides" if any(o == forbid.name for o, _ in permit.overrides) else "precedence")
+        if (forbid.name, permit.name) in enc.defeats:
+            return forbid.name, "precedence"
+        return None, None
+
+    # ------------------------------------------------------------ witnesses
+    def _witness(self, enc: Encoder, model, finding, action: str | None, args: tuple,
+                 focus: set | None = None) -> None:
+        from checker.solver.witness import witness_files
+        state, move, situation = witness_files(self, enc, model, action, args, focus)
+        finding.witness, finding.move, finding.situation = state, move, situation
+        finding.configuration = self.legality
+
+    def _confirm_contradiction(self, finding, action: str, permit: str, forbid: str) -> bool | None:
+        """Load the witness into a fresh interpreter: do both rules apply there?"""
+        from checker.solver.scopes import Scopes
+        from checker.solver.witness import interpreter_rules
+        if self._judge is None:         # one interpreter re-judges every witness
+            self._judge = Engine(self.typed), Scopes(self.typed)
+            self._judge[0].recording = False
+        got = interpreter_rules(*self._judge, finding.witness, finding.move)
+        if got is None:
+            return None
+        forbids, permits = got
+        return forbid in forbids and permit in permits
