@@ -14,7 +14,8 @@ is being built each such mention is a marker; :meth:`Prose.finish` chooses the w
 the sentence is whole, in reading order.  The output is reST inline text: cards through
 the ``card`` callback (a cross-reference in the book), with their article.
 
->>> >>> at = Span("x.rules", 1, 1, 1, 2)
+>>> from checker.base.source import Span
+>>> at = Span("x.rules", 1, 1, 1, 2)
 >>> prose = Prose(None)
 >>> prose.expr(ast.Binary(">=", ast.IntLit(3, at), ast.IntLit(2, at), at), Ctx())
 '3 est au moins 2'
