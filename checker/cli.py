@@ -144,11 +144,12 @@ def _run(argv: list[str] | None) -> int:
 
 def _dispatch(handlers: dict, args) -> int:
     if args.command in _SOLVER_COMMANDS:
-        from checker.solver.factory import environment_problem
+        from checker.solver.factory import environment_problem, steady_collector
         problem = environment_problem()
         if problem:
             print(f"rulebook {args.command}: {problem}", file=sys.stderr)
             return 2
+        steady_collector()
     try:
         return handlers[args.command](args)
     except KeyboardInterrupt:

@@ -15,7 +15,7 @@ from checker.diff.pair import Side
 from checker.diff.run import diff_paths, diff_results
 from checker.base.output import OutputError
 from checker.solver.factory import SolverSettings
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 BASE = "spec/citadelles"
 
@@ -133,3 +133,30 @@ def test_the_fan_expansion_compares_with_cards_that_have_no_copy_in_the_witness(
     code, out, err = run_cli(capsys, "diff", "spec/citadelles", "--with", "spec/extension-fan", "--first")
     assert code == 1, err
     assert "legality" in out and "witness:" in out and "the interpreter, on the witness: agrees" in out
+
+
+# ---------------------------------------------------------------- answers that do not depend on the code around them
+
+_PERTURBED = """import runpy, sys
+junk = [[i] for i in range(300_000)]        # allocations that move Python's garbage-collector counts
+import checker.sphinxext, checker.lsp.server  # noqa: F401  (more modules, more objects)
+sys.argv = ["rulebook", *sys.argv[1:]]
+runpy.run_module("checker", run_name="__main__")
+"""
+
+
+def test_the_witnesses_do_not_depend_on_what_else_the_process_allocated(tmp_path):
+    """Z3 reuses the numbers of freed terms, and its models follow those numbers: before the commands ran the
+    collector only at question boundaries (solver.factory.steady_collector), the same diff run after more
+    allocations chose other witnesses for this variant.  Now the two runs are the same, witnesses included."""
+    import subprocess
+    import sys
+    argv = ["diff", "spec/citadelles", "spec/éditions/jeu-de-base", "--with",
+            "spec/variantes/jeu-de-base/partie-rapide-6.rules", "--json"]
+    script = tmp_path / "perturbed.py"
+    script.write_text(_PERTURBED, encoding="utf-8")
+    runs = [subprocess.Popen([sys.executable, *prefix, *argv], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+            for prefix in (["-m", "checker"], [str(script)])]
+    plain, perturbed = (json.loads(run.communicate(timeout=600)[0]) for run in runs)
+    assert plain["queries"] > 0 and len(plain["differences"]) == 7
+    assert perturbed["differences"] == plain["differences"]

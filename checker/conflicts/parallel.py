@@ -44,10 +44,12 @@ def _shard(task: tuple) -> tuple[list, int, int, int, int]:
     from checker.front.check import check_paths
     from checker.conflicts.questions import Search
     from checker.conflicts.scope import Scope
+    from checker.solver.factory import steady_collector
     paths, players, k, n, methods, scoped = task
     result = check_paths([Path(p) for p in paths])
     if not result.ok:
         raise RuntimeError("the spec has errors in a worker")
+    steady_collector()          # a worker asks its questions as the command's own process would
     scope = Scope(result, [Path(f) for f in scoped]) if scoped is not None else None
     search = Search(result.typed, players, shard=(k, n), scope=scope)
     tagged = [_tagged(search, method) for method in methods]

@@ -22,13 +22,14 @@ makes every query come back unknown: that is how the undecided paths of `legal`,
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import time
 
 import z3
 
 __all__ = ["SolverSettings", "make_solver", "Outcome", "run", "environment_problem", "ENVIRONMENT",
-           "fresh_context"]
+           "fresh_context", "steady_collector"]
 
 ENVIRONMENT = {"RULEBOOK_Z3_TIMEOUT_MS": "timeout_ms", "RULEBOOK_Z3_RLIMIT": "rlimit"}
 
@@ -81,8 +82,24 @@ def fresh_context() -> None:
     """Start a new Z3 main context: the terms and solvers made from now on live in it.  Z3's answers
     (which model it finds) depend on the terms its context already holds, so a query run in a fresh
     context gets the same answer whatever ran before it — in this process or in another.  Terms made
-    before must not be mixed with terms made after."""
+    before must not be mixed with terms made after.  With :func:`steady_collector`, this is where Python's
+    cyclic garbage collector runs."""
+    if not gc.isenabled():
+        gc.collect()
     z3.z3._main_ctx = None      # z3py makes the next main_ctx() anew
+
+
+def steady_collector() -> None:
+    """Z3 numbers the terms of a context, and gives the numbers of the terms Python frees to the next ones it
+    makes; which model it finds depends on those numbers.  Python's cyclic garbage collector frees terms after
+    a count of allocations that any change to the code moves, so witnesses changed with changes that changed no
+    rule (a module moved, another imported first).  From this call on, the collector runs only where
+    :func:`fresh_context` starts a question: the same questions get the same answers whatever code surrounds
+    them.  What is alive now is frozen (never scanned again), so those collections look only at what the
+    questions made.  The commands that ask Z3 call it once, before their first question."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
 
 
 @dataclasses.dataclass
