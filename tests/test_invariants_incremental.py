@@ -146,3 +146,70 @@ def test_a_state_put_back_by_a_look_ahead_is_checked_again(tmp_path):
     e.st.dirty = False
     e.invalidate()
     assert e.st.dirty, "tools that change the state directly call invalidate: the invariants are due again"
+
+
+# ---------------------------------------------------------------- counted per key in one pass (runtime/fusion.py)
+
+RANKS = "all(f in 1..4: sum(p in players: count(c in main[p] where c.force == f)) <= 1)"
+
+
+def test_a_count_per_key_is_one_pass_and_agrees_with_the_nested_loops(tmp_path, monkeypatch):
+    """Every decision of a few random games: the fused form and the nested loops give the same value."""
+    from checker.runtime import fusion
+    from checker.runtime.codegen import Scope
+    flow = """procedure partie() {
+  for p in players {
+    choose c in pioche by p
+    move c to main[p]
+    choose d in pioche by p optionally
+    move d to main[left(p)]
+  }
+}"""
+    expressions = [f"{q}(f in 1..4: {inner}(p in players: count(c in main[p] where {key})) {op} {k})"
+                   for q, inner, key, op, k in (("all", "sum", "c.force == f", "<=", 1),
+                                                ("any", "sum", "f == c.force", ">=", 2),
+                                                ("all", "max", "c.force == f", "<", 2))]
+    expressions.append("all(p in players: all(f in 1..4: count(c in main[p] where c.force == f) != 1))")
+    path = tmp_path / "jeu.rules"
+    path.write_text(GAME + flow + '\ncard Carte "A2" { force: 1 }' + "".join(f"\nquantity q{i}(): Bool = {x}" for i, x in enumerate(expressions)),
+                    encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    fused = [e.compiler.gen.expr(result.program.quantities[f"q{i}"].default, Scope({}))
+             for i in range(len(expressions))]
+    assert ["COUNT_PER_KEY" in src for src in fused] == [True, True, False, True], "max is not a count per key"
+    monkeypatch.setattr(fusion, "per_key_count", lambda *args: None)
+    nested = [e.compiler.gen.env_function(result.program.quantities[f"q{i}"].default, Scope({}))
+              for i in range(len(expressions))]
+    monkeypatch.undo()
+    fused = [e.compiler.gen.env_function(result.program.quantities[f"q{i}"].default, Scope({}))
+             for i in range(len(expressions))]
+    seen = set()
+
+    def compare(_decision):
+        values = [f({}) for f in fused]
+        assert values == [f({}) for f in nested]
+        seen.add(tuple(values))
+    e.observer = compare
+    for seed in range(30):
+        e.play({"Carte": ["A", "B", "C", "D", "A2"]}, 2, seed, [RandomAgent(seed), RandomAgent(seed + 1)])
+    assert len(seen) > 2, "the games reach states where the expressions differ"
+
+
+def test_the_rank_invariant_is_caught_in_one_pass(tmp_path):
+    e = engine(tmp_path, f"""invariant forces_distinctes {{ require {RANKS} }}
+procedure partie() {{
+  for p in players {{
+    choose c in pioche by p
+    move c to main[p]
+    choose d in pioche by p
+  }}
+}}""")
+    e.play({"Carte": ["A", "B", "C", "D"]}, 2, 0, [RandomAgent(1), RandomAgent(2)])     # four forces: it holds
+    path = tmp_path / "jeu.rules"
+    path.write_text(path.read_text(encoding="utf-8") + '\ncard Carte "A2" { force: 1 }\n', encoding="utf-8")
+    result = check_paths([path])
+    e = Engine(result.typed)
+    with pytest.raises(SpecRuntimeError, match="broke the invariant forces_distinctes"):
+        e.play({"Carte": ["A", "A2", "B", "C"]}, 2, 0, [RandomAgent(1), RandomAgent(2)])

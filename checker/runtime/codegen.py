@@ -103,7 +103,7 @@ class Generator:
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
-                         "QNEW": engine.new_version}
+                         "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -653,6 +653,9 @@ def _(g, e: ast.SetLit, scope):
 def _(g: Generator, e: ast.Aggregate, scope):
     if e.kind in ("union", "collect"):
         return shapes.aggregate(g, e, scope)
+    fused = fusion.per_key_count(g, e, scope)
+    if fused is not None:
+        return fused
     coll = g.expr(e.coll, scope)
     x = g.fresh("x")
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
@@ -682,3 +685,4 @@ def _(g: Generator, e: ast.Aggregate, scope):
 
 
 from checker.runtime import shapes  # noqa: E402  (registers its handlers; used above when compiling)
+from checker.runtime import fusion  # noqa: E402
