@@ -2,7 +2,7 @@
 
 Run: python bench/play.py [--games N]
 A move is a decision an agent is asked to make (two or more options); forced steps are
-counted apart.  The issue's goal: at least twice a hand-written Python engine's ~23,000
+counted apart.  Speeds are given by wall-clock time and by CPU time (the process's), side by side.  The issue's goal: at least twice a hand-written Python engine's ~23,000
 random moves/s on this machine class, i.e. 46,000 moves/s.  Nothing is asserted.
 """
 
@@ -31,18 +31,19 @@ def measure(engine: Engine, program, players: int, games: int, config: str = CON
     """Seeded random games of ``config``: speeds, and the per-game mean of each count ``counts(engine)``
     gives after a game (a dict of name -> number; not timed)."""
     selection = select(program, program.configurations[config], players)
-    per_game, moves, decisions, counted = [], 0, 0, {}
+    per_game, cpu, moves, decisions, counted = [], 0.0, 0, 0, {}
     for seed in range(games):
         agents = [RandomAgent(seed * 100 + i) for i in range(players)]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = engine.play(selection.cards, players, seed, agents)
         per_game.append(time.perf_counter() - start)
+        cpu += time.process_time() - start_cpu
         moves += result.moves
         decisions += result.decisions
         for name, n in (counts(engine) if counts else {}).items():
             counted[name] = counted.get(name, 0) + n
     total = sum(per_game)
-    return {"games/s": games / total, "moves/s": moves / total, "steps/s": decisions / total,
+    return {"games/s": games / total, "CPU games/s": games / cpu, "CPU µs/step": cpu / decisions * 1e6, "moves/s": moves / total, "steps/s": decisions / total,
             "moves/game": moves / games, "median ms/game": statistics.median(per_game) * 1000,
             **{name: n / games for name, n in counted.items()}}
 
@@ -61,11 +62,12 @@ def main() -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"random games, configuration \"{CONFIG}\", {args.games} games per row (goal: 46,000 moves/s)\n")
-    print("| players |  games/s |  moves/s |  steps/s | moves/game | median ms/game |")
-    print("|---------|----------|----------|----------|------------|----------------|")
+    print("| players |  games/s | CPU games/s |  moves/s |  steps/s | CPU µs/step | moves/game | median ms/game |")
+    print("|---------|----------|-------------|----------|----------|-------------|------------|----------------|")
     for n, r in rows.items():
-        print(f"| {n:>7} | {r['games/s']:>8.1f} | {r['moves/s']:>8.0f} | {r['steps/s']:>8.0f} | "
-              f"{r['moves/game']:>10.0f} | {r['median ms/game']:>14.1f} |")
+        print(f"| {n:>7} | {r['games/s']:>8.1f} | {r['CPU games/s']:>11.1f} | {r['moves/s']:>8.0f} | "
+              f"{r['steps/s']:>8.0f} | {r['CPU µs/step']:>11.1f} | {r['moves/game']:>10.0f} | "
+              f"{r['median ms/game']:>14.1f} |")
     print(f"\npeak Python memory allocated while playing 3 games with 6 players (engine already built): "
           f"{peak / 2**20:.1f} MiB; peak resident size of the whole process: "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

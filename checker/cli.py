@@ -11,6 +11,7 @@ print a Python traceback), 4 undecided (Z3 could not answer), 130 interrupted (C
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from importlib import import_module
 
@@ -149,9 +150,12 @@ def _dispatch(handlers: dict, args) -> int:
         if problem:
             print(f"rulebook {args.command}: {problem}", file=sys.stderr)
             return 2
-        steady_collector()
+        steady = steady_collector()
+    else:
+        steady = contextlib.nullcontext()
     try:
-        return handlers[args.command](args)
+        with steady:
+            return handlers[args.command](args)
     except KeyboardInterrupt:
         print("rulebook: interrupted", file=sys.stderr)
         return 130

@@ -49,10 +49,10 @@ def _shard(task: tuple) -> tuple[list, int, int, int, int]:
     result = check_paths([Path(p) for p in paths])
     if not result.ok:
         raise RuntimeError("the spec has errors in a worker")
-    steady_collector()          # a worker asks its questions as the command's own process would
     scope = Scope(result, [Path(f) for f in scoped]) if scoped is not None else None
     search = Search(result.typed, players, shard=(k, n), scope=scope)
-    tagged = [_tagged(search, method) for method in methods]
+    with steady_collector():    # a worker asks its questions as the command's own process would
+        tagged = [_tagged(search, method) for method in methods]
     return tagged, search.queries, search.unknowns, search.questions, search.units
 
 

@@ -771,3 +771,18 @@ def statements(stmts):
             inner = getattr(s, field, None)
             if isinstance(inner, tuple):
                 yield from statements(inner)
+
+
+def names_in(e) -> set[str]:
+    """Every name an expression mentions (aggregate variables included: an over-approximation)."""
+    found: set[str] = set()
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Name):
+            found.add(node.id)
+        elif isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return found

@@ -18,6 +18,7 @@ import re
 from typing import Callable
 
 from checker.front import ast
+from checker.front.ast import names_in
 from checker.front.bounds import quantity_bounds
 from checker.base.limits import MAX_INT
 from checker.base.registry import registrar
@@ -103,7 +104,7 @@ class Generator:
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
-                         "QNEW": engine.new_version}
+                         "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -298,21 +299,6 @@ class Generator:
 
 def _zone_name(e) -> str | None:
     return e.id if isinstance(e, ast.Name) else getattr(e.obj, "id", None) if isinstance(e, ast.Index) else None
-
-
-def names_in(e) -> set[str]:
-    """Every name an expression mentions (aggregate variables included: an over-approximation)."""
-    found: set[str] = set()
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            found.add(node.id)
-        elif isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
-    return found
 
 
 def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
@@ -653,6 +639,9 @@ def _(g, e: ast.SetLit, scope):
 def _(g: Generator, e: ast.Aggregate, scope):
     if e.kind in ("union", "collect"):
         return shapes.aggregate(g, e, scope)
+    fused = fusion.per_key_count(g, e, scope)
+    if fused is not None:
+        return fused
     coll = g.expr(e.coll, scope)
     x = g.fresh("x")
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
@@ -682,6 +671,7 @@ def _(g: Generator, e: ast.Aggregate, scope):
 
 
 from checker.runtime import shapes  # noqa: E402  (used above when compiling)
+from checker.runtime import fusion  # noqa: E402
 
 _on(ast.Connected)(shapes.connected_source)
 _on(ast.Path)(shapes.path_source)

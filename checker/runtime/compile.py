@@ -77,12 +77,14 @@ class Compiler:
 
     def bump(self, var: str, ind: str) -> list[str]:
         """The line that moves the state's version before ``var`` is written: none when no cached quantity can
-        depend on it (see :func:`checker.runtime.codegen.cached_reads`)."""
+        depend on it (see :func:`checker.runtime.codegen.cached_reads`); and the one raising ``State.dirty`` when
+        an invariant reads it (see :mod:`checker.runtime.invariants`)."""
+        watched = [f"{ind}st.dirty = True"] if var in self.E.watch.vars else []     # an invariant reads it
         if not hasattr(self, "_cached_reads"):
             self._cached_reads = cached_reads(self.E)
         if self._cached_reads is not None and var not in self._cached_reads:
-            return []
-        return [f"{ind}st.version += 1"]
+            return watched
+        return watched + [f"{ind}st.version += 1"]
 
     # ---------------------------------------------------------------- bodies
     def body(self, stmts, names=()) -> Callable:
@@ -364,7 +366,7 @@ def _(c: Compiler, s: ast.Draw, ind):
 @_on(ast.Shuffle)
 def _(c: Compiler, s: ast.Shuffle, ind):
     name = s.target.name
-    return [f"{ind}st.version += 1",
+    return [f"{ind}st.version += 1"] + ([f"{ind}st.dirty = True"] if name in c.E.watch.zones else []) + [
             f"{ind}st.rng.shuffle(st.zone({name!r}, {c.index(c.p.zones[name], s.target.index)}))"]
 
 

@@ -17,6 +17,7 @@ from checker.front import ast
 from checker.runtime.cards import Cancel, CardState
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
+from checker.runtime.invariants import InvariantWatch
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime import shapes
 from checker.runtime.replay import state_digest
@@ -136,6 +137,7 @@ class Engine(Showing):
         for n, a in p.actions.items():
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None, None)
         self._compile_rules()         # before the bodies: an offer inlines the legality tests
+        self.watch = InvariantWatch(self, p.invariants())     # before the bodies: their writes raise State.dirty
         for n, proc in p.procedures.items():
             c.context = n
             self.procedures[n] = ([x.name for x in proc.params], c.body(proc.body, [x.name for x in proc.params]))
@@ -159,6 +161,7 @@ class Engine(Showing):
         self.invariants = [(inv, c.gen.env_function(inv.when, Scope({})) if inv.when is not None else None,
                             c.gen.env_function(inv.require, Scope({})))
                            for inv in p.invariants()]
+        self.watch.bind(self.invariants)
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
@@ -398,6 +401,8 @@ class Engine(Showing):
         """Forget cached quantities: for tools and tests that change the state directly."""
         self._qversion = -1
         self.cards.forget()
+        if self.st is not None:
+            self.st.dirty = True
 
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
         """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs).
@@ -569,9 +574,10 @@ class Engine(Showing):
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
                                    getattr(site, "span", None))
         if self.invariants:
-            for inv in self.broken_invariants():
-                raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
-                                       + (f" ({inv.message})" if inv.message else ""), inv.span)
+            for inv, when, require in self.watch.due(self.st):
+                if (when is None or when({})) and not require({}):
+                    raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
+                                           + (f" ({inv.message})" if inv.message else ""), inv.span)
         decision = None
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
@@ -630,6 +636,7 @@ class Engine(Showing):
         p = self.program
         self.defs.clear()
         self.st = st = State(players, seed, self.defs)
+        st.watched = self.watch.zones
         self.invalidate()
         for cache in self._scaches:
             cache.clear()

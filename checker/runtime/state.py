@@ -43,7 +43,7 @@ class State:
     """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
 
     __slots__ = ("n", "vars", "zones", "where", "rng", "uses", "turn", "round", "defs", "counts",
-                 "version")
+                 "version", "dirty", "watched")
 
     def __init__(self, players: int, seed: int, defs: list[int]):
         self.n = players
@@ -57,6 +57,8 @@ class State:
         self.defs = defs                                   # card instance -> definition
         self.version = 0                                   # bumped by every change (quantities are cached)
         self.counts: dict[tuple, dict[int, int]] = {}     # (zone, index) -> definition -> cards there
+        self.dirty = True              # a var or zone an invariant reads changed (see runtime.invariants)
+        self.watched: frozenset[str] = frozenset()      # the zones the invariants read
 
     def snapshot(self) -> tuple:
         """Everything needed to put the state back exactly (for agents that look ahead)."""
@@ -72,6 +74,7 @@ class State:
         (self.vars, self.zones, self.where, self.counts, self.uses, rng, self.turn, self.round) = snap
         self.rng.setstate(rng)
         self.version += 1
+        self.dirty = True
         # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
         fresh = self.snapshot()
         (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
@@ -99,6 +102,10 @@ class State:
             else:
                 zone.remove(card)
             self.counts[old][key] -= 1
+            if old[0] in self.watched:
+                self.dirty = True
+        if name in self.watched:
+            self.dirty = True
         zone = self.zones[name]
         if isinstance(zone, dict):
             target = zone.get(index)

@@ -21,6 +21,7 @@ makes every query come back unknown: that is how the undecided paths of `legal`,
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import os
@@ -89,17 +90,25 @@ def fresh_context() -> None:
     z3.z3._main_ctx = None      # z3py makes the next main_ctx() anew
 
 
-def steady_collector() -> None:
+@contextlib.contextmanager
+def steady_collector():
     """Z3 numbers the terms of a context, and gives the numbers of the terms Python frees to the next ones it
     makes; which model it finds depends on those numbers.  Python's cyclic garbage collector frees terms after
     a count of allocations that any change to the code moves, so witnesses changed with changes that changed no
-    rule (a module moved, another imported first).  From this call on, the collector runs only where
+    rule (a module moved, another imported first).  Within it, the collector runs only where
     :func:`fresh_context` starts a question: the same questions get the same answers whatever code surrounds
     them.  What is alive now is frozen (never scanned again), so those collections look only at what the
-    questions made.  The commands that ask Z3 call it once, before their first question."""
+    questions made.  The commands that ask Z3 run in it (a context manager: the collector is as it was after)."""
+    enabled = gc.isenabled()
     gc.collect()
     gc.freeze()
     gc.disable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
 
 
 @dataclasses.dataclass

@@ -1,0 +1,70 @@
+"""The spec's invariants, checked before a decision only when something they read has changed.
+
+An invariant is a pure function of the vars and zones it reads (directly, or through the quantities it
+calls).  The generated code raises ``State.dirty`` when it writes one of those vars, ``State.put`` when a
+card enters or leaves one of those zones, a shuffle of one of them, ``State.restore`` and
+``Engine.invalidate`` always: so an invariant that held at the last decision and reads nothing that
+changed since still holds, and is not evaluated again.  An invariant whose reads cannot be known (it
+asks `can`, or calls a quantity some card's rule gives a value) is evaluated before every decision.
+"""
+
+from __future__ import annotations
+
+from checker.front import ast
+from checker.front.ast import names_in
+from checker.runtime.codegen import _quantity_exprs
+
+__all__ = ["InvariantWatch", "state_reads"]
+
+
+def state_reads(engine, exprs) -> tuple[frozenset, frozenset] | None:
+    """(vars, zones) that ``exprs`` may read, through every quantity they call; None when that cannot be
+    known (a legality test, or a quantity with a value given by a card's rule)."""
+    p = engine.program
+    names: set[str] = set()
+    todo, seen = list(exprs), set()
+    while todo:
+        e = todo.pop()
+        for node in ast.walk((e,)):
+            if isinstance(node, ast.Can):
+                return None
+            if isinstance(node, ast.Call) and node.func in p.quantities and node.func not in seen:
+                seen.add(node.func)
+                if any(rule.card for rule, _ in engine._heads.get(node.func, ())):
+                    return None
+                todo.extend(_quantity_exprs(engine, node.func))
+        names |= names_in(e)
+    return frozenset(n for n in names if n in p.vars), frozenset(n for n in names if n in p.zones)
+
+
+class InvariantWatch:
+    """Which invariants a decision evaluates: every one when ``State.dirty`` says a var or zone one of them
+    reads changed since they last held; otherwise only those whose reads are unknown."""
+
+    def __init__(self, engine, invariants: list[ast.ConstraintDecl]):
+        vars_, zones = set(), set()
+        self.unknown: set[str] = set()      # the invariants whose reads cannot be known
+        for inv in invariants:
+            reads = state_reads(engine, [e for e in (inv.require, inv.when) if e is not None])
+            if reads is None:
+                self.unknown.add(inv.name)
+            else:
+                vars_ |= reads[0]
+                zones |= reads[1]
+        self.vars: frozenset[str] = frozenset(vars_)     # a write of one raises State.dirty
+        self.zones: frozenset[str] = frozenset(zones)    # a card entering or leaving one raises it
+        self.every: list = []
+        self.always: list = []
+
+    def bind(self, compiled: list[tuple]) -> None:
+        """The compiled invariants, (declaration, when, require) each, in the spec's order."""
+        self.every = list(compiled)
+        self.always = [entry for entry in compiled if entry[0].name in self.unknown]
+
+    def due(self, st) -> list:
+        """The invariants to evaluate before this decision, in the spec's order (``st.dirty`` is lowered:
+        they are about to be)."""
+        if st.dirty:
+            st.dirty = False
+            return self.every
+        return self.always

@@ -1,0 +1,140 @@
+"""Deterministic cost counters, budgeted by tests/test_budgets.py against tests/budgets.toml.
+
+Counts, never times: the same on every machine (for one Python and one Z3 version) and at any load.
+
+- ``play.*``: Python function calls (Python and built-in, as ``sys.setprofile`` sees them) per decision,
+  over fixed seeded random games of each bundled game, the engine built beforehand: what the generated
+  code, the engine and the invariants cost per decision.
+- ``check.*``: Python function calls of checking a spec (parse, lower, resolve, typecheck).
+- ``conflicts.*``: Z3's resource count (``rlimit count``, Z3's own steps) summed over every query of a
+  conflict search, the largest of one query, and the number of queries.
+
+    python tests/budgets.py          # every count now, as lines of tests/budgets.toml
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGETS = Path(__file__).resolve().parent / "budgets.toml"
+
+# name -> (spec and overlays, configuration, players, seeds)
+GAMES = {
+    "citadelles": (["spec/citadelles"], "Violente", ((4, (0, 1)), (6, (0, 1)))),
+    "fan": (["spec/citadelles", "spec/extension-fan"], "Nouveaux Personnages", ((3, (0,)),)),
+    "carcassonne": (["spec/carcassonne"], "Jeu de base", ((2, (0,)),)),
+}
+CHECKED = {"citadelles": ["spec/citadelles"]}
+SEARCHES = {"maison": ["spec/citadelles", "spec/maison/bâtisseuse.rules"]}
+
+
+def calls(fn) -> tuple[int, object]:
+    """(Python function calls made while running ``fn()``, its result)."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call" or event == "c_call":
+            count += 1
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        result = fn()
+    finally:
+        sys.setprofile(previous)
+    return count, result
+
+
+@contextlib.contextmanager
+def _at_root():
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
+@functools.cache
+def play_counts(name: str) -> dict[str, float]:
+    from checker.front.check import check_paths
+    from checker.front.configurations import select
+    from checker.runtime import Engine, RandomAgent
+    paths, config, rows = GAMES[name]
+    with _at_root():
+        result = check_paths([Path(p) for p in paths])
+    engine = Engine(result.typed)
+    engine.recording = False
+    total_calls = total_decisions = 0
+    for players, seeds in rows:
+        selection = select(result.program, result.program.configurations[config], players)
+        for seed in seeds:
+            agents = [RandomAgent(seed * 100 + i) for i in range(players)]
+            n, game = calls(lambda: engine.play(selection.cards, players, seed, agents))
+            total_calls += n
+            total_decisions += game.decisions
+    return {f"play.{name}.calls_per_decision": round(total_calls / total_decisions, 1)}
+
+
+@functools.cache
+def check_counts(name: str) -> dict[str, float]:
+    from checker.front.check import check_paths
+    paths = [Path(p) for p in CHECKED[name]]
+    with _at_root():
+        check_paths(paths)      # once first: what is built once per process (the parser) is not counted
+        n, _ = calls(lambda: check_paths(paths))
+    return {f"check.{name}.calls": n}
+
+
+@functools.cache
+def conflict_counts(name: str) -> dict[str, float]:
+    from checker.cli import main
+    from checker.solver import factory, minimise, search, selection
+    counted: list[int] = []
+
+    def run(solver, *assumptions):
+        before = _rlimit(solver)
+        outcome = factory.run(solver, *assumptions)
+        counted.append(_rlimit(solver) - before)
+        return outcome
+    modules = (search, minimise, selection)
+    saved = [m.run for m in modules]
+    for m in modules:
+        m.run = run
+    try:
+        with _at_root(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            main(["conflicts", *SEARCHES[name], "--json", "--workers", "1"])
+    finally:
+        for m, saved_run in zip(modules, saved):
+            m.run = saved_run
+    return {f"conflicts.{name}.queries": len(counted), f"conflicts.{name}.rlimit_total": sum(counted),
+            f"conflicts.{name}.rlimit_max_query": max(counted, default=0)}
+
+
+def _rlimit(solver) -> int:
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+
+
+def measure(key: str) -> float:
+    """The count named ``key`` (a key of tests/budgets.toml), measured now."""
+    group, name, _ = key.split(".", 2)
+    table = {"play": play_counts, "check": check_counts, "conflicts": conflict_counts}[group](name)
+    return table[key]
+
+
+def every_key() -> list[str]:
+    return ([f"play.{n}.calls_per_decision" for n in GAMES] + [f"check.{n}.calls" for n in CHECKED]
+            + [f"conflicts.{n}.{c}" for n in SEARCHES for c in ("queries", "rlimit_total", "rlimit_max_query")])
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    for key in every_key():
+        print(f'"{key}" = {measure(key)}', flush=True)
