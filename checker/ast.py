@@ -338,7 +338,15 @@ class OfferFinish:
     span: Span
 
 
-OfferItem = Union[OfferAction, OfferPowers, OfferFinish]
+@dataclass(frozen=True, slots=True)
+class OfferHook:
+    """`hook name` among an offer's items: a point where an `extend procedure` adds options (``add to name``).
+    Collect replaces it with the options the overlays add (none, unextended): no later pass sees it."""
+    name: str
+    span: Span
+
+
+OfferItem = Union[OfferAction, OfferPowers, OfferFinish, OfferHook]
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,8 +392,19 @@ class DecisionStmt:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class HookStmt:
+    """`hook name { … }` (or `hook name`, an empty step) in a procedure: a named step that an overlay's
+    `extend procedure` adds statements before or after.  Collect splices the step's statements, with the
+    extensions', into the block it stands in: no later pass sees it."""
+    name: str
+    body: tuple["Stmt", ...]
+    span: Span
+    name_span: Span
+
+
 Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle,
-             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt]
+             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt]
 
 # ---------------------------------------------------------------- declarations
 
@@ -713,8 +732,30 @@ class ReplaceDecl:
 class ExtendDecl:
     """`extend enum …` / `extend kind …` / `extend card …` in an overlay: what it adds to (or widens in) the
     base's declaration.  An extended card's ``kind`` is empty: it is the base card's."""
-    decl: "EnumDecl | KindDecl | CardDecl"
+    decl: "EnumDecl | KindDecl | CardDecl | ProcedureExtension"
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """One item of an `extend procedure`: statements `before` or `after` a hook step, or offer items
+    (``options``) added at an offer's hook point."""
+    where: str                          # "before" | "after" | "options"
+    point: str
+    body: tuple                         # statements, or offer items for "options"
+    span: Span
+    point_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureExtension:
+    """`extend procedure p [as name] { before h {…}  after h {…}  add to h {…} }` in an overlay: what it adds
+    at the hook points of procedure ``p``; ``name`` lets a `precedence` order it among other extensions."""
+    procedure: str
+    name: str | None
+    items: tuple[Extension, ...]
+    span: Span
+    procedure_span: Span
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,6 +92,10 @@ class Program:
     rules: dict[str, ast.RuleDecl] = dataclasses.field(default_factory=dict)
     precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
     hooks: list[ast.BeforeDecl] = dataclasses.field(default_factory=list)
+    # `extend procedure`, in overlay order (spliced into `procedures` once every file is collected, see hooks.py)
+    extensions: list[ast.ProcedureExtension] = dataclasses.field(default_factory=list)
+    extension_precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
+    hook_points: dict = dataclasses.field(default_factory=dict)     # procedure -> [HookPoint], as collected
     constraints: dict[str, ast.ConstraintDecl] = dataclasses.field(default_factory=dict)
     decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
@@ -217,6 +221,9 @@ class _Collector:
         """Merge an `extend` into the base's enum or kind: members and attributes are added; an attribute
         declared again replaces the base's (typecheck holds it to the same type)."""
         program, new = self.program, decl.decl
+        if isinstance(new, ast.ProcedureExtension):
+            program.extensions.append(new)
+            return
         what = {ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.CardDecl: "card"}[type(new)]
         table = {"enum": program.enums, "kind": program.kinds, "card": program.cards}[what]
         old = table.get(new.name)
@@ -304,6 +311,7 @@ class _Collector:
             for key, value in entries.items():
                 entries[key] = _renamed(value, old, new)
         program.precedences = [_renamed(x, old, new) for x in program.precedences]
+        program.extensions = [_renamed(x, old, new) for x in program.extensions]
         if program.game is not None:
             program.game = _renamed(program.game, old, new)
         program.renamed[new] = program.renamed.pop(old, old)
@@ -367,6 +375,8 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:
                 collector.add(decl, directory)
+    from checker.hooks import expand        # hooks reads the Program this module defines
+    expand(collector.program, reporter)
     return collector.program
 
 
