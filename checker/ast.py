@@ -549,6 +549,25 @@ class ActionDecl:
     doc: str | None
     body: tuple[Stmt, ...] | None
     span: Span
+    tags: tuple["TagUse", ...] = ()     # `tagged t(x, …)`: the categories the action belongs to
+
+
+@dataclass(frozen=True, slots=True)
+class TagUse:
+    """`tagged t(x, y)` on an action: it belongs to category ``t``, whose parameters are its own ``x``, ``y``."""
+    name: str
+    args: tuple[tuple[str, Span], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TagDecl:
+    """`tag t(p: Player, …) "doc"`: a category of actions; a rule head `forbid any action tagged t(…)` is about
+    each action that carries it (collect writes one head per action, see checker/tags.py)."""
+    name: str
+    params: tuple[Param, ...]
+    doc: str | None
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -592,6 +611,7 @@ class RuleHead:
     expr: Expr | None   # the value or the adjustment
     when: Expr | None
     span: Span
+    tagged: bool = False    # `forbid any action tagged t(…)`: ``pattern`` names a tag (collect expands it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -775,7 +795,7 @@ class OverlayHeader:
 
 Decl = Union[GameDecl, SourceDecl, EnumDecl, GridDecl, RecordDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
-             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl]
+             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl, TagDecl]
 
 
 @dataclass(frozen=True, slots=True)

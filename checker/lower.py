@@ -243,7 +243,7 @@ class _Lower(Transformer):
         if tokens:
             parent = (str(tokens[0]), self.tspan(tokens[0]))
         return ast.ActionDecl(str(c[0]), _pick(c, "params", ()), parent, _pick(c, "doc"),
-                              _pick(c, "block"), self.span(meta))
+                              _pick(c, "block"), self.span(meta), _pick(c, "tagged", ()))
 
     def params(self, meta, c):
         return _tag("params", tuple(c))
@@ -335,6 +335,21 @@ class _Lower(Transformer):
 
     def forbid(self, meta, c):
         return self._head("forbid", meta, c)
+
+    def permit_tagged(self, meta, c):
+        return dataclasses.replace(self._head("permit", meta, c), tagged=True)
+
+    def forbid_tagged(self, meta, c):
+        return dataclasses.replace(self._head("forbid", meta, c), tagged=True)
+
+    def tag_decl(self, meta, c):
+        return ast.TagDecl(str(c[0]), _pick(c, "params", ()), _pick(c, "doc"), self.span(meta))
+
+    def tagged(self, meta, c):
+        return _tag("tagged", tuple(c))
+
+    def tag_use(self, meta, c):
+        return ast.TagUse(str(c[0]), tuple(_pick(c, "names", ())), self.span(meta))
 
     def value_rule(self, meta, c):
         return self._head("value", meta, c)

@@ -58,7 +58,7 @@ _TABLE_OF_DECL = {
     ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
     ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
     ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
-    ast.SourceDecl: "sources",
+    ast.SourceDecl: "sources", ast.TagDecl: "tags",
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
@@ -86,6 +86,7 @@ class Program:
     zones: dict[str, ast.ZoneDecl] = dataclasses.field(default_factory=dict)
     windows: dict[str, ast.WindowDecl] = dataclasses.field(default_factory=dict)
     actions: dict[str, ast.ActionDecl] = dataclasses.field(default_factory=dict)
+    tags: dict[str, ast.TagDecl] = dataclasses.field(default_factory=dict)
     quantities: dict[str, ast.QuantityDecl] = dataclasses.field(default_factory=dict)
     tables: dict[str, ast.TableDecl] = dataclasses.field(default_factory=dict)
     cards: dict[str, ast.CardDecl] = dataclasses.field(default_factory=dict)
@@ -324,7 +325,7 @@ class _Collector:
             ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
             ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
-            ast.SourceDecl: "source",
+            ast.SourceDecl: "source", ast.TagDecl: "tag",
         }.get(type(decl), "declaration")
 
     def _duplicate(self, what: str, name: str, span: Span, first: Span) -> None:
@@ -375,8 +376,9 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:
                 collector.add(decl, directory)
-    from checker.hooks import expand        # hooks reads the Program this module defines
-    expand(collector.program, reporter)
+    from checker import hooks, tags         # they read the Program this module defines
+    hooks.expand(collector.program, reporter)
+    tags.expand(collector.program, reporter)
     return collector.program
 
 
