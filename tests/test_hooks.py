@@ -175,3 +175,14 @@ procedure payer(q: Player, n: Int) {
     e.start({"Carte": ()}, 1, 0, [ScriptedAgent([])])
     e.call("partie", ())
     assert e.st.vars["bourse"] == {0: 6}
+
+
+def test_the_editor_index_reads_extensions_and_hook_points():
+    """An extension's names are indexed: the procedure it extends, and its uses of that procedure's parameters."""
+    from checker.lsp.index import build_index
+    result = check_paths([CITADELLES, MARCHÉ, DÎME])
+    index = build_index(result)
+    seen = {(o.symbol.kind, o.symbol.name) for occurrences in index.occurrences.values() for o in occurrences
+            if o.span.file.endswith("marché.rules")}
+    assert {("procedure", "suite_du_tour"), ("procedure", "tour"), ("local", "p"), ("action", "acheter_une_carte"),
+            ("var", "marché_fait")} <= seen
