@@ -758,13 +758,15 @@ class ExtendDecl:
 
 @dataclass(frozen=True, slots=True)
 class Extension:
-    """One item of an `extend procedure`: statements `before` or `after` a hook step, or offer items
+    """One item of an `extend procedure`: statements `before` or `after` a hook step, the step's own
+    statements replaced (``replace``) or run only when ``cond`` holds (``only``), or offer items
     (``options``) added at an offer's hook point."""
-    where: str                          # "before" | "after" | "options"
+    where: str                          # "before" | "after" | "replace" | "only" | "options"
     point: str
-    body: tuple                         # statements, or offer items for "options"
+    body: tuple                         # statements, or offer items for "options"; () for "only"
     span: Span
     point_span: Span
+    cond: Expr | None = None            # the condition of "only"
 
 
 @dataclass(frozen=True, slots=True)

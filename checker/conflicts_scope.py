@@ -73,7 +73,7 @@ class Scope:
         if isinstance(decl, ast.ExtendDecl) and isinstance(decl.decl, ast.ProcedureExtension):
             ext = decl.decl     # as replacing the procedure would: what it did, and what the extension adds
             return {("procedure", ext.procedure)} | self._facts(before.procedures.get(ext.procedure)) \
-                | _done(tuple(i.body for i in ext.items))
+                | _done(tuple((i.body, i.cond) for i in ext.items))
         if isinstance(decl, ast.ExtendDecl):
             new = decl.decl
             out = {(_TABLE_OF.get(type(new), "card"), new.name)}

@@ -2,19 +2,21 @@
 
 A procedure names its steps with `hook name { … }` (or an empty `hook name`) and the points of an offer
 where options may be added with `hook name` among its items.  An overlay's `extend procedure p { before h
-{…}  after h {…}  add to h {…} }` adds statements before or after a step, or options at an offer's point.
+{…}  after h {…}  replace h {…}  only h when c  add to h {…} }` adds statements before or after a step,
+replaces the step's own statements, runs them only when ``c`` holds, or adds options at an offer's point.
 
 Once every file is collected, :func:`expand` splices the extensions into the procedures: a step becomes
-its `before` statements, its own statements and its `after` statements, in the block it stands in; an
-offer's point becomes the options added there.  Every later pass (typecheck, interpreter, Z3 encoding,
+its `before` statements, its own statements (or their replacement, inside an `if` for each `only`) and
+its `after` statements, in the block it stands in; an offer's point becomes the options added there.  Every later pass (typecheck, interpreter, Z3 encoding,
 book) reads the spliced procedures, so the two backends cannot read an extension differently, and no
 `HookStmt` or `OfferHook` survives collection.
 
 Several extensions of one point apply in the order of the overlays (and of the items of one
 `extend procedure`); a `precedence a over b` between two named extensions (`extend procedure p as a`)
 puts ``a`` first.  Two extensions of the same point from different declarations that both write the
-same var (`set`, `reset`), or both add the same action to an offer, with no precedence between them, are
-reported: their combined effect would depend on an order the designer did not state.
+same var (`set`, `reset`), or both add the same action to an offer, or both replace the step, with no
+precedence between them, are reported: their combined effect would depend on an order the designer did
+not state (with a precedence, the first replacement stands).
 """
 
 from __future__ import annotations
@@ -189,6 +191,13 @@ def _clashes(added: dict, order: set, reporter: Reporter) -> None:
                     continue
                 hint = ("name both extensions (`extend procedure p as name`) and declare which comes first: "
                         "`precedence first over second { }`")
+                if a.where == b.where == "replace":
+                    reporter.error("E0504", f"two extensions of '{proc}' both replace the step '{point}': only one "
+                                            "can stand, and no precedence says which", b.span,
+                                   notes=[Note("the other replacement is here", a.span)],
+                                   hint="declare which stands: `precedence kept over dropped { }` (extensions named "
+                                        "with `as`)")
+                    continue
                 for var, span in _writes(b).items():
                     if var in _writes(a):
                         reporter.error("E0504", f"two extensions of '{proc}' at '{point}' both change '{var}': the "
@@ -210,7 +219,11 @@ def _splice(body: tuple, proc: str, added: dict) -> tuple:
         if isinstance(s, ast.HookStmt):
             items = added.get((proc, s.name), [])
             out += [x for _, i in items if i.where == "before" for x in _splice(i.body, proc, added)]
-            out += _splice(s.body, proc, added)
+            own = next((i.body for _, i in items if i.where == "replace"), s.body)
+            own = _splice(own, proc, added)
+            for _, guard in reversed([(e, i) for e, i in items if i.where == "only"]):
+                own = (ast.If(guard.cond, own, (), guard.span),) if own else own
+            out += own
             out += [x for _, i in items if i.where == "after" for x in _splice(i.body, proc, added)]
             changed = True
             continue

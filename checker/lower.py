@@ -161,6 +161,12 @@ class _Lower(Transformer):
     def ext_after(self, meta, c):
         return ast.Extension("after", str(c[0]), c[1][1], self.span(meta), self.tspan(c[0]))
 
+    def ext_replace(self, meta, c):
+        return ast.Extension("replace", str(c[0]), c[1][1], self.span(meta), self.tspan(c[0]))
+
+    def ext_only(self, meta, c):
+        return ast.Extension("only", str(c[0]), (), self.span(meta), self.tspan(c[0]), c[1])
+
     def ext_options(self, meta, c):
         return ast.Extension("options", str(c[0]), tuple(c[1:]), self.span(meta), self.tspan(c[0]))
 

@@ -186,3 +186,20 @@ def test_the_editor_index_reads_extensions_and_hook_points():
             if o.span.file.endswith("marché.rules")}
     assert {("procedure", "suite_du_tour"), ("procedure", "tour"), ("local", "p"), ("action", "acheter_une_carte"),
             ("var", "marché_fait")} <= seen
+
+
+def test_replace_and_only_change_a_step_and_two_replacements_need_a_precedence(tmp_path):
+    result = checked(tmp_path, BASE, overlay('extend procedure partie { replace milieu { set total = 7 } '
+                                             'only milieu when player_count > 2 after milieu { log "x" } }'))
+    assert result.ok, errors(result)
+    body = result.program.procedures["partie"].body
+    assert isinstance(body[0], ast.If) and isinstance(body[0].then[0], ast.SetVar)
+    assert body[0].then[0].value.value == 7 and isinstance(body[1], ast.Log)
+    a = overlay('extend procedure partie as a { replace milieu { log "a" } }')
+    b = overlay('extend procedure partie as b { replace milieu { log "b" } }')
+    result = checked(tmp_path, BASE, a, b)
+    assert errors(result) == ["E0504: two extensions of 'partie' both replace the step 'milieu': only one can "
+                              "stand, and no precedence says which"]
+    result = checked(tmp_path, BASE, a, b + "\nprecedence b over a { }")
+    assert result.ok, errors(result)
+    assert [s.template for s in result.program.procedures["partie"].body if isinstance(s, ast.Log)] == ["b"]

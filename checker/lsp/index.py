@@ -728,6 +728,7 @@ def _(x: _Indexer, d: ast.ExtendDecl) -> None:
         if item.where == "options":
             x.block((ast.Offer(ast.NoneLit(item.span), item.body, item.span),), scope, item.span)
         else:
+            x.expr(item.cond, scope)
             x.block(item.body, scope, item.span)
 
 
