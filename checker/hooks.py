@@ -7,9 +7,9 @@ replaces the step's own statements, runs them only when ``c`` holds, or adds opt
 
 Once every file is collected, :func:`expand` splices the extensions into the procedures: a step becomes
 its `before` statements, its own statements (or their replacement, inside an `if` for each `only`) and
-its `after` statements, in the block it stands in; an offer's point becomes the options added there.  Every later pass (typecheck, interpreter, Z3 encoding,
-book) reads the spliced procedures, so the two backends cannot read an extension differently, and no
-`HookStmt` or `OfferHook` survives collection.
+its `after` statements, in the block it stands in; an offer's point becomes the options added there.
+Every later pass (typecheck, interpreter, Z3 encoding, book) reads the spliced procedures, so the two
+backends cannot read an extension differently, and no `HookStmt` or `OfferHook` survives collection.
 
 Several extensions of one point apply in the order of the overlays (and of the items of one
 `extend procedure`); a `precedence a over b` between two named extensions (`extend procedure p as a`)
