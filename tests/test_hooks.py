@@ -203,3 +203,17 @@ def test_replace_and_only_change_a_step_and_two_replacements_need_a_precedence(t
     result = checked(tmp_path, BASE, a, b + "\nprecedence b over a { }")
     assert result.ok, errors(result)
     assert [s.template for s in result.program.procedures["partie"].body if isinstance(s, ast.Log)] == ["b"]
+
+
+def test_extensions_apply_to_the_procedure_as_the_rule_set_finally_has_it(tmp_path):
+    """A later `replace procedure` that keeps the point keeps the extension; one that drops it is reported at
+    the extension."""
+    ext = overlay('extend procedure partie { after milieu { log "x" } }')
+    keeps = overlay('replace procedure partie() { hook milieu { set total = 2 } }')
+    result = checked(tmp_path, BASE, ext, keeps)
+    assert result.ok, errors(result)
+    assert [type(s).__name__ for s in result.program.procedures["partie"].body] == ["SetVar", "Log"]
+    drops = overlay('replace procedure partie() { set total = 2 }')
+    result = checked(tmp_path, BASE, ext, drops)
+    assert errors(result) == ["E0501: procedure 'partie' has no hook point 'milieu'"]
+    assert result.reporter.errors[0].span.file.endswith("01.rules")

@@ -133,3 +133,11 @@ def test_renaming_leaves_a_name_an_aggregate_binds():
     out = rename(expr, {"q": "p"})
     assert out.left.left.id == "p"
     assert out.right.body.left.id == "q"        # the aggregate's own q
+
+
+def test_the_fan_expansion_keeps_its_replaced_attacks_in_their_category():
+    """A `replace action` has the categories its replacement declares: the fan's attacks say them again."""
+    from checker.tags import tagged_actions
+    program = check_paths([CITADELLES, ROOT / "spec" / "extension-fan"]).program
+    names = {a.name for a, _ in tagged_actions(program, "vise_un_personnage")}
+    assert {"assassiner", "voler", "ensorceler", "menacer", "mandater"} <= names
