@@ -29,7 +29,7 @@ def _échevin_state(**vars_) -> dict:
     state["vars"] = {"trésor": {"Joueur 1": 5, "Joueur 2": 5}, "personnage_actif": "Roi",
                      "joueur_actif": "Joueur 1", "mandat": {"Roi": "signé"}, "construction_payée": True,
                      "constructions_payées": 1, **vars_}
-    state["decision"] = {"kind": "offer", "at": "01-partie.rules:214:3", "player": "Joueur 1",
+    state["decision"] = {"kind": "offer", "at": "01-partie.rules:240:3", "player": "Joueur 1",
                          "names": {"p": "Joueur 1", "c": "Roi"}}
     state["spec"] = ["spec/citadelles"]
     return state

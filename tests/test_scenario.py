@@ -68,7 +68,7 @@ def test_apply_runs_the_power_and_its_answers(capsys, tmp_path, state):
     answer = move(tmp_path, "réponse.json", {"player": "Joueur 4", "choose": "Roi"})
     after = tmp_path / "après.json"
     code, out, _ = run(capsys, "apply", str(state), power, answer, "-o", str(after))
-    assert code == 0 and "offer at 01-partie.rules:214:3" in out
+    assert code == 0 and "offer at 01-partie.rules:240:3" in out
     assert run(capsys, "eval", str(after), 'assassiné["Roi"]')[1].strip() == "oui"
     assert "assassinat" not in run(capsys, "moves", str(after))[1]         # once per turn
     code, _, err = run(capsys, "apply", str(state), power, answer, "-o", str(after))

@@ -221,7 +221,7 @@ def test_carrière_does_not_let_the_échevin_confiscate_a_duplicate():
     state["vars"] = {"trésor": {"Joueur 1": 5, "Joueur 2": 5}, "personnage_actif": "Roi",
                      "joueur_actif": "Joueur 1", "mandat": {"Roi": "signé"}, "construction_payée": True,
                      "constructions_payées": 1}
-    state["decision"] = {"kind": "offer", "at": "01-partie.rules:214:3", "player": "Joueur 1",
+    state["decision"] = {"kind": "offer", "at": "01-partie.rules:240:3", "player": "Joueur 1",
                          "names": {"p": "Joueur 1", "c": "Roi"}}
     loaded = load_state(e, state, scopes())
     verdict = Legality(e, scopes()).check(loaded.point, ("action", "confisquer", (1, e.card(temple))), None)

@@ -9,6 +9,7 @@ end, either for people (source line and caret) or one per line for editors and C
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import json
 import re
@@ -16,7 +17,7 @@ from typing import Iterable
 
 from checker.base.source import Span, SourceMap
 
-__all__ = ["Severity", "Note", "Diagnostic", "Reporter", "render_human", "render_short", "CODES"]
+__all__ = ["Severity", "Note", "Diagnostic", "Reporter", "render_human", "render_short", "CODES", "suggest", "did_you_mean"]
 
 
 class Severity(str, enum.Enum):
@@ -188,3 +189,28 @@ def render_short(diagnostics: Iterable[Diagnostic]) -> str:
 
 def to_json(diagnostics: Iterable[Diagnostic]) -> str:
     return json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=2)
+
+
+# ---------------------------------------------------------------- did you mean
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """A "did you mean" for ``name`` among ``candidates``, ignoring case and accents' absence."""
+    pool = list(dict.fromkeys(candidates))
+    if not pool:
+        return None
+    folded = {_fold(c): c for c in pool}
+    if _fold(name) in folded:
+        return folded[_fold(name)]
+    best = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.75)
+    return folded[best[0]] if best else None
+
+
+def _fold(text: str) -> str:
+    import unicodedata
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
+
+
+def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str | None:
+    best = suggest(name, candidates)
+    return f"did you mean {quote}{best}{quote}?" if best else None

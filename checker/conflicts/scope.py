@@ -70,6 +70,10 @@ class Scope:
         """The keys of a declaration of the files, and of what it replaces or removes in ``before``."""
         if isinstance(decl, ast.ReplaceDecl):
             return self._facts(decl.decl) | self._facts(self._previous(decl.decl, before))
+        if isinstance(decl, ast.ExtendDecl) and isinstance(decl.decl, ast.ProcedureExtension):
+            ext = decl.decl     # as replacing the procedure would: what it did, and what the extension adds
+            return {("procedure", ext.procedure)} | self._facts(before.procedures.get(ext.procedure)) \
+                | _done(tuple((i.body, i.cond) for i in ext.items))
         if isinstance(decl, ast.ExtendDecl):
             new = decl.decl
             out = {(_TABLE_OF.get(type(new), "card"), new.name)}

@@ -26,7 +26,9 @@ __all__ = ["Shaper", "dependencies", "source_excerpt", "TABLES"]
 TABLES = ("enums", "kinds", "vars", "zones", "windows", "actions", "quantities", "tables", "cards", "rules",
           "constraints", "decisions", "procedures", "configurations", "sources")
 
-_SKIPPED_FIELDS = {"span", "name_span", "kind_span", "cites", "decisions", "decision", "summary", "doc", "title"}
+# (an action's `tags` are read through the rules collect writes from them, which are compared semantically)
+_SKIPPED_FIELDS = {"span", "name_span", "kind_span", "cites", "decisions", "decision", "summary", "doc", "title",
+                   "tags"}
 
 
 class Shaper:

@@ -338,7 +338,15 @@ class OfferFinish:
     span: Span
 
 
-OfferItem = Union[OfferAction, OfferPowers, OfferFinish]
+@dataclass(frozen=True, slots=True)
+class OfferHook:
+    """`hook name` among an offer's items: a point where an `extend procedure` adds options (``add to name``).
+    Collect replaces it with the options the overlays add (none, unextended): no later pass sees it."""
+    name: str
+    span: Span
+
+
+OfferItem = Union[OfferAction, OfferPowers, OfferFinish, OfferHook]
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,8 +392,19 @@ class DecisionStmt:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class HookStmt:
+    """`hook name { … }` (or `hook name`, an empty step) in a procedure: a named step that an overlay's
+    `extend procedure` adds statements before or after.  Collect splices the step's statements, with the
+    extensions', into the block it stands in: no later pass sees it."""
+    name: str
+    body: tuple["Stmt", ...]
+    span: Span
+    name_span: Span
+
+
 Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle,
-             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt]
+             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt]
 
 # ---------------------------------------------------------------- declarations
 
@@ -530,6 +549,25 @@ class ActionDecl:
     doc: str | None
     body: tuple[Stmt, ...] | None
     span: Span
+    tags: tuple["TagUse", ...] = ()     # `tagged t(x, …)`: the categories the action belongs to
+
+
+@dataclass(frozen=True, slots=True)
+class TagUse:
+    """`tagged t(x, y)` on an action: it belongs to category ``t``, whose parameters are its own ``x``, ``y``."""
+    name: str
+    args: tuple[tuple[str, Span], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TagDecl:
+    """`tag t(p: Player, …) "doc"`: a category of actions; a rule head `forbid any action tagged t(…)` is about
+    each action that carries it (collect writes one head per action, see checker/front/tags.py)."""
+    name: str
+    params: tuple[Param, ...]
+    doc: str | None
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,6 +611,7 @@ class RuleHead:
     expr: Expr | None   # the value or the adjustment
     when: Expr | None
     span: Span
+    tagged: bool = False    # `forbid any action tagged t(…)`: ``pattern`` names a tag (collect expands it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -696,45 +735,14 @@ class ConfigDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class RemoveDecl:
-    kind: str   # rule card precedence constraint invariant configuration procedure quantity table action decision var window
-    name: str
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class ReplaceDecl:
-    decl: "Decl"
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class ExtendDecl:
-    """`extend enum …` / `extend kind …` / `extend card …` in an overlay: what it adds to (or widens in) the
-    base's declaration.  An extended card's ``kind`` is empty: it is the base card's."""
-    decl: "EnumDecl | KindDecl | CardDecl"
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class RenameDecl:
-    """`rename card "Old" to "New"` (overlays only)."""
-    old: tuple[str, Span]
-    new: tuple[str, Span]
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class OverlayHeader:
-    name: str
-    base: str
-    span: Span
+# the declarations only an overlay makes (remove, replace, extend, rename, its header): checker/front/ast_overlays.py
+from checker.front.ast_overlays import (ExtendDecl, Extension, OverlayHeader, ProcedureExtension,  # noqa: E402
+                                        RemoveDecl, RenameDecl, ReplaceDecl)
 
 
 Decl = Union[GameDecl, SourceDecl, EnumDecl, GridDecl, RecordDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
-             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl]
+             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl, TagDecl]
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,6 +149,27 @@ class _Lower(Transformer):
                             _all(c, ast.Cite), self.span(meta), self.tspan(name), self.tspan(name))
         return ast.ExtendDecl(card, self.span(meta))
 
+    def extend_procedure(self, meta, c):
+        name = c[1] if len(c) > 1 and isinstance(c[1], lark.Token) else None
+        items = _all(c, ast.Extension)
+        return ast.ExtendDecl(ast.ProcedureExtension(str(c[0]), str(name) if name is not None else None, items,
+                                                     self.span(meta), self.tspan(c[0])), self.span(meta))
+
+    def ext_before(self, meta, c):
+        return ast.Extension("before", str(c[0]), c[1][1], self.span(meta), self.tspan(c[0]))
+
+    def ext_after(self, meta, c):
+        return ast.Extension("after", str(c[0]), c[1][1], self.span(meta), self.tspan(c[0]))
+
+    def ext_replace(self, meta, c):
+        return ast.Extension("replace", str(c[0]), c[1][1], self.span(meta), self.tspan(c[0]))
+
+    def ext_only(self, meta, c):
+        return ast.Extension("only", str(c[0]), (), self.span(meta), self.tspan(c[0]), c[1])
+
+    def ext_options(self, meta, c):
+        return ast.Extension("options", str(c[0]), tuple(c[1:]), self.span(meta), self.tspan(c[0]))
+
     def before_decl(self, meta, c):
         tokens = [x for x in c if isinstance(x, lark.Token)]
         return ast.BeforeDecl(str(tokens[0]), _pick(c, "names", ()), str(tokens[1]), _pick(c, "args", ()),
@@ -228,7 +249,7 @@ class _Lower(Transformer):
         if tokens:
             parent = (str(tokens[0]), self.tspan(tokens[0]))
         return ast.ActionDecl(str(c[0]), _pick(c, "params", ()), parent, _pick(c, "doc"),
-                              _pick(c, "block"), self.span(meta))
+                              _pick(c, "block"), self.span(meta), _pick(c, "tagged", ()))
 
     def params(self, meta, c):
         return _tag("params", tuple(c))
@@ -320,6 +341,21 @@ class _Lower(Transformer):
 
     def forbid(self, meta, c):
         return self._head("forbid", meta, c)
+
+    def permit_tagged(self, meta, c):
+        return dataclasses.replace(self._head("permit", meta, c), tagged=True)
+
+    def forbid_tagged(self, meta, c):
+        return dataclasses.replace(self._head("forbid", meta, c), tagged=True)
+
+    def tag_decl(self, meta, c):
+        return ast.TagDecl(str(c[0]), _pick(c, "params", ()), _pick(c, "doc"), self.span(meta))
+
+    def tagged(self, meta, c):
+        return _tag("tagged", tuple(c))
+
+    def tag_use(self, meta, c):
+        return ast.TagUse(str(c[0]), tuple(_pick(c, "names", ())), self.span(meta))
 
     def value_rule(self, meta, c):
         return self._head("value", meta, c)
@@ -512,6 +548,12 @@ class _Lower(Transformer):
     def cancel_stmt(self, meta, c):
         return ast.Cancel(self.span(meta))
 
+    def hook_stmt(self, meta, c):
+        return ast.HookStmt(str(c[0]), _pick(c, "block", ()), self.span(meta), self.tspan(c[0]))
+
+    def offer_hook(self, meta, c):
+        return ast.OfferHook(str(c[0]), self.span(meta))
+
     def log_stmt(self, meta, c):
         return ast.Log(_unquote(c[0]), tuple(c[1:]), self.span(meta))
 
@@ -647,7 +689,7 @@ for _kind in ("rule", "card", "constraint", "invariant", "configuration", "proce
 
 _STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,
                ast.Transfer, ast.Move, ast.Draw, ast.Shuffle, ast.Reveal, ast.Do, ast.CallProc, ast.Signal,
-               ast.Offer, ast.EndTurn, ast.Stop, ast.Cancel, ast.Log, ast.CiteStmt, ast.DecisionStmt)
+               ast.Offer, ast.EndTurn, ast.Stop, ast.Cancel, ast.Log, ast.CiteStmt, ast.DecisionStmt, ast.HookStmt)
 
 
 def _is_stmt(x) -> bool:

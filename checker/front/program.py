@@ -8,39 +8,16 @@ overlay's ``remove`` and ``replace`` must name something already declared.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from pathlib import Path
 from typing import Iterable
 
 from checker.front import ast
-from checker.base.diagnostics import Note, Reporter
+from checker.base.diagnostics import Note, Reporter, did_you_mean, suggest
 from checker.front.parse import keywords
+from checker.front.types import written
 from checker.base.source import Span
 
-__all__ = ["Program", "collect", "suggest", "card_hint"]
-
-
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """A "did you mean" for ``name`` among ``candidates``, ignoring case and accents' absence."""
-    pool = list(dict.fromkeys(candidates))
-    if not pool:
-        return None
-    folded = {_fold(c): c for c in pool}
-    if _fold(name) in folded:
-        return folded[_fold(name)]
-    best = difflib.get_close_matches(_fold(name), list(folded), n=1, cutoff=0.75)
-    return folded[best[0]] if best else None
-
-
-def _fold(text: str) -> str:
-    import unicodedata
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
-
-
-def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str | None:
-    best = suggest(name, candidates)
-    return f"did you mean {quote}{best}{quote}?" if best else None
+__all__ = ["Program", "collect", "suggest", "did_you_mean", "card_hint"]
 
 
 def card_hint(program: "Program", name: str, candidates: Iterable[str]) -> str | None:
@@ -58,7 +35,7 @@ _TABLE_OF_DECL = {
     ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
     ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
     ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
-    ast.SourceDecl: "sources",
+    ast.SourceDecl: "sources", ast.TagDecl: "tags",
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
@@ -86,12 +63,17 @@ class Program:
     zones: dict[str, ast.ZoneDecl] = dataclasses.field(default_factory=dict)
     windows: dict[str, ast.WindowDecl] = dataclasses.field(default_factory=dict)
     actions: dict[str, ast.ActionDecl] = dataclasses.field(default_factory=dict)
+    tags: dict[str, ast.TagDecl] = dataclasses.field(default_factory=dict)
     quantities: dict[str, ast.QuantityDecl] = dataclasses.field(default_factory=dict)
     tables: dict[str, ast.TableDecl] = dataclasses.field(default_factory=dict)
     cards: dict[str, ast.CardDecl] = dataclasses.field(default_factory=dict)
     rules: dict[str, ast.RuleDecl] = dataclasses.field(default_factory=dict)
     precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
     hooks: list[ast.BeforeDecl] = dataclasses.field(default_factory=list)
+    # `extend procedure`, in overlay order (spliced into `procedures` once every file is collected, see hooks.py)
+    extensions: list[ast.ProcedureExtension] = dataclasses.field(default_factory=list)
+    extension_precedences: list[ast.PrecedenceDecl] = dataclasses.field(default_factory=list)
+    hook_points: dict = dataclasses.field(default_factory=dict)     # procedure -> [HookPoint], as collected
     constraints: dict[str, ast.ConstraintDecl] = dataclasses.field(default_factory=dict)
     decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
@@ -217,6 +199,9 @@ class _Collector:
         """Merge an `extend` into the base's enum or kind: members and attributes are added; an attribute
         declared again replaces the base's (typecheck holds it to the same type)."""
         program, new = self.program, decl.decl
+        if isinstance(new, ast.ProcedureExtension):
+            program.extensions.append(new)
+            return
         what = {ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.CardDecl: "card"}[type(new)]
         table = {"enum": program.enums, "kind": program.kinds, "card": program.cards}[what]
         old = table.get(new.name)
@@ -240,7 +225,7 @@ class _Collector:
         for attr in new.attrs:
             if attr.name in attrs:
                 program.redeclared.append((attrs[attr.name], attr))
-                if _type_text(attrs[attr.name].type) != _type_text(attr.type):
+                if written(attrs[attr.name].type) != written(attr.type):
                     continue        # reported by typecheck; the base's attribute stays
             attrs[attr.name] = attr
         table[old.name] = dataclasses.replace(
@@ -304,6 +289,7 @@ class _Collector:
             for key, value in entries.items():
                 entries[key] = _renamed(value, old, new)
         program.precedences = [_renamed(x, old, new) for x in program.precedences]
+        program.extensions = [_renamed(x, old, new) for x in program.extensions]
         if program.game is not None:
             program.game = _renamed(program.game, old, new)
         program.renamed[new] = program.renamed.pop(old, old)
@@ -316,21 +302,13 @@ class _Collector:
             ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
             ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
-            ast.SourceDecl: "source",
+            ast.SourceDecl: "source", ast.TagDecl: "tag",
         }.get(type(decl), "declaration")
 
     def _duplicate(self, what: str, name: str, span: Span, first: Span) -> None:
         self.reporter.error("E0201", f"{what} '{name}' is defined twice", span,
                             notes=[Note("first defined here", first)],
                             hint="rename one of them, or use an overlay's `replace` to change the first")
-
-
-def _type_text(t: ast.TypeExpr) -> str:
-    if isinstance(t, ast.OptionalType):
-        return _type_text(t.inner) + "?"
-    if isinstance(t, ast.SetType):
-        return "set of " + _type_text(t.inner)
-    return t.name
 
 
 def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Program:
@@ -367,6 +345,9 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:
                 collector.add(decl, directory)
+    from checker.front import hooks, tags         # they read the Program this module defines
+    hooks.expand(collector.program, reporter)
+    tags.expand(collector.program, reporter)
     return collector.program
 
 

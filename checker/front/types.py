@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Ty", "Prim", "EnumT", "KindT", "GridT", "RecordT", "Opt", "Coll", "INT", "BOOL", "TEXT", "PLAYER", "NONE", "ERROR",
+from checker.front import ast
+
+__all__ = ["written", "Ty", "Prim", "EnumT", "KindT", "GridT", "RecordT", "Opt", "Coll", "INT", "BOOL", "TEXT", "PLAYER", "NONE", "ERROR",
            "assignable", "comparable", "join", "element"]
 
 
@@ -129,3 +131,12 @@ def element(t: Ty) -> Ty | None:
     if t is ERROR:
         return ERROR
     return t.elem if isinstance(t, Coll) else None
+
+
+def written(t: ast.TypeExpr) -> str:
+    """A type as the spec writes it (``Player?``, ``set of District``), before it is resolved."""
+    if isinstance(t, ast.OptionalType):
+        return written(t.inner) + "?"
+    if isinstance(t, ast.SetType):
+        return "set of " + written(t.inner)
+    return t.name

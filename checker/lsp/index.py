@@ -477,8 +477,13 @@ def _(x: _Indexer, s: ast.Offer, scope: Scope, end: Span) -> None:
             x.exprs(item.args, inner)
         elif isinstance(item, ast.OfferPowers):
             x.expr(item.source, scope)
-        else:
+        elif isinstance(item, ast.OfferFinish):
             x.expr(item.when, scope)
+
+
+@_stmt(ast.HookStmt)
+def _(x: _Indexer, s: ast.HookStmt, scope: Scope, end: Span) -> Scope:
+    return x.block(s.body, scope, end)         # a step's statements are its block's (collect splices them)
 
 
 @_stmt(ast.DecisionStmt)
@@ -623,8 +628,11 @@ def _(x: _Indexer, d: ast.RuleDecl) -> None:
     for head in d.heads:
         pat = head.pattern
         kind = "action" if head.kind in ("permit", "forbid") else "quantity"
-        x.use(x.find(pat.span, pat.name), kind, pat.name)
-        decl = getattr(x.p, GLOBAL_KINDS[kind]).get(pat.name)
+        if head.tagged:         # about a category of actions: its binders are the tag's parameters
+            decl = x.p.tags.get(pat.name)
+        else:
+            x.use(x.find(pat.span, pat.name), kind, pat.name)
+            decl = getattr(x.p, GLOBAL_KINDS[kind]).get(pat.name)
         params = decl.params if decl is not None else ()
         scope: Scope = {}
         for i, (binder, site) in enumerate(pat.binders):
@@ -703,6 +711,25 @@ def _(x: _Indexer, d: ast.RemoveDecl) -> None:
         return
     quoted = f'"{d.name}"' if kind in ("card", "configuration") else d.name
     x.use(x.find(d.span, quoted), kind, d.name)
+
+
+@_decl(ast.ExtendDecl)
+def _(x: _Indexer, d: ast.ExtendDecl) -> None:
+    ext = d.decl
+    if not isinstance(ext, ast.ProcedureExtension):
+        return
+    x.owner = f"procedure {ext.procedure}"
+    x.use(ext.procedure_span, "procedure", ext.procedure)
+    proc = x.p.procedures.get(ext.procedure)
+    # the procedure's parameters, declared in the base: a use here refers to them there
+    scope = {p.name: Binding(Symbol("local", p.name, None, p.span), x.resolve(p.type), d.span, "parameter",
+                             x.owner) for p in proc.params} if proc is not None else {}
+    for item in ext.items:
+        if item.where == "options":
+            x.block((ast.Offer(ast.NoneLit(item.span), item.body, item.span),), scope, item.span)
+        else:
+            x.expr(item.cond, scope)
+            x.block(item.body, scope, item.span)
 
 
 @_decl(ast.ReplaceDecl)

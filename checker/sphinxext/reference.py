@@ -179,6 +179,8 @@ def render_glossary(book: Book) -> str:
     lines += rst.title("Actions", "-")
     for action in program.actions.values():
         lines += action_block(book, action)
+    lines += _categories(book)
+    lines += _hook_points(book)
     for role, heading in (("procedure", "Autres procédures"), ("quantity", "Autres grandeurs"),
                           ("table", "Autres tables"), ("rule", "Autres règles générales")):
         names = book.unplaced(role)
@@ -187,6 +189,48 @@ def render_glossary(book: Book) -> str:
             for name in names:
                 lines += describe(book, role, name)
     return "\n".join(lines)
+
+
+_WHERE = {"before": "avant", "after": "après", "replace": "remplace", "only": "seulement si", "options": "ajoute à"}
+
+
+def _categories(book: Book) -> list[str]:
+    """The categories of actions (`tag`): their parameters and the actions in each."""
+    program = book.program
+    if not program.tags:
+        return []
+    lines = rst.title("Catégories d'actions", "-")
+    lines += ["Une règle sur une catégorie (``forbid any action tagged …``) porte sur chacune de ses actions, "
+              "y compris celles qu'une variante y ajoute.", ""]
+    items = []
+    for tag in program.tags.values():
+        members = [f"{_decl_ref(book, a)} ({', '.join(n for n, _ in u.args)})"
+                   for a in program.actions.values() for u in a.tags if u.name == tag.name]
+        params = ", ".join(p.name for p in tag.params)
+        items.append(f"``{tag.name}({params})``" + (f" — {rst_escape(tag.doc.rstrip('.'))}" if tag.doc else "")
+                     + (" : " + ", ".join(members) if members else " : aucune action") + ".")
+    return lines + rst.bullets(items)
+
+
+def _hook_points(book: Book) -> list[str]:
+    """Every hook point of every procedure: where a house rule extends the game without copying it."""
+    program = book.program
+    if not program.hook_points:
+        return []
+    lines = rst.title("Points d'extension", "-")
+    lines += ["Une variante étend une procédure à ces points (``extend procedure``) sans la recopier : "
+              "une étape, avant ou après laquelle elle ajoute des instructions, ou l'endroit d'une offre où "
+              "elle ajoute des possibilités.", ""]
+    items = []
+    for name, points in program.hook_points.items():
+        described = ", ".join(f"``{p.name}`` ({'offre' if p.what == 'options' else 'étape'})" for p in points)
+        items.append(f"{_decl_ref(book, program.procedures[name])} : {described}.")
+    return lines + rst.bullets(items)
+
+
+def _extension_ref(book: Book, ext: ast.ProcedureExtension) -> str:
+    items = ", ".join(f"{_WHERE[i.where]} ``{i.point}``" for i in ext.items)
+    return f"{_decl_ref(book, book.program.procedures.get(ext.procedure))} ({items})"
 
 
 def _demonstrative(noun: str) -> str:
@@ -268,6 +312,8 @@ def render_variants(book: Book) -> str:
                 removed.append(f"{decl.kind} ``{decl.name}``")
             elif isinstance(decl, ast.ReplaceDecl):
                 replaced.append(_decl_ref(book, decl.decl))
+            elif isinstance(decl, ast.ExtendDecl) and isinstance(decl.decl, ast.ProcedureExtension):
+                extended.append(_extension_ref(book, decl.decl))
             elif isinstance(decl, ast.ExtendDecl):
                 extended.append(_decl_ref(book, decl.decl))
             elif isinstance(decl, ast.BeforeDecl):
