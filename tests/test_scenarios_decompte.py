@@ -11,7 +11,7 @@ from __future__ import annotations
 from checker.configurations import select
 from checker.runtime.agents import ScriptedAgent
 from conftest import bundled
-from test_scenarios import engine, names
+from test_scenarios import engine
 from test_scenarios_powers import choose, give
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from checker.runtime import Engine
 from checker.runtime.agents import RandomAgent
-from conftest import bundled
 from test_scenarios import names, setup
 from test_scenarios_powers import choose, give, setup_with
 
