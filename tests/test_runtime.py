@@ -213,7 +213,6 @@ def test_a_card_name_as_an_index_means_its_single_copy_in_the_game(tmp_path):
     st.vars["personnage_actif"] = e.card("Voleur")
     st.vars["trésor"][0] = 9
     e.rules_for["bâtir"] = [h for h in e.rules_for["bâtir"] if h[0] != "temple_embelli"]
-    e.forbids_for["bâtir"] = [h for h in e.forbids_for["bâtir"] if h[0] != "temple_embelli"]
     assert e.legal("bâtir", (0, palais))[0]
     st.vars["assassiné"][e.card("Roi")] = True
     assert e.legal("bâtir", (0, palais))[1] == ["roi_mort"]

@@ -130,9 +130,6 @@ class Pair:
             side.scopes = Scopes(side.typed)
             side.live = written(side.program, engine)
             side.types = Encoder(engine, concrete=False, player_count=z3.Int("player_count"))
-        ea, eb = a.engine, b.engine
-        self.same_numbering = len(ea.defs) == len(eb.defs) and all(
-            a.base(ea.def_names[x]) == b.base(eb.def_names[y]) for x, y in zip(ea.defs, eb.defs))
         self._shown = a.types
         self.own_types = {name: self._type_key(a, name) != self._type_key(b, name) for name in
                            set(pa.vars) | set(pb.vars)}

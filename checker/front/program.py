@@ -109,9 +109,6 @@ class Program:
     def rules_of_card(self, card: str) -> list[ast.RuleDecl]:
         return [r for r in self.rules.values() if r.card == card]
 
-    def value_names(self) -> list[str]:
-        return [n for t in _VALUE_TABLES for n in getattr(self, t)]
-
     def counts(self) -> dict:
         kinds = {k: len(self.cards_of(k)) for k in self.kinds}
         return {

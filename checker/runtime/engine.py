@@ -233,10 +233,6 @@ class Engine(Showing):
                 heads.setdefault(h.pattern.name, []).append(entry)
                 self._heads.setdefault(h.pattern.name, []).append((rule, h))
         self.rules_for = {a: [h for anc in self._ancestors(a) for h in heads.get(anc, ())] for a in self.actions}
-        # for the fast test: each action's prohibitions (its own first), and the permissions that lift each
-        self.forbids_for = {a: [h for h in hs if h[1] == "forbid"] for a, hs in self.rules_for.items()}
-        self.lifters = {(a, f[0]): [(q[0], q[2], q[4], q[5]) for q in hs if q[1] == "permit" and (q[0], f[0]) in self.defeats]
-                        for a, hs in self.rules_for.items() for f in hs if f[1] == "forbid"}
         self.quantities = {}
         for name, q in p.quantities.items():
             own = heads.get(name, [])
@@ -286,7 +282,6 @@ class Engine(Showing):
     def blocking_source(self, test: tuple, args: Sequence[str]) -> tuple[str, set[int]]:
         """Python source, true when the prohibition applies and no permission lifts it, its binders read
         from the Python names ``args``; and the positions of the arguments it reads."""
-        g = self.compiler.gen
         parts, used = [], set()
         for rule, h in (test[:2], *test[2]):
             binders = tuple(b for b, _ in h.pattern.binders)

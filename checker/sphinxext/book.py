@@ -118,9 +118,6 @@ class Book:
         """Cards with powers or rules get a page of their own; the others are a row in a table."""
         return bool(card.powers or self.program.rules_of_card(card.name))
 
-    def card_doc(self, card: ast.CardDecl) -> str:
-        return f"cartes/{self.kind_slug(card.kind)}/{slug(card.name)}"
-
     # ---------------------------------------------------------------- cross-references
     def card_ref(self, name: str) -> str:
         """A cross-reference to a card's page; a card without one (no powers, no rules) is named as printed."""
