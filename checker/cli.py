@@ -225,6 +225,8 @@ that cannot be written, 3 internal error, 130 interrupted.  See docs/cli.md.""")
     from checker.diff.command import add_parser as add_diff
     from checker.scenario import add_parsers as add_scenarios
     add_diff(new_command)
+    from checker.fuzz.command import add_parser as add_fuzz
+    add_fuzz(new_command)
     add_scenarios(new_command)
     from checker.solver.commands import state_options
     for command in (legal, moves):
@@ -343,6 +345,9 @@ def _dispatch(parser, args) -> int:
         if args.command == "configs":
             from checker.configs import configs_command
             return configs_command(args)
+        if args.command == "fuzz":
+            from checker.fuzz.command import fuzz_command
+            return fuzz_command(args)
         if args.command == "play":
             from checker.play import play_command
             return play_command(args)
