@@ -47,6 +47,7 @@ FEATURES = ("checker.front.command",       # check, configs
             "checker.solver.command",      # legal, moves
             "checker.conflicts.command",   # conflicts
             "checker.simulate.command",    # simulate
+            "checker.fuzz.command",        # fuzz
             "checker.lsp.command",         # lsp
             "checker.diff.command",        # diff
             "checker.scenario.command")    # eval, score, apply
