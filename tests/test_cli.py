@@ -43,9 +43,10 @@ def test_every_command_follows_the_conventions():
     """--color, the exit codes in its help, --json when it has one; and a line in docs/cli.md."""
     from checker.cli import _parser
     page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    parser = _parser()
+    parser, handlers = _parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
     assert {"diff", "eval", "score", "apply", "configs", "play"} <= set(commands)
+    assert set(handlers) == set(commands), "every command has its handler (each feature's add_parsers returns them)"
     for name, command in commands.items():
         assert f"| `rulebook {name}" in page, f"{name} is not in the table of docs/cli.md"
         if name in ("completion", "lsp"):
