@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable
 
 from checker.front import ast
+from checker.front import example_ast as ex
 from checker.base.diagnostics import Note, Reporter
 from checker.front.parse import keywords
 from checker.base.source import Span
@@ -58,7 +59,7 @@ _TABLE_OF_DECL = {
     ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
     ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
     ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
-    ast.SourceDecl: "sources",
+    ast.SourceDecl: "sources", ex.ExampleDecl: "examples",
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
@@ -96,6 +97,7 @@ class Program:
     decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
     configurations: dict[str, ast.ConfigDecl] = dataclasses.field(default_factory=dict)
+    examples: dict[str, ex.ExampleDecl] = dataclasses.field(default_factory=dict)
     overlays: list[ast.OverlayHeader] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     # (the base's attribute, the overlay's) for each attribute an `extend kind` declares again
@@ -176,7 +178,7 @@ class _Collector:
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = decl.name
-        if table_name not in ("cards", "configurations") and name in keywords():
+        if table_name not in ("cards", "configurations", "examples") and name in keywords():
             self.reporter.error("E0101", f"'{name}' is a keyword of the language and cannot name a {self._what(decl)}",
                                 decl.span, hint=f"choose another name, such as '{name}_'")
         if replacing:
@@ -316,7 +318,7 @@ class _Collector:
             ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
             ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
-            ast.SourceDecl: "source",
+            ast.SourceDecl: "source", ex.ExampleDecl: "example",
         }.get(type(decl), "declaration")
 
     def _duplicate(self, what: str, name: str, span: Span, first: Span) -> None:
