@@ -43,7 +43,7 @@ def test_every_command_follows_the_conventions():
     """--color, the exit codes in its help, --json when it has one; and a line in docs/cli.md."""
     from checker.cli import _parser
     page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    parser = _parser()
+    parser, _ = _parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
     assert {"diff", "eval", "score", "apply", "configs", "play"} <= set(commands)
     for name, command in commands.items():

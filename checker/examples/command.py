@@ -59,12 +59,16 @@ def test_command(args) -> int:
     outcomes = run_examples(result, args.example)
     failed = any(o.failures for o in outcomes)
     code = 1 if failed else 4 if any(o.undecided for o in outcomes) else 0
+    set_aside = {n: why for n, why in result.typed.inapplicable.items() if not args.example or n in args.example}
     if args.json:
         terminal.emit_json({"command": "test", "ok": code == 0, "exit_code": code,
-                            "examples": [o.as_json() for o in outcomes]})
+                            "examples": [o.as_json() for o in outcomes],
+                            "not_applying": [{"example": n, "why": why} for n, why in set_aside.items()]})
     else:
-        if not outcomes:
+        for name, why in set_aside.items():
+            print(f"skip {name}  (does not apply to this rule set: {why})")
+        if not outcomes and not set_aside:
             print("no examples in this spec")
-        else:
+        elif outcomes:
             print(render(outcomes))
     return code

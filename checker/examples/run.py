@@ -84,7 +84,7 @@ def run_examples(result, names: list[str] | None = None) -> list[Outcome]:
     engine.recording = False
     scopes = Scopes(result.typed)
     return [run_example(result, engine, scopes, example) for example in result.program.examples.values()
-            if names is None or example.name in names]
+            if (names is None or example.name in names) and example.name not in result.typed.inapplicable]
 
 
 def run_example(result, engine: Engine, scopes: Scopes, example: ex.ExampleDecl) -> Outcome:
@@ -194,8 +194,9 @@ class _Runner:
                         content[key] = [c for c in content[key] if c not in labels]
                 else:
                     data["zones"][name] = [c for c in content if c not in labels]
-            if zone.index is None:
-                data["zones"].setdefault(target.name, []).extend(labels)
+            if zone.index is None:       # a pile's list starts with its top: the cards moved go on top
+                listed = data["zones"].setdefault(target.name, [])
+                data["zones"][target.name] = labels + listed if zone.ordered else listed + labels
             else:
                 key = vals.write_key(self.value(target.index, env), resolve(zone.index))
                 data["zones"].setdefault(target.name, {})
@@ -374,14 +375,14 @@ class _Runner:
         except (SolverUnknown, Unsupported) as exc:
             self.outcome.undecided.append(f"{step.span}: {text}: {getattr(exc, 'message', exc)}")
             return
-        legal = [v for v in verdicts if v.legal and v.offered]
+        legal = [v for v in verdicts if v.legal]      # by the rules, offered here or not: `can` asks the rules
         self.E.invalidate()
         interpreter = any(self.E.allowed(m[1], m[2]) for m in moves)
         if want_legal:
             if not legal:
                 reasons = [r for v in verdicts[:1] for r in v.reasons]
                 self.fail(step.span, f"{text}: the move is legal", "it is forbidden by "
-                          + (", ".join(f"{r.name} ({r.span})" for r in reasons) or "nothing offering it here"),
+                          + (", ".join(f"{r.name} ({r.span})" for r in reasons) or "no rule Z3 names"),
                           [f"{r.name}: {r.text}" for r in reasons])
             elif not interpreter:
                 self.fail(step.span, text, "Z3 finds the move legal, the interpreter's `can` does not")
@@ -402,7 +403,7 @@ class _Runner:
         missing = [name for name, _ in step.by if name not in blocking]
         if missing:
             self.fail(step.span, f"forbidden by {', '.join(n for n, _ in step.by)}",
-                      f"forbidden by {', '.join(sorted(blocking)) or 'nothing offering it here'} "
+                      f"forbidden by {', '.join(sorted(blocking)) or 'no rule'} "
                       f"(not by {', '.join(missing)})")
 
 

@@ -301,7 +301,7 @@ class _Collector:
             return
         program.cards = {(new if k == old else k): v for k, v in program.cards.items()}
         for table in ("enums", "kinds", "vars", "zones", "windows", "actions", "quantities", "tables", "cards",
-                      "rules", "constraints", "decisions", "procedures", "configurations"):
+                      "rules", "constraints", "decisions", "procedures", "configurations", "examples"):
             entries = getattr(program, table)
             for key, value in entries.items():
                 entries[key] = _renamed(value, old, new)
@@ -388,7 +388,7 @@ def _renamed(node, old: str, new: str):
         value = getattr(node, field.name)
         if isinstance(value, str):
             own = (field.name == "name" and isinstance(node, ast.CardDecl)) or \
-                (field.name == "card" and isinstance(node, (ast.RuleDecl, ast.Subject)))
+                (field.name == "card" and isinstance(node, (ast.RuleDecl, ast.Subject, ex.ExampleAnswer)))
             updated = new if own and value == old else value
         elif isinstance(node, ast.ConfigInclude) and field.name == "names" or \
                 isinstance(node, ast.ConfigReplace) and field.name == "new":
