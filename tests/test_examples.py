@@ -128,3 +128,20 @@ def test_base_examples_an_overlay_makes_ill_formed_are_set_aside(capsys):
     code, out, _ = run_cli(capsys, "test", str(CITADELLES), str(ROOT / "spec" / "extension-fan"), "-k",
                            "Exemple de tour d'un joueur")
     assert code == 0 and out.startswith("skip Exemple de tour d'un joueur  (does not apply to this rule set")
+
+
+def test_eval_names_one_copy_as_moves_prints_it(tmp_path, capsys):
+    state = tmp_path / "state.json"
+    code, _, _ = run_cli(capsys, "play", str(CITADELLES), "-n", "4", "-s", "1", "-c", "Première partie",
+                         "--state-at", "5", str(state), "-q")
+    assert code == 0 and state.exists(), code
+    code, out, _ = run_cli(capsys, "eval", str(state), '"Temple#3" is "Temple#1"')
+    assert (code, out.strip()) == (0, "non")
+    code, out, _ = run_cli(capsys, "eval", str(state), '"Temple#1" is "Temple#1"')
+    assert (code, out.strip()) == (0, "oui")
+    code, out, _ = run_cli(capsys, "eval", str(state), '"Temple#2" in pioche or "Temple#2" not in pioche')
+    assert (code, out.strip()) == (0, "oui")          # a Bool, not the count of copies by name
+    code, _, err = run_cli(capsys, "eval", str(state), 'count(d in pioche where d is "Temple#4")')
+    assert code == 2
+    assert ('unknown card "Temple#4": "Temple" has 3 copies in this game, named as `moves` prints them: '
+            '"Temple", "Temple#2", "Temple#3"') in err
