@@ -50,7 +50,8 @@ FEATURES = ("checker.front.command",       # check, configs
             "checker.fuzz.command",        # fuzz
             "checker.lsp.command",         # lsp
             "checker.diff.command",        # diff
-            "checker.scenario.command")    # eval, score, apply
+            "checker.scenario.command",    # eval, score, apply
+            "checker.examples.command")    # test
 
 # the commands that ask Z3: a broken Z3 installation is said once, before any of them runs
 _SOLVER_COMMANDS = ("legal", "moves", "conflicts", "diff", "apply")

@@ -23,7 +23,7 @@ DECLARATIONS = (
     "game", "source", "enum", "grid", "record", "kind", "counter", "var", "zone", "window", "action", "quantity",
     "table", "card",
     "rule", "precedence", "constraint", "invariant", "decision", "procedure", "configuration", "overlay", "remove", "replace",
-    "extend", "before", "rename", "tag",
+    "extend", "before", "rename", "tag", "example",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
 # The other reserved words: statements, options, operators spelt as words.
@@ -33,13 +33,13 @@ STATEMENTS = (
     "stop", "cancel", "log", "when", "limit", "once", "per", "round", "unlimited", "mandatory", "by", "over", "include",
     "with", "where", "secretly", "optionally", "at", "random", "top", "bottom", "of", "pile", "powers", "finish",
     "in", "is", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret", "directions", "via",
-    "hook", "after", "add", "as", "tagged",
+    "hook", "after", "add", "as", "tagged", "expect",
 )
 CONSTANTS = ("true", "false", "none")
 AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",
               "collect", "connected", "path")
 BUILTINS = ("this", "me", "players", "player_count", "left", "right", "seats_from", "seats_counterclockwise_from",
-            "selected", "least", "greatest", "half", "step", "row", "column", "center", "rotate")
+            "selected", "least", "greatest", "half", "step", "row", "column", "center", "rotate", "Joueur")
 TYPES = ("Int", "Bool", "Text", "Player")
 
 _NAME = r"[^\W\d]\w*"

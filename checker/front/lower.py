@@ -15,6 +15,7 @@ from lark import Transformer, v_args
 from lark.exceptions import VisitError
 
 from checker.front import ast
+from checker.front import example_ast as ex
 from checker.base.diagnostics import Reporter
 from checker.base.source import Span
 
@@ -395,6 +396,57 @@ class _Lower(Transformer):
     def cite(self, meta, c):
         source = str(c[0]) if len(c) == 2 else None
         return ast.Cite(source, _unquote(c[-1]), self.span(meta))
+
+    # ---------------------------------------------------------------- worked examples
+    def example_decl(self, meta, c):
+        items = c[1:]
+        players = next((x[1] for x in items if isinstance(x, _Tagged) and x[0] == "players"), None)
+        configuration = _pick(items, "configuration")
+        at = _pick(items, "at")
+        situation = tuple(x for x in items if isinstance(x, (ex.ExampleSet, ex.ExampleMove)))
+        steps = tuple(x for x in items if isinstance(x, (ex.ExampleCall, ex.ExampleAnswer, ex.ExampleExpect)))
+        return ex.ExampleDecl(_unquote(c[0]), _all(items, ast.Cite), players, configuration, at, situation, steps,
+                               self.span(meta))
+
+    def ex_players(self, meta, c):
+        if str(c[0]) != "players":
+            self.problems.append(("E0101", f"unexpected '{c[0]}' in an example: `players N` gives its player count; "
+                                           f"a situation is written with `set`, `move` and `at`", self.tspan(c[0])))
+        return _tag("players", int(c[1]))
+
+    def ex_configuration(self, meta, c):
+        return _tag("configuration", (_unquote(c[0]), self.span(meta)))
+
+    def ex_at(self, meta, c):
+        return _tag("at", ast.Call(str(c[0]), _pick(c, "args", ()), self.span(meta), self.tspan(c[0])))
+
+    def ex_set(self, meta, c):
+        return ex.ExampleSet(c[0], c[1], self.span(meta))
+
+    def ex_move(self, meta, c):
+        return ex.ExampleMove(c[0], c[1], self.span(meta))
+
+    def ex_call(self, meta, c):
+        return ex.ExampleCall(str(c[0]), _pick(c, "args", ()), self.span(meta))
+
+    def ex_do(self, meta, c):
+        return ex.ExampleAnswer("action", str(c[0]), None, _pick(c, "args", ()), self.span(meta))
+
+    def ex_power(self, meta, c):
+        return ex.ExampleAnswer("power", str(c[1]), _unquote(c[0]), (), self.span(meta))
+
+    def ex_choose(self, meta, c):
+        return ex.ExampleAnswer("choose", None, None, (c[0],), self.span(meta))
+
+    def ex_finish(self, meta, c):
+        return ex.ExampleAnswer("finish", _unquote(c[0]), None, (), self.span(meta))
+
+    def ex_expect(self, meta, c):
+        return ex.ExampleExpect(c[0], _pick(c, "names", ()), self.span(meta))
+
+    def player_lit(self, meta, c):
+        # `Joueur 2`: a name no declaration can have (it has a space), bound in an example's expressions
+        return ast.Name(f"Joueur {int(c[0])}", self.span(meta))
 
     # ---------------------------------------------------------------- procedures, configurations
     def procedure_decl(self, meta, c):

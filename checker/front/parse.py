@@ -27,7 +27,7 @@ MAX_NESTING = 64
 TOP_LEVEL_KEYWORDS = (
     "overlay", "game", "source", "enum", "grid", "record", "kind", "var", "counter", "zone", "window", "action",
     "quantity", "table", "card", "rule", "precedence", "constraint", "invariant", "procedure", "configuration",
-    "decision", "remove", "replace", "extend", "before", "rename",
+    "decision", "remove", "replace", "extend", "before", "rename", "example",
 )
 
 
@@ -74,7 +74,7 @@ def _terminal_display() -> dict[str, str]:
 
 _EXPRESSION_START = {"INT", "STRING", "NAME", "LPAR", "LBRACE", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "CAN",
                      "IF", "COUNT", "SUM", "ANY", "ALL", "THE", "ONLY", "MAX", "MIN", "ARGMAX", "ARGMIN", "FILTER",
-                     "UNION", "COLLECT", "CONNECTED", "PATH"}
+                     "UNION", "COLLECT", "CONNECTED", "PATH", "JOUEUR"}
 _STATEMENT_START = {"LET", "SET", "CHOOSE", "IF", "FOR", "REPEAT", "TRANSFER", "RESET", "MOVE", "DRAW", "SHUFFLE",
                     "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "CANCEL", "LOG", "CITE", "DECISION",
                     "HOOK"}

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 from checker.front import ast
+from checker.front import example_ast as ex
 from checker.base.diagnostics import Note, Reporter, did_you_mean, suggest
 from checker.front.parse import keywords
 from checker.front.types import written
@@ -35,7 +36,7 @@ _TABLE_OF_DECL = {
     ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
     ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
     ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
-    ast.SourceDecl: "sources", ast.TagDecl: "tags",
+    ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples",
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
@@ -78,6 +79,7 @@ class Program:
     decisions: dict[str, ast.DecisionDecl] = dataclasses.field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = dataclasses.field(default_factory=dict)
     configurations: dict[str, ast.ConfigDecl] = dataclasses.field(default_factory=dict)
+    examples: dict[str, ex.ExampleDecl] = dataclasses.field(default_factory=dict)
     overlays: list[ast.OverlayHeader] = dataclasses.field(default_factory=list)
     files: list[str] = dataclasses.field(default_factory=list)
     # (the base's attribute, the overlay's) for each attribute an `extend kind` declares again
@@ -155,7 +157,7 @@ class _Collector:
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = decl.name
-        if table_name not in ("cards", "configurations") and name in keywords():
+        if table_name not in ("cards", "configurations", "examples") and name in keywords():
             self.reporter.error("E0101", f"'{name}' is a keyword of the language and cannot name a {self._what(decl)}",
                                 decl.span, hint=f"choose another name, such as '{name}_'")
         if replacing:
@@ -281,7 +283,7 @@ class _Collector:
             return
         program.cards = {(new if k == old else k): v for k, v in program.cards.items()}
         for table in ("enums", "kinds", "vars", "zones", "windows", "actions", "quantities", "tables", "cards",
-                      "rules", "constraints", "decisions", "procedures", "configurations"):
+                      "rules", "constraints", "decisions", "procedures", "configurations", "examples"):
             entries = getattr(program, table)
             for key, value in entries.items():
                 entries[key] = _renamed(value, old, new)
@@ -299,7 +301,7 @@ class _Collector:
             ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
             ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
-            ast.SourceDecl: "source", ast.TagDecl: "tag",
+    ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples",
         }.get(type(decl), "declaration")
 
     def _duplicate(self, what: str, name: str, span: Span, first: Span) -> None:
@@ -364,7 +366,7 @@ def _renamed(node, old: str, new: str):
         value = getattr(node, field.name)
         if isinstance(value, str):
             own = (field.name == "name" and isinstance(node, ast.CardDecl)) or \
-                (field.name == "card" and isinstance(node, (ast.RuleDecl, ast.Subject)))
+                (field.name == "card" and isinstance(node, (ast.RuleDecl, ast.Subject, ex.ExampleAnswer)))
             updated = new if own and value == old else value
         elif isinstance(node, ast.ConfigInclude) and field.name == "names" or \
                 isinstance(node, ast.ConfigReplace) and field.name == "new":

@@ -553,6 +553,8 @@ def typecheck(program: Program, reporter: Reporter) -> Typed:
     from checker.front.declarations import check_declarations
     checker = Checker(program, reporter)
     check_declarations(checker)
+    from checker.front.examples import check_examples
+    check_examples(checker)
     return checker.typed
 
 

@@ -32,6 +32,8 @@ class Typed:
     types: dict[int, Ty] = dataclasses.field(default_factory=dict)
     # id(range `a..b`) -> the bounds :mod:`checker.front.bounds` proved for its elements (the Z3 encoding's domain)
     ranges: dict[int, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    # a base spec's examples that an overlay's changes make ill-formed (a card removed…): name -> the first error
+    inapplicable: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -34,7 +34,7 @@ from checker.solver.legal import Legality, interpreter_moves, point_of
 from checker.solver.statefile import StateFileError, copies_of, dump_state, load_move
 from checker.base.source import SourceFile, SourceMap
 from checker.front.typecheck import Checker, Env
-from checker.front.types import PLAYER, Ty
+from checker.front.types import BOOL, PLAYER, KindT, Ty
 
 __all__ = ["add_parsers", "eval_command", "score_command", "apply_command", "compile_expression"]
 
@@ -97,6 +97,27 @@ def players_named(text: str, count: int) -> tuple[str, dict[str, int]]:
         seats[f"Joueur_{k}"] = k - 1
         return f"Joueur_{k}"
     return _PLAYER.sub(name, text), seats
+
+
+_COPY = re.compile(r'"([^"\\#\n]+#\d+)"')
+
+
+def copies_named(text: str, values) -> tuple[str, dict[str, int]]:
+    """``"Temple#2"`` in an expression (a card's copy, as `moves` and state files name it) becomes a name of
+    the same length bound to that copy: a card's name alone stands for the card, whichever copy.
+    Raises ValueError, saying how the copies are named, for a copy the game does not have."""
+    bound: dict[str, int] = {}
+
+    def name(match: re.Match) -> str:
+        label = match.group(1)
+        inst = values.by_label.get(label[:-2] if label.endswith("#1") else label)
+        if inst is None:
+            raise ValueError(values.unknown_card(label))
+        ident = f"_c{len(bound)}"
+        ident += "_" * (len(match.group(0)) - len(ident))
+        bound[ident] = inst
+        return ident
+    return _COPY.sub(name, text), bound
 
 
 def as_typed(diagnostics, typed: str) -> str:
@@ -171,10 +192,12 @@ def eval_command(args) -> int:
     names = _names(loaded, scopes)
     try:
         text, seats = players_named(args.expression, engine.st.n)
+        text, copies = copies_named(text, loaded.values)
     except ValueError as exc:
         print(f"rulebook eval: {exc}", file=sys.stderr)
         return 2
-    compiled, ty = compile_expression(result, engine, text, {**names, **{k: PLAYER for k in seats}},
+    kinds = {k: KindT(engine.def_kind[engine.defs[inst]]) for k, inst in copies.items()}
+    compiled, ty = compile_expression(result, engine, text, {**names, **{k: PLAYER for k in seats}, **kinds},
                                       typed=args.expression)
     if compiled is None:
         print(ty, file=sys.stderr)
@@ -182,10 +205,12 @@ def eval_command(args) -> int:
     function, _ = compiled
     engine.invalidate()
     try:
-        value = function({**loaded.point.env, **seats})
+        value = function({**loaded.point.env, **seats, **copies})
     except SpecRuntimeError as exc:
         print(f"rulebook eval: {exc}", file=sys.stderr)
         return 2
+    if ty == BOOL:
+        value = bool(value)         # a membership test is a count of copies by name, true when not 0
     shown = loaded.values.write(value, ty)
     if args.json:
         terminal.emit_json({"command": "eval", "ok": True, "exit_code": 0, "expression": args.expression,

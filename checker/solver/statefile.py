@@ -144,6 +144,21 @@ class _Values:
                                f"{excerpt(data)}"))
         return None
 
+    def unknown_card(self, label: str) -> str:
+        """Why ``label`` names no card of this game, and how its copies are named."""
+        name, _, k = label.rpartition("#")
+        definition = self.E.def_ids.get(name) if name else None
+        if definition is not None and k.isdigit():
+            copies = self.E.instances.get(definition, ())
+            if not copies:
+                return f"unknown card \"{label}\": \"{name}\" is not in this game's selection"
+            shown = ", ".join(f'"{self.labels[c]}"' for c in copies)
+            return (f"unknown card \"{label}\": \"{name}\" has {len(copies)} "
+                    f"cop{'ies' if len(copies) > 1 else 'y'} in this game, named as `moves` prints them: {shown} "
+                    f"(the first is also \"{name}#1\")")
+        hint = did_you_mean(label, list(self.by_label), '"')
+        return f"unknown card \"{label}\"" + (f"; {hint}" if hint else "")
+
     def card(self, data, path, problems, kind: str | None = None, definition_ok: bool = False):
         """A physical card of this game, by its label; with ``definition_ok`` (a value, not a card that is
         somewhere), also a card of the spec that is not in the game: its definition, as a literal is."""
@@ -152,6 +167,8 @@ class _Values:
             problems.append((path, f"expected a card name, not {excerpt(data)}"))
             return None
         inst = self.by_label.get(data)
+        if inst is None and data.endswith("#1"):        # the first copy, named like the others
+            inst = self.by_label.get(data[:-2])
         if inst is None and definition_ok and data in E.def_ids and not E.instances.get(E.def_ids[data]):
             if kind is not None and E.def_kind[E.def_ids[data]] != kind:
                 problems.append((path, f"\"{data}\" is a {E.def_kind[E.def_ids[data]]}, not a {kind}"))
@@ -161,9 +178,7 @@ class _Values:
             if data in E.def_ids:
                 problems.append((path, f"\"{data}\" is not in this game's selection"))
             else:
-                names = list(self.by_label)
-                hint = did_you_mean(data, names, '"')
-                problems.append((path, f"unknown card \"{data}\"" + (f"; {hint}" if hint else "")))
+                problems.append((path, self.unknown_card(data)))
             return None
         if kind is not None and E.def_kind[E.defs[inst]] != kind:
             problems.append((path, f"\"{data}\" is a {E.def_kind[E.defs[inst]]}, not a {kind}"))
