@@ -141,9 +141,9 @@ def render_player_cards(book: Book, kind: str) -> str:
             continue
         lines += rst.title(rst_escape(card.name), "-")
         lines += [" · ".join(facts), ""] if facts else []
-        printed = list(dict.fromkeys(c.quote for c in card.cites))
+        printed = list(dict.fromkeys(book.shown(c) for c in card.cites))
         for quote in printed:                                          # the card's text, as printed
-            lines += [f"*« {rst_escape(quote)} »*", ""]
+            lines += [f"*« {quote} »*", ""]
         ctx = book.card_ctx(card)
         for power in card.powers:
             pctx = prose.power_ctx(power, ctx)
