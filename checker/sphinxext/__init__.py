@@ -174,7 +174,7 @@ def load(app: Sphinx) -> None:
     write_card_pages(book, Path(app.srcdir))
     write_balance_pages(Path(app.srcdir), Path(app.confdir), list(app.config.rulebook_simulations),
                         lambda message, where: logger.warning(message, location=where, type="rulebook",
-                                                              subtype="simulation"))
+                                                              subtype="simulation"), book.lexicon)
     write_edition_pages(book, Path(app.srcdir))
 
 
