@@ -25,6 +25,7 @@ from checker.front.parse import keywords
 from checker.prose import Ctx, Prose, UnsupportedNode
 from checker.base.source import Span
 from checker.sphinxext import Book, render, write_card_pages
+from checker.sphinxext.diagram import MARGIN, MAX_WIDTH
 from checker.sphinxext.reports import load_finder, render_conflicts, traced
 from conftest import ROOT, SPEC
 
@@ -269,6 +270,12 @@ def _assert_well_drawn(svg) -> None:
     for fork in (b for b in boxes if b[0] == "rb-fork"):
         left, right = fork[1] + (fork[3] - fork[1] - 18) / 4, fork[3] - (fork[3] - fork[1] - 18) / 4
         bars = [j for j in joins if j[1] == j[3] and abs(j[0] - left) <= 1 and abs(j[2] - right) <= 1]
+        if not bars:            # branches one under the other: they meet under the second, by the right margin
+            left, right = (fork[1] + fork[3]) / 2, fork[3] - MARGIN / 2
+            bars = sorted((j for j in joins if j[1] == j[3] and j[1] > fork[4] and abs(j[0] - left) <= 1
+                           and abs(j[2] - right) <= 1), key=lambda j: j[1])[:1]
+            left = fork[1] + MARGIN
+            right = fork[3] - MARGIN
         assert len(bars) == 1, f"the branches of the fork at {fork} do not meet"
         below = [b for b in boxes if b[0] != "rb-frame" and left - 1 <= (b[1] + b[3]) / 2 <= right + 1
                  and fork[4] < b[2] < bars[0][1]]
@@ -282,6 +289,19 @@ def test_the_branches_of_a_fork_meet_again_and_no_boxes_overlap(book: Book):
             _assert_well_drawn(svg)
     svg, = _figures(render(book, "diagram", "tour"))
     assert [line for line in svg.iter(f"{_NS}line") if line.get("class") == "rb-join"]
+
+
+def test_every_diagram_of_the_players_book_fits_the_content_column(book: Book):
+    """A fork whose branches do not fit side by side draws them one under the other: no figure is wider
+    than the page's content column (the turn, with the bewitched branch, was 1122 px wide)."""
+    drawn = [render(book, "player-chapter", "turn tour"), render(book, "player-chapter", "draft choix_des_personnages 2"),
+             *(render(book, "diagram", name) for name in ("tour", "tour 0", "partie 2"))]
+    widths = [float(svg.get("width")) for text in drawn for svg in _figures(text)]
+    assert len(widths) >= 7 and max(widths) <= MAX_WIDTH + 4, widths
+    svg, = _figures(render(book, "diagram", "tour"))
+    _assert_well_drawn(svg)
+    texts = ["".join(t.itertext()) for t in svg.iter(f"{_NS}text")]
+    assert texts.count("oui") == 2 and texts.count("non") == 2, "both branches are still drawn and labelled"
 
 
 def test_the_draft_is_drawn_once_per_player_count_the_spec_distinguishes(book: Book):
