@@ -18,7 +18,7 @@ from checker.front.types import INT, EnumT
 from checker.prose import capitalize, humanize, plural, rst_escape
 from checker.prose.french import bare, contract
 from checker.sphinxext import rst
-from checker.sphinxext.book import Book
+from checker.sphinxext.book import FLOW_PAGES, Book
 from checker.sphinxext.render import _params_ctx
 
 __all__ = ["render_player_essentials"]
@@ -138,8 +138,11 @@ def _winner(book: Book) -> list[str]:
         wording = prose.lex.terms.get(q.name)
         text = wording.text if wording is not None else f"le {humanize(q.name)} de {{0}}"
         term = text[:-len(" de {0}")] if text.endswith(" de {0}") else text.format("chaque joueur")
-        lines += [contract(sentence.format(term)),
-                  "", rst.sentence(capitalize(prose.default_clause(q, _params_ctx(book, q.params)))), ""]
+        clause = prose.default_clause(q, _params_ctx(book, q.params))
+        changed = sum(1 for r in program.rules.values() for h in r.heads if h.pattern.name == q.name)
+        lines += [contract(sentence.format(term)), "",
+                  rst.sentence(f"Par défaut, {clause} ; des règles et des cartes le modifient (voir "
+                               f"« {dict(FLOW_PAGES)['end']} »)" if changed else capitalize(clause)), ""]
         lines += [line for quote in _quotes(book, q.cites) for line in (quote, "")]
     return rst.title("Qui gagne", "-") + lines if lines else []
 
