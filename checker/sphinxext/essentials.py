@@ -151,8 +151,8 @@ def _visibility(book: Book) -> list[str]:
     """What every player sees, what only its owner sees, what no one sees: from the declarations."""
     program, prose = book.program, book.prose
     public, own, secret = [], [], []
-    declared = [*program.zones.values(), *program.vars.values(),
-                *getattr(program, "counters", {}).values()]
+    # a player's zones and counters (a var is the game's bookkeeping: who plays, what was done this turn)
+    declared = [*program.zones.values(), *(v for v in program.vars.values() if v.counter)]
     for decl in declared:
         index = getattr(decl, "index", None)
         if index is None or index.name != "Player":
