@@ -5,6 +5,7 @@ sees, and which cards each configuration plays with."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -22,6 +23,7 @@ LETTER = re.compile(r"\*[a-z]\*")                 # a variable letter, as the st
 # Steps and rules generated from procedures still name their bound values by letter (« un quartier *x* de
 # votre cité contre un quartier *d* »): this many remain on the player's pages, and it may only go down.
 LETTERS_LEFT = 78
+DIAGRAM_LETTERS_LEFT = 4          # the same letters, in the diagrams' boxes (« Le joueur s devient … »)
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,12 @@ def book() -> Book:
 
 
 def player_pages(book: Book) -> list[tuple[str, str]]:
-    return [("player-essentials", ""), *(("player-chapter", k) for k in ("setup", "draft", "turn", "end")),
-            *(("player-cards", kind) for kind in book.program.kinds)]
+    """The pages of docs/livre/ as they are written (with their diagrams), and the card pages."""
+    pages = [("player-essentials", "")]
+    for page in sorted((ROOT / "docs" / "livre").glob("*.rst")):
+        what, _, arg = page.read_text(encoding="utf-8").split(".. rb:auto::", 1)[1].strip().partition(" ")
+        pages.append((what, arg.strip()))
+    return list(dict.fromkeys([*pages, *(("player-cards", kind) for kind in book.program.kinds)]))
 
 
 def test_every_player_page_is_french_without_identifiers(book: Book):
@@ -48,6 +54,20 @@ def test_every_player_page_is_french_without_identifiers(book: Book):
                 assert not LETTER.search(line), line
     assert found == []
     assert letters <= LETTERS_LEFT, f"{letters} variable letters on the player's pages (at most {LETTERS_LEFT})"
+
+
+def test_the_diagrams_of_the_player_pages_name_no_procedure_by_its_letters(book: Book):
+    """A figure's title (read by screen readers) names the procedure as the chapter's heading does; the
+    boxes' texts come from the same steps, whose letters are counted with the pages'."""
+    titles, letters = [], 0
+    for what, arg in player_pages(book):
+        for svg in re.findall(r"<svg.*?</svg>", render(book, what, arg), re.S):
+            titles += [html.unescape(t) for t in re.findall(r"<title>([^<]+)</title>", svg)]
+            texts = " ".join(html.unescape(t) for t in re.findall(r">([^<]+)</text>", svg))
+            letters += len(re.findall(r"(?<![\w'’-])[b-xz](?![\w'’-])", texts))
+    assert "Le joueur joue le tour du personnage" in titles
+    assert [t for t in titles if re.search(r"(?<![\w'’-])[b-xz](?![\w'’-])", t)] == []
+    assert letters <= DIAGRAM_LETTERS_LEFT, f"{letters} variable letters in the diagrams (at most {DIAGRAM_LETTERS_LEFT})"
 
 
 def test_in_brief_says_when_a_city_is_complete_at_each_player_count(book: Book):

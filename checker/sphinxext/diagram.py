@@ -21,7 +21,8 @@ from checker.prose import capitalize, humanize
 from checker.prose.exprs import uses
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
-from checker.sphinxext.render import _label, _params_ctx, plain_body, unlinked
+from checker.sphinxext.headings import procedure_heading
+from checker.sphinxext.render import _params_ctx, plain_body, unlinked
 from checker.front.types import INT, Coll
 
 __all__ = ["render_diagram", "diagram_svg", "players_variants", "Box"]
@@ -316,8 +317,7 @@ def render_diagram(book: Book, arg: str) -> str:
     name, _, depth = arg.partition(" ")
     proc = book.program.procedures[name]
     depth_n = min(int(depth), MAX_DEPTH) if depth.strip().isdigit() else 1
-    label = book.lexicon.procedures.get(name)
-    title = plain_text(_label(label, proc.params) if label else capitalize(humanize(name)))
+    title = plain_text(procedure_heading(book, name))
     lines: list[str] = []
     for count, body in players_variants(book, proc.body):
         svg = diagram_svg(boxes(book, body, _params_ctx(book, proc.params), depth_n),
