@@ -447,6 +447,45 @@ def test_the_book_builds_with_warnings_as_errors(built):
     assert "white-space: pre-wrap" in css                     # spec lines wrap, never cut
 
 
+def overflow(html: Path, page: str, screenshot: Path | None = None) -> tuple[int, int]:
+    """(the right edge of the page's widest figure, image or table; the right edge of its text column) in
+    headless Chromium at 1280 px wide; with ``screenshot``, a PNG of the page is written there too."""
+    import subprocess
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("headless Chromium is not installed (.ci/run installs it)")
+    probe = html / f"{page}.probe.html"
+    text = (html / f"{page}.html").read_text(encoding="utf-8")
+    # the right edge of the widest figure, image or table, and of the column that holds the text (the
+    # theme's containers clip or scroll what is wider, so the page itself never scrolls)
+    probe.write_text(text.replace("</body>", """<script>
+const column = document.querySelector("article") || document.body;
+const rights = Array.from(column.querySelectorAll("svg, img, table")).map(e => e.getBoundingClientRect().right);
+const edge = Math.min(column.getBoundingClientRect().right, document.documentElement.clientWidth);
+document.title = "W=" + Math.ceil(Math.max(...rights, 0))
+                 + " C=" + Math.ceil(edge);
+</script></body>"""), encoding="utf-8")
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]
+    dom = subprocess.run([*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    if screenshot is not None:
+        subprocess.run([*flags, f"--screenshot={screenshot}", (html / f"{page}.html").as_uri()], capture_output=True,
+                       timeout=120)
+    found = re.search(r"<title>W=(\d+) C=(\d+)</title>", dom)
+    assert found, f"Chromium did not render {page}"
+    return int(found.group(1)), int(found.group(2))
+
+
+def test_the_players_pages_fit_a_1280_px_window_in_chromium(built, tmp_path: Path):
+    """The player's book home, the turn (its diagram), the draft and the characters: no horizontal
+    scrolling at 1280 px (screenshots are left beside the built pages, under _screenshots/)."""
+    _, out, _ = built
+    shots = out / "_screenshots"
+    shots.mkdir(exist_ok=True)
+    for page in ("index", "livre/en-bref", "livre/tour", "livre/choix-des-personnages", "livre/cartes/personnages"):
+        scroll, view = overflow(out, page, shots / (page.replace("/", "-") + ".png"))
+        assert scroll <= view, f"{page}: a figure reaches {scroll} px, past the text column's edge at {view} px"
+
+
 def test_the_book_with_the_fan_expansion_builds_with_its_cards(tmp_path: Path):
     """`-t fan`: the same book with the expansion's cards and rules (without the solver's section, which
     takes minutes on the expansion; the 4th edition's build renders it)."""
