@@ -25,6 +25,7 @@ from checker.front.parse import keywords
 from checker.prose import Ctx, Prose, UnsupportedNode
 from checker.base.source import Span
 from checker.sphinxext import Book, render, write_card_pages
+from checker.sphinxext.diagram import MARGIN, MAX_WIDTH
 from checker.sphinxext.reports import load_finder, render_conflicts, traced
 from conftest import ROOT, SPEC
 
@@ -269,6 +270,12 @@ def _assert_well_drawn(svg) -> None:
     for fork in (b for b in boxes if b[0] == "rb-fork"):
         left, right = fork[1] + (fork[3] - fork[1] - 18) / 4, fork[3] - (fork[3] - fork[1] - 18) / 4
         bars = [j for j in joins if j[1] == j[3] and abs(j[0] - left) <= 1 and abs(j[2] - right) <= 1]
+        if not bars:            # branches one under the other: they meet under the second, by the right margin
+            left, right = (fork[1] + fork[3]) / 2, fork[3] - MARGIN / 2
+            bars = sorted((j for j in joins if j[1] == j[3] and j[1] > fork[4] and abs(j[0] - left) <= 1
+                           and abs(j[2] - right) <= 1), key=lambda j: j[1])[:1]
+            left = fork[1] + MARGIN
+            right = fork[3] - MARGIN
         assert len(bars) == 1, f"the branches of the fork at {fork} do not meet"
         below = [b for b in boxes if b[0] != "rb-frame" and left - 1 <= (b[1] + b[3]) / 2 <= right + 1
                  and fork[4] < b[2] < bars[0][1]]
@@ -282,6 +289,19 @@ def test_the_branches_of_a_fork_meet_again_and_no_boxes_overlap(book: Book):
             _assert_well_drawn(svg)
     svg, = _figures(render(book, "diagram", "tour"))
     assert [line for line in svg.iter(f"{_NS}line") if line.get("class") == "rb-join"]
+
+
+def test_every_diagram_of_the_players_book_fits_the_content_column(book: Book):
+    """A fork whose branches do not fit side by side draws them one under the other: no figure is wider
+    than the page's content column (the turn, with the bewitched branch, was 1122 px wide)."""
+    drawn = [render(book, "player-chapter", "turn tour"), render(book, "player-chapter", "draft choix_des_personnages 2"),
+             *(render(book, "diagram", name) for name in ("tour", "tour 0", "partie 2"))]
+    widths = [float(svg.get("width")) for text in drawn for svg in _figures(text)]
+    assert len(widths) >= 7 and max(widths) <= MAX_WIDTH + 4, widths
+    svg, = _figures(render(book, "diagram", "tour"))
+    _assert_well_drawn(svg)
+    texts = ["".join(t.itertext()) for t in svg.iter(f"{_NS}text")]
+    assert texts.count("oui") == 2 and texts.count("non") == 2, "both branches are still drawn and labelled"
 
 
 def test_the_draft_is_drawn_once_per_player_count_the_spec_distinguishes(book: Book):
@@ -425,6 +445,45 @@ def test_the_book_builds_with_warnings_as_errors(built):
     assert (out / "livre" / "cartes" / "personnages.html").exists()
     css = (out / "_static" / "rulebook.css").read_text(encoding="utf-8")
     assert "white-space: pre-wrap" in css                     # spec lines wrap, never cut
+
+
+def overflow(html: Path, page: str, screenshot: Path | None = None) -> tuple[int, int]:
+    """(the right edge of the page's widest figure, image or table; the right edge of its text column) in
+    headless Chromium at 1280 px wide; with ``screenshot``, a PNG of the page is written there too."""
+    import subprocess
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("headless Chromium is not installed (.ci/run installs it)")
+    probe = html / f"{page}.probe.html"
+    text = (html / f"{page}.html").read_text(encoding="utf-8")
+    # the right edge of the widest figure, image or table, and of the column that holds the text (the
+    # theme's containers clip or scroll what is wider, so the page itself never scrolls)
+    probe.write_text(text.replace("</body>", """<script>
+const column = document.querySelector("article") || document.body;
+const rights = Array.from(column.querySelectorAll("svg, img, table")).map(e => e.getBoundingClientRect().right);
+const edge = Math.min(column.getBoundingClientRect().right, document.documentElement.clientWidth);
+document.title = "W=" + Math.ceil(Math.max(...rights, 0))
+                 + " C=" + Math.ceil(edge);
+</script></body>"""), encoding="utf-8")
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]
+    dom = subprocess.run([*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    if screenshot is not None:
+        subprocess.run([*flags, f"--screenshot={screenshot}", (html / f"{page}.html").as_uri()], capture_output=True,
+                       timeout=120)
+    found = re.search(r"<title>W=(\d+) C=(\d+)</title>", dom)
+    assert found, f"Chromium did not render {page}"
+    return int(found.group(1)), int(found.group(2))
+
+
+def test_the_players_pages_fit_a_1280_px_window_in_chromium(built, tmp_path: Path):
+    """The player's book home, the turn (its diagram), the draft and the characters: no horizontal
+    scrolling at 1280 px (screenshots are left beside the built pages, under _screenshots/)."""
+    _, out, _ = built
+    shots = out / "_screenshots"
+    shots.mkdir(exist_ok=True)
+    for page in ("index", "livre/en-bref", "livre/tour", "livre/choix-des-personnages", "livre/cartes/personnages"):
+        scroll, view = overflow(out, page, shots / (page.replace("/", "-") + ".png"))
+        assert scroll <= view, f"{page}: a figure reaches {scroll} px, past the text column's edge at {view} px"
 
 
 def test_the_book_with_the_fan_expansion_builds_with_its_cards(tmp_path: Path):

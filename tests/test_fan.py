@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from checker.front.configurations import select
-from checker.play.command import format_event
+from checker.human import Table
+from checker.prose import Lexicon
 from checker.runtime import Engine, RandomAgent
 from checker.runtime.agents import ScriptedAgent
 from conftest import ROOT
@@ -115,8 +116,9 @@ def test_mercenaire_contre_une_attaque_et_rend_sa_piece():
     assert names(e, st.zone("cité", merc)) == ["Temple"], "the destruction was countered"
     assert gold(st)[attacker] == 2 + 1 and st.vars["jeton"][e.card("Mercenaire")] == 0, "the coin goes to the attacker"
     cancel = next(ev for ev in e.events if ev["kind"] == "cancel")
-    assert format_event(cancel, [f"Joueur {k + 1}" for k in range(5)]) == \
-        "  détruire_par_le_condottiere n'a pas lieu : annulé au moment « attaque »"
+    told = Table(e, Lexicon.load(ROOT / "docs/lexique.toml"), None).event(0, cancel)
+    assert told == "  Détruire un quartier dans la cité d'un joueur en payant le coût d'un quartier moins 1 : " \
+                   "n'a pas lieu, l'action est contrée.", "the log says it in the book's words"
     e2, st2, _ = setup(MIX, [["pièces"], [], [], [], []])
     choose(e2, st2, 0, "Mercenaire")
     turn(e2, 0, "Mercenaire")

@@ -67,7 +67,10 @@ def test_the_report_counts_every_game_seat_and_agent(one_worker):
     assert len(characters) == 8 and all(r["controller"] == "détenteur" for r in characters)
     # every round each of the 4 players holds a character, so some 4 players had one in every game
     assert sum(r["trials"] for r in characters) >= 4 * int(GAMES)
-    assert "95% Wilson score interval" in out and "by District" in out
+    # the spec has a lexicon: the report speaks French, kinds and controllers in the lexicon's words
+    assert "intervalle de confiance à 95 % (Wilson)" in out and "Par carte : Quartiers" in out
+    assert "Par carte : Personnages (joueurs qui l'ont eue : le joueur qui a choisi la carte" in out
+    assert "Character" not in out and "détenteur" not in out
     header = (folder / "a.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == "category,name,trials,wins,win_rate,ci_low,ci_high,games,undetermined"
 
@@ -217,6 +220,7 @@ def test_determinising_keeps_what_the_player_sees_and_every_cells_size():
 # ---------------------------------------------------------------- the book's balance pages
 
 def test_a_balance_page_is_drawn_from_a_result_and_says_when_the_rules_changed(one_worker, tmp_path):
+    from checker.prose import Lexicon
     from checker.sphinxext.balance import write_balance_pages
     from conftest import ROOT
     summary, _, _ = one_worker
@@ -226,9 +230,13 @@ def test_a_balance_page_is_drawn_from_a_result_and_says_when_the_rules_changed(o
     warnings = []
     pages = write_balance_pages(tmp_path, ROOT / "docs", [str(tmp_path / n) for n in ("now.json", "old.json",
                                                                                         "broken.json")],
-                                lambda message, where: warnings.append(message))
+                                lambda message, where: warnings.append(message),
+                                Lexicon.load(ROOT / "docs" / "lexique.toml"))
     assert [p.name for p in pages] == ["now.rst", "old.rst"] and len(warnings) == 1 and "broken.json" in warnings[0]
     now, old = (p.read_text(encoding="utf-8") for p in pages)
+    assert "Par carte : Personnages" in now and "Par carte : Quartiers" in now, "kinds in the book's words"
+    assert "quand il était le joueur qui a choisi la carte pour" in now
+    assert "Character" not in now.replace("win-rates-character", "") and "détenteur" not in now
     assert ".. warning::" not in now and "Les règles ont changé" in old
     assert "rulebook simulate spec/citadelles -n 8 -c 'Première partie' -p 4 --agent greedy,random" in now
     assert ".. image:: now/win-rates-character.png" in now and (tmp_path / "equilibre" / "now" /

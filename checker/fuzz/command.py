@@ -40,7 +40,6 @@ def add_parsers(new_command) -> dict:
 
 def fuzz_command(args) -> int:
     from checker.fuzz.search import fuzz
-    from checker.play.command import format_event
     if args.games < 1:
         print("rulebook fuzz: --games takes a number from 1", file=sys.stderr)
         return 2
@@ -82,7 +81,7 @@ def fuzz_command(args) -> int:
     print(f"{result.program.game.name if result.program.game else 'Partie'} — {record['configuration']}, "
           f"{record['players']} joueurs, graine {record['seed']}")
     for event in record["events"]:
-        line = format_event(event, names)
+        line = _event_line(event, names)
         if line is not None:
             print(line)
     message = f"the spec failed while playing: {failure.message}"
@@ -91,3 +90,31 @@ def fuzz_command(args) -> int:
     print(f"fuzz: a failure after {report.games} good game(s), shrunk to {failure.decisions} decision(s); "
           f"written to {args.log} (`rulebook replay {args.log}` plays it again)", file=sys.stderr)
     return 1
+
+
+def _event_line(event: dict, names: list[str], viewer: int | None = None) -> str | None:
+    """One line of the failing game's log for an event (None: not shown): the engine's events as they are, not yet
+    `rulebook play`'s narration in the book's words (that narrates live, through :mod:`checker.human`).  With a ``viewer`` (a person
+    playing that seat), other players' secret choices and reveals to others are not shown."""
+    kind = event["kind"]
+    if kind == "round":
+        return f"\n=== Tour {event['number']} ==="
+    if kind == "log":
+        return event["text"]
+    if kind == "reveal":
+        to = event.get("to")
+        if viewer is not None and to is not None and to != viewer:
+            return f"  révélé à {names[to]}"
+        to = f" à {names[to]}" if to is not None else ""
+        return f"  révélé{to} : {event['value']}"
+    if kind == "power":
+        return f"  {names[event['player']]} utilise {event['power']} ({event['card']})"
+    if kind == "cancel":
+        return f"  {event['action']} n'a pas lieu : annulé au moment « {event['window']} »"
+    if kind == "decision":
+        secret = " (en secret)" if event.get("secret") else ""
+        if viewer is not None and event.get("secret") and event["player"] != viewer:
+            return f"  {names[event['player']]}{secret} — {event['prompt']}"
+        chosen = event["options"][event["chosen"]]
+        return f"  {names[event['player']]}{secret} — {event['prompt']} → {chosen}"
+    return None

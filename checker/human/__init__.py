@@ -17,7 +17,7 @@ from checker.base import terminal
 from checker.human.agent import HumanAgent, HumanQuit, Narrator
 from checker.human.board import board, board_blocks
 from checker.human.words import Words
-from checker.prose import Lexicon
+from checker.prose import Lexicon, capitalize, humanize
 from checker.front.types import Coll, GridT, Opt, RecordT
 
 __all__ = ["Table", "HumanAgent", "HumanQuit", "Words", "find_lexicon", "LexiconError"]
@@ -46,9 +46,11 @@ def find_lexicon(paths: list[Path], given: str | Path | None = None) -> Lexicon 
 
 
 class Table:
-    """A game with a person at ``seat``: wraps the agents and prints, through ``output``, what they see."""
+    """A game with a person at ``seat``: wraps the agents and prints, through ``output``, what they see.
+    With ``seat`` None no one plays at the terminal: every agent is narrated and :meth:`show_events` prints
+    the whole game, secret choices included, in the same words (the plain log of `rulebook play`)."""
 
-    def __init__(self, engine, lexicon: Lexicon | None, seat: int, output: Callable[[str], None] = print,
+    def __init__(self, engine, lexicon: Lexicon | None, seat: int | None, output: Callable[[str], None] = print,
                  input=input):
         self.engine = engine
         self.seat = seat
@@ -113,16 +115,18 @@ class Table:
             return "  " + event["text"]
         if kind == "reveal":
             to = event.get("to")
+            if to is not None and self.seat is None:
+                return f"  Révélé à {words.player(to)} : {event['value']}"
             if to is not None and to != self.seat:
                 return f"  (une carte est révélée à {words.player(to)})"
             return f"  Révélé{' à vous' if to is not None else ''} : {event['value']}"
         if kind == "power":
             decl = words.powers.get((event["card"], event["power"]))
-            summary = decl.summary if decl is not None and decl.summary else event["power"]
+            summary = decl.summary if decl is not None and decl.summary else capitalize(humanize(event["power"]))
             verb = "utilisez" if event["player"] == self.seat else "utilise"
             return f"  {words.player(event['player'], capital=True)} {verb} « {summary} » ({event['card']})"
         if kind == "cancel":
-            return f"  {event['action']} n'a pas lieu : annulé"
+            return f"  {capitalize(words.action_in_general(event['action']))} : n'a pas lieu, l'action est contrée."
         if kind == "decision":
             if event["player"] == self.seat:
                 return None                      # the person's own answer: already on the screen

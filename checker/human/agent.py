@@ -155,7 +155,8 @@ class HumanAgent:
 
 class Narrator:
     """Wraps another player's agent to remember, for each of its answers, how the person at the terminal
-    reads it: ``said[i]`` is the line for the game's event ``i`` (the decision's event)."""
+    reads it: ``said[i]`` is the line for the game's event ``i`` (the decision's event).  With no one at
+    the terminal (the words' seat is None, the plain log of `rulebook play`), secret choices are told too."""
 
     def __init__(self, agent, words: Words, said: dict[int, str]):
         self.agent = agent
@@ -168,7 +169,7 @@ class Narrator:
         if engine is None or not engine.recording:
             return index
         who = self.words.player(decision.player, capital=True)
-        if decision.secret and decision.player != self.words.seat:
+        if decision.secret and self.words.seat is not None and decision.player != self.words.seat:
             line = f"  {who} choisit en secret."
         else:
             if index < len(decision.options):

@@ -259,6 +259,15 @@ class Words:
         costs = self.costs(name, args)
         return f"{phrase} ({', '.join(costs)})" if costs else phrase
 
+    def action_in_general(self, action: str) -> str:
+        """An action with no particular arguments: its infinitive over the nouns of its parameters' types
+        (« détruire un quartier dans la cité d'un joueur »)."""
+        decl = self.program.actions.get(action)
+        if decl is None:
+            return humanize(action)
+        nouns = [indefinite(self.prose.type_noun(self.engine.resolve_type(prm.type))) for prm in decl.params]
+        return contract(self.prose.action_phrase(action, nouns))
+
     def chosen_type(self, decision) -> Ty | None:
         """The type of what ``decision`` chooses (None: not known here)."""
         site = decision.site
@@ -277,6 +286,8 @@ class Words:
         secret = " (en secret)" if decision.secret else ""
         if isinstance(site, ast.Offer):
             return "Que voulez-vous faire ?"
+        if secret and verb != "Choisissez":          # telling what another chose: « choisit en secret … »
+            verb, secret = f"{verb} en secret", ""
         if isinstance(site, (ast.Choose, ast.ChooseSubset)):
             core = (f"{verb} {self._what(site, decision)}" if isinstance(site, ast.Choose)
                     else self._subset(site, decision, verb)) + secret

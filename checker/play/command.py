@@ -16,34 +16,7 @@ from checker.human.agent import HumanQuit
 from checker.base.documents import DocumentError, read_document, report, spec_paths
 from checker.runtime.replay import ReplayMismatch, replay, state_digest, validate_log
 
-__all__ = ["add_parsers", "play_command", "replay_command", "format_event"]
-
-
-def format_event(event: dict, names: list[str], viewer: int | None = None) -> str | None:
-    """One line of the French log for an event (None: not shown).  With a ``viewer`` (a person
-    playing that seat), other players' secret choices and reveals to others are not shown."""
-    kind = event["kind"]
-    if kind == "round":
-        return f"\n=== Tour {event['number']} ==="
-    if kind == "log":
-        return event["text"]
-    if kind == "reveal":
-        to = event.get("to")
-        if viewer is not None and to is not None and to != viewer:
-            return f"  révélé à {names[to]}"
-        to = f" à {names[to]}" if to is not None else ""
-        return f"  révélé{to} : {event['value']}"
-    if kind == "power":
-        return f"  {names[event['player']]} utilise {event['power']} ({event['card']})"
-    if kind == "cancel":
-        return f"  {event['action']} n'a pas lieu : annulé au moment « {event['window']} »"
-    if kind == "decision":
-        secret = " (en secret)" if event.get("secret") else ""
-        if viewer is not None and event.get("secret") and event["player"] != viewer:
-            return f"  {names[event['player']]}{secret} — {event['prompt']}"
-        chosen = event["options"][event["chosen"]]
-        return f"  {names[event['player']]}{secret} — {event['prompt']} → {chosen}"
-    return None
+__all__ = ["add_parsers", "play_command", "replay_command"]
 
 
 def _ask(prompt: str) -> str:
@@ -104,14 +77,15 @@ def play_command(args) -> int:
     agents = [make_agent(getattr(args, "agent", "random"), args.seed * 1000 + seat) for seat in range(args.players)]
 
     table = None
-    if human is not None:
+    if human is not None or not args.quiet:
+        # the log in the book's words: a person at a seat sees what that seat may see; else every choice
         from checker.human import LexiconError, Table, find_lexicon
         try:
             lexicon = find_lexicon([args.spec, *args.more], getattr(args, "lexicon", None))
         except LexiconError as exc:
             print(f"rulebook play: {exc}", file=sys.stderr)
             return 2
-        table = Table(engine, lexicon, human - 1, input=_ask)
+        table = Table(engine, lexicon, human - 1 if human is not None else None, input=_ask)
         agents = table.agents(agents)
     recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
     if isinstance(recorder, int):
@@ -128,11 +102,6 @@ def play_command(args) -> int:
         return 130
     if table is not None:
         table.show_events()
-    elif not args.quiet:
-        for event in engine.events:
-            line = format_event(event, names)
-            if line is not None:
-                print(line)
     code = _write_state("play", args, recorder)
     if code:
         return code

@@ -11,7 +11,7 @@ import re
 import tomllib
 from pathlib import Path
 
-__all__ = ["contract", "yours", "capitalize", "humanize", "plural", "feminine", "indefinite", "bare", "rst_escape",
+__all__ = ["contract", "yours", "capitalize", "humanize", "plural", "feminine", "indefinite", "bare", "rst_escape", "shown_quote",
            "conj", "negate", "split_article", "Term", "Lexicon"]
 
 
@@ -154,6 +154,23 @@ def rst_escape(text: str) -> str:
     return re.sub(r"([\\*`|])", r"\\\1", text).replace("_ ", "\\_ ")
 
 
+_HTML = {"sup": ":sup:`{}`", "sub": ":sub:`{}`", "i": "*{}*", "em": "*{}*", "b": "**{}**", "strong": "**{}**"}
+
+
+def shown_quote(text: str, errata: dict[str, str] | None = None) -> str:
+    r"""A source's sentence as reST for display: its known slips corrected (whole words only), escaped, and
+    the little HTML some sources carry (``1<sup>er</sup>``) rendered as reST.
+
+    >>> print(shown_quote("le 1<sup>er</sup> joueur peut étre *seul*", {"étre": "être"}))
+    le 1\ :sup:`er`\  joueur peut être \*seul\*
+    """
+    for wrong, right in (errata or {}).items():
+        text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text)
+    text = rst_escape(text)
+    return re.sub(r"<(sup|sub|i|em|b|strong)>([^<]*)</\1>",
+                  lambda m: "\\ " + _HTML[m.group(1)].format(m.group(2)) + "\\ ", text)
+
+
 def _strip_period(text: str) -> str:
     return text.rstrip().rstrip(".").rstrip()
 
@@ -209,9 +226,13 @@ class Lexicon:
     plural_cards: frozenset[str] = frozenset()
     bare_cards: frozenset[str] = frozenset()       # proper names: no article
     mute_h_cards: frozenset[str] = frozenset()     # a mute h: « l' », not « le »
+    # a source -> {slip: correction}: the obvious slips of a source (OCR), corrected where a quotation is
+    # shown, never in the spec (`cite` checks the verbatim text)
+    errata: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
 
     SECTIONS = {"types": "types", "attributs": "attributes", "termes": "terms", "actions": "actions",
-                "procédures": "procedures", "moments": "windows", "cartes": None, "affichage": "display"}
+                "procédures": "procedures", "moments": "windows", "cartes": None, "affichage": "display",
+                "errata": "errata"}
     CARD_LISTS = {"féminin": "feminine_cards", "pluriel": "plural_cards", "sans_article": "bare_cards",
                   "h_muet": "mute_h_cards"}
 

@@ -154,12 +154,13 @@ def simulate_command(args) -> int:
     where = f"the cluster {args.cluster}" if args.cluster else f"{workers} local worker(s)"
     games = args.games * len(summaries)
     comparison = compare(summaries[0], summaries[1], args.alpha) if second else None
+    language, names = _language(paths, summaries[0])
     if comparison is None:
-        sys.stdout.write(text_report(summaries[0]))
+        sys.stdout.write(text_report(summaries[0], language, names))
     else:
-        sys.stdout.write(comparison_report(summaries[0], summaries[1], comparison))
+        sys.stdout.write(comparison_report(summaries[0], summaries[1], comparison, names))
     print(f"\n{games} games on {where} in {elapsed:.1f} s ({games / elapsed:.0f} games/s)")
-    code = _write(args, summaries, comparison)
+    code = _write(args, summaries, comparison, language, names)
     failed = sum(s["failed"] for s in summaries)
     if failed:
         print(f"rulebook simulate: {failed} game(s) stopped on an error of the spec (left out of the rates)",
@@ -167,7 +168,20 @@ def simulate_command(args) -> int:
     return code or (1 if failed else 0)
 
 
-def _write(args, summaries: list[dict], comparison: dict | None) -> int:
+def _language(paths: list, summary: dict) -> tuple[str, dict[str, str]]:
+    """The report's language and words: French, with the lexicon's nouns, when the spec has a lexicon (the
+    nearest rulebook.toml names one); else English and the spec's identifiers."""
+    from checker.human import LexiconError, find_lexicon
+    from checker.simulate.words import report_names
+    try:
+        lexicon = find_lexicon([Path(p) for p in paths])
+    except LexiconError:
+        lexicon = None
+    return ("fr", report_names(lexicon, summary)) if lexicon is not None else ("en", {})
+
+
+def _write(args, summaries: list[dict], comparison: dict | None, language: str = "en",
+           names: dict[str, str] | None = None) -> int:
     record = summaries[0] if comparison is None else {"a": summaries[0], "b": summaries[1],
                                                        "comparison": comparison, "format": summaries[0]["format"]}
     try:
@@ -186,7 +200,8 @@ def _write(args, summaries: list[dict], comparison: dict | None) -> int:
             from checker.simulate.plots import MissingMatplotlib, charts
             directory = Path(args.plots)
             try:
-                pictures = charts(summaries[0], summaries[1] if comparison else None)
+                pictures = charts(summaries[0], summaries[1] if comparison else None, language=language,
+                                  names=names)
             except MissingMatplotlib as exc:
                 return _fail(str(exc))
             directory.mkdir(parents=True, exist_ok=True)

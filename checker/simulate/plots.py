@@ -28,7 +28,7 @@ WORDS = {
            "title": "{game}, {configuration}, {players} players: win rate by {category}",
            "seat": "seat", "agent": "agent"},
     "fr": {"axis": "taux de victoire (%), intervalle de Wilson à 95 %", "even": "part égale ({:.0f} %)",
-           "title": "{game}, {configuration}, {players} joueurs : taux de victoire par {category}",
+           "title": "{game}, {configuration}, {players} joueurs : taux de victoire ({category})",
            "seat": "siège", "agent": "joueur automatique"},
 }
 
@@ -41,9 +41,9 @@ def _categories(summary: dict) -> dict[str, list[dict]]:
 
 
 def charts(summary: dict, other: dict | None = None, labels: tuple[str, str] = ("A", "B"),
-           language: str = "en") -> dict[str, bytes]:
+           language: str = "en", names: dict[str, str] | None = None) -> dict[str, bytes]:
     """File name -> PNG bytes, one chart per category of ``summary`` (rows without trials left out);
-    the axes are labelled in ``language`` ("en" or "fr")."""
+    the axes are labelled in ``language`` ("en" or "fr"), a kind of card named by ``names``."""
     words = WORDS[language]
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -79,7 +79,8 @@ def charts(summary: dict, other: dict | None = None, labels: tuple[str, str] = (
         axes.set_xlabel(words["axis"])
         axes.set_xlim(0, min(100, max(100 * max((r["high"] for s in sets for r in s if r), default=0.5) + 5, 10)))
         axes.set_title(words["title"].format(game=summary["game"], configuration=summary["configuration"],
-                                             players=summary["players"], category=words.get(category, category)),
+                                             players=summary["players"],
+                                             category=words.get(category, (names or {}).get(category, category))),
                        fontsize=9)
         axes.legend(fontsize=8, loc="lower right")
         buffer = io.BytesIO()

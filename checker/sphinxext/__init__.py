@@ -51,6 +51,7 @@ from checker.sphinxext.editions import CACHE_DIR, EDITION_DIR, editions_of, rend
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
+from checker.sphinxext.essentials import render_player_essentials
 from checker.sphinxext.reports import load_finder, render_conflicts, render_overview, render_trace
 
 __all__ = ["setup", "Book", "RENDERERS", "render", "write_card_pages", "GENERATED"]
@@ -74,6 +75,7 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "overview": lambda book, arg: render_overview(book),
     "player-chapter": lambda book, arg: render_player_chapter(book, arg),
     "player-cards": lambda book, arg: render_player_cards(book, arg),
+    "player-essentials": lambda book, arg: render_player_essentials(book, arg),
     "diagram": lambda book, arg: render_diagram(book, arg),
     "edition": lambda book, arg: render_edition(book, arg),
     "editions": lambda book, arg: render_editions(book),
@@ -172,7 +174,7 @@ def load(app: Sphinx) -> None:
     write_card_pages(book, Path(app.srcdir))
     write_balance_pages(Path(app.srcdir), Path(app.confdir), list(app.config.rulebook_simulations),
                         lambda message, where: logger.warning(message, location=where, type="rulebook",
-                                                              subtype="simulation"))
+                                                              subtype="simulation"), book.lexicon)
     write_edition_pages(book, Path(app.srcdir))
 
 

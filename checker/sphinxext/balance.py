@@ -39,9 +39,12 @@ def _command(summary: dict, output: str) -> str:
     return " ".join(shlex.quote(w) for w in words) + f" --json {shlex.quote(output)} --force"
 
 
-def render_balance(summary: dict, charts: dict[str, str], stale: bool | None, output: str) -> str:
+def render_balance(summary: dict, charts: dict[str, str], stale: bool | None, output: str,
+                   names: dict[str, str] | None = None) -> str:
     """The reST page of one result: ``charts`` maps a category to its image's path (relative to the
-    page); ``stale`` says whether the spec changed since (None: it could not be read)."""
+    page); ``stale`` says whether the spec changed since (None: it could not be read); ``names`` gives
+    the French of the kinds and controllers the rates name (:func:`checker.simulate.words.report_names`)."""
+    names = names or {}
     lines = [GENERATED, ""]
     lines += rst.title(f"Équilibre — {summary['configuration']}, {summary['players']} joueurs")
     agents = ", ".join(f"{name} ×{summary['lineup'].count(name)}" for name in dict.fromkeys(summary["lineup"]))
@@ -71,8 +74,11 @@ def render_balance(summary: dict, charts: dict[str, str], stale: bool | None, ou
             lines += rst.title("Par joueur automatique", "-")
             count = "Sièges joués"
         else:
-            lines += rst.title(f"Par carte : {category}", "-")
-            lines += [f"Un joueur *a eu* une carte quand la grandeur ``{rows[0]['controller']}`` le désignait pour "
+            controller = rows[0]["controller"]
+            who = f"il était {names[controller]}" if controller in names else \
+                f"la grandeur ``{controller}`` le désignait"
+            lines += rst.title(f"Par carte : {names.get(category, category)}", "-")
+            lines += [f"Un joueur *a eu* une carte quand {who} pour "
                       f"l'un de ses exemplaires au début d'un tour ou à la fin de la partie. Comparez les cartes "
                       f"entre elles plutôt qu'à la part égale : qui a plus de cartes gagne plus souvent (un "
                       f"joueur qui a bâti beaucoup de quartiers en a eu davantage).", ""]
@@ -80,13 +86,15 @@ def render_balance(summary: dict, charts: dict[str, str], stale: bool | None, ou
         image = charts.get(category)
         if image:
             lines += rst.directive("image", image, {"alt": "Taux de victoire " + {"seat": "par siège", "agent": (
-                "par joueur automatique")}.get(category, f"par carte ({category})")})
+                "par joueur automatique")}.get(category, f"par carte ({names.get(category, category)})")})
         table = [[r["name"], str(r["trials"]), _percent(r["rate"]), f"{_percent(r['low'])} – {_percent(r['high'])}"]
                  for r in rows]
         lines += rst.list_table(["", count, "Victoires", "Intervalle à 95 %"], table)
         undetermined = sum(r.get("undetermined") or 0 for r in rows)
         if undetermined:
-            lines += [f"La grandeur ``{rows[0]['controller']}`` n'a pas su désigner un seul joueur {undetermined} "
+            said = names.get(rows[0]["controller"])
+            subject = f"« {said} »" if said else f"La grandeur ``{rows[0]['controller']}``"
+            lines += [f"{subject[:1].upper()}{subject[1:]} n'a pas su désigner un seul joueur {undetermined} "
                       f"fois (plusieurs joueurs avaient un exemplaire de la même carte) ; ces relevés ne comptent "
                       f"pour personne.", ""]
     length = summary["length"]
@@ -114,9 +122,11 @@ def _write_if_changed(path: Path, data: bytes) -> None:
         path.write_bytes(data)
 
 
-def write_balance_pages(srcdir: Path, confdir: Path, results: list[str], warn) -> list[Path]:
-    """Write one page (and its charts) per result file; ``warn(message, where)`` reports a file that
-    cannot be read.  Generated pages of results no longer listed are removed."""
+def write_balance_pages(srcdir: Path, confdir: Path, results: list[str], warn, lexicon=None) -> list[Path]:
+    """Write one page (and its charts) per result file, in the words of ``lexicon`` (the book's);
+    ``warn(message, where)`` reports a file that cannot be read.  Generated pages of results no longer
+    listed are removed."""
+    from checker.simulate.words import report_names
     root = srcdir / BALANCE_DIR
     written = []
     for name in results:
@@ -130,9 +140,10 @@ def write_balance_pages(srcdir: Path, confdir: Path, results: list[str], warn) -
             continue
         stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "resultat"
         charts = {}
+        names = report_names(lexicon, summary)
         try:
             from checker.simulate.plots import chart_name, charts as draw
-            for file, data in draw(summary, language="fr").items():
+            for file, data in draw(summary, language="fr", names=names).items():
                 _write_if_changed(root / stem / file, data)
             charts = {r["category"]: f"{stem}/{chart_name(r['category'])}" for r in summary["rates"]}
         except ImportError:
@@ -141,7 +152,7 @@ def write_balance_pages(srcdir: Path, confdir: Path, results: list[str], warn) -
             output = path.relative_to(confdir.parent).as_posix()
         except ValueError:
             output = str(path)
-        text = render_balance(summary, charts, _stale(summary, [path.parent, confdir.parent]), output)
+        text = render_balance(summary, charts, _stale(summary, [path.parent, confdir.parent]), output, names)
         page = root / f"{stem}.rst"
         _write_if_changed(page, text.encode("utf-8"))
         written.append(page)

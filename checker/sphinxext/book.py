@@ -20,6 +20,7 @@ from checker.front.check import CheckResult, check_paths, spec_files
 from checker.front.citations import source_path
 from checker.base.diagnostics import Reporter
 from checker.prose import Ctx, Lexicon, Prose, plural, rst_escape
+from checker.prose.french import shown_quote
 from checker.base.source import Span
 
 __all__ = ["Book", "slug", "FLOW_PAGES", "OBJECT_TYPES"]
@@ -180,9 +181,16 @@ class Book:
         """The first declared source: the rulebook whose sentences the book traces."""
         return next(iter(self.program.sources), None)
 
+    def shown(self, cite: ast.Cite) -> str:
+        """A quotation's text as reST, as a page shows it: the source's slips corrected through the lexicon's
+        errata for that source, its HTML rendered (the spec keeps the verbatim text, which `cite` checks)."""
+        found = self.cite_line(cite)
+        source = cite.source or (found[0] if found is not None else self.rulebook_source)
+        return shown_quote(cite.quote, self.lexicon.errata.get(source or "", {}))
+
     def quote(self, cite: ast.Cite) -> str:
         """A quotation as reST, linked to its line in the annotated rulebook when it is the rulebook's."""
-        text = f"« {rst_escape(cite.quote)} »"
+        text = f"« {self.shown(cite)} »"
         found = self.cite_line(cite)
         if found is not None and found[0] == self.rulebook_source:
             return f"{text} (:ref:`l. {found[1]} <livret-{found[1]}>`)"

@@ -21,12 +21,16 @@ from checker.prose import capitalize, humanize
 from checker.prose.exprs import uses
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
-from checker.sphinxext.render import _label, _params_ctx, plain_body, unlinked
+from checker.sphinxext.headings import procedure_heading
+from checker.sphinxext.render import _params_ctx, plain_body, unlinked
 from checker.front.types import INT, Coll
 
 __all__ = ["render_diagram", "diagram_svg", "players_variants", "Box"]
 
 CHAR_W, LINE_H, PAD, GAP, WIDTH, MAX_DEPTH = 6.4, 16, 8, 18, 250, 3
+# the page's content column: a fork whose branches do not fit side by side in it draws them one under the
+# other (« oui » first), between margins where the flow that skips a branch runs
+MAX_WIDTH, MARGIN = 700, 22
 
 
 @dataclasses.dataclass
@@ -132,18 +136,34 @@ def _height(box: Box, width: float) -> float:
         return text
     if box.kind == "frame":
         return text + _size(box.children, width - 2 * PAD) + PAD
+    if _stacked(box, width):
+        inner = width - 2 * MARGIN
+        return text + sum(GAP + _size(b, inner) + GAP for b in box.branches) + 2 * GAP
     half = (width - GAP) / 2
     return text + GAP + max(_size(b, half) for b in box.branches) + GAP
 
 
-def _column_width(items: list[Box]) -> float:
+def _need(items: list[Box], room: float) -> float:
+    """The width a column of boxes needs when it may take up to ``room`` (more when it cannot fit)."""
     def need(box: Box) -> float:
         if box.kind == "frame":
-            return _column_width(box.children) + 2 * PAD
+            return _need(box.children, room - 2 * PAD) + 2 * PAD
         if box.kind == "if":
-            return 2 * max(_column_width(b) for b in box.branches) + GAP
+            side = 2 * max(_need(b, (room - GAP) / 2) for b in box.branches) + GAP
+            if side <= room:
+                return side
+            return max(_need(b, room - 2 * MARGIN) for b in box.branches) + 2 * MARGIN
         return WIDTH
     return max([WIDTH, *(need(b) for b in items)])
+
+
+def _stacked(box: Box, width: float) -> bool:
+    """Are the branches of a fork drawn one under the other at this width (they do not fit side by side)?"""
+    return 2 * max(_need(b, (width - GAP) / 2) for b in box.branches) + GAP > width
+
+
+def _column_width(items: list[Box]) -> float:
+    return _need(items, MAX_WIDTH)
 
 
 def _text(out: list[str], lines: list[str], x: float, y: float, anchor: str = "middle", css: str = "") -> None:
@@ -179,6 +199,10 @@ def _draw(out: list[str], items: list[Box], x: float, y: float, width: float) ->
                        f'{x + width - 12:.0f},{y:.0f} {x + width:.0f},{y + head / 2:.0f} '
                        f'{x + width - 12:.0f},{y + head:.0f} {x + 12:.0f},{y + head:.0f}"/>')
             _text(out, lines, cx, y + PAD)
+            if _stacked(box, width):
+                _draw_stacked(out, box, x, y + head, width, y + h)
+                y += h + GAP
+                continue
             half = (width - GAP) / 2
             join = y + h                 # the branches meet here, and the next arrow leaves from the middle
             ends = []
@@ -195,6 +219,41 @@ def _draw(out: list[str], items: list[Box], x: float, y: float, width: float) ->
                        f'y2="{join:.0f}"/>')
         y += h + GAP
     return y - GAP
+
+
+def _draw_stacked(out: list[str], box: Box, x: float, top: float, width: float, join: float) -> None:
+    """A fork's branches one under the other: « oui » enters the first from the fork; « non » runs down
+    the left margin to the second; the first's end runs down the right margin; both meet at ``join``."""
+    inner, bx = width - 2 * MARGIN, x + MARGIN
+    center, left, right = bx + inner / 2, x + MARGIN / 2, x + width - MARGIN / 2
+    y = top
+    ends = []
+    for j, (branch, label) in enumerate(zip(box.branches, ("oui", "non"))):
+        entry = y + GAP
+        if j == 0:
+            _arrow(out, center, y, entry)
+            out.append(f'<text class="rb-label" x="{center + 4:.0f}" y="{entry - 5:.0f}">{label}</text>')
+        else:
+            out.append(f'<line class="rb-join" x1="{left:.0f}" y1="{top:.0f}" x2="{left:.0f}" y2="{entry:.0f}"/>')
+            out.append(f'<line class="rb-join" x1="{left:.0f}" y1="{entry:.0f}" x2="{center:.0f}" '
+                       f'y2="{entry:.0f}"/>')
+            _arrow(out, center, entry, entry + GAP)
+            out.append(f'<text class="rb-label" x="{left + 4:.0f}" y="{top + 12:.0f}">{label}</text>')
+            entry += GAP
+        bottom = _draw(out, branch, bx, entry, inner) if branch else entry
+        ends.append((bottom, j))
+        y = bottom + GAP
+    (first_end, _), (second_end, _) = ends
+    # the first branch's end goes round the second, by the right margin
+    out.append(f'<line class="rb-join" x1="{center:.0f}" y1="{first_end:.0f}" x2="{center:.0f}" '
+               f'y2="{first_end + GAP / 2:.0f}"/>')
+    out.append(f'<line class="rb-join" x1="{center:.0f}" y1="{first_end + GAP / 2:.0f}" x2="{right:.0f}" '
+               f'y2="{first_end + GAP / 2:.0f}"/>')
+    out.append(f'<line class="rb-join" x1="{right:.0f}" y1="{first_end + GAP / 2:.0f}" x2="{right:.0f}" '
+               f'y2="{join:.0f}"/>')
+    out.append(f'<line class="rb-join" x1="{center:.0f}" y1="{second_end:.0f}" x2="{center:.0f}" '
+               f'y2="{join:.0f}"/>')
+    out.append(f'<line class="rb-join" x1="{center:.0f}" y1="{join:.0f}" x2="{right:.0f}" y2="{join:.0f}"/>')
 
 
 def diagram_svg(items: list[Box], title: str) -> str:
@@ -258,8 +317,7 @@ def render_diagram(book: Book, arg: str) -> str:
     name, _, depth = arg.partition(" ")
     proc = book.program.procedures[name]
     depth_n = min(int(depth), MAX_DEPTH) if depth.strip().isdigit() else 1
-    label = book.lexicon.procedures.get(name)
-    title = plain_text(_label(label, proc.params) if label else capitalize(humanize(name)))
+    title = plain_text(procedure_heading(book, name))
     lines: list[str] = []
     for count, body in players_variants(book, proc.body):
         svg = diagram_svg(boxes(book, body, _params_ctx(book, proc.params), depth_n),

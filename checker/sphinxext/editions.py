@@ -197,7 +197,7 @@ def _decisions(book: Book, program, own: set) -> list[str]:
     for d in mine:
         lines += [f"- ``{d.name}`` — {rst_escape(d.text)}", ""]
         for cite in d.cites:
-            lines += [f"  « {rst_escape(cite.quote)} »", ""]
+            lines += [f"  « {book.shown(cite)} »", ""]
     return lines
 
 

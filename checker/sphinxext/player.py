@@ -10,10 +10,9 @@ section each, with a link to the card's page in the reference.
 from __future__ import annotations
 
 from checker.prose import Step, capitalize, humanize, rst_escape
-from checker.prose.french import bare, contract, feminine
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
-from checker.front.types import INT
+from checker.sphinxext.headings import procedure_heading
 from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, table_grid,
                                       unlinked)
 
@@ -36,29 +35,7 @@ def _procedure(book: Book, name: str) -> list[str]:
     steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params)))
     if not steps:
         return []
-    label = book.lexicon.procedures.get(name)
-    heading = capitalize(contract(label.format(*_param_nouns(book, proc.params, label), *[""] * 4))) if label else \
-        capitalize(humanize(name))
-    return rst.title(heading, "~") + rst.steps(steps, lambda d: "")
-
-
-def _param_nouns(book: Book, params, template: str) -> list[str]:
-    """How a heading of the player's book names a procedure's parameters, without their letters:
-    by their type, « le joueur », then « un autre joueur » for the next one of the same type in the
-    order ``template`` reads them; a number is « donné » after the noun before it (« appeler les
-    personnages de rang donné »)."""
-    seen: set[str] = set()
-    out = [""] * len(params)
-    order = sorted(range(len(params)), key=lambda i: (template.find("{%d}" % i) % (len(template) + 1), i))
-    for i in order:
-        ty = book.prose._resolve_type(params[i].type)
-        if ty == INT:
-            out[i] = "donné"
-            continue
-        noun = book.prose.type_noun(ty)
-        out[i] = f"{'une autre' if feminine(noun) else 'un autre'} {bare(noun)}" if noun in seen else noun
-        seen.add(noun)
-    return out
+    return rst.title(procedure_heading(book, name), "~") + rst.steps(steps, lambda d: "")
 
 
 def _rules(book: Book, names: list[str]) -> list[str]:
@@ -141,9 +118,9 @@ def render_player_cards(book: Book, kind: str) -> str:
             continue
         lines += rst.title(rst_escape(card.name), "-")
         lines += [" · ".join(facts), ""] if facts else []
-        printed = list(dict.fromkeys(c.quote for c in card.cites))
+        printed = list(dict.fromkeys(book.shown(c) for c in card.cites))
         for quote in printed:                                          # the card's text, as printed
-            lines += [f"*« {rst_escape(quote)} »*", ""]
+            lines += [f"*« {quote} »*", ""]
         ctx = book.card_ctx(card)
         for power in card.powers:
             pctx = prose.power_ctx(power, ctx)

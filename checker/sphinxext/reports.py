@@ -130,6 +130,7 @@ def render_trace(book: Book) -> str:
                      str(len(decls))])
     lines += rst.list_table(["Section du livret", "Phrases encodées", "Part", "Règles"], rows,
                             widths="52 18 15 15", css="rb-trace")
+    lines += _errata(book)
     missing = [s for s in table.sentences if s.kind == "sentence" and not s.traced]
     lines += rst.title("Phrases qu'aucune règle n'encode encore", "-")
     lines += rst.bullets([f":ref:`l. {s.line} <{_anchor(s.line)}>` — « {rst_escape(s.text)} »" for s in missing])
@@ -155,6 +156,21 @@ def render_trace(book: Book) -> str:
                 "*encodée par plusieurs citations partielles*" if s.traced else "*non encodée*")
             lines += [f"| {mark} **l. {s.line}** « {rst_escape(s.text)} »", f"| → {refs}", ""]
     return "\n".join(lines)
+
+
+def _errata(book: Book) -> list[str]:
+    """The lexicon's errata of each source: the slips a quotation is shown corrected for (the spec cites
+    the verbatim text, and the annotated rulebook below shows it)."""
+    rows = [[rst_escape(book.program.sources[name].title or name) if name in book.program.sources else
+             rst_escape(name), f"« {rst_escape(wrong)} »", f"« {rst_escape(right)} »"]
+            for name, table in book.lexicon.errata.items() for wrong, right in table.items()]
+    if not rows:
+        return []
+    return (rst.title("Coquilles corrigées à l'affichage", "-")
+            + ["Les citations sont montrées avec ces coquilles du texte source corrigées (mot entier). La "
+               "spécification cite le texte exact, que ``rulebook check`` vérifie ; le livret annoté "
+               "ci-dessous le montre tel quel.", ""]
+            + rst.list_table(["Source", "Texte", "Montré"], rows, widths="50 25 25", css="rb-errata"))
 
 
 def _percent(part: int, whole: int) -> str:

@@ -1,0 +1,107 @@
+"""The player's book teaches the game: every page a player reads is French, with no identifier of the
+spec, no kind named by its identifier; « La partie en bref » says, from the spec, when a city is complete
+at each player count, what a player receives and keeps, who wins and how ties are broken, what everyone
+sees, and which cards each configuration plays with."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from checker.sphinxext import Book, render
+from conftest import ROOT, SPEC
+
+LEXICON = ROOT / "docs" / "lexique.toml"
+OVERLAY = ROOT / "tests" / "fixtures" / "good" / "overlay_partie_rapide.rules"
+
+ROLE = re.compile(r":rb:\w+:`[^`]*`")            # a cross-reference: its target is a name, its text French
+IDENTIFIER = re.compile(r"\b\w+_\w+\b")
+LETTER = re.compile(r"\*[a-z]\*")                 # a variable letter, as the steps write it: « le joueur *p* »
+
+# Steps and rules generated from procedures still name their bound values by letter (« un quartier *x* de
+# votre cité contre un quartier *d* »): this many remain on the player's pages, and it may only go down.
+LETTERS_LEFT = 78
+DIAGRAM_LETTERS_LEFT = 4          # the same letters, in the diagrams' boxes (« Le joueur s devient … »)
+
+
+@pytest.fixture(scope="module")
+def book() -> Book:
+    return Book.load([SPEC], LEXICON)
+
+
+def player_pages(book: Book) -> list[tuple[str, str]]:
+    """The pages of docs/livre/ as they are written (with their diagrams), and the card pages."""
+    pages = [("player-essentials", "")]
+    for page in sorted((ROOT / "docs" / "livre").glob("*.rst")):
+        what, _, arg = page.read_text(encoding="utf-8").split(".. rb:auto::", 1)[1].strip().partition(" ")
+        pages.append((what, arg.strip()))
+    return list(dict.fromkeys([*pages, *(("player-cards", kind) for kind in book.program.kinds)]))
+
+
+def test_every_player_page_is_french_without_identifiers(book: Book):
+    names = set(book.program.kinds) | set(book.program.enums) | set(book.program.records) | {"Player", "Int",
+                                                                                              "Bool", "Text"}
+    found, letters = [], 0
+    for what, arg in player_pages(book):
+        text = ROLE.sub("", render(book, what, arg))
+        for line in text.split("\n"):
+            found += [(what, arg, m.group()) for m in IDENTIFIER.finditer(line)]
+            found += [(what, arg, n) for n in names if re.search(rf"(?<![\w-]){n}(?![\w-])", line)]
+            letters += len(LETTER.findall(line))
+            if what == "player-essentials":
+                assert not LETTER.search(line), line
+    assert found == []
+    assert letters <= LETTERS_LEFT, f"{letters} variable letters on the player's pages (at most {LETTERS_LEFT})"
+
+
+def test_the_diagrams_of_the_player_pages_name_no_procedure_by_its_letters(book: Book):
+    """A figure's title (read by screen readers) names the procedure as the chapter's heading does; the
+    boxes' texts come from the same steps, whose letters are counted with the pages'."""
+    titles, letters = [], 0
+    for what, arg in player_pages(book):
+        for svg in re.findall(r"<svg.*?</svg>", render(book, what, arg), re.S):
+            titles += [html.unescape(t) for t in re.findall(r"<title>([^<]+)</title>", svg)]
+            texts = " ".join(html.unescape(t) for t in re.findall(r">([^<]+)</text>", svg))
+            letters += len(re.findall(r"(?<![\w'’-])[b-xz](?![\w'’-])", texts))
+    assert "Le joueur joue le tour du personnage" in titles
+    assert [t for t in titles if re.search(r"(?<![\w'’-])[b-xz](?![\w'’-])", t)] == []
+    assert letters <= DIAGRAM_LETTERS_LEFT, f"{letters} variable letters in the diagrams (at most {DIAGRAM_LETTERS_LEFT})"
+
+
+def test_in_brief_says_when_a_city_is_complete_at_each_player_count(book: Book):
+    text = render(book, "player-essentials")
+    assert "Le nombre de quartiers d'une cité complète : **8** à 2 ou 3 joueurs ; **7** de 4 à 8 joueurs." in text
+    faster = Book.load([SPEC, OVERLAY], LEXICON)
+    assert "**7** à 2 ou 3 joueurs ; **6** de 4 à 8 joueurs" in render(faster, "player-essentials"), \
+        "evaluated from the spec: a house rule that changes the quantity changes the page"
+
+
+def test_in_brief_says_what_a_player_receives_keeps_sees_and_how_the_winner_is_found(book: Book):
+    text = render(book, "player-essentials")
+    assert "Par défaut, le nombre de cartes que vous piochez comme ressource vaut 2." in text
+    assert "Par défaut, le nombre de cartes que vous gardez vaut 1." in text
+    assert "il en pioche 2, en conserve 1 et défausse l'autre" in text, "the rulebook's sentence the action cites"
+    assert "Le vainqueur est le joueur qui a le score le plus grand." in text
+    assert "En cas d'égalité, le vainqueur est, parmi les ex æquo, celui qui a le départage le plus grand." in text
+    assert "Votre départage vaut la plus grande valeur, pour chaque personnage parmi vos personnages qui ont été " \
+           "révélés et qui ne sont pas assassinés, du rang de ce personnage" in text
+    assert "Tous les joueurs voient la cité de chaque joueur et le trésor de chaque joueur." in text
+    assert "Seul le joueur concerné voit le contenu de la main de chaque joueur" in text
+    assert "les autres en voient le nombre" in text
+    assert "**Première partie**, à 2 joueurs et de 4 à 7 joueurs : 8 personnages (:rb:character:`Assassin`" in text
+    assert "68 cartes Quartier, dont 14 Merveilles" in text
+    assert "**Développement**, à 3 joueurs : 9 personnages" in text, "the cards that change with the player count"
+
+
+def test_quotations_are_shown_with_the_sources_slips_corrected_but_cited_verbatim(book: Book):
+    slips = [c for d in book.program.quantities.values() for c in d.cites if "lorsqu:elle" in c.quote]
+    assert slips, "the spec cites the booklet verbatim, slip included (what `cite` checks)"
+    assert "lorsqu'elle" in book.shown(slips[0]) and "lorsqu:elle" not in book.shown(slips[0])
+    card = render(book, "card", "Assassin")
+    assert "méme" not in card and "étre" not in card
+    fan = render(Book.load([SPEC, ROOT / "spec" / "extension-fan"], LEXICON), "decisions")
+    assert "<sup>" not in fan and "1\\ :sup:`ère`\\  édition" in fan, "the source's HTML rendered"
+    trace = render(book, "trace")
+    assert "Coquilles corrigées à l'affichage" in trace and "« méme »" in trace and "« même »" in trace
