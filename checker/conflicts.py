@@ -54,7 +54,7 @@ ILLEGAL = "cannot arise in a legal game"
 
 @dataclasses.dataclass
 class Finding:
-    kind: str                       # contradiction | competing-values | order | dead-rule | dangling | resolved
+    kind: str                       # contradiction | competing-values | order | effect-failure | dead-rule | dangling | resolved
     message: str
     rules: tuple[str, ...]          # the rules (or "Card".power) involved
     spans: tuple = ()
@@ -75,7 +75,7 @@ class Finding:
 
     @property
     def unresolved(self) -> bool:
-        return self.kind in ("contradiction", "competing-values", "order")
+        return self.kind in ("contradiction", "competing-values", "order", "effect-failure")
 
     @property
     def illegal(self) -> bool:
@@ -628,6 +628,11 @@ class Search:
                     finding.unknown = reason
                 out.append(finding)
         return out
+
+    def effect_failures(self) -> list[Finding]:
+        """Legal moves whose effect cannot complete (:mod:`checker.conflicts_effects`)."""
+        from checker.conflicts_effects import effect_failures
+        return effect_failures(self)
 
     def _power_decl(self, power) -> ast.PowerDecl:
         card = self.p.cards[self.engine.def_names[power.card]]

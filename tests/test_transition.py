@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from checker.configurations import select
 from checker.runtime import Engine, RandomAgent
-from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
+from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.solver.encode import Cells, Encoder, Unsupported
-from checker.solver.transition import NOT_ENCODED, STATEMENT_FORMS, Transition
+from checker.solver.transition import ABORT, END_TURN, NOT_ENCODED, STATEMENT_FORMS, Transition
 from conftest import bundled
 
 _NOTHING_CHOSEN = object()
@@ -34,25 +34,31 @@ class _Recorder:
 
     def choose(self, decision) -> int:
         k = self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
-        self.log.append(decision.options[k] if k < len(decision.options) else _NOTHING_CHOSEN)
+        self.log.append(("decide", decision.options[k] if k < len(decision.options) else _NOTHING_CHOSEN))
         return k
 
 
 def run_interpreter(e: Engine, option, player: int, seed: int):
-    """Run ``option`` on the engine's state, then put the state back: (state after, choices, outcome)."""
+    """Run ``option`` on the engine's state, then put the state back: (state after, log, outcome).  The log
+    has, in order, each choice made (by a player or at random) and each card moved (from, to)."""
     st_ = e.st
     snap = st_.snapshot()
     log: list = []
     agents, observer = e.agents, e.observer
     e.agents = [_Recorder(seed * 7 + k, log) for k in range(st_.n)]
     e.observer = None
-    real_choice = st_.rng.choice
+    real_choice, real_put = st_.rng.choice, State.put
 
     def choice(seq):
         value = real_choice(seq)
-        log.append(value)
+        log.append(("decide", value))
         return value
+
+    def put(self, card, name, index, position):
+        log.append(("put", card, self.where.get(card), (name, index)))
+        real_put(self, card, name, index, position)
     st_.rng.choice = choice
+    State.put = put
     outcome = "done"
     e.invalidate()
     try:
@@ -68,9 +74,11 @@ def run_interpreter(e: Engine, option, player: int, seed: int):
         outcome = "stop"
     except SpecRuntimeError as err:
         outcome = f"failure: {err}"
+    finally:
+        State.put = real_put
+        del st_.rng.choice
     after = (dict(st_.where), {k: (dict(v) if isinstance(v, dict) else v) for k, v in st_.vars.items()},
              dict(st_.uses))
-    del st_.rng.choice
     e.agents, e.observer = agents, observer
     st_.restore(snap)
     e.invalidate()
@@ -107,6 +115,39 @@ def pinned(t: Transition, e: Engine) -> list:
     return out
 
 
+def _true(m, term) -> bool:
+    if term is True or term is False:
+        return term
+    return z3.is_true(m.eval(term, model_completion=True))
+
+
+class _Log:
+    """The interpreter's log, read in order: choices one by one, moved cards by the draw that moved them."""
+
+    def __init__(self, log: list):
+        self.items, self.at = list(log), 0
+
+    def choice(self):
+        while self.at < len(self.items) and self.items[self.at][0] == "put":
+            self.at += 1
+        assert self.at < len(self.items), "the encoding reached a choice the interpreter did not make"
+        self.at += 1
+        return self.items[self.at - 1][1]
+
+    def drawn(self, zone: str, k: int) -> list:
+        out = []
+        while len(out) < k:
+            assert self.at < len(self.items), "the encoding draws more cards than the interpreter"
+            item = self.items[self.at]
+            self.at += 1
+            if item[0] == "put" and item[2] is not None and item[2][0] == zone:
+                out.append(item[1])
+        return out
+
+    def left(self) -> int:
+        return sum(1 for item in self.items[self.at:] if item[0] != "put")
+
+
 def solve_with(t: Transition, log: list, e: Engine | None = None):
     """A model of the encoding where each choice reached takes the interpreter's value, in order (and, for
     a symbolic state, each cell the engine's value)."""
@@ -115,19 +156,38 @@ def solve_with(t: Transition, log: list, e: Engine | None = None):
     enc = t.enc
     if not enc.cells.concrete:
         s.add(*pinned(t, e))
-    log = list(log)
+    log = _Log(log)
     for c in t.choices:
         assert s.check() == z3.sat
         m = s.model()
-        if not z3.is_true(m.eval(z3.BoolVal(True) if c.reached is True else
-                                 z3.BoolVal(False) if c.reached is False else c.reached, model_completion=True)):
+        if not _true(m, c.reached):
             continue
-        options = [x for g, x in c.options if g is True or (g is not False and z3.is_true(
-            m.eval(g, model_completion=True)))]
+        options = [x for g, x in c.options if _true(m, g)]
+        if c.kind == "draw":
+            k = _value(m, c.low)
+            drawn = log.drawn(c.var, k)
+            s.add(*[b == (x in drawn) for b, x in c.value])
+            continue
+        if c.kind == "subset":
+            low, high = _value(m, c.low), _value(m, c.high)
+            chosen: list = []
+            while len(chosen) < high:
+                rest = [x for x in options if x not in chosen]
+                if c.random:
+                    if len(chosen) >= low:
+                        break
+                elif len(chosen) < low and len(rest) == 1:
+                    chosen.append(rest[0])         # forced: the interpreter did not ask
+                    continue
+                value = log.choice()
+                if value is _NOTHING_CHOSEN:
+                    break
+                chosen.append(enc.from_runtime(value, c.type))
+            s.add(*[b == (x in chosen) for b, x in c.value])
+            continue
         if c.optional is None and len(options) == 1 and not c.random:
             continue                                    # forced: the interpreter did not ask
-        assert log, f"the encoding reached a choice the interpreter did not make ({c.var} at {c.span})"
-        value = log.pop(0)
+        value = log.choice()
         if c.optional is not None:
             s.add(c.optional == (value is not _NOTHING_CHOSEN))
             if value is _NOTHING_CHOSEN:
@@ -137,7 +197,7 @@ def solve_with(t: Transition, log: list, e: Engine | None = None):
         else:
             s.add(c.value == enc.from_runtime(value, c.type))
     assert s.check() == z3.sat
-    assert not log, f"the interpreter made {len(log)} choice(s) the encoding did not reach"
+    assert not log.left(), f"the interpreter made {log.left()} choice(s) the encoding did not reach"
     return s.model()
 
 
@@ -163,6 +223,8 @@ def compare(e: Engine, option, player: int, seed: int, symbolic: bool = False) -
         assert failed, f"the interpreter failed ({outcome}), the encoding did not"
         return "same"
     assert not failed, f"the encoding fails ({failed[0].span}: {failed[0].reason}), the interpreter did not"
+    for kind, name in ((ABORT, "abort"), (END_TURN, "end turn")):
+        assert _true(m, t.raised.get(kind, False)) == (outcome == name), (kind, outcome, option)
     where, vars_, _uses = after
     enc, store = t.enc, t.store
     # every cell the encoding wrote holds what the interpreter left there

@@ -843,12 +843,9 @@ def _(enc: Encoder, e: ast.Aggregate, env):
                 for g, x, r in results]
     # the / only: the first element that qualifies (`only` with several is an error in the interpreter,
     # so a state where it is not exactly one is not one the encoding describes)
-    if kind == "only":
+    if kind in ("only", "the"):
         hits = [AND(g, r) for g, _, r in results]
-        if not all(is_const(h) for h in hits):
-            enc.defined.append(z3.PbEq([(as_bool(h), 1) for h in hits], 1))
-    if kind in ("only", "the"):      # for the effects (checker.solver.transition): when does it find one?
-        hits = [AND(g, r) for g, _, r in results]
+        # for the effects (checker.solver.transition): when does it find one (the interpreter stops otherwise)?
         if all(is_const(h) for h in hits):
             found = sum(1 for h in hits if h)
             enc.partial.append((e.span, found == 1 or (kind == "the" and found == 0),
@@ -856,6 +853,8 @@ def _(enc: Encoder, e: ast.Aggregate, env):
         else:
             exact = z3.PbEq([(as_bool(h), 1) for h in hits], 1) if kind == "only" else \
                 z3.AtMost(*[as_bool(h) for h in hits], 1)
+            if kind == "only":
+                enc.defined.append(exact)
             enc.partial.append((e.span, exact, f"{kind}(…) found {'0 or ' if kind == 'only' else ''}"
                                                f"several elements, not one"))
     out = NONE

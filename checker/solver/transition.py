@@ -24,11 +24,12 @@ What the interpreter does is followed in its order (:mod:`checker.runtime.compil
   each optional one asked (an unknown yes/no); a reaction's power is then used up.
 
 The state the encoding follows is the vars and the cards' zones (membership, not the order inside
-an ordered zone) and the powers used up.  Not encoded (reported undecided): ``draw`` (it reads the
-order of a pile), ``choose … subset``, ``repeat … until``, ``offer`` (a decision point: the end of a
+an ordered zone) and the powers used up.  Not encoded (reported undecided): ``repeat … until``, ``offer`` (a decision point: the end of a
 transition, not part of one), calling the turn's or the round's procedure (they move the turn and
 round counters), cards that imitate others in a window, and grids or records as the index of a cell
-written.
+written.  A ``draw`` takes cards from a pile whose order is not followed: which cards are on top is an
+unknown (any of the pile's cards, as many as are drawn), as a ``choose … subset`` is (one Bool per
+possible element, between its bounds).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class Choice:
     optional: object = None     # for `choose … optionally`: the Bool unknown "something is chosen"
     type: object = None         # the type of ``value``
     random: bool = False        # chosen at random (not by a player)
+    kind: str = "one"           # one | subset (``value`` is then [(Bool, element)]) | draw (the same: the cards drawn)
+    low: object = 0             # a subset's or a draw's least size …
+    high: object = 0            # … and greatest (for a draw, both are how many cards it takes)
 
 
 class Store(Cells):
@@ -177,6 +181,8 @@ class Transition:
         partial = self.enc.partial
         while partial:
             span, ok, reason = partial.pop(0)
+            if not is_const(ok):        # the encoder assumes an `only` finds one: here its failing is asked
+                self.enc.defined = [d for d in self.enc.defined if d is not ok]
             self.fail(AND(guard, NOT(ok)), span, reason)
 
     # ------------------------------------------------------------ statements
@@ -454,6 +460,71 @@ def _(t: Transition, s: ast.Choose, env, guard):
     return chosen if optional else None
 
 
+def _count(items) -> object:
+    total = 0
+    for g, _ in items:
+        total = total + (z3.If(g, 1, 0) if not is_const(g) else int(bool(g)))
+    return total
+
+
+@_on(ast.ChooseSubset)
+def _(t: Transition, s: ast.ChooseSubset, env, guard):
+    """Some of the options, between ``low`` and ``high`` of them (as many as there are, at most): one Bool
+    unknown per possible element; fewer options than ``low`` stops the body (the interpreter's abort)."""
+    enc = t.enc
+    pool = [(g, x) for g, x in enc.coll(s.coll, env) if not (is_const(g) and not g)]
+    low, high = t.expr(s.low, env), t.expr(s.high, env)
+    size = _count(pool)
+    t.raise_(ABORT, AND(guard, low > size) if not (is_const(low) and is_const(size)) else (guard if low > size else False))
+    guard = AND(guard, t.running)
+    ty = enc.type_of(s.coll)
+    picks = []
+    for g, x in pool:
+        b = z3.Bool(t.fresh_name(f"{s.var} ∋ {enc.show(x, ty.elem) if is_const(x) else x}"))
+        t.constraints.append(z3.Implies(b, as_bool(g)))
+        picks.append((b, x))
+    chosen = _count(picks)
+    top = ITE(high < size, high, size) if not (is_const(high) and is_const(size)) else min(high, size)
+    t.constraints.append(z3.Implies(as_bool(guard), as_bool(AND(chosen >= low, chosen <= top)))
+                         if not is_const(chosen) else z3.BoolVal(True))
+    t.choices.append(Choice(s.span, s.var, picks, guard, pool, type=ty.elem, random=s.options.random,
+                            kind="subset", low=low, high=top))
+    env[s.var] = picks
+    if s.options.where is not None:
+        ok = t.expr(s.options.where, env)
+        t.checked_partial(guard)
+        t.raise_(ABORT, AND(guard, NOT(ok)))
+
+
+@_on(ast.Draw)
+def _(t: Transition, s: ast.Draw, env, guard):
+    """The top ``count`` cards of a pile (all of them when it has fewer): the order inside a zone is not
+    followed, so which cards are on top is an unknown — any of the pile's cards, as many as are drawn."""
+    enc = t.enc
+    src = s.source
+    index = None if src.index is None else t.expr(src.index, env)
+    pile = enc.zone(src.name, index, s.span)
+    n = t.expr(s.count, env)
+    size = _count(pile)
+    take = ITE(n < size, n, size) if not (is_const(n) and is_const(size)) else min(n, size)
+    take = ITE(take < 0, 0, take) if not is_const(take) else max(take, 0)
+    picks = []
+    for g, inst in pile:
+        b = z3.Bool(t.fresh_name(f"{enc.E.show_card(inst)}{enc.copy_mark(inst)} tirée de {src.name}"))
+        t.constraints.append(z3.Implies(b, as_bool(g)))
+        picks.append((b, inst))
+    drawn = _count(picks)
+    t.constraints.append(z3.Implies(as_bool(guard), as_bool(drawn == take)) if not is_const(drawn)
+                         else z3.BoolVal(True))
+    t.choices.append(Choice(s.span, src.name, picks, guard, pile, kind="draw", low=take, high=take, type=None))
+    target = s.dest.target
+    where = None if target.index is None else t.expr(target.index, env)
+    if where is not None and isinstance(enc.zone_index_types[target.name], KindT):
+        where = enc.physical(where, s.span)
+    for b, inst in picks:
+        t.move(inst, s.dest, where, AND(guard, b), s.span)
+
+
 @_on(ast.If)
 def _(t: Transition, s: ast.If, env, guard):
     cond = t.expr(s.cond, env)
@@ -560,4 +631,4 @@ def _(t: Transition, s, env, guard):
 
 
 STATEMENT_FORMS = tuple(sorted(c.__name__ for c in _STMT))
-NOT_ENCODED = ("Draw", "ChooseSubset", "Repeat", "Offer")
+NOT_ENCODED = ("Repeat", "Offer")
