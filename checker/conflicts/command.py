@@ -13,6 +13,7 @@ from checker.solver.statefile import player_range
 __all__ = ["conflicts_command"]
 
 _TITLES = {"contradiction": "contradiction", "competing-values": "competing values", "order": "order dependence",
+           "effect-failure": "effect failure",
            "dead-rule": "dead rule", "dangling": "dangling reference", "resolved": "resolved",
            "unknown": "undecided"}
 
@@ -102,12 +103,13 @@ def conflicts_command(args) -> int:
                             "seconds": round(elapsed, 2), "players": args.players,
                             "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
     else:
-        order = ["contradiction", "competing-values", "order", "unknown", "dead-rule", "dangling", "resolved"]
+        order = ["contradiction", "competing-values", "order", "effect-failure", "unknown", "dead-rule", "dangling",
+                 "resolved"]
         for kind in order:
             group = [f for f in findings if f.kind == kind]
             if not group or (kind == "resolved" and not args.all):
                 continue
-            colour = "red" if kind in ("contradiction", "competing-values", "order") else "bold"
+            colour = "red" if kind in ("contradiction", "competing-values", "order", "effect-failure") else "bold"
             print(f"\n{terminal.paint(_TITLES[kind], colour)} ({len(group)})")
             for f in group:
                 print(_describe(result, f))

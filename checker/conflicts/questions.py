@@ -27,47 +27,10 @@ import z3
 from checker.front import ast
 from checker.front.effects import Effects
 from checker.solver.encode import NONE, Unsupported, is_const
+from checker.conflicts.findings import Finding
 from checker.solver.search import BOUND, ILLEGAL, Claim, SymbolicSearch
 
 __all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
-
-
-@dataclasses.dataclass
-class Finding:
-    kind: str                       # contradiction | competing-values | order | dead-rule | dangling | resolved
-    message: str
-    rules: tuple[str, ...]          # the rules (or "Card".power) involved
-    spans: tuple = ()
-    cites: tuple = ()               # (rule, quote) pairs: the sentences each side encodes
-    witness: dict | None = None     # a state file
-    move: dict | None = None        # a move file (for a contradiction)
-    situation: list[str] = dataclasses.field(default_factory=list)   # the witness, in the spec's terms
-    confirmed: bool | None = None   # does the interpreter, on the witness, see both rules apply?
-    resolution: str | None = None   # for a resolved pair: what settles it
-    winner: str | None = None       # … the rule (or power) that wins, or goes first
-    how: str | None = None          # … by "overrides", "precedence" or "order"
-    unknown: str = ""
-    configuration: str = ""         # why no legal game may be set up with the witness's cards ("" when one can)
-
-    @property
-    def span(self):
-        return self.spans[0] if self.spans else None
-
-    @property
-    def unresolved(self) -> bool:
-        return self.kind in ("contradiction", "competing-values", "order")
-
-    @property
-    def illegal(self) -> bool:
-        """No game the spec's constraints allow can be set up with the cards the finding needs."""
-        return self.configuration.startswith(ILLEGAL)
-
-    def as_json(self) -> dict:
-        return {"kind": self.kind, "message": self.message, "rules": list(self.rules),
-                "at": [str(s) for s in self.spans], "cites": [{"rule": r, "quote": q} for r, q in self.cites],
-                "situation": self.situation, "witness": self.witness, "move": self.move,
-                "confirmed": self.confirmed, "resolution": self.resolution, "unknown": self.unknown or None,
-                "configuration": self.configuration or None}
 
 
 class Search(SymbolicSearch):
@@ -241,6 +204,11 @@ class Search(SymbolicSearch):
                     finding.unknown = reason
                 out.append(finding)
         return out
+
+    def effect_failures(self) -> list[Finding]:
+        """Legal moves whose effect cannot complete (:mod:`checker.conflicts.effects`)."""
+        from checker.conflicts.effects import effect_failures
+        return effect_failures(self)
 
     def _power_decl(self, power) -> ast.PowerDecl:
         card = self.p.cards[self.engine.def_names[power.card]]

@@ -128,6 +128,7 @@ class Encoder:
         self._defs: dict = {}
         self._zones: dict = {}
         self.defined: list = []     # what must hold for the terms to mean something (`only` finds one …)
+        self.partial: list = []     # [(span, holds, reason)]: each `only`/`the` met, and when it finds one element
         self.spent = 0              # elements ranged over so far (aggregates, ranges): at most MAX_ENCODING
 
     # ------------------------------------------------------------ values
@@ -756,10 +757,20 @@ def _(enc: Encoder, e: ast.Aggregate, env):
                 for g, x, r in results]
     # the / only: the first element that qualifies (`only` with several is an error in the interpreter,
     # so a state where it is not exactly one is not one the encoding describes)
-    if kind == "only":
+    if kind in ("only", "the"):
         hits = [AND(g, r) for g, _, r in results]
-        if not all(is_const(h) for h in hits):
-            enc.defined.append(z3.PbEq([(as_bool(h), 1) for h in hits], 1))
+        # for the effects (checker.solver.transition): when does it find one (the interpreter stops otherwise)?
+        if all(is_const(h) for h in hits):
+            found = sum(1 for h in hits if h)
+            enc.partial.append((e.span, found == 1 or (kind == "the" and found == 0),
+                                f"{kind}(…) found {found} elements, not one"))
+        else:
+            exact = z3.PbEq([(as_bool(h), 1) for h in hits], 1) if kind == "only" else \
+                z3.AtMost(*[as_bool(h) for h in hits], 1)
+            if kind == "only":
+                enc.defined.append(exact)
+            enc.partial.append((e.span, exact, f"{kind}(…) found {'0 or ' if kind == 'only' else ''}"
+                                               f"several elements, not one"))
     out = NONE
     values = []
     for g, x, r in reversed(results):

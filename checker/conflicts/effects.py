@@ -1,0 +1,184 @@
+"""conflicts, continued: *effect failure* — a legal move whose effect cannot complete.
+
+For every action with a body of its own, and every power, the search asks Z3 for a well-formed state
+(the conflict search's symbolic state, :class:`~checker.conflicts.questions.Search`) where the move is legal and
+its effect (:mod:`checker.solver.transition`: its statements, the windows it opens and the reactions
+they run, in the interpreter's order) fails: a transfer of more than a counter holds or of a negative
+amount, an integer past ±MAX_INT, an ``only(…)`` that does not find one element, a card's name moved.
+The move is *legal*: an action whose prohibitions do not apply (what `can` says), a power its holder may
+use (it is its card's controller, the card is active, the power is not used up and its `requires`
+holds).  What the encoding cannot express is reported as undecided, with its location and reason.
+
+Each witness is replayed by the interpreter (``confirmed``): the state file is loaded, the move made
+with the choices of the model, and the interpreter must stop with the same error.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker.front import ast
+from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
+from checker.conflicts.findings import Finding
+from checker.solver.transition import Transition
+
+__all__ = ["effect_failures"]
+
+
+def _scope_keys(search, stmts, extra: set) -> set:
+    """What an effect reads and runs: its expressions, the procedures and actions it calls, and the cards
+    whose powers react to the windows it opens."""
+    scope, p, E = search.scope, search.p, search.engine
+    keys, seen, todo = set(extra), set(), list(stmts)
+    while todo:
+        node = todo.pop()
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Name, ast.Call, ast.Index, ast.Attr, ast.Can)):
+                keys |= scope.expr(n)
+            elif isinstance(n, ast.Do) and ("do", n.action) not in seen:
+                seen.add(("do", n.action))
+                keys |= scope.action(n.action)
+                for anc in _chain(p, n.action):
+                    body = p.actions[anc].body
+                    todo.extend(body or ())
+                    for hook in p.hooks:
+                        if hook.action == anc:
+                            todo.append(ast.Signal(hook.window, hook.args, hook.span))
+            elif isinstance(n, ast.CallProc) and ("call", n.name) not in seen:
+                seen.add(("call", n.name))
+                keys.add(("procedure", n.name))
+                todo.extend(p.procedures[n.name].body)
+            elif isinstance(n, ast.Signal) and ("signal", n.window) not in seen:
+                seen.add(("signal", n.window))
+                keys.add(("window", n.window))
+                for power in E.window_powers.get(n.window, ()):
+                    name = E.def_names[power.card]
+                    keys |= scope.card(name) | {("power", f'"{name}".{power.name}')}
+                    decl = search._power_decl(power)
+                    todo.extend(decl.body)
+    return keys
+
+
+def _chain(p, action: str) -> list[str]:
+    out = []
+    while action and action not in out and action in p.actions:
+        out.append(action)
+        parent = p.actions[action].parent
+        action = parent[0] if parent else None
+    return out
+
+
+def effect_failures(search) -> list:
+    """The effect-failure findings of ``search`` (a :class:`~checker.conflicts.questions.Search`)."""
+    p, E = search.p, search.engine
+    out: list = []
+    moves = []
+    for name, decl in p.actions.items():
+        if decl.body is not None:
+            moves.append(("action", name, decl, None))
+    for card in p.cards.values():
+        for pw in card.powers:
+            moves.append(("power", f'"{card.name}".{pw.name}', pw, card))
+    for kind, label, decl, card in moves:
+        if kind == "action":
+            body = list(decl.body) + [ast.Signal(h.window, h.args, h.span) for h in p.hooks if h.action == label]
+            involved = lambda scope, body=body, label=label: scope.involves(  # noqa: E731
+                _scope_keys(search, body, scope.action(label)))
+        else:
+            involved = lambda scope, decl=decl, card=card, label=label: scope.involves(  # noqa: E731
+                _scope_keys(search, decl.body, scope.card(card.name) | scope.expr(decl.requires)
+                            | {("power", label)}))
+        if not search._mine(out, involved):
+            continue
+        enc = search.encoder()
+        try:
+            if kind == "action":
+                args, domain = search.action_args(enc, label)
+                legal = enc.legality(label, args)[0]
+                before = enc.cells
+                t = Transition(enc)
+                t.perform(label, args, legal)
+                move = (label, args)
+            else:
+                domain, legal, t, args = _power_move(search, enc, decl, card)
+                before = t.store.base
+                move = None
+        except Unsupported as exc:
+            out.append(Finding("unknown", f"cannot encode the effect of {label}: {exc.located()}", (label,),
+                               (decl.span,), unknown=exc.located()))
+            continue
+        enc.cells = before          # the state the witness and the invariants describe is the one before
+        t.forget()
+        for span, failures in _by_place(t.failures):
+            when = failures[0].when if len(failures) == 1 else z3.Or([as_bool(f.when) for f in failures])
+            status, model, reason = search.solve(enc, *domain, legal, when, *t.constraints, minimal=True,
+                                                 cards=((card.name,) if card is not None else ()))
+            if status == "unsat":
+                continue
+            reason_text = failures[0].reason
+            message = (f"{label}: a legal move whose effect cannot complete — {reason_text}"
+                       if status == "sat" else
+                       f"cannot tell whether the effect of {label} can fail here ({reason_text})")
+            finding = Finding("effect-failure" if status == "sat" else "unknown", message, (label,),
+                              (span, decl.span))
+            if status == "sat":
+                search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
+                finding.situation = finding.situation + _choices(enc, model, t)
+            else:
+                finding.unknown = reason
+            out.append(finding)
+    return out
+
+
+def _by_place(failures) -> list:
+    """The failures grouped by the statement they are at (one question each), in order."""
+    groups: dict = {}
+    for f in failures:
+        groups.setdefault((str(f.span), f.reason), []).append(f)
+    return [(fs[0].span, fs) for fs in groups.values()]
+
+
+def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl):
+    """A power used: its holder, the card (its first copy), the window's arguments (symbolic)."""
+    E = search.engine
+    key = E.def_ids[card.name]
+    inst = E.instances[key][0]
+    controller = E.controllers.get(E.def_kind[key])
+    holder = enc.quantity(controller, (inst,)) if controller else NONE
+    domain = []
+    wargs = {}
+    if pw.window is not None:
+        params = search.p.windows[pw.window[0]].params
+        values, domain = search.params_args(enc, pw.window[0], params)
+        wargs = {n: v for (n, _), v in zip(pw.window[1], values)}
+    runtime = next(x for x in E.powers_of[key] if x.name == pw.name)
+    usable = AND(NOT(holder == NONE) if not is_const(holder) else holder != NONE, enc.active(inst))
+    if runtime.limit != "unlimited" and not is_const(holder):
+        usable = AND(usable, NOT(enc.select(holder, tuple(enc.seats), lambda k: enc.cells.used_up(k, inst, runtime))))
+    if pw.requires is not None:
+        usable = AND(usable, enc.expr(pw.requires, {"me": holder, "this": inst, **wargs}))
+    before = enc.cells
+    t = Transition(enc)
+    t.power(pw, holder, inst, wargs, usable)
+    t.store.base = before
+    return domain, usable, t, None
+
+
+def _choices(enc, model, t: Transition) -> list[str]:
+    """The choices the witness makes, in the spec's terms."""
+    out = []
+    for c in t.choices:
+        reached = c.reached
+        if not is_const(reached) and not z3.is_true(model.eval(reached, model_completion=True)):
+            continue
+        if is_const(reached) and not reached:
+            continue
+        if c.optional is not None and not z3.is_true(model.eval(c.optional, model_completion=True)):
+            out.append(f"choix {c.var} : rien")
+            continue
+        if c.value is None:
+            continue
+        v = model.eval(c.value, model_completion=True)
+        value = z3.is_true(v) if z3.is_bool(v) else v.as_long()
+        out.append(f"choix {c.var} : {enc.show(value, c.type)}")
+    return out
