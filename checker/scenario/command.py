@@ -103,7 +103,7 @@ _COPY = re.compile(r'"([^"\\#\n]+#\d+)"')
 
 
 def copies_named(text: str, values) -> tuple[str, dict[str, int]]:
-    """``"Temple#2"`` in an expression (a card's copy, as `moves` and state files name it) becomes a name of
+    """``"Nom#2"`` in an expression (a card's copy, as `moves` and state files name it) becomes a name of
     the same length bound to that copy: a card's name alone stands for the card, whichever copy.
     Raises ValueError, saying how the copies are named, for a copy the game does not have."""
     bound: dict[str, int] = {}
