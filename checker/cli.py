@@ -146,6 +146,9 @@ def _parser() -> argparse.ArgumentParser:
     _spec_arguments(conflicts)
     conflicts.add_argument("--all-rules", action="store_true", help="with house-rule or overlay files, search every "
                                                                     "question of the spec, not only those involving them")
+    conflicts.add_argument("--effects", action="store_true", help="also search effect failures: a legal move whose "
+                                                                  "effect cannot complete (a transfer beyond what a "
+                                                                  "counter holds, only(…) not finding one element…)")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     _complete(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "
