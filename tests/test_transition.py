@@ -10,6 +10,7 @@ compared as equal."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -21,7 +22,7 @@ from checker.runtime import Engine, RandomAgent
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.solver.encode import Cells, Encoder, Unsupported
 from checker.solver.transition import ABORT, END_TURN, NOT_ENCODED, STATEMENT_FORMS, Transition
-from conftest import bundled
+from conftest import ROOT, bundled
 
 _NOTHING_CHOSEN = object()
 
@@ -319,3 +320,53 @@ def test_effects_agree_on_drawn_games(case, seed, symbolic):
     config, players = case
     results = offers(config, players, seed, limit=5, every=4, symbolic=symbolic)
     assert all(r == "same" or r.startswith("undecided") for r in results)
+
+
+# ---------------------------------------------------------------- effect failures, a house card of powers
+
+MARKET = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
+NUTMEG = '''card Lot "Muscade" {
+  épice: cannelle
+  prix: 1
+  power humer "Payer 3 pour humer." {
+    transfer 3 from bourse[me] to réserve
+  }
+}
+'''
+
+
+def test_a_house_card_of_powers_alone_asks_no_question_and_says_so(tmp_path, capsys):
+    """The default searches ask nothing of a card whose rules are all powers: the command says so, it does
+    not print "0 unresolved" (which reads as "safe")."""
+    from checker.cli import main
+    house = tmp_path / "muscade.rules"
+    house.write_text(NUTMEG, encoding="utf-8")
+    code = main(["conflicts", str(MARKET), str(house), "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"0 questions: nothing in {house} is searched" in out
+    assert "unresolved" not in out
+
+
+def test_a_legal_power_whose_transfer_goes_beyond_the_counter_is_an_effect_failure(tmp_path, capsys):
+    """« transfer 3 from bourse[me] »: nothing requires 3 in the purse, so a legal use fails; `--effects`
+    finds it, with a witness where the holder's purse holds less than 3 and the card is his."""
+    from checker.cli import main
+    house = tmp_path / "muscade.rules"
+    house.write_text(NUTMEG, encoding="utf-8")
+    code = main(["conflicts", str(MARKET), str(house), "--workers", "1", "--effects", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    found = [f for f in report["findings"] if f["kind"] == "effect-failure"]
+    assert [f["rules"] for f in found] == [['"Muscade".humer']]
+    assert "beyond what the counter holds" in found[0]["message"]
+    situation = "\n".join(found[0]["situation"])
+    assert "Muscade ∈ panier[Joueur" in situation        # its holder's purse: 0, the starting value, not listed
+    assert "bourse[" not in situation
+    # with `requires bourse[me] >= 3` the move is legal only when it can complete: no finding
+    house.write_text(NUTMEG.replace("    transfer 3", "    requires bourse[me] >= 3\n    transfer 3"),
+                     encoding="utf-8")
+    code = main(["conflicts", str(MARKET), str(house), "--workers", "1", "--effects", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert not [f for f in report["findings"] if f["kind"] in ("effect-failure", "unknown")], report["findings"]
+    assert code == 0

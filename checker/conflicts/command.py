@@ -63,8 +63,10 @@ def conflicts_command(args) -> int:
             bar.extend(terminal.progress(total, "search", "conflicts"))
         bar[0](done)
     try:
-        findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers, scope=scope,
-                                      progress=advance)
+        from checker.conflicts.parallel import SEARCHES, WITH_EFFECTS
+        findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers,
+                                      methods=WITH_EFFECTS if getattr(args, "effects", False) else SEARCHES,
+                                      scope=scope, progress=advance)
     finally:
         if bar:
             bar[1]()
@@ -115,6 +117,11 @@ def conflicts_command(args) -> int:
                 print(_describe(result, f))
         resolved = sum(f.kind == "resolved" for f in findings)
         illegal = sum(f.illegal for f in unresolved)
+        if scope is not None and not scope.everything and search.asked == 0 and not findings:
+            # no question involves the files: "0 unresolved" would read as "checked and safe"
+            print(f"\n0 questions: nothing in {', '.join(map(str, args.more))} is searched (none of the "
+                  f"{search.questions} questions of the search involves these files; --all-rules asks them all).")
+            return 0
         print(f"\n{len(unresolved)} unresolved conflict(s)"
               f"{f' ({illegal} of them cannot arise in a legal game)' if illegal else ''}; {resolved} resolved by the spec's precedences and "
               f"overrides{'' if args.all else ' (--all lists them)'}; "
@@ -174,6 +181,9 @@ def add_parsers(new_command) -> dict:
     spec_arguments(conflicts)
     conflicts.add_argument("--all-rules", action="store_true", help="with house-rule or overlay files, search every "
                                                                     "question of the spec, not only those involving them")
+    conflicts.add_argument("--effects", action="store_true", help="also search effect failures: a legal move whose "
+                                                                  "effect cannot complete (a transfer beyond what a "
+                                                                  "counter holds, only(…) not finding one element…)")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     completes(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "

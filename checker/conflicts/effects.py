@@ -157,11 +157,41 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl):
         usable = AND(usable, NOT(enc.select(holder, tuple(enc.seats), lambda k: enc.cells.used_up(k, inst, runtime))))
     if pw.requires is not None:
         usable = AND(usable, enc.expr(pw.requires, {"me": holder, "this": inst, **wargs}))
+    if pw.window is None:
+        usable = AND(usable, _offered(search, enc, holder, inst))
     before = enc.cells
     t = Transition(enc)
     t.power(pw, holder, inst, wargs, usable)
     t.store.base = before
     return domain, usable, t, None
+
+
+def _offered(search, enc, holder, inst):
+    """Is a power of card ``inst`` (without a window) offered to ``holder`` by the turn's offer?  Its `powers
+    of …` items are read with the offer's player as ``holder`` and its other names as the vars the turn
+    procedure mirrors them in (see :func:`checker.solver.witness._turn_offer`); an item whose names are not
+    all known is taken to offer it (the question is then asked of more states than a game reaches)."""
+    from checker.solver.encode import OR
+    from checker.solver.witness import _turn_offer
+    offer, mirrors = _turn_offer(search.p)
+    if offer is None or not isinstance(offer.player, ast.Name):
+        return True
+    env = {name: enc.var(var) for name, var in mirrors.items()}
+    env[offer.player.id] = holder
+    known = set(env)
+    out = []
+    for item in offer.items:
+        if not isinstance(item, ast.OfferPowers):
+            continue
+        names = {n.id for n in ast.walk(item.source) if isinstance(n, ast.Name)}
+        locals_ = {n for n in names if n not in search.p.vars and n not in search.p.zones
+                   and n not in search.p.enum_members and n not in ("players", "player_count")}
+        if not locals_ <= known:
+            return True
+        v = enc.expr(item.source, env)
+        items = v if isinstance(v, list) else [(True, v)]
+        out.append(OR(*(AND(g, enc.eq(x, inst) if not is_const(x) else x == inst) for g, x in items)))
+    return OR(*out) if out else True
 
 
 def _choices(enc, model, t: Transition) -> list[str]:

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from checker.base.parallel import ordered_map
 
-__all__ = ["SEARCHES", "SearchTotals", "search_all"]
+__all__ = ["SEARCHES", "WITH_EFFECTS", "SearchTotals", "search_all"]
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
+# with `--effects`: the effect failures too (checker.conflicts.effects; not by default: see docs/conflicts.md)
+WITH_EFFECTS = ("contradictions", "competing_values", "order_dependence", "effect_failures", "dead_rules", "dangling")
 
 
 @dataclasses.dataclass

@@ -26,7 +26,7 @@ What the interpreter does is followed in its order (:mod:`checker.runtime.compil
 The state the encoding follows is the vars and the cards' zones (membership, not the order inside
 an ordered zone) and the powers used up.  Not encoded (reported undecided): ``repeat … until``, ``offer`` (a decision point: the end of a
 transition, not part of one), calling the turn's or the round's procedure (they move the turn and
-round counters), cards that imitate others in a window, and grids or records as the index of a cell
+round counters), and grids or records as the index of a cell
 written.  A ``draw`` takes cards from a pile whose order is not followed: which cards are on top is an
 unknown (any of the pile's cards, as many as are drawn), as a ``choose … subset`` is (one Bool per
 possible element, between its bounds).
@@ -338,32 +338,60 @@ class Transition:
         env = {prm.name: a for prm, a in zip(decl.params, args)}
         self.body(decl.body, env, guard)
 
-    def power(self, pw: ast.PowerDecl, player, card: int, env: dict, guard=True) -> None:
+    def power(self, pw: ast.PowerDecl, player, card: int, env: dict, guard=True, runtime=None) -> None:
         """A power used by ``player`` (its use is recorded, then its body runs; stop and abort end it)."""
-        runtime = next(x for x in self.E.powers_of[self.E.defs[card] if card >= 0 else card] if x.name == pw.name)
+        if runtime is None:
+            runtime = next(x for x in self.E.powers_of[self.E.defs[card] if card >= 0 else card] if x.name == pw.name)
         self.used(player, card, runtime, guard)
         self.forget()
         self.body(pw.body, {"me": player, "this": card, **env}, guard)
 
+    def reactions(self, window: str) -> list:
+        """(runtime power, card, when it reacts as that card) for every reaction to ``window``, in the
+        interpreter's order: each card's own, then those of the cards imitating another."""
+        E, enc = self.E, self.enc
+        out = [(power, card, True) for power, card, _ in E._reactions.get(window, ())]
+        copying = []            # the cards that may imitate one now, and what they imitate
+        for card in E.cards.imitators:
+            q = E.cards.imitates[E.def_kind[E.defs[card]]]
+            copied = enc.defof(enc.quantity(q, (card,)))
+            if not (is_const(copied) and copied == NONE):
+                copying.append((card, copied))
+        # the interpreter groups them by the card imitated, in the order each is first imitated; in a group,
+        # power by power, the imitating cards in order (CardState.copied, CardState.reactions)
+        others = [(other, powers) for (w, other), powers in E.window_powers_of.items() if w == window]
+        for j, (leader, copied) in enumerate(copying):
+            first = AND(*(NOT(EQ(c, copied)) for _, c in copying[:j]))
+            for other, powers in others:
+                group = AND(first, EQ(copied, other))
+                if is_const(group) and not group:
+                    continue
+                for power in powers:
+                    for card, c in copying[j:]:
+                        if E.defs[card] == other:
+                            continue
+                        test = AND(group, EQ(c, other))
+                        if not (is_const(test) and not test):
+                            out.append((power, card, test))
+        return out
+
     def signal(self, window: str, args: tuple, guard=True):
         """Every reaction to ``window``, in the interpreter's order; the condition that one cancelled."""
         E, enc = self.E, self.enc
-        if E.cards.imitators:
-            raise Unsupported(f"reactions to {window} of cards imitating others are not encoded", None)
         decls = {(self.E.def_ids[c.name], pw.name): pw for c in self.p.cards.values() for pw in c.powers}
         saved = self.raised.pop(CANCEL, None)
-        for power, card, _controller in E._reactions.get(window, ()):
-            here = AND(guard, self.running)
+        for power, card, copying in self.reactions(window):
+            here = AND(guard, self.running, copying)
             if is_const(here) and not here:
-                break
-            kind = E.def_kind[power.card]
+                continue
+            kind = E.def_kind[E.defs[card]]
             q = E.controllers.get(kind)
             if q is None:
                 continue
             player = enc.quantity(q, (card,))
             decl = decls[(power.card, power.name)]
             penv = {"me": player, "this": card, **dict(zip(power.names, args))}
-            ok = AND(NOT(enc.eq(player, NONE) if not is_const(player) else player == NONE), enc.active(card))
+            ok = AND(NOT(enc.eq(player, NONE)) if not is_const(player) else player != NONE, enc.active(card))
             if power.limit != "unlimited":
                 used = enc.select(player, tuple(enc.seats), lambda k: self.store.used_up(k, card, power)) \
                     if not is_const(player) else (self.store.used_up(player, card, power) if player != NONE else True)
@@ -375,7 +403,7 @@ class Transition:
                 self.choices.append(Choice(decl.span, power.name, yes, AND(here, ok), [(True, True), (True, False)],
                                            type=BOOL))
                 ok = AND(ok, yes)
-            self.power(decl, player, card, dict(zip(power.names, args)), AND(here, ok))
+            self.power(decl, player, card, dict(zip(power.names, args)), AND(here, ok), power)
         cancelled = self.raised.pop(CANCEL, False)
         if saved is not None:
             self.raised[CANCEL] = saved
