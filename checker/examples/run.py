@@ -426,7 +426,7 @@ class _Answers:
         if j >= len(r.steps) or not isinstance(r.steps[j], ex.ExampleAnswer):
             return
         r.point = point_of(decision, r.scopes)
-        r.loaded.choose_type = _choose_type(decision, r.scopes)
+        r.loaded.choose_type = r.scopes.choice_type(decision.site)
         try:
             moves = r.moves_of(r.steps[j], r.point)
         except SpecRuntimeError:
@@ -437,7 +437,7 @@ class _Answers:
     def choose(self, decision: Decision) -> int:
         r = self.runner
         r.point = point_of(decision, r.scopes)
-        r.loaded.choose_type = _choose_type(decision, r.scopes)
+        r.loaded.choose_type = r.scopes.choice_type(decision.site)
         while r.index < len(r.steps) and isinstance(r.steps[r.index], ex.ExampleExpect):
             step = r.steps[r.index]
             r.span = step.span
@@ -458,14 +458,6 @@ class _Answers:
         r.fail(step.span, f"{_step_text(step)} to answer « {decision.prompt} »",
                f"it is not one of the options, Joueur {decision.player + 1} has: {offered}{more}")
         raise _Failed
-
-
-def _choose_type(decision: Decision, scopes: Scopes):
-    site = decision.site
-    if isinstance(site, (ast.Choose, ast.ChooseSubset)):
-        t = scopes.typed.types.get(id(site.coll))
-        return t.elem if isinstance(t, Coll) else t
-    return None
 
 
 def _step_text(step: ex.ExampleAnswer) -> str:

@@ -307,7 +307,7 @@ class _Answers:
         path, data = self.moves.pop(0)
         options = interpreter_moves(decision)
         self.loaded.point = point_of(decision, self.scopes)
-        self.loaded.choose_type = _choose_type(decision, self.scopes)
+        self.loaded.choose_type = self.scopes.choice_type(decision.site)
         try:
             move, _player = load_move(self.loaded, data)
         except StateFileError as exc:
@@ -321,15 +321,6 @@ class _Answers:
         self.problems.append((path, StateFileError([("(the move)", f"{shown} is not one of the options here: "
                                                                    f"{offered}")])))
         raise _Stop(decision)
-
-
-def _choose_type(decision: Decision, scopes):
-    from checker.front.types import Coll
-    site = decision.site
-    if isinstance(site, (ast.Choose, ast.ChooseSubset)):
-        t = scopes.typed.types.get(id(site.coll))
-        return t.elem if isinstance(t, Coll) else t
-    return None
 
 
 def apply_command(args) -> int:

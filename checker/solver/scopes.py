@@ -45,6 +45,13 @@ class Scopes:
             names.update({n: self.resolve(x.type) for (n, _), x in zip(pw.window[1], params)})
         return names
 
+    def choice_type(self, site) -> Ty | None:
+        """The type of what a `choose` (or `choose … subset`) site picks among; None for another site."""
+        if isinstance(site, (ast.Choose, ast.ChooseSubset)):
+            t = self.typed.types.get(id(site.coll))
+            return t.elem if isinstance(t, Coll) else t
+        return None
+
     def _type(self, e) -> Ty | None:
         return self.typed.types.get(id(e))
 
