@@ -61,7 +61,9 @@ html_theme_options = {
 
 # Other editions and variants (checker/sphinxext/editions.py): each one's rule set is the spec above
 # plus these paths; a page per entry compares it with the 4th edition (and a variant with its edition).
-# The comparisons are kept in docs/_diff/*.json, recomputed only when a file they depend on changes.
+# The comparisons are kept in docs/_diff/*.json, recomputed when the rules they compare change; one computed
+# by an older checker on the same rules is kept (RULEBOOK_DIFF_REFRESH=1 or rulebook_diff_refresh = True
+# recomputes it).
 rulebook_editions = {
     "jeu-de-base": {"paths": ["../spec/éditions/jeu-de-base"]},
     "partie-rapide-7": {"paths": ["../spec/éditions/jeu-de-base", "../spec/variantes/jeu-de-base/partie-rapide-7.rules"],

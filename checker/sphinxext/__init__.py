@@ -47,7 +47,8 @@ from checker.sphinxext import theme_fr
 from checker.sphinxext.diagram import render_diagram
 from checker.sphinxext.domain import RulebookDomain
 from checker.sphinxext.player import PLAYER_DIR, render_player_cards, render_player_chapter
-from checker.sphinxext.editions import CACHE_DIR, EDITION_DIR, editions_of, render_edition, render_editions
+from checker.sphinxext.editions import (CACHE_DIR, EDITION_DIR, OLDER_CODE, editions_of, refresh_wanted, render_edition,
+                                        render_editions)
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
@@ -169,6 +170,7 @@ def load(app: Sphinx) -> None:
     book.finder = load_finder(app.config.rulebook_conflict_finder)
     book.editions = editions_of(app.config.rulebook_editions, Path(app.confdir), paths[:1])
     book.cache_dir = Path(app.srcdir) / CACHE_DIR
+    book.refresh_diffs = refresh_wanted(app.config.rulebook_diff_refresh)
     BOOKS[str(app.srcdir)] = book
     _report(book)
     write_card_pages(book, Path(app.srcdir))
@@ -176,6 +178,15 @@ def load(app: Sphinx) -> None:
                         lambda message, where: logger.warning(message, location=where, type="rulebook",
                                                               subtype="simulation"), book.lexicon)
     write_edition_pages(book, Path(app.srcdir))
+
+
+def _report_comparisons(app: Sphinx, exception) -> None:
+    """build-finished: name the kept comparisons an older checker computed (their rules are unchanged)."""
+    book = BOOKS.get(str(app.srcdir))
+    older = sorted(n for n, how in (book.comparisons if book else {}).items() if how == OLDER_CODE)
+    if older and exception is None:
+        logger.info("rulebook: %d comparison(s) kept from an older version of the checker (same rules): %s; "
+                    "RULEBOOK_DIFF_REFRESH=1 recomputes them", len(older), ", ".join(older))
 
 
 def write_edition_pages(book: Book, srcdir: Path) -> list[Path]:
@@ -237,7 +248,9 @@ def setup(app: Sphinx) -> dict:
     RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
     app.add_domain(RulebookDomain)
     _lexer(app)
+    app.add_config_value("rulebook_diff_refresh", False, "env", [bool])
     app.connect("builder-inited", load)
+    app.connect("build-finished", _report_comparisons)
     app.connect("builder-inited", theme_fr.install)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
 

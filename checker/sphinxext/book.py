@@ -49,7 +49,8 @@ class Book:
     finder: Callable | None = None      # finds conflicts the spec does not resolve (a solver), if any
     editions: list = dataclasses.field(default_factory=list)     # other editions and variants (editions.py)
     cache_dir: Path | None = None       # where their comparisons with this spec are kept
-    recomputed: list = dataclasses.field(default_factory=list)   # the comparisons this build had to compute
+    refresh_diffs: bool = False         # recompute the kept comparisons an older checker computed
+    comparisons: dict = dataclasses.field(default_factory=dict)   # each comparison's name → how it was had
     prose: Prose = dataclasses.field(init=False)
     placement: dict[tuple[str, str], str] = dataclasses.field(init=False, default_factory=dict)
 

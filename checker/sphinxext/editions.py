@@ -10,10 +10,14 @@ In ``conf.py``::
     }
 
 Each edition's rule set is the book's spec plus its ``paths``; a variant (``parent``) is also compared
-with its parent.  A diff takes seconds, so its result is kept in ``docs/_diff/NAME.json`` with a key
-made of every file it depends on (the spec files, the texts they cite, the diff's own code): a build
-reuses a result whose key still matches and recomputes (and rewrites) one that is stale.  The files are
-committed, so a fresh clone builds the book without running Z3.
+with its parent.  A diff takes seconds to minutes, so its result is kept in ``docs/_diff/NAME.json`` with
+two keys: ``key``, a digest of the rules it compares (the spec files and the texts they cite), and
+``code``, a digest of the checker's code it was computed with (the diff, the Z3 side, the interpreter).
+A build recomputes (and rewrites) a result whose rules changed.  A result whose rules are unchanged but
+whose code key is older is kept — the rules compared are the same; only the checker that compared them
+moved — and the build says so (an info line naming them); ``RULEBOOK_DIFF_REFRESH=1`` in the environment
+or ``rulebook_diff_refresh = True`` in ``conf.py`` recomputes those too.  The files are committed, so a
+fresh clone builds the book without running Z3.
 """
 
 from __future__ import annotations
@@ -33,10 +37,12 @@ from checker.prose import rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
 
-__all__ = ["Edition", "editions_of", "cached_diff", "render_edition", "render_editions", "EDITION_DIR"]
+__all__ = ["Edition", "editions_of", "cached_diff", "render_edition", "render_editions", "EDITION_DIR",
+           "refresh_wanted", "KEPT", "OLDER_CODE", "COMPUTED"]
 
 EDITION_DIR = "editions"
 CACHE_DIR = "_diff"
+KEPT, OLDER_CODE, COMPUTED = "kept", "kept, older code", "computed"
 # the code the results depend on (under checker/)
 # what a comparison's result depends on besides the spec: the diff, the whole Z3 side (the encoding's helper
 # modules shape the terms, and so Z3's witnesses) and the interpreter that re-judges each witness
@@ -60,10 +66,8 @@ def editions_of(config: dict, confdir: Path, base: list[Path]) -> list[Edition]:
 
 
 def _key(paths: list[Path]) -> str:
-    """A digest of every file a comparison depends on: the files of each spec path (a directory: all the
-    files below it, the texts it cites included; a file: it and the texts in the `sources/` beside it)
-    and the code of the diff."""
-    digest = hashlib.sha256()
+    """A digest of the rules a comparison compares: the files of each spec path (a directory: all the
+    files below it, the texts it cites included; a file: it and the texts in the `sources/` beside it)."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -72,28 +76,46 @@ def _key(paths: list[Path]) -> str:
             files.append(path)
             if (path.parent / "sources").is_dir():
                 files += [f for f in (path.parent / "sources").rglob("*") if f.is_file()]
+    return _digest(files)
+
+
+@functools.lru_cache(maxsize=1)
+def _code_key() -> str:
+    """A digest of the checker's code a comparison's result depends on (``_CODE``)."""
     here = Path(__file__).resolve().parent.parent
-    for pattern in _CODE:
-        files += sorted(here.glob(pattern))
+    return _digest([f for pattern in _CODE for f in here.glob(pattern)])
+
+
+def _digest(files: list[Path]) -> str:
+    digest = hashlib.sha256()
     for file in sorted(set(f.resolve() for f in files)):
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
     return digest.hexdigest()
 
 
-def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path) -> tuple[dict, bool]:
-    """(the diff's JSON, whether it was computed now) for rule sets ``a`` and ``b``; paths are written
-    relative to ``root``, so the result is the same wherever the book is built from."""
+def refresh_wanted(config_value: bool) -> bool:
+    """Whether kept results computed by an older checker are recomputed (conf.py or the environment)."""
+    return bool(config_value) or os.environ.get("RULEBOOK_DIFF_REFRESH", "") not in ("", "0")
+
+
+def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path,
+                refresh: bool = False) -> tuple[dict, str]:
+    """(the diff's JSON, how it was had) for rule sets ``a`` and ``b``: ``"kept"``, ``"kept, older code"``
+    (the same rules, compared by an older checker; recomputed instead when ``refresh``) or ``"computed"``.
+    Paths are written relative to ``root``, so the result is the same wherever the book is built from."""
     with contextlib.chdir(root):
         rel_a = [Path(*p.relative_to(root).parts) for p in a]
         rel_b = [Path(*p.relative_to(root).parts) for p in b]
-        key = _key(rel_a + rel_b)
+        key, code = _key(rel_a + rel_b), _code_key()
         path = cache / f"{name}.json"
         if path.is_file():
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-                if data.get("key") == key:
-                    return data["result"], False
+                if data.get("key") == key and data.get("code") == code:
+                    return data["result"], KEPT
+                if data.get("key") == key and not refresh:
+                    return data["result"], OLDER_CODE
             except (OSError, ValueError):
                 pass
         # in a process of its own, as `rulebook diff` runs: Z3's answers (the witnesses) depend on what the
@@ -110,10 +132,11 @@ def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path
         d.pop("witness", None)
         d.pop("move", None)
     cache.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"key": key, "result": result}, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    text = json.dumps({"key": key, "code": code, "result": result}, ensure_ascii=False, indent=1,
+                      sort_keys=True) + "\n"
     from checker.base.output import write_text
     write_text(path, text, force=True)         # the book's own cache, rewritten when its key changes
-    return result, True
+    return result, COMPUTED
 
 
 # ---------------------------------------------------------------- the pages
@@ -158,16 +181,17 @@ def render_edition(book: Book, name: str) -> str:
             for c in program.configurations) + ".", ""]
     lines += _decisions(book, program, own)
     cache = book.cache_dir
-    diff, fresh = cached_diff(cache, name, [p.resolve() for p in base], [p.resolve() for p in paths], edition.root)
-    book.recomputed += [name] if fresh else []
+    diff, how = cached_diff(cache, name, [p.resolve() for p in base], [p.resolve() for p in paths], edition.root,
+                            book.refresh_diffs)
+    book.comparisons[name] = how
     lines += rst.title("Ce qui change par rapport à la 4e édition", "-")
     lines += _diff_lines(diff, "la 4\\ :sup:`e` édition")
     if edition.parent:
         parent = next(e for e in book.editions if e.name == edition.parent)
         parent_paths = [p.resolve() for p in base + parent.paths]
-        diff, fresh = cached_diff(cache, f"{name}--{parent.name}", parent_paths, [p.resolve() for p in paths],
-                                  edition.root)
-        book.recomputed += [f"{name}--{parent.name}"] if fresh else []
+        diff, how = cached_diff(cache, f"{name}--{parent.name}", parent_paths, [p.resolve() for p in paths],
+                                edition.root, book.refresh_diffs)
+        book.comparisons[f"{name}--{parent.name}"] = how
         lines += rst.title(f"Ce qui change par rapport à « {parent.name} »", "-")
         lines += [f"Voir aussi :doc:`{parent.name}`.", ""]
         lines += _diff_lines(diff, f"« {parent.name} »")
