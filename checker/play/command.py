@@ -247,4 +247,6 @@ def add_parsers(new_command) -> dict:
                              help="write the state at the N-th decision (as numbered in the log) to FILE, for "
                                   "`rulebook legal` and `rulebook moves`")
         command.add_argument("--force", action="store_true", help="replace output files that already exist")
-    return {"play": play_command, "replay": replay_command}
+    from checker.play.emit import add_parser as add_compile, compile_command
+    add_compile(new_command)
+    return {"play": play_command, "replay": replay_command, "compile": compile_command}

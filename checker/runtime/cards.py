@@ -50,7 +50,8 @@ class CardState:
             scope = Scope({b: f"args[{i}]" for i, b in enumerate(binders)})
             name = g.fresh("hook" + hook.window)
             source = f"def {name}(args):\n    st = E.st\n    return ({''.join(g.expr(a, scope) + ', ' for a in hook.args)})\n"
-            own.setdefault(hook.action, []).append((hook, g.define(name, source)))
+            own.setdefault(hook.action, []).append(
+                (hook, g.define(name, source, f"the arguments of window {hook.window} for action {hook.action}")))
         self.hooks = {a: [h for anc in E._ancestors(a) for h in own.get(anc, ())] for a in E.actions}
 
     def wrapping(self, rule: ast.RuleDecl) -> tuple[bool, bool]:

@@ -110,6 +110,7 @@ class Generator:
         self._consts: dict[int, str] = {}
         self._bounds = None         # quantity -> the bounds of its values (checker.front.bounds), made when first asked
         self._count = 0
+        self.sources: list[tuple[str, str, str]] = []    # (name, source, origin) of every function defined, in order
 
     # ---------------------------------------------------------------- names and functions
     def fresh(self, hint: str = "t") -> str:
@@ -126,19 +127,21 @@ class Generator:
             self._consts[id(value)] = name
         return name
 
-    def define(self, name: str, source: str) -> Callable:
-        """Compile ``source`` (which defines ``name``) into the shared namespace."""
+    def define(self, name: str, source: str, origin: str = "") -> Callable:
+        """Compile ``source`` (which defines ``name``) into the shared namespace; ``origin`` says what of the spec
+        it comes from (for `rulebook compile --emit python`)."""
         try:
             exec(compile(source, f"<rules:{name}>", "exec"), self.ns)
         except SyntaxError as error:                      # a bug of this module, never of a spec
             raise AssertionError(f"generated code does not compile: {error}\n{source}") from None
+        self.sources.append((name, source, origin))
         return self.ns[name]
 
     def env_function(self, e: ast.Expr, scope: Scope) -> Callable:
         """``env -> value``: the expression in a procedure's or power's environment."""
         src = self.expr(e, scope)
         name = self.fresh("e")
-        return self.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n")
+        return self.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n", f"expression at {e.span}")
 
     # ---------------------------------------------------------------- types
     def type_of(self, e):
@@ -435,7 +438,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not g.within_max_int(name):
         lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")
     lines.append("    return result")
-    g.define(compute, "\n".join(lines) + "\n")
+    g.define(compute, "\n".join(lines) + "\n", f"quantity {name}, computed")
     cached = engine.quantity_name(name)
     if is_cheap(engine, name):
         g.ns[cached] = g.ns[compute]
@@ -451,7 +454,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         value = {cache}[{key}] = {compute}({args})
     return value
 """
-        return g.ns[compute], g.define(cached, source)
+        return g.ns[compute], g.define(cached, source, f"quantity {name}")
     engine._qcaches[name] = g.ns[cache]
     source = f"""def {cached}({args}):
     if E.st.version != E._qversion:
@@ -467,7 +470,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         {cache}[{key}] = value
     return value
 """
-    return g.ns[compute], g.define(cached, source)
+    return g.ns[compute], g.define(cached, source, f"quantity {name}")
 
 
 # ==================================================================== expressions

@@ -109,7 +109,7 @@ class Compiler:
             lines += self.block(stmts, "    ")
         finally:
             self.bound, self.locals, self.params, self.scope_ = frozenset(), {}, [], Scope()
-        return g.define(name, "\n".join(lines) + "\n")
+        return g.define(name, "\n".join(lines) + "\n", f"the body of {self.context}" if self.context else "a body")
 
     def env_lines(self, ind: str) -> tuple[list[str], str]:
         """Lines building a dict of the locals bound now (the environment a decision point is given),
@@ -436,7 +436,7 @@ def _(c: Compiler, s: ast.Offer, ind):
               "        except EndTurn:", "            return",
               "        st = E.st",
               "    raise SpecRuntimeError('an offer went on for too long')"]
-    g.define(name, "\n".join(lines) + "\n")
+    g.define(name, "\n".join(lines) + "\n", f"the offer at {s.span}")
     env_lines, env = c.env_lines(ind)
     return env_lines + [f"{ind}{name}({c.expr(s.player)}, {env}, {c.const(s, 'site')})"]
 

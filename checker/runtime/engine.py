@@ -270,7 +270,8 @@ class Engine(Showing):
         g = self.compiler.gen
         src = self.cards.when_source(rule, head, self._rule_scope(binders, rule, lambda i: f"env[{SLOTS[i]!r}]"))
         name = g.fresh("w")
-        return g.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n")
+        return g.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n",
+                        f"when rule {rule.name} applies ({head.span})")
 
     def legality_tests(self, action: str) -> list[tuple]:
         """The prohibitions about ``action`` in the order they are tested (its own first), each as
@@ -300,7 +301,8 @@ class Engine(Showing):
             lines.append(f"    if {self.blocking_source(test, args)[0]}:  # {test[0].name}")
             lines.append("        return False")
         lines.append("    return True")
-        return self.compiler.gen.define(self.allowed_name(action), "\n".join(lines) + "\n")
+        return self.compiler.gen.define(self.allowed_name(action), "\n".join(lines) + "\n",
+                                        f"whether action {action} is allowed")
 
     def _compile_powers(self) -> None:
         p, c = self.program, self.compiler
@@ -339,7 +341,8 @@ class Engine(Showing):
                          "    st = E.st\n    st.round += 1\n    E.event('round', number=st.round)\n")
             env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
             g.define(self.procedure_name(name), f"def {self.procedure_name(name)}({', '.join(args)}):\n{count}"
-                     f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n")
+                     f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n",
+                     f"procedure {name}")
         for name in self.actions:
             args = [f"a{i}" for i in range(len(self.actions[name][0]))]
             lines = [f"def {self.do_name(name)}({', '.join(args)}):",
@@ -358,7 +361,7 @@ class Engine(Showing):
             else:
                 if self.cards.hooks.get(name):
                     lines += [f"    E.cards.perform({name!r}, ({''.join(a + ', ' for a in args)}), lambda: None)"]
-            g.define(self.do_name(name), "\n".join(lines) + "\n")
+            g.define(self.do_name(name), "\n".join(lines) + "\n", f"doing action {name}")
 
     def procedure_name(self, name: str) -> str:
         return self._names.setdefault(("p", name), self.compiler.gen.fresh("P" + name))
