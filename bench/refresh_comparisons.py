@@ -1,0 +1,48 @@
+"""Recompute the book's kept comparisons (docs/_diff/*.json) that are stale, without building the book.
+
+    python bench/refresh_comparisons.py            # those whose rules changed (as a book build would)
+    python bench/refresh_comparisons.py --all      # also those an older checker computed (RULEBOOK_DIFF_REFRESH=1)
+
+Prints a table: each comparison, how it was had (kept, kept from older code, computed) and the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import runpy
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from checker.sphinxext.editions import CACHE_DIR, cached_diff, editions_of  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="also recompute those an older checker computed")
+    args = parser.parse_args()
+    docs = ROOT / "docs"
+    conf = runpy.run_path(str(docs / "conf.py"))
+    base = [(docs / p).resolve() for p in conf["rulebook_spec"]][:1]
+    editions = editions_of(conf["rulebook_editions"], docs, base)
+    rows = []
+    for edition in editions:
+        pairs = [(edition.name, base, base + edition.paths)]
+        if edition.parent:
+            parent = next(e for e in editions if e.name == edition.parent)
+            pairs.append((f"{edition.name}--{parent.name}", base + parent.paths, base + edition.paths))
+        for name, a, b in pairs:
+            start = time.perf_counter()
+            _, how = cached_diff(docs / CACHE_DIR, name, [p.resolve() for p in a], [p.resolve() for p in b],
+                                 edition.root, args.all)
+            rows.append((name, how, time.perf_counter() - start))
+            print(f"{name:40} {how:18} {rows[-1][2]:8.1f} s", flush=True)
+    print(f"{'total':40} {sum(1 for r in rows if r[1] == 'computed'):3} computed {sum(r[2] for r in rows):8.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
