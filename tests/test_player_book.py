@@ -21,10 +21,12 @@ ROLE = re.compile(r":rb:\w+:`[^`]*`")            # a cross-reference: its target
 IDENTIFIER = re.compile(r"\b\w+_\w+\b")
 LETTER = re.compile(r"\*[a-z]\*")                 # a variable letter, as the steps write it: « le joueur *p* »
 
-# Steps and rules generated from procedures still name their bound values by letter (« un quartier *x* de
-# votre cité contre un quartier *d* »): this many remain on the player's pages, and it may only go down.
-LETTERS_LEFT = 78
-DIAGRAM_LETTERS_LEFT = 4          # the same letters, in the diagrams' boxes (« Le joueur s devient … »)
+# Steps and rules generated from procedures still name some bound values by letter where two of one noun are
+# around and neither order nor a word tells them apart (the Diplomate's choices, the Abbé's numbers « *n* »,
+# « *k* », the rank « *r* » of the calls): this many remain on the player's pages, and it may only go down
+# (74 before names were told apart by « le joueur » / « ce joueur », ordinals, words and moments).
+LETTERS_LEFT = 25
+DIAGRAM_LETTERS_LEFT = 0          # the same letters, in the diagrams' boxes (« Le joueur s devient … » was one)
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +139,8 @@ def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: B
     assert "*« En cas d'égalité, la victoire va à celui des ex æquo qui avait révélé" in text
     assert "*« La richesse en or d'un joueur et le nombre de cartes dans sa main sont des informations" in text
     assert "Tous les joueurs voient la cité de chaque joueur et le trésor de chaque joueur." in text
-    assert "« Première partie » : à 2 joueurs et de 4 à 7 joueurs, 8 personnages (:rb:character:`Assassin`" in text
+    assert "règles : « Première partie », à 2 joueurs et de 4 à 7 joueurs, 8 personnages (:rb:character:`Assassin`" \
+        in text
     assert ":rb:character:`Assassin` (rang 1) — Annoncer le personnage assassiné." in text
     assert ":rb:district:`Bibliothèque` (coût 6) — « Quand on choisit de piocher" in text
 

@@ -13,11 +13,11 @@ page:
     the amount a rule's ``adjust … by N`` adds.
 ``:rb:nombre:`PROC+PROC:NAME```
     what the first player has after the procedures run, in order, from the start of a game with the cards of
-    the first configuration playable at that count: the number of cards of the zone NAME, or the value of the counter NAME.  With
-    ``:rb:selon:`` the same, by player count.
+    the first configuration playable at that count: the number of cards of the zone NAME, or the value of the
+    counter NAME.  With ``:rb:selon:`` the same, by player count (the counts some configuration is playable at).
 ``:rb:joueurs:`game```
     the player counts the game allows (« de 2 à 8 joueurs »).
-``:rb:cartes:`CONFIGURATION```
+``:rb:cartes:`CONFIGURATION``` (or ``#K``, the K-th the spec declares, named)
     the cards a configuration plays with, by player count (« à 2 joueurs et de 4 à 7 joueurs, 8 personnages
     (…) »).
 ``:rb:phrase:`DECLARATION``` (or ``DECLARATION#K``, ``DECLARATION~WORDS``)
@@ -34,7 +34,7 @@ import re
 
 from checker.front import ast
 from checker.front.configurations import game_player_counts, select
-from checker.prose import plural
+from checker.prose import plural, rst_escape
 from checker.sphinxext.book import Book
 from checker.sphinxext.essentials import _and, _at, _nodes, _selection_text
 
@@ -121,6 +121,9 @@ def _values(book: Book, name: str, count: int | None) -> dict[int, object]:
         return {n: next(iter(amounts)) for n in counts}
     if ":" in name:
         procedures, _, held = name.partition(":")
+        playable = {n for c in book.program.configurations.values() for n in book.result.configurations.get(c.name, [])}
+        if count is None:            # a game is played with some configuration's cards: the counts one allows
+            counts = [n for n in counts if n in playable] or counts
         return {n: _after(book, [p.strip() for p in procedures.split("+")], held.strip(), n) for n in counts}
     if name in program.quantities:
         return {n: _quantity(book, name, n) for n in counts}
@@ -161,9 +164,13 @@ def _after(book: Book, procedures: list[str], held: str, players: int):
     for proc in procedures:
         if proc not in program.procedures or program.procedures[proc].params:
             raise UnknownValue(f"the spec declares no procedure {proc} without parameters")
+    from checker.runtime import SpecRuntimeError
     engine = _engine(book, players)
-    for proc in procedures:
-        engine.call(proc, ())
+    try:
+        for proc in procedures:
+            engine.call(proc, ())
+    except SpecRuntimeError as exc:
+        raise UnknownValue(f"{'+'.join(procedures)} at {players} players: {exc}") from None
     st = engine.st
     if held in program.zones:
         zone = st.zones[held]
@@ -177,6 +184,13 @@ def _after(book: Book, procedures: list[str], held: str, players: int):
 # ---------------------------------------------------------------- cards and sentences
 def _cards(book: Book, name: str) -> str:
     program = book.program
+    if re.fullmatch(r"#\d+", name):       # the configurations in the order the spec declares them
+        declared = list(program.configurations.values())
+        k = int(name[1:])
+        if not 0 < k <= len(declared):
+            raise UnknownValue(f"the spec declares {len(declared)} configurations, not {k}")
+        config = declared[k - 1]
+        return f"« {rst_escape(config.name)} », " + _cards(book, config.name)
     config = program.configurations.get(name)
     if config is None:
         raise UnknownValue(f"the spec declares no configuration « {name} »")
@@ -188,13 +202,13 @@ def _cards(book: Book, name: str) -> str:
 
 
 _DECLARED = ("quantities", "rules", "procedures", "actions", "zones", "vars", "tables", "constraints",
-             "decisions", "kinds")
+             "decisions", "kinds", "cards")
 
 
 def _cites(decl) -> list[ast.Cite]:
-    own = list(getattr(decl, "cites", ()) or ())
-    body = [n.cite for n in _nodes(getattr(decl, "body", ()) or ()) if isinstance(n, ast.CiteStmt)]
-    return own + sorted(body, key=lambda c: (c.span.line, c.span.column))      # in the order they are written
+    """Every quotation in a declaration (a card's: its powers' and rules' too), in the order they are written."""
+    found = [n for n in _nodes(decl) if isinstance(n, ast.Cite)]
+    return sorted(dict.fromkeys(found), key=lambda c: (c.span.file, c.span.line, c.span.column))
 
 
 def _sentence(book: Book, target: str) -> str:
@@ -203,7 +217,7 @@ def _sentence(book: Book, target: str) -> str:
                  if name.strip() in getattr(book.program, table)), None)
     if decl is None:
         raise UnknownValue(f"the spec declares nothing named {name.strip()}")
-    cites = list(dict.fromkeys(_cites(decl)))
+    cites = _cites(decl)
     if pick.startswith("#"):
         k = int(pick[1:]) if pick[1:].isdigit() else 0
         chosen = cites[k - 1] if 0 < k <= len(cites) else None
