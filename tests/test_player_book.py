@@ -167,3 +167,18 @@ def test_a_value_role_that_names_nothing_says_so(book: Book):
         with pytest.raises(UnknownValue, match=message):
             value_text(book, role, target)
     assert value_text(book, "nombre", "cité_complète_à@3") == "8"
+
+
+def test_twenty_questions_each_answered_with_the_section_that_explains_it(book: Book):
+    """docs/livre/questions.rst: the first questions of a reader who never played, each with a short answer
+    (its values read from the spec) and a link to a section of « Apprendre à jouer » that exists."""
+    path = ROOT / "docs" / "livre" / "questions.rst"
+    text = page_text(book, path)
+    questions = re.findall(r"^(?:#|\d+)\. \*\*(.+?)\*\*(.*?)(?=^(?:#|\d+)\. |^\S|\Z)", text, re.M | re.S)
+    assert len(questions) == 20
+    labels = set(re.findall(r"^\.\. _([\w-]+):$", TEACHING.read_text(encoding="utf-8"), re.M))
+    for question, answer in questions:
+        refs = re.findall(r":ref:`([\w-]+)`", answer)
+        assert refs and set(refs) <= labels, (question, refs)
+    assert "**Et à 2 joueurs ?** 8 quartiers." in text
+    assert "on garde 1 carte et l'on remet" in text
