@@ -162,7 +162,7 @@ def test_a_value_role_that_names_nothing_says_so(book: Book):
     for role, target, message in [("nombre", "cité_complète_à", "depends on the player count"),
                                   ("nombre", "cité_complète_à@12", "not played with 12 players"),
                                   ("phrase", "départage~nulle part", "cites no such sentence"),
-                                  ("cartes", "Partie imaginaire", "no configuration"),
+                                  ("composition", "Partie imaginaire", "no configuration"),
                                   ("nombre", "mise_en_place:nulle_part", "no zone or counter")]:
         with pytest.raises(UnknownValue, match=message):
             value_text(book, role, target)

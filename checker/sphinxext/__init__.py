@@ -25,7 +25,7 @@ Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` ge
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
 
 The teaching pages of the player's book are written by hand, with every number, name and rulebook sentence
-read from the spec by a role (``:rb:nombre:``, ``:rb:selon:``, ``:rb:cartes:``, ``:rb:phrase:``…, see
+read from the spec by a role (``:rb:nombre:``, ``:rb:selon:``, ``:rb:composition:``, ``:rb:phrase:``…, see
 :mod:`checker.sphinxext.values`).
 
 Each ``rb:auto`` and each value role declares every spec file, source text and the lexicon as

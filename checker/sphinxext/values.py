@@ -17,7 +17,7 @@ page:
     counter NAME.  With ``:rb:selon:`` the same, by player count (the counts some configuration is playable at).
 ``:rb:joueurs:`game```
     the player counts the game allows (« de 2 à 8 joueurs »).
-``:rb:cartes:`CONFIGURATION``` (or ``#K``, the K-th the spec declares, named)
+``:rb:composition:`CONFIGURATION``` (or ``#K``, the K-th the spec declares, named)
     the cards a configuration plays with, by player count (« à 2 joueurs et de 4 à 7 joueurs, 8 personnages
     (…) »).
 ``:rb:phrase:`DECLARATION``` (or ``DECLARATION#K``, ``DECLARATION~WORDS``)
@@ -40,7 +40,7 @@ from checker.sphinxext.essentials import _and, _at, _nodes, _selection_text
 
 __all__ = ["ROLES", "value_text", "expand", "UnknownValue"]
 
-ROLES = ("nombre", "selon", "joueurs", "cartes", "phrase")
+ROLES = ("nombre", "selon", "joueurs", "composition", "phrase")
 _ROLE = re.compile(r":rb:(" + "|".join(ROLES) + r"):`([^`]+)`")
 
 
@@ -80,7 +80,7 @@ def value_text(book: Book, role: str, target: str) -> str:
         return _by_count(values, noun)
     if role == "joueurs":
         return _at(game_player_counts(book.program))
-    if role == "cartes":
+    if role == "composition":
         return _cards(book, target)
     if role == "phrase":
         return _sentence(book, target)
