@@ -481,7 +481,7 @@ def test_the_players_pages_fit_a_1280_px_window_in_chromium(built, tmp_path: Pat
     _, out, _ = built
     shots = out / "_screenshots"
     shots.mkdir(exist_ok=True)
-    for page in ("index", "livre/en-bref", "livre/tour", "livre/choix-des-personnages", "livre/cartes/personnages"):
+    for page in ("index", "livre/apprendre", "livre/en-bref", "livre/tour", "livre/choix-des-personnages", "livre/cartes/personnages"):
         scroll, view = overflow(out, page, shots / (page.replace("/", "-") + ".png"))
         assert scroll <= view, f"{page}: a figure reaches {scroll} px, past the text column's edge at {view} px"
 

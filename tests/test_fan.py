@@ -1013,8 +1013,8 @@ def test_the_book_renders_every_card_of_the_expansion():
     assert "Au départ, *fini* vaut non." in pages["Oracle"] and "désormais, *fini* vaut oui" in pages["Oracle"]
     glossary = render(book, "glossary")
     assert "ne s'appliquent que tant que ce quartier est en état" in glossary
-    assert "Avant qu'un joueur *p* ne puisse détruire un quartier dans la cité d'un joueur *q*, ce moment s'ouvre : " \
-           "le joueur *p* attaque le joueur *q*" in glossary
+    assert "Avant qu'un joueur ne puisse détruire un quartier dans la cité d'un joueur, ce moment s'ouvre : " \
+           "le premier joueur attaque le second joueur" in glossary, "two players told apart by their order"
     variants = render(book, "variants")
     assert "**Étend** :" in variants and "« Reserve naturelle »" in variants
 

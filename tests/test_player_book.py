@@ -11,6 +11,7 @@ import re
 import pytest
 
 from checker.sphinxext import Book, render
+from checker.sphinxext.values import UnknownValue, expand, value_text
 from conftest import ROOT, SPEC
 
 LEXICON = ROOT / "docs" / "lexique.toml"
@@ -20,10 +21,12 @@ ROLE = re.compile(r":rb:\w+:`[^`]*`")            # a cross-reference: its target
 IDENTIFIER = re.compile(r"\b\w+_\w+\b")
 LETTER = re.compile(r"\*[a-z]\*")                 # a variable letter, as the steps write it: « le joueur *p* »
 
-# Steps and rules generated from procedures still name their bound values by letter (« un quartier *x* de
-# votre cité contre un quartier *d* »): this many remain on the player's pages, and it may only go down.
-LETTERS_LEFT = 78
-DIAGRAM_LETTERS_LEFT = 4          # the same letters, in the diagrams' boxes (« Le joueur s devient … »)
+# Steps and rules generated from procedures still name some bound values by letter where two of one noun are
+# around and neither order nor a word tells them apart (the Diplomate's choices, the Abbé's numbers « *n* »,
+# « *k* », the rank « *r* » of the calls): this many remain on the player's pages, and it may only go down
+# (74 before names were told apart by « le joueur » / « ce joueur », ordinals, words and moments).
+LETTERS_LEFT = 25
+DIAGRAM_LETTERS_LEFT = 0          # the same letters, in the diagrams' boxes (« Le joueur s devient … » was one)
 
 
 @pytest.fixture(scope="module")
@@ -31,26 +34,36 @@ def book() -> Book:
     return Book.load([SPEC], LEXICON)
 
 
+COMMENT = re.compile(r"^\.\. (?![\w:-]+::|_|\[|\|).*\n(   .*\n)*", re.M)     # not a directive, target…
+AUTO = re.compile(r"^\.\. rb:auto:: (\S+) ?(.*)$", re.M)
+
+
+def page_text(book: Book, path, errors: list | None = None) -> str:
+    """A page of docs/livre/ as the book shows it: its ``rb:auto`` directives rendered, its value roles
+    replaced by what they write (what the Sphinx extension does, without building the book)."""
+    text = AUTO.sub(lambda m: render(book, m.group(1), m.group(2).strip()), path.read_text(encoding="utf-8"))
+    return expand(book, text, errors)
+
+
 def player_pages(book: Book) -> list[tuple[str, str]]:
-    """The pages of docs/livre/ as they are written (with their diagrams), and the card pages."""
-    pages = [("player-essentials", "")]
-    for page in sorted((ROOT / "docs" / "livre").glob("*.rst")):
-        what, _, arg = page.read_text(encoding="utf-8").split(".. rb:auto::", 1)[1].strip().partition(" ")
-        pages.append((what, arg.strip()))
-    return list(dict.fromkeys([*pages, *(("player-cards", kind) for kind in book.program.kinds)]))
+    """(name, text) of the pages of docs/livre/ (with their diagrams), « La partie en bref », and the card
+    pages."""
+    pages = [("player-essentials", render(book, "player-essentials"))]
+    pages += [(path.stem, page_text(book, path)) for path in sorted((ROOT / "docs" / "livre").glob("*.rst"))]
+    return pages + [(f"player-cards {kind}", render(book, "player-cards", kind)) for kind in book.program.kinds]
 
 
 def test_every_player_page_is_french_without_identifiers(book: Book):
     names = set(book.program.kinds) | set(book.program.enums) | set(book.program.records) | {"Player", "Int",
                                                                                               "Bool", "Text"}
     found, letters = [], 0
-    for what, arg in player_pages(book):
-        text = ROLE.sub("", render(book, what, arg))
+    for what, text in player_pages(book):
+        text = ROLE.sub("", COMMENT.sub("", text))    # not the reST comments
         for line in text.split("\n"):
-            found += [(what, arg, m.group()) for m in IDENTIFIER.finditer(line)]
-            found += [(what, arg, n) for n in names if re.search(rf"(?<![\w-]){n}(?![\w-])", line)]
+            found += [(what, m.group()) for m in IDENTIFIER.finditer(line)]
+            found += [(what, n) for n in names if re.search(rf"(?<![\w-]){n}(?![\w-])", line)]
             letters += len(LETTER.findall(line))
-            if what == "player-essentials":
+            if what in ("player-essentials", "apprendre"):
                 assert not LETTER.search(line), line
     assert found == []
     assert letters <= LETTERS_LEFT, f"{letters} variable letters on the player's pages (at most {LETTERS_LEFT})"
@@ -60,8 +73,8 @@ def test_the_diagrams_of_the_player_pages_name_no_procedure_by_its_letters(book:
     """A figure's title (read by screen readers) names the procedure as the chapter's heading does; the
     boxes' texts come from the same steps, whose letters are counted with the pages'."""
     titles, letters = [], 0
-    for what, arg in player_pages(book):
-        for svg in re.findall(r"<svg.*?</svg>", render(book, what, arg), re.S):
+    for what, text in player_pages(book):
+        for svg in re.findall(r"<svg.*?</svg>", text, re.S):
             titles += [html.unescape(t) for t in re.findall(r"<title>([^<]+)</title>", svg)]
             texts = " ".join(html.unescape(t) for t in re.findall(r">([^<]+)</text>", svg))
             letters += len(re.findall(r"(?<![\w'’-])[b-xz](?![\w'’-])", texts))
@@ -105,3 +118,67 @@ def test_quotations_are_shown_with_the_sources_slips_corrected_but_cited_verbati
     assert "<sup>" not in fan and "1\\ :sup:`ère`\\  édition" in fan, "the source's HTML rendered"
     trace = render(book, "trace")
     assert "Coquilles corrigées à l'affichage" in trace and "« méme »" in trace and "« même »" in trace
+
+
+TEACHING = ROOT / "docs" / "livre" / "apprendre.rst"
+
+
+def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: Book):
+    """« Apprendre à jouer » (written by hand, its values read from the spec): how many districts complete
+    a city at each player count (the end at 2 or 3 players too), the starting hand and gold, keep one of
+    the two cards drawn, the bonuses, the tie-break in the rulebook's words, what everyone sees, the cards
+    of a first game, each character and Merveille in a line."""
+    text = page_text(book, TEACHING)
+    assert "au moins **8** quartiers à 2 ou 3 joueurs et **7** quartiers de 4 à 8 joueurs" in text
+    assert "Chaque joueur reçoit\n   4 cartes Quartier" in text and "reçoit 2 pièces d'or de la banque" in text
+    assert "soit 2 pièces d'or de la banque, soit il pioche\n   2 cartes Quartier, en **garde** 1" in text
+    assert "**2** personnages à 2 ou 3 joueurs et **1** personnage de 4 à 8 joueurs" in text, \
+        "computed by playing the draft at each player count"
+    assert "+\\ 3 points si sa cité a des quartiers des cinq types" in text
+    assert "+\\ 4 points s'il a été le premier" in text and "+\\ 2 points si sa cité est complète" in text
+    assert "*« En cas d'égalité, la victoire va à celui des ex æquo qui avait révélé" in text
+    assert "*« La richesse en or d'un joueur et le nombre de cartes dans sa main sont des informations" in text
+    assert "Tous les joueurs voient la cité de chaque joueur et le trésor de chaque joueur." in text
+    assert "règles : « Première partie », à 2 joueurs et de 4 à 7 joueurs, 8 personnages (:rb:character:`Assassin`" \
+        in text
+    assert ":rb:character:`Assassin` (rang 1) — Annoncer le personnage assassiné." in text
+    assert ":rb:district:`Bibliothèque` (coût 6) — « Quand on choisit de piocher" in text
+
+
+def test_a_house_rule_changes_the_teaching_page(book: Book):
+    """The numbers are the spec's: an overlay that shortens the game and lowers a bonus changes them; the
+    rulebook's sentence about the quantity it replaces (no longer cited) and a rule it removes are reported,
+    not left stale."""
+    errors: list[str] = []
+    text = page_text(Book.load([SPEC, OVERLAY], LEXICON), TEACHING, errors)
+    assert "au moins **7** quartiers à 2 ou 3 joueurs et **6** quartiers de 4 à 8 joueurs" in text
+    assert "+\\ 3 points s'il a été le premier" in text
+    assert errors == ["cité_complète_à cites no such sentence (cité_complète_à)",
+                      "the spec declares no quantity or rule bonus_cinq_types"]
+    assert "+\\ 4 points" not in text and "sept quartiers (4 à 8 joueurs)" not in text
+
+
+def test_a_value_role_that_names_nothing_says_so(book: Book):
+    for role, target, message in [("nombre", "cité_complète_à", "depends on the player count"),
+                                  ("nombre", "cité_complète_à@12", "not played with 12 players"),
+                                  ("phrase", "départage~nulle part", "cites no such sentence"),
+                                  ("composition", "Partie imaginaire", "no configuration"),
+                                  ("nombre", "mise_en_place:nulle_part", "no zone or counter")]:
+        with pytest.raises(UnknownValue, match=message):
+            value_text(book, role, target)
+    assert value_text(book, "nombre", "cité_complète_à@3") == "8"
+
+
+def test_twenty_questions_each_answered_with_the_section_that_explains_it(book: Book):
+    """docs/livre/questions.rst: the first questions of a reader who never played, each with a short answer
+    (its values read from the spec) and a link to a section of « Apprendre à jouer » that exists."""
+    path = ROOT / "docs" / "livre" / "questions.rst"
+    text = page_text(book, path)
+    questions = re.findall(r"^(?:#|\d+)\. \*\*(.+?)\*\*(.*?)(?=^(?:#|\d+)\. |^\S|\Z)", text, re.M | re.S)
+    assert len(questions) == 20
+    labels = set(re.findall(r"^\.\. _([\w-]+):$", TEACHING.read_text(encoding="utf-8"), re.M))
+    for question, answer in questions:
+        refs = re.findall(r":ref:`([\w-]+)`", answer)
+        assert refs and set(refs) <= labels, (question, refs)
+    assert "**Et à 2 joueurs ?** 8 quartiers." in text
+    assert "on garde 1 carte et l'on remet" in text

@@ -178,7 +178,8 @@ def _where(book: Book, where: str) -> list[str]:
 def test_a_loop_over_an_equality_reads_as_the_one_value_it_is():
     book = _book((CITADELLES,), LEXICON)
     voleur = " ".join(_where(book, "power Voleur.détroussement"))
-    assert "Pour le joueur *v* qui a volé ce personnage, transférer" in voleur
+    assert "Pour le joueur qui a volé ce personnage, transférer toutes les pièces d'or du trésor du joueur qui " \
+           "révèle ce personnage vers le trésor de ce joueur." in voleur, "the moment's player is named by what it does"
     assert "parmi les joueurs qui sont" not in voleur
     reine = " ".join(_where(book, "power Reine.trois_pièces_après_les_appels"))
     assert "Pour le joueur qui joue la :rb:character:`Reine` ce tour-ci, si" in reine      # one player: no letter
@@ -291,3 +292,25 @@ def test_a_noun_before_a_letter_is_dropped_before_a_noun_phrase():
 def test_a_procedure_template_agrees_its_verb_with_vous():
     text = " ".join(_where(_book(*FAN), "power Prévôt.taxe_du_prévôt"))
     assert "vous taxez ce joueur" in text and "vous taxe " not in text
+
+
+def test_two_names_of_one_noun_are_told_apart_without_letters():
+    """A procedure's parameter (« le joueur ») beside a player the text introduces (« ce joueur »); two
+    parameters of a rule by the order of their first mentions (« le premier quartier », « le second
+    quartier »); a letter beside a name the spec writes as a word (« le personnage *visé* »); the two players
+    of a moment (« quand un joueur attaque un autre joueur »), the one it makes its subject named by what it
+    does (« le joueur qui attaque »)."""
+    book = _book((CITADELLES,), LEXICON)
+    tour = " ".join(_where(book, "procedure tour"))
+    assert "Pour le joueur qui a ensorcelé le personnage : Ce joueur devient le joueur dont c'est le tour." in tour
+    assert "le joueur reçoit ses ressources" in tour.lower() and "*p*" not in tour and "*s*" not in tour
+    assert _rule(book, "diplomate_de_votre_cité") == "Vous ne pouvez pas échanger un quartier de votre cité " \
+        "contre un quartier de la cité d'un joueur si le premier quartier n'est pas dans votre cité."
+    assert "pour échanger le premier quartier contre le second quartier" in _rule(book, "diplomate_paie_la_différence")
+    mandats = " ".join(_where(book, "power Échevin.mandats"))
+    assert "Pour chaque personnage parmi ces personnages, placer un jeton Mandat (**signé** si ce personnage est " \
+           "le personnage *visé*" in mandats
+    fan = _book((CITADELLES, ROOT / "spec" / "extension-fan"), LEXICON)
+    contre = " ".join(_where(fan, "power Mercenaire.contre"))
+    assert "quand un joueur attaque un autre joueur" in contre and "vous n'êtes pas le joueur qui attaque" in contre
+    assert not re.search(r"\*[a-z]\*", contre)

@@ -28,9 +28,10 @@ import re
 from typing import Callable
 
 from checker.front import ast
-from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, feminine, humanize,
-                                  indefinite, named, plural, rst_escape, split_article, yours)
+from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
+                                  feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
+from checker.prose.names import is_player, names_players, order, told_apart, window_subject, worded
 from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
                                     flatten_steps, late, provide, provides)
 from checker.base.source import Span
@@ -60,6 +61,7 @@ class Ref:
     plural: bool
     labeled: bool = False
     rivals: set[int] = dataclasses.field(default_factory=set)     # the names of the same noun that labeled it
+    ordinal: str | None = None      # « le premier quartier », « le second quartier »: told apart by their order
 
 
 class Prose:
@@ -286,13 +288,16 @@ class Prose:
         if ref.binding.mode != "you":
             for other in ctx.locals:
                 if other.uid == binding.uid or other.mode in ("you", "alias", "whatever") or \
-                        other.mode == "rel" and binding.mode != "rel":
+                        other.mode == "rel" and binding.mode != "rel" or \
+                        not worded(binding) and not worded(other) and told_apart(binding, other):
                     continue
                 theirs = other.noun or self.type_noun(other.ty)
                 if theirs == ref.noun and isinstance(other.ty, Coll) == ref.plural:
+                    if worded(other) and not worded(binding):
+                        continue        # « le personnage *visé* » has its word: this one reads « ce personnage »
                     ref.labeled = True
                     ref.rivals.add(other.uid)
-                    if other.uid in self._refs:
+                    if other.uid in self._refs and not (worded(binding) and not worded(other)):
                         self._refs[other.uid].labeled = True
         return f"\ue000{binding.uid}\ue001"
 
@@ -314,6 +319,8 @@ class Prose:
         if b.mode == "you":
             return "vous", "vous"
         noun = ref.noun
+        if ref.ordinal is not None:
+            return indefinite(noun), named(noun, ref.ordinal)
         if b.mode == "named" and not ref.plural and (adjective := named(noun, b.name)):
             return adjective, adjective          # « le premier joueur »: the adjective tells it apart
         named_ = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
@@ -360,6 +367,8 @@ class Prose:
             if ref is None:
                 words = "?"
             else:
+                if uid not in ctx.seen:
+                    order(self, ref, ctx)
                 first, again = self._forms(ref)
                 words = again if uid in ctx.seen else first
                 ctx.seen.add(uid)
@@ -407,6 +416,11 @@ class Prose:
                 counts[int(m.group(1))] = counts.get(int(m.group(1)), 0) + 1
         for uid, count in counts.items():
             ref = self._refs.get(uid)
+            if ref is not None and ref.labeled and uid not in ctx.seen and ref.rivals and all(
+                    (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
+                    and not counts.get(uid_) for uid_ in ref.rivals):
+                ref.labeled = False          # its rivals are names inside an expression this text never writes
+                continue
             if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and all(
                     (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
                     and not (rival.labeled and counts.get(uid_)) for uid_ in ref.rivals):
@@ -569,7 +583,22 @@ class Prose:
         else:
             pctx = self.power_ctx(power, ctx)
             name, binders, _ = power.window
-            args = [self._mention_name(b, pctx) for b, _ in binders]
+            args, nouns = [], []
+            bound = [pctx.lookup(b) for b, _ in binders]
+            told = [self.type_noun(x.ty) for x in bound if x is not None and x.mode in ("def", "param")]
+            for (b, _), binding in zip(binders, bound):
+                # « quand un joueur attaque un autre joueur »: no letter tells them apart
+                if binding is None or binding.mode not in ("def", "param"):
+                    args.append(self._mention_name(b, pctx))
+                    continue
+                noun = self.type_noun(binding.ty)
+                if binding.mode == "param" and told.count(noun) == 1:
+                    args.append(self._mention_name(b, pctx))
+                else:
+                    self.mention(binding, pctx)
+                    pctx.seen.add(binding.uid)
+                    args.append(f"{'une' if feminine(noun) else 'un'} {'autre ' if noun in nouns else ''}{bare(noun)}")
+                nouns.append(noun)
             facets.append(self.finish("quand " + self.window_clause(name, args, pctx), pctx))
         return facets
 
@@ -591,12 +620,15 @@ class Prose:
             name, binders, _ = power.window
             params = self.program.windows[name].params if self.program and name in self.program.windows else ()
             found = aliases(power.requires, {b for b, _ in binders})
+            types = [self._resolve_type(params[i].type) if i < len(params) else None for i in range(len(binders))]
             for i, (binder, _) in enumerate(binders):
-                ty = self._resolve_type(params[i].type) if i < len(params) else None
                 if binder in found:
-                    ctx = ctx.bind(binder, ty, "alias", alias=found[binder])
+                    ctx = ctx.bind(binder, types[i], "alias", alias=found[binder])
+                elif is_player(types[i]) and (sum(map(is_player, types)) > 1 or names_players(self, power)) and \
+                        (who := window_subject(self, name, i, types, binders, found, ctx)):
+                    ctx = ctx.bind(binder, types[i], "def", noun=who)
                 else:
-                    ctx = ctx.bind(binder, ty, "param")
+                    ctx = ctx.bind(binder, types[i], "param")
         self._powers[key] = ctx
         return ctx
 
@@ -703,16 +735,6 @@ def _dedupe(text: str) -> str:
             return m.group(0)
         return f"{m.group(3)} {m.group(1)}{m.group(2)}"
     return pattern.sub(same, text)
-
-
-def demonstrative(noun: str) -> str:
-    """« le quartier » → « ce quartier », « la carte » → « cette carte », « l'option » → « cette option »."""
-    article, rest = split_article(noun)
-    if article in ("les", "des"):
-        return f"ces {rest}"
-    if feminine(noun):
-        return f"cette {rest}"
-    return f"{'cet' if rest[:1] in _VOWEL else 'ce'} {rest}"
 
 
 def _agree(tail: str, plural_subject: bool, feminine_subject: bool, verb: str) -> str:

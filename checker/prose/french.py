@@ -11,7 +11,8 @@ import re
 import tomllib
 from pathlib import Path
 
-__all__ = ["contract", "yours", "capitalize", "humanize", "plural", "feminine", "indefinite", "bare", "rst_escape", "shown_quote",
+__all__ = ["contract", "yours", "capitalize", "humanize", "plural", "feminine", "indefinite", "demonstrative", "bare",
+           "rst_escape", "shown_quote",
            "conj", "negate", "split_article", "Term", "Lexicon"]
 
 
@@ -142,6 +143,16 @@ def indefinite(np: str) -> str:
     """``le quartier`` → ``un quartier``; ``la carte`` → ``une carte``."""
     _, noun = split_article(np)
     return f"{'une' if feminine(np) else 'un'} {noun}"
+
+
+def demonstrative(noun: str) -> str:
+    """« le quartier » → « ce quartier », « la carte » → « cette carte », « l'option » → « cette option »."""
+    article, rest = split_article(noun)
+    if article in ("les", "des"):
+        return f"ces {rest}"
+    if feminine(noun):
+        return f"cette {rest}"
+    return f"{'cet' if rest[:1] in _VOWEL else 'ce'} {rest}"
 
 
 def bare(np: str) -> str:

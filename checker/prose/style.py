@@ -182,8 +182,10 @@ def _circular(text: str) -> list[str]:
 
 
 def _other_than(text: str) -> list[str]:
-    """« tel que vous ne soyez pas ce joueur » says « autre que vous »."""
-    pattern = r"\btel(?:le)?s? que [^,;]*?\bne (?:soit|soient|soyez) pas (?:ce|cet|cette|ces) [^\W\d_]+"
+    """« tel que vous ne soyez pas ce joueur » says « autre que vous » — unless the condition goes on to say
+    which one it is (« … et que (ce joueur soit le joueur qui révèle ce personnage ou …) »), where « autres
+    que vous qui sont ce joueur ou … » would read worse (:func:`checker.prose.exprs._other_than`)."""
+    pattern = r"\btel(?:le)?s? que [^,;]*?\bne (?:soit|soient|soyez) pas (?:ce|cet|cette|ces) [^\W\d_]+\b(?! et que \()"
     return [m.group(0) for m in re.finditer(pattern, text)]
 
 

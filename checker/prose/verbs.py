@@ -50,6 +50,8 @@ _IRREGULAR = {
     "suit": ("suivez", "suivent", "suive", "suiviez", "suivent"),
     "construit": ("construisez", "construisent", "construise", "construisiez", "construisent"),
     "détruit": ("détruisez", "détruisent", "détruise", "détruisiez", "détruisent"),
+    "jette": ("jetez", "jettent", "jette", "jetiez", "jettent"),
+    "subit": ("subissez", "subissent", "subisse", "subissiez", "subissent"),
 }
 
 # Regular verbs of the first group, in the third person singular (« révèle »: révéler).

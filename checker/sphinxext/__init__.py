@@ -16,7 +16,7 @@ and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 ``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``, ``editions``,
 ``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`)
 make the designer's reference (each rule with its source, its quotations, its decisions);
-``player-chapter KEY [PROCEDURE]``, ``player-cards KIND`` make the player's book
+``player-chapter KEY [PROCEDURE]``, ``player-cards KIND``, ``player-roster KIND`` make the player's book
 (:mod:`checker.sphinxext.player`), and ``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG, once
 per player count when it forks on the number of players (:mod:`checker.sphinxext.diagram`).  The card
 pages of both are generated under ``cartes/`` and ``livre/cartes/`` when the build starts.
@@ -24,7 +24,11 @@ pages of both are generated under ``cartes/`` and ``livre/cartes/`` when the bui
 Each result of ``rulebook simulate --json`` named in ``rulebook_simulations`` gets a balance page
 (generated under ``equilibre/``, see :mod:`checker.sphinxext.balance`).
 
-Each ``rb:auto`` declares every spec file, source text and the lexicon as
+The teaching pages of the player's book are written by hand, with every number, name and rulebook sentence
+read from the spec by a role (``:rb:nombre:``, ``:rb:selon:``, ``:rb:composition:``, ``:rb:phrase:``…, see
+:mod:`checker.sphinxext.values`).
+
+Each ``rb:auto`` and each value role declares every spec file, source text and the lexicon as
 dependencies of its page, so editing the spec rebuilds the book.
 """
 
@@ -37,7 +41,8 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
+from docutils.parsers.rst.states import Struct
+from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import nested_parse_with_titles
 
 from checker.prose import UnsupportedNode
@@ -46,7 +51,7 @@ from checker.sphinxext.book import FLOW_PAGES, Book, slug
 from checker.sphinxext import theme_fr
 from checker.sphinxext.diagram import render_diagram
 from checker.sphinxext.domain import RulebookDomain
-from checker.sphinxext.player import PLAYER_DIR, render_player_cards, render_player_chapter
+from checker.sphinxext.player import PLAYER_DIR, render_player_cards, render_player_chapter, render_player_roster
 from checker.sphinxext.editions import (CACHE_DIR, EDITION_DIR, OLDER_CODE, editions_of, refresh_wanted, render_edition,
                                         render_editions)
 from checker.sphinxext.reference import (render_configurations, render_decisions, render_glossary,
@@ -54,6 +59,7 @@ from checker.sphinxext.reference import (render_configurations, render_decisions
 from checker.sphinxext.render import render_card, render_chapter, render_kind
 from checker.sphinxext.essentials import render_player_essentials
 from checker.sphinxext.reports import load_finder, render_conflicts, render_overview, render_trace
+from checker.sphinxext.values import ROLES as VALUE_ROLES, UnknownValue, value_text
 
 __all__ = ["setup", "Book", "RENDERERS", "render", "write_card_pages", "GENERATED"]
 
@@ -77,6 +83,7 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "player-chapter": lambda book, arg: render_player_chapter(book, arg),
     "player-cards": lambda book, arg: render_player_cards(book, arg),
     "player-essentials": lambda book, arg: render_player_essentials(book, arg),
+    "player-roster": lambda book, arg: render_player_roster(book, arg),
     "diagram": lambda book, arg: render_diagram(book, arg),
     "edition": lambda book, arg: render_edition(book, arg),
     "editions": lambda book, arg: render_editions(book),
@@ -141,6 +148,29 @@ class AutoDirective(SphinxDirective):
         holder.document = self.state.document
         nested_parse_with_titles(self.state, lines, holder)
         return holder.children
+
+
+class ValueRole(SphinxRole):
+    """``:rb:nombre:`cité_complète_à@4```…: a value read from the spec (:mod:`checker.sphinxext.values`),
+    parsed as reST inline text."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        book = BOOKS.get(str(self.env.srcdir))
+        role = self.name.split(":")[-1]
+        if book is None or not book.ok:
+            logger.warning("rb:%s: no checked spec to read %s from", role, self.text, location=self.get_location(),
+                           type="rulebook", subtype="spec")
+            return [nodes.literal(self.rawtext, self.text)], []
+        for path in book.dependencies():
+            self.env.note_dependency(str(path))
+        try:
+            text = value_text(book, role, self.text)
+        except UnknownValue as exc:
+            logger.warning("rb:%s: %s", role, exc, location=self.get_location(), type="rulebook", subtype="value")
+            return [nodes.literal(self.rawtext, self.text)], []
+        memo = Struct(document=self.inliner.document, reporter=self.inliner.reporter,
+                      language=self.inliner.language)
+        return self.inliner.parse(text, self.lineno, memo, self.inliner.parent)
 
 
 def _spec_paths(app: Sphinx) -> list[Path]:
@@ -246,6 +276,7 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("rulebook_conflict_finder", "checker.conflicts.questions:find_conflicts", "env", [str])
     app.add_config_value("rulebook_editions", {}, "env", [dict])
     RulebookDomain.directives = {**RulebookDomain.directives, "auto": AutoDirective}
+    RulebookDomain.roles = {**RulebookDomain.roles, **{role: ValueRole() for role in VALUE_ROLES}}
     app.add_domain(RulebookDomain)
     _lexer(app)
     app.add_config_value("rulebook_diff_refresh", False, "env", [bool])

@@ -225,9 +225,18 @@ def _configurations(book: Book) -> list[str]:
     return rst.title("Avec quelles cartes jouer", "-") + rst.bullets(rows) if rows else []
 
 
+PARTS = {"counts": _per_player_count, "receives": _defaults, "winner": _winner, "visibility": _visibility,
+         "configurations": _configurations}
+
+
 def render_player_essentials(book: Book, arg: str = "") -> str:
-    """``player-essentials``: the page a new player reads first."""
+    """``player-essentials [PART]``: the page a new player reads first; with a part's name (``visibility``…),
+    that part alone, without its title (for the teaching page)."""
+    if arg:
+        if arg not in PARTS:
+            raise KeyError(f"part {arg} (expected one of {', '.join(PARTS)})")
+        return "\n".join(PARTS[arg](book)[3:])
     lines = rst.title("La partie en bref")
-    for part in (_per_player_count, _defaults, _winner, _visibility, _configurations):
+    for part in PARTS.values():
         lines += part(book)
     return "\n".join(lines)

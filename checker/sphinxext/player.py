@@ -9,6 +9,7 @@ section each, with a link to the card's page in the reference.
 
 from __future__ import annotations
 
+from checker.front.types import INT
 from checker.prose import Step, capitalize, humanize, rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
@@ -16,7 +17,7 @@ from checker.sphinxext.headings import procedure_heading
 from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, table_grid,
                                       unlinked)
 
-__all__ = ["render_player_chapter", "render_player_cards", "PLAYER_DIR"]
+__all__ = ["render_player_chapter", "render_player_cards", "render_player_roster", "PLAYER_DIR"]
 
 PLAYER_DIR = "livre"
 
@@ -136,3 +137,23 @@ def render_player_cards(book: Book, kind: str) -> str:
     if plain:
         lines += rst.title("Sans effet particulier", "-") + rst.bullets(plain)
     return "\n".join(lines)
+
+
+def render_player_roster(book: Book, kind: str) -> str:
+    """``player-roster KIND``: every card of a kind with powers or rules in one line — its rank or cost, then
+    what its powers do (their summaries) or, for a card with rules only, its printed text — for the reader
+    who learns the game; the precise rules are on the kind's player page."""
+    rows = []
+    for card in book.program.cards_of(kind):
+        if not book.has_page(card):
+            continue
+        numbers = [a.name for a in book.program.kinds[kind].attrs if a.name != "copies"
+                   and book.prose._resolve_type(a.type) == INT and _attr_text(book, card, a.name)]
+        label = f"{_attr_label(book, numbers[0]).lower()} {_attr_text(book, card, numbers[0])}" if numbers else ""
+        said = [rst_escape(p.summary).rstrip(".") for p in card.powers if p.summary]
+        text = " ; ".join(said) if said else " ".join(f"« {book.shown(c)} »" for c in dict.fromkeys(card.cites))
+        if not text:
+            continue
+        rows.append(f"{book.card_ref(card.name)}" + (f" ({label})" if label else "") + " — "
+                    + (text if text.endswith("»") else rst.sentence(text)))
+    return "\n".join(rst.bullets(rows))

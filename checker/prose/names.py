@@ -1,0 +1,109 @@
+"""How the generator tells apart two values of one noun without letters (« le joueur *p* », « le joueur *s* »).
+
+A declaration's parameter reads « le joueur » throughout and a name the text introduces « ce joueur »
+(:func:`told_apart`); a name the spec writes as a word keeps it beside its noun (« le personnage *visé* »,
+:func:`worded`); two parameters of a rule are « le premier quartier » and « le second quartier », in the
+order of their first mentions (:func:`order`); the player a moment makes its subject is named by what it
+does, « le joueur qui révèle ce personnage » (:func:`window_subject`).  The functions take the
+:class:`~checker.prose.core.Prose` they work for as ``p`` (this module sits below it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from checker.front import ast
+from checker.front.types import PLAYER, Coll, Opt, Ty
+from checker.prose.context import Binding, Ctx
+from checker.prose.french import bare, demonstrative, named
+
+__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject"]
+
+_DEFINITE = ("def",)                                    # « le joueur » at every mention
+_DEMONSTRATIVE = ("intro", "each", "param", "exists")   # « ce joueur » once introduced
+
+
+def told_apart(one: Binding, other: Binding) -> bool:
+    """Two names of the same noun a reader tells apart without letters: a declaration's parameter, read
+    « le joueur » throughout, and one name the text introduces, read « ce joueur » after its introduction;
+    a name written with its own word and any other."""
+    if {one.mode, other.mode} <= {*_DEFINITE, *_DEMONSTRATIVE}:
+        return (one.mode in _DEFINITE) != (other.mode in _DEFINITE)
+    # a name the spec gives a word of its own (« le personnage *visé* ») is told apart by that word
+    return (one.mode == "named") != (other.mode == "named")
+
+
+def is_player(ty: Ty | None) -> bool:
+    return ty == PLAYER or isinstance(ty, Opt) and ty.inner == PLAYER
+
+
+def worded(binding: Binding) -> bool:
+    """A name the spec writes as a word (``visé``, ``victimes``), which tells its value apart when written
+    beside its noun, unlike a letter."""
+    return len(binding.name) > 2 and binding.name.replace("_", "").isalpha()
+
+
+def order(p, ref, ctx: Ctx) -> None:
+    """Two parameters of the same noun (a rule's « un quartier de votre cité contre un quartier de la cité
+    d'un joueur ») are told apart by the order of their first mentions: « le premier quartier », « le
+    second quartier », rather than by letters."""
+    if not ref.labeled or ref.binding.mode != "param" or ref.plural:
+        return
+    rivals = [p._refs.get(u) for u in ref.rivals]
+    if len(rivals) != 1 or rivals[0] is None or rivals[0].binding.mode != "param":
+        return
+    alike = [b for b in ctx.locals if b.mode not in ("you", "alias", "whatever") and
+             (b.noun or p.type_noun(b.ty)) == ref.noun and isinstance(b.ty, Coll) == ref.plural]
+    if len(alike) != 2:         # a third one of the noun: « le premier » would not say which
+        return
+    rival = rivals[0]
+    if rival.ordinal is None and rival.binding.uid in ctx.seen:
+        return          # the other one is already written with its letter
+    ordinal = "second" if rival.ordinal == "premier" else "premier"
+    if named(ref.noun, ordinal) is not None:
+        ref.ordinal = ordinal
+
+
+def names_players(p, power: ast.PowerDecl) -> bool:
+    """Does the power's text introduce a player of its own (a loop, a choice, a `let`), which « ce joueur »
+    would also name?"""
+    stack: list = [power.requires, power.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+            continue
+        if not dataclasses.is_dataclass(node):
+            continue
+        source = getattr(node, "coll", None) if hasattr(node, "var") else \
+            node.value if isinstance(node, ast.Let) else None
+        ty = p.types.get(id(source)) if source is not None else None
+        if is_player(ty.elem if isinstance(ty, Coll) else ty):
+            return True
+        stack.extend(getattr(node, f.name) for f in dataclasses.fields(node) if f.name != "span")
+    return False
+
+
+def window_subject(p, window: str, i: int, types: list, binders, found: dict, ctx: Ctx) -> str | None:
+    """The player a moment's wording makes its subject (``{i} révèle {1}``), named by what it does:
+    « le joueur qui révèle ce personnage » (up to the first comma), so that a power's steps need no letter
+    to tell it from the players they introduce."""
+    template = p.lex.windows.get(window)
+    if template is None or not template.startswith(f"{{{i}}} "):
+        return None
+    subject = p.type_noun(PLAYER)
+    args = []
+    for j, (binder, _) in enumerate(binders):
+        if j == i:
+            args.append(subject)
+        elif binder in found:
+            args.append(p.expr(found[binder], ctx))
+        elif is_player(types[j]):
+            args.append("\0")      # « le joueur qui attaque », or « … à un autre joueur » inside the clause
+        else:
+            args.append(demonstrative(p.type_noun(types[j])))
+    text = p.fill(template, args, Ctx()).split(", ")[0]
+    text = text[:-2] if text.endswith(" \0") else text.replace("\0", "un autre " + bare(subject))
+    if not text.startswith(subject + " ") or "\ue000" in text:      # a name's marker: not plain words
+        return None
+    return f"{subject} qui {text[len(subject) + 1:]}"
