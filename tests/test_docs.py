@@ -139,7 +139,7 @@ PAGES = [
     ("card", "Assassin"), ("card", "Sorcière"), ("card", "Échevin"), ("card", "Forge"), ("card", "Nécropole"),
     ("kind", "Character"), ("chapter", "setup"), ("chapter", "draft"), ("chapter", "turn"), ("chapter", "end"),
     ("configurations", ""), ("decisions", ""), ("conflicts", ""), ("trace", ""), ("glossary", ""),
-    ("player-chapter", "turn"), ("player-chapter", "end"), ("player-cards", "Character"),
+    ("player-chapter", "turn"), ("player-chapter", "end"), ("player-cards", "Character"), ("examples", ""),
 ]
 
 
@@ -537,3 +537,18 @@ def test_a_broken_spec_is_reported_as_located_warnings(tmp_path: Path):
     assert "Traceback" not in text
     assert re.search(r"types\.rules:\d+: WARNING: error\[E\d{4}\]: ", text), text
     assert "the spec has errors, this page is left out" in text
+
+
+def test_an_example_that_does_not_hold_is_shown_and_warned(tmp_path: Path):
+    """The examples page runs them: one the rules do not satisfy is marked on the page and becomes a build warning."""
+    house = tmp_path / "exemple-faux.rules"
+    house.write_text('overlay "Faux" on "Citadelles"\n'
+                     'example "Le Roi commence riche" {\n  players 4\n  configuration "Première partie"\n'
+                     '  expect trésor[Joueur 1] == 9\n}\n', encoding="utf-8")
+    book = Book.load([ROOT / "spec" / "citadelles", house], DOCS / "lexique.toml")
+    assert book.ok
+    text = render(book, "examples", "")
+    assert "**24 sur 25** tiennent" in text
+    assert text.count("ne tient pas") == 1 and "Le Roi commence riche" in text
+    assert [m for m, _ in book.problems] == [m for m, _ in book.problems if "Le Roi commence riche" in m] != []
+    assert str(book.problems[0][1]).startswith(str(house))

@@ -49,7 +49,7 @@ def compile_command(args) -> int:
     engine = Engine(result.typed)
     if args.json:
         terminal.emit_json({"command": "compile", "ok": True, "exit_code": 0, "functions": [
-            {"name": name, "file_name": f"<rules:{name}>", "origin": origin, "source": source}
+            {"name": name, "file_name": f"<rules:{name}>", "comes_from": origin, "source": source}
             for name, source, origin in engine.compiler.gen.sources]})
         return 0
     text = generated_python(engine, [str(p) for p in paths])
@@ -77,6 +77,6 @@ def add_parser(new_command):
     completes(command.add_argument("--output", "-o", metavar="FILE",
                                    help="write to FILE instead of the standard output"), "file")
     command.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    command.add_argument("--json", action="store_true", help="the functions as JSON: name, file name, origin, "
+    command.add_argument("--json", action="store_true", help="the functions as JSON: name, file name, what it comes from, "
                                                              "source (see docs/cli.md)")
     return command

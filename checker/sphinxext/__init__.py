@@ -58,6 +58,7 @@ from checker.sphinxext.reference import (render_configurations, render_decisions
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
 from checker.sphinxext.essentials import render_player_essentials
+from checker.sphinxext.examples import render_examples
 from checker.sphinxext.reports import load_finder, render_conflicts, render_overview, render_trace
 from checker.sphinxext.values import ROLES as VALUE_ROLES, UnknownValue, value_text
 
@@ -87,6 +88,7 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "diagram": lambda book, arg: render_diagram(book, arg),
     "edition": lambda book, arg: render_edition(book, arg),
     "editions": lambda book, arg: render_editions(book),
+    "examples": lambda book, arg: render_examples(book, arg),
 }
 
 
@@ -142,6 +144,10 @@ class AutoDirective(SphinxDirective):
             logger.warning("rb:auto %s: %s", " ".join(self.arguments), exc, location=self.get_location(),
                            type="rulebook", subtype="edition")
             return []
+        while book.problems:             # what the page found wrong (an example that does not hold)
+            message, span = book.problems.pop(0)
+            logger.warning("%s", message, location=str(span) if span else self.get_location(), type="rulebook",
+                           subtype="page")
         source = f"<rb:auto {' '.join(self.arguments)}>"
         lines = StringList(text.split("\n"), source=source)
         holder = nodes.section()

@@ -51,6 +51,7 @@ class Book:
     cache_dir: Path | None = None       # where their comparisons with this spec are kept
     refresh_diffs: bool = False         # recompute the kept comparisons an older checker computed
     comparisons: dict = dataclasses.field(default_factory=dict)   # each comparison's name → how it was had
+    problems: list = dataclasses.field(default_factory=list)      # (message, span) a page found; the build warns
     prose: Prose = dataclasses.field(init=False)
     placement: dict[tuple[str, str], str] = dataclasses.field(init=False, default_factory=dict)
 
