@@ -34,6 +34,8 @@ def add_parsers(new_command) -> dict:
                       help="where the minimal failing game is written (default fuzz-failure.json)")
     fuzz.add_argument("--database", metavar="DIR",
                       help="keep failures found in this Hypothesis example database (replayed first next time)")
+    fuzz.add_argument("--config", "-c", metavar="NAME", action="append",
+                      help="play only this configuration (repeat for several; default: every configuration)")
     fuzz.add_argument("--budget", type=int, default=2000,
                       help="the most games played to shrink a failure (default 2000)")
     completes(fuzz.add_argument("--lexicon", metavar="FILE",
@@ -58,8 +60,18 @@ def fuzz_command(args) -> int:
     result = checked_spec("fuzz", paths)
     if result is None:
         return 1
+    unknown = [name for name in args.config or () if name not in result.configurations]
+    if unknown:
+        from checker.base.diagnostics import suggest
+        near = suggest(unknown[0], result.configurations)
+        print(f"rulebook fuzz: no configuration \"{unknown[0]}\" in the spec"
+              + (f" (did you mean \"{near}\"?)" if near else ""), file=sys.stderr)
+        return 2
+    if args.config and not any(result.configurations[name] for name in args.config):
+        print("rulebook fuzz: no player count satisfies the configuration's constraints", file=sys.stderr)
+        return 1
     start = time.process_time()
-    report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database, args.budget)
+    report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database, args.budget, args.config)
     cpu = time.process_time() - start
     failure = report.failure
     summary = {"command": "fuzz", "ok": failure is None, "exit_code": 0 if failure is None else 1,

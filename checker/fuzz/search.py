@@ -71,10 +71,11 @@ def _decisions(events) -> int:
 class Games:
     """The games of one checked spec: its engine and each (configuration, players)'s cards."""
 
-    def __init__(self, result, spec: list[str]):
+    def __init__(self, result, spec: list[str], configurations: list[str] | None = None):
         self.program = result.program
         self.spec = spec
-        self.playable = [(name, sorted(counts)) for name, counts in result.configurations.items() if counts]
+        self.playable = [(name, sorted(counts)) for name, counts in result.configurations.items()
+                         if counts and (not configurations or name in configurations)]
         self.counts = dict(self.playable)
         self.engine = Engine(result.typed)
         self._selections: dict[tuple[str, int], dict] = {}
@@ -103,10 +104,10 @@ class Games:
 
 
 def fuzz(result, spec: list[str], games: int = 100, seed: int = 0, database: str | None = None,
-         budget: int = 2000) -> FuzzReport:
-    """Play up to ``games`` games of the checked spec ``result`` (its paths ``spec``, written into logs);
-    stop at the first failure, shrunk within ``budget`` games."""
-    table = Games(result, spec)
+         budget: int = 2000, configurations: list[str] | None = None) -> FuzzReport:
+    """Play up to ``games`` games of the checked spec ``result`` (its paths ``spec``, written into logs) in
+    its ``configurations`` (default: all); stop at the first failure, shrunk within ``budget`` games."""
+    table = Games(result, spec, configurations)
     report = FuzzReport(table=table)
     if not table.playable:
         return report
