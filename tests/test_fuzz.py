@@ -106,3 +106,15 @@ def test_the_shrinker_keeps_a_game_that_cannot_shrink():
     assert shrink(games.engine, games.selection, case, lambda c: games.counts[c]) == (case, 1)
     report = fuzz(_checked(("tests/fixtures/good/minimal_game.rules",)), ["x"], games=5)
     assert report.failure is None and report.games == 5
+
+
+def test_discounts_past_a_districts_cost_make_it_free_not_a_negative_payment():
+    """The fan's stacked discounts made `bâtir` transfer -1 (« a transfer of -1: amounts cannot be negative »,
+    spec/citadelles/01-partie.rules): the 4th edition's decision `rabais_cumulés` pays 0, never less.  A house
+    rule taking 10 off every cost plays its games to the end."""
+    paths = ("spec/citadelles", "tests/fixtures/fuzz/gratuit.rules")
+    result = _checked(paths)
+    assert "rabais_cumulés" in result.program.decisions
+    report = fuzz(result, list(paths), games=4, configurations=["Première partie"])
+    assert report.failure is None, report.failure and report.failure.message
+    assert report.games == 4
