@@ -107,3 +107,11 @@ def test_simulate_names_the_users_file_and_how_to_play_the_failed_game_again(cap
     code, _, err = run_cli(capsys, "play", "spec/citadelles", FIXTURE, "-c", "Première partie", "-n", "2", "-s", "0",
                            "--agent", "greedy", "-q")
     assert code == 1 and "transfer of 2 from a counter holding 1" in err
+
+
+def test_play_without_a_configuration_takes_the_specs_first_for_that_count(capsys):
+    """As `simulate` does: `-c` left out, the spec's first configuration that the player count allows."""
+    code, out, _ = run_cli(capsys, "play", "spec/citadelles", "-n", "3", "-q", "--json")
+    assert code == 0 and json.loads(out)["configuration"] == "Développement", "Première partie is not for 3"
+    code, _, err = run_cli(capsys, "play", "spec/citadelles", "-n", "9", "-q")
+    assert code == 2 and "no configuration of the spec is for 9 players: give --config" in err

@@ -121,7 +121,12 @@ def card_names(text: str | None) -> list[str]:
     return [n.strip() for n in (text or "").split(",") if n.strip()]
 
 
-def prepare_game(command: str, paths: list[Path], config: str, players: int, add: list[str] = (),
+def default_configuration(result: CheckResult, players: int) -> str | None:
+    """The spec's first configuration that ``players`` players can play (None if there is none)."""
+    return next((name for name, counts in result.configurations.items() if players in counts), None)
+
+
+def prepare_game(command: str, paths: list[Path], config: str | None, players: int, add: list[str] = (),
                  remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
     """Check the spec and select the configuration's cards, with cards added and removed: (check result,
     selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
@@ -129,6 +134,12 @@ def prepare_game(command: str, paths: list[Path], config: str, players: int, add
     if result is None:
         return 1
     program = result.program
+    if config is None:          # not given: the spec's first configuration for that many players
+        config = default_configuration(result, players)
+        if config is None:
+            print(f"rulebook {command}: no configuration of the spec is for {players} players: give --config "
+                  f"(`rulebook configs` lists them)", file=sys.stderr)
+            return 2
     if config not in program.configurations:
         print(f"rulebook {command}: {unknown_configuration(program, config)}", file=sys.stderr)
         return 2

@@ -72,6 +72,9 @@ def play_command(args) -> int:
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared
+    if args.config is None:
+        from checker.front.command import default_configuration
+        args.config = default_configuration(result, args.players)
     human = getattr(args, "human", None)
     if human is not None and not 1 <= human <= args.players:
         print(f"rulebook play: --human takes a seat from 1 to {args.players}, not {human}", file=sys.stderr)
@@ -257,7 +260,8 @@ def add_parsers(new_command) -> dict:
     spec_arguments(play)
     play.add_argument("--players", "-n", type=int, required=True, help="number of players")
     play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
-    play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
+    play.add_argument("--config", "-c", help="a named configuration of the spec (default: the spec's first "
+                                               "configuration for that many players)")
     play.add_argument("--json", metavar="FILE", nargs="?", const="-",
                       help="the full log (every decision point) as JSON: on the standard output, or written to FILE")
     play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")
