@@ -71,7 +71,12 @@ def fuzz_command(args) -> int:
         print("rulebook fuzz: no player count satisfies the configuration's constraints", file=sys.stderr)
         return 1
     start = time.process_time()
-    report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database, args.budget, args.config)
+    update, close = terminal.progress(args.games, "game")
+    try:
+        report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database, args.budget,
+                      args.config, update)
+    finally:
+        close()
     cpu = time.process_time() - start
     failure = report.failure
     summary = {"command": "fuzz", "ok": failure is None, "exit_code": 0 if failure is None else 1,

@@ -104,9 +104,10 @@ class Games:
 
 
 def fuzz(result, spec: list[str], games: int = 100, seed: int = 0, database: str | None = None,
-         budget: int = 2000, configurations: list[str] | None = None) -> FuzzReport:
+         budget: int = 2000, configurations: list[str] | None = None, progress=None) -> FuzzReport:
     """Play up to ``games`` games of the checked spec ``result`` (its paths ``spec``, written into logs) in
-    its ``configurations`` (default: all); stop at the first failure, shrunk within ``budget`` games."""
+    its ``configurations`` (default: all); stop at the first failure, shrunk within ``budget`` games.
+    ``progress(1)``, if given, is called after each good game."""
     table = Games(result, spec, configurations)
     report = FuzzReport(table=table)
     if not table.playable:
@@ -132,6 +133,8 @@ def fuzz(result, spec: list[str], games: int = 100, seed: int = 0, database: str
             raise
         report.games += 1
         report.decisions += _decisions(game.events)
+        if progress is not None:
+            progress(1)
         logged = {**table.header(Case(name, players, game_seed, ())), "events": game.events,
                   "scores": game.scores, "winners": game.winners, "final_state": state_digest(engine.st)}
         logged = json.loads(json.dumps(logged))          # the log as it is written and read back
