@@ -1,9 +1,9 @@
 """Playing games of a checked spec under Hypothesis, and shrinking the first failure.
 
 Hypothesis draws the configuration, the player count (among those the configuration allows), the game's seed
-and the seed of the players' choices (each uniform among the options, see :class:`DrawnAgent`).  Each game must: raise no runtime error of the spec (the engine checks every
-invariant at every decision, and stops a game past its bound of decisions, both as runtime errors), and replay
-to the same game from its own log.  Hypothesis's own shrinking is not used (over a few hundred draws it stops
+and the seed of the players' choices (each uniform among the options, see :class:`DrawnAgent`).  Each game
+must: raise no runtime error of the spec (the engine checks every invariant at every decision, and stops a
+game past its bound of decisions, both as runtime errors), and replay to the same game from its own log.  Hypothesis's own shrinking is not used (over a few hundred draws it stops
 far from the shortest game): the first failing game is shrunk by :func:`checker.fuzz.shrink.shrink`, delta
 debugging over its choices, and the shortest game found is played once more, recorded, as the failure's log
 (the shape `rulebook play --json` writes for a game that stopped on an error: `rulebook replay` stops on it
