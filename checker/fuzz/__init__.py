@@ -5,6 +5,5 @@ bound and logs that do not replay; the first failure is shrunk by delta debuggin
 game."""
 
 from checker.fuzz.search import FuzzFailure, FuzzReport, fuzz
-from checker.fuzz.shrink import Case, shrink
 
-__all__ = ["fuzz", "FuzzReport", "FuzzFailure", "shrink", "Case"]
+__all__ = ["fuzz", "FuzzReport", "FuzzFailure"]
