@@ -11,8 +11,8 @@ from checker.base import terminal
 from checker.base.diagnostics import render_human, render_short
 from checker.base.terminal import spec_arguments
 from checker.front.check import CheckResult, checked_spec
-from checker.front.configurations import (Selection, explain, game_player_counts, refusals, select, span_text,
-                                          spans_of_counts, unknown_configuration)
+from checker.front.configurations import (ConfigEvalError, Selection, explain, game_player_counts, refusals, select,
+                                          span_text, spans_of_counts, unknown_configuration)
 from checker.front.program import did_you_mean
 
 __all__ = ["add_parsers", "check_command", "configs_command", "describe", "card_names", "prepare_game"]
@@ -121,7 +121,12 @@ def card_names(text: str | None) -> list[str]:
     return [n.strip() for n in (text or "").split(",") if n.strip()]
 
 
-def prepare_game(command: str, paths: list[Path], config: str, players: int, add: list[str] = (),
+def default_configuration(result: CheckResult, players: int) -> str | None:
+    """The spec's first configuration that ``players`` players can play (None if there is none)."""
+    return next((name for name, counts in result.configurations.items() if players in counts), None)
+
+
+def prepare_game(command: str, paths: list[Path], config: str | None, players: int, add: list[str] = (),
                  remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
     """Check the spec and select the configuration's cards, with cards added and removed: (check result,
     selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
@@ -129,16 +134,29 @@ def prepare_game(command: str, paths: list[Path], config: str, players: int, add
     if result is None:
         return 1
     program = result.program
+    if config is None:          # not given: the spec's first configuration for that many players
+        config = default_configuration(result, players)
+        if config is None:
+            print(f"rulebook {command}: no configuration of the spec is for {players} players: give --config "
+                  f"(`rulebook configs` lists them)", file=sys.stderr)
+            return 2
     if config not in program.configurations:
         print(f"rulebook {command}: {unknown_configuration(program, config)}", file=sys.stderr)
         return 2
     counts = result.configurations.get(config, [])
-    if players not in counts:
+    # with cards added or removed, the spec's constraints judge the selection at any count of the game: the
+    # configuration's own counts are those its cards, as written, allow
+    composed = bool(add or remove) and players in game_player_counts(program)
+    if players not in counts and not composed:
         why = "; ".join(refusals(program, program.configurations[config], counts, players, span_text(result.sources)))
         print(f"rulebook {command}: configuration \"{config}\" cannot be played by {players} players: {why}"
               f" (`rulebook configs` lists what each configuration allows)", file=sys.stderr)
         return 2
-    selection = select(program, program.configurations[config], players)
+    try:
+        selection = select(program, program.configurations[config], players)
+    except ConfigEvalError as exc:
+        print(f"rulebook {command}: configuration \"{config}\" at {players} players: {exc}", file=sys.stderr)
+        return 2
     cards = {kind: list(names) for kind, names in selection.cards.items()}
     for name in remove:
         kind = program.cards[name].kind if name in program.cards else None

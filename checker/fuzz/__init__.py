@@ -1,6 +1,8 @@
-"""`rulebook fuzz`: it takes a rule set and gives games played under Hypothesis — the configuration, the player
-count, the seed and every choice drawn by it — checked for runtime errors, broken invariants, games past their
-bound and logs that do not replay; a failure is shrunk and written as a log `rulebook replay` reads, and its events printed."""
+"""`rulebook fuzz`: it takes a rule set and gives games drawn by Hypothesis — the configuration, the player
+count, the seed and the seed of every choice — checked for runtime errors, broken invariants, games past their
+bound and logs that do not replay; the first failure is shrunk by delta debugging over its choices
+(:mod:`checker.fuzz.shrink`), written as a log `rulebook replay` reads, and printed as `rulebook play` prints a
+game."""
 
 from checker.fuzz.search import FuzzFailure, FuzzReport, fuzz
 

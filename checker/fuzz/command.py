@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from checker.base import terminal
+from checker.base.terminal import completes
 from checker.front.check import checked_spec
 from checker.base.diagnostics import Diagnostic, render_human
 from checker.base.output import OutputError, plan, write_json
@@ -33,6 +34,13 @@ def add_parsers(new_command) -> dict:
                       help="where the minimal failing game is written (default fuzz-failure.json)")
     fuzz.add_argument("--database", metavar="DIR",
                       help="keep failures found in this Hypothesis example database (replayed first next time)")
+    fuzz.add_argument("--config", "-c", metavar="NAME", action="append",
+                      help="play only this configuration (repeat for several; default: every configuration)")
+    fuzz.add_argument("--budget", type=int, default=2000,
+                      help="the most games played to shrink a failure (default 2000)")
+    completes(fuzz.add_argument("--lexicon", metavar="FILE",
+                                help="the book's wording for the failing game's log (default: the lexicon the "
+                                     "nearest rulebook.toml above the spec names)"), "file")
     fuzz.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
     fuzz.add_argument("--force", action="store_true", help="replace the --log file if it exists")
     return {"fuzz": fuzz_command}
@@ -40,8 +48,8 @@ def add_parsers(new_command) -> dict:
 
 def fuzz_command(args) -> int:
     from checker.fuzz.search import fuzz
-    if args.games < 1:
-        print("rulebook fuzz: --games takes a number from 1", file=sys.stderr)
+    if args.games < 1 or args.budget < 1:
+        print("rulebook fuzz: --games and --budget take a number from 1", file=sys.stderr)
         return 2
     paths = [Path(args.spec), *map(Path, args.more)]
     try:
@@ -52,8 +60,23 @@ def fuzz_command(args) -> int:
     result = checked_spec("fuzz", paths)
     if result is None:
         return 1
+    unknown = [name for name in args.config or () if name not in result.configurations]
+    if unknown:
+        from checker.base.diagnostics import suggest
+        near = suggest(unknown[0], result.configurations)
+        print(f"rulebook fuzz: no configuration \"{unknown[0]}\" in the spec"
+              + (f" (did you mean \"{near}\"?)" if near else ""), file=sys.stderr)
+        return 2
+    if args.config and not any(result.configurations[name] for name in args.config):
+        print("rulebook fuzz: no player count satisfies the configuration's constraints", file=sys.stderr)
+        return 1
     start = time.process_time()
-    report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database)
+    update, close = terminal.progress(args.games, "game")
+    try:
+        report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database, args.budget,
+                      args.config, update)
+    finally:
+        close()
     cpu = time.process_time() - start
     failure = report.failure
     summary = {"command": "fuzz", "ok": failure is None, "exit_code": 0 if failure is None else 1,
@@ -71,50 +94,36 @@ def fuzz_command(args) -> int:
         return 2
     span = failure.span
     summary.update({"failure": failure.message, "kind": failure.kind, "decisions_of_failure": failure.decisions,
+                    "decisions_found": failure.found, "shrink_tries": failure.tries,
                     "log": args.log, "location": None if span is None else
                     {"file": span.file, "line": span.line, "column": span.column}})
     if args.json:
         terminal.emit_json(summary)
         return 1
-    names = [f"Joueur {seat + 1}" for seat in range(failure.record["players"])]
     record = failure.record
     print(f"{result.program.game.name if result.program.game else 'Partie'} — {record['configuration']}, "
           f"{record['players']} joueurs, graine {record['seed']}")
-    for event in record["events"]:
-        line = _event_line(event, names)
-        if line is not None:
-            print(line)
+    if failure.case is not None:
+        _narrate(report.table, paths, failure.case, args.lexicon)
     message = f"the spec failed while playing: {failure.message}"
     print(render_human([Diagnostic("R0001", message, span)], result.sources, color=terminal.colored()),
           file=sys.stderr)
-    print(f"fuzz: a failure after {report.games} good game(s), shrunk to {failure.decisions} decision(s); "
-          f"written to {args.log} (`rulebook replay {args.log}` plays it again)", file=sys.stderr)
+    shrunk = (f"shrunk from {failure.found} to {failure.decisions} decision(s) in {failure.tries} tries"
+              if failure.case is not None else f"{failure.decisions} decision(s)")
+    print(f"fuzz: a failure after {report.games} good game(s), {shrunk}; written to {args.log} "
+          f"(`rulebook replay {args.log}` plays it again)", file=sys.stderr)
     return 1
 
 
-def _event_line(event: dict, names: list[str], viewer: int | None = None) -> str | None:
-    """One line of the failing game's log for an event (None: not shown): the engine's events as they are, not yet
-    `rulebook play`'s narration in the book's words (that narrates live, through :mod:`checker.human`).  With a ``viewer`` (a person
-    playing that seat), other players' secret choices and reveals to others are not shown."""
-    kind = event["kind"]
-    if kind == "round":
-        return f"\n=== Tour {event['number']} ==="
-    if kind == "log":
-        return event["text"]
-    if kind == "reveal":
-        to = event.get("to")
-        if viewer is not None and to is not None and to != viewer:
-            return f"  révélé à {names[to]}"
-        to = f" à {names[to]}" if to is not None else ""
-        return f"  révélé{to} : {event['value']}"
-    if kind == "power":
-        return f"  {names[event['player']]} utilise {event['power']} ({event['card']})"
-    if kind == "cancel":
-        return f"  {event['action']} n'a pas lieu : annulé au moment « {event['window']} »"
-    if kind == "decision":
-        secret = " (en secret)" if event.get("secret") else ""
-        if viewer is not None and event.get("secret") and event["player"] != viewer:
-            return f"  {names[event['player']]}{secret} — {event['prompt']}"
-        chosen = event["options"][event["chosen"]]
-        return f"  {names[event['player']]}{secret} — {event['prompt']} → {chosen}"
-    return None
+def _narrate(games, paths: list[Path], case, lexicon: str | None) -> None:
+    """The shortest failing game's log, in the words `rulebook play` prints a game with (its own printing)."""
+    from checker.human import LexiconError, Table, find_lexicon
+    try:
+        words = find_lexicon(paths, lexicon)
+    except LexiconError as exc:
+        print(f"rulebook fuzz: {exc} (the log is printed with the spec's identifiers)", file=sys.stderr)
+        words = None
+    table = Table(games.engine, words, None)
+    games.recorded(case, agents=table.agents)
+    table.show_events()
+    print()

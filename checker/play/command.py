@@ -14,7 +14,7 @@ from checker.runtime import Engine, SpecRuntimeError
 from checker.runtime.players import make_agent
 from checker.human.agent import HumanQuit
 from checker.base.documents import DocumentError, read_document, report, spec_paths
-from checker.runtime.replay import ReplayMismatch, replay, state_digest, validate_log
+from checker.runtime.replay import ReplayMismatch, failure_of, replay, state_digest, validate_log
 
 __all__ = ["add_parsers", "play_command", "replay_command"]
 
@@ -28,9 +28,17 @@ def _ask(prompt: str) -> str:
     return answer
 
 
-def _spec_failed(exc: SpecRuntimeError) -> int:
+def _spec_failed(exc: SpecRuntimeError, result: CheckResult | None = None) -> int:
+    """Say the spec's runtime error, with the failing statement's line and a caret when the spec's sources
+    are at hand."""
+    message = f"the spec failed while playing: {exc.message}"
+    if result is not None:
+        from checker.base.diagnostics import Diagnostic, render_human
+        print(render_human([Diagnostic("R0001", message, exc.span)], result.sources, color=terminal.colored()),
+              end="", file=sys.stderr)
+        return 1
     where = f"{exc.span}: " if exc.span is not None else ""
-    print(f"{where}error[R0001]: the spec failed while playing: {exc.message}", file=sys.stderr)
+    print(f"{where}error[R0001]: {message}", file=sys.stderr)
     return 1
 
 
@@ -64,6 +72,9 @@ def play_command(args) -> int:
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared
+    if args.config is None:
+        from checker.front.command import default_configuration
+        args.config = default_configuration(result, args.players)
     human = getattr(args, "human", None)
     if human is not None and not 1 <= human <= args.players:
         print(f"rulebook play: --human takes a seat from 1 to {args.players}, not {human}", file=sys.stderr)
@@ -93,10 +104,13 @@ def play_command(args) -> int:
     if not args.quiet:
         game_name = result.program.game.name if result.program.game else "Partie"
         print(f"{game_name} — {args.config}, {args.players} joueurs, graine {args.seed}")
+    record = {"spec": [str(args.spec), *map(str, args.more)], "configuration": args.config,
+              "players": args.players, "seed": args.seed, "add": _names(args.add), "remove": _names(args.remove),
+              "selection": selection.cards}
     try:
         game = engine.play(selection.cards, args.players, args.seed, agents)
     except SpecRuntimeError as exc:
-        return _spec_failed(exc)
+        return _play_failed(args, engine, table, result, record, exc)
     except HumanQuit:
         print("\nPartie interrompue.", file=sys.stderr)
         return 130
@@ -108,16 +122,35 @@ def play_command(args) -> int:
     print("\nScores : " + ", ".join(f"{names[p]} {s}" for p, s in sorted(game.scores.items())))
     print("Vainqueur : " + " et ".join(names[p] for p in game.winners))
     if args.json:
-        record = {"spec": [str(args.spec), *map(str, args.more)], "configuration": args.config,
-                  "players": args.players, "seed": args.seed, "add": _names(args.add),
-                  "remove": _names(args.remove), "selection": selection.cards,
-                  "events": game.events, "scores": game.scores, "winners": game.winners,
-                  "final_state": state_digest(engine.st)}
+        record.update({"events": game.events, "scores": game.scores, "winners": game.winners,
+                       "final_state": state_digest(engine.st)})
         if args.json == "-":
             terminal.emit_json(record)
             return 0
         return _write("play", args.json, record, args.force)
     return 0
+
+
+def _play_failed(args, engine: Engine, table, result: CheckResult, record: dict, exc: SpecRuntimeError) -> int:
+    """The game stopped on an error of the spec: print its log up to there and the error, and write the
+    ``--json`` log of every decision up to the error, marked with it (``rulebook replay`` stops on it again)."""
+    if table is not None:
+        table.show_events()
+        print()
+    _spec_failed(exc, result)
+    if not args.json:
+        return 1
+    record.update({"events": list(engine.events), "scores": {}, "winners": [], "error": failure_of(exc)})
+    if args.json == "-":
+        terminal.emit_json(record)
+        return 1
+    code = _write("play", args.json, record, args.force)
+    if code:
+        return code
+    decisions = sum(1 for e in engine.events if e["kind"] == "decision")
+    print(f"the game up to the error ({decisions} decisions) is written to {args.json}: "
+          f"`rulebook replay {args.json}` plays it again", file=sys.stderr)
+    return 1
 
 
 def replay_command(args) -> int:
@@ -159,13 +192,23 @@ def replay_command(args) -> int:
                                 "differs": str(exc)})
         return 1
     except SpecRuntimeError as exc:
-        return _spec_failed(exc)
+        return _spec_failed(exc, result)
     if outcome.hashed == outcome.decisions:
         states = "same state at each"
     elif outcome.hashed == 0:
         states = "same options at each (the log has no state digests)"
     else:
         states = f"same options at each, same state at the {outcome.hashed} that have a digest in the log"
+    if outcome.failure is not None:
+        # the log of a game that stopped on an error: reproduced, and the spec still fails (exit 1)
+        print(f"replay ok: {outcome.decisions} decisions, {states}, and the game stops again on the log's error")
+        _spec_failed(outcome.failure, result)
+        code = _write_state("replay", args, recorder)
+        if getattr(args, "json", False) and not code:
+            terminal.emit_json({"command": "replay", "ok": False, "exit_code": 1, "same": True,
+                                "decisions": outcome.decisions, "states_compared": outcome.hashed,
+                                "error": failure_of(outcome.failure)})
+        return code or 1
     print(f"replay ok: {outcome.decisions} decisions, {states}, same scores")
     code = _write_state("replay", args, recorder)
     if getattr(args, "json", False) and not code:
@@ -217,7 +260,8 @@ def add_parsers(new_command) -> dict:
     spec_arguments(play)
     play.add_argument("--players", "-n", type=int, required=True, help="number of players")
     play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
-    play.add_argument("--config", "-c", required=True, help="a named configuration of the spec")
+    play.add_argument("--config", "-c", help="a named configuration of the spec (default: the spec's first "
+                                               "configuration for that many players)")
     play.add_argument("--json", metavar="FILE", nargs="?", const="-",
                       help="the full log (every decision point) as JSON: on the standard output, or written to FILE")
     play.add_argument("--quiet", "-q", action="store_true", help="print only the scores and the winner")

@@ -23,7 +23,7 @@ from typing import Callable
 from checker.base.documents import DocumentError, excerpt, schema_problems
 
 __all__ = ["state_digest", "LogError", "ReplayMismatch", "Replayer", "ReplayAgent", "ReplayResult",
-           "validate_log", "replay"]
+           "validate_log", "replay", "failure_of"]
 
 
 # ---------------------------------------------------------------- state digests
@@ -185,6 +185,7 @@ class ReplayResult:
     hashed: int              # of which the state was compared
     scores: dict[int, int]
     winners: list[int]
+    failure: Exception | None = None   # the spec's runtime error, for a log of a game that stopped on one
 
 
 def _plain(value):
@@ -192,16 +193,36 @@ def _plain(value):
     return json.loads(json.dumps(value, ensure_ascii=False))
 
 
-def replay(engine, record: dict, decisions: list[dict]) -> ReplayResult:
-    """Play the logged game again on ``engine`` (a compiled spec) and compare it with ``record``.
+def failure_of(exc) -> dict:
+    """How a log records the runtime error that stopped its game: the message and where in the spec."""
+    span = getattr(exc, "span", None)
+    return {"message": exc.message, "at": None if span is None else str(span)}
 
-    Raises :class:`ReplayMismatch` at the first difference (``SpecRuntimeError`` if the spec fails)."""
+
+def replay(engine, record: dict, decisions: list[dict], agents: Callable | None = None) -> ReplayResult:
+    """Play the logged game again on ``engine`` (a compiled spec) and compare it with ``record``.  A log that
+    ends on an error (``record["error"]``, written by a game that stopped on one) replays when the game stops
+    on the same error after the same decisions; the result's ``failure`` is that error.  ``agents``, if given,
+    wraps the replaying agents (to narrate them).
+
+    Raises :class:`ReplayMismatch` at the first difference (``SpecRuntimeError`` if the spec fails where the
+    log does not)."""
+    from checker.runtime.state import SpecRuntimeError
     replayer = Replayer(decisions, lambda: engine.st)
     players = record["players"]
+    expected = record.get("error")
     engine.recording = True
-    game = engine.play(record["selection"], players, record["seed"],
-                       [ReplayAgent(replayer, seat) for seat in range(players)])
+    seats = [ReplayAgent(replayer, seat) for seat in range(players)]
+    try:
+        game = engine.play(record["selection"], players, record["seed"], agents(seats) if agents else seats)
+    except SpecRuntimeError as exc:
+        if expected is None:
+            raise
+        return _replay_failure(engine, record, decisions, replayer, exc)
     answered = replayer.next
+    if expected is not None:
+        raise ReplayMismatch(answered, f"the log ends on an error ({expected['message']}), but the replayed game "
+                                       f"plays on to its end", after=True)
     if answered < len(decisions):
         left = decisions[answered]
         raise ReplayMismatch(answered + 1, f"the game ended, but the log goes on with « {left['prompt']} » "
@@ -231,6 +252,40 @@ def replay(engine, record: dict, decisions: list[dict]) -> ReplayResult:
         raise ReplayMismatch(answered, f"the winners differ: the log has {_show_seats(record['winners'])}, "
                                        f"the replay has {_show_seats(game.winners)}", after=True)
     return ReplayResult(answered, replayer.hashed, game.scores, game.winners)
+
+
+def _replay_failure(engine, record: dict, decisions: list[dict], replayer: Replayer, exc) -> ReplayResult:
+    """The replayed game stopped on ``exc`` and the log ends on an error: the same one, after the same
+    decisions and the same events?"""
+    answered = replayer.next
+    expected, found = record["error"], failure_of(exc)
+    if answered < len(decisions):
+        left = decisions[answered]
+        raise ReplayMismatch(answered + 1, f"the game stopped on an error ({found['message']}) before the log's "
+                                           f"« {left['prompt']} » ({len(decisions) - answered} decision(s) left)",
+                             left["player"], engine.st.round)
+    if not _same_failure(found, expected):
+        raise ReplayMismatch(answered, f"the game stops on another error: the log has {excerpt(expected, 200)}, "
+                                       f"the replay has {excerpt(found, 200)}", after=True)
+    logged = [{k: v for k, v in e.items() if k != "state"} for e in record["events"]]
+    replayed = [{k: v for k, v in e.items() if k != "state"} for e in _plain(engine.events)]
+    if logged != replayed:
+        i = next((i for i, (a, b) in enumerate(zip(logged, replayed)) if a != b), min(len(logged), len(replayed)))
+        raise ReplayMismatch(answered, f"the events differ from event {i} on ({len(logged)} in the log, "
+                                       f"{len(replayed)} in the replay)", after=True)
+    return ReplayResult(answered, replayer.hashed, {}, [], exc)
+
+
+def _same_failure(a: dict, b: dict) -> bool:
+    """The same message at the same line and column of a file of the same name (the spec may be read from
+    another directory than the one the log was written in)."""
+    def where(at):
+        if not isinstance(at, str):
+            return at
+        file, line, column = (at.rsplit(":", 2) + ["", ""])[:3]
+        return file.replace("\\", "/").rsplit("/", 1)[-1], line, column
+
+    return a.get("message") == b.get("message") and where(a.get("at")) == where(b.get("at"))
 
 
 def _show_scores(scores: dict) -> str:

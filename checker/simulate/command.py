@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
 
 from checker.base.terminal import spec_arguments
-from checker.simulate.games import Job, run_games, spec_files
+from checker.simulate.games import Job, lineup_of, run_games, spec_files, user_located
 from checker.base.output import OutputError, plan, plan_directory, write_bytes, write_json, write_text
 from checker.simulate.report import comparison_report, csv_text, text_report
 from checker.simulate.stats import compare, summarize
@@ -95,6 +97,27 @@ def _outputs(args) -> list[Path] | int:
     return [Path(p) for p in (args.json, args.csv) if p and p != "-"]
 
 
+def _reproduce(args, job, meta: dict, records) -> str | None:
+    """How to play the first failed game again with its French log and a replayable `--json` log: the
+    `rulebook play` line with its seed, when one agent plays every seat (play seeds its agents as simulate
+    does); else where it is in the run."""
+    failed = next((r for r in records if r.error), None)
+    if failed is None:
+        return None
+    seed = job.seed + failed.index
+    agents = set(lineup_of(job, failed.index))
+    if len(agents) > 1 or (agents == {"montecarlo"} and (job.playouts, job.depth) != (24, 300)):
+        return (f"  the first is game {failed.index} (seed {seed}); its agents differ by seat, which `rulebook "
+                f"play` cannot seat: `rulebook fuzz` finds and shrinks such failures")
+    words = ["rulebook", "play", *meta["spec"], "-c", meta["configuration"], "-n", str(job.players), "-s", str(seed),
+             "--agent", agents.pop()]
+    for option in ("add", "remove"):
+        if meta[option]:
+            words += [f"--{option}", ",".join(meta[option])]
+    return (f"  the first (game {failed.index}) is played again, with its log up to the error and a log "
+            f"`rulebook replay` reads, by:\n    {shlex.join(words + ['--json', 'partie.json'])}")
+
+
 def simulate_command(args) -> int:
     from checker.base.parallel import cores
     if not 1 <= args.games <= MAX_GAMES:
@@ -136,9 +159,14 @@ def simulate_command(args) -> int:
     update, close = progress(args.games * (2 if second else 1), "game")
     start = time.perf_counter()
     summaries = []
+    reproduce = None
     try:
         for job, meta, kinds in filter(None, (first, second)):
             records = run_games(job, args.games, workers, args.cluster, update)
+            records = [dataclasses.replace(r, error=user_located(r.error, job, meta["spec"])) if r.error else r
+                       for r in records]
+            if reproduce is None:
+                reproduce = _reproduce(args, job, meta, records)
             summaries.append(summarize(meta, records, kinds, [f"Joueur {s + 1}" for s in range(args.players)]))
     except ImportError:
         if not args.cluster:
@@ -165,6 +193,8 @@ def simulate_command(args) -> int:
     if failed:
         print(f"rulebook simulate: {failed} game(s) stopped on an error of the spec (left out of the rates)",
               file=sys.stderr)
+        if reproduce:
+            print(reproduce, file=sys.stderr)
     return code or (1 if failed else 0)
 
 

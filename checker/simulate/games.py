@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import hashlib
+import os
 import shutil
 import tempfile
 import threading
@@ -30,7 +31,7 @@ from typing import Callable
 
 from checker.base.parallel import chunks, ordered_map
 
-__all__ = ["Job", "GameRecord", "spec_files", "play_chunk", "run_games", "lineup_of", "MAX_SPEC_BYTES"]
+__all__ = ["Job", "GameRecord", "spec_files", "play_chunk", "run_games", "lineup_of", "user_located", "MAX_SPEC_BYTES"]
 
 MAX_SPEC_BYTES = 64 * 2**20     # the spec's files are shipped to workers: refuse a larger "spec"
 CONNECT_SECONDS = 20            # how long to wait for a cluster's scheduler
@@ -89,6 +90,14 @@ def spec_files(paths: list[Path]) -> tuple[tuple[tuple[str, bytes], ...], tuple[
     return tuple(files), tuple(roots), digest.hexdigest()[:16]
 
 
+def user_located(error: str, job: Job, paths: list) -> str:
+    """A worker's error, located in the user's files: the job's root ``i/name`` becomes the i-th spec path."""
+    for root, path in zip(job.roots, paths):
+        if error.startswith(root + "/") or error.startswith(root + ":"):
+            return Path(path).as_posix() + error[len(root):]
+    return error
+
+
 def lineup_of(job: Job, game: int) -> tuple[str, ...]:
     """The agents by seat in game ``game``: the lineup turned ``game`` seats."""
     n = job.players
@@ -126,6 +135,7 @@ def _prepared(job: Job):
             raise RuntimeError(f"the spec has {len(result.reporter.errors)} error(s) in a worker")
         engine = Engine(result.typed)
         engine.recording = False
+        engine.spec_directory = directory       # where this worker put the spec's files
         cache.clear()           # one job at a time per worker thread
         cache[job.key] = engine
     return cache[job.key]
@@ -179,7 +189,10 @@ def play_chunk(task: tuple[Job, int, int]) -> list[GameRecord]:
             result = engine.play(selection, job.players, seed, agents)
             sample()
         except SpecRuntimeError as exc:
-            where = f"{exc.span}: " if exc.span is not None else ""
+            where = ""
+            if exc.span is not None:        # the file as the job names it (« 0/citadelles/… »), not the copy's
+                file = os.path.relpath(os.path.realpath(exc.span.file), os.path.realpath(engine.spec_directory))
+                where = f"{Path(file).as_posix()}:{exc.span.line}:{exc.span.column}: "
             records.append(GameRecord(game, error=f"{where}{exc.message}"))
             continue
         finally:

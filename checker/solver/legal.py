@@ -219,6 +219,17 @@ class Legality:
         args = tuple(enc.expr(a, local) for a in item.args)
         return args, conds
 
+    def _outside(self, pin, dom: list) -> bool:
+        """The move's values (``pin``) are outside the offer's collections (``dom``)."""
+        formulas = [f for _, f in dom if not (is_const(f) and f)]
+        if any(is_const(f) and not f for f in formulas):
+            return True
+        s = make_solver(self.settings)
+        if not is_const(pin):
+            s.add(pin)
+        s.add(*[as_bool(f) for f in formulas])
+        return run(s).status == "unsat"
+
     def _rule_conditions(self, enc: Encoder, action: str, args: tuple):
         legal, parts, permits = enc.legality(action, args)
         conds = []
@@ -320,6 +331,7 @@ class Legality:
                 self.scopes.cites.get(id(site), ()))])
         enc = self._encoder()
         candidates = []
+        outside = []        # action candidates: (index, action, domain, pin, types)
         for kind, payload, conds in self._options(enc, point):
             if kind != move[0]:
                 continue
@@ -336,6 +348,7 @@ class Legality:
                 if is_const(pin) and not pin:
                     continue        # this option is offered with other values than the move's (a fixed argument)
                 candidates.append((dom + rules, pin, (parts, permits, args, move[2], types)))
+                outside.append((len(candidates) - 1, item.action, dom, pin, types))
             elif kind == "power":
                 if payload != (move[1], move[2]):
                     continue
@@ -370,8 +383,17 @@ class Legality:
         if not candidates:
             return Verdict("illegal", move, [self._not_offered(point, move)])
         best = None
-        for conds, pin, extra in candidates:
+        concrete = {i: rest for i, *rest in outside}
+        for i, (conds, pin, extra) in enumerate(candidates):
             verdict = self._decide(enc, move, conds, pin, extra)
+            if verdict.status == "illegal" and i in concrete and self._outside(pin, concrete[i][1]):
+                # the move's values are not among those the offer draws from: the symbolic arguments cannot take
+                # them, so the rules are read on the move's own values (the rule that forbids a tile on an
+                # occupied cell, not one whose condition merely mentions the cell)
+                action, dom, _, types = concrete[i]
+                args = tuple(enc.from_runtime(v, t) for v, t in zip(move[2], types))
+                rules, parts, permits = self._rule_conditions(enc, action, args)
+                verdict = self._decide(enc, move, dom + rules, pin, (parts, permits, args, move[2], types))
             self._explain(enc, verdict)
             if verdict.status == "legal":
                 return verdict

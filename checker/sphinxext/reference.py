@@ -115,6 +115,10 @@ def decision_users(book: Book) -> dict[str, list]:
         for s in ast.statements(proc.body):
             if isinstance(s, ast.DecisionStmt):
                 add(s.name, proc)
+    for action in program.actions.values():
+        for s in ast.statements(action.body or ()):
+            if isinstance(s, ast.DecisionStmt):
+                add(s.name, action)
     return users
 
 
