@@ -26,7 +26,7 @@ import z3
 
 from checker.front import ast
 from checker.diff.pair import Pair, Side
-from checker.diff.semantic import Difference, _differ, _judge, _number, _true, _undecided, _witness
+from checker.diff.semantic import Difference, _differ, _judge, _number, _true, _witness
 from checker.runtime.cards import Cancel
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, as_bool, is_const
@@ -48,15 +48,19 @@ class Move:
 
 
 class _Side(Transition):
-    """A side's transition whose unknowns are named apart from the other side's (a choice is shared only
-    when it is matched)."""
+    """A side's transition that records the names of its unknowns.  Untagged, the two sides name the unknowns
+    of the same choice alike (the same Z3 constant: the terms the two sides share are then the same terms, and
+    what neither side changes folds away); tagged, they are named apart and a matched choice is an equality."""
 
-    def __init__(self, enc: Encoder, tag: str):
+    def __init__(self, enc: Encoder, tag: str, tagged: bool):
         super().__init__(enc)
-        self.tag = tag
+        self.tag, self.tagged = tag, tagged
+        self.names: set[str] = set()
 
     def fresh_name(self, hint: str) -> str:
-        return f"{super().fresh_name(hint)}⟨{self.tag.upper()}⟩"
+        name = super().fresh_name(hint) + (f"⟨{self.tag.upper()}⟩" if self.tagged else "")
+        self.names.add(name)
+        return name
 
 
 def changed_moves(pair: Pair, shaper_a, shaper_b) -> list[Move]:
@@ -89,7 +93,7 @@ def changed_moves(pair: Pair, shaper_a, shaper_b) -> list[Move]:
 
 # ---------------------------------------------------------------- one side's move
 
-def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict) -> tuple[Transition, list, tuple]:
+def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict, tagged: bool) -> tuple:
     """Encode ``move`` on ``side``: (transition, domain constraints, the action's arguments).  ``shared`` holds
     the unknowns both sides use (arguments, window arguments), made by side A."""
     decl = move.decls[0 if side.tag == "a" else 1]
@@ -98,14 +102,14 @@ def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict) -> tu
         if "args" not in shared:
             shared["args"], shared["domain"] = pair.a.search.action_args(enc, move.name)
             domain = shared["domain"]
-        t = _Side(enc, side.tag)
+        t = _Side(enc, side.tag, tagged)
         t.action(move.name, shared["args"])
         return t, domain, shared["args"]
     if move.kind == "procedure":
         if "args" not in shared:
             shared["args"], shared["domain"] = pair.a.search.params_args(enc, move.name, decl.params)
             domain = shared["domain"]
-        t = _Side(enc, side.tag)
+        t = _Side(enc, side.tag, tagged)
         t.procedure(move.name, shared["args"], True, decl.span)
         return t, domain, ()
     E = side.engine
@@ -130,7 +134,7 @@ def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict) -> tu
         usable = AND(usable, NOT(used))
     if decl.requires is not None:
         usable = AND(usable, enc.expr(decl.requires, {"me": holder, "this": inst, **wargs}))
-    t = _Side(enc, side.tag)
+    t = _Side(enc, side.tag, tagged)
     t.power(decl, holder, inst, wargs, usable)
     shared.setdefault("usable", {})[side.tag] = usable
     shared.setdefault("holder", {})[side.tag] = holder
@@ -159,27 +163,50 @@ def _signature(c) -> tuple:
     return (c.kind, c.var, str(c.type), c.random, c.optional is None, c.value is None)
 
 
-def _match(ta: Transition, tb: Transition) -> tuple[list, list]:
-    """(the constraints that make each pair of matched choices one unknown, the pairs); raises _Unmatched."""
+def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
+    """(the constraints that make each pair of matched choices one unknown, the pairs); raises _Unmatched.
+    Untagged, a pair must already be the same constants, and no other unknown may have a name of the other
+    side's (else _Misnamed: the caller encodes again, tagged)."""
     ca, cb = ta.choices, tb.choices
     if [_signature(c) for c in ca] != [_signature(c) for c in cb]:
-        raise _Unmatched("A chooses " + (", ".join(c.var for c in ca) or "nothing") + "; B chooses "
-                         + (", ".join(c.var for c in cb) or "nothing"))
+        raise _Unmatched("the choices cannot be matched: A chooses " + (", ".join(c.var for c in ca) or "nothing")
+                         + "; B chooses " + (", ".join(c.var for c in cb) or "nothing"))
+    if not ta.tagged:
+        names: set = set()
+        for x, y in zip(ca, cb):
+            for p, q in zip(_unknowns(x), _unknowns(y)):
+                if not z3.eq(p, q):
+                    raise _Misnamed()
+                names.add(p.decl().name())
+        if (ta.names & tb.names) - names:
+            raise _Misnamed()
     same = []
     for x, y in zip(ca, cb):
-        if x.optional is not None:
+        if x.optional is not None and ta.tagged:
             same.append(x.optional == y.optional)
         if x.kind == "one":
-            if x.value is not None:
+            if x.value is not None and ta.tagged:
                 same.append(_eq(x.value, y.value))
             continue
         # a subset or a draw: one Bool per possible element; shared only over the same pool and bounds
         if len(x.value) != len(y.value) or any(not _same_term(p, q) for (_, p), (_, q) in zip(x.value, y.value)) \
                 or any(not _same_term(g, h) for (g, _), (h, _) in zip(x.options, y.options)) \
                 or not _same_term(x.low, y.low) or not _same_term(x.high, y.high):
-            raise _Unmatched(f"the {x.kind} {x.var} is made among other cards or between other bounds")
-        same += [p == q for (p, _), (q, _) in zip(x.value, y.value)]
+            raise _Unmatched(f"the choices cannot be matched: the {x.kind} {x.var} is made among other cards or "
+                             f"between other bounds")
+        same += [p == q for (p, _), (q, _) in zip(x.value, y.value) if ta.tagged]
     return same, list(zip(ca, cb))
+
+
+class _Misnamed(Exception):
+    pass
+
+
+def _unknowns(c) -> list:
+    out = [c.optional] if c.optional is not None else []
+    if c.kind == "one":
+        return out + ([c.value] if c.value is not None else [])
+    return out + [b for b, _ in c.value]
 
 
 def _eq(x, y):
@@ -188,10 +215,10 @@ def _eq(x, y):
     return x == y
 
 
-def _same_term(x, y) -> bool:
+def _same_term(x, y, simplify: bool = True) -> bool:
     if is_const(x) or is_const(y):
         return is_const(x) and is_const(y) and x == y
-    return z3.eq(z3.simplify(x), z3.simplify(y))
+    return z3.eq(x, y) or simplify and z3.eq(z3.simplify(x), z3.simplify(y))
 
 
 # ---------------------------------------------------------------- the next states
@@ -204,7 +231,9 @@ def _cells_after(pair: Pair, ta: Transition, tb: Transition) -> list[tuple[tuple
             raise _Unmatched(f"{key[1]} is not the same var on both sides")
         if key[0] == "in" and pair.own_zones.get(key[1], True):
             raise _Unmatched(f"{key[1]} is not the same zone on both sides")
-        out.append((key, _read(pair.a, ta, key), _read(pair.b, tb, key)))
+        va, vb = _read(pair.a, ta, key), _read(pair.b, tb, key)
+        if not _same_term(va, vb, simplify=False):      # the same term on both sides cannot differ
+            out.append((key, va, vb))
     return out
 
 
@@ -232,6 +261,10 @@ def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> object:
 
 # ---------------------------------------------------------------- the comparison
 
+def _undecided(subject: str, message: str, reason: str) -> Difference:
+    return Difference("undecided", subject, message, unknown=reason)
+
+
 def compare_move(pair: Pair, move: Move) -> Difference:
     """A move's two versions compared by what they do: a change that changes no game (proven), a difference
     with a witness, or undecided."""
@@ -239,18 +272,24 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     if move.kind == "power":
         why = _power_header(move)
         if why:
-            return _undecided(subject, why + ": not compared by its statements", f"what {subject} does")
-    enc_a, enc_b = pair.encoders()
-    shared: dict = {}
+            return _undecided(subject, f"{subject}: {why}: not compared by its statements", why)
     try:
-        ta, domain, args = _start(pair, pair.a, enc_a, move, shared)
-        tb, _, _ = _start(pair, pair.b, enc_b, move, shared)
-        same, matched = _match(ta, tb)
+        for tagged in (False, True):
+            enc_a, enc_b = pair.encoders()
+            shared: dict = {}
+            ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
+            tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+            try:
+                same, matched = _match(ta, tb)
+                break
+            except _Misnamed:
+                continue
         cells = _cells_after(pair, ta, tb)
     except Unsupported as exc:
-        return _undecided(subject, exc.located(), f"what {subject} does")
+        return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
+                          exc.located())
     except _Unmatched as exc:
-        return _undecided(subject, f"the choices cannot be matched ({exc})", f"what {subject} does")
+        return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc}", str(exc))
     for t in (ta, tb):
         t.enc.cells = t.store.base          # the witness is the state before
         t.forget()
@@ -271,10 +310,11 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     differs = OR(AND(every, _differs(pair, ta, tb, cells)), *other_options)
     status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs)
     if status == "unsat":
-        return Difference("effect", subject, f"{subject}: both sides reach the same next state from every state and "
-                                             f"with every choice (proven)", behavioural=False, sides={"proven": True})
+        return Difference("effect", subject, f"{subject} differs — from every state and with every choice, both "
+                                             f"sides reach the same next state (proven)", behavioural=False,
+                          sides={"proven": True})
     if status == "unknown":
-        return _undecided(subject, reason, f"what {subject} does")
+        return _undecided(subject, f"Z3 could not decide whether what {subject} does differs: {reason}", reason)
     return _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid)
 
 
@@ -295,6 +335,22 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
         if shown is not None:
             choices.append(shown)
             diff.situation.append(f"choix {x.var} : {_shown(shown[1])}")
+    if move.kind == "power" and "window" in shared:
+        window = pair.a.program.windows[move.decls[0].window[0]]
+        diff.sides["window"] = [vals.write(enc_a.to_runtime(_number(model, v), enc_a.resolve(prm.type)),
+                                           enc_a.resolve(prm.type)) for v, prm in zip(shared["window"], window.params)]
+        for v, prm in zip(shared["window"], window.params):      # a card the window names is in the game
+            ty = enc_a.resolve(prm.type)
+            inner = ty.inner if isinstance(ty, Opt) else ty
+            inst = _number(model, v)
+            if isinstance(inner, KindT) and isinstance(inst, int) and inst >= 0:
+                for tag, side in (("a", pair.a), ("b", pair.b)):
+                    name = side.engine.def_names[side.engine.defs[inst]]
+                    chosen = diff.witness[tag]["selection"].setdefault(inner.name, [])
+                    if name not in chosen:
+                        chosen.append(name)
+        names = [n for n, _ in move.decls[0].window[1]]
+        diff.situation.append(f"{window.name}({', '.join(f'{n} = {_shown(v)}' for n, v in zip(names, diff.sides['window']))})")
     what = []
     for i, (va, vb, offered) in enumerate(valid):
         if _true(model, offered):
@@ -384,31 +440,43 @@ class _Script:
                 written = option if ty == BOOL else self.vals.write(option, ty)
                 if written == value:
                     return i
-        raise _ReplayFailed("the interpreter asks a choice the witness does not make")
+        raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
 
 
 def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: list) -> bool | None:
     """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
-    the values the comparison says on each side (and fail where it says)?  None when it cannot be set up:
-    a draw (the order of a pile is not in the witness), a subset chosen (asked one card at a time), a
-    procedure's or a window's arguments."""
-    if any(c.kind != "one" for c, _ in matched) or move.kind == "procedure" or \
-            (move.kind == "power" and move.decls[0].window is not None and move.decls[0].window[1]):
+    the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
+    (``diff.sides["replay"]`` says why): a draw (the order of a pile is not in the witness), a subset chosen
+    (asked one card at a time), a procedure's arguments."""
+    try:
+        return _replayed(pair, move, diff, matched, choices)
+    except _ReplayFailed as exc:
+        diff.sides["replay"] = str(exc)
         return None
+
+
+def _replayed(pair: Pair, move: Move, diff: Difference, matched: list, choices: list) -> bool:
+    if move.kind == "procedure":
+        raise _ReplayFailed("a procedure's arguments are not replayed")
+    if any(c.kind == "draw" for c, _ in matched):
+        raise _ReplayFailed("a draw is not replayed: the order of a pile is not in the witness")
     if not diff.sides.get("fails") and not diff.sides["after"]:
-        return None
+        raise _ReplayFailed("nothing to compare: the sides differ by how they end")
     types = {x.var: x.type for x, _ in matched}
     got = {}
     for tag, side in (("a", pair.a), ("b", pair.b)):
         engine = _judge(side)
         try:
             loaded = load_state(engine, diff.witness[tag], side.scopes)
-        except (StateFileError, ValueError, KeyError):
-            return None
-        script = [(value, BOOL if isinstance(value, bool) else types[name]) for name, value in choices]
+        except (StateFileError, ValueError, KeyError) as exc:
+            raise _ReplayFailed(f"the witness does not load: {exc}") from None
+        script = []
+        for name, value in choices:
+            if isinstance(value, list):         # a subset: its elements one at a time, then « nothing more »
+                script += [(v, types[name]) for v in value] + [(None, None)]
+            else:
+                script.append((value, BOOL if isinstance(value, bool) else types[name]))
         got[tag] = _run(pair, side, engine, loaded, move, diff, script)
-        if got[tag] is None:
-            return None
     for tag in ("a", "b"):
         failed, values = got[tag]
         if failed != (tag in diff.sides.get("fails", ())):
@@ -419,8 +487,8 @@ def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: li
 
 
 def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script: list):
-    """(failed, the listed cells' values after, written as the report writes them) on ``side``, or None."""
-    agents, observer, choice = E.agents, E.observer, E.st.rng.choice
+    """(failed, the listed cells' values after, written as the report writes them) on ``side``."""
+    agents, observer = E.agents, E.observer
     E.agents = [_Script(script, loaded.values) for _ in range(E.st.n)]
     E.observer = None
 
@@ -431,7 +499,7 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
                     loaded.values.write(option, agent.script[0][1]) == agent.script[0][0]:
                 agent.script.pop(0)
                 return options[k]
-        raise _ReplayFailed("a random choice the witness does not make")
+        raise _ReplayFailed("the interpreter makes a random choice the witness does not make")
     E.st.rng.choice = at_random
     for agent in E.agents[1:]:
         agent.script = E.agents[0].script       # one script, whoever is asked
@@ -441,31 +509,41 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
         if move.kind == "action":
             try:
                 (_kind, _name, values), _ = load_move(loaded, diff.move[side.tag])
-            except (StateFileError, ValueError, KeyError):
-                return None
+            except (StateFileError, ValueError, KeyError) as exc:
+                raise _ReplayFailed(f"the move does not load: {exc}") from None
             E.do(move.name, values)
         else:
-            key = E.def_ids.get(move.card[0 if side.tag == "a" else 1])
-            if key is None or not E.instances.get(key):
-                return None
-            card = E.instances[key][0]
-            runtime = next(x for x in E.powers_of[key] if x.name == move.name)
-            player = E.controller(card)
-            env = {"me": player, "this": card}
-            if player is not None and (not E.cards.active or E.cards.is_active(card)) and \
-                    E.usable(runtime, player, card, env):
-                E.run_power(runtime, player, card, env)
+            _use_power(side, E, loaded, move, diff)
     except (Abort, EndTurn, StopProc, Cancel):
         pass
     except SpecRuntimeError:
         failed = True
-    except _ReplayFailed:
-        return None
     finally:
         E.agents, E.observer = agents, observer
-        if choice is not None:
-            del E.st.rng.choice
+        del E.st.rng.choice
     return failed, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]]
+
+
+def _use_power(side: Side, E, loaded, move: Move, diff: Difference) -> None:
+    """The power used by its card's holder, with the witness's window arguments, if he may use it."""
+    key = E.def_ids.get(move.card[0 if side.tag == "a" else 1])
+    if key is None or not E.instances.get(key):
+        raise _ReplayFailed("the card is not in the witness's game")
+    card = E.instances[key][0]
+    runtime = next(x for x in E.powers_of[key] if x.name == move.name)
+    player = E.controller(card)
+    env = {"me": player, "this": card}
+    decl = move.decls[0 if side.tag == "a" else 1]
+    if decl.window is not None:
+        problems: list = []
+        params = side.program.windows[decl.window[0]].params
+        env.update({n: loaded.values.read(v, side.types.resolve(prm.type), f"window/{n}", problems)
+                    for n, v, prm in zip(runtime.names, diff.sides["window"], params)})
+        if problems:
+            raise _ReplayFailed(f"the window's arguments do not load: {problems}")
+    if player is not None and (not E.cards.active or E.cards.is_active(card)) and \
+            E.usable(runtime, player, card, env):
+        E.run_power(runtime, player, card, env)
 
 
 def _runtime_text(pair: Pair, E, vals: _Values, cell: dict) -> str:

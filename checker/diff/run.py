@@ -131,9 +131,10 @@ def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list
             continue        # nothing the game runs uses it
         searched["effects"] = searched.get("effects", 0) + 1
         judged = compare_move(pair, move)
-        _judge_effect(change, judged, move, sa, sb)
-        if judged.behavioural:
-            semantic.append(judged)
+        judged.excerpt = change.excerpt
+        if not _other_parts_differ(move, sa, sb):
+            differences.remove(change)          # the comparison by behaviour says it, with the change's text
+        (semantic if judged.behavioural else differences).append(judged)
     differences = _judge_rules(differences, semantic, pair) + semantic
     if pair.copies_differ:
         differences.append(Difference("card", "copies", "cards with another number of copies are left out of the "
@@ -185,21 +186,12 @@ def _judge_rules(changes: list[Difference], semantic: list[Difference], pair: Pa
     return out
 
 
-def _judge_effect(change: Difference, judged: Difference, move, sa: Shaper, sb: Shaper) -> None:
-    """The changed declaration of a move compared by what it does: it changes no game when that is proven and
-    nothing else of the declaration changed; it is not decided when the comparison is undecided."""
-    if judged.kind == "undecided":
-        change.behavioural = False
-        change.message += f" (not decided: {judged.unknown})"
-        return
-    if judged.behavioural:
-        return
-    if move.kind == "action" and sa.shape(dataclasses.replace(move.decls[0], body=None)) != \
-            sb.shape(dataclasses.replace(move.decls[1], body=None)):
-        return      # its parameters, parent or tags changed too
-    change.behavioural = False
-    change.sides["proven"] = True
-    change.message += " — from every state and with every choice, both sides reach the same next state (proven)"
+def _other_parts_differ(move, sa: Shaper, sb: Shaper) -> bool:
+    """Does an action's declaration differ by more than its block (its parameters, parent or tags)?"""
+    if move.kind != "action":
+        return False
+    return sa.shape(dataclasses.replace(move.decls[0], body=None)) != \
+        sb.shape(dataclasses.replace(move.decls[1], body=None))
 
 
 def _subjects(pair: Pair, rule: str) -> set[str]:
