@@ -329,11 +329,17 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     diff.players = diff.witness["a"]["players"]
     diff.situation = list(states["a"][2])
     vals = _Values(pair.a.engine)
-    diff.sides["choices"] = choices = []
-    for x, _y in matched:
-        shown = _choice(enc_a, vals, model, x)
-        if shown is not None:
-            choices.append(shown)
+    # the choices each side makes (the same values: a side that does not reach a choice does not make it)
+    diff.sides["choices"] = choices = {"a": [], "b": []}
+    vals_b = _Values(pair.b.engine)
+    for x, y in matched:
+        for tag, c, enc, written in (("a", x, enc_a, vals), ("b", y, enc_b, vals_b)):
+            shown = _choice(enc, written, model, c)
+            if shown is not None:
+                choices[tag].append(shown)
+        shown = choices["a"][-1] if choices["a"] and _true(model, x.reached) else \
+            choices["b"][-1] if choices["b"] and _true(model, y.reached) else None
+        if shown is not None and shown[1] is not None:
             diff.situation.append(f"choix {x.var} : {_shown(shown[1])}")
     if move.kind == "power" and "window" in shared:
         window = pair.a.program.windows[move.decls[0].window[0]]
@@ -350,31 +356,36 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
                     if name not in chosen:
                         chosen.append(name)
         names = [n for n, _ in move.decls[0].window[1]]
-        diff.situation.append(f"{window.name}({', '.join(f'{n} = {_shown(v)}' for n, v in zip(names, diff.sides['window']))})")
+        shown = ", ".join(f"{n} = {_shown(v)}" for n, v in zip(names, diff.sides["window"]))
+        diff.situation.append(f"{window.name}({shown})")
     what = []
+    diff.sides["after"] = after = []
     for i, (va, vb, offered) in enumerate(valid):
         if _true(model, offered):
             x = matched[i][0]
-            side = "A" if _true(model, x.inside) else "B"
-            what.append(f"at « choose {x.var} » ({x.span}), {_shown(choices[-1][1]) if choices else 'the value'} "
-                        f"is an option in {side} only")
-    diff.sides["after"] = after = []
-    for key, va, vb in cells:
-        xa, xb = _number(model, va), _number(model, vb)
-        if xa != xb:
-            label = pair.label(pair.a, key, str(key))
-            after.append({"key": list(key), "label": label, "a": _cell_text(enc_a, key, xa),
-                          "b": _cell_text(enc_a, key, xb), "raw": [xa, xb]})
-            what.append(f"after it, {label} = {_cell_text(enc_a, key, xa)} in A, {_cell_text(enc_a, key, xb)} in B")
-    for tag, t in (("A", ta), ("B", tb)):
-        for f in t.failures:
-            if _true(model, f.when):
-                what.append(f"{tag} fails: {f.reason} ({f.span})")
-                diff.sides.setdefault("fails", []).append(tag.lower())
-                break
-        for kind, when in t.raised.items():
-            if _true(model, when):
-                what.append(f"{tag} ends with « {kind} »")
+            side = "a" if _true(model, x.inside) else "b"
+            diff.sides["offered"] = side
+            shown = _choice(enc_a, vals, model, x)
+            what.append(f"at « choose {x.var} » ({x.span}), {_shown(shown[1]) if shown else 'the value'} is an "
+                        f"option in {side.upper()} only")
+            break
+    else:
+        for key, va, vb in cells:
+            xa, xb = _number(model, va), _number(model, vb)
+            if xa != xb:
+                label = pair.label(pair.a, key, str(key))
+                after.append({"key": list(key), "label": label, "a": _cell_text(enc_a, key, xa),
+                              "b": _cell_text(enc_a, key, xb)})
+                what.append(f"after it, {label} = {after[-1]['a']} in A, {after[-1]['b']} in B")
+        for tag, t in (("A", ta), ("B", tb)):
+            for f in t.failures:
+                if _true(model, f.when):
+                    what.append(f"{tag} fails: {f.reason} ({f.span})")
+                    diff.sides.setdefault("fails", []).append(tag.lower())
+                    break
+            for kind, when in t.raised.items():
+                if _true(model, when):
+                    what.append(f"{tag} ends with « {kind} »")
     diff.details = what
     done = f"{move.name}({', '.join(str(x) for x in diff.move['a']['args'])})" if diff.move else subject
     diff.message = f"{done}: from the same state and choices, A and B do different things ({diff.players} players)"
@@ -393,7 +404,9 @@ def _choice(enc: Encoder, vals: _Values, model, c):
         picked = [x for b, x in c.value if _true(model, b)]
         if c.kind == "draw":
             return (c.var, [vals.write(x, KindT(enc.E.def_kind[enc.E.defs[x]])) for x in picked])
-        return (c.var, [vals.write(enc.to_runtime(_number(model, x), c.type), c.type) for x in picked])
+        written = [vals.write(enc.to_runtime(_number(model, x), c.type), c.type) for x in picked]
+        # the interpreter asks for one more (« nothing ») unless as many as it allows are chosen
+        return (c.var, written + ([None] if len(written) < _number(model, c.high) else []))
     if c.value is None:
         return None
     return (c.var, vals.write(enc.to_runtime(_number(model, c.value), c.type), c.type))
@@ -421,29 +434,38 @@ class _ReplayFailed(Exception):
     pass
 
 
+class _NotOffered(Exception):
+    pass
+
+
 class _Script:
-    """An agent that answers with the witness's choices, in order (a choice the interpreter does not ask,
-    being forced, is passed over): each is (the value as a state file writes it, its type), None for
-    « nothing »."""
+    """The witness's choices, in order, made in the interpreter: it watches every decision point (forced ones
+    included, as an observer) and answers with the next choice, each (the value as a state file writes it,
+    its type), None for « nothing »; a value the decision does not offer is _NotOffered."""
 
     def __init__(self, script: list, vals: _Values):
-        self.script, self.vals = script, vals
+        self.script, self.vals, self.answer = script, vals, 0
+
+    def observe(self, decision) -> None:
+        if not self.script:
+            raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
+        value, ty = self.script.pop(0)
+        if value is None:
+            if not decision.optional:
+                raise _NotOffered("nothing")
+            self.answer = len(decision.options)
+            return
+        for i, option in enumerate(decision.options):
+            if (option if ty == BOOL else self.vals.write(option, ty)) == value:
+                self.answer = i
+                return
+        raise _NotOffered(value)
 
     def choose(self, decision) -> int:
-        while self.script:
-            value, ty = self.script.pop(0)
-            if value is None:
-                if decision.optional:
-                    return len(decision.options)
-                continue
-            for i, option in enumerate(decision.options):
-                written = option if ty == BOOL else self.vals.write(option, ty)
-                if written == value:
-                    return i
-        raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
+        return self.answer
 
 
-def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: list) -> bool | None:
+def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool | None:
     """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
     the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
     (``diff.sides["replay"]`` says why): a draw (the order of a pile is not in the witness), a subset chosen
@@ -455,12 +477,12 @@ def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: li
         return None
 
 
-def _replayed(pair: Pair, move: Move, diff: Difference, matched: list, choices: list) -> bool:
+def _replayed(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool:
     if move.kind == "procedure":
         raise _ReplayFailed("a procedure's arguments are not replayed")
     if any(c.kind == "draw" for c, _ in matched):
         raise _ReplayFailed("a draw is not replayed: the order of a pile is not in the witness")
-    if not diff.sides.get("fails") and not diff.sides["after"]:
+    if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None:
         raise _ReplayFailed("nothing to compare: the sides differ by how they end")
     types = {x.var: x.type for x, _ in matched}
     got = {}
@@ -471,17 +493,20 @@ def _replayed(pair: Pair, move: Move, diff: Difference, matched: list, choices: 
         except (StateFileError, ValueError, KeyError) as exc:
             raise _ReplayFailed(f"the witness does not load: {exc}") from None
         script = []
-        for name, value in choices:
-            if isinstance(value, list):         # a subset: its elements one at a time, then « nothing more »
-                script += [(v, types[name]) for v in value] + [(None, None)]
+        for name, value in choices[tag]:
+            if isinstance(value, list):         # a subset: its elements one at a time (then « nothing more »)
+                script += [(v, types[name]) for v in value]
             else:
                 script.append((value, BOOL if isinstance(value, bool) else types[name]))
         got[tag] = _run(pair, side, engine, loaded, move, diff, script)
+    offered = diff.sides.get("offered")
+    if offered is not None:         # an option of one side only: the interpreters offer it there only
+        return got[offered][0] != "not offered" and got["b" if offered == "a" else "a"][0] == "not offered"
     for tag in ("a", "b"):
-        failed, values = got[tag]
-        if failed != (tag in diff.sides.get("fails", ())):
+        outcome, values = got[tag]
+        if outcome == "not offered" or (outcome == "failed") != (tag in diff.sides.get("fails", ())):
             return False
-        if not failed and any(value != cell[tag] for cell, value in zip(diff.sides["after"], values)):
+        if outcome == "done" and any(value != cell[tag] for cell, value in zip(diff.sides["after"], values)):
             return False
     return True
 
@@ -489,21 +514,19 @@ def _replayed(pair: Pair, move: Move, diff: Difference, matched: list, choices: 
 def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script: list):
     """(failed, the listed cells' values after, written as the report writes them) on ``side``."""
     agents, observer = E.agents, E.observer
-    E.agents = [_Script(script, loaded.values) for _ in range(E.st.n)]
-    E.observer = None
+    agent = _Script(script, loaded.values)
+    E.agents = [agent] * E.st.n
+    E.observer = agent.observe
 
     def at_random(options):                 # `choose … at random`: the witness's value
-        agent = E.agents[0]
         for k, option in enumerate(options):
             if agent.script and agent.script[0][0] is not None and \
                     loaded.values.write(option, agent.script[0][1]) == agent.script[0][0]:
                 agent.script.pop(0)
                 return options[k]
-        raise _ReplayFailed("the interpreter makes a random choice the witness does not make")
+        raise _NotOffered("a random choice")
     E.st.rng.choice = at_random
-    for agent in E.agents[1:]:
-        agent.script = E.agents[0].script       # one script, whoever is asked
-    failed = False
+    outcome = "done"
     try:
         E.invalidate()
         if move.kind == "action":
@@ -517,11 +540,13 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
     except (Abort, EndTurn, StopProc, Cancel):
         pass
     except SpecRuntimeError:
-        failed = True
+        outcome = "failed"
+    except _NotOffered:
+        outcome = "not offered"
     finally:
         E.agents, E.observer = agents, observer
         del E.st.rng.choice
-    return failed, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]]
+    return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]]
 
 
 def _use_power(side: Side, E, loaded, move: Move, diff: Difference) -> None:
