@@ -24,14 +24,13 @@ import dataclasses
 
 import z3
 
-from checker.front import ast
 from checker.diff.pair import Pair, Side
 from checker.diff.semantic import Difference, _differ, _judge, _number, _true, _witness
 from checker.runtime.cards import Cancel
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, as_bool, is_const
 from checker.solver.statefile import StateFileError, _Values, load_move, load_state
-from checker.solver.transition import ABORT, Transition
+from checker.solver.transition import Transition
 from checker.front.types import BOOL, KindT, Opt
 
 __all__ = ["Move", "changed_moves", "compare_move"]
@@ -471,20 +470,20 @@ def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: di
     (``diff.sides["replay"]`` says why): a draw (the order of a pile is not in the witness), a subset chosen
     (asked one card at a time), a procedure's arguments."""
     try:
-        return _replayed(pair, move, diff, matched, choices)
+        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices,
+                         any(c.kind == "draw" for c, _ in matched))
     except _ReplayFailed as exc:
         diff.sides["replay"] = str(exc)
         return None
 
 
-def _replayed(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool:
+def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict, draws: bool = False) -> bool:
     if move.kind == "procedure":
         raise _ReplayFailed("a procedure's arguments are not replayed")
-    if any(c.kind == "draw" for c, _ in matched):
+    if draws:
         raise _ReplayFailed("a draw is not replayed: the order of a pile is not in the witness")
     if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None:
         raise _ReplayFailed("nothing to compare: the sides differ by how they end")
-    types = {x.var: x.type for x, _ in matched}
     got = {}
     for tag, side in (("a", pair.a), ("b", pair.b)):
         engine = _judge(side)
