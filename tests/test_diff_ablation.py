@@ -86,7 +86,7 @@ BODY_ABLATIONS = [
     ("Parc: not after an interrupted turn", 'card "Parc"', " and not interrompu[c]", "", ["Parc"]),
     ("Hospice: not after an interrupted turn", 'card "Hospice"', " and not interrompu[c]", "", ["Hospice"]),
     ("Théâtre: taken without seeing", "action échanger_son_personnage", "choose sien in choisis[q] at random",
-     "choose sien in choisis[q]", ["Théâtre"]),
+     "choose sien in choisis[q] by p", [('card "Théâtre"', "Théâtre")]),
     ("Chantier: built unpaid", "action bâtir_en_détruisant_le_chantier", "set construction_payée = false",
      "set construction_payée = true", ["Chantier", ('card "Échevin"', "Chantier")]),
     ("Nécropole: built unpaid", "action bâtir_la_nécropole", "set construction_payée = false",
@@ -162,3 +162,26 @@ def test_removing_a_clarification_is_seen(base, tmp_path, name, lines):
         found = [d for d in result.behavioural if d.kind in ("legality", "value", "order")]
         assert found, f"only {[d.message for d in result.behavioural]}"
         assert all(d.witness for d in found)
+
+
+def test_every_clarification_inside_a_body_has_an_ablation(base):
+    """Each decision named and each « Nom : … » precision cited inside a power's or an action's statements is
+    undone by one of BODY_ABLATIONS, whose edit applies to the spec's text once."""
+    undone = {(where, name) if isinstance(name, str) else name
+              for _label, where, _old, _new, names in BODY_ABLATIONS for name in names}
+    assert set(body_clarifications(base.program)) <= undone
+    assert len(_body_ablations(base.program, base.result.sources)) == len(BODY_ABLATIONS)
+
+
+# one of the body ablations (the others, up to a minute each, run in `python bench/diff.py --ablations`)
+@pytest.mark.parametrize("label", ["Hospice: not after an interrupted turn"])
+def test_removing_a_clarification_inside_a_body_is_seen_and_replayed(base, tmp_path, label):
+    [(name, lines)] = [x for x in _body_ablations(base.program, base.result.sources) if x[0] == f"body: {label}"]
+    overlay = tmp_path / "ablation.rules"
+    overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
+    ablated = check_paths(BASE + [overlay])
+    assert ablated.ok, [d.message for d in ablated.reporter.errors]
+    result = diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+    assert result.status == "different"
+    [found] = [d for d in result.behavioural if d.kind == "effect"]
+    assert found.witness and found.sides["after"] and found.confirmed is True

@@ -307,7 +307,9 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     other_options = [AND(*(AND(va, vb) for j, (va, vb, _) in enumerate(valid) if j != i), offered)
                      for i, (_, _, offered) in enumerate(valid)]
     differs = OR(AND(every, _differs(pair, ta, tb, cells)), *other_options)
-    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs)
+    # one query for every player count, with an eighth of the resources: a move's statements are large terms,
+    # and the query per player count (the legality's fallback) takes minutes where this one cannot decide
+    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback=False)
     if status == "unsat":
         return Difference("effect", subject, f"{subject} differs — from every state and with every choice, both "
                                              f"sides reach the same next state (proven)", behavioural=False,
@@ -320,6 +322,10 @@ def compare_move(pair: Pair, move: Move) -> Difference:
 def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared,
                valid) -> Difference:
     subject = move.subject
+    # a var indexed by « none » (written by a statement whose card is none) is no cell a state file holds
+    for enc in (enc_a, enc_b):
+        for key in [k for k in enc.cells.made if k[0] == "var" and k[2] is not None and _is_none(k[2])]:
+            del enc.cells.made[key]
     states = _witness(pair, enc_a, enc_b, model, move.name if move.kind == "action" else None, args)
     diff = Difference("effect", subject, "")
     diff.witness = {"a": states["a"][0], "b": states["b"][0]}
@@ -391,6 +397,10 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     diff.rules = [subject]
     diff.confirmed = _replay(pair, move, diff, matched, choices)
     return diff
+
+
+def _is_none(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value == NONE
 
 
 def _choice(enc: Encoder, vals: _Values, model, c):
