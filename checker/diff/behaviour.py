@@ -168,8 +168,7 @@ def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
     side's (else _Misnamed: the caller encodes again, tagged)."""
     ca, cb = ta.choices, tb.choices
     if [_signature(c) for c in ca] != [_signature(c) for c in cb]:
-        raise _Unmatched("the choices cannot be matched: A chooses " + (", ".join(c.var for c in ca) or "nothing")
-                         + "; B chooses " + (", ".join(c.var for c in cb) or "nothing"))
+        raise _Unmatched(f"the choices cannot be matched: A chooses {_listed(ca)}; B chooses {_listed(cb)}")
     if not ta.tagged:
         names: set = set()
         for x, y in zip(ca, cb):
@@ -195,6 +194,13 @@ def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
                              f"between other bounds")
         same += [p == q for (p, _), (q, _) in zip(x.value, y.value) if ta.tagged]
     return same, list(zip(ca, cb))
+
+
+def _listed(choices) -> str:
+    names = [c.var + (" at random" if c.random else "") for c in choices]
+    if len(names) > 6:
+        return ", ".join(names[:6]) + f", … ({len(names)} choices)"
+    return ", ".join(names) or "nothing"
 
 
 class _Misnamed(Exception):
