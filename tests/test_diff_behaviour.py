@@ -147,6 +147,7 @@ def test_a_rewritten_body_is_proven_the_same(tmp_path):
      "the effect of `Repeat` is not encoded for Z3"),
     (("    choose l in", "    choose k in panier[me]\n    choose l in"),
      "the choices cannot be matched: A chooses l; B chooses k, l"),
+    (("move l to étal", "move l to bottom of étal"), "the change touches what the encoding does not follow"),
 ])
 def test_what_cannot_be_compared_is_undecided_never_equivalent(tmp_path, edit, reason):
     result = _market(tmp_path, NUTMEG, NUTMEG.replace(*edit))

@@ -24,6 +24,8 @@ import dataclasses
 
 import z3
 
+from checker.front import ast
+from checker.diff.compare import Shaper
 from checker.diff.pair import Pair, Side
 from checker.diff.semantic import Difference, _differ, _judge, _number, _true, _witness
 from checker.runtime.cards import Cancel
@@ -149,7 +151,23 @@ def _power_header(move: Move) -> str | None:
         return "it names its window's arguments otherwise"
     if a.mandatory != b.mandatory:
         return "it is mandatory on one side only"
+    if a.limit != b.limit:
+        return "its limit changed (the encoding follows whether a power is used up, not on which turn or round)"
     return None
+
+
+def _unfollowed(shaper, decl) -> list:
+    """The parts of a declaration's statements the transition does not follow: what is revealed, a pile
+    shuffled, where in a pile a card goes, who makes a choice and whether secretly."""
+    out = []
+    for node in ast.walk(decl.body or ()):
+        if isinstance(node, (ast.Reveal, ast.Shuffle)):
+            out.append(shaper.shape(node))
+        elif isinstance(node, ast.Place):
+            out.append(("position", node.position))
+        elif isinstance(node, ast.ChooseOptions):
+            out.append(("chooser", shaper.shape(node.by), node.secretly))
+    return out
 
 
 # ---------------------------------------------------------------- matching the choices
@@ -316,6 +334,11 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     # one query for every player count, with an eighth of the resources: a move's statements are large terms,
     # and the query per player count (the legality's fallback) takes minutes where this one cannot decide
     status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback=False)
+    if status == "unsat" and _unfollowed(Shaper(pair.a.program), move.decls[0]) != \
+            _unfollowed(Shaper(pair.b.program), move.decls[1]):
+        return _undecided(subject, f"{subject} differs: both sides reach the same next state, but the change touches "
+                                   f"what the encoding does not follow (what is revealed, a shuffle, where in a pile "
+                                   f"a card goes, who chooses)", "what the encoding does not follow")
     if status == "unsat":
         return Difference("effect", subject, f"{subject} differs — from every state and with every choice, both "
                                              f"sides reach the same next state (proven)", behavioural=False,
