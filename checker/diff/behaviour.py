@@ -331,9 +331,9 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     other_options = [AND(*(AND(va, vb) for j, (va, vb, _) in enumerate(valid) if j != i), offered)
                      for i, (_, _, offered) in enumerate(valid)]
     differs = OR(AND(every, _differs(pair, ta, tb, cells)), *other_options)
-    # one query for every player count, with an eighth of the resources: a move's statements are large terms,
-    # and the query per player count (the legality's fallback) takes minutes where this one cannot decide
-    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback=False)
+    # for every player count at once (an eighth of the resources, then all of them): a move's statements are
+    # large terms, and the query per player count (the legality's fallback) takes minutes where these cannot
+    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback="once")
     if status == "unsat" and _unfollowed(Shaper(pair.a.program), move.decls[0]) != \
             _unfollowed(Shaper(pair.b.program), move.decls[1]):
         return _undecided(subject, f"{subject} differs: both sides reach the same next state, but the change touches "
