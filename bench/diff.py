@@ -2,10 +2,13 @@
 --ablations) against itself minus each of its clarifications.
 
     python bench/diff.py                 # the editions and variants
-    python bench/diff.py --ablations     # also the 54 ablations, with minimal witnesses
+    python bench/diff.py --ablations     # also the 52 ablations of rules and the 15 inside bodies
+    python bench/diff.py --bodies        # only the 15 ablations inside power and action bodies
 
 Prints one row per comparison: its time, its Z3 queries and unknowns, the actions and quantities
-searched, and the differences found (behavioural by kind, changes that change no game, undecided).
+searched, and the differences found (behavioural by kind, changes that change no game, undecided).  An
+ablation inside a body (a condition, an amount, a target filter of a power or an action) is compared by
+behaviour: its row says whether both interpreters confirmed the witness.
 """
 
 from __future__ import annotations
@@ -58,34 +61,53 @@ def row(label: str, result, seconds: float) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--ablations", action="store_true")
+    parser.add_argument("--bodies", action="store_true", help="only the ablations inside bodies")
     args = parser.parse_args()
     base = check_paths(BASE)
     side = Side("a", base, BASE)
-    print("\n4th edition against each edition and variant (witnesses minimised, up to 3 causes per action)")
-    print(HEADER)
-    print("-" * len(HEADER))
-    for label, paths in PAIRS:
-        t = time.perf_counter()
-        other = check_paths(BASE + paths)
-        result = diff_results(side, BASE, other, BASE + paths)
-        print(row(label, result, time.perf_counter() - t), flush=True)
-    if args.ablations:
-        from tests.test_diff_ablation import _ablations
+    if not args.bodies:
+        print("\n4th edition against each edition and variant (witnesses minimised, up to 3 causes per action)")
+        print(HEADER)
+        print("-" * len(HEADER))
+        for label, paths in PAIRS:
+            t = time.perf_counter()
+            other = check_paths(BASE + paths)
+            result = diff_results(side, BASE, other, BASE + paths)
+            print(row(label, result, time.perf_counter() - t), flush=True)
+    if args.ablations or args.bodies:
+        from tests.test_diff_ablation import _ablations, _body_ablations
         print("\n4th edition against itself minus one clarification")
         print(HEADER.replace("B = 4th edition +", "removed"))
         print("-" * len(HEADER))
         folder = Path(tempfile.mkdtemp())
         totals = {"different": 0, "equivalent": 0, "undecided": 0}
+        confirmed = {True: 0, False: 0, None: 0}
         start = time.perf_counter()
-        for name, lines in _ablations(base.program):
+        cpu = time.process_time()
+        ablations = [] if args.bodies else _ablations(base.program)
+        for name, lines in ablations + _body_ablations(base.program, base.sources):
             overlay = folder / "ablation.rules"
             overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
             t = time.perf_counter()
             result = diff_results(side, BASE, check_paths(BASE + [overlay]), BASE + [overlay])
             totals[result.status] += 1
-            print(row(name, result, time.perf_counter() - t), flush=True)
-        print(f"\n{sum(totals.values())} ablations in {time.perf_counter() - start:.0f} s: "
-              + ", ".join(f"{n} {k}" for k, n in totals.items()))
+            line = row(name, result, time.perf_counter() - t)
+            effects = [d for d in result.differences if d.kind == "effect"
+                       or d.kind == "undecided" and d.subject.startswith(("power ", "action "))]
+            for d in effects:
+                if d.kind == "effect" and d.behavioural:
+                    confirmed[d.confirmed] += 1
+                    line += "; witness " + ("confirmed" if d.confirmed else "NOT CONFIRMED" if d.confirmed is False
+                                            else "not replayed: " + d.sides.get("replay", "?"))
+                elif d.kind == "effect":
+                    line += "; proven the same"
+                else:
+                    line += f"; undecided: {d.unknown[:90]}"
+            print(line, flush=True)
+        print(f"\n{sum(totals.values())} ablations in {time.perf_counter() - start:.0f} s "
+              f"({time.process_time() - cpu:.0f} s CPU): " + ", ".join(f"{n} {k}" for k, n in totals.items())
+              + f"; effect witnesses: {confirmed[True]} confirmed by both interpreters, {confirmed[False]} not "
+                f"confirmed, {confirmed[None]} not replayed")
     return 0
 
 

@@ -58,6 +58,77 @@ def _ablations(program) -> list[tuple[str, list[str]]]:
     return out
 
 
+# The clarifications the 4th edition encodes inside a power's or an action's statements: each is removed or
+# reversed by editing one condition, amount or target filter of the body (the declaration is replaced by an
+# overlay with the edit).  (what is changed, the declaration, the text replaced, its replacement, the
+# clarifications it undoes: a decision's name or the « Nom » of a precision, of this body or, with the
+# declaration named, of another body that cites the same precision).
+BODY_ABLATIONS = [
+    ("refund of the confiscated district", 'card "Échevin"', "transfer dernier_paiement from banque to trésor[p]",
+     "transfer 0 from banque to trésor[p]", ["confiscation_remboursée"]),
+    ("confiscation ends the game", 'card "Échevin"', "    call vérifier_fin_de_partie()\n", "",
+     ["toute_cité_complète_annonce_la_fin"]),
+    ("exchange ends the game", 'card "Diplomate"', "    call vérifier_fin_de_partie()\n", "",
+     ["toute_cité_complète_annonce_la_fin"]),
+    ("taking ends the game", 'card "Capitaine"', "    call vérifier_fin_de_partie()\n", "",
+     ["toute_cité_complète_annonce_la_fin"]),
+    ("Forge once per player's turn", 'card "Forge"', "    limit once per turn\n", "    limit once per round\n",
+     ["une_fois_par_tour_de_joueur"]),
+    ("Laboratoire once per player's turn", 'card "Laboratoire"', "    limit once per turn\n",
+     "    limit once per round\n", ["une_fois_par_tour_de_joueur"]),
+    ("Musée once per player's turn", 'card "Musée"', "    limit once per turn\n", "    limit once per round\n",
+     ["une_fois_par_tour_de_joueur"]),
+    ("Poudrière: a target it may destroy", 'card "Poudrière"',
+     "choose cible in cité[q] where cible != this and can détruire(me, q, cible)",
+     "choose cible in cité[q] where cible != this", ["Poudrière"]),
+    ("Poudrière destroys itself", 'card "Poudrière"', "do détruire(me, me, this)", "move this to bottom of pioche",
+     ["poudrière_deux_destructions"]),
+    ("Parc: not after an interrupted turn", 'card "Parc"', " and not interrompu[c]", "", ["Parc"]),
+    ("Hospice: not after an interrupted turn", 'card "Hospice"', " and not interrompu[c]", "", ["Hospice"]),
+    ("Théâtre: taken without seeing", "action échanger_son_personnage", "choose sien in choisis[q] at random",
+     "choose sien in choisis[q] by p", [('card "Théâtre"', "Théâtre")]),
+    ("Chantier: built unpaid", "action bâtir_en_détruisant_le_chantier", "set construction_payée = false",
+     "set construction_payée = true", ["Chantier", ('card "Échevin"', "Chantier")]),
+    ("Nécropole: built unpaid", "action bâtir_la_nécropole", "set construction_payée = false",
+     "set construction_payée = true", ["Nécropole"]),
+    ("Tripot: refunded the gold only", "action bâtir_le_tripot", "set dernier_paiement = en_or",
+     "set dernier_paiement = prix", ["Tripot"]),
+]
+
+
+def body_clarifications(program) -> list[tuple[str, str]]:
+    """(declaration, clarification) for every decision named and every « Nom : … » precision cited inside the
+    statements of a power (by its card) or an action of the program."""
+    from checker.front import ast
+    out = []
+
+    def scan(where, body):
+        for node in ast.walk(tuple(body)):
+            if isinstance(node, ast.DecisionStmt):
+                out.append((where, node.name))
+            elif isinstance(node, ast.CiteStmt) and PRECISION.match(node.cite.quote):
+                out.append((where, node.cite.quote.split(" : ", 1)[0]))
+    for card in program.cards.values():
+        for power in card.powers:
+            scan(f'card "{card.name}"', power.body)
+    for action in program.actions.values():
+        scan(f"action {action.name}", action.body or ())
+    return sorted(set(out))
+
+
+def _body_ablations(program, sources) -> list[tuple[str, list[str]]]:
+    """Each of BODY_ABLATIONS as overlay lines: the declaration's text, edited once, put in by `replace`."""
+    out = []
+    for label, where, old, new, _undone in BODY_ABLATIONS:
+        kind, name = where.split(" ", 1)
+        decl = program.cards[name.strip('"')] if kind == "card" else program.actions[name]
+        span = decl.span
+        text = "\n".join(sources.get(span.file).lines()[span.line - 1:span.end_line])
+        assert text.count(old) == 1, (label, old)
+        out.append((f"body: {label}", ["replace " + text.replace(old, new)]))
+    return out
+
+
 @pytest.fixture(scope="module")
 def base():
     result = check_paths(BASE)
@@ -91,3 +162,26 @@ def test_removing_a_clarification_is_seen(base, tmp_path, name, lines):
         found = [d for d in result.behavioural if d.kind in ("legality", "value", "order")]
         assert found, f"only {[d.message for d in result.behavioural]}"
         assert all(d.witness for d in found)
+
+
+def test_every_clarification_inside_a_body_has_an_ablation(base):
+    """Each decision named and each « Nom : … » precision cited inside a power's or an action's statements is
+    undone by one of BODY_ABLATIONS, whose edit applies to the spec's text once."""
+    undone = {(where, name) if isinstance(name, str) else name
+              for _label, where, _old, _new, names in BODY_ABLATIONS for name in names}
+    assert set(body_clarifications(base.program)) <= undone
+    assert len(_body_ablations(base.program, base.result.sources)) == len(BODY_ABLATIONS)
+
+
+# one of the body ablations (the others, up to a minute each, run in `python bench/diff.py --ablations`)
+@pytest.mark.parametrize("label", ["Hospice: not after an interrupted turn"])
+def test_removing_a_clarification_inside_a_body_is_seen_and_replayed(base, tmp_path, label):
+    [(name, lines)] = [x for x in _body_ablations(base.program, base.result.sources) if x[0] == f"body: {label}"]
+    overlay = tmp_path / "ablation.rules"
+    overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
+    ablated = check_paths(BASE + [overlay])
+    assert ablated.ok, [d.message for d in ablated.reporter.errors]
+    result = diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+    assert result.status == "different"
+    [found] = [d for d in result.behavioural if d.kind == "effect"]
+    assert found.witness and found.sides["after"] and found.confirmed is True

@@ -21,7 +21,7 @@ from checker.diff.semantic import Difference
 __all__ = ["add_parsers", "diff_command", "render", "write_witnesses", "split_sides"]
 
 _GROUPS = (("legality", "legality"), ("value", "values"), ("order", "reaction order"),
-           ("effect", "effects (procedures and actions)"), ("power", "powers"), ("card", "cards"),
+           ("effect", "effects (procedures, actions and powers)"), ("power", "powers"), ("card", "cards"),
            ("configuration", "configurations"), ("constraint", "constraints"), ("game", "game"),
            ("table", "tables"), ("rule", "rules"), ("precedence", "precedences"), ("declaration", "declarations"))
 
@@ -151,7 +151,8 @@ def render(result: DiffResult, verbose: bool = False) -> str:
                  + f"; {len(neutral)} change(s) that change no game; {len(undecided)} undecided")
     lines.append(f"searched with Z3 over states of {result.players[0]} to {result.players[1]} players: "
                  f"{result.checked.get('actions', 0)} action(s), {result.checked.get('quantities', 0)} "
-                 f"quantit{'y' if result.checked.get('quantities', 0) == 1 else 'ies'} ({result.queries} queries, "
+                 f"quantit{'y' if result.checked.get('quantities', 0) == 1 else 'ies'}, "
+                 f"{result.checked.get('effects', 0)} effect(s) ({result.queries} queries, "
                  f"{result.unknowns} unknown, {result.seconds:.1f} s)")
     for kind, title in _GROUPS:
         group = [d for d in behavioural if d.kind == kind]

@@ -29,7 +29,7 @@ from checker.front import ast
 from checker.front.configurations import ConfigEvalError
 from checker.solver.search import BOUND, SymbolicSearch
 from checker.runtime.engine import Engine
-from checker.solver.encode import Cells, Encoder, is_const
+from checker.solver.encode import NONE, Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.selection import Selected, keep_if_sat, legal_selection, required_cards
@@ -178,6 +178,8 @@ class Pair:
 
     def _value_label(self, side: Side, value, ty) -> str:
         inner = ty.inner if isinstance(ty, Opt) else ty
+        if value == NONE:
+            return "aucun"
         if isinstance(inner, KindT) and isinstance(value, int) and value < 0:
             return side.base(side.engine.def_names[value])      # a card not in this game, by its base name
         if isinstance(inner, KindT) and isinstance(value, int):
@@ -224,11 +226,12 @@ class Pair:
                 out.append(z3.Not(cell))
         return out
 
-    def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True):
+    def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True, fallback: bool | str = True):
         """(status, model, reason) of the formulas over states both sides can be in; a model is minimised.
 
         The query is first put for every player count at once, with an eighth of the resources; if Z3 cannot
-        decide it so, once per player count, fewest first (each simpler: the seats are known)."""
+        decide it so, once per player count, fewest first (each simpler: the seats are known) — or, with
+        ``fallback="once"``, once more for every player count with all the resources."""
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
@@ -239,7 +242,9 @@ class Pair:
             # bounded by Z3's resource count, not the clock, so that the same query takes the same path anywhere
             quick = dataclasses.replace(self.settings, rlimit=max(1, self.settings.rlimit // 8))
             s, outcome = self._check(quick, todo, bounds, [n >= self.low, n <= self.high])
-            if outcome.status == "unknown":
+            if outcome.status == "unknown" and fallback == "once":
+                s, outcome = self._check(self.settings, todo, bounds, [n >= self.low, n <= self.high])
+            elif outcome.status == "unknown" and fallback:
                 reasons = []
                 for count in range(self.low, self.high + 1):
                     s, outcome = self._check(self.settings, todo, bounds, [n == count])

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from checker.front.check import CheckResult, check_paths
+from checker.diff.behaviour import changed_moves, compare_move
 from checker.diff.changes import declaration_changes
 from checker.diff.compare import Shaper, dependencies
 from checker.diff.pair import Pair, Side
@@ -122,6 +123,18 @@ def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list
         semantic += values(pair, quantity)
     if not (first and any(d.behavioural and d.kind != "undecided" for d in semantic)):
         semantic += reaction_order(pair)
+    for move in changed_moves(pair, sa, sb):
+        if first and any(d.behavioural and d.kind != "undecided" for d in semantic):
+            break
+        change = next((d for d in differences if d.subject == move.subject and d.behavioural), None)
+        if change is None:
+            continue        # nothing the game runs uses it
+        searched["effects"] = searched.get("effects", 0) + 1
+        judged = compare_move(pair, move)
+        judged.excerpt = change.excerpt
+        if not _other_parts_differ(move, sa, sb):
+            differences.remove(change)          # the comparison by behaviour says it, with the change's text
+        (semantic if judged.behavioural else differences).append(judged)
     differences = _judge_rules(differences, semantic, pair) + semantic
     if pair.copies_differ:
         differences.append(Difference("card", "copies", "cards with another number of copies are left out of the "
@@ -171,6 +184,14 @@ def _judge_rules(changes: list[Difference], semantic: list[Difference], pair: Pa
                 d.message += " — it changes no legality and no value (proven)"
         out.append(d)
     return out
+
+
+def _other_parts_differ(move, sa: Shaper, sb: Shaper) -> bool:
+    """Does an action's declaration differ by more than its block (its parameters, parent or tags)?"""
+    if move.kind != "action":
+        return False
+    return sa.shape(dataclasses.replace(move.decls[0], body=None)) != \
+        sb.shape(dataclasses.replace(move.decls[1], body=None))
 
 
 def _subjects(pair: Pair, rule: str) -> set[str]:

@@ -76,6 +76,9 @@ class Choice:
     kind: str = "one"           # one | subset (``value`` is then [(Bool, element)]) | draw (the same: the cards drawn)
     low: object = 0             # a subset's or a draw's least size …
     high: object = 0            # … and greatest (for a draw, both are how many cards it takes)
+    chosen: object = None       # a `choose`: when a value is chosen (reached, some option, picked) …
+    inside: object = None       # … and that the value is one of the options then
+    bound: tuple = ()           # the constraints of ``constraints`` that tie the value to its options
 
 
 class Store(Cells):
@@ -468,9 +471,11 @@ def _(t: Transition, s: ast.Choose, env, guard):
     ty = enc.type_of(s.coll)
     elem = ty.elem if isinstance(ty, Coll) else ty
     optional = s.options.optional and not s.options.random
+    bound = []
     if optional:        # asked even with no option (nothing is then the only answer)
         picked = z3.Bool(t.fresh_name(f"{s.var} choisi"))
-        t.constraints.append(z3.Implies(picked, as_bool(some)))
+        bound.append(z3.Implies(picked, as_bool(some)))
+        t.constraints.append(bound[-1])
         chosen = AND(guard, picked)
     else:
         t.raise_(ABORT, AND(guard, NOT(some)))
@@ -481,9 +486,11 @@ def _(t: Transition, s: ast.Choose, env, guard):
         env[s.var] = NONE
         return False if optional else None
     value, inside = enc.fresh(t.fresh_name(s.var), elem, options)
-    t.constraints.append(z3.Implies(as_bool(chosen), as_bool(inside)))
+    bound.append(z3.Implies(as_bool(chosen), as_bool(inside)))
+    t.constraints.append(bound[-1])
     t.choices.append(Choice(s.span, s.var, value, guard if optional else AND(guard, some), options,
-                            picked if optional else None, type=elem, random=s.options.random))
+                            picked if optional else None, type=elem, random=s.options.random,
+                            chosen=chosen, inside=inside, bound=tuple(bound)))
     env[s.var] = value
     return chosen if optional else None
 

@@ -1,0 +1,644 @@
+"""behaviour: a changed action, procedure or power compared by what it does.
+
+Both sides' statements are encoded as a transition (:mod:`checker.solver.transition`) from the same
+symbolic state (the pair's shared cells), with the same arguments, the same holder and card for a
+power, and the same choices: the choices of the two sides are matched in the order the statements
+make them (the same kind of choice of the same name, at the same rank) and each pair is one unknown.
+Z3 is then asked for a state and choices where
+
+- both sides accept the choices and reach different next states (a var, a counter, a card's zone or a
+  power used up differs), or one fails (an effect failure) and the other does not, or one stops the
+  turn, cancels or aborts and the other does not; or
+- a value one side offers at a choice is not an option on the other side (where both ask).
+
+``unsat`` proves that every state and every choice leads both sides to the same next state: the change
+changes no game.  ``sat`` gives a witness (state files for each side, the move and the choices, the
+values that differ after), which each side's interpreter replays (``confirmed``).  A statement the
+encoding does not cover, or choices that cannot be matched, make the comparison *undecided*, with the
+location and the reason — never equivalent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import z3
+
+from checker.front import ast
+from checker.diff.compare import Shaper
+from checker.diff.pair import Pair, Side
+from checker.diff.semantic import Difference, _differ, _judge, _number, _true, _witness
+from checker.runtime.cards import Cancel
+from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
+from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, as_bool, is_const
+from checker.solver.statefile import StateFileError, _Values, load_move, load_state
+from checker.solver.transition import Transition
+from checker.front.types import BOOL, KindT, Opt
+
+__all__ = ["Move", "changed_moves", "compare_move"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """A changed action, procedure or power: ``decls`` are its declarations in A and B."""
+    kind: str               # action | procedure | power
+    name: str               # the action's or procedure's name; the power's name
+    card: tuple | None      # a power's card, by its name in A and in B
+    decls: tuple
+    subject: str            # as the declaration's change names it: `power "Base name".name`, `action name` …
+
+
+class _Side(Transition):
+    """A side's transition that records the names of its unknowns.  Untagged, the two sides name the unknowns
+    of the same choice alike (the same Z3 constant: the terms the two sides share are then the same terms, and
+    what neither side changes folds away); tagged, they are named apart and a matched choice is an equality."""
+
+    def __init__(self, enc: Encoder, tag: str, tagged: bool):
+        super().__init__(enc)
+        self.tag, self.tagged = tag, tagged
+        self.names: set[str] = set()
+
+    def fresh_name(self, hint: str) -> str:
+        name = super().fresh_name(hint) + (f"⟨{self.tag.upper()}⟩" if self.tagged else "")
+        self.names.add(name)
+        return name
+
+
+def changed_moves(pair: Pair, shaper_a, shaper_b) -> list[Move]:
+    """The actions (their own block), procedures and powers both sides have, with other statements."""
+    pa, pb = pair.a.program, pair.b.program
+    out = []
+    for name in sorted(set(pa.actions) & set(pb.actions)):
+        da, db = pa.actions[name], pb.actions[name]
+        if (da.body is not None or db.body is not None) and \
+                shaper_a.shape(da.body or ()) != shaper_b.shape(db.body or ()) and \
+                shaper_a.shape(da.params) == shaper_b.shape(db.params):
+            out.append(Move("action", name, None, (da, db), f"action {name}"))
+    for name in sorted(set(pa.procedures) & set(pb.procedures)):
+        da, db = pa.procedures[name], pb.procedures[name]
+        if shaper_a.shape(da) != shaper_b.shape(db) and shaper_a.shape(da.params) == shaper_b.shape(db.params):
+            out.append(Move("procedure", name, None, (da, db), f"procedure {name}"))
+    cards_b = {pair.b.base(c.name): c for c in pb.cards.values()}
+    for card in pa.cards.values():
+        other = cards_b.get(pair.a.base(card.name))
+        if other is None:
+            continue
+        powers_b = {pw.name: pw for pw in other.powers}
+        for pw in card.powers:
+            theirs = powers_b.get(pw.name)
+            if theirs is not None and shaper_a.shape(pw) != shaper_b.shape(theirs):
+                out.append(Move("power", pw.name, (card.name, other.name), (pw, theirs),
+                                f'power "{pair.a.base(card.name)}".{pw.name}'))
+    return out
+
+
+# ---------------------------------------------------------------- one side's move
+
+def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict, tagged: bool) -> tuple:
+    """Encode ``move`` on ``side``: (transition, domain constraints, the action's arguments).  ``shared`` holds
+    the unknowns both sides use (arguments, window arguments), made by side A."""
+    decl = move.decls[0 if side.tag == "a" else 1]
+    domain: list = []
+    if move.kind == "action":
+        if "args" not in shared:
+            shared["args"], shared["domain"] = pair.a.search.action_args(enc, move.name)
+            domain = shared["domain"]
+        t = _Side(enc, side.tag, tagged)
+        t.action(move.name, shared["args"])
+        return t, domain, shared["args"]
+    if move.kind == "procedure":
+        if "args" not in shared:
+            shared["args"], shared["domain"] = pair.a.search.params_args(enc, move.name, decl.params)
+            domain = shared["domain"]
+        t = _Side(enc, side.tag, tagged)
+        t.procedure(move.name, shared["args"], True, decl.span)
+        return t, domain, ()
+    E = side.engine
+    key = E.def_ids[move.card[0 if side.tag == "a" else 1]]
+    inst = E.instances[key][0]
+    if shared.setdefault("card", inst) != inst:
+        raise Unsupported("the card is not the same physical card on both sides", decl.span)
+    controller = E.controllers.get(E.def_kind[key])
+    holder = enc.quantity(controller, (inst,)) if controller else NONE
+    wargs = {}
+    if decl.window is not None:
+        if "window" not in shared:
+            params = side.program.windows[decl.window[0]].params
+            shared["window"], shared["domain"] = pair.a.search.params_args(enc, decl.window[0], params)
+            domain = shared["domain"]
+        wargs = {n: v for (n, _), v in zip(decl.window[1], shared["window"])}
+    runtime = next(x for x in E.powers_of[key] if x.name == decl.name)
+    usable = AND(NOT(holder == NONE) if not is_const(holder) else holder != NONE, enc.active(inst))
+    if runtime.limit != "unlimited":
+        used = enc.select(holder, tuple(enc.seats), lambda k: enc.cells.used_up(k, inst, runtime)) \
+            if not is_const(holder) else (enc.cells.used_up(holder, inst, runtime) if holder != NONE else True)
+        usable = AND(usable, NOT(used))
+    if decl.requires is not None:
+        usable = AND(usable, enc.expr(decl.requires, {"me": holder, "this": inst, **wargs}))
+    t = _Side(enc, side.tag, tagged)
+    t.power(decl, holder, inst, wargs, usable)
+    shared.setdefault("usable", {})[side.tag] = usable
+    shared.setdefault("holder", {})[side.tag] = holder
+    return t, domain, ()
+
+
+def _power_header(move: Move) -> str | None:
+    """Why two versions of a power cannot be compared by their statements alone, if they cannot."""
+    a, b = move.decls
+    if (a.window is None) != (b.window is None) or (a.window and a.window[0] != b.window[0]):
+        return "it reacts to another window"
+    if a.window and [n for n, _ in a.window[1]] != [n for n, _ in b.window[1]]:
+        return "it names its window's arguments otherwise"
+    if a.mandatory != b.mandatory:
+        return "it is mandatory on one side only"
+    if a.limit != b.limit:
+        return "its limit changed (the encoding follows whether a power is used up, not on which turn or round)"
+    return None
+
+
+def _unfollowed(shaper, decl) -> list:
+    """The parts of a declaration's statements the transition does not follow: what is revealed, a pile
+    shuffled, where in a pile a card goes, who makes a choice and whether secretly."""
+    out = []
+    for node in ast.walk(decl.body or ()):
+        if isinstance(node, (ast.Reveal, ast.Shuffle)):
+            out.append(shaper.shape(node))
+        elif isinstance(node, ast.Place):
+            out.append(("position", node.position))
+        elif isinstance(node, ast.ChooseOptions):
+            out.append(("chooser", shaper.shape(node.by), node.secretly))
+    return out
+
+
+# ---------------------------------------------------------------- matching the choices
+
+class _Unmatched(Exception):
+    pass
+
+
+def _signature(c) -> tuple:
+    return (c.kind, c.var, str(c.type), c.random, c.optional is None, c.value is None)
+
+
+def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
+    """(the constraints that make each pair of matched choices one unknown, the pairs); raises _Unmatched.
+    Untagged, a pair must already be the same constants, and no other unknown may have a name of the other
+    side's (else _Misnamed: the caller encodes again, tagged)."""
+    ca, cb = ta.choices, tb.choices
+    if [_signature(c) for c in ca] != [_signature(c) for c in cb]:
+        raise _Unmatched(f"the choices cannot be matched: A chooses {_listed(ca)}; B chooses {_listed(cb)}")
+    if not ta.tagged:
+        names: set = set()
+        for x, y in zip(ca, cb):
+            for p, q in zip(_unknowns(x), _unknowns(y)):
+                if not z3.eq(p, q):
+                    raise _Misnamed()
+                names.add(p.decl().name())
+        if (ta.names & tb.names) - names:
+            raise _Misnamed()
+    same = []
+    for x, y in zip(ca, cb):
+        if x.optional is not None and ta.tagged:
+            same.append(x.optional == y.optional)
+        if x.kind == "one":
+            if x.value is not None and ta.tagged:
+                same.append(_eq(x.value, y.value))
+            continue
+        # a subset or a draw: one Bool per possible element; shared only over the same pool and bounds
+        if len(x.value) != len(y.value) or any(not _same_term(p, q) for (_, p), (_, q) in zip(x.value, y.value)) \
+                or any(not _same_term(g, h) for (g, _), (h, _) in zip(x.options, y.options)) \
+                or not _same_term(x.low, y.low) or not _same_term(x.high, y.high):
+            raise _Unmatched(f"the choices cannot be matched: the {x.kind} {x.var} is made among other cards or "
+                             f"between other bounds")
+        same += [p == q for (p, _), (q, _) in zip(x.value, y.value) if ta.tagged]
+    return same, list(zip(ca, cb))
+
+
+def _listed(choices) -> str:
+    names = [c.var + (" at random" if c.random else "") for c in choices]
+    if len(names) > 6:
+        return ", ".join(names[:6]) + f", … ({len(names)} choices)"
+    return ", ".join(names) or "nothing"
+
+
+class _Misnamed(Exception):
+    pass
+
+
+def _unknowns(c) -> list:
+    out = [c.optional] if c.optional is not None else []
+    if c.kind == "one":
+        return out + ([c.value] if c.value is not None else [])
+    return out + [b for b, _ in c.value]
+
+
+def _eq(x, y):
+    if isinstance(x, bool) or isinstance(y, bool):
+        return as_bool(x) == as_bool(y)
+    return x == y
+
+
+def _same_term(x, y, simplify: bool = True) -> bool:
+    if is_const(x) or is_const(y):
+        return is_const(x) and is_const(y) and x == y
+    return z3.eq(x, y) or simplify and z3.eq(z3.simplify(x), z3.simplify(y))
+
+
+# ---------------------------------------------------------------- the next states
+
+def _cells_after(pair: Pair, ta: Transition, tb: Transition) -> list[tuple[tuple, object, object]]:
+    """(key, value after in A, in B) of every cell either side writes."""
+    out = []
+    for key in sorted(set(ta.store.writes) | set(tb.store.writes), key=str):
+        if key[0] == "var" and pair.own_types.get(key[1], True):
+            raise _Unmatched(f"{key[1]} is not the same var on both sides")
+        if key[0] == "in" and pair.own_zones.get(key[1], True):
+            raise _Unmatched(f"{key[1]} is not the same zone on both sides")
+        va, vb = _read(pair.a, ta, key), _read(pair.b, tb, key)
+        if not _same_term(va, vb, simplify=False):      # the same term on both sides cannot differ
+            out.append((key, va, vb))
+    return out
+
+
+def _read(side: Side, t: Transition, key: tuple):
+    if key[0] != "used":
+        return t.store.read(key)
+    _, player, inst, name = key
+    E = side.engine
+    power = next(x for x in E.powers_of[E.defs[inst]] if x.name == name)
+    return t.store.used_up(player, inst, power)
+
+
+def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> object:
+    """The two sides' next states differ (or one fails, or stops otherwise)."""
+    fail_a = OR(*(f.when for f in ta.failures))
+    fail_b = OR(*(f.when for f in tb.failures))
+    raised = [_differ(as_bool(ta.raised.get(k, False)) if not is_const(ta.raised.get(k, False)) else
+                      ta.raised.get(k, False),
+                      as_bool(tb.raised.get(k, False)) if not is_const(tb.raised.get(k, False)) else
+                      tb.raised.get(k, False))
+              for k in sorted(set(ta.raised) | set(tb.raised))]
+    state = [_differ(va, vb) for _, va, vb in cells]
+    return OR(_differ(fail_a, fail_b), AND(NOT(fail_a), NOT(fail_b), OR(*raised, *state)))
+
+
+# ---------------------------------------------------------------- the comparison
+
+def _undecided(subject: str, message: str, reason: str) -> Difference:
+    return Difference("undecided", subject, message, unknown=reason)
+
+
+def compare_move(pair: Pair, move: Move) -> Difference:
+    """A move's two versions compared by what they do: a change that changes no game (proven), a difference
+    with a witness, or undecided."""
+    subject = move.subject
+    if move.kind == "power":
+        why = _power_header(move)
+        if why:
+            return _undecided(subject, f"{subject}: {why}: not compared by its statements", why)
+    try:
+        for tagged in (False, True):
+            enc_a, enc_b = pair.encoders()
+            shared: dict = {}
+            ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
+            tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+            try:
+                same, matched = _match(ta, tb)
+                break
+            except _Misnamed:
+                continue
+        cells = _cells_after(pair, ta, tb)
+    except Unsupported as exc:
+        return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
+                          exc.located())
+    except _Unmatched as exc:
+        return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc}", str(exc))
+    for t in (ta, tb):
+        t.enc.cells = t.store.base          # the witness is the state before
+        t.forget()
+    bound = {id(f) for x, y in matched for f in (*x.bound, *y.bound)}
+    hard = [f for t in (ta, tb) for f in t.constraints if id(f) not in bound]
+    valid = []
+    for x, y in matched:
+        if x.inside is None:
+            valid.append((True, True, False))
+            continue
+        va = z3.Implies(as_bool(x.chosen), as_bool(x.inside))
+        vb = z3.Implies(as_bool(y.chosen), as_bool(y.inside))
+        offered = AND(x.chosen, y.chosen, _differ(as_bool(x.inside), as_bool(y.inside)))
+        valid.append((va, vb, offered))
+    every = AND(*(AND(va, vb) for va, vb, _ in valid))
+    other_options = [AND(*(AND(va, vb) for j, (va, vb, _) in enumerate(valid) if j != i), offered)
+                     for i, (_, _, offered) in enumerate(valid)]
+    differs = OR(AND(every, _differs(pair, ta, tb, cells)), *other_options)
+    # for every player count at once (an eighth of the resources, then all of them): a move's statements are
+    # large terms, and the query per player count (the legality's fallback) takes minutes where these cannot
+    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback="once")
+    if status == "unsat" and _unfollowed(Shaper(pair.a.program), move.decls[0]) != \
+            _unfollowed(Shaper(pair.b.program), move.decls[1]):
+        return _undecided(subject, f"{subject} differs: both sides reach the same next state, but the change touches "
+                                   f"what the encoding does not follow (what is revealed, a shuffle, where in a pile "
+                                   f"a card goes, who chooses)", "what the encoding does not follow")
+    if status == "unsat":
+        return Difference("effect", subject, f"{subject} differs — from every state and with every choice, both "
+                                             f"sides reach the same next state (proven)", behavioural=False,
+                          sides={"proven": True})
+    if status == "unknown":
+        return _undecided(subject, f"Z3 could not decide whether what {subject} does differs: {reason}", reason)
+    return _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid)
+
+
+def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared,
+               valid) -> Difference:
+    subject = move.subject
+    # a var indexed by « none » (written by a statement whose card is none) is no cell a state file holds
+    for enc in (enc_a, enc_b):
+        for key in [k for k in enc.cells.made if k[0] == "var" and k[2] is not None and _is_none(k[2])]:
+            del enc.cells.made[key]
+    states = _witness(pair, enc_a, enc_b, model, move.name if move.kind == "action" else None, args)
+    diff = Difference("effect", subject, "")
+    diff.witness = {"a": states["a"][0], "b": states["b"][0]}
+    if move.kind == "action":
+        diff.move = {"a": states["a"][1], "b": states["b"][1]}
+    diff.players = diff.witness["a"]["players"]
+    diff.situation = list(states["a"][2])
+    vals = _Values(pair.a.engine)
+    # the choices each side makes (the same values: a side that does not reach a choice does not make it)
+    diff.sides["choices"] = choices = {"a": [], "b": []}
+    vals_b = _Values(pair.b.engine)
+    for x, y in matched:
+        for tag, c, enc, written in (("a", x, enc_a, vals), ("b", y, enc_b, vals_b)):
+            shown = _choice(enc, written, model, c)
+            if shown is not None:
+                choices[tag].append(shown)
+        shown = choices["a"][-1] if choices["a"] and _true(model, x.reached) else \
+            choices["b"][-1] if choices["b"] and _true(model, y.reached) else None
+        if shown is not None and shown[1] is not None:
+            diff.situation.append(f"choix {x.var} : {_shown(shown[1])}")
+    if move.kind == "power" and "window" in shared:
+        window = pair.a.program.windows[move.decls[0].window[0]]
+        diff.sides["window"] = [vals.write(enc_a.to_runtime(_number(model, v), enc_a.resolve(prm.type)),
+                                           enc_a.resolve(prm.type)) for v, prm in zip(shared["window"], window.params)]
+        for v, prm in zip(shared["window"], window.params):      # a card the window names is in the game
+            ty = enc_a.resolve(prm.type)
+            inner = ty.inner if isinstance(ty, Opt) else ty
+            inst = _number(model, v)
+            if isinstance(inner, KindT) and isinstance(inst, int) and inst >= 0:
+                for tag, side in (("a", pair.a), ("b", pair.b)):
+                    name = side.engine.def_names[side.engine.defs[inst]]
+                    chosen = diff.witness[tag]["selection"].setdefault(inner.name, [])
+                    if name not in chosen:
+                        chosen.append(name)
+        names = [n for n, _ in move.decls[0].window[1]]
+        shown = ", ".join(f"{n} = {_shown(v)}" for n, v in zip(names, diff.sides["window"]))
+        diff.situation.append(f"{window.name}({shown})")
+    what = []
+    diff.sides["after"] = after = []
+    for i, (va, vb, offered) in enumerate(valid):
+        if _true(model, offered):
+            x = matched[i][0]
+            side = "a" if _true(model, x.inside) else "b"
+            diff.sides["offered"] = side
+            shown = _choice(enc_a, vals, model, x)
+            what.append(f"at « choose {x.var} » ({x.span}), {_shown(shown[1]) if shown else 'the value'} is an "
+                        f"option in {side.upper()} only")
+            break
+    else:
+        for key, va, vb in cells:
+            xa, xb = _number(model, va), _number(model, vb)
+            if xa != xb:
+                label = pair.label(pair.a, key, str(key))
+                after.append({"key": list(key), "label": label, "a": _cell_text(enc_a, key, xa),
+                              "b": _cell_text(enc_a, key, xb)})
+                what.append(f"after it, {label} = {after[-1]['a']} in A, {after[-1]['b']} in B")
+        for tag, t in (("A", ta), ("B", tb)):
+            for f in t.failures:
+                if _true(model, f.when):
+                    what.append(f"{tag} fails: {f.reason} ({f.span})")
+                    diff.sides.setdefault("fails", []).append(tag.lower())
+                    break
+            for kind, when in t.raised.items():
+                if _true(model, when):
+                    what.append(f"{tag} ends with « {kind} »")
+    diff.details = what
+    done = f"{move.name}({', '.join(str(x) for x in diff.move['a']['args'])})" if diff.move else subject
+    diff.message = f"{done}: from the same state and choices, A and B do different things ({diff.players} players)"
+    diff.rules = [subject]
+    diff.confirmed = _replay(pair, move, diff, matched, choices)
+    return diff
+
+
+def _is_none(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value == NONE
+
+
+def _choice(enc: Encoder, vals: _Values, model, c):
+    """(name, the value chosen written as a state file writes it) of a choice the model reaches, else None."""
+    if not _true(model, c.reached):
+        return None
+    if c.optional is not None and not _true(model, c.optional):
+        return (c.var, None)
+    if c.kind != "one":
+        picked = [x for b, x in c.value if _true(model, b)]
+        if c.kind == "draw":
+            return (c.var, [vals.write(x, KindT(enc.E.def_kind[enc.E.defs[x]])) for x in picked])
+        written = [vals.write(enc.to_runtime(_number(model, x), c.type), c.type) for x in picked]
+        # the interpreter asks for one more (« nothing ») unless as many as it allows are chosen
+        return (c.var, written + ([None] if len(written) < _number(model, c.high) else []))
+    if c.value is None:
+        return None
+    return (c.var, vals.write(enc.to_runtime(_number(model, c.value), c.type), c.type))
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "rien"
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, list):
+        return "{" + ", ".join(str(v) for v in value) + "}"
+    return str(value)
+
+
+def _cell_text(enc: Encoder, key: tuple, value) -> str:
+    if key[0] == "var":
+        return enc.show(value, enc.var_types[key[1]])
+    return "oui" if value else "non"
+
+
+# ---------------------------------------------------------------- replay
+
+class _ReplayFailed(Exception):
+    pass
+
+
+class _NotOffered(Exception):
+    pass
+
+
+class _Script:
+    """The witness's choices, in order, made in the interpreter: it watches every decision point (forced ones
+    included, as an observer) and answers with the next choice, each (the value as a state file writes it,
+    its type), None for « nothing »; a value the decision does not offer is _NotOffered."""
+
+    def __init__(self, script: list, vals: _Values):
+        self.script, self.vals, self.answer = script, vals, 0
+
+    def observe(self, decision) -> None:
+        if not self.script:
+            raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
+        value, ty = self.script.pop(0)
+        if value is None:
+            if not decision.optional:
+                raise _NotOffered("nothing")
+            self.answer = len(decision.options)
+            return
+        for i, option in enumerate(decision.options):
+            if (option if ty == BOOL else self.vals.write(option, ty)) == value:
+                self.answer = i
+                return
+        raise _NotOffered(value)
+
+    def choose(self, decision) -> int:
+        return self.answer
+
+
+def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool | None:
+    """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
+    the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
+    (``diff.sides["replay"]`` says why): a draw (the order of a pile is not in the witness), a subset chosen
+    (asked one card at a time), a procedure's arguments."""
+    try:
+        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices,
+                         any(c.kind == "draw" for c, _ in matched))
+    except _ReplayFailed as exc:
+        diff.sides["replay"] = str(exc)
+        return None
+
+
+def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict, draws: bool = False) -> bool:
+    if move.kind == "procedure":
+        raise _ReplayFailed("a procedure's arguments are not replayed")
+    if draws:
+        raise _ReplayFailed("a draw is not replayed: the order of a pile is not in the witness")
+    if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None:
+        raise _ReplayFailed("nothing to compare: the sides differ by how they end")
+    got = {}
+    for tag, side in (("a", pair.a), ("b", pair.b)):
+        engine = _judge(side)
+        try:
+            loaded = load_state(engine, diff.witness[tag], side.scopes)
+        except (StateFileError, ValueError, KeyError) as exc:
+            raise _ReplayFailed(f"the witness does not load: {exc}") from None
+        script = []
+        for name, value in choices[tag]:
+            if isinstance(value, list):         # a subset: its elements one at a time (then « nothing more »)
+                script += [(v, types[name]) for v in value]
+            else:
+                script.append((value, BOOL if isinstance(value, bool) else types[name]))
+        got[tag] = _run(pair, side, engine, loaded, move, diff, script)
+    offered = diff.sides.get("offered")
+    if offered is not None:         # an option of one side only: the interpreters offer it there only
+        return got[offered][0] != "not offered" and got["b" if offered == "a" else "a"][0] == "not offered"
+    for tag in ("a", "b"):
+        outcome, values = got[tag]
+        if outcome == "not offered" or (outcome == "failed") != (tag in diff.sides.get("fails", ())):
+            return False
+        if outcome == "done" and any(value != cell[tag] for cell, value in zip(diff.sides["after"], values)):
+            return False
+    return True
+
+
+def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script: list):
+    """(failed, the listed cells' values after, written as the report writes them) on ``side``."""
+    agents, observer = E.agents, E.observer
+    agent = _Script(script, loaded.values)
+    E.agents = [agent] * E.st.n
+    E.observer = agent.observe
+
+    def at_random(options):                 # `choose … at random`: the witness's value
+        for k, option in enumerate(options):
+            if agent.script and agent.script[0][0] is not None and \
+                    loaded.values.write(option, agent.script[0][1]) == agent.script[0][0]:
+                agent.script.pop(0)
+                return options[k]
+        raise _NotOffered("a random choice")
+    E.st.rng.choice = at_random
+    outcome = "done"
+    try:
+        E.invalidate()
+        if move.kind == "action":
+            try:
+                (_kind, _name, values), _ = load_move(loaded, diff.move[side.tag])
+            except (StateFileError, ValueError, KeyError) as exc:
+                raise _ReplayFailed(f"the move does not load: {exc}") from None
+            E.do(move.name, values)
+        else:
+            _use_power(side, E, loaded, move, diff)
+    except (Abort, EndTurn, StopProc, Cancel):
+        pass
+    except SpecRuntimeError:
+        outcome = "failed"
+    except _NotOffered:
+        outcome = "not offered"
+    finally:
+        E.agents, E.observer = agents, observer
+        del E.st.rng.choice
+    return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]]
+
+
+def _use_power(side: Side, E, loaded, move: Move, diff: Difference) -> None:
+    """The power used by its card's holder, with the witness's window arguments, if he may use it."""
+    key = E.def_ids.get(move.card[0 if side.tag == "a" else 1])
+    if key is None or not E.instances.get(key):
+        raise _ReplayFailed("the card is not in the witness's game")
+    card = E.instances[key][0]
+    runtime = next(x for x in E.powers_of[key] if x.name == move.name)
+    player = E.controller(card)
+    env = {"me": player, "this": card}
+    decl = move.decls[0 if side.tag == "a" else 1]
+    if decl.window is not None:
+        problems: list = []
+        params = side.program.windows[decl.window[0]].params
+        env.update({n: loaded.values.read(v, side.types.resolve(prm.type), f"window/{n}", problems)
+                    for n, v, prm in zip(runtime.names, diff.sides["window"], params)})
+        if problems:
+            raise _ReplayFailed(f"the window's arguments do not load: {problems}")
+    if player is not None and (not E.cards.active or E.cards.is_active(card)) and \
+            E.usable(runtime, player, card, env):
+        E.run_power(runtime, player, card, env)
+
+
+def _runtime_text(pair: Pair, E, vals: _Values, cell: dict) -> str:
+    """A listed cell's value in ``E`` after the move, written as the report writes it."""
+    key = cell["key"]
+    enc = pair.a.types
+    mine = _Values(pair.a.engine)
+
+    def here(value, ty):            # the pair's value (a card by its number there) in E
+        if isinstance(ty, Opt):
+            ty = ty.inner
+        if ty is None or isinstance(ty, KindT):
+            return vals.by_label.get(mine.labels.get(value), value) if isinstance(value, int) else value
+        return value
+
+    def back(value, ty):            # E's value as the pair numbers it
+        inner = ty.inner if isinstance(ty, Opt) else ty
+        if isinstance(inner, KindT) and isinstance(value, int) and value >= 0:
+            return mine.by_label.get(vals.labels.get(value), value)
+        return value
+    if key[0] == "var":
+        _, name, index = key
+        value = E.st.vars[name]
+        if index is not None:
+            k = here(enc.to_runtime(index, enc.index_types[name]), enc.index_types[name])
+            value = value.get(k, 0 if E.program.vars[name].counter else E.var_defaults[name])
+        ty = enc.var_types[name]
+        return enc.show(enc.from_runtime(back(value, ty), ty), ty)
+    if key[0] == "in":
+        _, zone, index, inst = key
+        where = None if index is None else here(enc.to_runtime(index, enc.zone_index_types[zone]),
+                                                enc.zone_index_types[zone])
+        return "oui" if E.st.where.get(here(inst, None)) == (zone, where) else "non"
+    _, player, inst, name = key
+    return "oui" if (player, here(inst, None), name) in E.st.uses else "non"

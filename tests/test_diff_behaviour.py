@@ -1,0 +1,157 @@
+"""`rulebook diff` compares a changed action, procedure or power by what it does (checker.diff.behaviour):
+both sides' statements from the same symbolic state, with the same arguments and the same choices, either
+reach the same next state for every state and choice (proven: a change that changes no game), or a witness
+shows the values that differ after — and both interpreters, loading the witness and making the move with
+its choices, reach those values.  What the encoding cannot cover, and choices that cannot be matched, are
+undecided, never equivalent."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from checker.diff import behaviour
+from checker.diff.pair import Side
+from checker.diff.run import diff_results
+from checker.front.check import check_paths
+from conftest import ROOT
+
+BASE = [ROOT / "spec" / "citadelles"]
+MARKET = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
+
+MARCHANDE = '''overlay "Variante" on "Citadelles"
+replace card Character "Marchande" {
+  rank: 6
+  gem: Commerçant
+  origin: "Citadelles (2000)"
+  power revenus_commerçants "1 pièce d'or par quartier Commerçant" {
+    transfer revenus(me, Commerçant) from banque to trésor[me]
+  }
+  power pièce_supplémentaire "1 pièce d'or supplémentaire" {
+    transfer AMOUNT from banque to trésor[me]
+  }
+}
+'''
+
+NUTMEG = '''card Lot "Muscade" {
+  épice: cannelle
+  prix: 1
+  power rendre "Rendre un lot à l'étal et reprendre sa mise." {
+    requires bourse[me] >= 1
+    choose l in panier[me] where l != this
+    move l to étal
+    transfer 1 from réserve to bourse[me]
+  }
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def citadelles():
+    result = check_paths(BASE)
+    assert result.ok
+    return Side("a", result, BASE)
+
+
+def _against(base: Side, tmp_path: Path, text: str):
+    overlay = tmp_path / "variante.rules"
+    overlay.write_text(text, encoding="utf-8")
+    other = check_paths(BASE + [overlay])
+    assert other.ok, [d.message for d in other.reporter.errors]
+    return diff_results(base, BASE, other, BASE + [overlay])
+
+
+def test_the_marchande_paid_3_minus_2_is_proven_to_change_no_game(citadelles, tmp_path):
+    """« Recevez 1 pièce supplémentaire » written `transfer 3 - 2`: the same next state from every state."""
+    result = _against(citadelles, tmp_path, MARCHANDE.replace("AMOUNT", "3 - 2"))
+    assert result.status == "equivalent", [d.message for d in result.behavioural + result.undecided]
+    [change] = result.neutral
+    assert change.subject == 'power "Marchande".pièce_supplémentaire'
+    assert change.message.endswith("(proven)") and change.sides["proven"]
+    assert result.checked["effects"] == 1
+
+
+def test_another_amount_in_a_power_is_a_difference_both_interpreters_confirm(citadelles, tmp_path):
+    result = _against(citadelles, tmp_path, MARCHANDE.replace("AMOUNT", "2"))
+    assert result.status == "different"
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.subject == 'power "Marchande".pièce_supplémentaire'
+    [after] = diff.sides["after"]
+    assert after["label"].startswith("trésor[Joueur ") and int(after["b"]) == int(after["a"]) + 1
+    assert any(line.startswith("Marchande ∈ choisis[Joueur ") for line in diff.situation)
+    assert diff.confirmed is True
+    assert diff.witness["a"]["players"] == diff.players == 2      # minimised
+
+
+def _market(tmp_path: Path, a: str, b: str):
+    pa, pb = tmp_path / "a.rules", tmp_path / "b.rules"
+    pa.write_text(a, encoding="utf-8")
+    pb.write_text(b, encoding="utf-8")
+    ra, rb = check_paths([MARKET, pa]), check_paths([MARKET, pb])
+    assert ra.ok and rb.ok, [d.message for d in ra.reporter.errors + rb.reporter.errors]
+    return diff_results(ra, [MARKET, pa], rb, [MARKET, pb])
+
+
+def test_a_target_filter_removed_is_a_difference_the_interpreters_replay(tmp_path):
+    """Without `where l != this`, the card can give itself back: in B the witness's card leaves the basket."""
+    result = _market(tmp_path, NUTMEG, NUTMEG.replace(" where l != this", ""))
+    [diff] = result.behavioural
+    assert "choix l : Muscade" in diff.situation
+    assert {a["label"]: (a["a"], a["b"]) for a in diff.sides["after"]}["Muscade ∈ étal"] == ("non", "oui")
+    assert diff.confirmed is True
+    # the replay can fail: a witness that says the other value is not what the interpreters reach
+    wrong = copy.deepcopy(diff)
+    first = wrong.sides["after"][0]
+    first["a"], first["b"] = first["b"], first["a"]
+    pair = _pair(tmp_path)
+    move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
+    lot = pair.a.types.resolve(pair.a.program.zones["étal"].kind)
+    assert behaviour._replayed(pair, move, diff, {"l": lot}, diff.sides["choices"]) is True
+    assert behaviour._replayed(pair, move, wrong, {"l": lot}, wrong.sides["choices"]) is False
+
+
+def _pair(tmp_path: Path):
+    from checker.diff.pair import Pair
+    ra = check_paths([MARKET, tmp_path / "a.rules"])
+    rb = check_paths([MARKET, tmp_path / "b.rules"])
+    return Pair(Side("a", ra, []), Side("b", rb, []))
+
+
+def _shapers(pair):
+    from checker.diff.compare import Shaper
+    return Shaper(pair.a.program), Shaper(pair.b.program)
+
+
+def test_an_option_one_side_only_offers_is_a_difference(tmp_path):
+    """The choice changes nothing the encoding follows (`reveal`), but B lets the card be chosen: one
+    interpreter offers it, the other does not."""
+    shown = NUTMEG.replace("    move l to étal\n    transfer 1 from réserve to bourse[me]\n", "    reveal l to me\n")
+    result = _market(tmp_path, shown, shown.replace(" where l != this", ""))
+    [diff] = result.behavioural
+    assert diff.sides["offered"] == "b" and not diff.sides["after"]
+    assert "Muscade is an option in B only" in diff.details[0]
+    assert diff.confirmed is True
+
+
+def test_a_rewritten_body_is_proven_the_same(tmp_path):
+    result = _market(tmp_path, NUTMEG, NUTMEG.replace("transfer 1 from", "transfer 3 - 2 from")
+                     .replace("where l != this", "where not (l == this)"))
+    assert result.status == "equivalent"
+    assert [d.sides.get("proven") for d in result.neutral] == [True]
+
+
+@pytest.mark.parametrize("edit,reason", [
+    (("    move l to étal\n", "    repeat {\n      move l to étal\n    } until true\n"),
+     "the effect of `Repeat` is not encoded for Z3"),
+    (("    choose l in", "    choose k in panier[me]\n    choose l in"),
+     "the choices cannot be matched: A chooses l; B chooses k, l"),
+    (("move l to étal", "move l to bottom of étal"), "the change touches what the encoding does not follow"),
+])
+def test_what_cannot_be_compared_is_undecided_never_equivalent(tmp_path, edit, reason):
+    result = _market(tmp_path, NUTMEG, NUTMEG.replace(*edit))
+    assert result.status == "undecided"
+    [undecided] = result.undecided
+    assert undecided.subject == 'power "Muscade".rendre' and reason in undecided.message
+    assert not result.neutral, "the change is not listed among those that change no game"
