@@ -125,7 +125,7 @@ class Store(Cells):
 class Transition:
     """The statements of one body (and what they call), from the state before to the state after."""
 
-    def __init__(self, enc: Encoder):
+    def __init__(self, enc: Encoder, cut_at_offers: bool = False, max_windows: int | None = None):
         self.enc = enc
         self.E = enc.E
         self.p = enc.p
@@ -139,6 +139,13 @@ class Transition:
         self.choices: list[Choice] = []
         self.constraints: list = []          # what the unknowns must meet (a choice among its options …)
         self.locals: frozenset = frozenset()
+        # with ``cut_at_offers``, an `offer` reached inside the statements (a decision point) ends what is
+        # followed on that path, and so does, with ``max_windows``, a window opened while that many are open
+        # (reactions to reactions): ``cuts`` are (when, span, what) of each; what runs after it is not encoded
+        self.cut_at_offers = cut_at_offers
+        self.max_windows = max_windows
+        self.windows = 0
+        self.cuts: list[tuple] = []
         self.depth = 0
         self._fresh = 0
 
@@ -192,6 +199,8 @@ class Transition:
         stmts = [s for s in stmts if not isinstance(s, (ast.CiteStmt, ast.DecisionStmt))]
         for i, s in enumerate(stmts):
             fn = _STMT.get(type(s))
+            if fn is None and isinstance(s, ast.Offer) and self.cut_at_offers:
+                fn = _cut
             if fn is None:
                 raise Unsupported(f"the effect of `{type(s).__name__}` is not encoded for Z3", s.span)
             here = AND(guard, self.running)
@@ -321,7 +330,7 @@ class Transition:
                 raise Unsupported(f"the `before` window of {name} is not encoded", None)
             env = {b: a for (b, _), a in zip(decl.binders, args)}
             window_args = tuple(self.expr(a, env) for a in decl.args)
-            cancelled = self.signal(decl.window, window_args, AND(guard, self.running))
+            cancelled = self.signal(decl.window, window_args, AND(guard, self.running), decl.span)
             self.raise_(ABORT, cancelled)
         for anc in self.enc.ancestors(name):
             decl = self.p.actions[anc]
@@ -375,8 +384,27 @@ class Transition:
                             out.append((power, card, test))
         return out
 
-    def signal(self, window: str, args: tuple, guard=True):
+    def cut(self, guard, span, what: str) -> None:
+        """What follows is not encoded on the paths where ``guard`` holds: they stop here, uncaught."""
+        if is_const(guard) and not guard:
+            return
+        self.cuts.append((guard, span, what))
+        self.running = AND(self.running, NOT(guard))
+        self.raised["cut"] = OR(self.raised.get("cut", False), guard)
+
+    def signal(self, window: str, args: tuple, guard=True, span=None):
         """Every reaction to ``window``, in the interpreter's order; the condition that one cancelled."""
+        if self.max_windows is not None and self.windows >= self.max_windows:
+            self.cut(AND(guard, self.running), span, f"the reactions to {window}, a window opened while "
+                                                     f"{self.windows} are open")
+            return False
+        self.windows += 1
+        try:
+            return self._signal(window, args, guard)
+        finally:
+            self.windows -= 1
+
+    def _signal(self, window: str, args: tuple, guard=True):
         E, enc = self.E, self.enc
         decls = {(self.E.def_ids[c.name], pw.name): pw for c in self.p.cards.values() for pw in c.powers}
         saved = self.raised.pop(CANCEL, None)
@@ -640,7 +668,7 @@ def _(t: Transition, s: ast.CallProc, env, guard):
 
 @_on(ast.Signal)
 def _(t: Transition, s: ast.Signal, env, guard):
-    t.signal(s.window, tuple(t.expr(a, env) for a in s.args), guard)
+    t.signal(s.window, tuple(t.expr(a, env) for a in s.args), guard, s.span)
 
 
 @_on(ast.EndTurn)
@@ -656,6 +684,13 @@ def _(t: Transition, s, env, guard):
 @_on(ast.Cancel)
 def _(t: Transition, s, env, guard):
     t.raise_(CANCEL, guard)
+
+
+def _cut(t: Transition, s: ast.Offer, env, guard):
+    """An `offer` (a decision point) with ``cut_at_offers``: nothing after it is followed on this path —
+    neither the rest of its body nor its callers' (a failure found is one before it; what comes after it is
+    the next transition's, and the callers report the cut as not searched)."""
+    t.cut(guard, s.span, "an offer (a decision point)")
 
 
 STATEMENT_FORMS = tuple(sorted(c.__name__ for c in _STMT))
