@@ -23,11 +23,13 @@ from checker.conflicts.findings import Finding
 from checker.solver.transition import Transition
 from checker.front.types import KindT
 
-__all__ = ["effect_failures", "MAX_WINDOWS"]
+__all__ = ["effect_failures", "MAX_WINDOWS", "MAX_STEPS"]
 
 # the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
 # window opened deeper is where the effect stops being followed: reported as undecided, never as safe)
 MAX_WINDOWS = 1
+# the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe)
+MAX_STEPS = 60
 
 
 def _scope_keys(search, stmts, extra: set) -> set:
@@ -99,16 +101,17 @@ def effect_failures(search, only: set | None = None) -> list:
         if not search._mine(out, involved):
             continue
         enc = search.encoder()
+        steps = getattr(search, "effect_steps", MAX_STEPS)
         try:
             if kind == "action":
                 args, domain = search.action_args(enc, label)
                 legal = enc.legality(label, args)[0]
                 before = enc.cells
-                t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS)
+                t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps)
                 t.perform(label, args, legal)
                 move = (label, args)
             else:
-                domain, legal, t, args = _power_move(search, enc, decl, card)
+                domain, legal, t, args = _power_move(search, enc, decl, card, steps)
                 before = t.store.base
                 move = None
         except Unsupported as exc:
@@ -119,10 +122,28 @@ def effect_failures(search, only: set | None = None) -> list:
         t.forget()
         cards = (card.name,) if card is not None else ()
         for span, failures in _by_place(t.failures):
+            # the unknowns chosen before the place are all its question needs
+            made = max(f.constraints for f in failures)
             out.extend(_place(search, enc, label, decl, move, card, t, span, failures,
-                              [*domain, legal, _any(failures), *t.constraints]))
+                              [*domain, legal, _any(failures), *t.constraints[:made]]))
         out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
     return out
+
+
+def _nowhere(enc, key) -> bool:
+    """A cell read at an index the state has no cell for: `none` (an `only(…)` that found nothing), or a card
+    of another kind (a value the encoding lets range wider than the index type, on a path not taken)."""
+    if len(key) < 3 or key[0] not in ("var", "in") or not isinstance(key[2], int) or isinstance(key[2], bool):
+        return False
+    if key[2] == NONE:
+        return True
+    ty = enc.index_types.get(key[1]) if key[0] == "var" else enc.zone_index_types.get(key[1])
+    ty = getattr(ty, "inner", ty)
+    if isinstance(ty, KindT):
+        E = enc.E
+        return key[2] < 0 and E.def_kind.get(key[2]) != ty.name or key[2] >= 0 and (
+            key[2] >= len(E.defs) or E.def_kind.get(E.defs[key[2]]) != ty.name)
+    return False
 
 
 def _any(failures):
@@ -145,7 +166,13 @@ def _found(search, enc, model, label, decl, move, card, t, span, failures) -> Fi
     """The finding of a model where the move fails at ``span``, with its witness replayed."""
     finding = Finding("effect-failure", f"{label}: a legal move whose effect cannot complete — {failures[0].reason}",
                       (label,), (span, decl.span))
-    search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
+    # a cell read at index `none` (an `only(…)` that found nothing, used as an index) is no cell of a state
+    made = enc.cells.made
+    nowhere = {k: made.pop(k) for k in list(made) if _nowhere(enc, k)}
+    try:
+        search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
+    finally:
+        made.update(nowhere)
     finding.situation = finding.situation + _choices(enc, model, t)
     if finding.witness is not None:
         from checker.conflicts.replay import replay_failure
@@ -180,7 +207,7 @@ def _by_place(failures) -> list:
     return [(fs[0].span, fs) for fs in groups.values()]
 
 
-def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl):
+def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int | None = MAX_STEPS):
     """A power used: its holder, the card (its first copy), the window's arguments (symbolic)."""
     E = search.engine
     key = E.def_ids[card.name]
@@ -202,7 +229,7 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl):
     if pw.window is None:
         usable = AND(usable, _offered(search, enc, holder, inst))
     before = enc.cells
-    t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS)
+    t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps)
     t.power(pw, holder, inst, wargs, usable)
     t.store.base = before
     return domain, usable, t, None

@@ -60,6 +60,7 @@ class Failure:
     when: object
     span: object
     reason: str
+    constraints: int = 0        # how many of the transition's constraints were made before it (all it needs)
 
 
 @dataclasses.dataclass
@@ -125,7 +126,8 @@ class Store(Cells):
 class Transition:
     """The statements of one body (and what they call), from the state before to the state after."""
 
-    def __init__(self, enc: Encoder, cut_at_offers: bool = False, max_windows: int | None = None):
+    def __init__(self, enc: Encoder, cut_at_offers: bool = False, max_windows: int | None = None,
+                 max_steps: int | None = None):
         self.enc = enc
         self.E = enc.E
         self.p = enc.p
@@ -145,6 +147,8 @@ class Transition:
         self.cut_at_offers = cut_at_offers
         self.max_windows = max_windows
         self.windows = 0
+        self.max_steps = max_steps          # with it, the statements followed, in the interpreter's order
+        self.steps = 0
         self.cuts: list[tuple] = []
         self.depth = 0
         self._fresh = 0
@@ -171,7 +175,7 @@ class Transition:
     def fail(self, guard, span, reason: str) -> None:
         if is_const(guard) and not guard:
             return
-        self.failures.append(Failure(guard, span, reason))
+        self.failures.append(Failure(guard, span, reason, len(self.constraints)))
         self.running = AND(self.running, NOT(guard))
 
     def catching(self, kinds: tuple[str, ...], run: Callable) -> None:
@@ -205,6 +209,11 @@ class Transition:
                 raise Unsupported(f"the effect of `{type(s).__name__}` is not encoded for Z3", s.span)
             here = AND(guard, self.running)
             if is_const(here) and not here:
+                return env
+            self.steps += 1
+            if self.max_steps is not None and self.steps > self.max_steps:
+                self.cut(here, s.span, f"its statement number {self.max_steps + 1} (the encoding follows "
+                                       f"{self.max_steps} statements of an effect)")
                 return env
             rest = fn(self, s, env, here)
             self.checked_partial(here)
@@ -658,17 +667,23 @@ def _(t: Transition, s, env, guard):
 
 @_on(ast.Do)
 def _(t: Transition, s: ast.Do, env, guard):
-    t.action(s.action, tuple(t.expr(a, env) for a in s.args), guard)
+    args = tuple(t.expr(a, env) for a in s.args)
+    t.checked_partial(guard)        # an `only(…)` among the arguments fails here, before the action runs
+    t.action(s.action, args, AND(guard, t.running))
 
 
 @_on(ast.CallProc)
 def _(t: Transition, s: ast.CallProc, env, guard):
-    t.procedure(s.name, tuple(t.expr(a, env) for a in s.args), guard, s.span)
+    args = tuple(t.expr(a, env) for a in s.args)
+    t.checked_partial(guard)
+    t.procedure(s.name, args, AND(guard, t.running), s.span)
 
 
 @_on(ast.Signal)
 def _(t: Transition, s: ast.Signal, env, guard):
-    t.signal(s.window, tuple(t.expr(a, env) for a in s.args), guard, s.span)
+    args = tuple(t.expr(a, env) for a in s.args)
+    t.checked_partial(guard)
+    t.signal(s.window, args, AND(guard, t.running), s.span)
 
 
 @_on(ast.EndTurn)
