@@ -190,7 +190,9 @@ def add_parsers(new_command) -> dict:
                                                                     "question of the spec, not only those involving them")
     conflicts.add_argument("--effects", action="store_true", help="also search effect failures: a legal move whose "
                                                                   "effect cannot complete (a transfer beyond what a "
-                                                                  "counter holds, only(…) not finding one element…)")
+                                                                  "counter holds, only(…) not finding one element…), "
+                                                                  "and prohibitions lifted by a card's state (a card "
+                                                                  "that grants and bounds an action, inactive)")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     completes(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "

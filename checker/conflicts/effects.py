@@ -9,8 +9,11 @@ The move is *legal*: an action whose prohibitions do not apply (what `can` says)
 use (it is its card's controller, the card is active, the power is not used up and its `requires`
 holds).  What the encoding cannot express is reported as undecided, with its location and reason.
 
-Each witness is replayed by the interpreter (``confirmed``): the state file is loaded, the move made
-with the choices of the model, and the interpreter must stop with the same error.
+Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
+loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
+statement.  What the encoding follows of an effect is bounded (:data:`MAX_STEPS` statements, reactions
+:data:`MAX_WINDOWS` window deep, nothing after an ``offer``): a failure found before is a failure; the paths
+that go further are reported as undecided, with the place the encoding stops.
 """
 
 from __future__ import annotations
