@@ -110,7 +110,8 @@ def effect_failures(search, only: set | None = None) -> list:
                 args, domain = search.action_args(enc, label)
                 legal = enc.legality(label, args)[0]
                 before = enc.cells
-                t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps)
+                t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps,
+                               lazy_moves=True)
                 t.perform(label, args, legal)
                 move = (label, args)
             else:
@@ -232,7 +233,8 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int |
     if pw.window is None:
         usable = AND(usable, _offered(search, enc, holder, inst))
     before = enc.cells
-    t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps)
+    t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps,
+                               lazy_moves=True)
     t.power(pw, holder, inst, wargs, usable)
     t.store.base = before
     return domain, usable, t, None

@@ -89,6 +89,9 @@ class Store(Cells):
         self.made = base.made
         self.meaning = base.meaning
         self.writes: dict[tuple, object] = {}
+        # with lazy moves: ({inst: test}, zones of the kind, dest zone, index, guard) per move, in order; a
+        # card's place is then a term only where it is read (``writes`` holds no "in" cell)
+        self.moves: list[tuple] = []
 
     def var(self, name: str, index):
         key = ("var", name, index)
@@ -100,7 +103,15 @@ class Store(Cells):
         key = ("in", zone, index, inst)
         if key in self.writes:
             return self.writes[key]
-        return self.base.member(zone, index, inst)
+        value = self.base.member(zone, index, inst)
+        for m in self.moves:        # the lazy moves (see Transition.move), in order, that may move inst
+            test = m[0].get(inst)
+            if test is None or zone not in m[1]:
+                continue
+            _, _, dest, where, guard = m
+            now = zone == dest and (index is None or EQ(where, index))
+            value = ITE(AND(guard, test), now, value)
+        return value
 
     def used_up(self, player: int, inst: int, power):
         key = ("used", player, inst, power.name)
@@ -127,7 +138,7 @@ class Transition:
     """The statements of one body (and what they call), from the state before to the state after."""
 
     def __init__(self, enc: Encoder, cut_at_offers: bool = False, max_windows: int | None = None,
-                 max_steps: int | None = None):
+                 max_steps: int | None = None, lazy_moves: bool = False):
         self.enc = enc
         self.E = enc.E
         self.p = enc.p
@@ -148,6 +159,9 @@ class Transition:
         self.max_windows = max_windows
         self.windows = 0
         self.max_steps = max_steps          # with it, the statements followed, in the interpreter's order
+        # a card moved is written as one entry, read where a place is asked, instead of a term for each
+        # place of each card it may be (what a search that only asks questions needs)
+        self.lazy_moves = lazy_moves
         self.steps = 0
         self.cuts: list[tuple] = []
         self.depth = 0
@@ -300,6 +314,18 @@ class Transition:
             bad = OR(*(enc.eq(card, x) for x in enc.possible(card, kind) if x == NONE or x < 0))
             self.fail(AND(guard, bad), span, "only a physical card can move (this is a card's name)")
         zones = [z for z, k in enc.zone_kind.items() if k == kind]
+        if self.lazy_moves:
+            tests = {}
+            for inst in enc.possible(card, kind):
+                if inst == NONE or inst < 0 or E.def_kind[E.defs[inst]] != kind:
+                    continue
+                test = enc.eq(card, inst)
+                if not (is_const(test) and not test):
+                    tests[inst] = test
+            if tests and not (is_const(guard) and not guard):
+                self.store.moves.append((tests, frozenset(zones), zone, where, guard))
+            self.forget()
+            return
         for inst in enc.possible(card, kind):
             if inst == NONE or inst < 0 or E.def_kind[E.defs[inst]] != kind:
                 continue
