@@ -13,7 +13,7 @@ from checker.solver.statefile import player_range
 __all__ = ["conflicts_command"]
 
 _TITLES = {"contradiction": "contradiction", "competing-values": "competing values", "order": "order dependence",
-           "effect-failure": "effect failure",
+           "effect-failure": "effect failure", "lifted": "prohibition lifted by a card's state",
            "dead-rule": "dead rule", "dangling": "dangling reference", "resolved": "resolved",
            "unknown": "undecided"}
 
@@ -105,13 +105,13 @@ def conflicts_command(args) -> int:
                             "seconds": round(elapsed, 2), "players": args.players,
                             "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
     else:
-        order = ["contradiction", "competing-values", "order", "effect-failure", "unknown", "dead-rule", "dangling",
+        order = ["contradiction", "competing-values", "order", "effect-failure", "lifted", "unknown", "dead-rule", "dangling",
                  "resolved"]
         for kind in order:
             group = [f for f in findings if f.kind == kind]
             if not group or (kind == "resolved" and not args.all):
                 continue
-            colour = "red" if kind in ("contradiction", "competing-values", "order", "effect-failure") else "bold"
+            colour = "red" if kind in ("contradiction", "competing-values", "order", "effect-failure", "lifted") else "bold"
             print(f"\n{terminal.paint(_TITLES[kind], colour)} ({len(group)})")
             for f in group:
                 print(_describe(result, f))
@@ -154,7 +154,14 @@ def _describe(result, f: Finding) -> str:
         lines.append("    witness: " + "; ".join(x.strip() for x in shown) + (" …" if len(f.situation) > 14 else ""))
     if f.configuration:
         lines.append(f"    {f.configuration}")
-    if f.confirmed is not None:
+    if f.kind == "effect-failure" and f.replayed:
+        lines.append(f"    the interpreter, replaying the witness: {f.replayed}"
+                     + ("" if f.confirmed else " — DOES NOT AGREE" if f.confirmed is False else " — not confirmed"))
+    elif f.kind == "lifted" and f.confirmed is not None:
+        lines.append("    the interpreter, on the witness: "
+                     + ("the card is inactive, the move legal, and the prohibition would apply were the card active"
+                        if f.confirmed else "DOES NOT AGREE"))
+    elif f.confirmed is not None:
         lines.append(f"    the interpreter, on the witness: {'both rules apply' if f.confirmed else 'DOES NOT AGREE'}")
     for path in getattr(f, "files", None) or ():
         lines.append(f"    written: {path}")
@@ -183,7 +190,9 @@ def add_parsers(new_command) -> dict:
                                                                     "question of the spec, not only those involving them")
     conflicts.add_argument("--effects", action="store_true", help="also search effect failures: a legal move whose "
                                                                   "effect cannot complete (a transfer beyond what a "
-                                                                  "counter holds, only(…) not finding one element…)")
+                                                                  "counter holds, only(…) not finding one element…), "
+                                                                  "and prohibitions lifted by a card's state (a card "
+                                                                  "that grants and bounds an action, inactive)")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     completes(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "

@@ -9,8 +9,11 @@ The move is *legal*: an action whose prohibitions do not apply (what `can` says)
 use (it is its card's controller, the card is active, the power is not used up and its `requires`
 holds).  What the encoding cannot express is reported as undecided, with its location and reason.
 
-Each witness is replayed by the interpreter (``confirmed``): the state file is loaded, the move made
-with the choices of the model, and the interpreter must stop with the same error.
+Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
+loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
+statement.  What the encoding follows of an effect is bounded (:data:`MAX_STEPS` statements, reactions
+:data:`MAX_WINDOWS` window deep, nothing after an ``offer``): a failure found before is a failure; the paths
+that go further are reported as undecided, with the place the encoding stops.
 """
 
 from __future__ import annotations
@@ -21,8 +24,15 @@ from checker.front import ast
 from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
 from checker.conflicts.findings import Finding
 from checker.solver.transition import Transition
+from checker.front.types import KindT
 
-__all__ = ["effect_failures"]
+__all__ = ["effect_failures", "MAX_WINDOWS", "MAX_STEPS"]
+
+# the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
+# window opened deeper is where the effect stops being followed: reported as undecided, never as safe)
+MAX_WINDOWS = 1
+# the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe)
+MAX_STEPS = 60
 
 
 def _scope_keys(search, stmts, extra: set) -> set:
@@ -68,8 +78,9 @@ def _chain(p, action: str) -> list[str]:
     return out
 
 
-def effect_failures(search) -> list:
-    """The effect-failure findings of ``search`` (a :class:`~checker.conflicts.questions.Search`)."""
+def effect_failures(search, only: set | None = None) -> list:
+    """The effect-failure findings of ``search`` (a :class:`~checker.conflicts.questions.Search`); with
+    ``only``, of the moves it names (an action, or a power as ``"Card".name``)."""
     p, E = search.p, search.engine
     out: list = []
     moves = []
@@ -80,6 +91,8 @@ def effect_failures(search) -> list:
         for pw in card.powers:
             moves.append(("power", f'"{card.name}".{pw.name}', pw, card))
     for kind, label, decl, card in moves:
+        if only is not None and label not in only:
+            continue
         if kind == "action":
             body = list(decl.body) + [ast.Signal(h.window, h.args, h.span) for h in p.hooks if h.action == label]
             involved = lambda scope, body=body, label=label: scope.involves(  # noqa: E731
@@ -91,16 +104,18 @@ def effect_failures(search) -> list:
         if not search._mine(out, involved):
             continue
         enc = search.encoder()
+        steps = getattr(search, "effect_steps", MAX_STEPS)
         try:
             if kind == "action":
                 args, domain = search.action_args(enc, label)
                 legal = enc.legality(label, args)[0]
                 before = enc.cells
-                t = Transition(enc)
+                t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps,
+                               lazy_moves=True)
                 t.perform(label, args, legal)
                 move = (label, args)
             else:
-                domain, legal, t, args = _power_move(search, enc, decl, card)
+                domain, legal, t, args = _power_move(search, enc, decl, card, steps)
                 before = t.store.base
                 move = None
         except Unsupported as exc:
@@ -109,25 +124,83 @@ def effect_failures(search) -> list:
             continue
         enc.cells = before          # the state the witness and the invariants describe is the one before
         t.forget()
+        cards = (card.name,) if card is not None else ()
         for span, failures in _by_place(t.failures):
-            when = failures[0].when if len(failures) == 1 else z3.Or([as_bool(f.when) for f in failures])
-            status, model, reason = search.solve(enc, *domain, legal, when, *t.constraints, minimal=True,
-                                                 cards=((card.name,) if card is not None else ()))
-            if status == "unsat":
-                continue
-            reason_text = failures[0].reason
-            message = (f"{label}: a legal move whose effect cannot complete — {reason_text}"
-                       if status == "sat" else
-                       f"cannot tell whether the effect of {label} can fail here ({reason_text})")
-            finding = Finding("effect-failure" if status == "sat" else "unknown", message, (label,),
-                              (span, decl.span))
-            if status == "sat":
-                search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
-                finding.situation = finding.situation + _choices(enc, model, t)
-            else:
-                finding.unknown = reason
-            out.append(finding)
+            # the unknowns chosen before the place are all its question needs
+            made = max(f.constraints for f in failures)
+            out.extend(_place(search, enc, label, decl, move, card, t, span, failures,
+                              [*domain, legal, _any(failures), *t.constraints[:made]]))
+        out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
     return out
+
+
+def _nowhere(enc, key) -> bool:
+    """A cell read at an index the state has no cell for: `none` (an `only(…)` that found nothing), or a card
+    of another kind (a value the encoding lets range wider than the index type, on a path not taken)."""
+    if len(key) < 3 or key[0] not in ("var", "in") or not isinstance(key[2], int) or isinstance(key[2], bool):
+        return False
+    if key[2] == NONE:
+        return True
+    ty = enc.index_types.get(key[1]) if key[0] == "var" else enc.zone_index_types.get(key[1])
+    ty = getattr(ty, "inner", ty)
+    if isinstance(ty, KindT):
+        E = enc.E
+        return key[2] < 0 and E.def_kind.get(key[2]) != ty.name or key[2] >= 0 and (
+            key[2] >= len(E.defs) or E.def_kind.get(E.defs[key[2]]) != ty.name)
+    return False
+
+
+def _any(failures):
+    return as_bool(failures[0].when) if len(failures) == 1 else z3.Or([as_bool(f.when) for f in failures])
+
+
+def _place(search, enc, label, decl, move, card, t, span, failures, formulas) -> list:
+    """The failures at one place asked alone."""
+    status, model, reason = search.solve(enc, *formulas, minimal=True,
+                                         cards=((card.name,) if card is not None else ()))
+    if status == "unsat":
+        return []
+    if status == "sat":
+        return [_found(search, enc, model, label, decl, move, card, t, span, failures)]
+    return [Finding("unknown", f"cannot tell whether the effect of {label} can fail here ({failures[0].reason})",
+                    (label,), (span, decl.span), unknown=reason)]
+
+
+def _found(search, enc, model, label, decl, move, card, t, span, failures) -> Finding:
+    """The finding of a model where the move fails at ``span``, with its witness replayed."""
+    finding = Finding("effect-failure", f"{label}: a legal move whose effect cannot complete — {failures[0].reason}",
+                      (label,), (span, decl.span))
+    # a cell read at index `none` (an `only(…)` that found nothing, used as an index) is no cell of a state
+    made = enc.cells.made
+    nowhere = {k: made.pop(k) for k in list(made) if _nowhere(enc, k)}
+    try:
+        search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
+    finally:
+        made.update(nowhere)
+    finding.situation = finding.situation + _choices(enc, model, t)
+    if finding.witness is not None:
+        from checker.conflicts.replay import replay_failure
+        finding.confirmed, finding.replayed = replay_failure(
+            search, finding.witness, finding.move, None if move else (card.name, decl.name), _answers(enc, model, t),
+            span)
+    return finding
+
+
+def _cut_findings(search, enc, label, decl, t, formulas, cards) -> list:
+    """Undecided: the paths of the effect that reach a place where the encoding stops following it."""
+    if not t.cuts:
+        return []
+    status, model, reason = search.solve(enc, *formulas, z3.Or([as_bool(w) for w, _, _ in t.cuts]), cards=cards)
+    if status == "unsat":
+        return []
+    if status == "sat":
+        reached = [(span, what) for w, span, what in t.cuts if z3.is_true(model.eval(as_bool(w), model_completion=True))]
+        span, what = reached[0] if reached else (t.cuts[0][1], t.cuts[0][2])
+        note = f"the effect is followed up to {what} ({span}); what runs after it is not searched"
+    else:
+        span, note = t.cuts[0][1], f"cannot tell whether the effect reaches what is not followed ({reason})"
+    return [Finding("unknown", f"the effect of {label} is searched in part: {note}", (label,),
+                    (span, decl.span), unknown=note)]
 
 
 def _by_place(failures) -> list:
@@ -138,7 +211,7 @@ def _by_place(failures) -> list:
     return [(fs[0].span, fs) for fs in groups.values()]
 
 
-def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl):
+def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int | None = MAX_STEPS):
     """A power used: its holder, the card (its first copy), the window's arguments (symbolic)."""
     E = search.engine
     key = E.def_ids[card.name]
@@ -160,7 +233,8 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl):
     if pw.window is None:
         usable = AND(usable, _offered(search, enc, holder, inst))
     before = enc.cells
-    t = Transition(enc)
+    t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps,
+                               lazy_moves=True)
     t.power(pw, holder, inst, wargs, usable)
     t.store.base = before
     return domain, usable, t, None
@@ -192,6 +266,34 @@ def _offered(search, enc, holder, inst):
         items = v if isinstance(v, list) else [(True, v)]
         out.append(OR(*(AND(g, enc.eq(x, inst) if not is_const(x) else x == inst) for g, x in items)))
     return OR(*out) if out else True
+
+
+def _answers(enc, model, t: Transition) -> dict:
+    """Statement location -> the values the witness chooses there, as the interpreter's values (a card by its
+    name), for the replay."""
+    out: dict = {}
+    for c in t.choices:
+        reached = c.reached
+        if is_const(reached) and not reached or not is_const(reached) and not z3.is_true(
+                model.eval(as_bool(reached), model_completion=True)):
+            continue
+        if c.kind != "one":
+            continue
+        where = (str(c.span.file), c.span.line, c.span.column)
+        if c.optional is not None and not z3.is_true(model.eval(c.optional, model_completion=True)):
+            out.setdefault(where, []).append(None)
+            continue
+        if c.value is None:
+            continue
+        v = model.eval(c.value, model_completion=True)
+        if z3.is_bool(v):
+            out.setdefault(where, []).append(z3.is_true(v))
+            continue
+        value = enc.to_runtime(v.as_long(), c.type)
+        if isinstance(value, int) and c.type is not None and isinstance(getattr(c.type, "inner", c.type), KindT):
+            value = enc.E.def_names[enc.E.defs[value]] if value >= 0 else enc.E.def_names[value]
+        out.setdefault(where, []).append(value)
+    return out
 
 
 def _choices(enc, model, t: Transition) -> list[str]:

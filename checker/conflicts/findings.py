@@ -14,7 +14,7 @@ __all__ = ["Finding"]
 
 @dataclasses.dataclass
 class Finding:
-    kind: str                       # contradiction | competing-values | order | effect-failure | dead-rule | dangling | resolved
+    kind: str                       # contradiction | competing-values | order | effect-failure | lifted | dead-rule | dangling | resolved
     message: str
     rules: tuple[str, ...]          # the rules (or "Card".power) involved
     spans: tuple = ()
@@ -28,6 +28,7 @@ class Finding:
     how: str | None = None          # … by "overrides", "precedence" or "order"
     unknown: str = ""
     configuration: str = ""         # why no legal game may be set up with the witness's cards ("" when one can)
+    replayed: str = ""              # what the interpreter did when it replayed the witness (an effect failure)
 
     @property
     def span(self):
@@ -35,7 +36,7 @@ class Finding:
 
     @property
     def unresolved(self) -> bool:
-        return self.kind in ("contradiction", "competing-values", "order", "effect-failure")
+        return self.kind in ("contradiction", "competing-values", "order", "effect-failure", "lifted")
 
     @property
     def illegal(self) -> bool:
@@ -47,4 +48,4 @@ class Finding:
                 "at": [str(s) for s in self.spans], "cites": [{"rule": r, "quote": q} for r, q in self.cites],
                 "situation": self.situation, "witness": self.witness, "move": self.move,
                 "confirmed": self.confirmed, "resolution": self.resolution, "unknown": self.unknown or None,
-                "configuration": self.configuration or None}
+                "configuration": self.configuration or None, "replayed": self.replayed or None}

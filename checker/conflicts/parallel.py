@@ -18,7 +18,8 @@ __all__ = ["SEARCHES", "WITH_EFFECTS", "SearchTotals", "search_all"]
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
 # with `--effects`: the effect failures too (checker.conflicts.effects; not by default: see docs/conflicts.md)
-WITH_EFFECTS = ("contradictions", "competing_values", "order_dependence", "effect_failures", "dead_rules", "dangling")
+WITH_EFFECTS = ("contradictions", "competing_values", "order_dependence", "effect_failures", "lifted_prohibitions",
+                "dead_rules", "dangling")
 
 
 @dataclasses.dataclass

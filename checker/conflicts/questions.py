@@ -205,10 +205,16 @@ class Search(SymbolicSearch):
                 out.append(finding)
         return out
 
-    def effect_failures(self) -> list[Finding]:
-        """Legal moves whose effect cannot complete (:mod:`checker.conflicts.effects`)."""
+    def effect_failures(self, only: set | None = None) -> list[Finding]:
+        """Legal moves whose effect cannot complete (:mod:`checker.conflicts.effects`); with ``only``, of the
+        moves it names (an action, or a power as ``"Card".name``)."""
         from checker.conflicts.effects import effect_failures
-        return effect_failures(self)
+        return effect_failures(self, only)
+
+    def lifted_prohibitions(self, only: set | None = None) -> list[Finding]:
+        """A card's prohibition lifted by its state (:mod:`checker.conflicts.lifted`)."""
+        from checker.conflicts.lifted import lifted_prohibitions
+        return lifted_prohibitions(self, only)
 
     def _power_decl(self, power) -> ast.PowerDecl:
         card = self.p.cards[self.engine.def_names[power.card]]

@@ -60,6 +60,7 @@ class Failure:
     when: object
     span: object
     reason: str
+    constraints: int = 0        # how many of the transition's constraints were made before it (all it needs)
 
 
 @dataclasses.dataclass
@@ -91,6 +92,9 @@ class Store(Cells):
         self.made = base.made
         self.meaning = base.meaning
         self.writes: dict[tuple, object] = {}
+        # with lazy moves: ({inst: test}, zones of the kind, dest zone, index, guard) per move, in order; a
+        # card's place is then a term only where it is read (``writes`` holds no "in" cell)
+        self.moves: list[tuple] = []
 
     def var(self, name: str, index):
         key = ("var", name, index)
@@ -102,7 +106,15 @@ class Store(Cells):
         key = ("in", zone, index, inst)
         if key in self.writes:
             return self.writes[key]
-        return self.base.member(zone, index, inst)
+        value = self.base.member(zone, index, inst)
+        for m in self.moves:        # the lazy moves (see Transition.move), in order, that may move inst
+            test = m[0].get(inst)
+            if test is None or zone not in m[1]:
+                continue
+            _, _, dest, where, guard = m
+            now = zone == dest and (index is None or EQ(where, index))
+            value = ITE(AND(guard, test), now, value)
+        return value
 
     def used_up(self, player: int, inst: int, power):
         key = ("used", player, inst, power.name)
@@ -128,7 +140,8 @@ class Store(Cells):
 class Transition:
     """The statements of one body (and what they call), from the state before to the state after."""
 
-    def __init__(self, enc: Encoder):
+    def __init__(self, enc: Encoder, cut_at_offers: bool = False, max_windows: int | None = None,
+                 max_steps: int | None = None, lazy_moves: bool = False):
         self.enc = enc
         self.E = enc.E
         self.p = enc.p
@@ -142,6 +155,18 @@ class Transition:
         self.choices: list[Choice] = []
         self.constraints: list = []          # what the unknowns must meet (a choice among its options …)
         self.locals: frozenset = frozenset()
+        # with ``cut_at_offers``, an `offer` reached inside the statements (a decision point) ends what is
+        # followed on that path, and so does, with ``max_windows``, a window opened while that many are open
+        # (reactions to reactions): ``cuts`` are (when, span, what) of each; what runs after it is not encoded
+        self.cut_at_offers = cut_at_offers
+        self.max_windows = max_windows
+        self.windows = 0
+        self.max_steps = max_steps          # with it, the statements followed, in the interpreter's order
+        # a card moved is written as one entry, read where a place is asked, instead of a term for each
+        # place of each card it may be (what a search that only asks questions needs)
+        self.lazy_moves = lazy_moves
+        self.steps = 0
+        self.cuts: list[tuple] = []
         self.depth = 0
         self._fresh = 0
 
@@ -167,7 +192,7 @@ class Transition:
     def fail(self, guard, span, reason: str) -> None:
         if is_const(guard) and not guard:
             return
-        self.failures.append(Failure(guard, span, reason))
+        self.failures.append(Failure(guard, span, reason, len(self.constraints)))
         self.running = AND(self.running, NOT(guard))
 
     def catching(self, kinds: tuple[str, ...], run: Callable) -> None:
@@ -195,10 +220,17 @@ class Transition:
         stmts = [s for s in stmts if not isinstance(s, (ast.CiteStmt, ast.DecisionStmt))]
         for i, s in enumerate(stmts):
             fn = _STMT.get(type(s))
+            if fn is None and isinstance(s, ast.Offer) and self.cut_at_offers:
+                fn = _cut
             if fn is None:
                 raise Unsupported(f"the effect of `{type(s).__name__}` is not encoded for Z3", s.span)
             here = AND(guard, self.running)
             if is_const(here) and not here:
+                return env
+            self.steps += 1
+            if self.max_steps is not None and self.steps > self.max_steps:
+                self.cut(here, s.span, f"its statement number {self.max_steps + 1} (the encoding follows "
+                                       f"{self.max_steps} statements of an effect)")
                 return env
             rest = fn(self, s, env, here)
             self.checked_partial(here)
@@ -285,6 +317,18 @@ class Transition:
             bad = OR(*(enc.eq(card, x) for x in enc.possible(card, kind) if x == NONE or x < 0))
             self.fail(AND(guard, bad), span, "only a physical card can move (this is a card's name)")
         zones = [z for z, k in enc.zone_kind.items() if k == kind]
+        if self.lazy_moves:
+            tests = {}
+            for inst in enc.possible(card, kind):
+                if inst == NONE or inst < 0 or E.def_kind[E.defs[inst]] != kind:
+                    continue
+                test = enc.eq(card, inst)
+                if not (is_const(test) and not test):
+                    tests[inst] = test
+            if tests and not (is_const(guard) and not guard):
+                self.store.moves.append((tests, frozenset(zones), zone, where, guard))
+            self.forget()
+            return
         for inst in enc.possible(card, kind):
             if inst == NONE or inst < 0 or E.def_kind[E.defs[inst]] != kind:
                 continue
@@ -324,7 +368,7 @@ class Transition:
                 raise Unsupported(f"the `before` window of {name} is not encoded", None)
             env = {b: a for (b, _), a in zip(decl.binders, args)}
             window_args = tuple(self.expr(a, env) for a in decl.args)
-            cancelled = self.signal(decl.window, window_args, AND(guard, self.running))
+            cancelled = self.signal(decl.window, window_args, AND(guard, self.running), decl.span)
             self.raise_(ABORT, cancelled)
         for anc in self.enc.ancestors(name):
             decl = self.p.actions[anc]
@@ -378,8 +422,27 @@ class Transition:
                             out.append((power, card, test))
         return out
 
-    def signal(self, window: str, args: tuple, guard=True):
+    def cut(self, guard, span, what: str) -> None:
+        """What follows is not encoded on the paths where ``guard`` holds: they stop here, uncaught."""
+        if is_const(guard) and not guard:
+            return
+        self.cuts.append((guard, span, what))
+        self.running = AND(self.running, NOT(guard))
+        self.raised["cut"] = OR(self.raised.get("cut", False), guard)
+
+    def signal(self, window: str, args: tuple, guard=True, span=None):
         """Every reaction to ``window``, in the interpreter's order; the condition that one cancelled."""
+        if self.max_windows is not None and self.windows >= self.max_windows:
+            self.cut(AND(guard, self.running), span, f"the reactions to {window}, a window opened while "
+                                                     f"{self.windows} are open")
+            return False
+        self.windows += 1
+        try:
+            return self._signal(window, args, guard)
+        finally:
+            self.windows -= 1
+
+    def _signal(self, window: str, args: tuple, guard=True):
         E, enc = self.E, self.enc
         decls = {(self.E.def_ids[c.name], pw.name): pw for c in self.p.cards.values() for pw in c.powers}
         saved = self.raised.pop(CANCEL, None)
@@ -637,17 +700,23 @@ def _(t: Transition, s, env, guard):
 
 @_on(ast.Do)
 def _(t: Transition, s: ast.Do, env, guard):
-    t.action(s.action, tuple(t.expr(a, env) for a in s.args), guard)
+    args = tuple(t.expr(a, env) for a in s.args)
+    t.checked_partial(guard)        # an `only(…)` among the arguments fails here, before the action runs
+    t.action(s.action, args, AND(guard, t.running))
 
 
 @_on(ast.CallProc)
 def _(t: Transition, s: ast.CallProc, env, guard):
-    t.procedure(s.name, tuple(t.expr(a, env) for a in s.args), guard, s.span)
+    args = tuple(t.expr(a, env) for a in s.args)
+    t.checked_partial(guard)
+    t.procedure(s.name, args, AND(guard, t.running), s.span)
 
 
 @_on(ast.Signal)
 def _(t: Transition, s: ast.Signal, env, guard):
-    t.signal(s.window, tuple(t.expr(a, env) for a in s.args), guard)
+    args = tuple(t.expr(a, env) for a in s.args)
+    t.checked_partial(guard)
+    t.signal(s.window, args, AND(guard, t.running), s.span)
 
 
 @_on(ast.EndTurn)
@@ -663,6 +732,13 @@ def _(t: Transition, s, env, guard):
 @_on(ast.Cancel)
 def _(t: Transition, s, env, guard):
     t.raise_(CANCEL, guard)
+
+
+def _cut(t: Transition, s: ast.Offer, env, guard):
+    """An `offer` (a decision point) with ``cut_at_offers``: nothing after it is followed on this path —
+    neither the rest of its body nor its callers' (a failure found is one before it; what comes after it is
+    the next transition's, and the callers report the cut as not searched)."""
+    t.cut(guard, s.span, "an offer (a decision point)")
 
 
 STATEMENT_FORMS = tuple(sorted(c.__name__ for c in _STMT))

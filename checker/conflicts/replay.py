@@ -1,0 +1,101 @@
+"""The interpreter replays a conflict search's witness: the state file loaded into a fresh engine, the move
+made with the choices of the model, and what the interpreter does compared with what Z3 found."""
+
+from __future__ import annotations
+
+from checker.front import ast
+from checker.runtime.engine import Engine, Power
+from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
+
+__all__ = ["judge", "replay_failure"]
+
+
+def judge(search) -> tuple:
+    """The interpreter (and its scopes) that re-judges every witness of ``search``."""
+    from checker.solver.scopes import Scopes
+    if search._judge is None:
+        search._judge = Engine(search.typed), Scopes(search.typed)
+        search._judge[0].recording = False
+    return search._judge
+
+
+class _Unanswered(Exception):
+    """The interpreter asks a decision the witness has no answer for (an `offer`)."""
+
+
+class _Witnessed:
+    """An agent answering each decision inside the move with the witness's choice at that statement (by its
+    location), and otherwise with the first option."""
+
+    def __init__(self, engine: Engine, answers: dict):
+        self.engine, self.answers = engine, answers
+
+    def choose(self, decision) -> int:
+        site = decision.site
+        if isinstance(site, ast.Offer):
+            raise _Unanswered()
+        span = site.span if isinstance(site, (Power, ast.Choose, ast.ChooseSubset)) else None
+        wanted = self.answers.get(_where(span), ())
+        options = list(decision.options)
+        for value in wanted:
+            if value is None and decision.optional:
+                return len(options)
+            for i, option in enumerate(options):
+                if _same(self.engine, option, value):
+                    return i
+        return 0
+
+
+def _where(span) -> tuple | None:
+    return None if span is None else (str(span.file), span.line, span.column)
+
+
+def _same(engine: Engine, option, value) -> bool:
+    if isinstance(value, bool) or isinstance(option, bool):
+        return bool(option) == bool(value) and isinstance(option, bool) == isinstance(value, bool)
+    if isinstance(option, int) and isinstance(value, str):          # a card, by its name (any copy)
+        return option >= 0 and engine.def_names.get(engine.def_of[option]) == value
+    return option == value
+
+
+def replay_failure(search, witness: dict, move: dict | None, power: tuple | None, answers: dict,
+                   failure_span) -> tuple[bool | None, str]:
+    """(does the interpreter stop with an error at ``failure_span`` when it makes the move on the witness?,
+    what it did).  ``move``: an action's move file; ``power``: (card name, power name) used by its holder
+    instead; ``answers``: statement location -> the values the witness chooses there (card names, players,
+    yes/no, None for nothing).  None: the witness does not load, or the interpreter asks a decision the
+    witness does not answer."""
+    from checker.solver.statefile import StateFileError, load_move, load_state
+    engine, scopes = judge(search)
+    try:
+        loaded = load_state(engine, witness, scopes)
+        if move is not None:
+            (_, action, args), _ = load_move(loaded, move)
+    except (StateFileError, ValueError) as exc:
+        return None, f"the witness does not load: {exc}"
+    engine.invalidate()
+    saved_agents, saved_recording = engine.agents, engine.recording
+    engine.agents = [_Witnessed(engine, answers)] * engine.st.n
+    engine.recording = False
+    try:
+        if move is not None:
+            engine.perform(action, args)
+        else:
+            card_name, power_name = power
+            definition = engine.def_ids[card_name]
+            card = next((c for c in engine.instances.get(definition, ()) if engine.controller(c) is not None), None)
+            if card is None:
+                return None, f"nobody holds \"{card_name}\" on the witness"
+            runtime = next(x for x in engine.powers_of[definition] if x.name == power_name)
+            holder = engine.controller(card)
+            engine.run_power(runtime, holder, card, {"me": holder, "this": card})
+    except SpecRuntimeError as exc:
+        same = exc.span is not None and failure_span is not None and _where(exc.span) == _where(failure_span)
+        return same, f"the interpreter stops: {exc.message} ({exc.span})"
+    except _Unanswered:
+        return None, "the interpreter reaches an offer the witness does not answer"
+    except (Abort, StopProc, EndTurn):
+        return False, "the interpreter completes the move (it stops early, without an error)"
+    finally:
+        engine.agents, engine.recording = saved_agents, saved_recording
+    return False, "the interpreter completes the move without an error"
