@@ -93,6 +93,9 @@ BODY_ABLATIONS = [
      "set construction_payée = true", ["Nécropole"]),
     ("Tripot: refunded the gold only", "action bâtir_le_tripot", "set dernier_paiement = en_or",
      "set dernier_paiement = prix", ["Tripot"]),
+    ("stacked discounts pay nothing, never less", "action bâtir",
+     "transfer greatest(0, coût_de_construction(p, d)) from trésor[p] to banque",
+     "transfer coût_de_construction(p, d) from trésor[p] to banque", ["rabais_cumulés"]),
 ]
 
 
