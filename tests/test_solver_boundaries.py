@@ -142,3 +142,21 @@ def test_the_boundary_states_reach_the_edges():
     kinds = collections.Counter(s["decision"]["kind"] for s in bases())
     assert kinds["offer"] >= 3 and len(kinds) >= 2, kinds
     assert any(s["players"] == 3 for s in bases()) and any(s["players"] > 3 for s in bases())
+
+
+def test_a_card_that_values_a_quantity_is_seen_by_every_legality_test():
+    """Found by the test above: with the Négociant active, one district built, a Marché (Commerçant) may be built.
+    The interpreter's rule-by-rule legality (`Engine.legal`, which `rulebook legal` and the examples use) had
+    compiled `compte_dans_le_permis` as its default, 1, because the Négociant's value rule was registered after
+    the rule that reads it; the turn's own test, and Z3, said legal."""
+    import json
+    from conftest import ROOT
+    state = json.loads((ROOT / "tests" / "fixtures" / "states" / "négociant-deuxième-commerce.json").read_text(
+        encoding="utf-8"))
+    e = engine()
+    load_state(e, state, scopes())
+    marché = next(c for c in e.st.zone("main", 3) if e.show_card(c) == "Marché")
+    assert e.legal("bâtir", (3, marché)) == (True, [], [], [])
+    enc = Encoder(e, concrete=True)
+    types = [enc.resolve(x.type) for x in e.program.actions["bâtir"].params]
+    assert _value(enc.legality("bâtir", tuple(enc.from_runtime(v, t) for v, t in zip((3, marché), types)))[0])

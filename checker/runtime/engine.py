@@ -223,6 +223,9 @@ class Engine(Showing):
                 self.power_order.append((str(prec.winner), str(prec.loser)))
         heads: dict[str, list] = {}
         self._heads: dict[str, list] = {}        # pattern name -> (rule, head) in declaration order
+        for rule in p.rules.values():            # all of them before any code is generated: the generator
+            for h in rule.heads:                 # inlines a quantity only if no rule gives it a value
+                self._heads.setdefault(h.pattern.name, []).append((rule, h))
         for rule in p.rules.values():
             this = {"this": self.def_ids[rule.card]} if rule.card else {}
             for h in rule.heads:
@@ -231,7 +234,6 @@ class Engine(Showing):
                          self._slot_function(h.expr, binders, rule) if h.expr is not None else None,
                          self._slot_when(h, binders, rule), this)
                 heads.setdefault(h.pattern.name, []).append(entry)
-                self._heads.setdefault(h.pattern.name, []).append((rule, h))
         self.rules_for = {a: [h for anc in self._ancestors(a) for h in heads.get(anc, ())] for a in self.actions}
         self.quantities = {}
         for name, q in p.quantities.items():
