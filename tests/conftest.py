@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from checker.front.check import check_paths as _check_paths   # the real one, whatever a test patches
+
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "citadelles"
 
@@ -51,6 +53,23 @@ def bundled_checked_once(monkeypatch):
         if [os.path.realpath(p) for p in paths] == [str(SPEC)]:
             return bundled()
         return real(paths)
+    monkeypatch.setattr(checker.front.check, "check_paths", check_paths)
+
+
+@functools.cache
+def checked_once(paths: tuple[str, ...]):
+    """A spec and its overlays (paths relative to the repository), checked once per test session."""
+    return _check_paths([Path(p) for p in paths])
+
+
+@pytest.fixture
+def specs_checked_once(monkeypatch):
+    """Every command re-checks its spec and overlays: any set of paths is checked once per session (a check
+    with options is run as asked)."""
+    import checker.front.check
+
+    def check_paths(paths, **options):
+        return _check_paths(paths, **options) if options else checked_once(tuple(str(p) for p in paths))
     monkeypatch.setattr(checker.front.check, "check_paths", check_paths)
 
 

@@ -5,17 +5,14 @@ stops on with the same error.  A rule set without a failure plays its games and 
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 
 import pytest
 
-from checker.front.check import check_paths
 from checker.fuzz.search import Games, fuzz
 from checker.fuzz.shrink import Case, failure_key, play_case, shrink
 from checker.runtime import SpecRuntimeError
-from conftest import run_cli
+from conftest import checked_once, run_cli
 
 FIXTURE = "tests/fixtures/fuzz/emprunt.rules"
 # the shortest failing games the shrinker finds are 18 decisions (6 character choices at 2 players, then the
@@ -23,23 +20,11 @@ FIXTURE = "tests/fixtures/fuzz/emprunt.rules"
 SHORT = 20
 
 
-@functools.cache
-def _checked(paths: tuple[str, ...]):
-    return check_paths([Path(p) for p in paths])
-
-
-@pytest.fixture(autouse=True)
-def checked_once(monkeypatch):
-    """Each command re-checks the spec and the house rule: check them once for this module."""
-    import checker.front.check
-
-    def cached(paths, **options):
-        return check_paths(paths, **options) if options else _checked(tuple(str(p) for p in paths))
-    monkeypatch.setattr(checker.front.check, "check_paths", cached)
+pytestmark = pytest.mark.usefixtures("specs_checked_once")   # each command checks the spec once
 
 
 def _games() -> Games:
-    return Games(_checked(("spec/citadelles", FIXTURE)), ["spec/citadelles", FIXTURE])
+    return Games(checked_once(("spec/citadelles", FIXTURE)), ["spec/citadelles", FIXTURE])
 
 
 def test_fuzz_finds_the_broken_house_rule_and_writes_the_shortest_game(capsys, tmp_path):
@@ -101,10 +86,10 @@ def test_a_spec_without_failure_plays_its_games(capsys):
 
 def test_the_shrinker_keeps_a_game_that_cannot_shrink():
     """A case that does not fail is given back as it is (nothing to shrink)."""
-    games = Games(_checked(("tests/fixtures/good/minimal_game.rules",)), ["tests/fixtures/good/minimal_game.rules"])
+    games = Games(checked_once(("tests/fixtures/good/minimal_game.rules",)), ["tests/fixtures/good/minimal_game.rules"])
     case = Case("Standard", 2, 0, (0, 1, 0))
     assert shrink(games.engine, games.selection, case, lambda c: games.counts[c]) == (case, 1)
-    report = fuzz(_checked(("tests/fixtures/good/minimal_game.rules",)), ["x"], games=5)
+    report = fuzz(checked_once(("tests/fixtures/good/minimal_game.rules",)), ["x"], games=5)
     assert report.failure is None and report.games == 5
 
 
@@ -113,7 +98,7 @@ def test_discounts_past_a_districts_cost_make_it_free_not_a_negative_payment():
     spec/citadelles/01-partie.rules): the 4th edition's decision `rabais_cumulés` pays 0, never less.  A house
     rule taking 10 off every cost plays its games to the end."""
     paths = ("spec/citadelles", "tests/fixtures/fuzz/gratuit.rules")
-    result = _checked(paths)
+    result = checked_once(paths)
     assert "rabais_cumulés" in result.program.decisions
     report = fuzz(result, list(paths), games=4, configurations=["Première partie"])
     assert report.failure is None, report.failure and report.failure.message

@@ -5,33 +5,17 @@ stops again on the same error and says so.  The spec is the 4th edition with a h
 
 from __future__ import annotations
 
-import functools
 import json
-from pathlib import Path
 
 import pytest
 
-from checker.front.check import check_paths
 from conftest import run_cli
 
 FIXTURE = "tests/fixtures/fuzz/emprunt.rules"
 PLAY = ["play", "spec/citadelles", FIXTURE, "-c", "Première partie", "-n", "2", "-s", "2"]
 
 
-@functools.cache
-def _checked(paths: tuple[str, ...]):
-    return check_paths([Path(p) for p in paths])
-
-
-
-@pytest.fixture(autouse=True)
-def checked_once(monkeypatch):
-    """Each command re-checks the spec and the house rule: check them once for this module."""
-    import checker.front.check
-
-    def cached(paths, **options):
-        return check_paths(paths, **options) if options else _checked(tuple(str(p) for p in paths))
-    monkeypatch.setattr(checker.front.check, "check_paths", cached)
+pytestmark = pytest.mark.usefixtures("specs_checked_once")   # each command checks the spec once
 
 
 def test_a_failing_play_prints_its_log_and_the_failing_statement(capsys):
