@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker.sphinxext.editions import CACHE_DIR, cached_diff, editions_of  # noqa: E402
+from checker.sphinxext.editions import CACHE_DIR, cached_diff, comparisons, editions_of  # noqa: E402
 
 
 def main() -> int:
@@ -30,14 +30,9 @@ def main() -> int:
     editions = editions_of(conf["rulebook_editions"], docs, base)
     rows = []
     for edition in editions:
-        pairs = [(edition.name, base, base + edition.paths)]
-        if edition.parent:
-            parent = next(e for e in editions if e.name == edition.parent)
-            pairs.append((f"{edition.name}--{parent.name}", base + parent.paths, base + edition.paths))
-        for name, a, b in pairs:
+        for name, a, b, _parent in comparisons(edition, editions, base):
             start = time.perf_counter()
-            _, how = cached_diff(docs / CACHE_DIR, name, [p.resolve() for p in a], [p.resolve() for p in b],
-                                 edition.root, args.all)
+            _, how = cached_diff(docs / CACHE_DIR, name, a, b, edition.root, args.all)
             rows.append((name, how, time.perf_counter() - start))
             print(f"{name:40} {how:18} {rows[-1][2]:8.1f} s", flush=True)
     print(f"{'total':40} {sum(1 for r in rows if r[1] == 'computed'):3} computed {sum(r[2] for r in rows):8.1f} s")

@@ -38,7 +38,7 @@ from checker.sphinxext import rst
 from checker.sphinxext.book import Book
 
 __all__ = ["Edition", "editions_of", "cached_diff", "render_edition", "render_editions", "EDITION_DIR",
-           "refresh_wanted", "KEPT", "OLDER_CODE", "COMPUTED"]
+           "refresh_wanted", "comparisons", "KEPT", "OLDER_CODE", "COMPUTED"]
 
 EDITION_DIR = "editions"
 CACHE_DIR = "_diff"
@@ -180,22 +180,27 @@ def render_edition(book: Book, name: str) -> str:
             f"« {rst_escape(c)} » ({_counts(result.configurations.get(c, []))} joueurs)"
             for c in program.configurations) + ".", ""]
     lines += _decisions(book, program, own)
-    cache = book.cache_dir
-    diff, how = cached_diff(cache, name, [p.resolve() for p in base], [p.resolve() for p in paths], edition.root,
-                            book.refresh_diffs)
-    book.comparisons[name] = how
-    lines += rst.title("Ce qui change par rapport à la 4e édition", "-")
-    lines += _diff_lines(diff, "la 4\\ :sup:`e` édition")
-    if edition.parent:
-        parent = next(e for e in book.editions if e.name == edition.parent)
-        parent_paths = [p.resolve() for p in base + parent.paths]
-        diff, how = cached_diff(cache, f"{name}--{parent.name}", parent_paths, [p.resolve() for p in paths],
-                                edition.root, book.refresh_diffs)
-        book.comparisons[f"{name}--{parent.name}"] = how
-        lines += rst.title(f"Ce qui change par rapport à « {parent.name} »", "-")
-        lines += [f"Voir aussi :doc:`{parent.name}`.", ""]
-        lines += _diff_lines(diff, f"« {parent.name} »")
+    for key, a, b, parent in comparisons(edition, book.editions, base):
+        diff, book.comparisons[key] = cached_diff(book.cache_dir, key, a, b, edition.root, book.refresh_diffs)
+        if parent is None:
+            lines += rst.title("Ce qui change par rapport à la 4e édition", "-")
+            lines += _diff_lines(diff, "la 4\\ :sup:`e` édition")
+        else:
+            lines += rst.title(f"Ce qui change par rapport à « {parent.name} »", "-")
+            lines += [f"Voir aussi :doc:`{parent.name}`.", ""]
+            lines += _diff_lines(diff, f"« {parent.name} »")
     return "\n".join(lines)
+
+
+def comparisons(edition: Edition, editions: list[Edition], base: list[Path]) -> list[tuple]:
+    """The comparisons an edition's page shows, as (kept name, rule set A, rule set B, the parent edition or
+    None): with the 4th edition, and a variant's with its parent."""
+    mine = [p.resolve() for p in base + edition.paths]
+    out = [(edition.name, [p.resolve() for p in base], mine, None)]
+    if edition.parent:
+        parent = next(e for e in editions if e.name == edition.parent)
+        out.append((f"{edition.name}--{parent.name}", [p.resolve() for p in base + parent.paths], mine, parent))
+    return out
 
 
 @functools.lru_cache(maxsize=16)
