@@ -1,9 +1,11 @@
-"""Recompute the book's kept comparisons (docs/_diff/*.json) that are stale, without building the book.
+"""Recompute the book's kept results that are stale — the comparisons (docs/_diff/*.json) and the conflict
+search's findings (docs/_conflicts/*.json) — without building the book.
 
     python bench/refresh_comparisons.py            # those whose rules changed (as a book build would)
     python bench/refresh_comparisons.py --all      # also those an older checker computed (RULEBOOK_DIFF_REFRESH=1)
+    python bench/refresh_comparisons.py --carcassonne   # also Carcassonne's book (its search takes CPU minutes)
 
-Prints a table: each comparison, how it was had (kept, kept from older code, computed) and the seconds.
+Prints a table: each result, how it was had (kept, kept from older code, computed) and the seconds.
 """
 
 from __future__ import annotations
@@ -17,12 +19,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from checker.front.check import check_paths  # noqa: E402
 from checker.sphinxext.editions import CACHE_DIR, cached_diff, comparisons, editions_of  # noqa: E402
+from checker.sphinxext.kept import KEPT_CONFLICTS, kept_findings  # noqa: E402
+from checker.sphinxext.reports import load_finder  # noqa: E402
+
+
+def _conflicts(docs: Path, refresh: bool) -> tuple[str, str, float]:
+    """The kept findings of the book whose conf.py is in ``docs`` (as the conflicts page reads them)."""
+    conf = runpy.run_path(str(docs / "conf.py"))
+    paths = [(docs / p).resolve() for p in conf["rulebook_spec"]]
+    finder = load_finder(conf.get("rulebook_conflict_finder", "checker.conflicts.questions:find_conflicts"))
+    name = "+".join(p.name for p in paths) + ".json"
+    start = time.perf_counter()
+    _, how = kept_findings(finder, check_paths(paths), paths, docs / KEPT_CONFLICTS / name, refresh)
+    return f"conflicts: {name}", how, time.perf_counter() - start
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="also recompute those an older checker computed")
+    parser.add_argument("--carcassonne", action="store_true", help="also Carcassonne's book")
     args = parser.parse_args()
     docs = ROOT / "docs"
     conf = runpy.run_path(str(docs / "conf.py"))
@@ -35,6 +52,9 @@ def main() -> int:
             _, how = cached_diff(docs / CACHE_DIR, name, a, b, edition.root, args.all)
             rows.append((name, how, time.perf_counter() - start))
             print(f"{name:40} {how:18} {rows[-1][2]:8.1f} s", flush=True)
+    for book in [ROOT / "docs"] + ([ROOT / "docs" / "carcassonne"] if args.carcassonne else []):
+        rows.append(_conflicts(book, args.all))
+        print(f"{rows[-1][0]:40} {rows[-1][1]:18} {rows[-1][2]:8.1f} s", flush=True)
     print(f"{'total':40} {sum(1 for r in rows if r[1] == 'computed'):3} computed {sum(r[2] for r in rows):8.1f} s")
     return 0
 

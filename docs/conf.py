@@ -63,7 +63,8 @@ html_theme_options = {
 # plus these paths; a page per entry compares it with the 4th edition (and a variant with its edition).
 # The comparisons are kept in docs/_diff/*.json, recomputed when the rules they compare change; one computed
 # by an older checker on the same rules is kept (RULEBOOK_DIFF_REFRESH=1 or rulebook_diff_refresh = True
-# recomputes it).
+# recomputes it).  The conflict page's findings are kept the same way, in docs/_conflicts/*.json
+# (checker/sphinxext/kept.py; `python bench/refresh_comparisons.py` recomputes every kept result without a build).
 rulebook_editions = {
     "jeu-de-base": {"paths": ["../spec/éditions/jeu-de-base"]},
     "partie-rapide-7": {"paths": ["../spec/éditions/jeu-de-base", "../spec/variantes/jeu-de-base/partie-rapide-7.rules"],

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from checker.sphinxext import editions
+from checker.sphinxext.kept import code_key
 
 
 @pytest.fixture
@@ -60,8 +61,46 @@ def test_a_comparison_from_an_older_checker_is_kept_unless_a_refresh_is_asked(wo
     assert how == editions.OLDER_CODE and len(runs) == 1 and result["status"] == "run 1"
     result, how = _diff(tmp_path, spec, refresh=True)
     assert how == editions.COMPUTED and len(runs) == 2 and result["status"] == "run 2"
-    assert json.loads(kept.read_text(encoding="utf-8"))["code"] == editions._code_key()
+    assert json.loads(kept.read_text(encoding="utf-8"))["code"] == code_key(editions._CODE)
     monkeypatch.setenv("RULEBOOK_DIFF_REFRESH", "1")
     assert editions.refresh_wanted(False)
     monkeypatch.setenv("RULEBOOK_DIFF_REFRESH", "0")
     assert not editions.refresh_wanted(False) and editions.refresh_wanted(True)
+
+
+# ---------------------------------------------------------------- the conflict search's kept findings
+
+def test_the_conflict_findings_are_kept_read_back_alike_and_searched_again_when_the_rules_change(world):
+    from checker.base.source import Span
+    from checker.conflicts.findings import Finding
+    from checker.sphinxext.kept import COMPUTED, KEPT, kept_findings
+
+    tmp_path, spec, _ = world
+    searches: list[int] = []
+
+    def finder(result):
+        searches.append(1)
+        return [Finding("resolved", "two rules", ("a", '"Carte".pouvoir'), (Span("a.rules", 3, 5, 4, 1), None),
+                        (("a", "« une phrase »"),), witness={"big": "state"}, move={"m": 1},
+                        situation=["Joueur 1 a 2 pièces"], confirmed=True, winner="a", how="precedence")]
+
+    path = tmp_path / "_conflicts" / "spec.json"
+    first, how = kept_findings(finder, None, [spec], path)
+    assert how == COMPUTED and len(searches) == 1
+    again, how = kept_findings(finder, None, [spec], path)
+    assert how == KEPT and len(searches) == 1
+    assert again == first, "the page reads the same findings whether kept or just computed"
+    assert first[0].spans[0] == Span("a.rules", 3, 5, 4, 1) and first[0].cites == (("a", "« une phrase »"),)
+    assert first[0].witness is None, "the state files are left out of the kept findings"
+    (spec / "b.rules").write_text("# b, changed\n", encoding="utf-8")
+    _, how = kept_findings(finder, None, [spec], path)
+    assert how == COMPUTED and len(searches) == 2
+
+
+def test_findings_a_plugged_in_finder_gives_in_its_own_shape_are_searched_at_every_build(world):
+    from checker.sphinxext.kept import COMPUTED, kept_findings
+
+    tmp_path, spec, _ = world
+    path = tmp_path / "_conflicts" / "spec.json"
+    found, how = kept_findings(lambda result: ["a message"], None, [spec], path)
+    assert found == ["a message"] and how == COMPUTED and not path.exists()

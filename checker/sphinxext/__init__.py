@@ -59,6 +59,7 @@ from checker.sphinxext.reference import (render_configurations, render_decisions
 from checker.sphinxext.render import render_card, render_chapter, render_kind
 from checker.sphinxext.essentials import render_player_essentials
 from checker.sphinxext.examples import render_examples
+from checker.sphinxext.kept import KEPT_CONFLICTS, kept_findings
 from checker.sphinxext.reports import load_finder, render_conflicts, render_overview, render_trace
 from checker.sphinxext.values import ROLES as VALUE_ROLES, UnknownValue, value_text
 
@@ -78,7 +79,7 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "decisions": lambda book, arg: render_decisions(book),
     "glossary": lambda book, arg: render_glossary(book),
     "variants": lambda book, arg: render_variants(book),
-    "conflicts": lambda book, arg: render_conflicts(book, book.finder),
+    "conflicts": lambda book, arg: render_conflicts(book, _kept_finder(book)),
     "trace": lambda book, arg: render_trace(book),
     "overview": lambda book, arg: render_overview(book),
     "player-chapter": lambda book, arg: render_player_chapter(book, arg),
@@ -90,6 +91,21 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "editions": lambda book, arg: render_editions(book),
     "examples": lambda book, arg: render_examples(book, arg),
 }
+
+
+def _kept_finder(book: Book) -> Callable | None:
+    """The book's conflict finder, through the findings kept in ``_conflicts/`` beside the book's sources
+    (:mod:`checker.sphinxext.kept`): a build runs the search only when the rules changed."""
+    if book.finder is None or book.cache_dir is None:
+        return book.finder
+    name = "+".join(p.name for p in book.spec_paths) + ".json"
+
+    def find(result) -> list:
+        findings, book.comparisons["conflicts"] = kept_findings(book.finder, result, book.spec_paths,
+                                                                book.cache_dir.parent / KEPT_CONFLICTS / name,
+                                                                book.refresh_diffs)
+        return findings
+    return find
 
 
 def render(book: Book, what: str, arg: str = "") -> str:
@@ -217,11 +233,12 @@ def load(app: Sphinx) -> None:
 
 
 def _report_comparisons(app: Sphinx, exception) -> None:
-    """build-finished: name the kept comparisons an older checker computed (their rules are unchanged)."""
+    """build-finished: name the kept results (comparisons, conflicts) an older checker computed (their rules are
+    unchanged)."""
     book = BOOKS.get(str(app.srcdir))
     older = sorted(n for n, how in (book.comparisons if book else {}).items() if how == OLDER_CODE)
     if older and exception is None:
-        logger.info("rulebook: %d comparison(s) kept from an older version of the checker (same rules): %s; "
+        logger.info("rulebook: %d result(s) kept from an older version of the checker (same rules): %s; "
                     "RULEBOOK_DIFF_REFRESH=1 recomputes them", len(older), ", ".join(older))
 
 

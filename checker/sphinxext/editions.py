@@ -13,18 +13,14 @@ Each edition's rule set is the book's spec plus its ``paths``; a variant (``pare
 with its parent.  A diff takes seconds to minutes, so its result is kept in ``docs/_diff/NAME.json`` with
 two keys: ``key``, a digest of the rules it compares (the spec files and the texts they cite), and
 ``code``, a digest of the checker's code it was computed with (the diff, the Z3 side, the interpreter).
-A build recomputes (and rewrites) a result whose rules changed.  A result whose rules are unchanged but
-whose code key is older is kept — the rules compared are the same; only the checker that compared them
-moved — and the build says so (an info line naming them); ``RULEBOOK_DIFF_REFRESH=1`` in the environment
-or ``rulebook_diff_refresh = True`` in ``conf.py`` recomputes those too.  The files are committed, so a
-fresh clone builds the book without running Z3.
+When each is recomputed is :mod:`checker.sphinxext.kept`'s rule.  The files are committed, so a fresh clone
+builds the book without running Z3.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 import os
 import subprocess
@@ -36,14 +32,13 @@ from checker.base.diagnostics import Reporter
 from checker.prose import rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
+from checker.sphinxext.kept import COMPUTED, KEPT, OLDER_CODE, code_key, kept, refresh_wanted, rules_key
 
 __all__ = ["Edition", "editions_of", "cached_diff", "render_edition", "render_editions", "EDITION_DIR",
            "refresh_wanted", "comparisons", "KEPT", "OLDER_CODE", "COMPUTED"]
 
 EDITION_DIR = "editions"
 CACHE_DIR = "_diff"
-KEPT, OLDER_CODE, COMPUTED = "kept", "kept, older code", "computed"
-# the code the results depend on (under checker/)
 # what a comparison's result depends on besides the spec: the diff, the whole Z3 side (the encoding's helper
 # modules shape the terms, and so Z3's witnesses) and the interpreter that re-judges each witness
 _CODE = ("diff/*.py", "solver/*.py", "runtime/*.py", "front/configurations.py")
@@ -65,40 +60,6 @@ def editions_of(config: dict, confdir: Path, base: list[Path]) -> list[Edition]:
     return out
 
 
-def _key(paths: list[Path]) -> str:
-    """A digest of the rules a comparison compares: the files of each spec path (a directory: all the
-    files below it, the texts it cites included; a file: it and the texts in the `sources/` beside it)."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files += [f for f in path.rglob("*") if f.is_file()]
-        else:
-            files.append(path)
-            if (path.parent / "sources").is_dir():
-                files += [f for f in (path.parent / "sources").rglob("*") if f.is_file()]
-    return _digest(files)
-
-
-@functools.lru_cache(maxsize=1)
-def _code_key() -> str:
-    """A digest of the checker's code a comparison's result depends on (``_CODE``)."""
-    here = Path(__file__).resolve().parent.parent
-    return _digest([f for pattern in _CODE for f in here.glob(pattern)])
-
-
-def _digest(files: list[Path]) -> str:
-    digest = hashlib.sha256()
-    for file in sorted(set(f.resolve() for f in files)):
-        digest.update(file.name.encode())
-        digest.update(file.read_bytes())
-    return digest.hexdigest()
-
-
-def refresh_wanted(config_value: bool) -> bool:
-    """Whether kept results computed by an older checker are recomputed (conf.py or the environment)."""
-    return bool(config_value) or os.environ.get("RULEBOOK_DIFF_REFRESH", "") not in ("", "0")
-
-
 def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path,
                 refresh: bool = False) -> tuple[dict, str]:
     """(the diff's JSON, how it was had) for rule sets ``a`` and ``b``: ``"kept"``, ``"kept, older code"``
@@ -107,36 +68,25 @@ def cached_diff(cache: Path, name: str, a: list[Path], b: list[Path], root: Path
     with contextlib.chdir(root):
         rel_a = [Path(*p.relative_to(root).parts) for p in a]
         rel_b = [Path(*p.relative_to(root).parts) for p in b]
-        key, code = _key(rel_a + rel_b), _code_key()
-        path = cache / f"{name}.json"
-        if path.is_file():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if data.get("key") == key and data.get("code") == code:
-                    return data["result"], KEPT
-                if data.get("key") == key and not refresh:
-                    return data["result"], OLDER_CODE
-            except (OSError, ValueError):
-                pass
-        # in a process of its own, as `rulebook diff` runs: Z3's answers (the witnesses) depend on what the
-        # process asked it before, and the book must get the same result wherever it is built
-        command = [sys.executable, "-m", "checker", "diff", *map(str, rel_a), "--", *map(str, rel_b), "--json"]
-        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8")
-    if done.returncode not in (0, 1, 4):
-        raise ValueError(f"rulebook diff for {name} failed: {done.stderr.strip() or done.stdout.strip()}")
-    result = json.loads(done.stdout)
-    result.pop("seconds", None)          # the one thing that varies from run to run
-    for envelope in ("command", "ok", "exit_code"):      # every --json document starts with these
-        result.pop(envelope, None)
-    for d in result["differences"]:      # the book shows the situations; the state files are left out
-        d.pop("witness", None)
-        d.pop("move", None)
-    cache.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"key": key, "code": code, "result": result}, ensure_ascii=False, indent=1,
-                      sort_keys=True) + "\n"
-    from checker.base.output import write_text
-    write_text(path, text, force=True)         # the book's own cache, rewritten when its key changes
-    return result, COMPUTED
+        key = rules_key(rel_a + rel_b)
+
+        def compute() -> dict:
+            # in a process of its own, as `rulebook diff` runs: Z3's answers (the witnesses) depend on what the
+            # process asked it before, and the book must get the same result wherever it is built
+            command = [sys.executable, "-m", "checker", "diff", *map(str, rel_a), "--", *map(str, rel_b), "--json"]
+            done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8")
+            if done.returncode not in (0, 1, 4):
+                raise ValueError(f"rulebook diff for {name} failed: {done.stderr.strip() or done.stdout.strip()}")
+            result = json.loads(done.stdout)
+            result.pop("seconds", None)          # the one thing that varies from run to run
+            for envelope in ("command", "ok", "exit_code"):      # every --json document starts with these
+                result.pop(envelope, None)
+            for d in result["differences"]:      # the book shows the situations; the state files are left out
+                d.pop("witness", None)
+                d.pop("move", None)
+            return result
+
+        return kept(cache / f"{name}.json", key, code_key(_CODE), compute, refresh)
 
 
 # ---------------------------------------------------------------- the pages
