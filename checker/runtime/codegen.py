@@ -14,6 +14,7 @@ This is one compiler over node types: nothing here knows any card.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import Callable
 
@@ -91,6 +92,15 @@ def _divide(x, y, op, span):
 _EMPTY: dict = {}
 
 
+@functools.lru_cache(maxsize=16384)
+def _compiled(source: str, filename: str):
+    """The code object of a generated function.  An engine made again for the same spec generates the same
+    sources (its names are numbered afresh), so a process that makes many (the conflict search's replays, the
+    tests, the editor) compiles each once; code objects are immutable, each engine execs them in its own
+    namespace."""
+    return compile(source, filename, "exec")
+
+
 class Generator:
     """Turns expressions into Python source and source into functions (one shared namespace)."""
 
@@ -131,7 +141,7 @@ class Generator:
         """Compile ``source`` (which defines ``name``) into the shared namespace; ``origin`` says what of the spec
         it comes from (for `rulebook compile --emit python`)."""
         try:
-            exec(compile(source, f"<rules:{name}>", "exec"), self.ns)
+            exec(_compiled(source, f"<rules:{name}>"), self.ns)
         except SyntaxError as error:                      # a bug of this module, never of a spec
             raise AssertionError(f"generated code does not compile: {error}\n{source}") from None
         self.sources.append((name, source, origin))
