@@ -6,7 +6,14 @@ both can be in — every action whose legality changes, every quantity whose val
 pair of reactions whose order changes, each with a minimal witness state.
 """
 
-from checker.diff.run import DiffResult, diff_paths, diff_results
-from checker.diff.semantic import Difference
+from checker.base.registry import lazy_exports
+
+# imported on first use: the command line imports this package to list its commands
+__getattr__ = lazy_exports({
+    "DiffResult": "checker.diff.run",
+    "diff_paths": "checker.diff.run",
+    "diff_results": "checker.diff.run",
+    "Difference": "checker.diff.semantic",
+})
 
 __all__ = ["DiffResult", "Difference", "diff_paths", "diff_results"]

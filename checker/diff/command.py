@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from checker.base import terminal
-from checker.diff.run import DiffResult, diff_paths
 from checker.base.output import OutputError, plan, plan_directory, write_json
-from checker.diff.semantic import Difference
+
+if TYPE_CHECKING:
+    from checker.diff.run import DiffResult
+    from checker.diff.semantic import Difference
 
 __all__ = ["add_parsers", "diff_command", "render", "write_witnesses", "split_sides"]
 
@@ -79,6 +82,7 @@ def diff_command(args) -> int:
         except OutputError as exc:
             print(f"rulebook diff: {exc}; nothing was written", file=sys.stderr)
             return 2
+    from checker.diff.run import diff_paths
     outcome = diff_paths(a, b, first=args.first)
     if isinstance(outcome, tuple):
         tag, result = outcome

@@ -4,6 +4,13 @@ bound and logs that do not replay; the first failure is shrunk by delta debuggin
 (:mod:`checker.fuzz.shrink`), written as a log `rulebook replay` reads, and printed as `rulebook play` prints a
 game."""
 
-from checker.fuzz.search import FuzzFailure, FuzzReport, fuzz
+from checker.base.registry import lazy_exports
+
+# imported on first use: the command line imports this package to list its commands
+__getattr__ = lazy_exports({
+    "fuzz": "checker.fuzz.search",
+    "FuzzReport": "checker.fuzz.search",
+    "FuzzFailure": "checker.fuzz.search",
+})
 
 __all__ = ["fuzz", "FuzzReport", "FuzzFailure"]

@@ -4,7 +4,16 @@ rates with intervals, by seat, agent and card, and tests between rule sets (:mod
 reports and charts (:mod:`~checker.simulate.report`, :mod:`~checker.simulate.plots`).
 """
 
-from checker.simulate.games import GameRecord, Job, run_games
-from checker.simulate.stats import compare, summarize, wilson
+from checker.base.registry import lazy_exports
+
+# imported on first use: the command line imports this package to list its commands
+__getattr__ = lazy_exports({
+    "GameRecord": "checker.simulate.games",
+    "Job": "checker.simulate.games",
+    "run_games": "checker.simulate.games",
+    "compare": "checker.simulate.stats",
+    "summarize": "checker.simulate.stats",
+    "wilson": "checker.simulate.stats",
+})
 
 __all__ = ["Job", "GameRecord", "run_games", "summarize", "compare", "wilson"]
