@@ -13,6 +13,10 @@ from checker.front.check import check_paths as _check_paths   # the real one, wh
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "citadelles"
 
+# The checked rule set is not kept on disk while testing (checker/front/diskcache.py): a test that patches a pass
+# must see it run, and nothing is written to the home directory.  tests/test_diskcache.py turns it on.
+os.environ["RULEBOOK_CACHE"] = "0"
+
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", default=False,

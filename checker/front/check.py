@@ -17,7 +17,8 @@ from lark.exceptions import UnexpectedInput
 
 from checker.front import ast
 from checker.front.bounds import check_bounds
-from checker.front.citations import check_citations
+from checker.front import diskcache
+from checker.front.citations import check_citations, source_path
 from checker.front.configurations import check_configurations
 from checker.base.diagnostics import Reporter
 from checker.front.lower import lower_trees
@@ -174,8 +175,30 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     """Check a spec: its directories and files, in order (overlays and house rules after the base).
 
     ``texts`` gives the unsaved text of some files (by resolved path): an editor's buffers.
-    ``cache`` keeps parsed files from one call to the next.
+    ``cache`` keeps parsed files from one call to the next.  Without either, the result is kept on disk
+    (:mod:`checker.front.diskcache`) and read back while nothing it was checked from has changed.
     """
+    key = None
+    if texts is None and cache is None and diskcache.enabled():
+        probe = Reporter()
+        files = [file for path in paths for file in spec_files(Path(path), probe)]
+        if not probe.diagnostics:
+            try:
+                key = diskcache.entry_key(list(paths), files)
+            except OSError:
+                key = None
+            kept = diskcache.load(key) if key else None
+            if kept is not None:
+                return kept
+    result = _check_paths(paths, texts=texts, cache=cache)
+    if key is not None:
+        cited = [source_path(result.program, name)[0] for name in result.program.sources]
+        diskcache.save(key, result, [p for p in cited if p is not None])
+    return result
+
+
+def _check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
+                 cache: ParseCache | None = None) -> CheckResult:
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 

@@ -120,6 +120,7 @@ def _prepared(job: Job):
     if cache is None:
         cache = _local.engines = {}
     if job.key not in cache:
+        from checker.front import diskcache
         from checker.front.check import check_paths
         from checker.runtime.engine import Engine
         if not _directories:
@@ -130,7 +131,8 @@ def _prepared(job: Job):
             target = Path(directory, relative)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        result = check_paths([Path(directory, root) for root in job.roots])
+        with diskcache.suspended():         # a directory of this worker's own: never the same key again
+            result = check_paths([Path(directory, root) for root in job.roots])
         if not result.ok:       # the command checked it first: only a worker that reads other files
             raise RuntimeError(f"the spec has {len(result.reporter.errors)} error(s) in a worker")
         engine = Engine(result.typed)

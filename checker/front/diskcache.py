@@ -1,0 +1,171 @@
+"""The checked rule set kept on disk: a second `check`, `play`, `simulate`, `legal` — or a `simulate` worker
+starting — reads the result of the first instead of parsing and typechecking again.
+
+An entry is keyed by everything the check reads: the checker's front end (its code, the grammar, the versions of
+Python and Lark), the paths as given and, for every ``.rules`` file they stand for, its resolved path and its
+bytes.  The texts the spec cites are found only by checking, so an entry also records each one's path and
+digest, and is used only while they are unchanged.  Any change rebuilds the entry.
+
+The passes annotate AST nodes by identity (``id(node)`` → type, range bounds, where a quotation was found),
+which another process cannot read back; an entry stores those tables as (node, value) pairs and rebuilds them
+over the loaded nodes.  A result whose annotated nodes are not all reachable from it is not kept (never a
+wrong table, at worst no cache).
+
+Where: ``$RULEBOOK_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``; at most
+:data:`MAX_ENTRIES` entries (the least recently used go).  ``RULEBOOK_CACHE=0`` turns it off.  An entry that
+cannot be read is ignored and rewritten; a cache directory that cannot be written is not an error.  Entries are
+pickles: like Python's own ``__pycache__``, the directory must be writable by you alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["cache_dir", "enabled", "entry_key", "load", "save", "suspended", "MAX_ENTRIES"]
+
+MAX_ENTRIES = 32
+_FORMAT = b"rulebook-check/1"
+_suspended = 0
+
+
+def enabled() -> bool:
+    return not _suspended and os.environ.get("RULEBOOK_CACHE", "1").lower() not in ("0", "off", "no", "false")
+
+
+@contextlib.contextmanager
+def suspended():
+    """No entry is read or written within: for a check of files that are where they are only for a while (a
+    `simulate` worker's copy of the spec in a directory of its own), which would only push the user's entries out."""
+    global _suspended
+    _suspended += 1
+    try:
+        yield
+    finally:
+        _suspended -= 1
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("RULEBOOK_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rulebook"
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> bytes:
+    """The front end's code, the grammar, and the versions of Python and Lark."""
+    import lark
+    from checker.front.parse import _grammar_path
+    here = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(_FORMAT + sys.version.encode() + lark.__version__.encode())
+    for file in sorted([*here.glob("front/*.py"), *here.glob("base/*.py"), _grammar_path()]):
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
+    return digest.digest()
+
+
+def entry_key(paths: list[Path], files: list[Path]) -> str:
+    """The key of a check of ``paths`` (as given) standing for ``files`` (their bytes are read)."""
+    digest = hashlib.sha256(_code_digest())
+    digest.update(repr([str(p) for p in paths]).encode())
+    for file in files:
+        digest.update(str(file.resolve()).encode() + b"\0")
+        digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def load(key: str):
+    """The result kept under ``key``, or None."""
+    path = cache_dir() / f"{key}.pickle"
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(len(_FORMAT)) != _FORMAT:
+                return None
+            payload = pickle.load(handle)
+        result, types, ranges, cites, read = payload
+        if any(_file_digest(Path(p)) != d for p, d in read):
+            return None                        # a cited text changed: check again
+        os.utime(path)                         # recently used
+    except Exception:                          # unreadable, truncated, from another layout: check again
+        return None
+    if result.typed is not None:
+        result.typed.types = {id(node): ty for node, ty in types}
+        result.typed.ranges = {id(node): r for node, r in ranges}
+    result.citations = {id(node): where for node, where in cites}
+    result.timings = {"cache": 0.0}
+    return result
+
+
+def _reachable(root) -> dict[int, object]:
+    """Every object reachable from ``root`` through dataclass fields, attributes and containers, by id."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    atoms = (str, int, float, bool, bytes, type(None), Path, type)
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, atoms) or id(obj) in seen:
+            continue
+        seen[id(obj)] = obj
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif dataclasses.is_dataclass(obj):
+            stack.extend(getattr(obj, f.name, None) for f in dataclasses.fields(obj))
+        elif hasattr(obj, "__dict__"):
+            stack.extend(vars(obj).values())
+    return seen
+
+
+def save(key: str, result, read: list[Path]) -> bool:
+    """Keep ``result`` under ``key`` (``read``: the other files the check read); False when it is not kept."""
+    typed = result.typed
+    bare_typed = dataclasses.replace(typed, types={}, ranges={}) if typed is not None else None
+    bare = dataclasses.replace(result, typed=bare_typed, citations={}, timings={})
+    nodes = _reachable(bare)
+    tables = [typed.types if typed is not None else {}, typed.ranges if typed is not None else {}, result.citations]
+    if any(k not in nodes for table in tables for k in table):
+        return False                           # an annotated node the result does not hold: not kept
+    pairs = [[(nodes[k], v) for k, v in table.items()] for table in tables]
+    digests = [(str(p), _file_digest(p)) for p in read]
+    directory = cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False, suffix=".tmp") as handle:
+            handle.write(_FORMAT)
+            pickle.dump((bare, *pairs, digests), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(handle.name, directory / f"{key}.pickle")
+        _trim(directory)
+    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        try:
+            os.unlink(handle.name)
+        except (OSError, NameError, UnboundLocalError):
+            pass
+        return False
+    return True
+
+
+def _trim(directory: Path) -> None:
+    entries = sorted(directory.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[MAX_ENTRIES:]:
+        try:
+            old.unlink()
+        except OSError:
+            pass

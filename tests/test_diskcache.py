@@ -1,0 +1,104 @@
+"""The checked rule set kept on disk (checker/front/diskcache.py): read back, it plays, judges and prints like a
+fresh check; any change to what the check read — a rules file, a cited text — checks again; a broken entry
+or directory is never an error.  (The rest of the suite runs with the cache off: see conftest.py.)"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checker.front import diskcache
+from checker.front.check import check_paths
+from checker.front.configurations import select
+from checker.runtime import Engine, RandomAgent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RULEBOOK_CACHE", "1")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def spec(tmp_path: Path) -> Path:
+    copy = tmp_path / "citadelles"
+    shutil.copytree(ROOT / "spec" / "citadelles", copy)
+    return copy
+
+
+def _game(result, seed: int = 5) -> list:
+    program = result.program
+    selection = select(program, program.configurations["Bluff"], 4)
+    engine = Engine(result.typed)
+    engine.recording = True
+    return engine.play(selection.cards, 4, seed, [RandomAgent(seed * 10 + i) for i in range(4)]).events
+
+
+def test_a_kept_check_plays_the_same_game_as_a_fresh_one(cache: Path, spec: Path):
+    fresh = check_paths([spec])
+    assert "cache" not in fresh.timings and len(list(cache.glob("*.pickle"))) == 1
+    kept = check_paths([spec])
+    assert kept.timings == {"cache": 0.0}, "the second check is read from the disk"
+    assert kept is not fresh and kept.ok
+    assert [str(d) for d in kept.reporter.diagnostics] == [str(d) for d in fresh.reporter.diagnostics]
+    assert len(kept.typed.types) == len(fresh.typed.types) and len(kept.citations) == len(fresh.citations)
+    assert len(kept.typed.ranges) == len(fresh.typed.ranges)
+    assert _game(kept) == _game(fresh)
+
+
+def test_the_type_tables_point_at_the_loaded_nodes(cache: Path, spec: Path):
+    from checker.front import ast
+    fresh = check_paths([spec])
+    kept = check_paths([spec])
+    assert kept.timings == {"cache": 0.0}
+
+    def typed_nodes(result) -> list:
+        """The types of the rules' nodes, in walk order, read by each node's id."""
+        return [str(result.typed.types.get(id(n))) for decl in result.program.rules.values() for n in ast.walk(decl)]
+    assert typed_nodes(kept) == typed_nodes(fresh)
+    assert sum(t != "None" for t in typed_nodes(kept)) > 500
+
+
+def test_a_changed_rules_file_or_cited_text_is_checked_again(cache: Path, spec: Path):
+    check_paths([spec])
+    assert check_paths([spec]).timings == {"cache": 0.0}
+    rules = sorted(spec.glob("*.rules"))[-1]
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    assert "cache" not in check_paths([spec]).timings
+    assert check_paths([spec]).timings == {"cache": 0.0}
+    cited = next(p for p in spec.rglob("*") if p.is_file() and p.suffix != ".rules")
+    cited.write_bytes(cited.read_bytes() + b"\n")
+    assert "cache" not in check_paths([spec]).timings, "a cited text changed: the quotes are looked up again"
+
+
+def test_a_broken_entry_or_an_unwritable_directory_is_never_an_error(cache: Path, spec: Path, monkeypatch):
+    check_paths([spec])
+    for entry in cache.glob("*.pickle"):
+        entry.write_bytes(entry.read_bytes()[:1000])
+    assert check_paths([spec]).ok
+    assert check_paths([spec]).timings == {"cache": 0.0}, "the broken entry was rewritten"
+    blocker = cache.parent / "a-file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(blocker / "cache"))
+    assert check_paths([spec]).ok
+
+
+def test_the_cache_can_be_turned_off(cache: Path, spec: Path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE", "0")
+    check_paths([spec])
+    assert not cache.exists()
+    assert not diskcache.enabled()
+
+
+def test_a_simulate_worker_keeps_nothing_of_its_own_copy_of_the_spec(cache: Path, spec: Path, tmp_path: Path, capsys):
+    from checker.cli import main
+    code = main(["simulate", str(spec), "-n", "2", "-p", "3", "--agent", "random", "-j", "1",
+                 "--json", str(tmp_path / "games.json")])
+    assert code == 0, capsys.readouterr().err
+    assert len(list(cache.glob("*.pickle"))) == 1, "only the user's own spec is kept, not the worker's copy"
