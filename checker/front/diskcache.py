@@ -29,10 +29,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["cache_dir", "enabled", "entry_key", "load", "save", "suspended", "MAX_ENTRIES"]
+__all__ = ["cache_dir", "enabled", "entry_key", "load", "save", "dumps", "loads", "suspended", "MAX_ENTRIES"]
 
 MAX_ENTRIES = 32
-_FORMAT = b"rulebook-check/1"
+_FORMAT = b"rulebook-check/2"
 _suspended = 0
 
 
@@ -97,12 +97,23 @@ def load(key: str):
         with open(path, "rb") as handle:
             if handle.read(len(_FORMAT)) != _FORMAT:
                 return None
-            payload = pickle.load(handle)
-        result, types, ranges, cites, read = payload
-        if any(_file_digest(Path(p)) != d for p, d in read):
-            return None                        # a cited text changed: check again
-        os.utime(path)                         # recently used
+            read = pickle.load(handle)
+            if any(_file_digest(Path(p)) != d for p, d in read):
+                return None                    # a cited text changed: check again
+            result = loads(handle.read())
+        if result is not None:
+            os.utime(path)                     # recently used
     except Exception:                          # unreadable, truncated, from another layout: check again
+        return None
+    return result
+
+
+def loads(data: bytes):
+    """A check result from :func:`dumps`, its identity-keyed tables rebuilt over the loaded nodes (None when
+    ``data`` is not one)."""
+    try:
+        result, types, ranges, cites = pickle.loads(data)
+    except Exception:
         return None
     if result.typed is not None:
         result.typed.types = {id(node): ty for node, ty in types}
@@ -134,30 +145,44 @@ def _reachable(root) -> dict[int, object]:
     return seen
 
 
-def save(key: str, result, read: list[Path]) -> bool:
-    """Keep ``result`` under ``key`` (``read``: the other files the check read); False when it is not kept."""
+def dumps(result) -> bytes | None:
+    """A check result as bytes another process can load (:func:`loads`); None when it cannot be kept."""
     typed = result.typed
     bare_typed = dataclasses.replace(typed, types={}, ranges={}) if typed is not None else None
     bare = dataclasses.replace(result, typed=bare_typed, citations={}, timings={})
     nodes = _reachable(bare)
     tables = [typed.types if typed is not None else {}, typed.ranges if typed is not None else {}, result.citations]
     if any(k not in nodes for table in tables for k in table):
-        return False                           # an annotated node the result does not hold: not kept
+        return None                            # an annotated node the result does not hold: not kept
     pairs = [[(nodes[k], v) for k, v in table.items()] for table in tables]
+    try:
+        return pickle.dumps((bare, *pairs), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        return None
+
+
+def save(key: str, result, read: list[Path]) -> bool:
+    """Keep ``result`` under ``key`` (``read``: the other files the check read); False when it is not kept."""
+    data = dumps(result)
+    if data is None:
+        return False
     digests = [(str(p), _file_digest(p)) for p in read]
     directory = cache_dir()
+    handle = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False, suffix=".tmp") as handle:
             handle.write(_FORMAT)
-            pickle.dump((bare, *pairs, digests), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(digests, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(data)
         os.replace(handle.name, directory / f"{key}.pickle")
         _trim(directory)
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
-        try:
-            os.unlink(handle.name)
-        except (OSError, NameError, UnboundLocalError):
-            pass
+    except OSError:
+        if handle is not None:
+            try:
+                os.unlink(handle.name)
+            except OSError:
+                pass
         return False
     return True
 

@@ -74,7 +74,10 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
         return _fail(f"cannot read the spec: {getattr(exc, 'strerror', None) or exc}")
     program = result.program
     order = tuple((kind, tuple(names)) for kind, names in selection.cards.items())
-    job = Job(files, roots, order, args.players, lineup, args.seed, args.playouts, args.depth, digest)
+    from checker.front import diskcache
+    # the workers load this check instead of checking the files again (each one's start-up)
+    job = Job(files, roots, order, args.players, lineup, args.seed, args.playouts, args.depth, digest,
+              diskcache.dumps(result) or b"")
     kinds = [(kind, program.kinds[kind].controller[0], list(names)) for kind, names in order
              if program.kinds[kind].controller and names]
     game = program.game.name if program.game else "game"

@@ -48,6 +48,7 @@ class Job:
     playouts: int = 24                         # the Monte-Carlo agent's
     depth: int = 300
     key: str = ""                              # a digest of the files: what a worker caches by
+    checked: bytes = b""                       # the command's check of them (front.diskcache.dumps), if it could
 
     @property
     def tracked(self) -> tuple[str, ...]:
@@ -115,29 +116,39 @@ def _remove_directories() -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def _check_copy(job: Job):
+    """The job's files, written to a directory of this worker's own and checked there: (result, directory)."""
+    from checker.front import diskcache
+    from checker.front.check import check_paths
+    if not _directories:
+        atexit.register(_remove_directories)
+    directory = tempfile.mkdtemp(prefix="rulebook-simulate-")
+    _directories.append(directory)
+    for relative, data in job.files:
+        target = Path(directory, relative)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    with diskcache.suspended():         # a directory of this worker's own: never the same key again
+        result = check_paths([Path(directory, root) for root in job.roots])
+    if not result.ok:       # the command checked it first: only a worker that reads other files
+        raise RuntimeError(f"the spec has {len(result.reporter.errors)} error(s) in a worker")
+    return result, directory
+
+
 def _prepared(job: Job):
     cache = getattr(_local, "engines", None)
     if cache is None:
         cache = _local.engines = {}
     if job.key not in cache:
         from checker.front import diskcache
-        from checker.front.check import check_paths
         from checker.runtime.engine import Engine
-        if not _directories:
-            atexit.register(_remove_directories)
-        directory = tempfile.mkdtemp(prefix="rulebook-simulate-")
-        _directories.append(directory)
-        for relative, data in job.files:
-            target = Path(directory, relative)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        with diskcache.suspended():         # a directory of this worker's own: never the same key again
-            result = check_paths([Path(directory, root) for root in job.roots])
-        if not result.ok:       # the command checked it first: only a worker that reads other files
-            raise RuntimeError(f"the spec has {len(result.reporter.errors)} error(s) in a worker")
+        result = diskcache.loads(job.checked) if job.checked else None
+        directory = None
+        if result is None or not result.ok:     # the command's check did not travel: check the files here
+            result, directory = _check_copy(job)
         engine = Engine(result.typed)
         engine.recording = False
-        engine.spec_directory = directory       # where this worker put the spec's files
+        engine.spec_directory = directory       # where this worker put the spec's files (None: the user's own)
         cache.clear()           # one job at a time per worker thread
         cache[job.key] = engine
     return cache[job.key]
@@ -193,7 +204,9 @@ def play_chunk(task: tuple[Job, int, int]) -> list[GameRecord]:
         except SpecRuntimeError as exc:
             where = ""
             if exc.span is not None:        # the file as the job names it (« 0/citadelles/… »), not the copy's
-                file = os.path.relpath(os.path.realpath(exc.span.file), os.path.realpath(engine.spec_directory))
+                file = exc.span.file
+                if engine.spec_directory is not None:
+                    file = os.path.relpath(os.path.realpath(file), os.path.realpath(engine.spec_directory))
                 where = f"{Path(file).as_posix()}:{exc.span.line}:{exc.span.column}: "
             records.append(GameRecord(game, error=f"{where}{exc.message}"))
             continue
