@@ -238,8 +238,6 @@ def test_a_template_chooses_its_words_for_yes_and_no():
 def test_a_default_named_as_its_value_reads_does_not_repeat_itself():
     book = _book((CITADELLES,), LEXICON)
     assert _where(book, "quantity couronne_ou_premier") == ["Par défaut, le détenteur de la Couronne doit exister."]
-    assert _where(book, "quantity personnage_actif_ou_aucun") == [
-        "Par défaut, le personnage dont c'est le tour doit être un personnage de la partie."]
 
 
 def test_a_filter_that_excludes_one_value_reads_autre_que():
