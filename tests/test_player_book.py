@@ -21,11 +21,12 @@ ROLE = re.compile(r":rb:\w+:`[^`]*`")            # a cross-reference: its target
 IDENTIFIER = re.compile(r"\b\w+_\w+\b")
 LETTER = re.compile(r"\*[a-z]\*")                 # a variable letter, as the steps write it: « le joueur *p* »
 
-# Steps and rules generated from procedures still name some bound values by letter where two of one noun are
-# around and neither order nor a word tells them apart (the Diplomate's choices, the Abbé's numbers « *n* »,
-# « *k* », the rank « *r* » of the calls): this many remain on the player's pages, and it may only go down
-# (74 before names were told apart by « le joueur » / « ce joueur », ordinals, words and moments).
-LETTERS_LEFT = 25
+# Steps and rules generated from procedures still name a bound number by its letter where neither an
+# attribute it is compared with (« pour chaque rang de 1 à 9 ») nor a place it is chosen in tells it apart
+# (the Abbé's numbers « *n* », « *k* »): this many remain on the player's pages, and it may only go down
+# (74, then 25 before choices were told apart by their places, « le quartier de votre cité », numbers by
+# the attribute they are compared with, and indefinites written once lost their letters).
+LETTERS_LEFT = 6
 DIAGRAM_LETTERS_LEFT = 0          # the same letters, in the diagrams' boxes (« Le joueur s devient … » was one)
 
 

@@ -299,6 +299,7 @@ class Prose:
                     ref.rivals.add(other.uid)
                     if other.uid in self._refs and not (worded(binding) and not worded(other)):
                         self._refs[other.uid].labeled = True
+                        self._refs[other.uid].rivals.add(binding.uid)
         return f"\ue000{binding.uid}\ue001"
 
     def label(self, binding: Binding) -> str:
@@ -311,7 +312,7 @@ class Prose:
 
     def _label(self, uid: int) -> str:
         ref = self._refs.get(uid)
-        return f" {var(ref.binding.name)}" if ref is not None and ref.labeled else ""
+        return f" {var(ref.binding.name)}" if ref is not None and self._lettered(ref) else ""
 
     def _forms(self, ref: Ref) -> tuple[str, str]:
         """(the first mention, the next ones)."""
@@ -324,7 +325,7 @@ class Prose:
         if b.mode == "named" and not ref.plural and (adjective := named(noun, b.name)):
             return adjective, adjective          # « le premier joueur »: the adjective tells it apart
         named_ = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
-        label = f" {var(b.name)}" if ref.labeled or named_ else ""
+        label = f" {var(b.name)}" if self._lettered(ref) or named_ else ""
         if ref.plural:
             definite = plural(noun)
             again = definite + label if label else "ces " + bare(definite)
@@ -332,6 +333,8 @@ class Prose:
             if b.mode == "exists":
                 first = contract(f"certains {bare(definite)}{label} de {b.source}")
             return first, again
+        if ref.labeled and self._placed(ref):
+            label = f" {contract('de ' + b.source)}"        # « le quartier de votre cité »
         again = noun + label if label else demonstrative(noun)
         if b.mode == "whatever":
             return f"n'importe {'quelle' if feminine(noun) else 'quel'} {bare(noun)}", again
@@ -344,6 +347,22 @@ class Prose:
         if b.mode == "each":
             return (b.source or f"chaque {bare(noun)}").replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1), again
         return again, again
+
+    def _lettered(self, ref: Ref) -> bool:
+        """Is a name written with its letter: labeled, and neither told apart by the place it was chosen in
+        nor the one left beside names that all are (« ce quartier », beside « le quartier de votre cité »)?"""
+        if not ref.labeled or self._placed(ref):
+            return False
+        rivals = [self._refs.get(u) for u in ref.rivals]
+        return not (rivals and all(r is not None and self._placed(r) for r in rivals))
+
+    def _placed(self, ref: Ref) -> bool:
+        """Is a chosen value told apart from its rivals by the place it was chosen in?"""
+        rivals = [self._refs.get(u) for u in ref.rivals]
+        return ref.binding.mode == "intro" and ref.binding.source is not None and all(
+            r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode == "intro" and
+                               r.binding.source is not None and r.binding.source != ref.binding.source)
+            for r in rivals)
 
     def member(self, noun: str, source: str, label: str = "") -> str:
         """« un quartier de votre cité », « l'un des joueurs »: one element of a collection."""
@@ -421,6 +440,9 @@ class Prose:
                     and not counts.get(uid_) for uid_ in ref.rivals):
                 ref.labeled = False          # its rivals are names inside an expression this text never writes
                 continue
+            if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and ref.binding.mode == "exists":
+                ref.labeled = False          # « un quartier de votre cité », written once: no letter refers to it
+                continue
             if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and all(
                     (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
                     and not (rival.labeled and counts.get(uid_)) for uid_ in ref.rivals):
@@ -470,7 +492,8 @@ class Prose:
             if handler is None:
                 raise UnsupportedNode(s)
             if isinstance(s, (ast.Choose, ast.ChooseSubset)):
-                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s))
+                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s),
+                               source=self._choice_place(s, ctx))
             result = handler(self, s, ctx)
             if isinstance(s, ast.Let):
                 ctx = ctx.bind(s.name, self.type_of(s.value), "named")
@@ -492,6 +515,15 @@ class Prose:
         if isinstance(s, ast.ChooseSubset):
             return ty
         return ty.elem if isinstance(ty, Coll) else ty
+
+    def _choice_place(self, s, ctx: Ctx) -> str | None:
+        """Where one value is chosen, when that is a place (« votre cité », « la cité de ce joueur »): two
+        choices of one noun are told apart by it, « le quartier de votre cité »."""
+        if not isinstance(s, ast.Choose) or not isinstance(s.coll, (ast.Index, ast.Name)) or \
+                isinstance(self.type_of(s.coll), Coll) is False:
+            return None
+        place = self.expr(s.coll, ctx.ind())
+        return place if re.match(r"(?:votre|la|le|l')\s?", place) and " dont " not in place else None
 
     def _choice_noun(self, s) -> str | None:
         if isinstance(s.coll, ast.Binary) and s.coll.op == "..":

@@ -14,6 +14,7 @@ import re
 from checker.front import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
+from checker.prose.names import number_noun
 from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
@@ -195,6 +196,9 @@ def _choose(p: Prose, s: ast.Choose, ctx: Ctx) -> Step:
             text += f", si {p.cond(s.options.where, ctx)}"
     elif s.options.where is not None:
         rel = relative(p, s.options.where, s.var, binding.ty, noun, outer, False)
+        if rel.startswith("que ") and binding.source:     # « que vous pouvez échanger », not « … de votre cité »
+            rel = re.sub(r"^(que\b.*?\b[^\W\d_]+(?:er|ir|re)) " + re.escape(member_source(binding.source)) +
+                         r"(?=[ ,.;]|$)", r"\1", rel, count=1)
         text += f"{',' if ' : ' in what else ''} {rel}"
     if s.options.optional:
         text += " (ou ne rien choisir : la suite n'a alors pas lieu)"
@@ -269,8 +273,10 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     ty = p.type_of(s.coll)
     coll = s.coll
     if isinstance(coll, ast.Binary) and coll.op == "..":
-        inner = ctx.bind(s.var, INT, "intro")
-        intro = contract(f"pour chaque nombre {var(s.var)} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
+        noun = number_noun(p, s.var, s.body)         # « pour chaque rang de 1 à 9 », not « nombre *r* »
+        inner = ctx.bind(s.var, INT, "intro", noun=noun)
+        number = bare(noun) if noun else f"nombre {var(s.var)}"
+        intro = contract(f"pour chaque {number} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
     elif (single := singled_out(p, coll, ctx)) is not None:
         # « pour chaque joueur parmi les joueurs qui sont le joueur qui a volé ce personnage »: the
         # loop runs once at most, for that value; it reads « pour le joueur qui a volé ce personnage »

@@ -33,7 +33,7 @@ def _no_decisions(steps: list[Step]) -> list[Step]:
 
 def _procedure(book: Book, name: str) -> list[str]:
     proc = book.program.procedures[name]
-    steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params)))
+    steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params, proc.body)))
     if not steps:
         return []
     return rst.title(procedure_heading(book, name), "~") + rst.steps(steps, lambda d: "")
