@@ -9,7 +9,8 @@ with no handler raises :class:`UnsupportedNode`, located, rather than being skip
 A bound name (a rule's pattern, a loop, a choice…) is not printed as its letter: it reads
 as what it stands for, by its type — ``vous`` for the player a rule or a power speaks to,
 « un quartier » the first time, « ce quartier » after; a name that two values of the same
-type would share gets its letter beside its noun (« le quartier *x* »).  While a sentence
+type would share is told apart without its letter where it can be (:mod:`checker.prose.names`: the place
+it was chosen in, its order, an attribute, what it counts) and gets it otherwise.  While a sentence
 is being built each such mention is a marker; :meth:`Prose.finish` chooses the words once
 the sentence is whole, in reading order.  The output is reST inline text: cards through
 the ``card`` callback (a cross-reference in the book), with their article.
@@ -31,7 +32,8 @@ from checker.front import ast
 from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
                                   feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
-from checker.prose.names import is_player, names_players, order, told_apart, window_subject, worded
+from checker.prose.names import (counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
+                                 window_subject, worded)
 from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
                                     flatten_steps, late, provide, provides)
 from checker.base.source import Span
@@ -79,6 +81,7 @@ class Prose:
         self._depth = 0
         self._cards: dict[str, str] = {}       # a card's text → its gender and number ("f", "fp", "m", "mp")
         self._powers: dict[tuple[int, int], Ctx] = {}     # the names a power binds, the same for all its text
+        self._written: set[int] = set()        # the names some text has written with their letter
 
     # ---------------------------------------------------------------- nouns
     def type_noun(self, ty: Ty | None) -> str:
@@ -333,7 +336,7 @@ class Prose:
             if b.mode == "exists":
                 first = contract(f"certains {bare(definite)}{label} de {b.source}")
             return first, again
-        if ref.labeled and self._placed(ref):
+        if ref.labeled and placed(self, ref):
             label = f" {contract('de ' + b.source)}"        # « le quartier de votre cité »
         again = noun + label if label else demonstrative(noun)
         if b.mode == "whatever":
@@ -351,18 +354,9 @@ class Prose:
     def _lettered(self, ref: Ref) -> bool:
         """Is a name written with its letter: labeled, and neither told apart by the place it was chosen in
         nor the one left beside names that all are (« ce quartier », beside « le quartier de votre cité »)?"""
-        if not ref.labeled or self._placed(ref):
+        if not ref.labeled or placed(self, ref):
             return False
-        rivals = [self._refs.get(u) for u in ref.rivals]
-        return not (rivals and all(r is not None and self._placed(r) for r in rivals))
-
-    def _placed(self, ref: Ref) -> bool:
-        """Is a chosen value told apart from its rivals by the place it was chosen in?"""
-        rivals = [self._refs.get(u) for u in ref.rivals]
-        return ref.binding.mode == "intro" and ref.binding.source is not None and all(
-            r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode == "intro" and
-                               r.binding.source is not None and r.binding.source != ref.binding.source)
-            for r in rivals)
+        return not (ref.rivals and all(r is not None and placed(self, r) for r in map(self._refs.get, ref.rivals)))
 
     def member(self, noun: str, source: str, label: str = "") -> str:
         """« un quartier de votre cité », « l'un des joueurs »: one element of a collection."""
@@ -391,6 +385,8 @@ class Prose:
                 first, again = self._forms(ref)
                 words = again if uid in ctx.seen else first
                 ctx.seen.add(uid)
+                if self._lettered(ref):
+                    self._written.add(uid)
             text = text[:m.start()] + words + text[m.end():]
         text = LABEL.sub(lambda m: self._label(int(m.group(1))), text)
         text = yours(contract(text))
@@ -436,9 +432,9 @@ class Prose:
         for uid, count in counts.items():
             ref = self._refs.get(uid)
             if ref is not None and ref.labeled and uid not in ctx.seen and ref.rivals and all(
-                    (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
-                    and not counts.get(uid_) for uid_ in ref.rivals):
-                ref.labeled = False          # its rivals are names inside an expression this text never writes
+                    (rival := self._refs.get(uid_)) is not None and not counts.get(uid_) and
+                    (rival.binding.mode in ("intro", "rel") or uid_ not in self._written) for uid_ in ref.rivals):
+                ref.labeled = False          # its rivals are names this text never writes, nor any with a letter
                 continue
             if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and ref.binding.mode == "exists":
                 ref.labeled = False          # « un quartier de votre cité », written once: no letter refers to it
@@ -481,7 +477,7 @@ class Prose:
         out: list[Step] = []
         pending: list[ast.Cite] = []
         decisions: list[str] = []
-        for s in body:
+        for i, s in enumerate(body):
             if isinstance(s, ast.CiteStmt):
                 pending.append(s.cite)
                 continue
@@ -492,11 +488,12 @@ class Prose:
             if handler is None:
                 raise UnsupportedNode(s)
             if isinstance(s, (ast.Choose, ast.ChooseSubset)):
-                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s),
+                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s, body[i + 1:]),
                                source=self._choice_place(s, ctx))
             result = handler(self, s, ctx)
             if isinstance(s, ast.Let):
-                ctx = ctx.bind(s.name, self.type_of(s.value), "named")
+                noun = self.let_noun(s, ctx)
+                ctx = ctx.bind(s.name, self.type_of(s.value), "intro" if noun else "named", noun=noun)
             if result is None:
                 continue
             result.cites[:0] = pending
@@ -525,9 +522,15 @@ class Prose:
         place = self.expr(s.coll, ctx.ind())
         return place if re.match(r"(?:votre|la|le|l')\s?", place) and " dont " not in place else None
 
-    def _choice_noun(self, s) -> str | None:
+    def let_noun(self, s: ast.Let, ctx: Ctx) -> str | None:
+        """A number a `let` names by what it counts (« ce nombre de quartiers »), not by its letter; a name
+        the spec writes as a word (``cartes``) keeps it."""
+        return counted_noun(self.expr(s.value, ctx)) if self.type_of(s.value) == INT and not worded(
+            Binding(s.name, None)) else None
+
+    def _choice_noun(self, s, after=()) -> str | None:
         if isinstance(s.coll, ast.Binary) and s.coll.op == "..":
-            return "le nombre"
+            return number_noun(self, s.var, after) or "le nombre"
         return self.element_noun(s.coll)
 
     # ---------------------------------------------------------------- rules

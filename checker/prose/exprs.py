@@ -617,6 +617,10 @@ def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
         each = f"{one} {member_source(coll)}" if coll != plural(noun) else one
         return f"pour au moins {each}, {p.expr(body, inner) if e.kind == 'any' else negation(p, body, inner)}"
     if e.kind == "any" and not negative or e.kind == "all" and negative:
+        others, rest = _other_than(body, e.var) if e.kind == "any" else ([], body)
+        if others and rest is not None:     # « l'un des joueurs autres que vous », not « vous n'êtes pas un joueur »
+            coll = contract(f"{coll} autres que {' et '.join(p.expr(o, ctx.ind()) for o in others)}")
+            body = rest
         inner = ctx.bind(e.var, elem_ty, "exists", noun=noun, source=coll)
         return p.expr(body, inner) if e.kind == "any" else negation(p, body, inner)
     # no element satisfies the body
@@ -646,8 +650,7 @@ _NESTED = (ast.Aggregate, ast.Connected, ast.Path)
 
 
 def _chained(body, name: str) -> bool:
-    """Is ``body`` itself an ``any`` (« un quartier de la cité d'un joueur »)?  Existentials in a row read
-    as indefinites: nothing between them changes their scope."""
+    """Is ``body`` an ``any``? Existentials in a row read as indefinites (« un quartier de la cité d'un joueur »)."""
     return isinstance(body, ast.Aggregate) and body.kind == "any" and body.body is not None
 
 
