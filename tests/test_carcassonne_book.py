@@ -56,7 +56,7 @@ def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: B
     assert "« Jeu de base », de 2 à 4 joueurs, 75 cartes Tuile" in text
     assert "*« Le joueur qui a le plus de points gagne. »*" in text
     assert "*« Soit... le dernier rempart est posé, »*" in text and "*« Soit... la dernière tuile est posée" in text
-    assert "comportant de \\*\\*1 à 3 tuiles\\*\\* reçoit" in text, "the source's own emphasis, escaped"
+    assert "comportant de 1 à 3 tuiles reçoit autant de points" in text, "the source's Markdown not shown"
     assert "2 points pour chaque marché qui touche" in text
 
 
