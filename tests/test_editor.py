@@ -163,9 +163,23 @@ def test_the_extension_declares_the_language_the_grammar_and_the_server():
     assert grammar["scopeName"] == json.loads(GRAMMAR.read_text(encoding="utf-8"))["scopeName"]
     config = json.loads((EXTENSION / language["configuration"]).read_text(encoding="utf-8"))
     assert config["comments"] == {"lineComment": "#"}
-    assert (EXTENSION / manifest["main"]).is_file()
+    assert manifest["main"] == "./dist/extension.js", "the bundle vsce packs"
     assert manifest["contributes"]["configuration"]["properties"]["rulebook.command"]["default"] == ["rulebook", "lsp"]
     assert "vscode-languageclient" in manifest["dependencies"]
+
+
+def test_the_extension_packages_its_bundle_with_a_license():
+    """`npx @vscode/vsce package` warns about a missing LICENSE and about an extension that is not bundled
+    (node_modules' files packed one by one): the manifest bundles extension.js before packaging, and the
+    package leaves out what the bundle is made of."""
+    manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    assert "MIT License" in (EXTENSION / "LICENSE").read_text(encoding="utf-8") and manifest["license"] == "MIT"
+    bundle = manifest["scripts"]["bundle"]
+    assert bundle.startswith("esbuild extension.js --bundle") and f"--outfile={manifest['main'][2:]}" in bundle
+    assert manifest["scripts"]["vscode:prepublish"] == "npm run bundle" and "esbuild" in manifest["devDependencies"]
+    ignored = (EXTENSION / ".vscodeignore").read_text(encoding="utf-8").split()
+    assert {"node_modules/**", "extension.js", "test/**"} <= set(ignored)
+    assert "dist/" in (EXTENSION / ".gitignore").read_text(encoding="utf-8").split()
 
 
 def test_node_modules_are_not_committed():

@@ -9,7 +9,8 @@ with no handler raises :class:`UnsupportedNode`, located, rather than being skip
 A bound name (a rule's pattern, a loop, a choice…) is not printed as its letter: it reads
 as what it stands for, by its type — ``vous`` for the player a rule or a power speaks to,
 « un quartier » the first time, « ce quartier » after; a name that two values of the same
-type would share gets its letter beside its noun (« le quartier *x* »).  While a sentence
+type would share is told apart without its letter where it can be (:mod:`checker.prose.names`: the place
+it was chosen in, its order, an attribute, what it counts) and gets it otherwise.  While a sentence
 is being built each such mention is a marker; :meth:`Prose.finish` chooses the words once
 the sentence is whole, in reading order.  The output is reST inline text: cards through
 the ``card`` callback (a cross-reference in the book), with their article.
@@ -31,7 +32,8 @@ from checker.front import ast
 from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
                                   feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
-from checker.prose.names import is_player, names_players, order, told_apart, window_subject, worded
+from checker.prose.names import (counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
+                                 window_subject, worded)
 from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
                                     flatten_steps, late, provide, provides)
 from checker.base.source import Span
@@ -79,6 +81,7 @@ class Prose:
         self._depth = 0
         self._cards: dict[str, str] = {}       # a card's text → its gender and number ("f", "fp", "m", "mp")
         self._powers: dict[tuple[int, int], Ctx] = {}     # the names a power binds, the same for all its text
+        self._written: set[int] = set()        # the names some text has written with their letter
 
     # ---------------------------------------------------------------- nouns
     def type_noun(self, ty: Ty | None) -> str:
@@ -299,6 +302,7 @@ class Prose:
                     ref.rivals.add(other.uid)
                     if other.uid in self._refs and not (worded(binding) and not worded(other)):
                         self._refs[other.uid].labeled = True
+                        self._refs[other.uid].rivals.add(binding.uid)
         return f"\ue000{binding.uid}\ue001"
 
     def label(self, binding: Binding) -> str:
@@ -311,7 +315,7 @@ class Prose:
 
     def _label(self, uid: int) -> str:
         ref = self._refs.get(uid)
-        return f" {var(ref.binding.name)}" if ref is not None and ref.labeled else ""
+        return f" {var(ref.binding.name)}" if ref is not None and self._lettered(ref) else ""
 
     def _forms(self, ref: Ref) -> tuple[str, str]:
         """(the first mention, the next ones)."""
@@ -324,7 +328,7 @@ class Prose:
         if b.mode == "named" and not ref.plural and (adjective := named(noun, b.name)):
             return adjective, adjective          # « le premier joueur »: the adjective tells it apart
         named_ = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
-        label = f" {var(b.name)}" if ref.labeled or named_ else ""
+        label = f" {var(b.name)}" if self._lettered(ref) or named_ else ""
         if ref.plural:
             definite = plural(noun)
             again = definite + label if label else "ces " + bare(definite)
@@ -332,6 +336,8 @@ class Prose:
             if b.mode == "exists":
                 first = contract(f"certains {bare(definite)}{label} de {b.source}")
             return first, again
+        if ref.labeled and placed(self, ref):
+            label = f" {contract('de ' + b.source)}"        # « le quartier de votre cité »
         again = noun + label if label else demonstrative(noun)
         if b.mode == "whatever":
             return f"n'importe {'quelle' if feminine(noun) else 'quel'} {bare(noun)}", again
@@ -344,6 +350,13 @@ class Prose:
         if b.mode == "each":
             return (b.source or f"chaque {bare(noun)}").replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1), again
         return again, again
+
+    def _lettered(self, ref: Ref) -> bool:
+        """Is a name written with its letter: labeled, and neither told apart by the place it was chosen in
+        nor the one left beside names that all are (« ce quartier », beside « le quartier de votre cité »)?"""
+        if not ref.labeled or placed(self, ref):
+            return False
+        return not (ref.rivals and all(r is not None and placed(self, r) for r in map(self._refs.get, ref.rivals)))
 
     def member(self, noun: str, source: str, label: str = "") -> str:
         """« un quartier de votre cité », « l'un des joueurs »: one element of a collection."""
@@ -372,6 +385,8 @@ class Prose:
                 first, again = self._forms(ref)
                 words = again if uid in ctx.seen else first
                 ctx.seen.add(uid)
+                if self._lettered(ref):
+                    self._written.add(uid)
             text = text[:m.start()] + words + text[m.end():]
         text = LABEL.sub(lambda m: self._label(int(m.group(1))), text)
         text = yours(contract(text))
@@ -417,9 +432,12 @@ class Prose:
         for uid, count in counts.items():
             ref = self._refs.get(uid)
             if ref is not None and ref.labeled and uid not in ctx.seen and ref.rivals and all(
-                    (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
-                    and not counts.get(uid_) for uid_ in ref.rivals):
-                ref.labeled = False          # its rivals are names inside an expression this text never writes
+                    (rival := self._refs.get(uid_)) is not None and not counts.get(uid_) and
+                    (rival.binding.mode in ("intro", "rel") or uid_ not in self._written) for uid_ in ref.rivals):
+                ref.labeled = False          # its rivals are names this text never writes, nor any with a letter
+                continue
+            if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and ref.binding.mode == "exists":
+                ref.labeled = False          # « un quartier de votre cité », written once: no letter refers to it
                 continue
             if count == 1 and uid not in ctx.seen and ref is not None and ref.labeled and all(
                     (rival := self._refs.get(uid_)) is not None and rival.binding.mode in ("intro", "rel")
@@ -459,7 +477,7 @@ class Prose:
         out: list[Step] = []
         pending: list[ast.Cite] = []
         decisions: list[str] = []
-        for s in body:
+        for i, s in enumerate(body):
             if isinstance(s, ast.CiteStmt):
                 pending.append(s.cite)
                 continue
@@ -470,10 +488,12 @@ class Prose:
             if handler is None:
                 raise UnsupportedNode(s)
             if isinstance(s, (ast.Choose, ast.ChooseSubset)):
-                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s))
+                ctx = ctx.bind(s.var, self._choice_type(s), "intro", noun=self._choice_noun(s, body[i + 1:]),
+                               source=self._choice_place(s, ctx))
             result = handler(self, s, ctx)
             if isinstance(s, ast.Let):
-                ctx = ctx.bind(s.name, self.type_of(s.value), "named")
+                noun = self.let_noun(s, ctx)
+                ctx = ctx.bind(s.name, self.type_of(s.value), "intro" if noun else "named", noun=noun)
             if result is None:
                 continue
             result.cites[:0] = pending
@@ -493,9 +513,24 @@ class Prose:
             return ty
         return ty.elem if isinstance(ty, Coll) else ty
 
-    def _choice_noun(self, s) -> str | None:
+    def _choice_place(self, s, ctx: Ctx) -> str | None:
+        """Where one value is chosen, when that is a place (« votre cité », « la cité de ce joueur »): two
+        choices of one noun are told apart by it, « le quartier de votre cité »."""
+        if not isinstance(s, ast.Choose) or not isinstance(s.coll, (ast.Index, ast.Name)) or \
+                isinstance(self.type_of(s.coll), Coll) is False:
+            return None
+        place = self.expr(s.coll, ctx.ind())
+        return place if re.match(r"(?:votre|la|le|l')\s?", place) and " dont " not in place else None
+
+    def let_noun(self, s: ast.Let, ctx: Ctx) -> str | None:
+        """A number a `let` names by what it counts (« ce nombre de quartiers »), not by its letter; a name
+        the spec writes as a word (``cartes``) keeps it."""
+        return counted_noun(self.expr(s.value, ctx)) if self.type_of(s.value) == INT and not worded(
+            Binding(s.name, None)) else None
+
+    def _choice_noun(self, s, after=()) -> str | None:
         if isinstance(s.coll, ast.Binary) and s.coll.op == "..":
-            return "le nombre"
+            return number_noun(self, s.var, after) or "le nombre"
         return self.element_noun(s.coll)
 
     # ---------------------------------------------------------------- rules

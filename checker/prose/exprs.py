@@ -91,7 +91,7 @@ def _local(p: Prose, binding: Binding, ctx: Ctx) -> str:
         return p.expr(binding.alias, ctx)
     if binding.ty == BOOL and binding.mode in ("intro", "def", "named", "param"):
         return p.clause(_answer(binding.name), "est", "oui", ctx)
-    if binding.ty == INT:
+    if binding.ty == INT and binding.noun in (None, "le nombre"):
         return var(binding.name)
     return p.mention(binding, ctx)
 
@@ -610,12 +610,17 @@ def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
             member = p.clause(p.expr(found[e.var], ctx.ind()), "est", member_source(coll).replace("de ", "dans ", 1)
                               if not member_source(coll).startswith("parmi") else member_source(coll), ctx)
             return member if rest is None else f"{member} et {p.expr(rest, inner)}"
-    if (e.kind == "any" and not negative or e.kind == "all" and negative) and not _top_level(body, e.var):
+    if (e.kind == "any" and not negative or e.kind == "all" and negative) and not _top_level(body, e.var) \
+            and not (e.kind == "any" and _chained(body, e.var)):
         inner = ctx.bind(e.var, elem_ty, "intro", noun=noun)
         one = f"{'une' if feminine(noun) else 'un'} {bare(noun)}"
         each = f"{one} {member_source(coll)}" if coll != plural(noun) else one
         return f"pour au moins {each}, {p.expr(body, inner) if e.kind == 'any' else negation(p, body, inner)}"
     if e.kind == "any" and not negative or e.kind == "all" and negative:
+        others, rest = _other_than(body, e.var) if e.kind == "any" else ([], body)
+        if others and rest is not None:     # « l'un des joueurs autres que vous », not « vous n'êtes pas un joueur »
+            coll = contract(f"{coll} autres que {' et '.join(p.expr(o, ctx.ind()) for o in others)}")
+            body = rest
         inner = ctx.bind(e.var, elem_ty, "exists", noun=noun, source=coll)
         return p.expr(body, inner) if e.kind == "any" else negation(p, body, inner)
     # no element satisfies the body
@@ -642,6 +647,11 @@ def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
 
 
 _NESTED = (ast.Aggregate, ast.Connected, ast.Path)
+
+
+def _chained(body, name: str) -> bool:
+    """Is ``body`` an ``any``? Existentials in a row read as indefinites (« un quartier de la cité d'un joueur »)."""
+    return isinstance(body, ast.Aggregate) and body.kind == "any" and body.body is not None
 
 
 def _top_level(node, name: str) -> bool:

@@ -170,13 +170,18 @@ _HTML = {"sup": ":sup:`{}`", "sub": ":sub:`{}`", "i": "*{}*", "em": "*{}*", "b":
 
 def shown_quote(text: str, errata: dict[str, str] | None = None) -> str:
     r"""A source's sentence as reST for display: its known slips corrected (whole words only), escaped, and
-    the little HTML some sources carry (``1<sup>er</sup>``) rendered as reST.
+    the little HTML some sources carry (``1<sup>er</sup>``) rendered as reST; the markup of a source written in
+    Markdown (``**terminés**``, a heading's ``###``) is not shown as characters (a quotation is set in
+    italics, where reST nests no bold); a lone ``**`` (a footnote's mark) stays.
 
     >>> print(shown_quote("le 1<sup>er</sup> joueur peut étre *seul*", {"étre": "être"}))
     le 1\ :sup:`er`\  joueur peut être \*seul\*
+    >>> print(shown_quote("### Les routes **terminées** sont évaluées (voir**)"))
+    Les routes terminées sont évaluées (voir\*\*)
     """
     for wrong, right in (errata or {}).items():
         text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text)
+    text = re.sub(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*", r"\1", re.sub(r"^#{1,6} +", "", text))
     text = rst_escape(text)
     return re.sub(r"<(sup|sub|i|em|b|strong)>([^<]*)</\1>",
                   lambda m: "\\ " + _HTML[m.group(1)].format(m.group(2)) + "\\ ", text)

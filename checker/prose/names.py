@@ -4,20 +4,24 @@ A declaration's parameter reads « le joueur » throughout and a name the text i
 (:func:`told_apart`); a name the spec writes as a word keeps it beside its noun (« le personnage *visé* »,
 :func:`worded`); two parameters of a rule are « le premier quartier » and « le second quartier », in the
 order of their first mentions (:func:`order`); the player a moment makes its subject is named by what it
-does, « le joueur qui révèle ce personnage » (:func:`window_subject`).  The functions take the
+does, « le joueur qui révèle ce personnage » (:func:`window_subject`); a number by the attribute it is
+compared with, « pour chaque rang de 1 à 9 », or what it counts, « ce nombre de pièces d'or »
+(:func:`number_noun`, :func:`counted_noun`); two choices by the places they were made in, « le quartier de
+votre cité » (:func:`placed`).  The functions take the
 :class:`~checker.prose.core.Prose` they work for as ``p`` (this module sits below it).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from checker.front import ast
 from checker.front.types import PLAYER, Coll, Opt, Ty
 from checker.prose.context import Binding, Ctx
-from checker.prose.french import bare, demonstrative, named
+from checker.prose.french import bare, demonstrative, named, plural
 
-__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject"]
+__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject", "number_noun", "counted_noun", "placed"]
 
 _DEFINITE = ("def",)                                    # « le joueur » at every mention
 _DEMONSTRATIVE = ("intro", "each", "param", "exists")   # « ce joueur » once introduced
@@ -107,3 +111,65 @@ def window_subject(p, window: str, i: int, types: list, binders, found: dict, ct
     if not text.startswith(subject + " ") or "\ue000" in text:      # a name's marker: not plain words
         return None
     return f"{subject} qui {text[len(subject) + 1:]}"
+
+
+def number_noun(p, name: str, body, depth: int = 0) -> str | None:
+    """The noun of a number ``name`` in ``body``, from the one attribute it is compared with for equality
+    (``x.rank == r``: « le rang »), or what it counts where it is the amount of a transfer or a draw
+    (« le nombre de pièces d'or »), looking into the procedures it is passed to; None if there is none or
+    more than one, so that the number keeps its letter."""
+    found: set[str] = set()
+    stack: list = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+            continue
+        if not dataclasses.is_dataclass(node):
+            continue
+        if isinstance(node, ast.Binary) and node.op == "==":
+            for one, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(one, ast.Name) and one.id == name and isinstance(other, ast.Attr):
+                    found.add(p.lex.attribute_noun(other.name))
+        if isinstance(node, (ast.Transfer, ast.Draw)) and isinstance(amount := getattr(node, "amount", None) or
+                                                                   getattr(node, "count", None), ast.Name) \
+                and amount.id == name:
+            found.add(_counted_unit(p, node))       # « le nombre de pièces d'or » the player receives
+        if isinstance(node, ast.CallProc) and depth < 4 and p.program is not None and \
+                node.name in p.program.procedures:
+            proc = p.program.procedures[node.name]
+            for arg, param in zip(node.args, proc.params):
+                if isinstance(arg, ast.Name) and arg.id == name:
+                    noun = number_noun(p, param.name, proc.body, depth + 1)
+                    found |= {noun} if noun else set()
+        if isinstance(node, (ast.For, ast.Aggregate, ast.Choose)) and getattr(node, "var", None) == name:
+            stack.append(node.coll)     # the same name bound again inside: only its collection is ours
+            continue
+        stack.extend(getattr(node, f.name) for f in dataclasses.fields(node) if f.name != "span")
+    return found.pop() if len(found) == 1 else None
+
+
+def _counted_unit(p, node) -> str:
+    """« le nombre de pièces d'or », « le nombre de cartes »: what a transfer or a draw counts."""
+    if isinstance(node, ast.Transfer):
+        head, _, rest = (p.lex.unit or "unité").partition(" ")
+        return f"le nombre de {bare(plural('la ' + head))}" + (f" {rest}" if rest else "")
+    term = p.lex.terms.get(node.source.name)
+    return f"le nombre de {bare(plural(term.element if term and term.element else 'la carte'))}"
+
+
+def counted_noun(text: str) -> str | None:
+    """The noun of a number whose value reads « le nombre de quartiers de type … »: « le nombre de
+    quartiers », by which it is named after (« ce nombre de quartiers »), not by a letter."""
+    m = re.match(r"le nombre (?:de |d')([^\W\d_]+)", text)
+    return f"le nombre {'d' + chr(39) if text.startswith('le nombre d' + chr(39)) else 'de '}{m.group(1)}" if m else None
+
+
+def placed(p, ref) -> bool:
+    """Is a chosen value told apart from its rivals by the place it was chosen in (« le quartier de votre
+    cité », « le quartier de la cité de ce joueur »)?  Its rivals are other choices from other places, or
+    indefinites (« un quartier de la cité d'un joueur »)."""
+    return ref.binding.mode == "intro" and ref.binding.source is not None and all(
+        r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode == "intro" and
+                           r.binding.source is not None and r.binding.source != ref.binding.source)
+        for r in map(p._refs.get, ref.rivals))

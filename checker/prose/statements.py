@@ -14,6 +14,7 @@ import re
 from checker.front import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
+from checker.prose.names import number_noun
 from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
@@ -86,6 +87,8 @@ def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
         return Step(_sentence(f"au départ, {var(s.name)} vaut {'oui' if s.value.value else 'non'}"))
     value = p.expr(s.value, ctx)
     noun = p.type_noun(ty)
+    if p.let_noun(s, ctx):                       # « compter le nombre de quartiers… », then « ce nombre de quartiers »
+        return Step(_sentence(f"compter {value}"))
     if isinstance(ty, Coll):
         return Step(_sentence(f"{plural(noun)} {var(s.name)} sont {value}"))
     return Step(_sentence(f"{named(noun, s.name) or noun + ' ' + var(s.name)} est {value}"))
@@ -179,7 +182,8 @@ def _choose(p: Prose, s: ast.Choose, ctx: Ctx) -> Step:
                             for m in p.program.enums[coll.id].members)
         what = f"{indefinite(p.type_noun(EnumT(coll.id)))}{label} parmi : {members}"
     elif isinstance(coll, ast.Binary) and coll.op == "..":
-        what = contract(f"un nombre {var(s.var)} de {p.expr(coll.left, outer)} à {p.expr(coll.right, outer)}")
+        number = indefinite(noun) if noun != "le nombre" else f"un nombre {var(s.var)}"
+        what = contract(f"{number} de {p.expr(coll.left, outer)} à {p.expr(coll.right, outer)}")
     else:
         source = p.expr(coll, outer)
         what = one_of(p, noun, source)
@@ -195,6 +199,9 @@ def _choose(p: Prose, s: ast.Choose, ctx: Ctx) -> Step:
             text += f", si {p.cond(s.options.where, ctx)}"
     elif s.options.where is not None:
         rel = relative(p, s.options.where, s.var, binding.ty, noun, outer, False)
+        if rel.startswith("que ") and binding.source:     # « que vous pouvez échanger », not « … de votre cité »
+            rel = re.sub(r"^(que\b.*?\b[^\W\d_]+(?:er|ir|re)) " + re.escape(member_source(binding.source)) +
+                         r"(?=[ ,.;]|$)", r"\1", rel, count=1)
         text += f"{',' if ' : ' in what else ''} {rel}"
     if s.options.optional:
         text += " (ou ne rien choisir : la suite n'a alors pas lieu)"
@@ -269,8 +276,10 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     ty = p.type_of(s.coll)
     coll = s.coll
     if isinstance(coll, ast.Binary) and coll.op == "..":
-        inner = ctx.bind(s.var, INT, "intro")
-        intro = contract(f"pour chaque nombre {var(s.var)} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
+        noun = number_noun(p, s.var, s.body)         # « pour chaque rang de 1 à 9 », not « nombre *r* »
+        inner = ctx.bind(s.var, INT, "intro", noun=noun)
+        number = bare(noun) if noun else f"nombre {var(s.var)}"
+        intro = contract(f"pour chaque {number} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
     elif (single := singled_out(p, coll, ctx)) is not None:
         # « pour chaque joueur parmi les joueurs qui sont le joueur qui a volé ce personnage »: the
         # loop runs once at most, for that value; it reads « pour le joueur qui a volé ce personnage »
@@ -307,6 +316,11 @@ def _amount(p: Prose, amount, ctx: Ctx, unit: str | None, fem: bool = True) -> s
         return text
     if isinstance(amount, ast.IntLit):
         return f"{number(amount.value, fem)} {unit if amount.value <= 1 else _plural_unit(unit)}"
+    counted = _counted(amount, ctx)
+    if counted and isinstance(amount, ast.Name) and counted.noun == f"le nombre de {_plural_unit(unit)}":
+        return text                                  # « ce nombre de pièces d'or »
+    if counted:
+        return contract(f"autant de {_plural_unit(unit)} que {text}")
     if text.startswith("le nombre de "):
         return contract(f"autant de {_plural_unit(unit)} que de {text[len('le nombre de '):]}")
     if _simple_number(amount, ctx):
@@ -314,12 +328,23 @@ def _amount(p: Prose, amount, ctx: Ctx, unit: str | None, fem: bool = True) -> s
     return text
 
 
+def _counted(e, ctx: Ctx):
+    """The first local in ``e`` named by what it counts (« ce nombre de quartiers »), if any."""
+    if isinstance(e, ast.Name):
+        b = ctx.lookup(e.id)
+        return b if b is not None and b.ty == INT and (b.noun or "").startswith("le nombre d") else None
+    if isinstance(e, ast.Binary) and e.op in _ARITH:
+        return _counted(e.left, ctx) or _counted(e.right, ctx)
+    return None
+
+
 def _simple_number(e, ctx: Ctx) -> bool:
-    """A literal, a variable, or arithmetic on them: reads as a number."""
+    """A literal, a variable, or arithmetic on them: reads as a number (« *k* pièces d'or »); not a number
+    named by what it counts, which reads as words."""
     if isinstance(e, ast.IntLit):
         return True
     if isinstance(e, ast.Name):
-        return ctx.local(e.id)
+        return ctx.local(e.id) and _counted(e, ctx) is None
     return (isinstance(e, ast.Binary) and e.op in _ARITH and _simple_number(e.left, ctx)
             and _simple_number(e.right, ctx))
 
@@ -397,7 +422,8 @@ def _draw(p: Prose, s: ast.Draw, ctx: Ctx) -> Step:
     term = p.lex.terms.get(s.source.name)
     noun = term.element if term and term.element else "la carte"
     what = _amount(p, s.count, ctx, bare(noun), feminine(noun))
-    if not what.startswith("autant") and not _simple_number(s.count, ctx):
+    if not what.startswith("autant") and not _simple_number(s.count, ctx) and not (
+            isinstance(s.count, ast.Name) and _counted(s.count, ctx)):      # « piocher ce nombre de cartes »
         what = contract(f"autant de {bare(plural(noun))} que {what}")
     them = ("la" if feminine(noun) else "le") if isinstance(s.count, ast.IntLit) and s.count.value == 1 else "les"
     if what.startswith("autant"):

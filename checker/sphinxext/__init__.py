@@ -250,7 +250,8 @@ def write_edition_pages(book: Book, srcdir: Path) -> list[Path]:
 
 
 def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
-    """One page per card with powers or rules, one index page per kind, one player's page per kind;
+    """One page per card with powers or rules, one index page per kind, one player's page per kind players
+    handle (:meth:`Book.played_kinds`);
     stale generated pages go."""
     root, player = srcdir / CARD_DIR, srcdir / PLAYER_DIR / CARD_DIR
     wanted: dict[Path, str] = {}
@@ -263,7 +264,8 @@ def write_card_pages(book: Book, srcdir: Path) -> list[Path]:
                 if book.has_page(card):
                     wanted[root / kind_slug / f"{slug(card.name)}.rst"] = (
                         f"{GENERATED}\n\n.. rb:auto:: card {card.name}\n")
-            played[player / f"{kind_slug}.rst"] = f"{GENERATED}\n\n.. rb:auto:: player-cards {kind}\n"
+            if kind in book.played_kinds():
+                played[player / f"{kind_slug}.rst"] = f"{GENERATED}\n\n.. rb:auto:: player-cards {kind}\n"
     return sorted(_sync_pages(root, wanted) + _sync_pages(player, played))
 
 

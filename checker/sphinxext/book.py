@@ -117,6 +117,11 @@ class Book:
                 return _literal(attr.default)
         return None
 
+    def played_kinds(self) -> list[str]:
+        """The kinds the player's book has a page for: those whose cards start in a zone, which players
+        handle; a kind whose cards are only parts of other cards (a tile's roads and markets) has none."""
+        return [k for k, decl in self.program.kinds.items() if decl.start is not None]
+
     def has_page(self, card: ast.CardDecl) -> bool:
         """Cards with powers or rules get a page of their own; the others are a row in a table."""
         return bool(card.powers or self.program.rules_of_card(card.name))

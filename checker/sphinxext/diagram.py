@@ -19,6 +19,7 @@ from checker.front import ast
 from checker.front.configurations import ConfigEvalError, Selection, evaluate, game_player_counts, spans_of_counts
 from checker.prose import capitalize, humanize
 from checker.prose.exprs import uses
+from checker.prose.names import number_noun
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
 from checker.sphinxext.headings import procedure_heading
@@ -66,7 +67,7 @@ def _header(book: Book, s, ctx) -> str:
 def _loop_ctx(book: Book, s: ast.For, ctx):
     """The context inside a loop, as the prose generator binds its variable."""
     if isinstance(s.coll, ast.Binary) and s.coll.op == "..":
-        return ctx.bind(s.var, INT, "intro")
+        return ctx.bind(s.var, INT, "intro", noun=number_noun(book.prose, s.var, s.body))
     ty = book.prose.type_of(s.coll)
     return ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=book.prose.element_noun(s.coll))
 
@@ -108,7 +109,7 @@ def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
         else:
             proc = book.program.procedures[s.name]
             out.append(Box("frame", _header(book, s, ctx),
-                           boxes(book, proc.body, _params_ctx(book, proc.params), depth - 1)))
+                           boxes(book, proc.body, _params_ctx(book, proc.params, proc.body), depth - 1)))
     flush()
     return out
 
@@ -320,7 +321,7 @@ def render_diagram(book: Book, arg: str) -> str:
     title = plain_text(procedure_heading(book, name))
     lines: list[str] = []
     for count, body in players_variants(book, proc.body):
-        svg = diagram_svg(boxes(book, body, _params_ctx(book, proc.params), depth_n),
+        svg = diagram_svg(boxes(book, body, _params_ctx(book, proc.params, proc.body), depth_n),
                           f"{title} ({count})" if count else title)
         lines += rst.directive("rubric", capitalize(count)) if count else []
         lines += rst.directive("container", "rb-figure", None, rst.directive("raw", "html", None, svg.split("\n")))

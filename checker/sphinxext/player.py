@@ -9,7 +9,7 @@ section each, with a link to the card's page in the reference.
 
 from __future__ import annotations
 
-from checker.front.types import INT
+from checker.front.types import INT, Coll
 from checker.prose import Step, capitalize, humanize, rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
@@ -33,7 +33,7 @@ def _no_decisions(steps: list[Step]) -> list[Step]:
 
 def _procedure(book: Book, name: str) -> list[str]:
     proc = book.program.procedures[name]
-    steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params)))
+    steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params, proc.body)))
     if not steps:
         return []
     return rst.title(procedure_heading(book, name), "~") + rst.steps(steps, lambda d: "")
@@ -111,9 +111,12 @@ def render_player_cards(book: Book, kind: str) -> str:
     prose = book.prose
     lines = rst.title(book.kind_plural(kind))
     plain = []
+    # a set-valued attribute is the card's structure (a tile's parts and the ports they touch), the geometry
+    # the rules compute with, not what a player reads on the card: the designer's reference lists it
+    structure = {a.name for a in book.program.kinds[kind].attrs if isinstance(book.prose._resolve_type(a.type), Coll)}
     for card in book.program.cards_of(kind):
         facts = [f"**{_attr_label(book, a)}** : {_attr_text(book, card, a)}" for a in _attr_names(book, kind)
-                 if _attr_text(book, card, a) and a != "copies"]
+                 if _attr_text(book, card, a) and a != "copies" and a not in structure]
         if not book.has_page(card):
             plain.append(f"**{rst_escape(card.name)}** — " + " · ".join(facts) if facts else rst_escape(card.name))
             continue

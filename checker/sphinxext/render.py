@@ -12,6 +12,8 @@ import re
 
 from checker.front import ast
 from checker.prose import Ctx, capitalize, humanize, rst_escape
+from checker.prose.names import number_noun
+from checker.front.types import INT
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
 
@@ -92,10 +94,15 @@ def rule_block(book: Book, rule: ast.RuleDecl, card: ast.CardDecl | None = None)
     return rst.directive("rb:rule", rule.name, {"where": book.where(rule.span)}, content)
 
 
-def _params_ctx(book: Book, params) -> Ctx:
+def _params_ctx(book: Book, params, body=None) -> Ctx:
+    """The context of a declaration's parameters; given the procedure's ``body``, a number its steps compare
+    with an attribute reads by that attribute's noun, « le rang donné » (as its heading says « de rang
+    donné »), not by its letter."""
     ctx = Ctx()
     for param in params:
-        ctx = ctx.bind(param.name, book.prose._resolve_type(param.type))
+        ty = book.prose._resolve_type(param.type)
+        noun = number_noun(book.prose, param.name, body) if body is not None and ty == INT else None
+        ctx = ctx.bind(param.name, ty, noun=f"{noun} donné" if noun else None)
     return ctx
 
 
@@ -104,7 +111,7 @@ def _signature(name: str, params) -> str:
 
 
 def procedure_block(book: Book, proc: ast.ProcedureDecl) -> list[str]:
-    ctx = _params_ctx(book, proc.params)
+    ctx = _params_ctx(book, proc.params, proc.body)
     steps = book.prose.steps(proc.body, ctx)
     label = book.lexicon.procedures.get(proc.name)
     content = rst.steps(steps, _decision_ref(book)) + quotes(book, rst.cites_of(steps))

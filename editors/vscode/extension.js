@@ -1,5 +1,6 @@
 // The Rulebook extension: starts `rulebook lsp` and lets it serve every .rules file.
-// Plain JavaScript for Node, no build step: `npx @vscode/vsce package` packs it as it is.
+// Plain JavaScript for Node; `npx @vscode/vsce package` bundles it with its library into dist/extension.js
+// (esbuild, the `vscode:prepublish` script) and packs the bundle.
 "use strict";
 
 const vscode = require("vscode");
