@@ -2,8 +2,9 @@
 a state that breaks one.
 
 Each `invariant` of the spec is asked of every move whose effect the transition encodes
-(:mod:`checker.solver.transition`): every action (its body, or its nearest ancestor's, after the windows
-opened `before` it) and every power (used by its holder, as :mod:`checker.conflicts.effects` makes it).
+(:mod:`checker.solver.transition`): every action an `offer` proposes (its body, or its nearest ancestor's,
+after the windows opened `before` it; an action only done by a `do` is encoded inside the moves that do
+it) and every power (used by its holder, as :mod:`checker.conflicts.effects` makes it).
 For a move and an invariant the search is, in order:
 
 1. **the frame**: what the move may write — its statements, the procedures and actions it calls, the
@@ -130,12 +131,22 @@ def uncovered_procedures(search) -> dict[str, list[str]]:
 # ==================================================================== the moves
 
 def _moves(p) -> list[tuple]:
-    """(kind, label, declaration, card): every action, every power."""
-    out = [("action", name, decl, None) for name, decl in p.actions.items()]
+    """(kind, label, declaration, card): every action an `offer` proposes, every power.  An action only done
+    by a `do` is a step of the moves that do it (their transition encodes it, with its legality), not a move
+    of its own: asked alone, it would be asked of states where nothing does it."""
+    offered = _offered_actions(p)
+    out = [("action", name, decl, None) for name, decl in p.actions.items() if name in offered]
     for card in p.cards.values():
         for pw in card.powers:
             out.append(("power", f'"{card.name}".{pw.name}', pw, card))
     return out
+
+
+def _offered_actions(p) -> set:
+    bodies = [d.body or () for d in p.actions.values()] + [d.body for d in p.procedures.values()]
+    bodies += [pw.body for c in p.cards.values() for pw in c.powers]
+    return {item.action for body in bodies for s in ast.statements(body) if isinstance(s, ast.Offer)
+            for item in s.items if isinstance(item, ast.OfferAction)}
 
 
 class _Decisions(list):
@@ -324,8 +335,9 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
 
 def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
     """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
-    conjunct (a sum of cards counted per player is easier for Z3 one player at a time); one that does not
-    change at a check (the same term as before the move) is not asked there."""
+    conjunct (a sum of cards counted per player is easier for Z3 one player at a time), and one Z3 cannot
+    decide for every player count at once is asked again for each count; a conjunct that does not change at
+    a check (the same term as before the move) is not asked there."""
     unknown = None
     for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
         broken = []
@@ -341,6 +353,11 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
         if not broken:
             continue
         status, model, reason = search.solve(enc, *formulas, OR(*broken), minimal=True, cards=cards)
+        if status == "unknown" and not is_const(enc.n):      # asked again one player count at a time
+            counts = [search.solve(enc, *formulas, OR(*broken), enc.n == k, minimal=True, cards=cards)
+                      for k in range(search.low, search.high + 1)]
+            status, model, reason = next((c for c in counts if c[0] == "sat"), None) or next(
+                (c for c in counts if c[0] == "unknown"), ("unsat", None, ""))
         if status == "sat":
             return status, model, reason
         if status == "unknown" and unknown is None:
