@@ -77,3 +77,24 @@ def test_the_theatres_exchange_keeps_the_invariants_at_two_players():
     assert search.broken_invariants(only={'"Théâtre".théâtre_échanger'}) == []
     tally = search.inductive
     assert all(tally[name]["proven"] == ['"Théâtre".théâtre_échanger'] for name in tally)
+
+
+def test_conflicts_effects_reports_the_broken_invariant_and_the_tally_as_json(capsys):
+    import json
+    from checker.cli import main
+    code = main(["conflicts", str(GAME), str(HOUSE / "rafle.rules"), "--workers", "1", "--effects", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    broken = [f for f in report["findings"] if f["kind"] == "invariant-broken"]
+    assert [f["rules"] for f in broken] == [["acheter", "deux_lots_au_plus"], ['"Muscade".rafler', "deux_lots_au_plus"]]
+    assert all(f["confirmed"] for f in broken)
+    tally = report["invariants"]["deux_lots_au_plus"]
+    assert tally["broken"] == ["acheter", '"Muscade".rafler'] and tally["unchanged"] == ['"Poivre noir".flairer']
+
+
+def test_the_shards_tallies_merge_into_the_single_process_one():
+    from checker.conflicts.parallel import merge_inductive
+    first = {"inv": {"unchanged": ["a"], "proven": [], "broken": ["b"], "undecided": [], "uncovered": ["p"]}}
+    second = {"inv": {"unchanged": ["c"], "proven": ["d"], "broken": [], "undecided": [], "uncovered": ["p"]}}
+    assert merge_inductive([first, second]) == {
+        "inv": {"unchanged": ["a", "c"], "proven": ["d"], "broken": ["b"], "undecided": [], "uncovered": ["p"]}}

@@ -179,8 +179,9 @@ def _inductive_lines(tally: dict) -> list[str]:
     """Per invariant, what the invariant-broken search found over the moves it asked (`--effects`)."""
     if not tally:
         return []
-    out = ["Invariants, over the moves searched (actions and powers, from any state that meets every invariant; "
-           "the procedures the game's flow runs between decisions are not moves, and are not searched):"]
+    out = ["Invariants, over the moves searched (the actions an offer proposes and the powers, from any state that "
+           "meets every invariant; the procedures the game's flow runs between decisions are not moves, and are "
+           "not searched):"]
     for name, statuses in tally.items():
         unchanged, proven = len(statuses["unchanged"]), len(statuses["proven"])
         broken, undecided = statuses["broken"], statuses["undecided"]
