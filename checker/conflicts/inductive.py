@@ -335,9 +335,9 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
 
 def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
     """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
-    conjunct (a sum of cards counted per player is easier for Z3 one player at a time), and one Z3 cannot
-    decide for every player count at once is asked again for each count; a conjunct that does not change at
-    a check (the same term as before the move) is not asked there."""
+    conjunct (a sum of cards counted per player is easier for Z3 one player at a time); a conjunct that does
+    not change at a check (the same term as before the move) is not asked there.  After one Z3 cannot decide,
+    the others are still asked: one may be broken."""
     unknown = None
     for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
         broken = []
@@ -353,11 +353,6 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
         if not broken:
             continue
         status, model, reason = search.solve(enc, *formulas, OR(*broken), minimal=True, cards=cards)
-        if status == "unknown" and not is_const(enc.n):      # asked again one player count at a time
-            counts = [search.solve(enc, *formulas, OR(*broken), enc.n == k, minimal=True, cards=cards)
-                      for k in range(search.low, search.high + 1)]
-            status, model, reason = next((c for c in counts if c[0] == "sat"), None) or next(
-                (c for c in counts if c[0] == "unknown"), ("unsat", None, ""))
         if status == "sat":
             return status, model, reason
         if status == "unknown" and unknown is None:
