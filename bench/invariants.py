@@ -44,7 +44,8 @@ def run(label: str, paths: list[str]) -> None:
         moves = sum(len(tally[s]) for s in ("unchanged", "proven", "broken", "undecided"))
         print(f"  {name}: {moves} moves — {len(tally['unchanged'])} write nothing it reads, "
               f"{len(tally['proven'])} proven by Z3 ({', '.join(tally['proven']) or '-'}), "
-              f"broken by {', '.join(tally['broken']) or 'none'}, undecided for {', '.join(tally['undecided']) or 'none'}")
+              f"broken by {', '.join(tally['broken']) or 'none'}, "
+              f"undecided for {', '.join(tally['undecided']) or 'none'}")
         print(f"    not covered (procedures writing what it reads): {', '.join(tally['uncovered']) or 'none'}")
     for f in found:
         print(f"  [{f.kind}] {f.message}")

@@ -107,8 +107,8 @@ def conflicts_command(args) -> int:
                             "invariants": search.inductive or None,
                             "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
     else:
-        order = ["contradiction", "competing-values", "order", "effect-failure", "lifted", "invariant-broken", "unknown",
-                 "dead-rule", "dangling", "resolved"]
+        order = ["contradiction", "competing-values", "order", "effect-failure", "lifted", "invariant-broken",
+                 "unknown", "dead-rule", "dangling", "resolved"]
         for kind in order:
             group = [f for f in findings if f.kind == kind]
             if not group or (kind == "resolved" and not args.all):
@@ -186,7 +186,9 @@ def _inductive_lines(tally: dict) -> list[str]:
         unchanged, proven = len(statuses["unchanged"]), len(statuses["proven"])
         broken, undecided = statuses["broken"], statuses["undecided"]
         how = f"({unchanged} write nothing it reads, {proven} proven by Z3)"
-        if not broken and not undecided and unchanged + proven:
+        if not (unchanged or proven or broken or undecided):
+            line = f"  {name}: no move searched (none involves the files given)"
+        elif not broken and not undecided:
             line = f"  {name}: proven inductive over the {unchanged + proven} move(s) searched {how}"
         else:
             line = f"  {name}: kept by {unchanged + proven} move(s) {how}"
@@ -196,7 +198,8 @@ def _inductive_lines(tally: dict) -> list[str]:
                 line += f"; undecided for {', '.join(undecided)}"
         out.append(line)
         if statuses.get("uncovered"):
-            out.append(f"    not covered: the procedures that write what it reads — {', '.join(statuses['uncovered'])}")
+            procedures = ", ".join(statuses["uncovered"])
+            out.append(f"    not covered: the procedures that write what it reads — {procedures}")
     return out
 
 
