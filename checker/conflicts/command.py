@@ -14,6 +14,7 @@ __all__ = ["conflicts_command"]
 
 _TITLES = {"contradiction": "contradiction", "competing-values": "competing values", "order": "order dependence",
            "effect-failure": "effect failure", "lifted": "prohibition lifted by a card's state",
+           "invariant-broken": "invariant broken",
            "dead-rule": "dead rule", "dangling": "dangling reference", "resolved": "resolved",
            "unknown": "undecided"}
 
@@ -103,15 +104,17 @@ def conflicts_command(args) -> int:
                             "questions": search.questions, "searched": search.asked,
                             "involving": [str(f) for f in scope.files] if scope is not None else None,
                             "seconds": round(elapsed, 2), "players": args.players,
+                            "invariants": search.inductive or None,
                             "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
     else:
-        order = ["contradiction", "competing-values", "order", "effect-failure", "lifted", "unknown", "dead-rule", "dangling",
-                 "resolved"]
+        order = ["contradiction", "competing-values", "order", "effect-failure", "lifted", "invariant-broken",
+                 "unknown", "dead-rule", "dangling", "resolved"]
         for kind in order:
             group = [f for f in findings if f.kind == kind]
             if not group or (kind == "resolved" and not args.all):
                 continue
-            colour = "red" if kind in ("contradiction", "competing-values", "order", "effect-failure", "lifted") else "bold"
+            colour = "red" if kind in ("contradiction", "competing-values", "order", "effect-failure", "lifted",
+                                       "invariant-broken") else "bold"
             print(f"\n{terminal.paint(_TITLES[kind], colour)} ({len(group)})")
             for f in group:
                 print(_describe(result, f))
@@ -130,6 +133,8 @@ def conflicts_command(args) -> int:
               f"{f'; {len(undecided)} question(s) Z3 could not decide (listed under undecided)' if undecided else ''}. "
               f"{search.queries} Z3 queries, {search.unknowns} unknown, {elapsed:.1f} s, "
               f"{f'{args.players} players' if args.players else f'{low} to {high} players'}.")
+        for line in _inductive_lines(search.inductive):
+            print(line)
         if scope is not None and scope.everything:
             print(f"Searched all {search.questions} questions: {', '.join(map(str, args.more))} change what every "
                   f"question assumes (an invariant, or the game).")
@@ -154,7 +159,7 @@ def _describe(result, f: Finding) -> str:
         lines.append("    witness: " + "; ".join(x.strip() for x in shown) + (" …" if len(f.situation) > 14 else ""))
     if f.configuration:
         lines.append(f"    {f.configuration}")
-    if f.kind == "effect-failure" and f.replayed:
+    if f.kind in ("effect-failure", "invariant-broken") and f.replayed:
         lines.append(f"    the interpreter, replaying the witness: {f.replayed}"
                      + ("" if f.confirmed else " — DOES NOT AGREE" if f.confirmed is False else " — not confirmed"))
     elif f.kind == "lifted" and f.confirmed is not None:
@@ -168,6 +173,34 @@ def _describe(result, f: Finding) -> str:
     if f.unknown:
         lines.append(f"    Z3 could not decide: {f.unknown}")
     return "\n".join(lines)
+
+
+def _inductive_lines(tally: dict) -> list[str]:
+    """Per invariant, what the invariant-broken search found over the moves it asked (`--effects`)."""
+    if not tally:
+        return []
+    out = ["Invariants, over the moves searched (the actions an offer proposes and the powers, from any state that "
+           "meets every invariant; the procedures the game's flow runs between decisions are not moves, and are "
+           "not searched):"]
+    for name, statuses in tally.items():
+        unchanged, proven = len(statuses["unchanged"]), len(statuses["proven"])
+        broken, undecided = statuses["broken"], statuses["undecided"]
+        how = f"({unchanged} write nothing it reads, {proven} proven by Z3)"
+        if not (unchanged or proven or broken or undecided):
+            line = f"  {name}: no move searched (none involves the files given)"
+        elif not broken and not undecided:
+            line = f"  {name}: proven inductive over the {unchanged + proven} move(s) searched {how}"
+        else:
+            line = f"  {name}: kept by {unchanged + proven} move(s) {how}"
+            if broken:
+                line += f"; broken by {', '.join(broken)}"
+            if undecided:
+                line += f"; undecided for {', '.join(undecided)}"
+        out.append(line)
+        if statuses.get("uncovered"):
+            procedures = ", ".join(statuses["uncovered"])
+            out.append(f"    not covered: the procedures that write what it reads — {procedures}")
+    return out
 
 
 # ---------------------------------------------------------------- the command line
@@ -191,8 +224,11 @@ def add_parsers(new_command) -> dict:
     conflicts.add_argument("--effects", action="store_true", help="also search effect failures: a legal move whose "
                                                                   "effect cannot complete (a transfer beyond what a "
                                                                   "counter holds, only(…) not finding one element…), "
-                                                                  "and prohibitions lifted by a card's state (a card "
-                                                                  "that grants and bounds an action, inactive)")
+                                                                  "prohibitions lifted by a card's state (a card "
+                                                                  "that grants and bounds an action, inactive), and "
+                                                                  "invariants broken by a legal move (each invariant "
+                                                                  "proven inductive over the actions and powers, or "
+                                                                  "a counterexample)")
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     completes(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "

@@ -211,8 +211,10 @@ def _by_place(failures) -> list:
     return [(fs[0].span, fs) for fs in groups.values()]
 
 
-def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int | None = MAX_STEPS):
-    """A power used: its holder, the card (its first copy), the window's arguments (symbolic)."""
+def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int | None = MAX_STEPS,
+                transition=Transition):
+    """A power used: its holder, the card (its first copy), the window's arguments (symbolic); ``transition``
+    makes the :class:`Transition` its effect is encoded in."""
     E = search.engine
     key = E.def_ids[card.name]
     inst = E.instances[key][0]
@@ -233,8 +235,7 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int |
     if pw.window is None:
         usable = AND(usable, _offered(search, enc, holder, inst))
     before = enc.cells
-    t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps,
-                               lazy_moves=True)
+    t = transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
     t.power(pw, holder, inst, wargs, usable)
     t.store.base = before
     return domain, usable, t, None

@@ -14,7 +14,8 @@ __all__ = ["Finding"]
 
 @dataclasses.dataclass
 class Finding:
-    kind: str                       # contradiction | competing-values | order | effect-failure | lifted | dead-rule | dangling | resolved
+    kind: str                       # contradiction | competing-values | order | effect-failure | lifted |
+    #                                 invariant-broken | dead-rule | dangling | resolved
     message: str
     rules: tuple[str, ...]          # the rules (or "Card".power) involved
     spans: tuple = ()
@@ -28,7 +29,8 @@ class Finding:
     how: str | None = None          # … by "overrides", "precedence" or "order"
     unknown: str = ""
     configuration: str = ""         # why no legal game may be set up with the witness's cards ("" when one can)
-    replayed: str = ""              # what the interpreter did when it replayed the witness (an effect failure)
+    replayed: str = ""              # what the interpreter did when it replayed the witness (an effect failure,
+    #                                 an invariant broken)
 
     @property
     def span(self):
@@ -36,7 +38,8 @@ class Finding:
 
     @property
     def unresolved(self) -> bool:
-        return self.kind in ("contradiction", "competing-values", "order", "effect-failure", "lifted")
+        return self.kind in ("contradiction", "competing-values", "order", "effect-failure", "lifted",
+                             "invariant-broken")
 
     @property
     def illegal(self) -> bool:

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from checker.base.parallel import ordered_map
 
-__all__ = ["SEARCHES", "WITH_EFFECTS", "SearchTotals", "search_all"]
+__all__ = ["SEARCHES", "WITH_EFFECTS", "SearchTotals", "search_all", "merge_inductive"]
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
 # with `--effects`: the effect failures too (checker.conflicts.effects; not by default: see docs/conflicts.md)
 WITH_EFFECTS = ("contradictions", "competing_values", "order_dependence", "effect_failures", "lifted_prohibitions",
-                "dead_rules", "dangling")
+                "broken_invariants", "dead_rules", "dangling")
 
 
 @dataclasses.dataclass
@@ -28,6 +28,18 @@ class SearchTotals:
     unknowns: int = 0
     questions: int = 0          # the independent questions of the whole search …
     asked: int = 0              # … and those in scope (all of them without a scope)
+    inductive: dict = dataclasses.field(default_factory=dict)   # invariant -> status -> moves (broken_invariants)
+
+
+def merge_inductive(tallies) -> dict:
+    """The tallies of :meth:`Search.broken_invariants` of several shards as one (each lists its own moves)."""
+    out: dict = {}
+    for tally in tallies:
+        for inv, statuses in tally.items():
+            mine = out.setdefault(inv, {})
+            for status, moves in statuses.items():
+                mine[status] = list(dict.fromkeys([*mine.get(status, []), *moves]))
+    return out
 
 
 def _tagged(search, method: str) -> list[tuple[int, object]]:
@@ -43,7 +55,7 @@ def _tagged(search, method: str) -> list[tuple[int, object]]:
     return tagged
 
 
-def _shard(task: tuple) -> tuple[list, int, int, int, int]:
+def _shard(task: tuple) -> tuple[list, int, int, int, int, dict]:
     from checker.front.check import check_paths
     from checker.conflicts.questions import Search
     from checker.conflicts.scope import Scope
@@ -56,7 +68,7 @@ def _shard(task: tuple) -> tuple[list, int, int, int, int]:
     search = Search(result.typed, players, shard=(k, n), scope=scope)
     with steady_collector():    # a worker asks its questions as the command's own process would
         tagged = [_tagged(search, method) for method in methods]
-    return tagged, search.queries, search.unknowns, search.questions, search.units
+    return tagged, search.queries, search.unknowns, search.questions, search.units, search.inductive
 
 
 def search_all(typed, paths: list[Path], players: int | None, workers: int,
@@ -74,7 +86,8 @@ def search_all(typed, paths: list[Path], players: int | None, workers: int,
             findings += getattr(search, method)()
             if progress is not None:
                 progress(1, len(methods))
-        return findings, SearchTotals(search.queries, search.unknowns, search.questions, search.units)
+        return findings, SearchTotals(search.queries, search.unknowns, search.questions, search.units,
+                                      search.inductive)
     scoped = tuple(str(f) for f in scope.files) if scope is not None else None
     tasks = [(tuple(str(p) for p in paths), players, k, workers, tuple(methods), scoped) for k in range(workers)]
     shards = ordered_map(_shard, tasks, workers,
@@ -84,4 +97,5 @@ def search_all(typed, paths: list[Path], players: int | None, workers: int,
         merged = sorted((unit, k, position, f) for k, (per_method, *_) in enumerate(shards)
                         for position, (unit, f) in enumerate(per_method[i]))
         findings += [f for _, _, _, f in merged]
-    return findings, SearchTotals(sum(s[1] for s in shards), sum(s[2] for s in shards), shards[0][3], shards[0][4])
+    return findings, SearchTotals(sum(s[1] for s in shards), sum(s[2] for s in shards), shards[0][3], shards[0][4],
+                                  merge_inductive(s[5] for s in shards))

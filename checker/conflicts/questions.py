@@ -36,6 +36,10 @@ __all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
 class Search(SymbolicSearch):
     """The conflict finder's questions, asked over the symbolic states of :class:`SymbolicSearch`."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.inductive: dict = {}       # invariant -> status -> moves (see checker.conflicts.inductive)
+
     def contradictions(self, only: set | None = None) -> list[Finding]:
         enc0 = self.encoder()
         out = []
@@ -210,6 +214,12 @@ class Search(SymbolicSearch):
         moves it names (an action, or a power as ``"Card".name``)."""
         from checker.conflicts.effects import effect_failures
         return effect_failures(self, only)
+
+    def broken_invariants(self, only: set | None = None) -> list[Finding]:
+        """Legal moves that break an invariant (:mod:`checker.conflicts.inductive`); ``self.inductive``
+        tallies, per invariant, the moves that keep it (unchanged, proven), break it or are undecided."""
+        from checker.conflicts.inductive import broken_invariants
+        return broken_invariants(self, only)
 
     def lifted_prohibitions(self, only: set | None = None) -> list[Finding]:
         """A card's prohibition lifted by its state (:mod:`checker.conflicts.lifted`)."""

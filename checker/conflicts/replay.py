@@ -7,7 +7,7 @@ from checker.front import ast
 from checker.runtime.engine import Engine, Power
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 
-__all__ = ["judge", "replay_failure"]
+__all__ = ["judge", "replay_failure", "replay_invariant"]
 
 
 def judge(search) -> tuple:
@@ -99,3 +99,50 @@ def replay_failure(search, witness: dict, move: dict | None, power: tuple | None
     finally:
         engine.agents, engine.recording = saved_agents, saved_recording
     return False, "the interpreter completes the move without an error"
+
+
+def replay_invariant(search, witness: dict, move: dict | None, power: tuple | None, answers: dict,
+                     invariant: str) -> tuple[bool | None, str]:
+    """(does the interpreter, making the move on ``witness``, break ``invariant`` — stop on it at a decision
+    inside the move, or find it broken right after?, what it did); the arguments as :func:`replay_failure`'s.
+    None: the witness does not load, or the interpreter asks a decision the witness does not answer."""
+    from checker.solver.statefile import StateFileError, load_move, load_state
+    engine, scopes = judge(search)
+    try:
+        loaded = load_state(engine, witness, scopes)
+        if move is not None:
+            (_, action, args), _ = load_move(loaded, move)
+    except (StateFileError, ValueError) as exc:
+        return None, f"the witness does not load: {exc}"
+    engine.invalidate()
+    saved_agents, saved_recording = engine.agents, engine.recording
+    engine.agents = [_Witnessed(engine, answers)] * engine.st.n
+    engine.recording = False
+    broke = f"the game broke the invariant {invariant}"
+    try:
+        try:
+            if move is not None:
+                engine.perform(action, args)
+            else:
+                card_name, power_name = power
+                definition = engine.def_ids[card_name]
+                card = next((c for c in engine.instances.get(definition, ()) if engine.controller(c) is not None),
+                            None)
+                if card is None:
+                    return None, f"nobody holds \"{card_name}\" on the witness"
+                runtime = next(x for x in engine.powers_of[definition] if x.name == power_name)
+                holder = engine.controller(card)
+                engine.run_power(runtime, holder, card, {"me": holder, "this": card})
+        except (Abort, StopProc, EndTurn):
+            pass
+        broken = [inv.name for inv in engine.broken_invariants()]
+    except SpecRuntimeError as exc:
+        return exc.message.startswith(broke), f"the interpreter stops: {exc.message} ({exc.span})"
+    except _Unanswered:
+        return None, "the interpreter reaches an offer the witness does not answer"
+    finally:
+        engine.agents, engine.recording = saved_agents, saved_recording
+    if invariant in broken:
+        return True, f"after the move, the interpreter finds {', '.join(broken)} broken"
+    return False, ("after the move, the interpreter finds every invariant holding" if not broken else
+                   f"after the move, the interpreter finds {', '.join(broken)} broken, not {invariant}")

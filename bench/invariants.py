@@ -1,0 +1,69 @@
+"""Benchmark of the *invariant broken* search (`rulebook conflicts --effects`, checker/conflicts/inductive.py) on
+the bundled specs: per invariant, the moves that keep it (writing nothing it reads, or proven by Z3), break it
+or are undecided, the procedures between decisions it is not proven over, and the CPU time of the search on
+one process.
+
+    python bench/invariants.py              # every bundled spec
+    python bench/invariants.py citadelles   # the 4th edition only
+
+Nothing is asserted (tests/test_inductive.py holds the small cases); the CPU time is process time, the
+spec's checking and the engine's start excluded.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.chdir(ROOT)
+
+from checker.front.check import check_paths  # noqa: E402
+from checker.conflicts.questions import Search  # noqa: E402
+
+SPECS = {"citadelles": ["spec/citadelles"],
+         "citadelles + extension-fan": ["spec/citadelles", "spec/extension-fan"],
+         "citadelles + maison/bâtisseuse": ["spec/citadelles", "spec/maison/bâtisseuse.rules"],
+         "carcassonne": ["spec/carcassonne"]}
+
+
+def run(label: str, paths: list[str]) -> None:
+    result = check_paths([Path(p) for p in paths])
+    search = Search(result.typed)
+    start = time.process_time()
+    found = search.broken_invariants()
+    cpu = time.process_time() - start
+    print(f"\n{label}: {cpu:.1f} s CPU, {search.queries} Z3 queries, {search.unknowns} unknown, "
+          f"{len(found)} finding(s)")
+    if not search.inductive:
+        print("  the spec has no invariant")
+    for name, tally in search.inductive.items():
+        moves = sum(len(tally[s]) for s in ("unchanged", "proven", "broken", "undecided"))
+        print(f"  {name}: {moves} moves — {len(tally['unchanged'])} write nothing it reads, "
+              f"{len(tally['proven'])} proven by Z3 ({', '.join(tally['proven']) or '-'}), "
+              f"broken by {', '.join(tally['broken']) or 'none'}, "
+              f"undecided for {', '.join(tally['undecided']) or 'none'}")
+        print(f"    not covered (procedures writing what it reads): {', '.join(tally['uncovered']) or 'none'}")
+    for f in found:
+        print(f"  [{f.kind}] {f.message}")
+        if f.situation:
+            print(f"    witness: {'; '.join(f.situation)}")
+        if f.replayed:
+            print(f"    the interpreter: {f.replayed} (confirmed: {f.confirmed})")
+        if f.unknown:
+            print(f"    undecided: {f.unknown}")
+
+
+def main() -> int:
+    wanted = sys.argv[1:]
+    for label, paths in SPECS.items():
+        if not wanted or label in wanted:
+            run(label, paths)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

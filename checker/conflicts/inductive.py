@@ -1,0 +1,401 @@
+"""conflicts, continued: *invariant broken* — from a state that meets every invariant, a legal move leads to
+a state that breaks one.
+
+Each `invariant` of the spec is asked of every move whose effect the transition encodes
+(:mod:`checker.solver.transition`): every action an `offer` proposes (its body, or its nearest ancestor's,
+after the windows opened `before` it; an action only done by a `do` is encoded inside the moves that do
+it) and every power (used by its holder, as :mod:`checker.conflicts.effects` makes it).
+For a move and an invariant the search is, in order:
+
+1. **the frame**: what the move may write — its statements, the procedures and actions it calls, the
+   reactions to the windows it opens, to any depth (a card moved writes every zone of its kind) — and what
+   the invariant reads (:func:`checker.runtime.invariants.state_reads`, through the quantities it calls).
+   When they do not meet, the move keeps the invariant, whatever its effect: *unchanged*, no query;
+2. **Z3**: a well-formed state (every invariant holds in it) where the move is legal and, at a decision the
+   interpreter asks inside the effect (a `choose` by a player, a reaction's yes or no, an `offer`: the
+   interpreter checks the invariants before each) or in the state right after the effect, the invariant does
+   not hold.  ``unsat``: *proven* over this move; ``sat``: an **invariant-broken** finding, its witness
+   replayed by the interpreter (:func:`checker.conflicts.replay.replay_invariant`: the move made on the
+   state file, the interpreter must stop on the invariant at a decision inside the move, or find it broken
+   right after);
+3. what the encoding does not follow of the effect (:data:`~checker.conflicts.effects.MAX_STEPS`
+   statements, reactions :data:`~checker.conflicts.effects.MAX_WINDOWS` window deep, what runs after an
+   `offer`): when the move may reach it (Z3 is asked) and the frame cannot exclude it, the question is
+   *undecided*, with the place; so is a move whose effect cannot be encoded.
+
+What is not a move is not covered: the procedures the game's flow runs between decisions (setting up, the
+draft, the turn order, the end of a round …).  :func:`uncovered_procedures` lists, per invariant, those
+that write what it reads; the command prints them, so that "proven over the moves" never reads as
+"proven for every step of a game".  The states are bounded, not reachable (docs/conflicts.md, *Limits*): a
+counterexample may need a state no game reaches.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker.front import ast
+from checker.conflicts.findings import Finding
+from checker.runtime.invariants import state_reads
+from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
+from checker.solver.transition import Transition
+
+__all__ = ["broken_invariants", "uncovered_procedures", "move_writes", "STATUSES"]
+
+# per invariant and move, what the search found (the tally the command prints, :attr:`Search.inductive`)
+STATUSES = ("unchanged", "proven", "broken", "undecided")
+
+
+# ==================================================================== the frame
+
+def move_writes(search, stmts, follow_calls: bool = True) -> tuple[set, set, bool]:
+    """(vars, zones, used) that ``stmts`` may write, with what they call and the reactions to the windows they
+    open, to any depth (without ``follow_calls``, not the procedures they call).  A card moved or drawn writes
+    every zone of its kind (it leaves one); ``used``: a power's use is recorded (it changes what `can` and a
+    power's availability read).  An `offer`'s actions are moves of their own, not followed."""
+    p, E = search.p, search.engine
+    kinds = {}
+    for name, z in p.zones.items():
+        kinds.setdefault(z.kind.name, set()).add(name)
+    vars_, zones, used = set(), set(), False
+    seen: set = set()
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        for n in ast.walk(node):
+            if isinstance(n, ast.SetVar) and n.target.name in p.vars:
+                vars_.add(n.target.name)
+            elif isinstance(n, ast.Reset):
+                vars_.add(n.name)
+            elif isinstance(n, ast.Transfer):
+                vars_ |= {n.source.name, n.target.name}
+            elif isinstance(n, (ast.Move, ast.Draw)):
+                zones |= kinds.get(p.zones[n.dest.target.name].kind.name, set())
+            elif isinstance(n, ast.Shuffle):
+                zones.add(n.target.name)
+            elif isinstance(n, ast.Do) and ("do", n.action) not in seen:
+                seen.add(("do", n.action))
+                todo.extend(_action_parts(p, n.action))
+            elif isinstance(n, ast.CallProc) and follow_calls and ("call", n.name) not in seen \
+                    and n.name in p.procedures:
+                seen.add(("call", n.name))
+                todo.extend(p.procedures[n.name].body)
+            elif isinstance(n, ast.Signal) and ("signal", n.window) not in seen:
+                seen.add(("signal", n.window))
+                for power in E.window_powers.get(n.window, ()):
+                    used = True
+                    todo.extend(search._power_decl(power).body)
+    return vars_, zones, used
+
+
+def _action_parts(p, action: str) -> list:
+    """What doing ``action`` runs: the windows opened `before` it (or a parent) and its nearest body."""
+    out, at, body = [], action, None
+    chain = []
+    while at and at not in chain and at in p.actions:
+        chain.append(at)
+        decl = p.actions[at]
+        if body is None and decl.body is not None:
+            body = decl.body
+        at = decl.parent[0] if decl.parent else None
+    out.extend(ast.Signal(h.window, h.args, h.span) for h in p.hooks if h.action in chain)
+    return out + list(body or ())
+
+
+def _reads(search) -> dict:
+    """Invariant name -> (vars, zones) it reads, or None when that cannot be known."""
+    return {inv.name: state_reads(search.engine, [e for e in (inv.require, inv.when) if e is not None])
+            for inv, _, _ in search.engine.invariants}
+
+
+def _meets(reads, writes) -> bool:
+    if reads is None:
+        return True
+    vars_, zones, _ = writes
+    return bool(reads[0] & vars_ or reads[1] & zones)
+
+
+def uncovered_procedures(search) -> dict[str, list[str]]:
+    """Invariant name -> the procedures (run by the game's flow between decisions, not moves) that write what
+    it reads: what "proven over the moves" does not cover."""
+    reads = _reads(search)
+    out: dict[str, list[str]] = {name: [] for name in reads}
+    for name, decl in search.p.procedures.items():
+        writes = move_writes(search, decl.body, follow_calls=False)
+        for inv, r in reads.items():
+            if _meets(r, writes):
+                out[inv].append(name)
+    return out
+
+
+# ==================================================================== the moves
+
+def _moves(p) -> list[tuple]:
+    """(kind, label, declaration, card): every action an `offer` proposes, every power.  An action only done
+    by a `do` is a step of the moves that do it (their transition encodes it, with its legality), not a move
+    of its own: asked alone, it would be asked of states where nothing does it."""
+    offered = _offered_actions(p)
+    out = [("action", name, decl, None) for name, decl in p.actions.items() if name in offered]
+    for card in p.cards.values():
+        for pw in card.powers:
+            out.append(("power", f'"{card.name}".{pw.name}', pw, card))
+    return out
+
+
+def _offered_actions(p) -> set:
+    bodies = [d.body or () for d in p.actions.values()] + [d.body for d in p.procedures.values()]
+    bodies += [pw.body for c in p.cards.values() for pw in c.powers]
+    return {item.action for body in bodies for s in ast.statements(body) if isinstance(s, ast.Offer)
+            for item in s.items if isinstance(item, ast.OfferAction)}
+
+
+class _Decisions(list):
+    """The choices a transition makes, seen as they are made: one asked of a player (not at random, not a draw)
+    is a decision, before which the interpreter checks the invariants."""
+
+    def __init__(self, transition: "_Watched"):
+        super().__init__()
+        self.transition = transition
+
+    def append(self, choice) -> None:
+        if choice.kind in ("one", "subset") and not choice.random:
+            self.transition.check(choice.reached, choice.span)
+        super().append(choice)
+
+
+class _Watched(Transition):
+    """A transition that reads the watched invariants at every decision inside the effect: ``checks`` are
+    (when it is reached, span — None for the state right after the effect —, {invariant: holds there})."""
+
+    def __init__(self, enc, watched: list, offers: set, **kw):
+        super().__init__(enc, **kw)
+        self.watched = watched          # the invariants (declarations) to read
+        self.offers = offers            # the locations of the spec's `offer`s (a cut there is a decision)
+        self.checks: list[tuple] = []
+        self.bounds: list = []          # when the path stops where the encoding stops following it (not an offer)
+        self.choices = _Decisions(self)
+
+    def check(self, guard, span) -> None:
+        if is_const(guard) and not guard:
+            return
+        self.checks.append((guard, span, holds(self.enc, self.watched)))
+
+    def cut(self, guard, span, what: str) -> None:
+        if span is not None and _where(span) in self.offers:
+            self.check(AND(guard, self.running), span)
+        elif not (is_const(guard) and not guard):
+            self.bounds.append(AND(guard, self.running))
+        super().cut(guard, span, what)
+
+
+def _where(span) -> tuple:
+    return (str(span.file), span.line, span.column)
+
+
+def holds(enc, watched: list) -> dict:
+    """Invariant name -> the conditions that it holds (and can be evaluated) on the encoder's cells now: one
+    per conjunct of its `require` (an `all(…)` over players is one per player), each asked on its own.  An
+    `only(…)` it reads that finds no single element is its not holding (the interpreter stops on it)."""
+    out = {}
+    for inv in watched:
+        partial, defined = len(enc.partial), list(enc.defined)
+        value = enc.expr(inv.require, {})
+        when = enc.expr(inv.when, {}) if inv.when is not None else True
+        oks = [ok for _, ok, _ in enc.partial[partial:]]
+        del enc.partial[partial:]
+        enc.defined = defined
+        parts = _conjuncts(value)
+        out[inv.name] = tuple(OR(NOT(when), AND(part, *oks)) for part in parts)
+    return out
+
+
+def _conjuncts(value) -> list:
+    if is_const(value) or not z3.is_and(value):
+        return [value]
+    return [x for child in value.children() for x in _conjuncts(child)]
+
+
+def _same(a, b) -> bool:
+    if is_const(a) or is_const(b):
+        return is_const(a) and is_const(b) and bool(a) == bool(b)
+    return a.eq(b)
+
+
+def _offer_sites(p) -> set:
+    bodies = [d.body or () for d in p.actions.values()] + [d.body for d in p.procedures.values()]
+    bodies += [pw.body for c in p.cards.values() for pw in c.powers]
+    return {_where(s.span) for body in bodies for s in ast.statements(body) if isinstance(s, ast.Offer)}
+
+
+# ==================================================================== the search
+
+def broken_invariants(search, only: set | None = None) -> list:
+    """The invariant-broken findings of ``search`` (a :class:`~checker.conflicts.questions.Search`), and
+    undecided ones; ``search.inductive`` (invariant -> status -> moves) tallies every move asked, and
+    lists under ``"uncovered"`` the procedures that write what the invariant reads.  With
+    ``only``, the moves it names (an action, or a power as ``"Card".name``)."""
+    from checker.conflicts.effects import _scope_keys
+    p, E = search.p, search.engine
+    out: list = []
+    tally = search.inductive
+    invariants = [inv for inv, _, _ in E.invariants]
+    if not invariants:
+        return out
+    uncovered = uncovered_procedures(search)
+    for inv in invariants:
+        tally.setdefault(inv.name, {s: [] for s in STATUSES})["uncovered"] = uncovered[inv.name]
+    reads = _reads(search)
+    offers = _offer_sites(p)
+    for kind, label, decl, card in _moves(p):
+        if only is not None and label not in only:
+            continue
+        if kind == "action":
+            parts = _action_parts(p, label)
+            keys = lambda scope, parts=parts, label=label: scope.involves(  # noqa: E731
+                _scope_keys(search, parts, scope.action(label) | {("invariants",)}))
+        else:
+            parts = list(decl.body)
+            keys = lambda scope, decl=decl, card=card, label=label: scope.involves(  # noqa: E731
+                _scope_keys(search, decl.body, scope.card(card.name) | scope.expr(decl.requires)
+                            | {("power", label), ("invariants",)}))
+        if not search._mine(out, keys):
+            continue
+        writes = move_writes(search, parts)
+        if kind == "power":
+            writes = (writes[0], writes[1], True)
+        asked = [inv for inv in invariants if _meets(reads[inv.name], writes)]
+        for inv in invariants:
+            if inv not in asked:
+                tally[inv.name]["unchanged"].append(label)
+        if asked:
+            out.extend(_ask(search, kind, label, decl, card, asked, offers))
+    return out
+
+
+def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
+    """The questions of one move, for the invariants whose reads it may write."""
+    from checker.conflicts.effects import MAX_STEPS, MAX_WINDOWS, _power_move
+    tally = search.inductive
+    enc = search.encoder()
+    steps = getattr(search, "effect_steps", MAX_STEPS)
+    options = dict(cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
+    try:
+        if kind == "action":
+            args, domain = search.action_args(enc, label)
+            legal = enc.legality(label, args)[0]
+            before_cells, before = enc.cells, holds(enc, asked)
+            t = _Watched(enc, asked, offers, **options)
+            t.perform(label, args, legal)
+            move = (label, args)
+        else:
+            domain, legal, t, _ = _power_move(search, enc, decl, card, steps,
+                                              transition=lambda e, **kw: _Watched(e, asked, offers, **kw))
+            before_cells, move = t.store.base, None
+            before = None
+        # the state right after the effect, on the paths that complete it (no failure, not cut)
+        end = AND(*(NOT(f.when) for f in t.failures), *(NOT(g) for g, _, _ in t.cuts))
+        t.check(end, None)
+    except Unsupported as exc:
+        for inv in asked:
+            tally[inv.name]["undecided"].append(label)
+        names = ", ".join(inv.name for inv in asked)
+        return [Finding("unknown", f"cannot tell whether {label} keeps {names}: cannot encode its effect "
+                                   f"({exc.located()})", (label, *[inv.name for inv in asked]), (decl.span,),
+                        unknown=exc.located())]
+    enc.cells = before_cells        # the state the witness and the invariants assumed describe: the one before
+    t.forget()
+    if before is None:
+        before = holds(enc, asked)
+    cards = (card.name,) if card is not None else ()
+    out = []
+    bounded = None                  # may the move reach where the encoding stops following it?
+    for inv in asked:
+        status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
+                                        before[inv.name], cards)
+        if status == "sat":
+            tally[inv.name]["broken"].append(label)
+            out.append(_found(search, enc, model, label, decl, move, card, t, inv))
+            continue
+        if status == "unknown":
+            tally[inv.name]["undecided"].append(label)
+            out.append(Finding("unknown", f"cannot tell whether {label} keeps the invariant {inv.name}",
+                               (label, inv.name), (decl.span, inv.span), unknown=reason))
+            continue
+        if t.bounds and bounded is None:
+            bounded = _bounded(search, enc, domain, legal, t, cards)
+        if t.bounds and bounded[0] != "unsat":
+            tally[inv.name]["undecided"].append(label)
+            out.append(Finding("unknown", f"{label} keeps the invariant {inv.name} as far as its effect is followed: "
+                                          f"{bounded[1]}", (label, inv.name), (bounded[2], decl.span, inv.span),
+                               unknown=bounded[1]))
+            continue
+        tally[inv.name]["proven"].append(label)
+    return out
+
+
+def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
+    """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
+    conjunct (a sum of cards counted per player is easier for Z3 one player at a time); a conjunct that does
+    not change at a check (the same term as before the move) is not asked there.  After one Z3 cannot decide,
+    the others are still asked: one may be broken."""
+    unknown = None
+    for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
+        broken = []
+        for g, _, h in t.checks:
+            parts = h[name]
+            if len(parts) != len(before):        # not the same shape as before: the whole invariant at once
+                if j == 0:
+                    broken.append(AND(g, NOT(AND(*parts))))
+                continue
+            if j < len(parts) and not any(_same(parts[j], b) for b in before):
+                broken.append(AND(g, NOT(parts[j])))
+        broken = [b for b in broken if not (is_const(b) and not b)]
+        if not broken:
+            continue
+        status, model, reason = search.solve(enc, *formulas, OR(*broken), minimal=True, cards=cards)
+        if status == "sat":
+            return status, model, reason
+        if status == "unknown" and unknown is None:
+            unknown = (status, model, reason)
+    return unknown or ("unsat", None, "")
+
+
+def _bounded(search, enc, domain, legal, t, cards) -> tuple:
+    """(status, note, span) of: may the move reach a place where the encoding stops following its effect?"""
+    status, model, reason = search.solve(enc, *domain, legal, *t.constraints, OR(*t.bounds), cards=cards)
+    if status == "sat":
+        reached = [(span, what) for w, span, what in t.cuts
+                   if z3.is_true(model.eval(as_bool(w), model_completion=True))]
+        span, what = reached[0] if reached else (t.cuts[0][1], t.cuts[0][2])
+        return status, f"the effect is followed up to {what} ({span}); what runs after it is not searched", span
+    if status == "unknown":
+        return status, f"cannot tell whether the effect reaches what is not followed ({reason})", t.cuts[0][1]
+    return status, "", None
+
+
+def _found(search, enc, model, label, decl, move, card, t, inv) -> Finding:
+    """The finding of a model where the move breaks ``inv``, with its witness replayed."""
+    from checker.conflicts.effects import _answers, _choices, _nowhere
+    where = next((span for g, span, h in t.checks
+                  if z3.is_true(model.eval(as_bool(AND(g, NOT(AND(*h[inv.name])))), model_completion=True))), None)
+    at = "right after the move" if where is None else f"at the decision {where}"
+    finding = Finding("invariant-broken", f"{label}: from a state that meets every invariant, a legal move breaks "
+                                          f"the invariant {inv.name} ({at})",
+                      (label, inv.name), (decl.span, inv.span), _cites(inv))
+    made = enc.cells.made
+    nowhere = {k: made.pop(k) for k in list(made) if _nowhere(enc, k)}
+    try:
+        search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
+    finally:
+        made.update(nowhere)
+    finding.situation = finding.situation + _choices(enc, model, t)
+    if finding.witness is not None:
+        from checker.conflicts.replay import replay_invariant
+        finding.confirmed, finding.replayed = replay_invariant(
+            search, finding.witness, finding.move, None if move else (card.name, decl.name),
+            _answers(enc, model, t), inv.name)
+    return finding
+
+
+def _cites(inv) -> tuple:
+    return tuple((inv.name, c.quote) for c in inv.cites)
