@@ -135,6 +135,22 @@ def test_an_option_one_side_only_offers_is_a_difference(tmp_path):
     assert diff.confirmed is True
 
 
+def test_a_limit_once_per_turn_made_once_per_round_is_a_difference_both_interpreters_confirm(tmp_path):
+    """The interpreter keeps the turn and the round of a power's last use: a power used in this round but in
+    another turn (or in this turn, counted before the round's counter moved) is used up under one limit and not
+    the other.  (The encoding once kept one « used up » per power, and proved the two limits the same.)"""
+    limited = NUTMEG.replace("    requires bourse", "    limit once per turn\n    requires bourse")
+    result = _market(tmp_path, limited, limited.replace("once per turn", "once per round"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.confirmed is True
+    [use] = diff.witness["a"]["uses"]
+    assert use["power"] == "rendre" and use["turn"] != use["round"]
+    # the same limit on both sides, the body rewritten: still proven the same
+    same = _market(tmp_path, limited, limited.replace("transfer 1 from", "transfer 3 - 2 from"))
+    assert same.status == "equivalent" and [d.sides.get("proven") for d in same.neutral] == [True]
+
+
 def test_a_rewritten_body_is_proven_the_same(tmp_path):
     result = _market(tmp_path, NUTMEG, NUTMEG.replace("transfer 1 from", "transfer 3 - 2 from")
                      .replace("where l != this", "where not (l == this)"))

@@ -151,8 +151,6 @@ def _power_header(move: Move) -> str | None:
         return "it names its window's arguments otherwise"
     if a.mandatory != b.mandatory:
         return "it is mandatory on one side only"
-    if a.limit != b.limit:
-        return "its limit changed (the encoding follows whether a power is used up, not on which turn or round)"
     return None
 
 
@@ -254,19 +252,10 @@ def _cells_after(pair: Pair, ta: Transition, tb: Transition) -> list[tuple[tuple
             raise _Unmatched(f"{key[1]} is not the same var on both sides")
         if key[0] == "in" and pair.own_zones.get(key[1], True):
             raise _Unmatched(f"{key[1]} is not the same zone on both sides")
-        va, vb = _read(pair.a, ta, key), _read(pair.b, tb, key)
+        va, vb = ta.store.read(key), tb.store.read(key)
         if not _same_term(va, vb, simplify=False):      # the same term on both sides cannot differ
             out.append((key, va, vb))
     return out
-
-
-def _read(side: Side, t: Transition, key: tuple):
-    if key[0] != "used":
-        return t.store.read(key)
-    _, player, inst, name = key
-    E = side.engine
-    power = next(x for x in E.powers_of[E.defs[inst]] if x.name == name)
-    return t.store.used_up(player, inst, power)
 
 
 def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> object:
@@ -640,5 +629,8 @@ def _runtime_text(pair: Pair, E, vals: _Values, cell: dict) -> str:
         where = None if index is None else here(enc.to_runtime(index, enc.zone_index_types[zone]),
                                                 enc.zone_index_types[zone])
         return "oui" if E.st.where.get(here(inst, None)) == (zone, where) else "non"
-    _, player, inst, name = key
-    return "oui" if (player, here(inst, None), name) in E.st.uses else "non"
+    _, player, inst, name, scope = key
+    last = E.st.uses.get((player, here(inst, None), name))
+    used = last is not None and (scope == "game" or (scope == "turn" and last[0] == E.st.turn)
+                                 or (scope == "round" and last[1] == E.st.round))
+    return "oui" if used else "non"

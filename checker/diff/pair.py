@@ -29,7 +29,7 @@ from checker.front import ast
 from checker.front.configurations import ConfigEvalError
 from checker.solver.search import BOUND, SymbolicSearch
 from checker.runtime.engine import Engine
-from checker.solver.encode import NONE, Cells, Encoder, is_const
+from checker.solver.encode import NONE, USE_LABELS, Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.selection import Selected, keep_if_sat, legal_selection, required_cards
@@ -169,8 +169,8 @@ class Pair:
                 text += f"[{self._value_label(side, index, side.types.zone_index_types.get(zone))}]"
             return text + (f" ⟨{side.tag.upper()}⟩" if self.own_zones.get(zone, True) else "")
         if key[0] == "used":
-            _, player, inst, power = key
-            return f"épuisé({power}, {self._card_label(inst)}, Joueur {player + 1})"
+            _, player, inst, power, scope = key
+            return f"{USE_LABELS[scope]}({power}, {self._card_label(inst)}, Joueur {player + 1})"
         return label
 
     def _card_label(self, inst: int) -> str:
