@@ -151,6 +151,60 @@ def test_a_limit_once_per_turn_made_once_per_round_is_a_difference_both_interpre
     assert same.status == "equivalent" and [d.sides.get("proven") for d in same.neutral] == [True]
 
 
+DRAWING = '''card Lot "Muscade" {
+  épice: cannelle
+  prix: 1
+  power piocher "Piocher un lot de l'étal." {
+    requires count(l in étal) >= 2
+    draw 1 from étal to panier[me]
+    transfer AMOUNT from réserve to bourse[me]
+  }
+}
+'''
+
+
+def test_a_witness_with_a_draw_is_replayed_with_the_drawn_cards_on_top(tmp_path):
+    """Which cards a draw takes is an unknown of the encoding: the witness puts them on top of the pile (a state
+    file lists a pile from the top down), and both interpreters then draw them — here the card drawn decides
+    what B pays."""
+    result = _market(tmp_path, DRAWING.replace("AMOUNT", "1"),
+                     DRAWING.replace("AMOUNT", "sum(l in panier[me]: l.prix)"))
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.confirmed is True, diff.sides.get("replay")
+    [drawn] = [line for line in diff.situation if line.startswith("choix étal : ")]
+    card = drawn.removeprefix("choix étal : {").removesuffix("}")
+    for tag in ("a", "b"):
+        pile = diff.witness[tag]["zones"]["étal"]
+        assert len(pile) >= 2 and pile[0] == card
+    # the same witness with another card on top is not what the interpreters reach
+    wrong = copy.deepcopy(diff)
+    for tag in ("a", "b"):
+        pile = wrong.witness[tag]["zones"]["étal"]
+        pile.append(pile.pop(0))
+    pair = _pair(tmp_path)
+    move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
+    assert behaviour._replayed(pair, move, wrong, {}, wrong.sides["choices"]) is False
+
+
+def test_a_choice_left_to_chance_on_one_side_only_is_a_difference_both_interpreters_confirm(tmp_path):
+    """« choose … at random » against a player's choice: the same values, one unknown, so the next states are the
+    same for every value — but where both reach the choice with two options or more, chance decides on one side
+    and the player on the other.  (The two choices were once « cannot be matched », undecided.)"""
+    shown = NUTMEG.replace("    move l to étal\n    transfer 1 from réserve to bourse[me]\n", "    reveal l to me\n")
+    result = _market(tmp_path, shown, shown.replace("where l != this", "where l != this at random"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.sides["chance"] == "b" and "chance decides in B, a player in A" in diff.details[0]
+    assert diff.confirmed is True
+    # the witness replayed with the choice left to chance on both sides is not confirmed
+    pair = _pair(tmp_path)
+    move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
+    wrong = copy.deepcopy(diff)
+    wrong.sides["chance"] = "a"
+    lot = pair.a.types.resolve(pair.a.program.zones["étal"].kind)
+    assert behaviour._replayed(pair, move, wrong, {"l": lot}, wrong.sides["choices"]) is False
+
+
 def test_a_rewritten_body_is_proven_the_same(tmp_path):
     result = _market(tmp_path, NUTMEG, NUTMEG.replace("transfer 1 from", "transfer 3 - 2 from")
                      .replace("where l != this", "where not (l == this)"))

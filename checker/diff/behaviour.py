@@ -175,7 +175,10 @@ class _Unmatched(Exception):
 
 
 def _signature(c) -> tuple:
-    return (c.kind, c.var, str(c.type), c.random, c.optional is None, c.value is None)
+    # a choice made at random on one side and by a player on the other is matched (the same values, the same
+    # unknown): that chance decides on one side only is a difference of its own (:func:`_chance_or_player`)
+    return (c.kind, c.var, str(c.type), c.random if c.kind != "one" else None, c.optional is None,
+            c.value is None)
 
 
 def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
@@ -258,17 +261,38 @@ def _cells_after(pair: Pair, ta: Transition, tb: Transition) -> list[tuple[tuple
     return out
 
 
-def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> object:
-    """The two sides' next states differ (or one fails, or stops otherwise)."""
-    fail_a = OR(*(f.when for f in ta.failures))
-    fail_b = OR(*(f.when for f in tb.failures))
+def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> list:
+    """The ways the two sides' next states can differ, one formula each, their disjunction the whole question:
+    one fails and the other does not; one stops otherwise; a var differs; a power's use; the cards of a zone.
+    Each is a smaller question than their disjunction (Z3 answers a part it would not answer in the whole)."""
+    ids_a = {f.when.get_id() for f in ta.failures if not is_const(f.when)}
+    ids_b = {f.when.get_id() for f in tb.failures if not is_const(f.when)}
+    shared = ids_a & ids_b          # the same condition of failure on both sides: they fail alike there
+    common = OR(*(f.when for f in ta.failures if not is_const(f.when) and f.when.get_id() in shared))
+    own_a = OR(*(f.when for f in ta.failures if is_const(f.when) or f.when.get_id() not in shared))
+    own_b = OR(*(f.when for f in tb.failures if is_const(f.when) or f.when.get_id() not in shared))
+    fails = AND(NOT(common), _differ(own_a, own_b))
+    done = AND(NOT(common), NOT(own_a), NOT(own_b))
     raised = [_differ(as_bool(ta.raised.get(k, False)) if not is_const(ta.raised.get(k, False)) else
                       ta.raised.get(k, False),
                       as_bool(tb.raised.get(k, False)) if not is_const(tb.raised.get(k, False)) else
                       tb.raised.get(k, False))
               for k in sorted(set(ta.raised) | set(tb.raised))]
-    state = [_differ(va, vb) for _, va, vb in cells]
-    return OR(_differ(fail_a, fail_b), AND(NOT(fail_a), NOT(fail_b), OR(*raised, *state)))
+    groups: dict[str, list] = {}
+    for key, va, vb in cells:
+        group = "var" if key[0] == "var" else "used" if key[0] == "used" else f"in {key[1]}"
+        groups.setdefault(group, []).append(_differ(va, vb))
+    parts = [fails, AND(done, OR(*raised))] + [AND(done, OR(*differ)) for _, differ in sorted(groups.items(),
+                                                                                          key=_group_order)]
+    zones = [x for name, differ in groups.items() if name.startswith("in ") for x in differ]
+    if len(zones) > max((len(differ) for name, differ in groups.items() if name.startswith("in ")), default=0):
+        parts.append(AND(done, OR(*zones)))     # all the zones at once: Z3 sometimes finds one there sooner
+    return [x for x in parts if not (is_const(x) and not x)]
+
+
+def _group_order(item) -> tuple:
+    name = item[0]
+    return (0 if name == "var" else 1 if name == "used" else 2, len(item[1]), name)
 
 
 # ---------------------------------------------------------------- the comparison
@@ -319,10 +343,10 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     every = AND(*(AND(va, vb) for va, vb, _ in valid))
     other_options = [AND(*(AND(va, vb) for j, (va, vb, _) in enumerate(valid) if j != i), offered)
                      for i, (_, _, offered) in enumerate(valid)]
-    differs = OR(AND(every, _differs(pair, ta, tb, cells)), *other_options)
-    # for every player count at once (an eighth of the resources, then all of them): a move's statements are
-    # large terms, and the query per player count (the legality's fallback) takes minutes where these cannot
-    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback="once")
+    chance = _chance_or_player(matched)
+    parts = [AND(every, x) for _, x in chance] + [AND(every, x) for x in _differs(pair, ta, tb, cells)] \
+        + other_options
+    status, model, reason = _solve_parts(pair, enc_a, enc_b, [*domain, *hard, *same], parts)
     if status == "unsat" and _unfollowed(Shaper(pair.a.program), move.decls[0]) != \
             _unfollowed(Shaper(pair.b.program), move.decls[1]):
         return _undecided(subject, f"{subject} differs: both sides reach the same next state, but the change touches "
@@ -334,11 +358,53 @@ def compare_move(pair: Pair, move: Move) -> Difference:
                           sides={"proven": True})
     if status == "unknown":
         return _undecided(subject, f"Z3 could not decide whether what {subject} does differs: {reason}", reason)
-    return _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid)
+    return _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid, chance)
+
+
+def _chance_or_player(matched: list) -> list:
+    """(the pair's index, when it matters) for each matched choice made at random on one side and by a player on
+    the other: both sides reach it with two options or more — chance decides there on one side, a player on
+    the other, whatever the next states."""
+    out = []
+    for i, (x, y) in enumerate(matched):
+        if x.kind == "one" and x.random != y.random and x.value is not None and y.value is not None:
+            out.append((i, AND(x.reached, y.reached, _count(x.options) >= 2, _count(y.options) >= 2)))
+    return out
+
+
+def _count(options) -> object:
+    return z3.Sum([z3.If(as_bool(g), 1, 0) if not is_const(g) else z3.IntVal(int(bool(g))) for g, _ in options]) \
+        if options else z3.IntVal(0)
+
+
+def _solve_parts(pair: Pair, enc_a, enc_b, common: list, parts: list) -> tuple:
+    """(status, model, reason) of « some part holds », asked part by part: sat at the first part with a model
+    (minimised), unsat when every part is, else unknown.  For every player count at once, each part first with
+    an eighth of the resources, then the parts left with all of them: a move's statements are large terms,
+    and the query per player count (the legality's fallback) takes minutes where these cannot."""
+    parts = [x for x in parts if not (is_const(x) and not x)]
+    bounds = pair.bounds(enc_a, enc_b)
+    left = []
+    for part in parts:
+        status, model, reason = pair.solve(enc_a, enc_b, *common, part, fallback=False, bounds=bounds)
+        if status == "sat":
+            return status, model, reason
+        if status == "unknown":
+            left.append(part)
+    reasons = []
+    for part in left:
+        status, model, reason = pair.solve(enc_a, enc_b, *common, part, full=True, bounds=bounds)
+        if status == "sat":
+            return status, model, reason
+        if status == "unknown":
+            reasons.append(reason)
+    if reasons:
+        return "unknown", None, f"{reasons[0]} ({len(reasons)} of the {len(parts)} questions undecided)"
+    return "unsat", None, ""
 
 
 def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared,
-               valid) -> Difference:
+               valid, chance=()) -> Difference:
     subject = move.subject
     # a var indexed by « none » (written by a statement whose card is none) is no cell a state file holds
     for enc in (enc_a, enc_b):
@@ -353,17 +419,22 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     diff.situation = list(states["a"][2])
     vals = _Values(pair.a.engine)
     # the choices each side makes (the same values: a side that does not reach a choice does not make it)
+    # (a draw is no choice the interpreter asks: its cards are put on top of the pile in the witness instead)
     diff.sides["choices"] = choices = {"a": [], "b": []}
+    drawn: dict = {"a": [], "b": []}
     vals_b = _Values(pair.b.engine)
     for x, y in matched:
+        made = {}
         for tag, c, enc, written in (("a", x, enc_a, vals), ("b", y, enc_b, vals_b)):
-            shown = _choice(enc, written, model, c)
-            if shown is not None:
-                choices[tag].append(shown)
-        shown = choices["a"][-1] if choices["a"] and _true(model, x.reached) else \
-            choices["b"][-1] if choices["b"] and _true(model, y.reached) else None
+            made[tag] = _choice(enc, written, model, c)
+            if made[tag] is not None:
+                (drawn if c.kind == "draw" else choices)[tag].append(made[tag])
+        shown = made["a"] if made["a"] is not None else made["b"]
         if shown is not None and shown[1] is not None:
             diff.situation.append(f"choix {x.var} : {_shown(shown[1])}")
+    for tag in ("a", "b"):
+        if diff.witness[tag] is not None:
+            _on_top(pair.a.program if tag == "a" else pair.b.program, diff.witness[tag], drawn[tag])
     if move.kind == "power" and "window" in shared:
         window = pair.a.program.windows[move.decls[0].window[0]]
         diff.sides["window"] = [vals.write(enc_a.to_runtime(_number(model, v), enc_a.resolve(prm.type)),
@@ -383,7 +454,14 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
         diff.situation.append(f"{window.name}({shown})")
     what = []
     diff.sides["after"] = after = []
-    for i, (va, vb, offered) in enumerate(valid):
+    chosen_by = next((i for i, when in chance if _true(model, when)), None)
+    if chosen_by is not None:
+        x, y = matched[chosen_by]
+        at_random = "a" if x.random else "b"
+        diff.sides["chance"] = at_random
+        what.append(f"at « choose {x.var} » ({x.span}), chance decides in {at_random.upper()}, a player in "
+                    f"{'B' if at_random == 'a' else 'A'}")
+    for i, (va, vb, offered) in enumerate(valid if chosen_by is None else ()):
         if _true(model, offered):
             x = matched[i][0]
             side = "a" if _true(model, x.inside) else "b"
@@ -415,6 +493,21 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     diff.rules = [subject]
     diff.confirmed = _replay(pair, move, diff, matched, choices)
     return diff
+
+
+def _on_top(program, state: dict, drawn: list) -> None:
+    """Put each draw's cards on top of its pile in the state file, the first draw's topmost, so that the
+    interpreter draws them (a card that is not in the pile before the move stays where it is: the replay
+    then shows whether the interpreter draws it)."""
+    zones = state.get("zones", {})
+    for zone, cards in reversed(drawn):
+        piles = zones.get(zone)
+        ordered = program.zones[zone].ordered       # a state file lists a pile from the top down, a set upwards
+        for pile in (piles.values() if isinstance(piles, dict) else [piles] if piles is not None else []):
+            for card in reversed(cards):
+                if card in pile:
+                    pile.remove(card)
+                    pile.insert(0, card) if ordered else pile.append(card)
 
 
 def _is_none(value) -> bool:
@@ -472,8 +565,10 @@ class _Script:
 
     def __init__(self, script: list, vals: _Values):
         self.script, self.vals, self.answer = script, vals, 0
+        self.asked = self.drawn_by_chance = 0   # decisions with two options or more: a player's, chance's
 
     def observe(self, decision) -> None:
+        self.asked += len(decision.options) + decision.optional >= 2
         if not self.script:
             raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
         value, ty = self.script.pop(0)
@@ -495,22 +590,19 @@ class _Script:
 def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool | None:
     """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
     the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
-    (``diff.sides["replay"]`` says why): a draw (the order of a pile is not in the witness), a subset chosen
-    (asked one card at a time), a procedure's arguments."""
+    (``diff.sides["replay"]`` says why): a procedure's arguments."""
     try:
-        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices,
-                         any(c.kind == "draw" for c, _ in matched))
+        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices)
     except _ReplayFailed as exc:
         diff.sides["replay"] = str(exc)
         return None
 
 
-def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict, draws: bool = False) -> bool:
+def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict) -> bool:
     if move.kind == "procedure":
         raise _ReplayFailed("a procedure's arguments are not replayed")
-    if draws:
-        raise _ReplayFailed("a draw is not replayed: the order of a pile is not in the witness")
-    if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None:
+    if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None \
+            and diff.sides.get("chance") is None:
         raise _ReplayFailed("nothing to compare: the sides differ by how they end")
     got = {}
     for tag, side in (("a", pair.a), ("b", pair.b)):
@@ -529,8 +621,13 @@ def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: di
     offered = diff.sides.get("offered")
     if offered is not None:         # an option of one side only: the interpreters offer it there only
         return got[offered][0] != "not offered" and got["b" if offered == "a" else "a"][0] == "not offered"
+    chance = diff.sides.get("chance")
+    if chance is not None:          # one more choice among two or more left to chance there, one more asked elsewhere
+        player = "b" if chance == "a" else "a"
+        if not (got[chance][2][0] > got[player][2][0] and got[player][2][1] > got[chance][2][1]):
+            return False
     for tag in ("a", "b"):
-        outcome, values = got[tag]
+        outcome, values, _ = got[tag]
         if outcome == "not offered" or (outcome == "failed") != (tag in diff.sides.get("fails", ())):
             return False
         if outcome == "done" and any(value != cell[tag] for cell, value in zip(diff.sides["after"], values)):
@@ -546,6 +643,7 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
     E.observer = agent.observe
 
     def at_random(options):                 # `choose … at random`: the witness's value
+        agent.drawn_by_chance += len(options) >= 2
         for k, option in enumerate(options):
             if agent.script and agent.script[0][0] is not None and \
                     loaded.values.write(option, agent.script[0][1]) == agent.script[0][0]:
@@ -573,7 +671,8 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
     finally:
         E.agents, E.observer = agents, observer
         del E.st.rng.choice
-    return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]]
+    return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]], \
+        (agent.drawn_by_chance, agent.asked)
 
 
 def _use_power(side: Side, E, loaded, move: Move, diff: Difference) -> None:

@@ -226,21 +226,24 @@ class Pair:
                 out.append(z3.Not(cell))
         return out
 
-    def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True, fallback: bool | str = True):
+    def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True, fallback: bool | str = True,
+              full: bool = False, bounds: list | None = None):
         """(status, model, reason) of the formulas over states both sides can be in; a model is minimised.
 
-        The query is first put for every player count at once, with an eighth of the resources; if Z3 cannot
-        decide it so, once per player count, fewest first (each simpler: the seats are known) — or, with
-        ``fallback="once"``, once more for every player count with all the resources."""
+        The query is first put for every player count at once, with an eighth of the resources (with ``full``,
+        all of them); if Z3 cannot decide it so, once per player count, fewest first (each simpler: the seats
+        are known) — or, with ``fallback="once"``, once more for every player count with all the resources.
+        ``bounds``: those of :meth:`bounds`, when the caller has them for these encoders."""
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
-        bounds = self.bounds(enc_a, enc_b)
+        bounds = self.bounds(enc_a, enc_b) if bounds is None else bounds
         n = z3.Int("player_count")
         t = time.perf_counter()
         try:
             # bounded by Z3's resource count, not the clock, so that the same query takes the same path anywhere
-            quick = dataclasses.replace(self.settings, rlimit=max(1, self.settings.rlimit // 8))
+            quick = self.settings if full else dataclasses.replace(self.settings,
+                                                                   rlimit=max(1, self.settings.rlimit // 8))
             s, outcome = self._check(quick, todo, bounds, [n >= self.low, n <= self.high])
             if outcome.status == "unknown" and fallback == "once":
                 s, outcome = self._check(self.settings, todo, bounds, [n >= self.low, n <= self.high])
