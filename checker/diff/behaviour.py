@@ -111,7 +111,11 @@ def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict, tagge
             shared["args"], shared["domain"] = pair.a.search.params_args(enc, move.name, decl.params)
             domain = shared["domain"]
         t = _Side(enc, side.tag, tagged)
-        t.procedure(move.name, shared["args"], True, decl.span)
+        if "tail" in shared:        # the steps from the first that differs (see _tail)
+            t.body(shared["tail"][0 if side.tag == "a" else 1],
+                   {prm.name: a for prm, a in zip(decl.params, shared["args"])})
+        else:
+            t.procedure(move.name, shared["args"], True, decl.span)
         return t, domain, ()
     E = side.engine
     key = E.def_ids[move.card[0 if side.tag == "a" else 1]]
@@ -301,6 +305,44 @@ def _undecided(subject: str, message: str, reason: str) -> Difference:
     return Difference("undecided", subject, message, unknown=reason)
 
 
+def _encode(pair: Pair, move: Move, tail) -> tuple:
+    """Both sides' transitions (``tail``: a procedure's steps from the first that differs), their choices
+    matched: named alike first, apart if that cannot match them."""
+    for tagged in (False, True):
+        enc_a, enc_b = pair.encoders()
+        shared: dict = {"tail": tail} if tail is not None else {}
+        ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
+        tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+        try:
+            same, matched = _match(ta, tb)
+            return ta, tb, domain, args, shared, enc_a, enc_b, same, matched
+        except _Misnamed:
+            continue
+    raise AssertionError("tagged choices are never misnamed")
+
+
+def _tail(pair: Pair, move: Move):
+    """(A's steps, B's steps, where they start) of a procedure from its first top-level step that differs, when
+    the steps before are the same and bind no name the rest reads: from the same state there, the procedure does
+    the same on both sides exactly when these steps do (what comes before runs alike).  None otherwise."""
+    from checker.runtime.compile import bound_names
+    da, db = move.decls
+    shaper_a, shaper_b = Shaper(pair.a.program), Shaper(pair.b.program)
+    body_a = [x for x in da.body if not isinstance(x, (ast.CiteStmt, ast.DecisionStmt))]
+    body_b = [x for x in db.body if not isinstance(x, (ast.CiteStmt, ast.DecisionStmt))]
+    i = 0
+    while i < min(len(body_a), len(body_b)) and shaper_a.shape(body_a[i]) == shaper_b.shape(body_b[i]):
+        i += 1
+    if i == 0:
+        return None
+    bound = set(bound_names(body_a[:i]))
+    reads = {n.id for n in ast.walk(tuple(body_a[i:]) + tuple(body_b[i:])) if isinstance(n, ast.Name)}
+    if bound & reads:
+        return None
+    where = (body_a[i:] or body_b[i:])[0].span
+    return tuple(body_a[i:]), tuple(body_b[i:]), where
+
+
 def compare_move(pair: Pair, move: Move) -> Difference:
     """A move's two versions compared by what they do: a change that changes no game (proven), a difference
     with a witness, or undecided."""
@@ -309,17 +351,16 @@ def compare_move(pair: Pair, move: Move) -> Difference:
         why = _power_header(move)
         if why:
             return _undecided(subject, f"{subject}: {why}: not compared by its statements", why)
+    tail = None
     try:
-        for tagged in (False, True):
-            enc_a, enc_b = pair.encoders()
-            shared: dict = {}
-            ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
-            tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
-            try:
-                same, matched = _match(ta, tb)
-                break
-            except _Misnamed:
-                continue
+        try:
+            ta, tb, domain, args, shared, enc_a, enc_b, same, matched = _encode(pair, move, None)
+        except Unsupported:
+            tail = _tail(pair, move) if move.kind == "procedure" else None
+            if tail is None:
+                raise
+            ta, tb, domain, args, shared, enc_a, enc_b, same, matched = _encode(pair, move, tail)
+            shared["tail"] = tail
         cells = _cells_after(pair, ta, tb)
     except Unsupported as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
@@ -352,13 +393,18 @@ def compare_move(pair: Pair, move: Move) -> Difference:
         return _undecided(subject, f"{subject} differs: both sides reach the same next state, but the change touches "
                                    f"what the encoding does not follow (what is revealed, a shuffle, where in a pile "
                                    f"a card goes, who chooses)", "what the encoding does not follow")
+    steps = f" (its steps from the first that differs, {tail[2]}, the same before it)" if tail else ""
     if status == "unsat":
         return Difference("effect", subject, f"{subject} differs — from every state and with every choice, both "
-                                             f"sides reach the same next state (proven)", behavioural=False,
+                                             f"sides reach the same next state (proven){steps}", behavioural=False,
                           sides={"proven": True})
     if status == "unknown":
-        return _undecided(subject, f"Z3 could not decide whether what {subject} does differs: {reason}", reason)
-    return _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid, chance)
+        return _undecided(subject, f"Z3 could not decide whether what {subject} does differs{steps}: {reason}",
+                          reason)
+    diff = _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid, chance)
+    if tail:
+        diff.message += f"; compared from its first step that differs ({tail[2]}): the witness is the state there"
+    return diff
 
 
 def _chance_or_player(matched: list) -> list:
@@ -491,7 +537,7 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     done = f"{move.name}({', '.join(str(x) for x in diff.move['a']['args'])})" if diff.move else subject
     diff.message = f"{done}: from the same state and choices, A and B do different things ({diff.players} players)"
     diff.rules = [subject]
-    diff.confirmed = _replay(pair, move, diff, matched, choices)
+    diff.confirmed = _replay(pair, move, diff, matched, choices, shared.get("tail"))
     return diff
 
 
@@ -587,19 +633,19 @@ class _Script:
         return self.answer
 
 
-def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool | None:
+def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict, tail=None) -> bool | None:
     """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
     the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
     (``diff.sides["replay"]`` says why): a procedure's arguments."""
     try:
-        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices)
+        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices, tail)
     except _ReplayFailed as exc:
         diff.sides["replay"] = str(exc)
         return None
 
 
-def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict) -> bool:
-    if move.kind == "procedure":
+def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict, tail=None) -> bool:
+    if move.kind == "procedure" and any(decl.params for decl in move.decls):
         raise _ReplayFailed("a procedure's arguments are not replayed")
     if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None \
             and diff.sides.get("chance") is None:
@@ -617,7 +663,7 @@ def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: di
                 script += [(v, types[name]) for v in value]
             else:
                 script.append((value, BOOL if isinstance(value, bool) else types[name]))
-        got[tag] = _run(pair, side, engine, loaded, move, diff, script)
+        got[tag] = _run(pair, side, engine, loaded, move, diff, script, tail)
     offered = diff.sides.get("offered")
     if offered is not None:         # an option of one side only: the interpreters offer it there only
         return got[offered][0] != "not offered" and got["b" if offered == "a" else "a"][0] == "not offered"
@@ -635,7 +681,7 @@ def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: di
     return True
 
 
-def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script: list):
+def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script: list, tail=None):
     """(failed, the listed cells' values after, written as the report writes them) on ``side``."""
     agents, observer = E.agents, E.observer
     agent = _Script(script, loaded.values)
@@ -660,6 +706,8 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
             except (StateFileError, ValueError, KeyError) as exc:
                 raise _ReplayFailed(f"the move does not load: {exc}") from None
             E.do(move.name, values)
+        elif move.kind == "procedure":
+            _call(side, E, move, tail)
         else:
             _use_power(side, E, loaded, move, diff)
     except (Abort, EndTurn, StopProc, Cancel):
@@ -673,6 +721,23 @@ def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script
         del E.st.rng.choice
     return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]], \
         (agent.drawn_by_chance, agent.asked)
+
+
+def _call(side: Side, E, move: Move, tail) -> None:
+    """The procedure (it has no parameters) run on the witness — only its steps from the first that differs when
+    it was compared so (the witness is the state there), without moving the turn or round counter."""
+    if tail is None:
+        body = E.procedures[move.name][1]
+    else:
+        E.compiler.context = move.name
+        try:
+            body = E.compiler.body(tail[0 if side.tag == "a" else 1])
+        finally:
+            E.compiler.context = ""
+    try:
+        body({})
+    except (StopProc, Abort):
+        pass
 
 
 def _use_power(side: Side, E, loaded, move: Move, diff: Difference) -> None:
