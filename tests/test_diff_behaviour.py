@@ -225,3 +225,36 @@ def test_what_cannot_be_compared_is_undecided_never_equivalent(tmp_path, edit, r
     [undecided] = result.undecided
     assert undecided.subject == 'power "Muscade".rendre' and reason in undecided.message
     assert not result.neutral, "the change is not listed among those that change no game"
+
+
+class _Scripted:
+    """A pair whose solver answers each part's question from a script: (status at an eighth, status with all)."""
+
+    def __init__(self, answers: dict):
+        self.answers, self.asked = answers, []
+
+    def bounds(self, enc_a, enc_b):
+        return []
+
+    def solve(self, enc_a, enc_b, *formulas, full=False, **_):
+        part = formulas[-1]
+        self.asked.append((part, full))
+        status = self.answers[part][full]
+        return status, ("model" if status == "sat" else None), ("max. resource limit exceeded"
+                                                                if status == "unknown" else "")
+
+
+def test_the_question_asked_part_by_part_is_proven_only_when_every_part_is():
+    """Z3 answers a part of the question (a var, a zone's cards…) it would not answer in the whole; the parts
+    are asked in turn, each with an eighth of the resources, then those left with all of them: the first
+    part with a witness gives it, and the change is proven to change nothing only when every part is unsat."""
+    import z3
+    x, y, w = z3.Bools("x y w")
+    pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unsat"), w: ("unknown", "sat")})
+    assert behaviour._solve_parts(pair, None, None, [], [x, y, w])[:2] == ("sat", "model")
+    assert pair.asked == [(x, False), (y, False), (w, False), (y, True), (w, True)]
+    pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unsat")})
+    assert behaviour._solve_parts(pair, None, None, [], [x, y])[0] == "unsat"
+    pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unknown")})
+    status, _, reason = behaviour._solve_parts(pair, None, None, [], [x, y])
+    assert status == "unknown" and "1 of the 2 questions undecided" in reason
