@@ -257,4 +257,12 @@ def test_the_question_asked_part_by_part_is_proven_only_when_every_part_is():
     assert behaviour._solve_parts(pair, None, None, [], [x, y])[0] == "unsat"
     pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unknown")})
     status, _, reason = behaviour._solve_parts(pair, None, None, [], [x, y])
-    assert status == "unknown" and "1 of the 2 questions undecided" in reason
+    assert status == "unknown" and "1 of the 1 questions asked with all the resources undecided" in reason
+    # past FULL_PARTS parts left, the rest are asked at once with all the resources
+    many = z3.Bools("a b c d e f")
+    pair = _Scripted({**{v: ("unknown", "unsat") for v in many[:behaviour.FULL_PARTS - 1]},
+                      **{v: ("unknown", "unknown") for v in many[behaviour.FULL_PARTS - 1:]}})
+    rest = z3.Or(*many[behaviour.FULL_PARTS - 1:])
+    pair.answers[rest] = ("unknown", "sat")
+    assert behaviour._solve_parts(pair, None, None, [], many)[0] == "sat"
+    assert [full for _, full in pair.asked].count(True) == behaviour.FULL_PARTS

@@ -385,8 +385,8 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     other_options = [AND(*(AND(va, vb) for j, (va, vb, _) in enumerate(valid) if j != i), offered)
                      for i, (_, _, offered) in enumerate(valid)]
     chance = _chance_or_player(matched)
-    parts = [AND(every, x) for _, x in chance] + [AND(every, x) for x in _differs(pair, ta, tb, cells)] \
-        + other_options
+    # the cheapest first: who chooses, an option of one side only, then the next states
+    parts = [AND(every, x) for _, x in chance] + other_options + [AND(every, x) for x in _differs(pair, ta, tb, cells)]
     status, model, reason = _solve_parts(pair, enc_a, enc_b, [*domain, *hard, *same], parts)
     if status == "unsat" and _unfollowed(Shaper(pair.a.program), move.decls[0]) != \
             _unfollowed(Shaper(pair.b.program), move.decls[1]):
@@ -423,11 +423,15 @@ def _count(options) -> object:
         if options else z3.IntVal(0)
 
 
+FULL_PARTS = 4      # parts asked again with all the resources, one by one (the last of them: those left, at once)
+
+
 def _solve_parts(pair: Pair, enc_a, enc_b, common: list, parts: list) -> tuple:
     """(status, model, reason) of « some part holds », asked part by part: sat at the first part with a model
     (minimised), unsat when every part is, else unknown.  For every player count at once, each part first with
-    an eighth of the resources, then the parts left with all of them: a move's statements are large terms,
-    and the query per player count (the legality's fallback) takes minutes where these cannot."""
+    an eighth of the resources, then the parts left with all of them (at most FULL_PARTS queries): a move's
+    statements are large terms, and the query per player count (the legality's fallback) takes minutes where
+    these cannot."""
     parts = [x for x in parts if not (is_const(x) and not x)]
     bounds = pair.bounds(enc_a, enc_b)
     left = []
@@ -438,6 +442,8 @@ def _solve_parts(pair: Pair, enc_a, enc_b, common: list, parts: list) -> tuple:
         if status == "unknown":
             left.append(part)
     reasons = []
+    if len(left) > FULL_PARTS:          # the rest asked at once: each full query takes up to half a minute
+        left = left[:FULL_PARTS - 1] + [OR(*left[FULL_PARTS - 1:])]
     for part in left:
         status, model, reason = pair.solve(enc_a, enc_b, *common, part, full=True, bounds=bounds)
         if status == "sat":
@@ -445,7 +451,8 @@ def _solve_parts(pair: Pair, enc_a, enc_b, common: list, parts: list) -> tuple:
         if status == "unknown":
             reasons.append(reason)
     if reasons:
-        return "unknown", None, f"{reasons[0]} ({len(reasons)} of the {len(parts)} questions undecided)"
+        return "unknown", None, f"{reasons[0]} ({len(reasons)} of the {len(left)} questions asked with all the " \
+                                f"resources undecided)"
     return "unsat", None, ""
 
 
