@@ -29,15 +29,12 @@ from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsuppor
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
-__all__ = ["NONE", "Encoder", "Cells", "USE_SCOPES", "USE_LABELS", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ",
-           "is_const", "as_bool"]
+__all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const", "as_bool"]
 
 # ---------------------------------------------------------------- cells
-
 # a power's limit -> the use that exhausts it; each scope's cell is named in the spec's words
 USE_SCOPES = {"once_per_game": "game", "once_per_round": "round", "once_per_turn": "turn"}
 USE_LABELS = {"game": "déjà_utilisé", "round": "utilisé_cette_manche", "turn": "utilisé_ce_tour"}
-
 
 class Cells:
     """The state, read by the encoding.  A *concrete* model reads an engine's state: each read is a
@@ -87,10 +84,8 @@ class Cells:
         return self.used(player, inst, power.name, USE_SCOPES[power.limit])
 
     def used(self, player: int, inst: int, name: str, scope: str):
-        """Has ``player`` used power ``name`` of card ``inst`` in this game, this round or this turn (``scope``:
-        game | round | turn)?  The interpreter keeps the turn and round of the last use; the three are separate
-        cells (a use in this turn need not be one in this round: the turn counter does not move during the
-        round's first steps), each true only with the game's."""
+        """Has ``player`` used power ``name`` of card ``inst`` in this game, round or turn (``scope``)?  Three
+        cells: a use in this turn need not be one in this round (the turn counter stays during a draft)."""
         E = self.enc.E
         if self.concrete:
             last = E.st.uses.get((player, inst, name))
