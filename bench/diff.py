@@ -2,8 +2,8 @@
 --ablations) against itself minus each of its clarifications.
 
     python bench/diff.py                 # the editions and variants
-    python bench/diff.py --ablations     # also the 52 ablations of rules and the 15 inside bodies
-    python bench/diff.py --bodies        # only the 15 ablations inside power and action bodies
+    python bench/diff.py --ablations     # also the 52 ablations of rules and the 16 inside bodies
+    python bench/diff.py --bodies        # only the 16 ablations inside power and action bodies
 
 Prints one row per comparison: its time, its Z3 queries and unknowns, the actions and quantities
 searched, and the differences found (behavioural by kind, changes that change no game, undecided).  An

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.diff import behaviour
+from checker.diff import behaviour, replay
 from checker.diff.pair import Side
 from checker.diff.run import diff_results
 from checker.front.check import check_paths
@@ -95,21 +95,21 @@ def _market(tmp_path: Path, a: str, b: str):
 
 
 def test_a_target_filter_removed_is_a_difference_the_interpreters_replay(tmp_path):
-    """Without `where l != this`, the card can give itself back: in B the witness's card leaves the basket."""
+    """Without `where l != this`, the card can give itself back: B offers the witness's card, A does not (the
+    options are asked before the next states: the cheaper question)."""
     result = _market(tmp_path, NUTMEG, NUTMEG.replace(" where l != this", ""))
     [diff] = result.behavioural
     assert "choix l : Muscade" in diff.situation
-    assert {a["label"]: (a["a"], a["b"]) for a in diff.sides["after"]}["Muscade ∈ étal"] == ("non", "oui")
+    assert diff.sides["offered"] == "b" and "Muscade is an option in B only" in diff.details[0]
     assert diff.confirmed is True
-    # the replay can fail: a witness that says the other value is not what the interpreters reach
+    # the replay can fail: a witness that says the other side offers it is not what the interpreters do
     wrong = copy.deepcopy(diff)
-    first = wrong.sides["after"][0]
-    first["a"], first["b"] = first["b"], first["a"]
+    wrong.sides["offered"] = "a"
     pair = _pair(tmp_path)
     move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
     lot = pair.a.types.resolve(pair.a.program.zones["étal"].kind)
-    assert behaviour._replayed(pair, move, diff, {"l": lot}, diff.sides["choices"]) is True
-    assert behaviour._replayed(pair, move, wrong, {"l": lot}, wrong.sides["choices"]) is False
+    assert replay.replayed(pair, move, diff, {"l": lot}, diff.sides["choices"]) is True
+    assert replay.replayed(pair, move, wrong, {"l": lot}, wrong.sides["choices"]) is False
 
 
 def _pair(tmp_path: Path):
@@ -135,6 +135,76 @@ def test_an_option_one_side_only_offers_is_a_difference(tmp_path):
     assert diff.confirmed is True
 
 
+def test_a_limit_once_per_turn_made_once_per_round_is_a_difference_both_interpreters_confirm(tmp_path):
+    """The interpreter keeps the turn and the round of a power's last use: a power used in this round but in
+    another turn (or in this turn, counted before the round's counter moved) is used up under one limit and not
+    the other.  (The encoding once kept one « used up » per power, and proved the two limits the same.)"""
+    limited = NUTMEG.replace("    requires bourse", "    limit once per turn\n    requires bourse")
+    result = _market(tmp_path, limited, limited.replace("once per turn", "once per round"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.confirmed is True
+    [use] = diff.witness["a"]["uses"]
+    assert use["power"] == "rendre" and use["turn"] != use["round"]
+    # the same limit on both sides, the body rewritten: still proven the same
+    same = _market(tmp_path, limited, limited.replace("transfer 1 from", "transfer 3 - 2 from"))
+    assert same.status == "equivalent" and [d.sides.get("proven") for d in same.neutral] == [True]
+
+
+DRAWING = '''card Lot "Muscade" {
+  épice: cannelle
+  prix: 1
+  power piocher "Piocher un lot de l'étal." {
+    requires count(l in étal) >= 2
+    draw 1 from étal to panier[me]
+    transfer AMOUNT from réserve to bourse[me]
+  }
+}
+'''
+
+
+def test_a_witness_with_a_draw_is_replayed_with_the_drawn_cards_on_top(tmp_path):
+    """Which cards a draw takes is an unknown of the encoding: the witness puts them on top of the pile (a state
+    file lists a pile from the top down), and both interpreters then draw them — here the card drawn decides
+    what B pays."""
+    result = _market(tmp_path, DRAWING.replace("AMOUNT", "1"),
+                     DRAWING.replace("AMOUNT", "sum(l in panier[me]: l.prix)"))
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.confirmed is True, diff.sides.get("replay")
+    [drawn] = [line for line in diff.situation if line.startswith("choix étal : ")]
+    card = drawn.removeprefix("choix étal : {").removesuffix("}")
+    for tag in ("a", "b"):
+        pile = diff.witness[tag]["zones"]["étal"]
+        assert len(pile) >= 2 and pile[0] == card
+    # the same witness with another card on top is not what the interpreters reach
+    wrong = copy.deepcopy(diff)
+    for tag in ("a", "b"):
+        pile = wrong.witness[tag]["zones"]["étal"]
+        pile.append(pile.pop(0))
+    pair = _pair(tmp_path)
+    move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
+    assert replay.replayed(pair, move, wrong, {}, wrong.sides["choices"]) is False
+
+
+def test_a_choice_left_to_chance_on_one_side_only_is_a_difference_both_interpreters_confirm(tmp_path):
+    """« choose … at random » against a player's choice: the same values, one unknown, so the next states are the
+    same for every value — but where both reach the choice with two options or more, chance decides on one side
+    and the player on the other.  (The two choices were once « cannot be matched », undecided.)"""
+    shown = NUTMEG.replace("    move l to étal\n    transfer 1 from réserve to bourse[me]\n", "    reveal l to me\n")
+    result = _market(tmp_path, shown, shown.replace("where l != this", "where l != this at random"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.sides["chance"] == "b" and "chance decides in B, a player in A" in diff.details[0]
+    assert diff.confirmed is True
+    # the witness replayed with the choice left to chance on both sides is not confirmed
+    pair = _pair(tmp_path)
+    move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
+    wrong = copy.deepcopy(diff)
+    wrong.sides["chance"] = "a"
+    lot = pair.a.types.resolve(pair.a.program.zones["étal"].kind)
+    assert replay.replayed(pair, move, wrong, {"l": lot}, wrong.sides["choices"]) is False
+
+
 def test_a_rewritten_body_is_proven_the_same(tmp_path):
     result = _market(tmp_path, NUTMEG, NUTMEG.replace("transfer 1 from", "transfer 3 - 2 from")
                      .replace("where l != this", "where not (l == this)"))
@@ -155,3 +225,44 @@ def test_what_cannot_be_compared_is_undecided_never_equivalent(tmp_path, edit, r
     [undecided] = result.undecided
     assert undecided.subject == 'power "Muscade".rendre' and reason in undecided.message
     assert not result.neutral, "the change is not listed among those that change no game"
+
+
+class _Scripted:
+    """A pair whose solver answers each part's question from a script: (status at an eighth, status with all)."""
+
+    def __init__(self, answers: dict):
+        self.answers, self.asked = answers, []
+
+    def bounds(self, enc_a, enc_b):
+        return []
+
+    def solve(self, enc_a, enc_b, *formulas, full=False, **_):
+        part = formulas[-1]
+        self.asked.append((part, full))
+        status = self.answers[part][full]
+        return status, ("model" if status == "sat" else None), ("max. resource limit exceeded"
+                                                                if status == "unknown" else "")
+
+
+def test_the_question_asked_part_by_part_is_proven_only_when_every_part_is():
+    """Z3 answers a part of the question (a var, a zone's cards…) it would not answer in the whole; the parts
+    are asked in turn, each with an eighth of the resources, then those left with all of them: the first
+    part with a witness gives it, and the change is proven to change nothing only when every part is unsat."""
+    import z3
+    x, y, w = z3.Bools("x y w")
+    pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unsat"), w: ("unknown", "sat")})
+    assert behaviour._solve_parts(pair, None, None, [], [x, y, w])[:2] == ("sat", "model")
+    assert pair.asked == [(x, False), (y, False), (w, False), (y, True), (w, True)]
+    pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unsat")})
+    assert behaviour._solve_parts(pair, None, None, [], [x, y])[0] == "unsat"
+    pair = _Scripted({x: ("unsat", "unsat"), y: ("unknown", "unknown")})
+    status, _, reason = behaviour._solve_parts(pair, None, None, [], [x, y])
+    assert status == "unknown" and "1 of the 1 questions asked with all the resources undecided" in reason
+    # past FULL_PARTS parts left, the rest are asked at once with all the resources
+    many = z3.Bools("a b c d e f")
+    pair = _Scripted({**{v: ("unknown", "unsat") for v in many[:behaviour.FULL_PARTS - 1]},
+                      **{v: ("unknown", "unknown") for v in many[behaviour.FULL_PARTS - 1:]}})
+    rest = z3.Or(*many[behaviour.FULL_PARTS - 1:])
+    pair.answers[rest] = ("unknown", "sat")
+    assert behaviour._solve_parts(pair, None, None, [], many)[0] == "sat"
+    assert [full for _, full in pair.asked].count(True) == behaviour.FULL_PARTS

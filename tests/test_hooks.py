@@ -76,10 +76,30 @@ def test_conflicts_and_diff_read_the_combined_house_rules(capsys):
     code, out, err = run_cli(capsys, "conflicts", str(CITADELLES), str(MARCHÉ), str(DÎME))
     assert code == 0, out + err
     code, out, err = run_cli(capsys, "diff", str(CITADELLES), "--with", str(DÎME), "--first")
-    # the round's procedure has a step more; what it does is compared by behaviour, and calling the round's
-    # procedure moves the round counter, which the effect encoding does not follow: undecided, never "the same"
-    assert code == 4, out + err
-    assert "procedure tour_de_jeu differs, and what it does cannot be compared" in out
+    # the round's procedure has a step more; the whole procedure cannot be encoded (it moves the round counter,
+    # calls the turns, makes offers), but the steps before the new one are the same on both sides: from the first
+    # step that differs, the tithe gives a coin to a player who has none, and both interpreters replay it
+    assert code == 1, out + err
+    assert "procedure tour_de_jeu: from the same state and choices, A and B do different things" in out
+    assert "compared from its first step that differs (spec/maison/dîme.rules:13:5)" in out
+    assert "= 0 in A, 1 in B" in out and "the interpreter, on the witness: agrees" in out
+
+
+def test_a_procedure_whose_steps_from_the_first_that_differs_reach_an_offer_stays_undecided(tmp_path):
+    """Compared from its first step that differs, a procedure's rest must still be encoded: here an offer
+    follows the new step (a decision point, not part of one transition), so it is undecided, never the same."""
+    from checker.diff.pair import Side
+    from checker.diff.run import diff_results
+    paths = []
+    for i, text in enumerate((BASE, overlay('extend procedure partie { after milieu { set total = 5 } }'))):
+        paths.append(tmp_path / f"{i:02d}.rules")
+        paths[-1].write_text(text, encoding="utf-8")
+    a, b = check_paths(paths[:1]), check_paths(paths)
+    assert a.ok and b.ok, errors(a) + errors(b)
+    result = diff_results(Side("a", a, paths[:1]), paths[:1], b, paths)
+    assert result.status == "undecided"
+    [undecided] = result.undecided
+    assert "the effect of `Offer` is not encoded" in undecided.message
 
 
 BASE = GAME + """

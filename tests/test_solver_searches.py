@@ -38,7 +38,7 @@ def _pinned(enc, search: Search) -> list:
         elif key[0] == "in":
             value = concrete.member(key[1], key[2], key[3])
         else:
-            value = concrete.used_up(*key[1:])
+            value = concrete.used(*key[1:])
         out.append(cell == value)
     return out
 

@@ -109,9 +109,7 @@ def pinned(t: Transition, e: Engine) -> list:
         elif key[0] == "in":
             value = known.member(key[1], key[2], key[3])
         else:
-            _, player, inst, name = key
-            power = next(pw for pw in e.powers_of[e.defs[inst]] if pw.name == name)
-            value = known.used_up(player, inst, power)
+            value = known.used(*key[1:])
         out.append(cell == value)
     return out
 
@@ -226,7 +224,7 @@ def compare(e: Engine, option, player: int, seed: int, symbolic: bool = False) -
     assert not failed, f"the encoding fails ({failed[0].span}: {failed[0].reason}), the interpreter did not"
     for kind, name in ((ABORT, "abort"), (END_TURN, "end turn")):
         assert _true(m, t.raised.get(kind, False)) == (outcome == name), (kind, outcome, option)
-    where, vars_, _uses = after
+    where, vars_, uses = after
     enc, store = t.enc, t.store
     # every cell the encoding wrote holds what the interpreter left there
     for key, term in store.writes.items():
@@ -241,6 +239,12 @@ def compare(e: Engine, option, player: int, seed: int, symbolic: bool = False) -
                 k = enc.to_runtime(index, enc.index_types[name])
                 value = value.get(k, 0 if e.program.vars[name].counter else e.var_defaults[name])
             assert _value(m, term) == _value(m, enc.from_runtime(value, enc.var_types[name])), (key, option)
+        else:                   # a power used: in this game, this round, this turn
+            _, player_, inst, name, scope = key
+            last = uses.get((player_, inst, name))
+            used = last is not None and (scope == "game" or last[0 if scope == "turn" else 1]
+                                         == (e.st.turn if scope == "turn" else e.st.round))
+            assert _value(m, term) == used, (key, option)
     # and every change the interpreter made is a cell the encoding wrote
     for inst in set(where) | set(before_where):
         if where.get(inst) != before_where.get(inst):

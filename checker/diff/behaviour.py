@@ -27,13 +27,12 @@ import z3
 from checker.front import ast
 from checker.diff.compare import Shaper
 from checker.diff.pair import Pair, Side
-from checker.diff.semantic import Difference, _differ, _judge, _number, _true, _witness
-from checker.runtime.cards import Cancel
-from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
+from checker.diff.replay import replay
+from checker.diff.semantic import Difference, _differ, _number, _true, _witness
 from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, as_bool, is_const
-from checker.solver.statefile import StateFileError, _Values, load_move, load_state
+from checker.solver.statefile import _Values
 from checker.solver.transition import Transition
-from checker.front.types import BOOL, KindT, Opt
+from checker.front.types import KindT, Opt
 
 __all__ = ["Move", "changed_moves", "compare_move"]
 
@@ -111,7 +110,11 @@ def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict, tagge
             shared["args"], shared["domain"] = pair.a.search.params_args(enc, move.name, decl.params)
             domain = shared["domain"]
         t = _Side(enc, side.tag, tagged)
-        t.procedure(move.name, shared["args"], True, decl.span)
+        if "tail" in shared:        # the steps from the first that differs (see _tail)
+            t.body(shared["tail"][0 if side.tag == "a" else 1],
+                   {prm.name: a for prm, a in zip(decl.params, shared["args"])})
+        else:
+            t.procedure(move.name, shared["args"], True, decl.span)
         return t, domain, ()
     E = side.engine
     key = E.def_ids[move.card[0 if side.tag == "a" else 1]]
@@ -151,8 +154,6 @@ def _power_header(move: Move) -> str | None:
         return "it names its window's arguments otherwise"
     if a.mandatory != b.mandatory:
         return "it is mandatory on one side only"
-    if a.limit != b.limit:
-        return "its limit changed (the encoding follows whether a power is used up, not on which turn or round)"
     return None
 
 
@@ -177,7 +178,10 @@ class _Unmatched(Exception):
 
 
 def _signature(c) -> tuple:
-    return (c.kind, c.var, str(c.type), c.random, c.optional is None, c.value is None)
+    # a choice made at random on one side and by a player on the other is matched (the same values, the same
+    # unknown): that chance decides on one side only is a difference of its own (:func:`_chance_or_player`)
+    return (c.kind, c.var, str(c.type), c.random if c.kind != "one" else None, c.optional is None,
+            c.value is None)
 
 
 def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
@@ -254,38 +258,88 @@ def _cells_after(pair: Pair, ta: Transition, tb: Transition) -> list[tuple[tuple
             raise _Unmatched(f"{key[1]} is not the same var on both sides")
         if key[0] == "in" and pair.own_zones.get(key[1], True):
             raise _Unmatched(f"{key[1]} is not the same zone on both sides")
-        va, vb = _read(pair.a, ta, key), _read(pair.b, tb, key)
+        va, vb = ta.store.read(key), tb.store.read(key)
         if not _same_term(va, vb, simplify=False):      # the same term on both sides cannot differ
             out.append((key, va, vb))
     return out
 
 
-def _read(side: Side, t: Transition, key: tuple):
-    if key[0] != "used":
-        return t.store.read(key)
-    _, player, inst, name = key
-    E = side.engine
-    power = next(x for x in E.powers_of[E.defs[inst]] if x.name == name)
-    return t.store.used_up(player, inst, power)
-
-
-def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> object:
-    """The two sides' next states differ (or one fails, or stops otherwise)."""
-    fail_a = OR(*(f.when for f in ta.failures))
-    fail_b = OR(*(f.when for f in tb.failures))
+def _differs(pair: Pair, ta: Transition, tb: Transition, cells) -> list:
+    """The ways the two sides' next states can differ, one formula each, their disjunction the whole question:
+    one fails and the other does not; one stops otherwise; a var differs; a power's use; the cards of a zone.
+    Each is a smaller question than their disjunction (Z3 answers a part it would not answer in the whole)."""
+    ids_a = {f.when.get_id() for f in ta.failures if not is_const(f.when)}
+    ids_b = {f.when.get_id() for f in tb.failures if not is_const(f.when)}
+    shared = ids_a & ids_b          # the same condition of failure on both sides: they fail alike there
+    common = OR(*(f.when for f in ta.failures if not is_const(f.when) and f.when.get_id() in shared))
+    own_a = OR(*(f.when for f in ta.failures if is_const(f.when) or f.when.get_id() not in shared))
+    own_b = OR(*(f.when for f in tb.failures if is_const(f.when) or f.when.get_id() not in shared))
+    fails = AND(NOT(common), _differ(own_a, own_b))
+    done = AND(NOT(common), NOT(own_a), NOT(own_b))
     raised = [_differ(as_bool(ta.raised.get(k, False)) if not is_const(ta.raised.get(k, False)) else
                       ta.raised.get(k, False),
                       as_bool(tb.raised.get(k, False)) if not is_const(tb.raised.get(k, False)) else
                       tb.raised.get(k, False))
               for k in sorted(set(ta.raised) | set(tb.raised))]
-    state = [_differ(va, vb) for _, va, vb in cells]
-    return OR(_differ(fail_a, fail_b), AND(NOT(fail_a), NOT(fail_b), OR(*raised, *state)))
+    groups: dict[str, list] = {}
+    for key, va, vb in cells:
+        group = "var" if key[0] == "var" else "used" if key[0] == "used" else f"in {key[1]}"
+        groups.setdefault(group, []).append(_differ(va, vb))
+    parts = [fails, AND(done, OR(*raised))] + [AND(done, OR(*differ)) for _, differ in sorted(groups.items(),
+                                                                                          key=_group_order)]
+    zones = [x for name, differ in groups.items() if name.startswith("in ") for x in differ]
+    if len(zones) > max((len(differ) for name, differ in groups.items() if name.startswith("in ")), default=0):
+        parts.append(AND(done, OR(*zones)))     # all the zones at once: Z3 sometimes finds one there sooner
+    return [x for x in parts if not (is_const(x) and not x)]
+
+
+def _group_order(item) -> tuple:
+    name = item[0]
+    return (0 if name == "var" else 1 if name == "used" else 2, len(item[1]), name)
 
 
 # ---------------------------------------------------------------- the comparison
 
 def _undecided(subject: str, message: str, reason: str) -> Difference:
     return Difference("undecided", subject, message, unknown=reason)
+
+
+def _encode(pair: Pair, move: Move, tail) -> tuple:
+    """Both sides' transitions (``tail``: a procedure's steps from the first that differs), their choices
+    matched: named alike first, apart if that cannot match them."""
+    for tagged in (False, True):
+        enc_a, enc_b = pair.encoders()
+        shared: dict = {"tail": tail} if tail is not None else {}
+        ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
+        tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+        try:
+            same, matched = _match(ta, tb)
+            return ta, tb, domain, args, shared, enc_a, enc_b, same, matched
+        except _Misnamed:
+            continue
+    raise AssertionError("tagged choices are never misnamed")
+
+
+def _tail(pair: Pair, move: Move):
+    """(A's steps, B's steps, where they start) of a procedure from its first top-level step that differs, when
+    the steps before are the same and bind no name the rest reads: from the same state there, the procedure does
+    the same on both sides exactly when these steps do (what comes before runs alike).  None otherwise."""
+    from checker.runtime.compile import bound_names
+    da, db = move.decls
+    shaper_a, shaper_b = Shaper(pair.a.program), Shaper(pair.b.program)
+    body_a = [x for x in da.body if not isinstance(x, (ast.CiteStmt, ast.DecisionStmt))]
+    body_b = [x for x in db.body if not isinstance(x, (ast.CiteStmt, ast.DecisionStmt))]
+    i = 0
+    while i < min(len(body_a), len(body_b)) and shaper_a.shape(body_a[i]) == shaper_b.shape(body_b[i]):
+        i += 1
+    if i == 0:
+        return None
+    bound = set(bound_names(body_a[:i]))
+    reads = {n.id for n in ast.walk(tuple(body_a[i:]) + tuple(body_b[i:])) if isinstance(n, ast.Name)}
+    if bound & reads:
+        return None
+    where = (body_a[i:] or body_b[i:])[0].span
+    return tuple(body_a[i:]), tuple(body_b[i:]), where
 
 
 def compare_move(pair: Pair, move: Move) -> Difference:
@@ -296,17 +350,16 @@ def compare_move(pair: Pair, move: Move) -> Difference:
         why = _power_header(move)
         if why:
             return _undecided(subject, f"{subject}: {why}: not compared by its statements", why)
+    tail = None
     try:
-        for tagged in (False, True):
-            enc_a, enc_b = pair.encoders()
-            shared: dict = {}
-            ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
-            tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
-            try:
-                same, matched = _match(ta, tb)
-                break
-            except _Misnamed:
-                continue
+        try:
+            ta, tb, domain, args, shared, enc_a, enc_b, same, matched = _encode(pair, move, None)
+        except Unsupported:
+            tail = _tail(pair, move) if move.kind == "procedure" else None
+            if tail is None:
+                raise
+            ta, tb, domain, args, shared, enc_a, enc_b, same, matched = _encode(pair, move, tail)
+            shared["tail"] = tail
         cells = _cells_after(pair, ta, tb)
     except Unsupported as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
@@ -330,26 +383,80 @@ def compare_move(pair: Pair, move: Move) -> Difference:
     every = AND(*(AND(va, vb) for va, vb, _ in valid))
     other_options = [AND(*(AND(va, vb) for j, (va, vb, _) in enumerate(valid) if j != i), offered)
                      for i, (_, _, offered) in enumerate(valid)]
-    differs = OR(AND(every, _differs(pair, ta, tb, cells)), *other_options)
-    # for every player count at once (an eighth of the resources, then all of them): a move's statements are
-    # large terms, and the query per player count (the legality's fallback) takes minutes where these cannot
-    status, model, reason = pair.solve(enc_a, enc_b, *domain, *hard, *same, differs, fallback="once")
+    chance = _chance_or_player(matched)
+    # the cheapest first: who chooses, an option of one side only, then the next states
+    parts = [AND(every, x) for _, x in chance] + other_options + [AND(every, x) for x in _differs(pair, ta, tb, cells)]
+    status, model, reason = _solve_parts(pair, enc_a, enc_b, [*domain, *hard, *same], parts)
     if status == "unsat" and _unfollowed(Shaper(pair.a.program), move.decls[0]) != \
             _unfollowed(Shaper(pair.b.program), move.decls[1]):
         return _undecided(subject, f"{subject} differs: both sides reach the same next state, but the change touches "
                                    f"what the encoding does not follow (what is revealed, a shuffle, where in a pile "
                                    f"a card goes, who chooses)", "what the encoding does not follow")
+    steps = f" (its steps from the first that differs, {tail[2]}, the same before it)" if tail else ""
     if status == "unsat":
         return Difference("effect", subject, f"{subject} differs — from every state and with every choice, both "
-                                             f"sides reach the same next state (proven)", behavioural=False,
+                                             f"sides reach the same next state (proven){steps}", behavioural=False,
                           sides={"proven": True})
     if status == "unknown":
-        return _undecided(subject, f"Z3 could not decide whether what {subject} does differs: {reason}", reason)
-    return _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid)
+        return _undecided(subject, f"Z3 could not decide whether what {subject} does differs{steps}: {reason}",
+                          reason)
+    diff = _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid, chance)
+    if tail:
+        diff.message += f"; compared from its first step that differs ({tail[2]}): the witness is the state there"
+    return diff
+
+
+def _chance_or_player(matched: list) -> list:
+    """(the pair's index, when it matters) for each matched choice made at random on one side and by a player on
+    the other: both sides reach it with two options or more — chance decides there on one side, a player on
+    the other, whatever the next states."""
+    out = []
+    for i, (x, y) in enumerate(matched):
+        if x.kind == "one" and x.random != y.random and x.value is not None and y.value is not None:
+            out.append((i, AND(x.reached, y.reached, _count(x.options) >= 2, _count(y.options) >= 2)))
+    return out
+
+
+def _count(options) -> object:
+    return z3.Sum([z3.If(as_bool(g), 1, 0) if not is_const(g) else z3.IntVal(int(bool(g))) for g, _ in options]) \
+        if options else z3.IntVal(0)
+
+
+FULL_PARTS = 4      # parts asked again with all the resources, one by one (the last of them: those left, at once)
+
+
+def _solve_parts(pair: Pair, enc_a, enc_b, common: list, parts: list) -> tuple:
+    """(status, model, reason) of « some part holds », asked part by part: sat at the first part with a model
+    (minimised), unsat when every part is, else unknown.  For every player count at once, each part first with
+    an eighth of the resources, then the parts left with all of them (at most FULL_PARTS queries): a move's
+    statements are large terms, and the query per player count (the legality's fallback) takes minutes where
+    these cannot."""
+    parts = [x for x in parts if not (is_const(x) and not x)]
+    bounds = pair.bounds(enc_a, enc_b)
+    left = []
+    for part in parts:
+        status, model, reason = pair.solve(enc_a, enc_b, *common, part, fallback=False, bounds=bounds)
+        if status == "sat":
+            return status, model, reason
+        if status == "unknown":
+            left.append(part)
+    reasons = []
+    if len(left) > FULL_PARTS:          # the rest asked at once: each full query takes up to half a minute
+        left = left[:FULL_PARTS - 1] + [OR(*left[FULL_PARTS - 1:])]
+    for part in left:
+        status, model, reason = pair.solve(enc_a, enc_b, *common, part, full=True, bounds=bounds)
+        if status == "sat":
+            return status, model, reason
+        if status == "unknown":
+            reasons.append(reason)
+    if reasons:
+        return "unknown", None, f"{reasons[0]} ({len(reasons)} of the {len(left)} questions asked with all the " \
+                                f"resources undecided)"
+    return "unsat", None, ""
 
 
 def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared,
-               valid) -> Difference:
+               valid, chance=()) -> Difference:
     subject = move.subject
     # a var indexed by « none » (written by a statement whose card is none) is no cell a state file holds
     for enc in (enc_a, enc_b):
@@ -364,17 +471,22 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     diff.situation = list(states["a"][2])
     vals = _Values(pair.a.engine)
     # the choices each side makes (the same values: a side that does not reach a choice does not make it)
+    # (a draw is no choice the interpreter asks: its cards are put on top of the pile in the witness instead)
     diff.sides["choices"] = choices = {"a": [], "b": []}
+    drawn: dict = {"a": [], "b": []}
     vals_b = _Values(pair.b.engine)
     for x, y in matched:
+        made = {}
         for tag, c, enc, written in (("a", x, enc_a, vals), ("b", y, enc_b, vals_b)):
-            shown = _choice(enc, written, model, c)
-            if shown is not None:
-                choices[tag].append(shown)
-        shown = choices["a"][-1] if choices["a"] and _true(model, x.reached) else \
-            choices["b"][-1] if choices["b"] and _true(model, y.reached) else None
+            made[tag] = _choice(enc, written, model, c)
+            if made[tag] is not None:
+                (drawn if c.kind == "draw" else choices)[tag].append(made[tag])
+        shown = made["a"] if made["a"] is not None else made["b"]
         if shown is not None and shown[1] is not None:
             diff.situation.append(f"choix {x.var} : {_shown(shown[1])}")
+    for tag in ("a", "b"):
+        if diff.witness[tag] is not None:
+            _on_top(pair.a.program if tag == "a" else pair.b.program, diff.witness[tag], drawn[tag])
     if move.kind == "power" and "window" in shared:
         window = pair.a.program.windows[move.decls[0].window[0]]
         diff.sides["window"] = [vals.write(enc_a.to_runtime(_number(model, v), enc_a.resolve(prm.type)),
@@ -394,7 +506,14 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
         diff.situation.append(f"{window.name}({shown})")
     what = []
     diff.sides["after"] = after = []
-    for i, (va, vb, offered) in enumerate(valid):
+    chosen_by = next((i for i, when in chance if _true(model, when)), None)
+    if chosen_by is not None:
+        x, y = matched[chosen_by]
+        at_random = "a" if x.random else "b"
+        diff.sides["chance"] = at_random
+        what.append(f"at « choose {x.var} » ({x.span}), chance decides in {at_random.upper()}, a player in "
+                    f"{'B' if at_random == 'a' else 'A'}")
+    for i, (va, vb, offered) in enumerate(valid if chosen_by is None else ()):
         if _true(model, offered):
             x = matched[i][0]
             side = "a" if _true(model, x.inside) else "b"
@@ -424,8 +543,23 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     done = f"{move.name}({', '.join(str(x) for x in diff.move['a']['args'])})" if diff.move else subject
     diff.message = f"{done}: from the same state and choices, A and B do different things ({diff.players} players)"
     diff.rules = [subject]
-    diff.confirmed = _replay(pair, move, diff, matched, choices)
+    diff.confirmed = replay(pair, move, diff, matched, choices, shared.get("tail"))
     return diff
+
+
+def _on_top(program, state: dict, drawn: list) -> None:
+    """Put each draw's cards on top of its pile in the state file, the first draw's topmost, so that the
+    interpreter draws them (a card that is not in the pile before the move stays where it is: the replay
+    then shows whether the interpreter draws it)."""
+    zones = state.get("zones", {})
+    for zone, cards in reversed(drawn):
+        piles = zones.get(zone)
+        ordered = program.zones[zone].ordered       # a state file lists a pile from the top down, a set upwards
+        for pile in (piles.values() if isinstance(piles, dict) else [piles] if piles is not None else []):
+            for card in reversed(cards):
+                if card in pile:
+                    pile.remove(card)
+                    pile.insert(0, card) if ordered else pile.append(card)
 
 
 def _is_none(value) -> bool:
@@ -464,181 +598,3 @@ def _cell_text(enc: Encoder, key: tuple, value) -> str:
     if key[0] == "var":
         return enc.show(value, enc.var_types[key[1]])
     return "oui" if value else "non"
-
-
-# ---------------------------------------------------------------- replay
-
-class _ReplayFailed(Exception):
-    pass
-
-
-class _NotOffered(Exception):
-    pass
-
-
-class _Script:
-    """The witness's choices, in order, made in the interpreter: it watches every decision point (forced ones
-    included, as an observer) and answers with the next choice, each (the value as a state file writes it,
-    its type), None for « nothing »; a value the decision does not offer is _NotOffered."""
-
-    def __init__(self, script: list, vals: _Values):
-        self.script, self.vals, self.answer = script, vals, 0
-
-    def observe(self, decision) -> None:
-        if not self.script:
-            raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
-        value, ty = self.script.pop(0)
-        if value is None:
-            if not decision.optional:
-                raise _NotOffered("nothing")
-            self.answer = len(decision.options)
-            return
-        for i, option in enumerate(decision.options):
-            if (option if ty == BOOL else self.vals.write(option, ty)) == value:
-                self.answer = i
-                return
-        raise _NotOffered(value)
-
-    def choose(self, decision) -> int:
-        return self.answer
-
-
-def _replay(pair: Pair, move: Move, diff: Difference, matched: list, choices: dict) -> bool | None:
-    """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
-    the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
-    (``diff.sides["replay"]`` says why): a draw (the order of a pile is not in the witness), a subset chosen
-    (asked one card at a time), a procedure's arguments."""
-    try:
-        return _replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices,
-                         any(c.kind == "draw" for c, _ in matched))
-    except _ReplayFailed as exc:
-        diff.sides["replay"] = str(exc)
-        return None
-
-
-def _replayed(pair: Pair, move: Move, diff: Difference, types: dict, choices: dict, draws: bool = False) -> bool:
-    if move.kind == "procedure":
-        raise _ReplayFailed("a procedure's arguments are not replayed")
-    if draws:
-        raise _ReplayFailed("a draw is not replayed: the order of a pile is not in the witness")
-    if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None:
-        raise _ReplayFailed("nothing to compare: the sides differ by how they end")
-    got = {}
-    for tag, side in (("a", pair.a), ("b", pair.b)):
-        engine = _judge(side)
-        try:
-            loaded = load_state(engine, diff.witness[tag], side.scopes)
-        except (StateFileError, ValueError, KeyError) as exc:
-            raise _ReplayFailed(f"the witness does not load: {exc}") from None
-        script = []
-        for name, value in choices[tag]:
-            if isinstance(value, list):         # a subset: its elements one at a time (then « nothing more »)
-                script += [(v, types[name]) for v in value]
-            else:
-                script.append((value, BOOL if isinstance(value, bool) else types[name]))
-        got[tag] = _run(pair, side, engine, loaded, move, diff, script)
-    offered = diff.sides.get("offered")
-    if offered is not None:         # an option of one side only: the interpreters offer it there only
-        return got[offered][0] != "not offered" and got["b" if offered == "a" else "a"][0] == "not offered"
-    for tag in ("a", "b"):
-        outcome, values = got[tag]
-        if outcome == "not offered" or (outcome == "failed") != (tag in diff.sides.get("fails", ())):
-            return False
-        if outcome == "done" and any(value != cell[tag] for cell, value in zip(diff.sides["after"], values)):
-            return False
-    return True
-
-
-def _run(pair: Pair, side: Side, E, loaded, move: Move, diff: Difference, script: list):
-    """(failed, the listed cells' values after, written as the report writes them) on ``side``."""
-    agents, observer = E.agents, E.observer
-    agent = _Script(script, loaded.values)
-    E.agents = [agent] * E.st.n
-    E.observer = agent.observe
-
-    def at_random(options):                 # `choose … at random`: the witness's value
-        for k, option in enumerate(options):
-            if agent.script and agent.script[0][0] is not None and \
-                    loaded.values.write(option, agent.script[0][1]) == agent.script[0][0]:
-                agent.script.pop(0)
-                return options[k]
-        raise _NotOffered("a random choice")
-    E.st.rng.choice = at_random
-    outcome = "done"
-    try:
-        E.invalidate()
-        if move.kind == "action":
-            try:
-                (_kind, _name, values), _ = load_move(loaded, diff.move[side.tag])
-            except (StateFileError, ValueError, KeyError) as exc:
-                raise _ReplayFailed(f"the move does not load: {exc}") from None
-            E.do(move.name, values)
-        else:
-            _use_power(side, E, loaded, move, diff)
-    except (Abort, EndTurn, StopProc, Cancel):
-        pass
-    except SpecRuntimeError:
-        outcome = "failed"
-    except _NotOffered:
-        outcome = "not offered"
-    finally:
-        E.agents, E.observer = agents, observer
-        del E.st.rng.choice
-    return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]]
-
-
-def _use_power(side: Side, E, loaded, move: Move, diff: Difference) -> None:
-    """The power used by its card's holder, with the witness's window arguments, if he may use it."""
-    key = E.def_ids.get(move.card[0 if side.tag == "a" else 1])
-    if key is None or not E.instances.get(key):
-        raise _ReplayFailed("the card is not in the witness's game")
-    card = E.instances[key][0]
-    runtime = next(x for x in E.powers_of[key] if x.name == move.name)
-    player = E.controller(card)
-    env = {"me": player, "this": card}
-    decl = move.decls[0 if side.tag == "a" else 1]
-    if decl.window is not None:
-        problems: list = []
-        params = side.program.windows[decl.window[0]].params
-        env.update({n: loaded.values.read(v, side.types.resolve(prm.type), f"window/{n}", problems)
-                    for n, v, prm in zip(runtime.names, diff.sides["window"], params)})
-        if problems:
-            raise _ReplayFailed(f"the window's arguments do not load: {problems}")
-    if player is not None and (not E.cards.active or E.cards.is_active(card)) and \
-            E.usable(runtime, player, card, env):
-        E.run_power(runtime, player, card, env)
-
-
-def _runtime_text(pair: Pair, E, vals: _Values, cell: dict) -> str:
-    """A listed cell's value in ``E`` after the move, written as the report writes it."""
-    key = cell["key"]
-    enc = pair.a.types
-    mine = _Values(pair.a.engine)
-
-    def here(value, ty):            # the pair's value (a card by its number there) in E
-        if isinstance(ty, Opt):
-            ty = ty.inner
-        if ty is None or isinstance(ty, KindT):
-            return vals.by_label.get(mine.labels.get(value), value) if isinstance(value, int) else value
-        return value
-
-    def back(value, ty):            # E's value as the pair numbers it
-        inner = ty.inner if isinstance(ty, Opt) else ty
-        if isinstance(inner, KindT) and isinstance(value, int) and value >= 0:
-            return mine.by_label.get(vals.labels.get(value), value)
-        return value
-    if key[0] == "var":
-        _, name, index = key
-        value = E.st.vars[name]
-        if index is not None:
-            k = here(enc.to_runtime(index, enc.index_types[name]), enc.index_types[name])
-            value = value.get(k, 0 if E.program.vars[name].counter else E.var_defaults[name])
-        ty = enc.var_types[name]
-        return enc.show(enc.from_runtime(back(value, ty), ty), ty)
-    if key[0] == "in":
-        _, zone, index, inst = key
-        where = None if index is None else here(enc.to_runtime(index, enc.zone_index_types[zone]),
-                                                enc.zone_index_types[zone])
-        return "oui" if E.st.where.get(here(inst, None)) == (zone, where) else "non"
-    _, player, inst, name = key
-    return "oui" if (player, here(inst, None), name) in E.st.uses else "non"

@@ -29,7 +29,7 @@ from checker.front import ast
 from checker.front.configurations import ConfigEvalError
 from checker.solver.search import BOUND, SymbolicSearch
 from checker.runtime.engine import Engine
-from checker.solver.encode import NONE, Cells, Encoder, is_const
+from checker.solver.encode import NONE, USE_LABELS, Cells, Encoder, is_const
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.selection import Selected, keep_if_sat, legal_selection, required_cards
@@ -169,8 +169,8 @@ class Pair:
                 text += f"[{self._value_label(side, index, side.types.zone_index_types.get(zone))}]"
             return text + (f" ⟨{side.tag.upper()}⟩" if self.own_zones.get(zone, True) else "")
         if key[0] == "used":
-            _, player, inst, power = key
-            return f"épuisé({power}, {self._card_label(inst)}, Joueur {player + 1})"
+            _, player, inst, power, scope = key
+            return f"{USE_LABELS[scope]}({power}, {self._card_label(inst)}, Joueur {player + 1})"
         return label
 
     def _card_label(self, inst: int) -> str:
@@ -226,21 +226,24 @@ class Pair:
                 out.append(z3.Not(cell))
         return out
 
-    def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True, fallback: bool | str = True):
+    def solve(self, enc_a: Encoder, enc_b: Encoder, *formulas, minimise: bool = True, fallback: bool | str = True,
+              full: bool = False, bounds: list | None = None):
         """(status, model, reason) of the formulas over states both sides can be in; a model is minimised.
 
-        The query is first put for every player count at once, with an eighth of the resources; if Z3 cannot
-        decide it so, once per player count, fewest first (each simpler: the seats are known) — or, with
-        ``fallback="once"``, once more for every player count with all the resources."""
+        The query is first put for every player count at once, with an eighth of the resources (with ``full``,
+        all of them); if Z3 cannot decide it so, once per player count, fewest first (each simpler: the seats
+        are known) — or, with ``fallback="once"``, once more for every player count with all the resources.
+        ``bounds``: those of :meth:`bounds`, when the caller has them for these encoders."""
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
-        bounds = self.bounds(enc_a, enc_b)
+        bounds = self.bounds(enc_a, enc_b) if bounds is None else bounds
         n = z3.Int("player_count")
         t = time.perf_counter()
         try:
             # bounded by Z3's resource count, not the clock, so that the same query takes the same path anywhere
-            quick = dataclasses.replace(self.settings, rlimit=max(1, self.settings.rlimit // 8))
+            quick = self.settings if full else dataclasses.replace(self.settings,
+                                                                   rlimit=max(1, self.settings.rlimit // 8))
             s, outcome = self._check(quick, todo, bounds, [n >= self.low, n <= self.high])
             if outcome.status == "unknown" and fallback == "once":
                 s, outcome = self._check(self.settings, todo, bounds, [n >= self.low, n <= self.high])

@@ -32,6 +32,9 @@ from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, Recor
 __all__ = ["NONE", "Encoder", "Cells", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const", "as_bool"]
 
 # ---------------------------------------------------------------- cells
+# a power's limit -> the use that exhausts it; each scope's cell is named in the spec's words
+USE_SCOPES = {"once_per_game": "game", "once_per_round": "round", "once_per_turn": "turn"}
+USE_LABELS = {"game": "déjà_utilisé", "round": "utilisé_cette_manche", "turn": "utilisé_ce_tour"}
 
 class Cells:
     """The state, read by the encoding.  A *concrete* model reads an engine's state: each read is a
@@ -78,14 +81,18 @@ class Cells:
 
     def used_up(self, player: int, inst: int, power):
         """Has ``player`` used ``power`` of card ``inst`` as many times as its limit allows, now?"""
+        return self.used(player, inst, power.name, USE_SCOPES[power.limit])
+
+    def used(self, player: int, inst: int, name: str, scope: str):
+        """Has ``player`` used power ``name`` of card ``inst`` in this game, round or turn (``scope``)?  Three
+        cells: a use in this turn need not be one in this round (the turn counter stays during a draft)."""
         E = self.enc.E
         if self.concrete:
-            last = E.st.uses.get((player, inst, power.name))
-            return last is not None and (power.limit == "once_per_game"
-                                         or (power.limit == "once_per_turn" and last[0] == E.st.turn)
-                                         or (power.limit == "once_per_round" and last[1] == E.st.round))
-        label = f"épuisé({power.name}, {E.show_card(inst)}, Joueur {player + 1})"
-        return self._cell(("used", player, inst, power.name), "bool", label)
+            last = E.st.uses.get((player, inst, name))
+            return last is not None and (scope == "game" or (scope == "turn" and last[0] == E.st.turn)
+                                         or (scope == "round" and last[1] == E.st.round))
+        label = f"{USE_LABELS[scope]}({name}, {E.show_card(inst)}, Joueur {player + 1})"
+        return self._cell(("used", player, inst, name, scope), "bool", label)
 
 
 # ---------------------------------------------------------------- the encoder

@@ -200,6 +200,10 @@ class SymbolicSearch:
             elif key[0] == "in":
                 _, zone, index, inst = key
                 places.setdefault(inst, []).append(cell)
+            elif key[0] == "used" and key[4] != "game":     # used in this turn or round: used in the game
+                ever = enc.cells.made.get(key[:4] + ("game",))
+                if ever is not None:
+                    out.append(z3.Implies(cell, ever))
         for cells in places.values():
             if len(cells) > 1:
                 out.append(z3.AtMost(*cells, 1))

@@ -24,7 +24,9 @@ What the interpreter does is followed in its order (:mod:`checker.runtime.compil
   each optional one asked (an unknown yes/no); a reaction's power is then used up.
 
 The state the encoding follows is the vars and the cards' zones (membership, not the order inside
-an ordered zone) and the powers used up.  Not encoded (reported undecided): ``repeat … until``, ``offer`` (a decision point: the end of a
+an ordered zone) and the powers used — in this game, in this round and in this turn, three cells per
+power and player (:meth:`~checker.solver.encode.Cells.used`), so that a power's limit reads the one it
+names.  Not encoded (reported undecided): ``repeat … until``, ``offer`` (a decision point: the end of a
 transition, not part of one), calling the turn's or the round's procedure (they move the turn and
 round counters), and grids or records as the index of a cell
 written.  A ``draw`` takes cards from a pile whose order is not followed: which cards are on top is an
@@ -42,7 +44,8 @@ import z3
 from checker.front import ast
 from checker.base.limits import MAX_INT
 from checker.base.registry import registrar
-from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, Cells, Encoder, Unsupported, as_bool, is_const
+from checker.solver.encode import (AND, EQ, ITE, NONE, NOT, OR, USE_SCOPES, Cells, Encoder, Unsupported, as_bool,
+                                   is_const)
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["Store", "Transition", "Failure", "Choice", "STATEMENT_FORMS", "NOT_ENCODED"]
@@ -116,11 +119,11 @@ class Store(Cells):
             value = ITE(AND(guard, test), now, value)
         return value
 
-    def used_up(self, player: int, inst: int, power):
-        key = ("used", player, inst, power.name)
+    def used(self, player: int, inst: int, name: str, scope: str):
+        key = ("used", player, inst, name, scope)
         if key in self.writes:
             return self.writes[key]
-        return self.base.used_up(player, inst, power)
+        return self.base.used(player, inst, name, scope)
 
     def read(self, key: tuple):
         """A cell by its key (as :meth:`write` takes it)."""
@@ -128,6 +131,8 @@ class Store(Cells):
             return self.var(key[1], key[2])
         if key[0] == "in":
             return self.member(key[1], key[2], key[3])
+        if key[0] == "used":
+            return self.used(*key[1:])
         raise KeyError(key)
 
     def write(self, key: tuple, value, guard) -> None:
@@ -342,12 +347,16 @@ class Transition:
         self.forget()
 
     def used(self, player, card: int, power, guard) -> None:
+        """``player`` uses ``power``: used in this game, this round and this turn (whatever its limit, as the
+        interpreter records the turn and round of every use)."""
         for test, k in ([(True, player)] if is_const(player) else
                         [(self.enc.eq(player, k), k) for k in self.enc.seats]):
-            key = ("used", k, card, power.name)
-            old = self.store.used_up(k, card, power)
             g = AND(guard, test)
-            if not (is_const(g) and not g):
+            if is_const(g) and not g:
+                continue
+            for scope in USE_SCOPES.values():
+                key = ("used", k, card, power.name, scope)
+                old = self.store.used(k, card, power.name, scope)
                 self.store.writes[key] = True if is_const(g) and g else ITE(g, True, old)
 
     # ------------------------------------------------------------ entries

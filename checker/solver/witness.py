@@ -104,6 +104,7 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
     varvals: dict[tuple, object] = {}
     situation: list[str] = []
     records: dict[tuple, dict] = {}
+    uses: dict[tuple, dict] = {}        # (player, card, power) -> {scope: used then}
     for key, cell in enc.cells.made.items():
         value = _value(model, cell)
         if key[0] == "in" and value:
@@ -113,6 +114,12 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
             placed[inst] = (zone, index)
             if focus is None or key in focus:
                 situation.append((2, E.defs[inst], f"{cell}"))
+        elif key[0] == "used":
+            _, player, inst, name, scope = key
+            if player < players:
+                uses.setdefault((player, inst, name), {})[scope] = value
+                if value and (focus is None or key in focus):
+                    situation.append((2, E.defs[inst], f"{cell}"))
         elif key[0] == "var" and len(key) == 4:       # a field of a record-valued var: set with the others
             records.setdefault(key[:3], {})[key[3]] = value
         elif key[0] == "var":
@@ -132,6 +139,9 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         if set(names) <= set(fields):
             varvals[(name, index)] = enc.to_runtime(tuple(fields[n] for n in names), ty)
     needed = {E.defs[i] for i in placed}
+    # a power used: in this turn and round (the state's turn 1, round 1) or an earlier one (0), as its cells say
+    used = {k: v for k, v in uses.items() if any(v.values())}
+    needed |= {E.defs[inst] for _, inst, _ in used}
     for (name, index), v in varvals.items():
         ty = enc.var_types[name]
         inner = ty.inner if isinstance(ty, Opt) else ty
@@ -226,6 +236,10 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
              "vars": vars_out, "zones": zones,
              "decision": {"kind": "offer", "at": site_label(offer.span) if offer else None,
                           "player": vals.write(player, PLAYER), "names": names}}
+    if used:
+        state["uses"] = [{"player": vals.write(pl, PLAYER), "card": vals.labels[inst], "power": name,
+                          "turn": int(bool(v.get("turn"))), "round": int(bool(v.get("round")))}
+                         for (pl, inst, name), v in sorted(used.items())]
     move = None
     if action is not None:
         move = {"format": MOVE_FORMAT, "player": vals.write(player, PLAYER), "action": action,
