@@ -444,7 +444,7 @@ def _solve_parts(pair: Pair, enc_a, enc_b, common: list, parts: list) -> tuple:
     if len(left) > FULL_PARTS:          # the rest asked at once: each full query takes up to half a minute
         left = left[:FULL_PARTS - 1] + [OR(*left[FULL_PARTS - 1:])]
     for part in left:
-        status, model, reason = pair.solve(enc_a, enc_b, *common, part, full=True, bounds=bounds)
+        status, model, reason = pair.solve(enc_a, enc_b, *common, part, full=True, fallback=False, bounds=bounds)
         if status == "sat":
             return status, model, reason
         if status == "unknown":
