@@ -403,8 +403,11 @@ class HookStmt:
     name_span: Span
 
 
-Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle,
-             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt]
+from checker.front.ast_statements import ChooseEach, Retarget, Swap  # noqa: E402  (retarget, swap, each … chooses)
+
+Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle, Reveal, Do,
+             CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt, Retarget,
+             Swap, ChooseEach]
 
 # ---------------------------------------------------------------- declarations
 

@@ -128,3 +128,22 @@ class State:
         """Does zone ``name[index]`` hold a card of definition ``key``?"""
         counts = self.counts.get((name, index))
         return bool(counts and counts.get(key))
+
+    def exchange(self, a: int, b: int) -> None:
+        """`swap a with b`: each card takes the other's place (its zone, and its position in a pile)."""
+        wa, wb = self.where.get(a), self.where.get(b)
+        if a == b or wa is None or wb is None:
+            return
+        self.version += 1
+        za, zb = self.zone(*wa), self.zone(*wb)
+        ia, ib = za.index(a), zb.index(b)
+        za[ia], zb[ib] = b, a
+        self.where[a], self.where[b] = wb, wa
+        if wa != wb:
+            ka, kb = self.defs[a], self.defs[b]
+            for where, gone, come in ((wa, ka, kb), (wb, kb, ka)):
+                counts = self.counts[where]
+                counts[gone] -= 1
+                counts[come] = counts.get(come, 0) + 1
+            if wa[0] in self.watched or wb[0] in self.watched:
+                self.dirty = True
