@@ -129,10 +129,15 @@ class State:
         counts = self.counts.get((name, index))
         return bool(counts and counts.get(key))
 
-    def exchange(self, a: int, b: int) -> None:
-        """`swap a with b`: each card takes the other's place (its zone, and its position in a pile)."""
+    def exchange(self, a: int, b: int, piles: frozenset) -> None:
+        """`swap a with b`: each card takes the other's place.  When one is in a pile (``piles``: their names),
+        each takes the other's position; between two sets, ``a`` moves, then ``b`` (as two `move`s would)."""
         wa, wb = self.where.get(a), self.where.get(b)
         if a == b or wa is None or wb is None:
+            return
+        if wa[0] not in piles and wb[0] not in piles:
+            self.put(a, wb[0], wb[1], "top")
+            self.put(b, wa[0], wa[1], "top")
             return
         self.version += 1
         za, zb = self.zone(*wa), self.zone(*wb)

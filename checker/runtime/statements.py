@@ -4,8 +4,8 @@ registered in :mod:`checker.runtime.compile`'s table.
 - `retarget` raises :class:`~checker.runtime.cards.Retarget` in a reaction: the window closes and the action
   does not happen, as with `cancel`; the action's `do` raises :class:`~checker.runtime.cards.Redirected` (an
   abort), and the power that did it is given back (:meth:`Engine.run_power`): its actor is back at the offer.
-- `swap a with b` exchanges two cards' places (:meth:`State.exchange`), or two zones' contents (each keeps
-  its order).
+- `swap a with b` exchanges two cards' places (:meth:`State.exchange`: in a pile, each takes the other's
+  position), or two zones' contents (each keeps its order).
 - `each p in ps chooses x in coll … into v[p]`: each player is asked in turn, in secret, from the state before
   any of them chose (nothing changes until all have chosen); then every choice is written and revealed at once.
 """
@@ -41,7 +41,7 @@ def _(c: Compiler, s: ast.Swap, ind):
             f"{ind}if {a} is None or {a} < 0 or {b} is None or {b} < 0:",
             f"{ind}    raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', "
             f"{c.const(s.span, 'span')})",
-            f"{ind}st.exchange({a}, {b})"]
+            f"{ind}st.exchange({a}, {b}, {c.const(frozenset(z.name for z in c.p.zones.values() if z.ordered), 'piles')})"]
 
 
 def _zone_swap(c: Compiler, s: ast.Swap, ind) -> list[str]:
