@@ -1,4 +1,4 @@
-"""The surface AST, continued: the statements that send a reaction's actor back to the choice (`retarget`),
+"""The surface AST, continued: a var's lifetime (`var v[…]: T = d until w(a, b) for b`), and the statements that send a reaction's actor back to the choice (`retarget`),
 exchange two cards' places or two zones' contents (`swap`), and let several players choose at once, in secret
 (`each p in ps chooses x in coll … into v[p]`).  They are :mod:`checker.front.ast`'s nodes (``ast.Swap`` …):
 that module imports them from here.
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from checker.base.source import Span
 
-__all__ = ["Retarget", "Swap", "ChooseEach"]
+__all__ = ["Retarget", "Swap", "ChooseEach", "Lifetime"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,4 +40,15 @@ class ChooseEach:
     coll: "Expr"
     where: "Expr | None"
     target: "LValue"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Lifetime:
+    """`until w(a, b) [for b]` on a var: when a `signal w(…)` opens ``w``, before its reactions, the var goes back
+    to its default — only at the index given by the window's argument named ``index``, or everywhere without
+    it.  :mod:`checker.front.lifetimes` writes that as statements before each such `signal`."""
+    window: str
+    binders: tuple[tuple[str, Span], ...]
+    index: str | None
     span: Span

@@ -188,11 +188,11 @@ class _Lower(StatementsLowering):
 
     def var_decl(self, meta, c):
         index = _pick(c, "index")
-        rest = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite))]
+        rest = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite, ast.Lifetime))]
         type_ = rest[0]
         default = rest[1] if len(rest) > 1 else None
         return ast.VarDecl(str(c[0]), index, type_, default, _pick(c, "vis", "public"), _pick(c, "doc"),
-                           False, False, _all(c, ast.Cite), self.span(meta))
+                           False, False, _all(c, ast.Cite), self.span(meta), next(iter(_all(c, ast.Lifetime)), None))
 
     def counter_decl(self, meta, c):
         int_type = ast.TypeName("Int", self.span(meta))
