@@ -41,7 +41,7 @@ def _(c: Compiler, s: ast.Swap, ind):
             f"{ind}if {a} is None or {a} < 0 or {b} is None or {b} < 0:",
             f"{ind}    raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', "
             f"{c.const(s.span, 'span')})",
-            f"{ind}st.exchange({a}, {b}, {c.const(frozenset(z.name for z in c.p.zones.values() if z.ordered), 'piles')})"]
+            f"{ind}st.exchange({a}, {b}, {c.const(frozenset(z.name for z in c.p.zones.values() if z.ordered), 'ordered')})"]
 
 
 def _zone_swap(c: Compiler, s: ast.Swap, ind) -> list[str]:
