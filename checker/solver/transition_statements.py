@@ -4,7 +4,8 @@ does not import it.
 
 - `swap` of two zones: the cards of each (as they are before) go to the other — two moves, each of a snapshot,
   so a card is moved once; nothing happens when both name the same zone.  `swap` of two cards: for each zone
-  of their kind, each card goes there when the other was there before.  A card's name (not a physical card)
+  of their kind, each card goes there — at the index where the other was — when the other was in it before
+  (one move per zone, its index a term, not one per cell).  A card's name (not a physical card)
   or none is the interpreter's failure.
 - `each p in ps chooses x in coll … into v[p]`: one unknown per player, in the order of ``ps``, ranging over the
   options read with ``p`` bound on the state before any choice (the interpreter changes nothing until all have
@@ -20,7 +21,7 @@ import z3
 
 from checker.front import ast
 from checker.front.types import Coll, KindT
-from checker.solver.encode import AND, EQ, NONE, NOT, OR, as_bool, is_const
+from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, as_bool, is_const
 
 __all__ = ["register", "NOT_ENCODED_MORE"]
 
@@ -71,11 +72,25 @@ def _swap_cards(t, s: ast.Swap, env, guard) -> None:
     def at(card, zone, key):
         return OR(*(AND(enc.eq(card, inst), t.store.member(zone, key, inst)) for inst in enc.possible(card, kind)
                     if inst != NONE and inst >= 0))
-    places = [(z, k) for z, zk in enc.zone_kind.items() if zk == kind for k in t.zone_keys(z, s.span)]
-    before = [(z, k, at(a, z, k), at(b, z, k)) for z, k in places]     # where each was, before either moves
-    for z, k, a_there, b_there in before:
-        t.move(a, _place(z, s.span), k, AND(guard, b_there), s.span)
-        t.move(b, _place(z, s.span), k, AND(guard, a_there), s.span)
+
+    def where(keys, tests):
+        """The index of the zone a card is in: the key whose test holds (one at most)."""
+        if keys == [None]:
+            return None
+        out = keys[-1]
+        for k, test in reversed(list(zip(keys[:-1], tests[:-1]))):
+            out = ITE(test, k, out)
+        return out
+
+    before = []             # per zone of the kind: is each card in it, and at which index (before either moves)
+    for z in [z for z, zk in enc.zone_kind.items() if zk == kind]:
+        keys = t.zone_keys(z, s.span)
+        in_a, in_b = [at(a, z, k) for k in keys], [at(b, z, k) for k in keys]
+        before.append((z, OR(*in_a), where(keys, in_a), OR(*in_b), where(keys, in_b)))
+    for z, a_there, a_index, b_there, b_index in before:
+        for card, there, index in ((a, b_there, b_index), (b, a_there, a_index)):
+            if not (is_const(there) and not there):         # a zone the other card cannot be in: no move
+                t.move(card, _place(z, s.span), index, AND(guard, there), s.span)
 
 
 def _swap(t, s: ast.Swap, env, guard) -> None:
