@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from checker.base.diagnostics import Reporter
+from checker.base.diagnostics import Reporter, did_you_mean
 from checker.front import ast
-from checker.front.program import Program, did_you_mean
 
 __all__ = ["expand"]
 
 
-def _valid(program: Program, var: ast.VarDecl, reporter: Reporter) -> bool:
+def _valid(program, var: ast.VarDecl, reporter: Reporter) -> bool:
     life = var.until
     window = program.windows.get(life.window)
     if window is None:
@@ -93,7 +92,8 @@ def _spliced(body: tuple, ends: dict) -> tuple:
     return tuple(out) if changed else body
 
 
-def expand(program: Program, reporter: Reporter) -> None:
+def expand(program, reporter: Reporter) -> None:
+    """End each lasting var's value before the `signal`s of its window (``program``: the collected Program)."""
     ends: dict[str, list[ast.VarDecl]] = {}
     for var in program.vars.values():
         if var.until is not None and _valid(program, var, reporter):
