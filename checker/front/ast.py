@@ -403,8 +403,10 @@ class HookStmt:
     name_span: Span
 
 
-Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle,
-             Reveal, Do, CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt]
+from checker.front.ast_statements import ChooseEach, Lifetime, Retarget, Swap  # noqa: E402,F401  (and a var's lifetime)
+Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle, Reveal, Do,
+             CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt, Retarget,
+             Swap, ChooseEach]
 
 # ---------------------------------------------------------------- declarations
 
@@ -506,6 +508,7 @@ class VarDecl:
     unlimited: bool
     cites: tuple[Cite, ...]
     span: Span
+    until: "Lifetime | None" = None     # `until w(…) [for x]`: the value lasts until w opens (ast_statements.py)
 
 
 @dataclass(frozen=True, slots=True)

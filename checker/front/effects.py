@@ -59,6 +59,10 @@ class Effects:
                         reads |= self.reads_expr(n.what)
                 elif isinstance(n, ast.Shuffle):
                     writes.add(n.target.name)
+                elif isinstance(n, ast.Swap):
+                    writes |= self._swapped(n)
+                elif isinstance(n, ast.ChooseEach):
+                    writes.add(n.target.name)
                 elif isinstance(n, (ast.Do, ast.CallProc)):
                     name = n.action if isinstance(n, ast.Do) else n.name
                     if name in seen:
@@ -70,6 +74,14 @@ class Effects:
                 elif isinstance(n, (ast.Name, ast.Index, ast.Call, ast.Can)):
                     reads |= self.reads_expr(n)
         return reads, writes, adds
+
+    def _swapped(self, s: ast.Swap) -> set:
+        """The zones a `swap` changes: the two zones it names, or, for two cards, any zone (where they are)."""
+        named = [e.id if isinstance(e, ast.Name) else getattr(e.obj, "id", None) if isinstance(e, ast.Index) else None
+                 for e in (s.left, s.right)]
+        if all(n in self.p.zones for n in named):
+            return set(named)
+        return set(self.p.zones)
 
     def _body(self, name: str, action: bool):
         if not action:

@@ -33,7 +33,7 @@ STATEMENTS = (
     "stop", "cancel", "log", "when", "limit", "once", "per", "round", "unlimited", "mandatory", "by", "over", "include",
     "with", "where", "secretly", "optionally", "at", "random", "top", "bottom", "of", "pile", "powers", "finish",
     "in", "is", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret", "directions", "via",
-    "hook", "after", "add", "as", "tagged", "expect",
+    "hook", "after", "add", "as", "tagged", "expect", "retarget", "swap", "each", "chooses", "into",
 )
 CONSTANTS = ("true", "false", "none")
 AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",

@@ -8,6 +8,7 @@ their position.
 from __future__ import annotations
 
 import dataclasses
+import typing
 
 import lark
 from lark import Transformer, v_args
@@ -16,6 +17,7 @@ from lark.exceptions import VisitError
 
 from checker.front import ast
 from checker.front import example_ast as ex
+from checker.front.lower_statements import StatementsLowering
 from checker.base.diagnostics import Reporter
 from checker.base.source import Span
 
@@ -69,7 +71,7 @@ def _all(children, cls):
 
 
 @v_args(meta=True)
-class _Lower(Transformer):
+class _Lower(StatementsLowering):
     def __init__(self, file: str):
         super().__init__(visit_tokens=False)
         self.file = file
@@ -186,11 +188,11 @@ class _Lower(Transformer):
 
     def var_decl(self, meta, c):
         index = _pick(c, "index")
-        rest = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite))]
+        rest = [x for x in c[1:] if not isinstance(x, (_Tagged, ast.Cite, ast.Lifetime))]
         type_ = rest[0]
         default = rest[1] if len(rest) > 1 else None
         return ast.VarDecl(str(c[0]), index, type_, default, _pick(c, "vis", "public"), _pick(c, "doc"),
-                           False, False, _all(c, ast.Cite), self.span(meta))
+                           False, False, _all(c, ast.Cite), self.span(meta), next(iter(_all(c, ast.Lifetime)), None))
 
     def counter_decl(self, meta, c):
         int_type = ast.TypeName("Int", self.span(meta))
@@ -739,9 +741,7 @@ for _kind in ("rule", "card", "constraint", "invariant", "configuration", "proce
               "decision", "var", "window"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
-_STMT_TYPES = (ast.Let, ast.SetVar, ast.Reset, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat,
-               ast.Transfer, ast.Move, ast.Draw, ast.Shuffle, ast.Reveal, ast.Do, ast.CallProc, ast.Signal,
-               ast.Offer, ast.EndTurn, ast.Stop, ast.Cancel, ast.Log, ast.CiteStmt, ast.DecisionStmt, ast.HookStmt)
+_STMT_TYPES = typing.get_args(ast.Stmt)
 
 
 def _is_stmt(x) -> bool:

@@ -344,9 +344,10 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:
                 collector.add(decl, directory)
-    from checker.front import hooks, tags         # they read the Program this module defines
+    from checker.front import hooks, lifetimes, tags         # they read the Program this module defines
     hooks.expand(collector.program, reporter)
     tags.expand(collector.program, reporter)
+    lifetimes.expand(collector.program, reporter)
     return collector.program
 
 

@@ -559,3 +559,4 @@ def typecheck(program: Program, reporter: Reporter) -> Typed:
 
 
 from checker.front import typecheck_shapes as shapes  # noqa: E402  (registers its handlers; used above at run time)
+from checker.front import typecheck_statements  # noqa: E402,F401  (registers retarget, swap, each … chooses)

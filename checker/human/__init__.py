@@ -127,6 +127,9 @@ class Table:
             return f"  {words.player(event['player'], capital=True)} {verb} « {summary} » ({event['card']})"
         if kind == "cancel":
             return f"  {capitalize(words.action_in_general(event['action']))} : n'a pas lieu, l'action est contrée."
+        if kind == "retarget":
+            return (f"  {capitalize(words.action_in_general(event['action']))} : n'a pas lieu, son auteur choisit "
+                    f"de nouveau (son pouvoir n'est pas utilisé).")
         if kind == "decision":
             if event["player"] == self.seat:
                 return None                      # the person's own answer: already on the screen

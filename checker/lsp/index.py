@@ -24,7 +24,7 @@ from checker.base.diagnostics import Reporter
 from checker.base.registry import registrar
 from checker.base.source import Span
 from checker.front.typecheck import BUILTIN_FUNCTIONS, BUILTIN_NAMES, Checker
-from checker.front.types import Coll, KindT, Opt, Ty, element
+from checker.front.types import PLAYER, Coll, KindT, Opt, Ty, element
 
 __all__ = ["Symbol", "Occurrence", "Binding", "Index", "build_index", "GLOBAL_KINDS"]
 
@@ -408,6 +408,16 @@ def _(x: _Indexer, s: ast.Repeat, scope: Scope, end: Span) -> None:
     x.expr(s.until, inner)
 
 
+@_stmt(ast.ChooseEach)
+def _(x: _Indexer, s: ast.ChooseEach, scope: Scope, end: Span) -> None:
+    """`each p in ps chooses v in coll [where …] into t[p]`: p and v are the statement's own names."""
+    x.expr(s.players, scope)
+    who = x.bind(scope, s.player, x.find(s.span, s.player, "each"), PLAYER, s.span, "each")
+    x.expr(s.coll, who)
+    x.expr(s.where, x.bind(who, s.var, x.find(s.span, s.var, "chooses"), _element(x, s.coll), s.span, "choose"))
+    x.lvalue(s.target, who)
+
+
 @_stmt(ast.Transfer)
 def _(x: _Indexer, s: ast.Transfer, scope: Scope, end: Span) -> None:
     x.expr(s.amount, scope)
@@ -445,7 +455,7 @@ def _children(*fields: str) -> Callable:
 for _node, _fields in ((ast.Index, ("obj", "index")), (ast.Unary, ("operand",)), (ast.Binary, ("left", "right")),
                        (ast.IfExpr, ("cond", "then", "else_")), (ast.SetLit, ("items",))):
     _expr(_node)(_children(*_fields))
-for _node, _fields in ((ast.Reveal, ("what", "to")), (ast.Log, ("args",))):
+for _node, _fields in ((ast.Reveal, ("what", "to")), (ast.Log, ("args",)), (ast.Swap, ("left", "right"))):
     _stmt(_node)(_children(*_fields))
 
 

@@ -14,6 +14,7 @@ from checker.prose.core import Ctx, Prose, Step, UnsupportedNode, cites_of, flat
 from checker.prose.french import (Lexicon, Term, capitalize, contract, humanize, indefinite, plural, rst_escape)
 from checker.prose import exprs  # noqa: F401,E402  (registers the expression handlers)
 from checker.prose import statements  # noqa: F401,E402  (registers the statement handlers)
+from checker.prose import simultaneous  # noqa: F401,E402  (retarget, swap, each … chooses)
 from checker.prose import shapes  # noqa: F401,E402  (registers grids, records and searches)
 from checker.prose import heads  # noqa: F401,E402  (provides the rule heads' table)
 

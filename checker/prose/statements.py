@@ -106,7 +106,7 @@ def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx, negative: bool = False, word: st
     term = p.lex.terms.get(lv.name)
     if negative and term is not None:
         return p.fill(term.text, args, ctx, True, word)
-    return p.term_text(lv.name, args, ty, ctx)
+    return p.term_text(lv.name, args, ty, ctx, negative=negative)   # a Bool with no term: « … n'est pas vrai »
 
 
 @_stmt(ast.SetVar)

@@ -21,11 +21,20 @@ from checker.front import ast
 from checker.runtime.codegen import Scope, names_in
 from checker.runtime.state import Abort, StopProc
 
-__all__ = ["CardState", "Cancel"]
+__all__ = ["CardState", "Cancel", "Retarget", "Redirected"]
 
 
 class Cancel(Exception):
     """`cancel`: raised in a reaction, caught where the window was opened."""
+
+
+class Retarget(Cancel):
+    """`retarget`: a cancel that also gives the actor's power back (see :class:`Redirected`)."""
+
+
+class Redirected(Abort):
+    """The action a reaction retargeted: its `do` stops as a cancelled one does, and the power that did it
+    catches this to give its use back (:meth:`checker.runtime.engine.Engine.run_power`)."""
 
 
 class CardState:
@@ -148,14 +157,18 @@ class CardState:
     # ---------------------------------------------------------------- before an action
     def before(self, action: str, args: tuple):
         """Open the windows of ``action``'s hooks; the hooks fired (to pass to :meth:`after`), or None when a
-        reaction cancelled the action."""
+        reaction cancelled the action (Redirected when it retargeted it)."""
         fired = []
         for hook, window_args in self.hooks.get(action, ()):
             if id(hook) in self.firing:
                 continue
-            if self.E.signal(hook.window, window_args(args)):
+            closed = self.E.signal(hook.window, window_args(args))
+            if closed:
                 self.after(fired)
-                self.E.event("cancel", action=action, window=hook.window)
+                retarget = isinstance(closed, Retarget)
+                self.E.event("retarget" if retarget else "cancel", action=action, window=hook.window)
+                if retarget:
+                    raise Redirected()
                 return None
             fired.append(id(hook))
             self.firing.add(id(hook))

@@ -16,7 +16,7 @@ from typing import Callable
 from checker.front import ast
 from checker.base.registry import registrar
 from checker.base.limits import MAX_LOOP
-from checker.runtime.cards import Cancel
+from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -67,7 +67,7 @@ class Compiler:
         self.types = engine.typed.types
         self.gen = g = Generator(engine)
         g.ns.update({"UNSET": UNSET, "_NOTHING": _NOTHING, "Abort": Abort, "EndTurn": EndTurn, "StopProc": StopProc,
-                     "Cancel": Cancel, "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP, "_ONCE": (None,),
+                     "Cancel": Cancel, "Retarget": Retarget, "_snapshot": _snapshot, "MAX_LOOP": MAX_LOOP, "_ONCE": (None,),
                      "DEFS": engine.defs})
         self.context = ""       # what is being compiled, for the prompts of choices ("power (Card)")
         self.bound: frozenset = frozenset()   # the local names of the body being compiled

@@ -14,9 +14,10 @@ import dataclasses
 from typing import Callable, Sequence
 
 from checker.front import ast
-from checker.runtime.cards import Cancel, CardState
+from checker.runtime.cards import Cancel, CardState, Redirected
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
+from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime import shapes
@@ -514,16 +515,24 @@ class Engine(Showing):
         return power.requires is None or bool(power.requires(env))
 
     def run_power(self, power: Power, player: int, card: int, env: dict) -> None:
-        self.st.uses[(player, card, power.name)] = (self.st.turn, self.st.round)
+        key = (player, card, power.name)
+        before = self.st.uses.get(key)
+        self.st.uses[key] = (self.st.turn, self.st.round)
         self.event("power", player=player, card=self.show_card(card), power=power.name)
         try:
             power.body(env)
+        except Redirected:              # `retarget`: the power is given back, its actor chooses again
+            if before is None:
+                del self.st.uses[key]
+            else:
+                self.st.uses[key] = before
         except (Abort, StopProc):
             pass
 
-    def signal(self, window: str, args: tuple) -> bool:
+    def signal(self, window: str, args: tuple):
         """Open ``window``: every card with a controller (and active) reacts, in order, then every card
-        imitating one that reacts.  True when a reaction cancelled (the rest of the window is skipped)."""
+        imitating one that reacts.  The Cancel (truthy; a Retarget for `retarget`) when a reaction cancelled
+        (the rest of the window is skipped), else False."""
         reactions = self._reactions.get(window, ())
         cards = self.cards
         active = cards.active
@@ -547,8 +556,8 @@ class Engine(Showing):
                     if not yes:
                         continue
                 self.run_power(power, player, card, env)
-        except Cancel:
-            return True
+        except Cancel as closed:
+            return closed           # truthy: a Retarget says the actor chooses again
         return False
 
     def offered_powers(self, card) -> list[Power]:

@@ -128,3 +128,27 @@ class State:
         """Does zone ``name[index]`` hold a card of definition ``key``?"""
         counts = self.counts.get((name, index))
         return bool(counts and counts.get(key))
+
+    def exchange(self, a: int, b: int, piles: frozenset) -> None:
+        """`swap a with b`: each card takes the other's place.  When one is in a pile (``piles``: their names),
+        each takes the other's position; between two sets, ``a`` moves, then ``b`` (as two `move`s would)."""
+        wa, wb = self.where.get(a), self.where.get(b)
+        if a == b or wa is None or wb is None:
+            return
+        if wa[0] not in piles and wb[0] not in piles:
+            self.put(a, wb[0], wb[1], "top")
+            self.put(b, wa[0], wa[1], "top")
+            return
+        self.version += 1
+        za, zb = self.zone(*wa), self.zone(*wb)
+        ia, ib = za.index(a), zb.index(b)
+        za[ia], zb[ib] = b, a
+        self.where[a], self.where[b] = wb, wa
+        if wa != wb:
+            ka, kb = self.defs[a], self.defs[b]
+            for where, gone, come in ((wa, ka, kb), (wb, kb, ka)):
+                counts = self.counts[where]
+                counts[gone] -= 1
+                counts[come] = counts.get(come, 0) + 1
+            if wa[0] in self.watched or wb[0] in self.watched:
+                self.dirty = True

@@ -65,9 +65,10 @@ class Scopes:
                 continue
             if recent:
                 cites, recent = tuple(recent), []
-            if isinstance(s, (ast.Choose, ast.ChooseSubset, ast.Offer)):
-                self.at[id(s)] = dict(names)
-                self.bound[id(s)] = set(bound)
+            if isinstance(s, (ast.Choose, ast.ChooseSubset, ast.Offer, ast.ChooseEach)):
+                each = {s.player: PLAYER} if isinstance(s, ast.ChooseEach) else {}   # who chooses, at that point
+                self.at[id(s)] = {**names, **each}
+                self.bound[id(s)] = set(bound) | set(each)
                 self.where[id(s)] = owner
                 self.sites[str(s.span)] = s
                 self.cites[id(s)] = cites

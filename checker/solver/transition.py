@@ -750,5 +750,10 @@ def _cut(t: Transition, s: ast.Offer, env, guard):
     t.cut(guard, s.span, "an offer (a decision point)")
 
 
+# `swap` and `each … chooses` (checker/solver/transition_statements.py); `retarget` is not encoded there yet
+from checker.solver.transition_statements import NOT_ENCODED_MORE, register  # noqa: E402
+register(_on, Choice)
+
 STATEMENT_FORMS = tuple(sorted(c.__name__ for c in _STMT))
 NOT_ENCODED = ("Repeat", "Offer")
+NOT_ENCODED = NOT_ENCODED + NOT_ENCODED_MORE

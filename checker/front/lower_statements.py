@@ -1,0 +1,28 @@
+"""Lowering of the statements of :mod:`checker.front.ast_statements` (`retarget`, `swap`, `each … chooses`):
+a mixin of :mod:`checker.front.lower`'s transformer."""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from checker.front import ast
+
+__all__ = ["StatementsLowering"]
+
+
+@v_args(meta=True)
+class StatementsLowering(Transformer):
+    def retarget_stmt(self, meta, c):
+        return ast.Retarget(self.span(meta))
+
+    def swap_stmt(self, meta, c):
+        return ast.Swap(c[0], c[1], self.span(meta))
+
+    def choose_each(self, meta, c):
+        where = c[4] if len(c) == 6 else None
+        return ast.ChooseEach(str(c[0]), c[1], str(c[2]), c[3], where, c[-1], self.span(meta))
+
+    def lifetime(self, meta, c):
+        binders = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "names"), ())
+        index = str(c[-1]) if len(c) > 1 and not isinstance(c[-1], tuple) else None
+        return ast.Lifetime(str(c[0]), binders, index, self.span(meta))

@@ -1,0 +1,141 @@
+"""The Z3 encoding of `swap` and `each … chooses` (:mod:`checker.front.ast_statements`), and the reason
+`retarget` is not encoded; :mod:`checker.solver.transition` registers them (:func:`register`), so this module
+does not import it.
+
+- `swap` of two zones: the cards of each (as they are before) go to the other — two moves, each of a snapshot,
+  so a card is moved once; nothing happens when both name the same zone.  `swap` of two cards: for each zone
+  of their kind, each card goes there — at the index where the other was — when the other was in it before
+  (one move per zone, its index a term, not one per cell).  A card's name (not a physical card)
+  or none is the interpreter's failure.
+- `each p in ps chooses x in coll … into v[p]`: one unknown per player, in the order of ``ps``, ranging over the
+  options read with ``p`` bound on the state before any choice (the interpreter changes nothing until all have
+  chosen); a player with no option stops the body, as a `choose` does; then every cell is written.
+- `retarget` gives the actor's power back: that use is a cell the transition writes in :meth:`Transition.power`
+  before the body runs, and giving it back would need the power's encoding to catch the window's outcome.  It is
+  not encoded yet: a body that reaches one is *undecided*, located (``NOT_ENCODED``).
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker.front import ast
+from checker.front.types import Coll, KindT
+from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, as_bool, is_const
+
+__all__ = ["register", "NOT_ENCODED_MORE"]
+
+ABORT = "abort"         # transition.ABORT
+NOT_ENCODED_MORE = ("Retarget",)
+
+
+def _place(name: str, span) -> ast.Place:
+    return ast.Place(ast.LValue(name, None, span), "any", span)
+
+
+def _zone_of(t, e: ast.Expr, env):
+    """(name, index value) of a zone written as an expression."""
+    if isinstance(e, ast.Name):
+        return e.id, None
+    index = t.expr(e.index, env)
+    if isinstance(t.enc.zone_index_types[e.obj.id], KindT):
+        index = t.enc.physical(index, e.span)
+    return e.obj.id, index
+
+
+def _swap_zones(t, s: ast.Swap, env, guard) -> None:
+    enc = t.enc
+    (na, ia), (nb, ib) = _zone_of(t, s.left, env), _zone_of(t, s.right, env)
+    same = False
+    if na == nb:
+        same = True if ia is None else EQ(ia, ib)
+    guard = AND(guard, NOT(same), t.running)
+    if is_const(guard) and not guard:
+        return
+    cards_a, cards_b = enc.zone(na, ia, s.span), enc.zone(nb, ib, s.span)     # both read before anything moves
+    for g, inst in cards_a:
+        t.move(inst, _place(nb, s.span), ib, AND(guard, g), s.span)
+    for g, inst in cards_b:
+        t.move(inst, _place(na, s.span), ia, AND(guard, g), s.span)
+
+
+def _swap_cards(t, s: ast.Swap, env, guard) -> None:
+    enc = t.enc
+    kind = enc.type_of(s.left).name
+    a, b = t.expr(s.left, env), t.expr(s.right, env)
+    bad = OR(*(enc.eq(x, inst) for x in (a, b) for inst in enc.possible(x, kind) if inst == NONE or inst < 0))
+    t.fail(AND(guard, bad), s.span, "only a physical card can move (this is a card's name)")
+    guard = AND(guard, t.running)
+    if is_const(guard) and not guard:
+        return
+
+    def at(card, zone, key):
+        return OR(*(AND(enc.eq(card, inst), t.store.member(zone, key, inst)) for inst in enc.possible(card, kind)
+                    if inst != NONE and inst >= 0))
+
+    def where(keys, tests):
+        """The index of the zone a card is in: the key whose test holds (one at most)."""
+        if keys == [None]:
+            return None
+        out = keys[-1]
+        for k, test in reversed(list(zip(keys[:-1], tests[:-1]))):
+            out = ITE(test, k, out)
+        return out
+
+    before = []             # per zone of the kind: is each card in it, and at which index (before either moves)
+    for z in [z for z, zk in enc.zone_kind.items() if zk == kind]:
+        keys = t.zone_keys(z, s.span)
+        in_a, in_b = [at(a, z, k) for k in keys], [at(b, z, k) for k in keys]
+        before.append((z, OR(*in_a), where(keys, in_a), OR(*in_b), where(keys, in_b)))
+    for z, a_there, a_index, b_there, b_index in before:
+        for card, there, index in ((a, b_there, b_index), (b, a_there, a_index)):
+            if not (is_const(there) and not there):         # a zone the other card cannot be in: no move
+                t.move(card, _place(z, s.span), index, AND(guard, there), s.span)
+
+
+def _swap(t, s: ast.Swap, env, guard) -> None:
+    if isinstance(t.enc.type_of(s.left), Coll):
+        _swap_zones(t, s, env, guard)
+    else:
+        _swap_cards(t, s, env, guard)
+
+
+def register(on, choice) -> None:
+    """Register the encoders in transition's table (``on``); ``choice`` is its :class:`Choice`."""
+
+    def _choose_each(t, s: ast.ChooseEach, env, guard) -> None:
+        enc = t.enc
+        ty = enc.type_of(s.coll)
+        elem = ty.elem if isinstance(ty, Coll) else ty
+        picked = []
+        players = enc.coll(s.players, env)
+        enc.spend(len(players), s.span)
+        for g, player in players:
+            here = AND(guard, g, t.running)
+            if is_const(here) and not here:
+                continue
+            penv = {**env, s.player: player}
+            options = []
+            for og, x in enc.coll(s.coll, penv):
+                if is_const(og) and not og:
+                    continue
+                ok = True if s.where is None else t.expr(s.where, {**penv, s.var: x})
+                options.append((AND(og, ok), x))
+            t.checked_partial(here)
+            some = OR(*(og for og, _ in options))
+            t.raise_(ABORT, AND(here, NOT(some)))
+            if is_const(some) and not some:
+                return
+            chosen = AND(here, some)
+            value, inside = enc.fresh(t.fresh_name(f"{s.var} ({s.player})"), elem, options)
+            bound = z3.Implies(as_bool(chosen), as_bool(inside))
+            t.constraints.append(bound)
+            t.choices.append(choice(s.span, s.var, value, chosen, options, type=elem, chosen=chosen, inside=inside,
+                                    bound=(bound,)))
+            picked.append((g, penv, value))
+        for g, penv, value in picked:        # all have chosen: the cells are written together
+            t.write_var(s.target, value, penv, AND(guard, g, t.running), s.span)
+
+    on(ast.Swap)(_swap)
+    on(ast.ChooseEach)(_choose_each)
+
