@@ -32,6 +32,8 @@ counterexample may need a state no game reaches.
 
 from __future__ import annotations
 
+import typing
+
 import z3
 
 from checker.front import ast
@@ -39,6 +41,7 @@ from checker.conflicts.findings import Finding
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
 from checker.solver.transition import Transition
+from checker.front.types import KindT
 
 __all__ = ["broken_invariants", "uncovered_procedures", "move_writes", "STATUSES"]
 
@@ -47,6 +50,17 @@ STATUSES = ("unchanged", "proven", "broken", "undecided")
 
 
 # ==================================================================== the frame
+
+# what a statement may write, for the frame above: those that write nothing the state keeps (vars, zones, uses);
+# the others are handled one by one, and one of neither kind (a statement added to the language later) is taken
+# to write everything, so that an invariant is never called unchanged by a move that changes what it reads
+_STATEMENTS = frozenset(typing.get_args(ast.Stmt))
+_WRITES_NOTHING = frozenset({ast.Let, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Repeat, ast.Reveal,
+                             ast.Offer, ast.EndTurn, ast.Stop, ast.Cancel, ast.Log, ast.CiteStmt, ast.DecisionStmt,
+                             ast.HookStmt})
+_HANDLED = (ast.SetVar, ast.Reset, ast.Transfer, ast.Move, ast.Draw, ast.Shuffle, ast.Do, ast.CallProc, ast.Signal,
+            ast.Swap, ast.ChooseEach, ast.Retarget)
+
 
 def move_writes(search, stmts, follow_calls: bool = True) -> tuple[set, set, bool]:
     """(vars, zones, used) that ``stmts`` may write, with what they call and the reactions to the windows they
@@ -73,6 +87,23 @@ def move_writes(search, stmts, follow_calls: bool = True) -> tuple[set, set, boo
                 zones |= kinds.get(p.zones[n.dest.target.name].kind.name, set())
             elif isinstance(n, ast.Shuffle):
                 zones.add(n.target.name)
+            elif isinstance(n, ast.Swap):           # the cards' kinds' zones (or the two zones' kind's)
+                for side in (n.left, n.right):
+                    ty = E.typed.types.get(id(side))
+                    ty = getattr(ty, "inner", ty)
+                    ty = getattr(ty, "elem", ty)
+                    if isinstance(ty, KindT) and ty.name in kinds:
+                        zones |= kinds[ty.name]
+                    else:                           # not known: every zone
+                        zones |= set(p.zones)
+            elif isinstance(n, ast.ChooseEach):
+                vars_.add(n.target.name)
+            elif isinstance(n, ast.Retarget):       # the power is given back
+                used = True
+            elif type(n) in _STATEMENTS and type(n) not in _WRITES_NOTHING and not isinstance(n, _HANDLED):
+                vars_ |= set(p.vars)                # a statement this analysis does not know: it may write anything
+                zones |= set(p.zones)
+                used = True
             elif isinstance(n, ast.Do) and ("do", n.action) not in seen:
                 seen.add(("do", n.action))
                 todo.extend(_action_parts(p, n.action))
