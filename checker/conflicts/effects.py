@@ -26,7 +26,7 @@ from checker.conflicts.findings import Finding
 from checker.solver.transition import Transition
 from checker.front.types import KindT
 
-__all__ = ["effect_failures", "MAX_WINDOWS", "MAX_STEPS"]
+__all__ = ["effect_failures", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
 # the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
 # window opened deeper is where the effect stops being followed: reported as undecided, never as safe)
@@ -166,10 +166,9 @@ def _place(search, enc, label, decl, move, card, t, span, failures, formulas) ->
                     (label,), (span, decl.span), unknown=reason)]
 
 
-def _found(search, enc, model, label, decl, move, card, t, span, failures) -> Finding:
-    """The finding of a model where the move fails at ``span``, with its witness replayed."""
-    finding = Finding("effect-failure", f"{label}: a legal move whose effect cannot complete — {failures[0].reason}",
-                      (label,), (span, decl.span))
+def write_witness(search, enc, model, finding: Finding, move, t) -> None:
+    """The finding's witness from ``model``: the state file, the move (``move``: (action, args), or None for a
+    power), the situation, and the choices made inside the effect ``t``."""
     # a cell read at index `none` (an `only(…)` that found nothing, used as an index) is no cell of a state
     made = enc.cells.made
     nowhere = {k: made.pop(k) for k in list(made) if _nowhere(enc, k)}
@@ -178,6 +177,13 @@ def _found(search, enc, model, label, decl, move, card, t, span, failures) -> Fi
     finally:
         made.update(nowhere)
     finding.situation = finding.situation + _choices(enc, model, t)
+
+
+def _found(search, enc, model, label, decl, move, card, t, span, failures) -> Finding:
+    """The finding of a model where the move fails at ``span``, with its witness replayed."""
+    finding = Finding("effect-failure", f"{label}: a legal move whose effect cannot complete — {failures[0].reason}",
+                      (label,), (span, decl.span))
+    write_witness(search, enc, model, finding, move, t)
     if finding.witness is not None:
         from checker.conflicts.replay import replay_failure
         finding.confirmed, finding.replayed = replay_failure(

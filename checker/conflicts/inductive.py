@@ -406,20 +406,14 @@ def _bounded(search, enc, domain, legal, t, cards) -> tuple:
 
 def _found(search, enc, model, label, decl, move, card, t, inv) -> Finding:
     """The finding of a model where the move breaks ``inv``, with its witness replayed."""
-    from checker.conflicts.effects import _answers, _choices, _nowhere
+    from checker.conflicts.effects import _answers, write_witness
     where = next((span for g, span, h in t.checks
                   if z3.is_true(model.eval(as_bool(AND(g, NOT(AND(*h[inv.name])))), model_completion=True))), None)
     at = "right after the move" if where is None else f"at the decision {where}"
     finding = Finding("invariant-broken", f"{label}: from a state that meets every invariant, a legal move breaks "
                                           f"the invariant {inv.name} ({at})",
                       (label, inv.name), (decl.span, inv.span), _cites(inv))
-    made = enc.cells.made
-    nowhere = {k: made.pop(k) for k in list(made) if _nowhere(enc, k)}
-    try:
-        search._witness(enc, model, finding, move[0] if move else None, move[1] if move else ())
-    finally:
-        made.update(nowhere)
-    finding.situation = finding.situation + _choices(enc, model, t)
+    write_witness(search, enc, model, finding, move, t)
     if finding.witness is not None:
         from checker.conflicts.replay import replay_invariant
         finding.confirmed, finding.replayed = replay_invariant(

@@ -3,6 +3,8 @@ made with the choices of the model, and what the interpreter does compared with 
 
 from __future__ import annotations
 
+import contextlib
+
 from checker.front import ast
 from checker.runtime.engine import Engine, Power
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
@@ -58,13 +60,9 @@ def _same(engine: Engine, option, value) -> bool:
     return option == value
 
 
-def replay_failure(search, witness: dict, move: dict | None, power: tuple | None, answers: dict,
-                   failure_span) -> tuple[bool | None, str]:
-    """(does the interpreter stop with an error at ``failure_span`` when it makes the move on the witness?,
-    what it did).  ``move``: an action's move file; ``power``: (card name, power name) used by its holder
-    instead; ``answers``: statement location -> the values the witness chooses there (card names, players,
-    yes/no, None for nothing).  None: the witness does not load, or the interpreter asks a decision the
-    witness does not answer."""
+def _loaded(search, witness: dict, move: dict | None, power: tuple | None):
+    """(the judge's engine with ``witness`` loaded, a function making the move on it), or (None, why not).
+    ``move``: an action's move file; ``power``: (card name, power name) used by its holder instead."""
     from checker.solver.statefile import StateFileError, load_move, load_state
     engine, scopes = judge(search)
     try:
@@ -74,21 +72,43 @@ def replay_failure(search, witness: dict, move: dict | None, power: tuple | None
     except (StateFileError, ValueError) as exc:
         return None, f"the witness does not load: {exc}"
     engine.invalidate()
-    saved_agents, saved_recording = engine.agents, engine.recording
+    if move is not None:
+        return engine, lambda: engine.perform(action, args)
+    card_name, power_name = power
+    definition = engine.def_ids[card_name]
+    card = next((c for c in engine.instances.get(definition, ()) if engine.controller(c) is not None), None)
+    if card is None:
+        return None, f"nobody holds \"{card_name}\" on the witness"
+    runtime = next(x for x in engine.powers_of[definition] if x.name == power_name)
+    holder = engine.controller(card)
+    return engine, lambda: engine.run_power(runtime, holder, card, {"me": holder, "this": card})
+
+
+@contextlib.contextmanager
+def _answering(engine: Engine, answers: dict):
+    """Within: every player answers as the witness chose (:class:`_Witnessed`), and nothing is recorded."""
+    saved = engine.agents, engine.recording
     engine.agents = [_Witnessed(engine, answers)] * engine.st.n
     engine.recording = False
     try:
-        if move is not None:
-            engine.perform(action, args)
-        else:
-            card_name, power_name = power
-            definition = engine.def_ids[card_name]
-            card = next((c for c in engine.instances.get(definition, ()) if engine.controller(c) is not None), None)
-            if card is None:
-                return None, f"nobody holds \"{card_name}\" on the witness"
-            runtime = next(x for x in engine.powers_of[definition] if x.name == power_name)
-            holder = engine.controller(card)
-            engine.run_power(runtime, holder, card, {"me": holder, "this": card})
+        yield
+    finally:
+        engine.agents, engine.recording = saved
+
+
+def replay_failure(search, witness: dict, move: dict | None, power: tuple | None, answers: dict,
+                   failure_span) -> tuple[bool | None, str]:
+    """(does the interpreter stop with an error at ``failure_span`` when it makes the move on the witness?,
+    what it did).  ``move``: an action's move file; ``power``: (card name, power name) used by its holder
+    instead; ``answers``: statement location -> the values the witness chooses there (card names, players,
+    yes/no, None for nothing).  None: the witness does not load, or the interpreter asks a decision the
+    witness does not answer."""
+    engine, make = _loaded(search, witness, move, power)
+    if engine is None:
+        return None, make
+    try:
+        with _answering(engine, answers):
+            make()
     except SpecRuntimeError as exc:
         same = exc.span is not None and failure_span is not None and _where(exc.span) == _where(failure_span)
         return same, f"the interpreter stops: {exc.message} ({exc.span})"
@@ -96,8 +116,6 @@ def replay_failure(search, witness: dict, move: dict | None, power: tuple | None
         return None, "the interpreter reaches an offer the witness does not answer"
     except (Abort, StopProc, EndTurn):
         return False, "the interpreter completes the move (it stops early, without an error)"
-    finally:
-        engine.agents, engine.recording = saved_agents, saved_recording
     return False, "the interpreter completes the move without an error"
 
 
@@ -106,42 +124,21 @@ def replay_invariant(search, witness: dict, move: dict | None, power: tuple | No
     """(does the interpreter, making the move on ``witness``, break ``invariant`` — stop on it at a decision
     inside the move, or find it broken right after?, what it did); the arguments as :func:`replay_failure`'s.
     None: the witness does not load, or the interpreter asks a decision the witness does not answer."""
-    from checker.solver.statefile import StateFileError, load_move, load_state
-    engine, scopes = judge(search)
-    try:
-        loaded = load_state(engine, witness, scopes)
-        if move is not None:
-            (_, action, args), _ = load_move(loaded, move)
-    except (StateFileError, ValueError) as exc:
-        return None, f"the witness does not load: {exc}"
-    engine.invalidate()
-    saved_agents, saved_recording = engine.agents, engine.recording
-    engine.agents = [_Witnessed(engine, answers)] * engine.st.n
-    engine.recording = False
+    engine, make = _loaded(search, witness, move, power)
+    if engine is None:
+        return None, make
     broke = f"the game broke the invariant {invariant}"
     try:
-        try:
-            if move is not None:
-                engine.perform(action, args)
-            else:
-                card_name, power_name = power
-                definition = engine.def_ids[card_name]
-                card = next((c for c in engine.instances.get(definition, ()) if engine.controller(c) is not None),
-                            None)
-                if card is None:
-                    return None, f"nobody holds \"{card_name}\" on the witness"
-                runtime = next(x for x in engine.powers_of[definition] if x.name == power_name)
-                holder = engine.controller(card)
-                engine.run_power(runtime, holder, card, {"me": holder, "this": card})
-        except (Abort, StopProc, EndTurn):
-            pass
+        with _answering(engine, answers):
+            try:
+                make()
+            except (Abort, StopProc, EndTurn):
+                pass
         broken = [inv.name for inv in engine.broken_invariants()]
     except SpecRuntimeError as exc:
         return exc.message.startswith(broke), f"the interpreter stops: {exc.message} ({exc.span})"
     except _Unanswered:
         return None, "the interpreter reaches an offer the witness does not answer"
-    finally:
-        engine.agents, engine.recording = saved_agents, saved_recording
     if invariant in broken:
         return True, f"after the move, the interpreter finds {', '.join(broken)} broken"
     return False, ("after the move, the interpreter finds every invariant holding" if not broken else
