@@ -71,20 +71,12 @@ def order(p, ref, ctx: Ctx) -> None:
 def names_players(p, power: ast.PowerDecl) -> bool:
     """Does the power's text introduce a player of its own (a loop, a choice, a `let`), which « ce joueur »
     would also name?"""
-    stack: list = [power.requires, power.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (tuple, list)):
-            stack.extend(node)
-            continue
-        if not dataclasses.is_dataclass(node):
-            continue
+    for node in ast.walk((power.requires, tuple(power.body))):
         source = getattr(node, "coll", None) if hasattr(node, "var") else \
             node.value if isinstance(node, ast.Let) else None
         ty = p.types.get(id(source)) if source is not None else None
         if is_player(ty.elem if isinstance(ty, Coll) else ty):
             return True
-        stack.extend(getattr(node, f.name) for f in dataclasses.fields(node) if f.name != "span")
     return False
 
 
