@@ -44,37 +44,6 @@ nn.functional = _types.ModuleType("torch.nn.functional")
 nn.Module = object
 '''
 
-PEER_GAMES = '''
-import random, sys, time
-sys.path[:0] = [{stub!r}, {peer!r}]
-from game.game import Game
-def play(seed):
-    random.seed(seed)
-    game = Game()
-    game.setup_round()
-    winner = False
-    while not winner:
-        winner = random.choice(game.get_options_from_state()).carry_out(game)
-for seed in range({first}, {first} + {games}):
-    play(seed)
-'''
-
-OUR_GAMES = '''
-import sys
-sys.path.insert(0, {root!r})
-from pathlib import Path
-from checker.front.check import check_paths
-from checker.front.configurations import select
-from checker.runtime import Engine, RandomAgent
-result = check_paths([Path({spec!r})])
-selection = select(result.program, result.program.configurations[{config!r}], {players})
-engine = Engine(result.typed)
-engine.recording = False
-for seed in range({first}, {first} + {games}):
-    engine.play(selection.cards, {players}, seed, [RandomAgent(seed * 100 + i) for i in range({players})])
-'''
-
-
 def _stub(folder: Path) -> Path:
     package = folder / "torch"
     (package / "nn").mkdir(parents=True, exist_ok=True)
@@ -94,10 +63,22 @@ def _children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _in_process(peer: Path, stub: Path, games: int, rounds: int) -> tuple[float, float]:
-    """CPU seconds for ``games`` games of each (ours, the peer's), alternated in ``rounds`` blocks."""
-    sys.path[:0] = [str(stub), str(peer), str(ROOT)]
-    from game.game import Game                               # the peer's
+def _player(name: str, peer: Path, stub: Path):
+    """``play(seed)``: one random 6-player game, ours (``name`` "ours") or the peer's, played in this process
+    (only that side is imported)."""
+    if name == "peer":
+        sys.path[:0] = [str(stub), str(peer)]
+        from game.game import Game
+
+        def theirs(seed: int) -> None:
+            random.seed(seed)
+            game = Game()
+            game.setup_round()
+            winner = False
+            while not winner:
+                winner = random.choice(game.get_options_from_state()).carry_out(game)
+        return theirs
+    sys.path.insert(0, str(ROOT))
     from checker.front.check import check_paths
     from checker.front.configurations import select
     from checker.runtime import Engine, RandomAgent
@@ -108,38 +89,36 @@ def _in_process(peer: Path, stub: Path, games: int, rounds: int) -> tuple[float,
 
     def ours(seed: int) -> None:
         engine.play(selection.cards, PLAYERS, seed, [RandomAgent(seed * 100 + i) for i in range(PLAYERS)])
+    return ours
 
-    def theirs(seed: int) -> None:
-        random.seed(seed)
-        game = Game()
-        game.setup_round()
-        winner = False
-        while not winner:
-            winner = random.choice(game.get_options_from_state()).carry_out(game)
 
-    ours(10**6)
-    theirs(10**6)                                            # warm-up, not counted
+def _in_process(peer: Path, stub: Path, games: int, rounds: int) -> tuple[float, float]:
+    """CPU seconds for ``games`` games of each (ours, the peer's), alternated in ``rounds`` blocks."""
+    play = {name: _player(name, peer, stub) for name in ("ours", "peer")}
+    play["ours"](10**6)
+    play["peer"](10**6)                                      # warm-up, not counted
     spent = {"ours": 0.0, "peer": 0.0}
     block = max(1, games // rounds)
     for r in range(rounds):
-        for name, play in (("ours", ours), ("peer", theirs)) if r % 2 == 0 else (("peer", theirs), ("ours", ours)):
+        for name in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
             start = _cpu()
             for seed in range(r * block, (r + 1) * block):
-                play(seed)
+                play[name](seed)
             spent[name] += _cpu() - start
     return spent["ours"], spent["peer"]
 
 
 def _whole_process(peer: Path, stub: Path, games: int, rounds: int) -> tuple[float, float]:
-    ours = OUR_GAMES.format(root=str(ROOT), spec=str(ROOT / "spec" / "citadelles"), config=CONFIG, players=PLAYERS,
-                            first=0, games=games)
-    theirs = PEER_GAMES.format(stub=str(stub), peer=str(peer), first=0, games=games)
-    subprocess.run([sys.executable, "-c", ours.replace(f"range(0, 0 + {games})", "range(0)")], check=True)  # the cache
+    """CPU seconds of a fresh process playing ``games`` games of each (this file, ``--play``), alternated."""
+    def command(name: str, count: int) -> list[str]:
+        return [sys.executable, __file__, "--peer", str(peer), "--stub", str(stub), "--play", name,
+                "--games", str(count)]
+    subprocess.run(command("ours", 0), check=True)          # our check into the disk cache, as a second run has it
     spent = {"ours": 0.0, "peer": 0.0}
     for r in range(rounds):
-        for name, code in (("ours", ours), ("peer", theirs)) if r % 2 == 0 else (("peer", theirs), ("ours", ours)):
+        for name in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
             start = _children()
-            subprocess.run([sys.executable, "-c", code], check=True, cwd=str(peer) if name == "peer" else None)
+            subprocess.run(command(name, games), check=True)
             spent[name] += _children() - start
     return spent["ours"] / rounds, spent["peer"] / rounds
 
@@ -151,7 +130,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="in process: alternating blocks")
     parser.add_argument("--process-games", type=int, default=300, help="whole process: games of each per process")
     parser.add_argument("--process-rounds", type=int, default=2, help="whole process: processes of each, alternated")
+    parser.add_argument("--play", choices=("ours", "peer"), help=argparse.SUPPRESS)   # one whole process's games
+    parser.add_argument("--stub", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.play:
+        play = _player(args.play, args.peer.resolve(), args.stub)
+        for seed in range(args.games):
+            play(seed)
+        return 0
     if not (args.peer / "game" / "game.py").is_file():
         sys.exit(f"{args.peer} is not a clone of davpat108/CITADELS_self_play (see this file's docstring)")
     print(f"load average {os.getloadavg()[0]:.2f}, python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d %H:%M')}")
