@@ -26,7 +26,7 @@ from pathlib import Path
 
 from checker.base.source import SourceError, read_source
 
-__all__ = ["DocumentError", "read_document", "parse_document", "report", "schema", "schema_problems", "excerpt",
+__all__ = ["DocumentError", "read_document", "parse_document", "report", "schema", "schema_problems", "excerpt", "spoken",
            "spec_paths", "MAX_BYTES", "MAX_DEPTH", "MAX_INT"]
 
 MAX_BYTES = 16 * 2**20          # an 8-player game log is about 0.1 MB
@@ -47,6 +47,22 @@ class DocumentError(Exception):
         problems = [(_clip(path, 160), _clip(message, 600)) for path, message in problems]
         super().__init__("; ".join(f"{p}: {m}" for p, m in problems))
         self.problems = problems
+
+
+def spoken(value, nothing: str = "aucun", yes: str = "oui", no: str = "non", leaf=str) -> str:
+    """A value of a state or a witness as a reader is told it: ``none`` as ``nothing``, a yes/no in words, a
+    collection in braces, anything else by ``leaf``.
+
+    >>> spoken([True, None, "Temple"], nothing="rien")
+    '{oui, rien, Temple}'
+    """
+    if value is None:
+        return nothing
+    if isinstance(value, bool):
+        return yes if value else no
+    if isinstance(value, list):
+        return "{" + ", ".join(spoken(v, nothing, yes, no, leaf) for v in value) + "}"
+    return leaf(value)
 
 
 def excerpt(value, limit: int = 60) -> str:

@@ -24,6 +24,7 @@ import dataclasses
 
 import z3
 
+from checker.base.documents import spoken
 from checker.front import ast
 from checker.diff.compare import Shaper
 from checker.diff.pair import Pair, Side
@@ -585,13 +586,7 @@ def _choice(enc: Encoder, vals: _Values, model, c):
 
 
 def _shown(value) -> str:
-    if value is None:
-        return "rien"
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if isinstance(value, list):
-        return "{" + ", ".join(str(v) for v in value) + "}"
-    return str(value)
+    return spoken(value, nothing="rien")
 
 
 def _cell_text(enc: Encoder, key: tuple, value) -> str:

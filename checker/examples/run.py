@@ -22,6 +22,7 @@ import dataclasses
 import itertools
 import json
 
+from checker.base.documents import spoken
 from checker.front import ast
 from checker.front import example_ast as ex
 from checker.front.configurations import select
@@ -479,12 +480,5 @@ def _source(result, node) -> str:
 
 
 def _text(value) -> str:
-    if value is None:
-        return "aucun"
-    if isinstance(value, bool):
-        return "vrai" if value else "faux"
-    if isinstance(value, list):
-        return "{" + ", ".join(_text(v) for v in value) + "}"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+    return spoken(value, yes="vrai", no="faux",
+                  leaf=lambda v: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))

@@ -27,7 +27,7 @@ from checker.front.lower import lower_trees
 from checker.front.parse import parse_file
 from checker.runtime.engine import Decision
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
-from checker.base.documents import DocumentError, read_document, report
+from checker.base.documents import DocumentError, read_document, report, spoken
 from checker.base.output import OutputError, plan, write_json
 from checker.solver.command import describe_move, load, state_options
 from checker.solver.legal import Legality, interpreter_moves, point_of
@@ -221,13 +221,7 @@ def eval_command(args) -> int:
 
 
 def _text(value) -> str:
-    if value is None:
-        return "aucun"
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if isinstance(value, list):
-        return "{" + ", ".join(_text(v) for v in value) + "}"
-    return str(value)
+    return spoken(value)
 
 
 # ---------------------------------------------------------------- scores
