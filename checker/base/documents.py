@@ -53,8 +53,8 @@ def spoken(value, nothing: str = "aucun", yes: str = "oui", no: str = "non", lea
     """A value of a state or a witness as a reader is told it: ``none`` as ``nothing``, a yes/no in words, a
     collection in braces, anything else by ``leaf``.
 
-    >>> spoken([True, None, "Temple"], nothing="rien")
-    '{oui, rien, Temple}'
+    >>> spoken([True, None, "rouge"], nothing="rien")
+    '{oui, rien, rouge}'
     """
     if value is None:
         return nothing

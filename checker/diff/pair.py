@@ -294,13 +294,14 @@ class Pair:
         return outcome.model if outcome.status == "sat" else model
 
     def minimise(self, s: z3.Solver, model, enc_a: Encoder, enc_b: Encoder):
-        """Fewest players, then fewest cards placed, then fewest vars away from their default, then least of the
-        integers (:func:`~checker.solver.minimise.smallest`), each among the subsets of the witness found."""
+        """Fewest players, then fewest cards placed and powers used, then fewest vars away from their default,
+        then least of the integers (:func:`~checker.solver.minimise.smallest`), each among the subsets of the witness found."""
         cells = {}
         for enc in (enc_a, enc_b):
             for key, cell in enc.cells.made.items():
                 cells[cell.get_id()] = (key, cell)
-        placed = [c for k, c in cells.values() if k[0] == "in"]
+        # a power's use is a fact of the situation like a card's place: one the difference needs, no other
+        placed = [c for k, c in cells.values() if k[0] in ("in", "used")]
         numbers = [c for k, c in cells.values() if k[0] == "var" and z3.is_int(c)]
         defaults = list(self._defaults(cells.values(), enc_a, enc_b))
         objectives = [(z3.Int("player_count"), self.low)]
@@ -312,7 +313,7 @@ class Pair:
             objectives.append((z3.Sum([z3.If(c >= 0, z3.If(c <= BOUND, c, 0), 0) for c in numbers]), 0))
 
         def subsets(model) -> list:
-            # only ever take away: a card not placed stays unplaced, a var at its default stays there, so each
+            # only ever take away: a card not placed (a power not used) stays so, a var at its default stays there, so each
             # step searches among the subsets of the witness found (much smaller)
             return [z3.Not(c) for c in placed if not z3.is_true(model.eval(c, model_completion=True))] + \
                 [c == d for c, d in defaults if z3.is_true(model.eval(c == d, model_completion=True))]
