@@ -39,6 +39,19 @@ def _version() -> str:
         return "unknown"
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (reading the package metadata costs a
+    tenth of a second that every other command would pay)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"rulebook {_version()}")         # on the standard output, as argparse's own version action
+        parser.exit()
+
+
 # The features whose commands `rulebook` offers, in the order `rulebook --help` lists them: each module's
 # ``add_parsers(new_command)`` makes its subcommands' parsers and returns {command: handler(args) -> exit code}.
 # Each imports what its commands run only when they run, so that `rulebook --help` starts fast.
@@ -70,7 +83,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict]:
     parser = argparse.ArgumentParser(
         prog="rulebook", epilog=_EPILOG,
         description="Check, play and publish board-game rules written in the Rulebook language.")
-    parser.add_argument("--version", action="version", version=f"rulebook {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = _common()
     handlers: dict = {}

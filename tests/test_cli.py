@@ -165,3 +165,16 @@ def test_simulate_json_on_stdout(capsys):
     code, out, err = run(capsys, "simulate", "spec/citadelles", "-n", "2", "-j", "1", "--json")
     document = json.loads(out)
     assert code == 0 and document["command"] == "simulate" and document["ok"] and "games on" in err
+
+
+def test_the_command_line_imports_what_a_command_runs_only_when_it_runs():
+    """Building `rulebook`'s parsers (every command does, --help included) imports no grammar, solver, interpreter,
+    property tester or package metadata: each feature's command.py imports those in its handlers."""
+    import os
+    import subprocess
+    probe = ("import sys, checker.cli\nchecker.cli._parser()\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'z3', 'hypothesis') or m in "
+             "('importlib.metadata', 'checker.front.check', 'checker.runtime', 'checker.prose', 'checker.human')))")
+    out = subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -102,3 +102,21 @@ def test_a_simulate_worker_keeps_nothing_of_its_own_copy_of_the_spec(cache: Path
                  "--json", str(tmp_path / "games.json")])
     assert code == 0, capsys.readouterr().err
     assert len(list(cache.glob("*.pickle"))) == 1, "only the user's own spec is kept, not the worker's copy"
+
+
+def test_a_kept_check_is_read_back_without_the_parser_or_the_solver(cache: Path, spec: Path):
+    """What a second `rulebook check` imports: the nodes' modules, not Lark's grammar machinery, Z3, the interpreter
+    or the package metadata — each of those cost a tenth of a second or more of a command that should take a
+    quarter of one (issue 21).  A count of modules, not a time: it fails on an import put back at a module's top."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "RULEBOOK_CACHE": "1", "RULEBOOK_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+    probe = ("import sys\nfrom checker.cli import main\ncode = main(['check', sys.argv[1]])\n"
+             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'z3', 'hypothesis', 'interegular')"
+             " or m in ('importlib.metadata', 'checker.front.parse', 'checker.runtime', 'checker.solver.encode'))\n"
+             "print(code, heavy)\n")
+    first = subprocess.run([sys.executable, "-c", probe, str(spec)], env=env, capture_output=True, text=True)
+    assert first.stdout.splitlines()[-1].startswith("0 ['checker.front.parse', 'interegular'"), first.stdout
+    again = subprocess.run([sys.executable, "-c", probe, str(spec)], env=env, capture_output=True, text=True)
+    assert again.stdout.splitlines()[-1] == "0 []", again.stdout + again.stderr

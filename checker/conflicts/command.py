@@ -5,10 +5,12 @@ witnesses written as state and move files."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from checker.base.terminal import completes, spec_arguments
-from checker.conflicts.questions import Finding
-from checker.solver.statefile import player_range
+
+if TYPE_CHECKING:         # names in annotations only: imported where they run
+    from checker.conflicts.questions import Finding
 
 __all__ = ["conflicts_command"]
 
@@ -24,6 +26,7 @@ def conflicts_command(args) -> int:
     has errors), 2 on bad input (a bad option, witnesses that cannot be written), 4 when nothing is proven
     unresolved but Z3 could not decide some question (each is listed, with Z3's reason and the rules
     concerned)."""
+    from checker.solver.statefile import player_range
     import sys
     from pathlib import Path
 

@@ -10,8 +10,6 @@ import sys
 
 from checker.base import terminal
 from checker.base.terminal import spec_arguments
-from checker.front.check import checked_spec
-from checker.front.program import did_you_mean
 
 __all__ = ["add_parsers", "test_command", "render"]
 
@@ -46,6 +44,8 @@ def render(outcomes) -> str:
 
 
 def test_command(args) -> int:
+    from checker.front.check import checked_spec
+    from checker.front.program import did_you_mean
     from checker.examples.run import run_examples
     result = checked_spec("test", [args.spec, *args.more])
     if result is None:

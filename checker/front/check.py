@@ -11,21 +11,16 @@ import dataclasses
 import os
 import time
 from pathlib import Path
-from typing import Mapping
-
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Mapping
 
 from checker.front import ast
-from checker.front.bounds import check_bounds
 from checker.front import diskcache
-from checker.front.citations import check_citations, source_path
-from checker.front.configurations import check_configurations
 from checker.base.diagnostics import Reporter
-from checker.front.lower import lower_trees
-from checker.front.parse import cut_short, item_bounds, parse_file, parse_item, report_item
-from checker.front.program import Program, collect
+from checker.front.program import Program
 from checker.base.source import SourceError, SourceFile, SourceMap, Span, read_source, source_from_text
-from checker.front.typecheck import Typed, typecheck
+
+if TYPE_CHECKING:         # names in annotations only
+    from checker.front.typecheck import Typed
 
 __all__ = ["CheckResult", "ParseCache", "check_paths", "checked_spec", "spec_files"]
 
@@ -112,6 +107,8 @@ class ParseCache:
 
     @staticmethod
     def _whole(source: SourceFile) -> tuple:
+        from checker.front.lower import lower_trees
+        from checker.front.parse import parse_file
         own = Reporter()
         header, decls = lower_trees(source.name, parse_file(source, own), own)
         return header, tuple(decls), tuple(own.diagnostics), frozenset(own.unparsed)
@@ -119,6 +116,8 @@ class ParseCache:
     def _by_items(self, source: SourceFile) -> tuple | None:
         """The file from its items, each parsed alone or remembered: what :func:`parse_file` finds, without
         parsing again the items that did not change.  None when only :func:`parse_file` can tell."""
+        from lark.exceptions import UnexpectedInput
+        from checker.front.parse import cut_short, item_bounds, report_item
         text = source.text
         items, too_deep = item_bounds(text)
         if too_deep:
@@ -148,6 +147,8 @@ class ParseCache:
 
     @staticmethod
     def _item(name: str, text: str, begin: int, end: int) -> tuple:
+        from checker.front.lower import lower_trees
+        from checker.front.parse import parse_item
         own = Reporter()
         header, decls = lower_trees(name, [parse_item(text, begin, end)], own)
         return header, tuple(decls), tuple(own.diagnostics)
@@ -192,6 +193,7 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
                 return kept
     result = _check_paths(paths, texts=texts, cache=cache)
     if key is not None:
+        from checker.front.citations import source_path
         cited = [source_path(result.program, name)[0] for name in result.program.sources]
         diskcache.save(key, result, [p for p in cited if p is not None])
     return result
@@ -199,6 +201,14 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
 
 def _check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
                  cache: ParseCache | None = None) -> CheckResult:
+    # the passes, imported here: a result read back from the disk needs none of them (nor the grammar)
+    from checker.front.bounds import check_bounds
+    from checker.front.citations import check_citations
+    from checker.front.configurations import check_configurations
+    from checker.front.lower import lower_trees
+    from checker.front.parse import parse_file
+    from checker.front.program import collect
+    from checker.front.typecheck import typecheck
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 

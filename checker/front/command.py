@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from checker.base import terminal
 from checker.base.diagnostics import render_human, render_short
 from checker.base.terminal import spec_arguments
-from checker.front.check import CheckResult, checked_spec
-from checker.front.configurations import (ConfigEvalError, Selection, explain, game_player_counts, refusals, select,
-                                          span_text, spans_of_counts, unknown_configuration)
-from checker.front.program import did_you_mean
+
+if TYPE_CHECKING:         # names in annotations only: imported where they run
+    from checker.front.check import CheckResult
+    from checker.front.configurations import Selection
 
 __all__ = ["add_parsers", "check_command", "configs_command", "describe", "card_names", "prepare_game"]
 
 
 def describe(result, only_config: str | None = None, players: int | None = None) -> dict:
     """The configurations of a checked spec as a document (the shape of ``configs --json``)."""
+    from checker.front.configurations import game_player_counts, refusals, select, span_text
     program = result.program
     game = game_player_counts(program)
     counts_to_try = [players] if players is not None else game
@@ -63,6 +65,7 @@ def _kind_line(result, kind: str, names: list[str]) -> str:
 
 
 def _text(result, document: dict) -> list[str]:
+    from checker.front.configurations import spans_of_counts
     game = document["game"]
     lines = [f"{game['name'] or 'The spec'}: {len(document['configurations'])} configuration(s); the game is for "
              f"{spans_of_counts(game['players'])} players"]
@@ -94,6 +97,7 @@ def _text(result, document: dict) -> list[str]:
 
 def configs_command(args) -> int:
     from checker.front.check import checked_spec
+    from checker.front.configurations import game_player_counts, spans_of_counts, unknown_configuration
     result = checked_spec("configs", [args.spec, *args.more])
     if result is None:
         return 1
@@ -130,6 +134,9 @@ def prepare_game(command: str, paths: list[Path], config: str | None, players: i
                  remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
     """Check the spec and select the configuration's cards, with cards added and removed: (check result,
     selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
+    from checker.front.configurations import ConfigEvalError, Selection, explain, game_player_counts, refusals, select, span_text, unknown_configuration
+    from checker.front.check import checked_spec
+    from checker.front.program import did_you_mean
     result = checked_spec(command, paths)
     if result is None:
         return 1

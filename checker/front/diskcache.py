@@ -20,9 +20,11 @@ pickles: like Python's own ``__pycache__``, the directory must be writable by yo
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import dataclasses
 import functools
 import hashlib
+import io
 import os
 import pickle
 import sys
@@ -62,12 +64,15 @@ def cache_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def _code_digest() -> bytes:
-    """The front end's code, the grammar, and the versions of Python and Lark."""
-    import lark
-    from checker.front.parse import _grammar_path
+    """The front end's code, the grammar, and the versions of Python and Lark (Lark's by its ``__init__.py``,
+    which states it: importing Lark would cost a load more than the whole load does)."""
+    from importlib.util import find_spec
+    from checker.front.grammar_file import grammar_path
     here = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(_FORMAT + sys.version.encode() + lark.__version__.encode())
-    for file in sorted([*here.glob("front/*.py"), *here.glob("base/*.py"), _grammar_path()]):
+    digest = hashlib.sha256(_FORMAT + sys.version.encode())
+    lark = find_spec("lark")
+    digest.update(Path(lark.origin).read_bytes() if lark is not None and lark.origin else b"no lark")
+    for file in sorted([*here.glob("front/*.py"), *here.glob("base/*.py"), grammar_path()]):
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
     return digest.digest()
@@ -155,10 +160,38 @@ def dumps(result) -> bytes | None:
     if any(k not in nodes for table in tables for k in table):
         return None                            # an annotated node the result does not hold: not kept
     pairs = [[(nodes[k], v) for k, v in table.items()] for table in tables]
+    buffer = io.BytesIO()
     try:
-        return pickle.dumps((bare, *pairs), protocol=pickle.HIGHEST_PROTOCOL)
+        _NodePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump((bare, *pairs))
     except (pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return None
+    return buffer.getvalue()
+
+
+class _NodePickler(pickle.Pickler):
+    """Pickles a frozen, slotted dataclass (the AST's nodes, the types) with a state setter that knows its
+    fields' names beforehand: the setter dataclasses gives them looks the fields up again for every node, which
+    was half of reading a check back."""
+
+    def reducer_override(self, obj):
+        names = _slot_names(type(obj))
+        if names is None:
+            return NotImplemented
+        return (copyreg.__newobj__, (type(obj),), tuple([getattr(obj, n) for n in names]), None, None, _set_slots)
+
+
+@functools.lru_cache(maxsize=None)
+def _slot_names(cls: type) -> tuple[str, ...] | None:
+    """The fields of a frozen dataclass with slots, in order; None for any other class."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _set_slots(obj, state: tuple) -> None:
+    for name, value in zip(_slot_names(type(obj)), state):
+        object.__setattr__(obj, name, value)
 
 
 def save(key: str, result, read: list[Path]) -> bool:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
-from pathlib import Path
 
 import lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from checker.base.diagnostics import Reporter
+from checker.front.grammar_file import grammar_path as _grammar_path
 from checker.base.source import SourceFile, Span
 
 __all__ = ["grammar_text", "parser", "parse_file", "item_bounds", "parse_item", "report_item",
@@ -29,13 +28,6 @@ TOP_LEVEL_KEYWORDS = (
     "quantity", "table", "card", "rule", "precedence", "constraint", "invariant", "procedure", "configuration",
     "decision", "remove", "replace", "extend", "before", "rename", "example",
 )
-
-
-def _grammar_path() -> Path:
-    packaged = resources.files("checker").joinpath("_grammar", "rules.lark")
-    if packaged.is_file():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / "grammar" / "rules.lark"
 
 
 @functools.cache

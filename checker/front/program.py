@@ -14,7 +14,6 @@ from typing import Iterable
 from checker.front import ast
 from checker.front import example_ast as ex
 from checker.base.diagnostics import Note, Reporter, did_you_mean, suggest
-from checker.front.parse import keywords
 from checker.front.types import written
 from checker.base.source import Span
 
@@ -157,6 +156,7 @@ class _Collector:
         table_name = _TABLE_OF_DECL[type(decl)]
         table = getattr(program, table_name)
         name = decl.name
+        from checker.front.parse import keywords      # the grammar's words: only while collecting, never on a load
         if table_name not in ("cards", "configurations", "examples") and name in keywords():
             self.reporter.error("E0101", f"'{name}' is a keyword of the language and cannot name a {self._what(decl)}",
                                 decl.span, hint=f"choose another name, such as '{name}_'")

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from checker.base import terminal
 from checker.base.terminal import completes
-from checker.front.check import checked_spec
 from checker.base.diagnostics import Diagnostic, render_human
 from checker.base.output import OutputError, plan, write_json
 
@@ -47,6 +46,7 @@ def add_parsers(new_command) -> dict:
 
 
 def fuzz_command(args) -> int:
+    from checker.front.check import checked_spec
     from checker.fuzz.search import fuzz
     if args.games < 1 or args.budget < 1:
         print("rulebook fuzz: --games and --budget take a number from 1", file=sys.stderr)

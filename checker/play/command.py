@@ -4,17 +4,16 @@ terminal) and print its log; `rulebook replay`: play a logged game again and che
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-from checker.front.check import CheckResult
-from checker.front.command import card_names as _names, prepare_game as _prepare
 from checker.base import terminal
 from checker.base.terminal import completes, spec_arguments
 from checker.base.output import OutputError, plan, write_json
-from checker.runtime import Engine, SpecRuntimeError
-from checker.runtime.players import make_agent
-from checker.human.agent import HumanQuit
 from checker.base.documents import DocumentError, read_document, report, spec_paths
-from checker.runtime.replay import ReplayMismatch, failure_of, replay, state_digest, validate_log
+
+if TYPE_CHECKING:         # names in annotations only: imported where they run
+    from checker.front.check import CheckResult
+    from checker.runtime import Engine, SpecRuntimeError
 
 __all__ = ["add_parsers", "play_command", "replay_command"]
 
@@ -62,6 +61,11 @@ def _write(command: str, path: str, data, force: bool) -> int:
 
 
 def play_command(args) -> int:
+    from checker.runtime import Engine, SpecRuntimeError
+    from checker.human.agent import HumanQuit
+    from checker.front.command import card_names as _names, prepare_game as _prepare
+    from checker.runtime.players import make_agent
+    from checker.runtime.replay import state_digest
     state_at = (getattr(args, "state_at", None) or [None, None])[1]
     log_file = args.json if args.json not in (None, "-") else None
     code = _outputs("play", args, [log_file, state_at], [args.spec, *args.more])
@@ -134,6 +138,7 @@ def play_command(args) -> int:
 def _play_failed(args, engine: Engine, table, result: CheckResult, record: dict, exc: SpecRuntimeError) -> int:
     """The game stopped on an error of the spec: print its log up to there and the error, and write the
     ``--json`` log of every decision up to the error, marked with it (``rulebook replay`` stops on it again)."""
+    from checker.runtime.replay import failure_of
     if table is not None:
         table.show_events()
         print()
@@ -155,6 +160,9 @@ def _play_failed(args, engine: Engine, table, result: CheckResult, record: dict,
 
 def replay_command(args) -> int:
     """Play a logged game again from its log; stop at the first difference."""
+    from checker.runtime import Engine, SpecRuntimeError
+    from checker.runtime.replay import ReplayMismatch, failure_of, replay, validate_log
+    from checker.front.command import prepare_game as _prepare
     code = _outputs("replay", args, [(getattr(args, "state_at", None) or [None, None])[1]], [args.log])
     if code:
         return code

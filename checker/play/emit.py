@@ -13,12 +13,14 @@ shared namespace: ``E`` is the engine, ``st`` its state, the other free names (`
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from checker.base import terminal
 from checker.base.output import OutputError, plan, write_text
 from checker.base.terminal import completes, spec_arguments
-from checker.front.check import checked_spec
-from checker.runtime import Engine
+
+if TYPE_CHECKING:         # names in annotations only: imported where they run
+    from checker.runtime import Engine
 
 __all__ = ["add_parser", "compile_command", "generated_python"]
 
@@ -35,6 +37,8 @@ def generated_python(engine: Engine, shown: list[str]) -> str:
 
 
 def compile_command(args) -> int:
+    from checker.runtime import Engine
+    from checker.front.check import checked_spec
     paths = [args.spec, *args.more]
     target = args.output
     try:

@@ -18,23 +18,18 @@ import dataclasses
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from checker.front import ast
 
 from checker.base import terminal
 from checker.base.diagnostics import Reporter, render_human
-from checker.front.lower import lower_trees
-from checker.front.parse import parse_file
-from checker.runtime.engine import Decision
-from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.base.documents import DocumentError, read_document, report, spoken
 from checker.base.output import OutputError, plan, write_json
-from checker.solver.command import describe_move, load, state_options
-from checker.solver.legal import Legality, interpreter_moves, point_of
-from checker.solver.statefile import StateFileError, copies_of, dump_state, load_move
 from checker.base.source import SourceFile, SourceMap
-from checker.front.typecheck import Checker, Env
-from checker.front.types import BOOL, PLAYER, KindT, Ty
+
+if TYPE_CHECKING:         # names in annotations only: imported where they run
+    from checker.front.types import Ty
+    from checker.runtime.engine import Decision
 
 __all__ = ["add_parsers", "eval_command", "score_command", "apply_command", "compile_expression"]
 
@@ -45,6 +40,7 @@ _SEAT = re.compile(r"\bJoueur_(\d+)\b")
 
 def add_parsers(new_command) -> dict:
     """The parsers of `eval`, `score` and `apply`, made by the CLI's ``new_command`` (--color, the exit codes)."""
+    from checker.solver.command import state_options
     from checker.base.terminal import completes
     ev = new_command("eval", help="evaluate an expression of the spec's language on a state",
                         description="Load STATE into the interpreter and print the value of EXPR, an expression "
@@ -155,6 +151,10 @@ def compile_expression(result, engine, text: str, names: dict[str, Ty], typed: s
 
     ``typed``: the expression as the user wrote it (before ``players_named``), shown in diagnostics.
     """
+    from checker.front.typecheck import Checker, Env
+    from checker.front import ast
+    from checker.front.lower import lower_trees
+    from checker.front.parse import parse_file
     reporter = Reporter()
     source = SourceFile(_EXPRESSION, Path(_EXPRESSION), _PREFIX + text)
     header, decls = lower_trees(source.name, parse_file(source, reporter), reporter)
@@ -185,6 +185,9 @@ def _names(loaded, scopes) -> dict[str, Ty]:
 
 
 def eval_command(args) -> int:
+    from checker.front.types import BOOL, KindT, PLAYER
+    from checker.runtime.state import SpecRuntimeError
+    from checker.solver.command import load
     loaded_or_code = load("eval", args.state, args.spec)
     if isinstance(loaded_or_code, int):
         return loaded_or_code
@@ -227,6 +230,8 @@ def _text(value) -> str:
 # ---------------------------------------------------------------- scores
 
 def score_command(args) -> int:
+    from checker.runtime.state import SpecRuntimeError
+    from checker.solver.command import load
     loaded_or_code = load("score", args.state, args.spec)
     if isinstance(loaded_or_code, int):
         return loaded_or_code
@@ -296,6 +301,9 @@ class _Answers:
         self.loaded, self.moves, self.scopes, self.problems = loaded, list(moves), scopes, problems
 
     def choose(self, decision: Decision) -> int:
+        from checker.solver.statefile import StateFileError, copies_of, load_move
+        from checker.solver.command import describe_move
+        from checker.solver.legal import interpreter_moves, point_of
         if not self.moves:
             raise _Stop(decision)
         path, data = self.moves.pop(0)
@@ -318,6 +326,11 @@ class _Answers:
 
 
 def apply_command(args) -> int:
+    from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
+    from checker.runtime.engine import Decision
+    from checker.solver.legal import Legality
+    from checker.solver.statefile import copies_of, dump_state, load_move
+    from checker.solver.command import describe_move, load
     out = Path(args.output)
     try:
         plan([out], args.force, reads=[args.state, args.move, *args.answers])

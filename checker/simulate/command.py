@@ -11,10 +11,7 @@ import time
 from pathlib import Path
 
 from checker.base.terminal import spec_arguments
-from checker.simulate.games import Job, lineup_of, run_games, spec_files, user_located
 from checker.base.output import OutputError, plan, plan_directory, write_bytes, write_json, write_text
-from checker.simulate.report import comparison_report, csv_text, text_report
-from checker.simulate.stats import compare, summarize
 
 __all__ = ["simulate_command", "MAX_GAMES"]
 
@@ -57,6 +54,7 @@ def _defaults(paths: list[Path], config: str | None, players: int | None):
 
 def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...]):
     """(Job, meta, kinds) for a rule set, or an exit code after saying what is wrong."""
+    from checker.simulate.games import Job, spec_files
     from checker.front.command import card_names as _names, prepare_game as _prepare
     add, remove = args.add, args.remove
     if label == "B":
@@ -104,6 +102,7 @@ def _reproduce(args, job, meta: dict, records) -> str | None:
     """How to play the first failed game again with its French log and a replayable `--json` log: the
     `rulebook play` line with its seed, when one agent plays every seat (play seeds its agents as simulate
     does); else where it is in the run."""
+    from checker.simulate.games import lineup_of
     failed = next((r for r in records if r.error), None)
     if failed is None:
         return None
@@ -122,6 +121,9 @@ def _reproduce(args, job, meta: dict, records) -> str | None:
 
 
 def simulate_command(args) -> int:
+    from checker.simulate.stats import compare, summarize
+    from checker.simulate.report import comparison_report, text_report
+    from checker.simulate.games import run_games, user_located
     from checker.base.parallel import cores
     if not 1 <= args.games <= MAX_GAMES:
         return _fail(f"-n takes 1 to {MAX_GAMES:,} games, not {args.games}")
@@ -215,6 +217,7 @@ def _language(paths: list, summary: dict) -> tuple[str, dict[str, str]]:
 
 def _write(args, summaries: list[dict], comparison: dict | None, language: str = "en",
            names: dict[str, str] | None = None) -> int:
+    from checker.simulate.report import csv_text
     record = summaries[0] if comparison is None else {"a": summaries[0], "b": summaries[1],
                                                        "comparison": comparison, "format": summaries[0]["format"]}
     try:

@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from checker.base.terminal import completes
 from checker.base import terminal
-from checker.runtime.state import SpecRuntimeError
-from checker.solver.encode import Unsupported
-from checker.solver.legal import Legality, Reason, SolverUnknown, Verdict
-from checker.solver.scopes import Scopes
 from checker.base.documents import DocumentError, read_document, report, spec_paths
-from checker.solver.statefile import StateFileError, copies_of, dump_move, load_move, load_state
+
+if TYPE_CHECKING:         # names in annotations only: imported where they run
+    from checker.solver.legal import Reason
+    from checker.solver.legal import Verdict
+    from checker.solver.scopes import Scopes
 
 __all__ = ["legal_command", "moves_command", "load", "describe_move", "state_options"]
 
@@ -36,6 +37,8 @@ def state_options(command) -> None:
 
 def load(command: str, state_path: str, spec: list[Path] | None):
     """(check result, engine, scopes, loaded state) or an exit code after saying what is wrong."""
+    from checker.solver.scopes import Scopes
+    from checker.solver.statefile import StateFileError, load_state
     from checker.front.check import checked_spec
     from checker.runtime import Engine
     try:
@@ -68,6 +71,7 @@ def _undecided(command: str, state_path: str, scopes: Scopes, loaded, exc) -> in
     """The encoding met what it cannot express, or a limit: a local name in scope at the decision point that the
     state left without a value (one bound on some paths only: bad input, 2), or else an undecided question (4),
     located."""
+    from checker.solver.encode import Unsupported
     where = f"{exc.span}: " if getattr(exc, "span", None) is not None else ""
     if isinstance(exc, Unsupported) and exc.message.endswith("has no value here"):
         name = exc.message.split("'")[1]
@@ -126,6 +130,10 @@ def _reason_lines(result, r: Reason) -> list[str]:
 
 
 def legal_command(args) -> int:
+    from checker.solver.legal import Legality
+    from checker.runtime.state import SpecRuntimeError
+    from checker.solver.encode import Unsupported
+    from checker.solver.statefile import copies_of, load_move
     loaded_or_code = load("legal", args.state, args.spec)
     if isinstance(loaded_or_code, int):
         return loaded_or_code
@@ -222,6 +230,10 @@ def _where(point) -> str:
 
 
 def moves_command(args) -> int:
+    from checker.solver.legal import Legality, SolverUnknown
+    from checker.runtime.state import SpecRuntimeError
+    from checker.solver.encode import Unsupported
+    from checker.solver.statefile import dump_move
     loaded_or_code = load("moves", args.state, args.spec)
     if isinstance(loaded_or_code, int):
         return loaded_or_code

@@ -209,10 +209,14 @@ class SymbolicSearch:
                 out.append(z3.AtMost(*cells, 1))
         if not is_const(enc.n):
             out.append(z3.And(enc.n >= self.low, enc.n <= self.high))
+            seated: dict[int, z3.BoolRef] = {}              # seat k is in the game: one term per seat
             for key, cell in enc.cells.made.items():       # no card is with a player who is not in the game
                 if key[0] == "in" and isinstance(key[2], int) and enc.zone_index_types[key[1]] == PLAYER \
                         and key[2] >= 2:
-                    out.append(z3.Implies(cell, enc.n > key[2]))
+                    seat = seated.get(key[2])
+                    if seat is None:
+                        seat = seated[key[2]] = enc.n > key[2]
+                    out.append(z3.Implies(cell, seat))
         return out
 
     def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):

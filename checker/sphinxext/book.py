@@ -54,6 +54,7 @@ class Book:
     problems: list = dataclasses.field(default_factory=list)      # (message, span) a page found; the build warns
     prose: Prose = dataclasses.field(init=False)
     placement: dict[tuple[str, str], str] = dataclasses.field(init=False, default_factory=dict)
+    _mentions: list | None = dataclasses.field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.prose = Prose(self.result.typed, self.lexicon, card=self.card_ref, link=self.link)
@@ -235,19 +236,25 @@ class Book:
     def mentions_of(self, card: ast.CardDecl) -> list:
         """Declarations outside the card whose expressions name it (``"Card" in cité[p]``)."""
         out = []
-        candidates = [*self.program.rules.values(), *self.program.quantities.values(),
-                      *self.program.actions.values(), *self.program.procedures.values(),
-                      *self.program.constraints.values()]
-        for other in self.program.cards.values():
-            if other.name != card.name:
-                candidates.extend(PowerRef(other.name, p) for p in other.powers)
-        for decl in candidates:
-            if isinstance(decl, ast.RuleDecl) and decl.card == card.name:
-                continue
-            node = decl.power if isinstance(decl, PowerRef) else decl
-            if _names_card(node, card.name):
+        for decl, owner, strings in self._strings():
+            if owner != card.name and card.name in strings:
                 out.append(decl)
         return out
+
+    def _strings(self) -> list[tuple]:
+        """(declaration, the card it belongs to or None, the strings its expressions hold) for every rule,
+        quantity, action, procedure, constraint and card power: each walked once for the whole book, not once
+        per card page (that walk was a twentieth of building the fan expansion's book)."""
+        if self._mentions is None:
+            decls = [*((d, d.card if isinstance(d, ast.RuleDecl) else None) for d in self.program.rules.values()),
+                     *((d, None) for d in self.program.quantities.values()),
+                     *((d, None) for d in self.program.actions.values()),
+                     *((d, None) for d in self.program.procedures.values()),
+                     *((d, None) for d in self.program.constraints.values()),
+                     *((PowerRef(c.name, p), c.name) for c in self.program.cards.values() for p in c.powers)]
+            self._mentions = [(decl, owner, _strings_in(decl.power if isinstance(decl, PowerRef) else decl))
+                              for decl, owner in decls]
+        return self._mentions
 
     # ---------------------------------------------------------------- placement
     def game_field(self, name: str) -> str | None:
@@ -466,5 +473,5 @@ def _calls(node) -> set[str]:
     return out
 
 
-def _names_card(node, card: str) -> bool:
-    return any(isinstance(n, ast.StrLit) and n.value == card for n in ast.walk(node))
+def _strings_in(node) -> frozenset[str]:
+    return frozenset(n.value for n in ast.walk(node) if isinstance(n, ast.StrLit))
