@@ -195,14 +195,16 @@ class _Runner:
                         content[key] = [c for c in content[key] if c not in labels]
                 else:
                     data["zones"][name] = [c for c in content if c not in labels]
-            if zone.index is None:       # a pile's list starts with its top: the cards moved go on top
+            # a pile's list starts with its top: the cards moved go on top
+            if zone.index is None:
                 listed = data["zones"].setdefault(target.name, [])
                 data["zones"][target.name] = labels + listed if zone.ordered else listed + labels
             else:
                 key = vals.write_key(self.value(target.index, env), resolve(zone.index))
                 data["zones"].setdefault(target.name, {})
                 if isinstance(data["zones"][target.name], dict):
-                    data["zones"][target.name].setdefault(key, []).extend(labels)
+                    listed = data["zones"][target.name].setdefault(key, [])
+                    data["zones"][target.name][key] = labels + listed if zone.ordered else listed + labels
         if at is not None:
             site = offer_of(program.procedures[at.func])
             player = self.value(site.player, env)
