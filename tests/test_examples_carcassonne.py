@@ -20,8 +20,8 @@ def test_carcassonne_scoring_examples_all_pass(capsys):
     report = json.loads(out)
     assert code == 0, out
     names = [e["example"] for e in report["examples"]]
-    assert {"Une route de trois tuiles", "Une route de quatre tuiles", "Un marché de trois tuiles et trois marchandises",
-            "Un marché de quatre tuiles et deux marchandises", "Une zone résidentielle et ses marchés"} <= set(names)
+    assert {"Une route de trois tuiles", "Une route de quatre tuiles",
+            "Un marché de trois tuiles et trois marchandises", "Un marché de quatre tuiles et deux marchandises", "Une zone résidentielle et ses marchés"} <= set(names)
     assert all(e["passed"] and e["expectations"] >= 1 for e in report["examples"])
 
 
@@ -51,3 +51,14 @@ def test_a_market_that_adds_instead_of_multiplying_fails_its_examples(tmp_path, 
     assert code == 1
     assert "expected: points[Joueur 2] == 9 and réserve[Joueur 2] == 7" in out
     assert "actual:   points[Joueur 2] is 6" in out
+
+
+def test_the_carcassonne_book_has_a_page_of_its_examples():
+    from checker.sphinxext import Book, render
+    page = ROOT / "docs" / "carcassonne" / "exemples.rst"
+    assert page.read_text(encoding="utf-8").strip() == ".. rb:auto:: examples"
+    book = Book.load([CARCASSONNE], ROOT / "docs" / "carcassonne" / "lexique.toml")
+    text = render(book, "examples", "")
+    count = text.count("✔ Vérifié")
+    assert count >= 8 and f"**{count} sur {count}** tiennent" in text and book.problems == []
+    assert "« Rouge reçoit 8 points (4 portions de route) »" in text

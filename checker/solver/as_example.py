@@ -56,18 +56,20 @@ def setup_state(result, engine: Engine, scopes: Scopes, players: int, configurat
 
 
 class WitnessExample:
-    """One example block's text, and the lines of its situation (for a reader to check)."""
+    """One example block's text, and what its situation could not say (also in the text, as comments)."""
 
     def __init__(self, name: str, text: str, notes: list[str]):
         self.name, self.text, self.notes = name, text, notes
 
 
-def witness_example(result, state: dict, name: str, expectations: list[str], comments: list[str] = ()) -> WitnessExample:
+def witness_example(result, state: dict, name: str, expectations: list[str],
+                    comments: list[str] = ()) -> WitnessExample:
     """The `example` block of the witness ``state`` on the checked rule set ``result``, named ``name``, ending with
     the ``expectations`` lines (written with :func:`move_expectation` or by the caller)."""
     writer = _Writer(result)
     lines, notes = writer.situation(state)
-    body = [f"  # {' '.join(c.split())}" for c in comments] + [f"  # {n}" for n in notes] + lines + [f"  {e}" for e in expectations]
+    body = [f"  # {' '.join(c.split())}" for c in comments] + [f"  # {n}" for n in notes]
+    body += lines + [f"  {e}" for e in expectations]
     text = "\n".join([f"example {json.dumps(name, ensure_ascii=False)} {{", *body, "}"]) + "\n"
     return WitnessExample(name, text, notes)
 
