@@ -59,3 +59,17 @@ def test_a_player_example_the_overlays_set_aside_is_left_out():
     book = Book.load([SPEC, ROOT / "spec" / "extension-fan"], LEXICON)
     assert WORKED in book.result.typed.inapplicable
     assert render(book, "player-example", WORKED) == ""
+
+
+def test_the_five_typical_mistakes_on_the_examples_page_are_the_checkers_own_messages(capsys):
+    """docs/examples.md shows the messages of five typical mistakes: each line is what `rulebook check` prints for
+    tests/fixtures/bad/example_mistakes.rules, so the page cannot drift from the checker."""
+    from conftest import run_cli
+    page = (ROOT / "docs" / "examples.md").read_text(encoding="utf-8")
+    section = page[page.index("## Five typical mistakes"):page.index("## Witnesses as examples")]
+    shown = [line.strip() for block in re.findall(r"```text\n(.*?)```", section, re.S) for line in block.splitlines()]
+    assert len([line for line in shown if line.startswith("error[")]) >= 6
+    _, out, err = run_cli(capsys, "check", str(SPEC), str(ROOT / "tests" / "fixtures" / "bad" / "example_mistakes.rules"))
+    real = {line.strip() for line in (out + err).splitlines()}
+    assert [line for line in shown if line and line not in real and not line.startswith("error[")] == []
+    assert [line for line in shown if line.startswith("error[") and not any(r.endswith(line) for r in real)] == []
