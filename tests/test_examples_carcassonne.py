@@ -62,3 +62,11 @@ def test_the_carcassonne_book_has_a_page_of_its_examples():
     count = text.count("✔ Vérifié")
     assert count >= 8 and f"**{count} sur {count}** tiennent" in text and book.problems == []
     assert "« Rouge reçoit 8 points (4 portions de route) »" in text
+
+
+def test_a_removed_placement_rule_fails_the_example_that_names_it(tmp_path, capsys):
+    spec = _broken_copy(tmp_path, "01-partie.rules", "forbid placer(p, e) when occupée_par_quelqu_un(partie(e))",
+                        "forbid placer(p, e) when false and occupée_par_quelqu_un(partie(e))")
+    code, out, _ = run_cli(capsys, "test", str(spec), "-k", "Pas de Marchande sur un marché déjà occupé")
+    assert code == 1
+    assert "the move is forbidden" in out and "actual:   it is legal here" in out
