@@ -70,3 +70,10 @@ def test_a_removed_placement_rule_fails_the_example_that_names_it(tmp_path, caps
     code, out, _ = run_cli(capsys, "test", str(spec), "-k", "Pas de Marchande sur un marché déjà occupé")
     assert code == 1
     assert "the move is forbidden" in out and "actual:   it is legal here" in out
+
+
+def test_a_historic_building_worth_2_fails_the_guards_example(tmp_path, capsys):
+    spec = _broken_copy(tmp_path, "02-remparts.rules", "(if historique_en(x) then 3 else 0)",
+                        "(if historique_en(x) then 2 else 0)")
+    code, out, _ = run_cli(capsys, "test", str(spec), "-k", "Un garde et sa rangée de tuiles")
+    assert code == 1 and "expected: points[Joueur 1] == 9" in out and "actual:   points[Joueur 1] is 8" in out
