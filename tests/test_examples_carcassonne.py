@@ -77,3 +77,10 @@ def test_a_historic_building_worth_2_fails_the_guards_example(tmp_path, capsys):
                         "(if historique_en(x) then 2 else 0)")
     code, out, _ = run_cli(capsys, "test", str(spec), "-k", "Un garde et sa rangée de tuiles")
     assert code == 1 and "expected: points[Joueur 1] == 9" in out and "actual:   points[Joueur 1] is 8" in out
+
+
+def test_a_tower_that_scores_nothing_fails_the_tower_example(tmp_path, capsys):
+    spec = _broken_copy(tmp_path, "02-remparts.rules", "set points[p] = points[p] + depuis_la_tour[s]",
+                        "set points[p] = points[p]")
+    code, out, _ = run_cli(capsys, "test", str(spec), "-k", "Une tour au bout du rempart")
+    assert code == 1 and "actual:   points[Joueur 1] is 0" in out
