@@ -302,6 +302,8 @@ class _Runner:
             self.point = point_of(stop.decision, self.scopes) if stop.decision else None
         except (Abort, StopProc, EndTurn):
             pass
+        else:                               # the move is over: its offer is open again (the decisions it asked
+            self.point = point              # on the way are answered)
 
     def moves_of(self, step: ex.ExampleAnswer, point: Point | None) -> list[tuple]:
         """The moves an answer stands for: every combination of the copies of the cards it names."""
