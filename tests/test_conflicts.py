@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,26 @@ def test_a_witness_is_a_state_file_legal_reads(capsys, tutorial):
     assert json.loads(Path(state).read_text(encoding="utf-8"))["spec"] == ["spec/citadelles", TUTORIAL]
     code, out, _ = run(capsys, "legal", state, move)
     assert code == 1 and "diplomate_pas_de_doublon" in out and "not an option of this decision point" in out
+
+
+def test_the_witnesses_are_written_as_examples_that_pin_the_behaviour(capsys, tutorial, tmp_path):
+    """`--witnesses` also writes examples.rules: a block per conflict, which passes pasted into the house-rule file
+    and fails with its expectation flipped."""
+    _, report = tutorial
+    finding = next(f for f in report["findings"] if f["rules"] == ["bâtisseuse_doublons", "capitaine_pas_de_doublon"])
+    examples = Path(finding["files"][0]).parent / "examples.rules"
+    text = examples.read_text(encoding="utf-8")
+    name = "contradiction bâtisseuse_doublons / capitaine_pas_de_doublon"
+    assert f'example "{name}" {{' in text and "by capitaine_pas_de_doublon" in text
+    pasted = tmp_path / "bâtisseuse.rules"
+    pasted.write_text(Path(TUTORIAL).read_text(encoding="utf-8") + "\n" + text, encoding="utf-8")
+    code, out, _ = run(capsys, "test", "spec/citadelles", str(pasted), "-k", name)
+    assert code == 0 and out.startswith("ok   "), out
+    flipped = re.sub(r"expect not can (prendre\(.*\)) by capitaine_pas_de_doublon", r"expect can \1",
+                     pasted.read_text(encoding="utf-8"))
+    pasted.write_text(flipped, encoding="utf-8")
+    code, out, _ = run(capsys, "test", "spec/citadelles", str(pasted), "-k", name)
+    assert code == 1 and "it is forbidden by capitaine_pas_de_doublon" in out
 
 
 def test_dead_rules_and_dangling_references_are_reported(tmp_path):

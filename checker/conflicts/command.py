@@ -1,6 +1,6 @@
 """`rulebook conflicts SPEC [MORE…]`: the search of :mod:`checker.conflicts.questions` (on every core, scoped to the
 house-rule files given after the spec unless ``--all-rules``), its findings printed or as JSON, and its
-witnesses written as state and move files."""
+witnesses written as state and move files, and as `example` blocks (``examples.rules``)."""
 
 from __future__ import annotations
 
@@ -32,11 +32,14 @@ def conflicts_command(args) -> int:
 
     from checker.base import terminal
     from checker.front.check import checked_spec
-    from checker.base.output import OutputError, plan_directory, write_json
+    from checker.base.output import OutputError, plan, plan_directory, write_json, write_text
+    from checker.solver.as_example import EXAMPLES_FILE, conflict_examples
     force = args.force
     if args.witnesses:
         try:
             plan_directory(args.witnesses, "*.json", force)
+            if Path(args.witnesses).is_dir():
+                plan([Path(args.witnesses) / EXAMPLES_FILE], force)
         except OutputError as exc:
             print(f"rulebook conflicts: {exc}", file=sys.stderr)
             return 2
@@ -91,6 +94,9 @@ def conflicts_command(args) -> int:
                             target = folder / f"{stem}.{suffix}.json"
                             write_json(target, document, force)
                             f.files.append(str(target))
+            examples = conflict_examples(result, findings)
+            if examples:                   # the same witnesses as `example` blocks, to paste into a house-rule file
+                write_text(folder / EXAMPLES_FILE, examples, force)
         except OSError as exc:
             print(f"rulebook conflicts: cannot write witnesses to {folder}: {exc.strerror or exc}", file=sys.stderr)
             return 2
@@ -235,7 +241,9 @@ def add_parsers(new_command) -> dict:
     conflicts.add_argument("--players", type=int, help="search states of this player count only (default: every "
                                                         "count the game allows, at once)")
     completes(conflicts.add_argument("--witnesses", metavar="DIR", help="write each witness as a state file (and a "
-                                                                         "move file) in DIR, for `rulebook legal`"),
+                                                                         "move file) in DIR, for `rulebook legal`, "
+                                                                         "and as an `example` block to paste into a "
+                                                                         "house-rule file (DIR/examples.rules)"),
               "dir")
     conflicts.add_argument("--force", action="store_true", help="write the witnesses into DIR even if it already "
                                                                 "holds witness files (replacing those of the same name)")

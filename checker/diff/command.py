@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from checker.base import terminal
-from checker.base.output import OutputError, plan, plan_directory, write_json
+from checker.base.output import OutputError, plan, plan_directory, write_json, write_text
 
 if TYPE_CHECKING:
     from checker.diff.run import DiffResult
@@ -47,7 +47,9 @@ def add_parsers(new_command) -> dict:
     completes(diff.add_argument("--against", type=Path, nargs="+", metavar="PATH",
                                 help="rule set B: a spec directory and its overlays (the same as after `--`)"), "file")
     completes(diff.add_argument("--witnesses", metavar="DIR",
-                                help="write each witness as state files (and move files) for both sides in DIR"), "dir")
+                                help="write each witness as state files (and move files) for both sides in DIR, and "
+                                     "the legality and value differences as `example` blocks on B (DIR/examples.rules)"),
+              "dir")
     diff.add_argument("--force", action="store_true", help="overwrite witness files that already exist")
     diff.add_argument("--all", action="store_true", help="also list every change that changes no game, "
                                                          "and the whole source of changed declarations")
@@ -79,6 +81,8 @@ def diff_command(args) -> int:
     if args.witnesses:                         # refuse before the search rather than after it
         try:
             plan_directory(args.witnesses, "*.json", args.force)
+            if Path(args.witnesses).is_dir():
+                plan([Path(args.witnesses) / "examples.rules"], args.force)
         except OutputError as exc:
             print(f"rulebook diff: {exc}; nothing was written", file=sys.stderr)
             return 2
@@ -116,8 +120,11 @@ def _stem(i: int, d: Difference) -> str:
 
 def write_witnesses(result: DiffResult, folder: Path, force: bool) -> None:
     """For each difference with a witness: ``NN-subject.a.state.json``, ``….b.state.json`` (and the move
-    files of a legality difference).  Existing files are refused unless ``force`` (an :class:`OutputError`), before
-    anything is written."""
+    files of a legality difference), and ``examples.rules``: the legality and value differences as `example`
+    blocks on rule set B (:func:`checker.solver.as_example.diff_examples`).  Existing files are refused unless
+    ``force`` (an :class:`OutputError`), before anything is written."""
+    from checker.front.check import check_paths
+    from checker.solver.as_example import EXAMPLES_FILE, diff_examples
     files: list[tuple[Path, dict]] = []
     for i, d in enumerate((x for x in result.differences if x.witness), 1):
         stem = _stem(i, d)
@@ -132,9 +139,12 @@ def write_witnesses(result: DiffResult, folder: Path, force: bool) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot make the directory {folder}: {exc.strerror or exc}") from None
-    plan([path for path, _ in files], force)
+    examples = diff_examples(check_paths(list(result.b)), result.differences)
+    plan([path for path, _ in files] + ([folder / EXAMPLES_FILE] if examples else []), force)
     for path, data in files:
         write_json(path, data, force)
+    if examples:                           # the same witnesses as `example` blocks, to paste into a house-rule file
+        write_text(folder / EXAMPLES_FILE, examples, force)
 
 
 # ---------------------------------------------------------------- the report

@@ -25,7 +25,6 @@ import json
 from checker.base.documents import spoken
 from checker.front import ast
 from checker.front import example_ast as ex
-from checker.front.configurations import select
 from checker.front.examples import WINNERS, example_players, offer_of
 from checker.front.types import PLAYER, Coll, KindT, Opt
 from checker.runtime.codegen import Scope
@@ -34,7 +33,8 @@ from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.solver.legal import Legality, SolverUnknown
 from checker.solver.points import Point, interpreter_moves, point_of
 from checker.solver.scopes import Scopes
-from checker.solver.statefile import StateFileError, dump_state, load_state, site_label
+from checker.solver.as_example import setup_state
+from checker.solver.statefile import StateFileError, load_state, site_label
 from checker.solver.encode import Unsupported
 
 __all__ = ["Failure", "Outcome", "run_examples", "run_example"]
@@ -147,20 +147,22 @@ class _Runner:
 
     def setup(self) -> dict:
         """The state at the setup's first decision, as a state file."""
-        E = self.E
-        selection = select(self.result.program, self.result.program.configurations[self.configuration()],
-                           self.players)
+        data = setup_state(self.result, self.E, self.scopes, self.players, self.configuration(), self.named_cards())
+        if data is None:
+            self.fail(self.span, "a decision to start from", "the game ended without asking one")
+            raise _Failed
+        return data
 
-        class First:
-            def choose(self, decision):
-                raise _Stop(decision)
-        E.start({k: list(v) for k, v in selection.cards.items()}, self.players, 0, [First()] * self.players)
-        try:
-            E.call(E.flow, ())
-        except _Stop as stop:
-            return dump_state(E, stop.decision, self.scopes)
-        self.fail(self.span, "a decision to start from", "the game ended without asking one")
-        raise _Failed
+    def named_cards(self) -> list[tuple[str, str]]:
+        """(kind, name) of each card the situation places or sets: one its configuration does not select is
+        added to the game, as `rulebook play --add` adds it (a house card is in no configuration of the base)."""
+        program = self.result.program
+        named = []
+        for item in self.example.situation:
+            for node in ast.walk(item.cards if isinstance(item, ex.ExampleMove) else item.value):
+                if isinstance(node, ast.StrLit) and node.value in program.cards:
+                    named.append((program.cards[node.value].kind, node.value))
+        return named
 
     def situation(self, data: dict) -> None:
         E, program = self.E, self.result.program
@@ -195,14 +197,16 @@ class _Runner:
                         content[key] = [c for c in content[key] if c not in labels]
                 else:
                     data["zones"][name] = [c for c in content if c not in labels]
-            if zone.index is None:       # a pile's list starts with its top: the cards moved go on top
+            # a pile's list starts with its top: the cards moved go on top
+            if zone.index is None:
                 listed = data["zones"].setdefault(target.name, [])
                 data["zones"][target.name] = labels + listed if zone.ordered else listed + labels
             else:
                 key = vals.write_key(self.value(target.index, env), resolve(zone.index))
                 data["zones"].setdefault(target.name, {})
                 if isinstance(data["zones"][target.name], dict):
-                    data["zones"][target.name].setdefault(key, []).extend(labels)
+                    listed = data["zones"][target.name].setdefault(key, [])
+                    data["zones"][target.name][key] = labels + listed if zone.ordered else listed + labels
         if at is not None:
             site = offer_of(program.procedures[at.func])
             player = self.value(site.player, env)
@@ -298,6 +302,8 @@ class _Runner:
             self.point = point_of(stop.decision, self.scopes) if stop.decision else None
         except (Abort, StopProc, EndTurn):
             pass
+        else:                               # the move is over: its offer is open again (the decisions it asked
+            self.point = point              # on the way are answered)
 
     def moves_of(self, step: ex.ExampleAnswer, point: Point | None) -> list[tuple]:
         """The moves an answer stands for: every combination of the copies of the cards it names."""

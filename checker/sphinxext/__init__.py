@@ -14,9 +14,11 @@ and ``.. rb:auto:: WHAT [NAME]`` renders a page's reST from the spec:
 
 ``card NAME``, ``kind KIND``, ``chapter setup|draft|turn|end``, ``configurations``,
 ``decisions``, ``glossary``, ``variants``, ``conflicts``, ``trace``, ``overview``, ``editions``,
-``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`)
-make the designer's reference (each rule with its source, its quotations, its decisions);
-``player-chapter KEY [PROCEDURE]``, ``player-cards KIND``, ``player-roster KIND`` make the player's book
+``edition NAME`` (other editions and variants, compared with the spec: :mod:`checker.sphinxext.editions`),
+``examples`` and ``house-rules FOLDER`` (the worked examples; a folder of house-rule files beside the base spec,
+each with its examples: :mod:`checker.sphinxext.examples`) make the designer's reference (each rule with its source, its quotations, its decisions);
+``player-chapter KEY [PROCEDURE]``, ``player-cards KIND``, ``player-roster KIND``, ``player-example NAME``
+make the player's book
 (:mod:`checker.sphinxext.player`), and ``diagram PROCEDURE [DEPTH]`` draws a procedure as SVG, once
 per player count when it forks on the number of players (:mod:`checker.sphinxext.diagram`).  The card
 pages of both are generated under ``cartes/`` and ``livre/cartes/`` when the build starts.
@@ -58,7 +60,7 @@ from checker.sphinxext.reference import (render_configurations, render_decisions
                                          render_variants)
 from checker.sphinxext.render import render_card, render_chapter, render_kind
 from checker.sphinxext.essentials import render_player_essentials
-from checker.sphinxext.examples import render_examples
+from checker.sphinxext.examples import house_rule_files, render_examples, render_house_rules, render_player_example
 from checker.sphinxext.kept import KEPT_CONFLICTS, kept_findings
 from checker.sphinxext.reports import load_finder, render_conflicts, render_overview, render_trace
 from checker.sphinxext.values import ROLES as VALUE_ROLES, UnknownValue, value_text
@@ -90,6 +92,8 @@ RENDERERS: dict[str, Callable[[Book, str], str]] = {
     "edition": lambda book, arg: render_edition(book, arg),
     "editions": lambda book, arg: render_editions(book),
     "examples": lambda book, arg: render_examples(book, arg),
+    "player-example": lambda book, arg: render_player_example(book, arg),
+    "house-rules": lambda book, arg: render_house_rules(book, arg),
 }
 
 
@@ -137,6 +141,9 @@ class AutoDirective(SphinxDirective):
                     for path in edition.paths:
                         for file in spec_files(path, Reporter()):
                             self.env.note_dependency(str(file))
+        if what == "house-rules":        # the tutorial's files, which the book's spec does not list
+            for file in house_rule_files(book, arg.strip()):
+                self.env.note_dependency(str(file))
         if what not in RENDERERS:
             logger.warning("rb:auto: unknown page '%s' (expected one of %s)", what, ", ".join(RENDERERS),
                            location=self.get_location(), type="rulebook", subtype="directive")
