@@ -39,6 +39,21 @@ def aliases(when, names: set[str]) -> dict[str, object]:
 
 
 @provides
+def you_aliases(when, players: list[str]) -> dict[str, object]:
+    """The window's players a conjunct of a power's condition equates with its holder (``p == me``): they
+    read « vous » (« quand vous révélez un personnage »), and the condition does not say it again."""
+    found: dict[str, object] = {}
+    for part in conjuncts(when):
+        if isinstance(part, ast.Binary) and part.op == "==":
+            for name, other in ((part.left, part.right), (part.right, part.left)):
+                if isinstance(name, ast.Name) and name.id in players and name.id not in found and \
+                        isinstance(other, ast.Name) and other.id == "me":
+                    found[name.id] = other
+                    break
+    return found
+
+
+@provides
 def without_aliases(when, ctx: Ctx):
     """``when`` without the conjuncts that equate an aliased name with its value (None: nothing left)."""
     rest = []

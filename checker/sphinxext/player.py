@@ -14,8 +14,8 @@ from checker.prose import Step, capitalize, humanize, rst_escape
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
 from checker.sphinxext.headings import procedure_heading
-from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, table_grid,
-                                      unlinked)
+from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, procedure_ctx,
+                                      table_grid, unlinked)
 
 __all__ = ["render_player_chapter", "render_player_cards", "render_player_roster", "PLAYER_DIR"]
 
@@ -33,7 +33,7 @@ def _no_decisions(steps: list[Step]) -> list[Step]:
 
 def _procedure(book: Book, name: str) -> list[str]:
     proc = book.program.procedures[name]
-    steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params, proc.body)))
+    steps = _no_decisions(book.prose.steps(plain_body(proc.body), procedure_ctx(book, proc)))
     if not steps:
         return []
     return rst.title(procedure_heading(book, name), "~") + rst.steps(steps, lambda d: "")
