@@ -22,6 +22,13 @@ from checker.front.types import INT, Coll
 def _quantified(p: Prose, e: ast.Aggregate, ctx: Ctx, negative: bool) -> str:
     """``any`` and ``all`` as clauses: « l'un des quartiers de votre cité est… », « aucun … n'est… »,
     « pour chaque type de quartier, … »."""
+    if e.kind == "any" and isinstance(e.body, ast.Binary) and e.body.op == "==":
+        for one, other in ((e.body.left, e.body.right), (e.body.right, e.body.left)):
+            if isinstance(one, ast.Name) and one.id == e.var and not uses(other, e.var):
+                # ``any(x in C where x == v)`` is ``v in C``: « ce personnage est la rouge ou … », no « un x »
+                same = ast.Binary("in", other, e.coll, e.span)
+                p.types[id(same)] = p.type_of(e)
+                return negation(p, same, ctx) if negative else p.expr(same, ctx)
     coll_ty = p.type_of(e.coll)
     elem_ty = coll_ty.elem if isinstance(coll_ty, Coll) else coll_ty
     noun = p.element_noun(e.coll)

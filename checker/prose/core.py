@@ -300,7 +300,9 @@ class Prose:
                         continue        # « le personnage *visé* » has its word: this one reads « ce personnage »
                     ref.labeled = True
                     ref.rivals.add(other.uid)
-                    if other.uid in self._refs and not (worded(binding) and not worded(other)):
+                    # a relative's name (« dont … ») written with a letter does not letter the one it is told from
+                    if other.uid in self._refs and not (worded(binding) and not worded(other)) and \
+                            binding.mode != "rel":
                         self._refs[other.uid].labeled = True
                         self._refs[other.uid].rivals.add(binding.uid)
         return f"\ue000{binding.uid}\ue001"
@@ -336,7 +338,8 @@ class Prose:
             if b.mode == "exists":
                 first = contract(f"certains {bare(definite)}{label} de {b.source}")
             return first, again
-        if ref.labeled and placed(self, ref):
+        at_place = ref.labeled and placed(self, ref)
+        if at_place:
             label = f" {contract('de ' + b.source)}"        # « le quartier de votre cité »
         again = noun + label if label else demonstrative(noun)
         if b.mode == "whatever":
@@ -346,7 +349,7 @@ class Prose:
         if b.mode in ("def", "named"):
             return noun + label, noun + label
         if b.mode == "exists":
-            return self.member(noun, b.source or "", label), again
+            return self.member(noun, b.source or "", "" if at_place else label), again
         if b.mode == "each":
             return (b.source or f"chaque {bare(noun)}").replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1), again
         return again, again

@@ -162,8 +162,12 @@ def placed(p, ref) -> bool:
     """Is a chosen value told apart from its rivals by the place it was chosen in (« le quartier de votre
     cité », « le quartier de la cité de ce joueur »)?  Its rivals are other choices from other places, or
     indefinites (« un quartier de la cité d'un joueur »)."""
+    if ref.binding.mode == "exists":       # « un quartier de la cité de l'un des joueurs », then « le quartier de … »
+        return ref.binding.source is not None and not ref.plural and all(
+            r is not None and r.binding.mode in ("param", "def") for r in map(p._refs.get, ref.rivals))
     return ref.binding.mode == "intro" and ref.binding.source is not None and all(
-        r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode == "intro" and
+        r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode in ("param", "def") and
+                           not worded(ref.binding) or r.binding.mode == "intro" and
                            r.binding.source is not None and r.binding.source != ref.binding.source)
         for r in map(p._refs.get, ref.rivals))
 
