@@ -15,9 +15,10 @@ CARCASSONNE = ROOT / "spec" / "carcassonne"
 DOCS = ROOT / "docs" / "carcassonne"
 LIVRE = DOCS / "livre"
 
-# Letters the rules still name numbers by: the rotation « tournée de *r* quart(s) de tour » (an action's
-# parameter no attribute names) and the rampart round « pour chaque nombre *k* »; it may only go down.
-LETTERS_LEFT = 16
+# No number is named by its letter any more (16 before): the rotation reads by the unit its wording puts after
+# it, « tournée d'un nombre de quarts de tour », the rampart rounds by what they count, « pour chaque tour de
+# table »; a letter that comes back fails this test.
+LETTERS_LEFT = 0
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +32,9 @@ def test_every_carcassonne_player_page_is_french_without_identifiers(book: Book)
     found, letters = untranslated(book, pages)
     assert found == []
     assert letters <= LETTERS_LEFT, f"{letters} variable letters on the player's pages (at most {LETTERS_LEFT})"
+    turn = dict(pages)["tour"]
+    assert "tournée d'un nombre de quarts de tour si ce nombre de quarts de tour est inférieur à 0" in turn
+    assert "Pour chaque tour de table de 1 au nombre de remparts" in turn
 
 
 def test_no_geometry_on_the_player_pages(book: Book):

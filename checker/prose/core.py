@@ -32,7 +32,7 @@ from checker.front import ast
 from checker.prose.french import (_VOWEL, _choose, _dedupe, _twice, Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
                                   feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
-from checker.prose.names import (counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
+from checker.prose.names import (UNIT, counted_noun, is_player, unit_noun, names_players, number_noun, order, placed, told_apart,
                                  window_subject, worded)
 from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
                                     flatten_steps, late, provide, provides)
@@ -215,6 +215,10 @@ class Prose:
             template = re.sub(r"\b[sS]on\b|\b[sS]a\b", "votre", template)
             template = re.sub(r"\b[sS]es\b", "vos", template)
         text = template
+        for i, arg in enumerate(args[:10]):
+            ref = self.ref_of(arg)
+            if ref is not None and ref.noun == unit_noun(text, i):       # « tournée de ce nombre de quarts de tour »
+                text = re.sub(r"\{%d\} %s" % (i, UNIT), "{%d}" % i, text, count=1)
         for i, arg in enumerate(args[:10]):
             if re.match(r"(?:(?:les?|la|des?|du|une?|votre|vos|ce|cette|ces) |l')", arg):
                 # « le signe du nombre {0} » names a letter; a noun phrase goes without the noun: « le signe de l'écart »

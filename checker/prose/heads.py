@@ -13,7 +13,8 @@ from typing import Callable
 from checker.front import ast
 from checker.prose.core import Ctx, Prose, provide, provides
 from checker.prose.exprs import conjuncts, given, uses
-from checker.front.types import BOOL, PLAYER, EnumT
+from checker.front.types import BOOL, INT, PLAYER, EnumT
+from checker.prose.names import unit_noun
 
 __all__ = ["HEADS", "bind_pattern", "aliases", "without_aliases"]
 
@@ -86,7 +87,8 @@ def bind_pattern(p: Prose, head: ast.RuleHead, ctx: Ctx):
             ctx = ctx.bind(binder, ty, "you")
             you = True
         else:
-            ctx = ctx.bind(binder, ty, "param")
+            noun = unit_noun(p.lex.actions.get(head.pattern.name), i) if ty == INT else None
+            ctx = ctx.bind(binder, ty, "param", noun=noun)
     return ctx, without_aliases(head.when, ctx)
 
 

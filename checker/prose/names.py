@@ -22,7 +22,7 @@ from checker.prose.context import Binding, Ctx
 from checker.prose.french import bare, contract, demonstrative, feminine, named, plural
 
 __all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject", "number_noun", "counted_noun",
-           "placed", "parameter_nouns"]
+           "placed", "parameter_nouns", "unit_noun", "UNIT"]
 
 _DEFINITE = ("def",)                                    # « le joueur » at every mention
 _DEMONSTRATIVE = ("intro", "each", "param", "exists", "rel")   # « ce joueur » once introduced (or described)
@@ -200,3 +200,16 @@ def parameter_nouns(p, params, body=None, template: str | None = None) -> list[s
             nouns[i] = contract(f"l'autre {bare(noun)}")
         seen.append(noun)
     return nouns
+
+
+UNIT = r"([^\W\d_][\w()’']*(?: (?:de|d'|du|des) ?[^\W\d_][\w()’']*)?)"      # « quart(s) de tour », « points »
+
+
+def unit_noun(template: str | None, i: int) -> str | None:
+    """The noun of a number a wording puts before its unit (« tournée de {3} quart(s) de tour »): « le nombre
+    de quarts de tour », by which the number is named (« un nombre de quarts de tour », then « ce nombre de
+    quarts de tour »), not by a letter; None when the wording has no word after it."""
+    m = re.search(r"\{%d\} %s" % (i, UNIT), template or "")
+    if m is None or m.group(1) in ("de", "à", "et", "ou", "en", "pour", "par", "sur", "si", "qui", "que"):
+        return None
+    return f"le nombre de {m.group(1).replace('(s)', 's')}"

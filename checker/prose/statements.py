@@ -14,7 +14,7 @@ import re
 from checker.front import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
-from checker.prose.names import number_noun
+from checker.prose.names import is_player, number_noun, unit_noun
 from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
@@ -276,7 +276,7 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     ty = p.type_of(s.coll)
     coll = s.coll
     if isinstance(coll, ast.Binary) and coll.op == "..":
-        noun = number_noun(p, s.var, s.body)         # « pour chaque rang de 1 à 9 », not « nombre *r* »
+        noun = number_noun(p, s.var, s.body) or _round(p, s)    # « pour chaque rang de 1 à 9 », not « nombre *r* »
         inner = ctx.bind(s.var, INT, "intro", noun=noun)
         unused = not _mentions(s.body, s.var)      # a count of turns: the number itself is never read
         what = bare(noun) if noun else "nombre" if unused else f"nombre {var(s.var)}"
@@ -311,6 +311,15 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     if not p.steps(s.body, inner):
         return None     # a loop that only writes the game log
     return _block(p, intro, s.body, inner)
+
+
+def _round(p: Prose, s: ast.For) -> str | None:
+    """A number counting the rounds of a loop over the players (« pour chaque tour de table de 1 à … », then
+    « si ce tour de table est 1 »), when the steps read it: named by what it counts, not by a letter."""
+    if len(s.body) != 1 or not isinstance(s.body[0], ast.For) or not _mentions(s.body, s.var):
+        return None
+    ty = p.type_of(s.body[0].coll)
+    return "le tour de table" if is_player(ty.elem if isinstance(ty, Coll) else ty) else None
 
 
 def _rival(p: Prose, ctx: Ctx, noun: str, ty) -> bool:
@@ -501,8 +510,13 @@ def _offer(p: Prose, s: ast.Offer, ctx: Ctx) -> Step:
             inner = ctx
             for name, coll in item.binders:
                 ty = p.type_of(coll)
+                at = [i for i, a in enumerate(item.args) if isinstance(a, ast.Name) and a.id == name]
+                unit = unit_noun(p.lex.actions.get(item.action), at[0]) if at and isinstance(coll, ast.Binary) \
+                    and coll.op == ".." else None       # « tournée d'un nombre de quarts de tour de 0 à 3 »
+                source = p.expr(coll, ctx.ind())
                 inner = inner.bind(name, ty.elem if isinstance(ty, Coll) else ty, "exists",
-                                   noun=p.element_noun(coll), source=p.expr(coll, ctx.ind()))
+                                   noun=unit or p.element_noun(coll),
+                                   source=source[3:] if unit and source.startswith("de ") else source)
             args = p.args(item.args, inner.ind())
             link = p.link("action", item.action)
             text = p.action_phrase(item.action, args, inner)
