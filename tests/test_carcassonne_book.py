@@ -57,7 +57,7 @@ def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: B
     assert "La partie se joue de 2 à 4 joueurs." in text
     assert "il en garde 7 en\n   réserve" in text, "the reserve the setup leaves, computed"
     assert "**6** tours à 2 joueurs, **4** tours à 3 joueurs et **3** tours à 4 joueurs" in text
-    assert "« Jeu de base », de 2 à 4 joueurs, 75 cartes Tuile" in text
+    assert "« Jeu de base », de 2 à 4 joueurs, 75 tuiles" in text and "cartes Tuile" not in text
     assert "*« Le joueur qui a le plus de points gagne. »*" in text
     assert "*« Soit... le dernier rempart est posé, »*" in text and "*« Soit... la dernière tuile est posée" in text
     assert "comportant de 1 à 3 tuiles reçoit autant de points" in text, "the source's Markdown not shown"

@@ -135,7 +135,7 @@ def test_in_brief_says_what_a_player_receives_keeps_sees_and_how_the_winner_is_f
     assert "Seul le joueur concerné voit le contenu de la main de chaque joueur" in text
     assert "les autres en voient le nombre" in text
     assert "**Première partie**, à 2 joueurs et de 4 à 7 joueurs : 8 personnages (:rb:character:`Assassin`" in text
-    assert "68 cartes Quartier, dont 14 Merveilles" in text
+    assert "68 quartiers, dont 14 Merveilles" in text, "the kind by its own noun, not « cartes Quartier »"
     assert "**Développement**, à 3 joueurs : 9 personnages" in text, "the cards that change with the player count"
 
 
