@@ -45,6 +45,8 @@ def test_no_geometry_on_the_player_pages(book: Book):
     assert "**Nombre de bâtiments publics** : 1" in tiles
     assert "Ports" not in tiles and "Parties" not in tiles and "Rue droite / rue" not in tiles
     assert "Ports" in render(book, "kind", "Segment"), "the designer's reference still lists them"
+    end = render(book, "player-chapter", "end")
+    assert "Le côté du port" not in end and "list-table" not in end, "tables keyed by a tile's ports are geometry"
 
 
 def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: Book):
