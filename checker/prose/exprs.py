@@ -253,7 +253,15 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
             word = "et" if flipped == "and" else "ou"
             return f"{_group(p, e.left, ctx, flipped, True)} {word} {_group(p, e.right, ctx, flipped, True)}"
         word = "et" if op == "and" else "ou"
-        parts = [_group(p, part, ctx, op, False) for part in _chain(e, op)]
+        chain = _chain(e, op)
+        if op == "or" and all(isinstance(c, ast.Binary) and c.op == "==" and isinstance(c.right, ast.IntLit) and
+                              isinstance(c.left, ast.Name) and c.left.id == chain[0].left.id for c in chain):
+            # « le rang donné est 0, 3 ou 6 », not « … est 0, le rang donné est 3 ou le rang donné est 6 »
+            values = [str(c.right.value) for c in chain]
+            first = comparison(p, chain[0], ctx, False)
+            if first.endswith(" " + values[0]):
+                return first.removesuffix(values[0]) + ", ".join(values[:-1]) + f" ou {values[-1]}"
+        parts = [_group(p, part, ctx, op, False) for part in chain]
         return ", ".join(parts[:-1]) + f" {word} {parts[-1]}"
     if op == "..":
         return contract(f"de {p.expr(e.left, ctx.ind())} à {p.expr(e.right, ctx.ind())}")
