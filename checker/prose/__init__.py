@@ -2,12 +2,13 @@
 
 :mod:`checker.prose.french` knows French (articles, contractions, plurals) and reads the lexicon;
 :mod:`checker.prose.verbs` conjugates; :mod:`checker.prose.context` holds the steps and how bound names are kept;
-:mod:`checker.prose.core` holds the generator and how bound names read; :mod:`checker.prose.exprs` turns expressions into clauses (:mod:`checker.prose.aggregates` those over a collection), :mod:`checker.prose.heads`
-rule heads into sentences, :mod:`checker.prose.statements` statements into steps;
-:mod:`checker.prose.style` checks the result.  They are layers (french, verbs < core < exprs < aggregates < heads, statements,
-shapes), with context below core: where a lower one needs a higher one's function, the higher one provides it by name
-(:func:`checker.prose.context.provides`) when this package imports it.  Every node type has a registered handler; a node
-without one raises :class:`UnsupportedNode`, located.
+:mod:`checker.prose.core` holds the generator and how bound names read; :mod:`checker.prose.exprs` turns expressions
+into clauses (:mod:`checker.prose.aggregates` those over a collection), :mod:`checker.prose.heads` rule heads into
+sentences, :mod:`checker.prose.statements` statements into steps; :mod:`checker.prose.style` checks the result. They
+are layers (french, verbs < core < exprs < aggregates < heads, statements, shapes), with context below core: where a
+lower one needs a higher one's function, the higher one provides it by name (:func:`checker.prose.context.provides`)
+when this package imports it. Every node type has a registered handler; a node without one raises
+:class:`UnsupportedNode`, located.
 """
 
 from checker.prose.core import Ctx, Prose, Step, UnsupportedNode, cites_of, flatten_steps

@@ -29,11 +29,12 @@ import re
 from typing import Callable
 
 from checker.front import ast
-from checker.prose.french import (_VOWEL, _choose, _dedupe, _twice, Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
+from checker.prose.french import (_VOWEL, _choose, _dedupe, _twice,
+                                  Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
                                   feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
-from checker.prose.names import (UNIT, counted_noun, is_player, unit_noun, names_players, number_noun, order, placed, told_apart,
-                                 window_subject, worded)
+from checker.prose.names import (UNIT, counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
+                                 unit_noun, window_subject, worded)
 from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
                                     flatten_steps, late, provide, provides)
 from checker.base.source import Span
@@ -669,7 +670,7 @@ class Prose:
             subjects = {i: window_subject(self, name, i, types, binders, found, ctx) for i in range(len(binders))
                         if binders[i][0] not in found and is_player(types[i]) and
                         (sum(map(is_player, types)) > 1 or names_players(self, power))}
-            # two players the moment names « un joueur » and « un autre joueur »: « le joueur », « l'autre joueur »
+            # two players the moment names « un joueur », « un autre joueur »: « le joueur », « l'autre joueur »
             others = [i for i, who in subjects.items() if who is None]
             for i, (binder, _) in enumerate(binders):
                 if binder in found:
@@ -686,8 +687,8 @@ class Prose:
         return ctx
 
     def _reads_you(self, window: str, i: int) -> bool:
-        """Can a moment's ``{i}`` read « vous » (its subject, « vous révélez… », or after a preposition, « bâti
-        par vous »), not as the object of its verb (« un joueur attaque vous »)?"""
+        """Can a moment's ``{i}`` read « vous » (its subject, « vous révélez… », or after a preposition,
+        « bâti par vous »), not as the object of its verb (« un joueur attaque vous »)?"""
         template = self.lex.windows.get(window)
         at = template.find("{%d}" % i) if template is not None else -1
         if at < 0:

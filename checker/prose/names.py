@@ -21,8 +21,8 @@ from checker.front.types import INT, PLAYER, Coll, Opt, Ty
 from checker.prose.context import Binding, Ctx
 from checker.prose.french import bare, contract, demonstrative, feminine, named, plural
 
-__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject", "number_noun", "counted_noun",
-           "placed", "parameter_nouns", "unit_noun", "UNIT"]
+__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject", "number_noun",
+           "counted_noun", "placed", "parameter_nouns", "unit_noun", "UNIT"]
 
 _DEFINITE = ("def",)                                    # « le joueur » at every mention
 _DEMONSTRATIVE = ("intro", "each", "param", "exists", "rel")   # « ce joueur » once introduced (or described)
@@ -162,7 +162,7 @@ def placed(p, ref) -> bool:
     """Is a chosen value told apart from its rivals by the place it was chosen in (« le quartier de votre
     cité », « le quartier de la cité de ce joueur »)?  Its rivals are other choices from other places, or
     indefinites (« un quartier de la cité d'un joueur »)."""
-    if ref.binding.mode == "exists":       # « un quartier de la cité de l'un des joueurs », then « le quartier de … »
+    if ref.binding.mode == "exists":    # « un quartier de la cité d'un joueur », then « le quartier de … »
         return ref.binding.source is not None and not ref.plural and all(
             r is not None and r.binding.mode in ("param", "def") for r in map(p._refs.get, ref.rivals))
     return ref.binding.mode == "intro" and ref.binding.source is not None and all(
