@@ -15,9 +15,10 @@ CARCASSONNE = ROOT / "spec" / "carcassonne"
 DOCS = ROOT / "docs" / "carcassonne"
 LIVRE = DOCS / "livre"
 
-# Letters the rules still name numbers by: the rotation « tournée de *r* quart(s) de tour » (an action's
-# parameter no attribute names) and the rampart round « pour chaque nombre *k* »; it may only go down.
-LETTERS_LEFT = 16
+# No number is named by its letter any more (16 before): the rotation reads by the unit its wording puts after
+# it, « tournée d'un nombre de quarts de tour », the rampart rounds by what they count, « pour chaque tour de
+# table »; a letter that comes back fails this test.
+LETTERS_LEFT = 0
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +32,9 @@ def test_every_carcassonne_player_page_is_french_without_identifiers(book: Book)
     found, letters = untranslated(book, pages)
     assert found == []
     assert letters <= LETTERS_LEFT, f"{letters} variable letters on the player's pages (at most {LETTERS_LEFT})"
+    turn = dict(pages)["tour"]
+    assert "tournée d'un nombre de quarts de tour si ce nombre de quarts de tour est inférieur à 0" in turn
+    assert "Pour chaque tour de table de 1 au nombre de remparts" in turn
 
 
 def test_no_geometry_on_the_player_pages(book: Book):
@@ -41,6 +45,8 @@ def test_no_geometry_on_the_player_pages(book: Book):
     assert "**Nombre de bâtiments publics** : 1" in tiles
     assert "Ports" not in tiles and "Parties" not in tiles and "Rue droite / rue" not in tiles
     assert "Ports" in render(book, "kind", "Segment"), "the designer's reference still lists them"
+    end = render(book, "player-chapter", "end")
+    assert "Le côté du port" not in end and "list-table" not in end, "tables keyed by a tile's ports are geometry"
 
 
 def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: Book):
@@ -53,7 +59,7 @@ def test_the_teaching_page_answers_a_new_players_questions_from_the_spec(book: B
     assert "La partie se joue de 2 à 4 joueurs." in text
     assert "il en garde 7 en\n   réserve" in text, "the reserve the setup leaves, computed"
     assert "**6** tours à 2 joueurs, **4** tours à 3 joueurs et **3** tours à 4 joueurs" in text
-    assert "« Jeu de base », de 2 à 4 joueurs, 75 cartes Tuile" in text
+    assert "« Jeu de base », de 2 à 4 joueurs, 75 tuiles" in text and "cartes Tuile" not in text
     assert "*« Le joueur qui a le plus de points gagne. »*" in text
     assert "*« Soit... le dernier rempart est posé, »*" in text and "*« Soit... la dernière tuile est posée" in text
     assert "comportant de 1 à 3 tuiles reçoit autant de points" in text, "the source's Markdown not shown"

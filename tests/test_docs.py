@@ -442,6 +442,8 @@ def test_the_book_builds_with_warnings_as_errors(built):
     assert '<svg class="rb-diagram"' in turn and "highlight-rulebook" not in turn
     english = ["Back to top", "Skip to content", "On this page", ">Next<", ">Previous<", "Made with"]
     assert [w for w in english if w in turn] == [] and "Haut de page" in turn and "Rechercher" in turn
+    # the sidebar a player reads on every page: the tools' pages (written in English) listed by French titles
+    assert "The Rulebook rules language" not in turn and "Le langage des règles — référence" in turn
     assert (out / "livre" / "cartes" / "personnages.html").exists()
     css = (out / "_static" / "rulebook.css").read_text(encoding="utf-8")
     assert "white-space: pre-wrap" in css                     # spec lines wrap, never cut

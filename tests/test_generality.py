@@ -32,6 +32,7 @@ LANGUAGE = set(GAME_FIELDS) | {"copies", "name"}
 WORDS = {
     ("checker/prose/core.py", "est"): "the verb « être » (Carcassonne's direction `est` is another thing)",
     ("checker/prose/exprs.py", "est"): "the verb « être »",
+    ("checker/prose/aggregates.py", "est"): "the verb « être »",
     ("checker/prose/style.py", "est"): "the verb « être », in the style rules' tables of verbs",
     ("checker/prose/style.py", "ouest"): "a word before which « le » is not elided (« le ouest » is not French)",
     ("checker/prose/exprs.py", "derrière"): "a preposition",

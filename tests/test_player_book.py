@@ -79,17 +79,25 @@ def test_every_player_page_is_french_without_identifiers(book: Book):
     assert letters <= LETTERS_LEFT, f"{letters} variable letters on the player's pages (at most {LETTERS_LEFT})"
 
 
-# The fan expansion's pages still name some values by letter (238, then 114, then 40): its draft's and turn's
-# players and characters (« le joueur *a* qui a endormi le personnage »), and powers whose choices are
-# several players; it may only go down.
-FAN_LETTERS_LEFT = 40
+# The fan expansion's pages named some values by letter (238, then 114, then 40, now none): a procedure's
+# parameters are named as its heading names them (« le rang donné », « l'autre joueur »), a player singled out
+# beside « ce joueur » by its role (« le joueur qui a endormi le personnage »), a window's player that is the
+# power's holder « vous », a count of turns « deux fois »; a letter that comes back fails this test.
+FAN_LETTERS_LEFT = 0
 
 
-def test_the_fan_expansions_player_pages_are_french_with_few_letters():
+def test_the_fan_expansions_player_pages_are_french_without_letters():
     fan = Book.load([SPEC, ROOT / "spec" / "extension-fan"], LEXICON)
-    found, letters = untranslated(fan, player_pages(fan))
+    pages = player_pages(fan)
+    found, letters = untranslated(fan, pages)
     assert found == []
     assert letters <= FAN_LETTERS_LEFT, f"{letters} variable letters on the fan's pages (at most {FAN_LETTERS_LEFT})"
+    text = "\n".join(t for _, t in pages)
+    assert "Si l'attaque en cours n'a pas eu lieu" in text and "l'n'" not in text, "« attaque » is a noun there"
+    assert " subir l'attaque" not in text.lower().replace("#. subir l'attaque", ""), "a verb left in the infinitive"
+    assert "Faire apparaître Ashura après le rang donné" in text and "passe au rang donné" in text
+    assert "Deux fois, pour chaque joueur" in text
+    assert "Ce joueur subit l'attaque du joueur qui a endormi le personnage" in text
 
 
 def test_the_diagrams_of_the_player_pages_name_no_procedure_by_its_letters(book: Book):
@@ -127,7 +135,7 @@ def test_in_brief_says_what_a_player_receives_keeps_sees_and_how_the_winner_is_f
     assert "Seul le joueur concerné voit le contenu de la main de chaque joueur" in text
     assert "les autres en voient le nombre" in text
     assert "**Première partie**, à 2 joueurs et de 4 à 7 joueurs : 8 personnages (:rb:character:`Assassin`" in text
-    assert "68 cartes Quartier, dont 14 Merveilles" in text
+    assert "68 quartiers, dont 14 Merveilles" in text, "the kind by its own noun, not « cartes Quartier »"
     assert "**Développement**, à 3 joueurs : 9 personnages" in text, "the cards that change with the player count"
 
 

@@ -29,11 +29,12 @@ import re
 from typing import Callable
 
 from checker.front import ast
-from checker.prose.french import (_VOWEL, Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
+from checker.prose.french import (_VOWEL, _choose, _dedupe, _twice,
+                                  Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
                                   feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
-from checker.prose.names import (counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
-                                 window_subject, worded)
+from checker.prose.names import (UNIT, counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
+                                 unit_noun, window_subject, worded)
 from checker.prose.context import (_EXPR, _STMT, Binding, Ctx, Step, UnsupportedNode, _expr, _stmt, cites_of,
                                     flatten_steps, late, provide, provides)
 from checker.base.source import Span
@@ -216,6 +217,10 @@ class Prose:
             template = re.sub(r"\b[sS]es\b", "vos", template)
         text = template
         for i, arg in enumerate(args[:10]):
+            ref = self.ref_of(arg)
+            if ref is not None and ref.noun == unit_noun(text, i):       # « tournée de ce nombre de quarts de tour »
+                text = re.sub(r"\{%d\} %s" % (i, UNIT), "{%d}" % i, text, count=1)
+        for i, arg in enumerate(args[:10]):
             if re.match(r"(?:(?:les?|la|des?|du|une?|votre|vos|ce|cette|ces) |l')", arg):
                 # « le signe du nombre {0} » names a letter; a noun phrase goes without the noun: « le signe de l'écart »
                 text = re.sub(r"\b(?:du|de la|de l'|des) (?!(?:" + "|".join(_PREPOSITIONS) + r") )[^\W\d_]+ \{" + str(i)
@@ -300,7 +305,9 @@ class Prose:
                         continue        # « le personnage *visé* » has its word: this one reads « ce personnage »
                     ref.labeled = True
                     ref.rivals.add(other.uid)
-                    if other.uid in self._refs and not (worded(binding) and not worded(other)):
+                    # a relative's name (« dont … ») written with a letter does not letter the one it is told from
+                    if other.uid in self._refs and not (worded(binding) and not worded(other)) and \
+                            binding.mode != "rel":
                         self._refs[other.uid].labeled = True
                         self._refs[other.uid].rivals.add(binding.uid)
         return f"\ue000{binding.uid}\ue001"
@@ -336,7 +343,8 @@ class Prose:
             if b.mode == "exists":
                 first = contract(f"certains {bare(definite)}{label} de {b.source}")
             return first, again
-        if ref.labeled and placed(self, ref):
+        at_place = ref.labeled and placed(self, ref)
+        if at_place:
             label = f" {contract('de ' + b.source)}"        # « le quartier de votre cité »
         again = noun + label if label else demonstrative(noun)
         if b.mode == "whatever":
@@ -346,7 +354,7 @@ class Prose:
         if b.mode in ("def", "named"):
             return noun + label, noun + label
         if b.mode == "exists":
-            return self.member(noun, b.source or "", label), again
+            return self.member(noun, b.source or "", "" if at_place else label), again
         if b.mode == "each":
             return (b.source or f"chaque {bare(noun)}").replace(f" {bare(noun)}", f" {bare(noun)}{label}", 1), again
         return again, again
@@ -656,16 +664,37 @@ class Prose:
             params = self.program.windows[name].params if self.program and name in self.program.windows else ()
             found = aliases(power.requires, {b for b, _ in binders})
             types = [self._resolve_type(params[i].type) if i < len(params) else None for i in range(len(binders))]
+            found |= late("you_aliases")(power.requires, [b for i, ((b, _), ty) in enumerate(zip(binders, types))
+                                                          if is_player(ty) and b not in found and
+                                                          self._reads_you(name, i)])
+            subjects = {i: window_subject(self, name, i, types, binders, found, ctx) for i in range(len(binders))
+                        if binders[i][0] not in found and is_player(types[i]) and
+                        (sum(map(is_player, types)) > 1 or names_players(self, power))}
+            # two players the moment names « un joueur », « un autre joueur »: « le joueur », « l'autre joueur »
+            others = [i for i, who in subjects.items() if who is None]
             for i, (binder, _) in enumerate(binders):
                 if binder in found:
                     ctx = ctx.bind(binder, types[i], "alias", alias=found[binder])
-                elif is_player(types[i]) and (sum(map(is_player, types)) > 1 or names_players(self, power)) and \
-                        (who := window_subject(self, name, i, types, binders, found, ctx)):
-                    ctx = ctx.bind(binder, types[i], "def", noun=who)
+                elif subjects.get(i):
+                    ctx = ctx.bind(binder, types[i], "def", noun=subjects[i])
+                elif len(others) == 2 and i in others and not any(subjects.values()):
+                    noun = self.type_noun(types[i])
+                    ctx = ctx.bind(binder, types[i], "def",
+                                   noun=noun if i == others[0] else contract(f"l'autre {bare(noun)}"))
                 else:
                     ctx = ctx.bind(binder, types[i], "param")
         self._powers[key] = ctx
         return ctx
+
+    def _reads_you(self, window: str, i: int) -> bool:
+        """Can a moment's ``{i}`` read « vous » (its subject, « vous révélez… », or after a preposition,
+        « bâti par vous »), not as the object of its verb (« un joueur attaque vous »)?"""
+        template = self.lex.windows.get(window)
+        at = template.find("{%d}" % i) if template is not None else -1
+        if at < 0:
+            return template is None
+        before = template[:at].split()
+        return not before or before[-1] in _PREPOSITIONS
 
     def requirement(self, power: ast.PowerDecl, ctx: Ctx) -> str | None:
         """A power's condition, without what the window already says (« en jouant ce personnage-là »)."""
@@ -722,54 +751,6 @@ class Prose:
             ctx = ctx.bind(param.name, self._resolve_type(param.type), "param")
         args = [self.mention(b, ctx) for b in reversed(ctx.locals)]
         return capitalize(self.finish(self.window_clause(window.name, args, ctx), ctx)) + "."
-
-
-_PLACE = r"(?:la|le|l'|les|votre|vos)\s?[\w'’ ]{1,30}?"
-_OWNER = r"(?:\s(?:d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?[\w*’' ]{1,30}?)?"
-
-
-_DET = r"(ce|cet|cette|ces|un|une|chaque|n'importe quel|n'importe quelle|l'un des|l'une des)"
-
-
-_ALTERNATIVE = re.compile(r"\{(\d)\?([^|{}]*)\|([^{}]*)\}")
-
-
-def _choose(template: str, args: list[str]) -> str:
-    """``{1?oui|non}`` in a template: the words for a yes/no argument (« , qui est assassiné »),
-    not « : vrai »; an argument that is not a plain yes or no reads « (…oui si …, …non sinon) »."""
-    def pick(m: re.Match) -> str:
-        value = args[int(m.group(1))]
-        if value in ("vrai", "faux"):
-            return m.group(2) if value == "vrai" else m.group(3)
-        return f" ({m.group(2).strip(' ,')} si {value}, {m.group(3).strip(' ,')} sinon)"
-    return _ALTERNATIVE.sub(pick, template)
-
-
-def _twice(text: str) -> str:
-    """A noun said twice around its determiner (a lexicon's « de type {2} », « au bout {1} » given
-    « ce type de quartier »): « de type ce type de quartier » → « de ce type de quartier »,
-    « au bout un bout du rempart du rempart » → « à un bout du rempart »."""
-    into = {"de": "de ", "du": "de ", "au": "à ", "le": "", "la": "", "en": "en ", "sur": "sur "}
-
-    def once(m: re.Match) -> str:
-        return f"{into[m.group(1)]}{m.group(3)} {m.group(2)}{m.group(4)}"
-    text = re.sub(r"\b(de|du|au|le|la|en|sur) ([^\W\d_]+) " + _DET + r" \2(s?)\b", once, text)
-    return re.sub(r"\b((?:du|de la|des|de l') [\w'’ ]{1,25}?) \1\b", r"\1", text)
-
-
-def _dedupe(text: str) -> str:
-    """« un quartier de la cité d'un joueur dans la cité de ce joueur » → « un quartier dans la cité
-    d'un joueur »: a place said twice in a row (once where the element is taken from, once by the
-    wording of an action) is said once."""
-    pattern = re.compile(r"\bde (" + _PLACE + r")(" + _OWNER + r") (de|dans) \1(" + _OWNER + r")(?=[\s,.;)]|$)")
-
-    def same(m: re.Match) -> str:
-        first, second = m.group(2).strip(), m.group(4).strip()
-        noun = lambda s: re.sub(r"^(d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?", "", s)
-        if noun(first) != noun(second):
-            return m.group(0)
-        return f"{m.group(3)} {m.group(1)}{m.group(2)}"
-    return pattern.sub(same, text)
 
 
 def _agree(tail: str, plural_subject: bool, feminine_subject: bool, verb: str) -> str:

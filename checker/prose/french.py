@@ -104,7 +104,8 @@ def feminine(np: str) -> bool:
         return True
     if article in ("le", "un"):
         return False
-    head = noun.split(" ")[0]
+    words = noun.split(" ")
+    head = words[1] if words[0] in _BEFORE_NOUN and len(words) > 1 else words[0]     # « l'autre joueur »
     return head.endswith(("e", "té", "ion")) and not head.endswith(("age", "isme", "ème"))
 
 
@@ -299,3 +300,51 @@ class Lexicon:
     def load(cls, path: Path) -> "Lexicon":
         with path.open("rb") as handle:
             return cls.from_mapping(tomllib.load(handle))
+
+
+_PLACE = r"(?:la|le|l'|les|votre|vos)\s?[\w'’ ]{1,30}?"
+_OWNER = r"(?:\s(?:d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?[\w*’' ]{1,30}?)?"
+
+
+_DET = r"(ce|cet|cette|ces|un|une|chaque|n'importe quel|n'importe quelle|l'un des|l'une des)"
+
+
+_ALTERNATIVE = re.compile(r"\{(\d)\?([^|{}]*)\|([^{}]*)\}")
+
+
+def _choose(template: str, args: list[str]) -> str:
+    """``{1?oui|non}`` in a template: the words for a yes/no argument (« , qui est assassiné »),
+    not « : vrai »; an argument that is not a plain yes or no reads « (…oui si …, …non sinon) »."""
+    def pick(m: re.Match) -> str:
+        value = args[int(m.group(1))]
+        if value in ("vrai", "faux"):
+            return m.group(2) if value == "vrai" else m.group(3)
+        return f" ({m.group(2).strip(' ,')} si {value}, {m.group(3).strip(' ,')} sinon)"
+    return _ALTERNATIVE.sub(pick, template)
+
+
+def _twice(text: str) -> str:
+    """A noun said twice around its determiner (a lexicon's « de type {2} », « au bout {1} » given
+    « ce type de quartier »): « de type ce type de quartier » → « de ce type de quartier »,
+    « au bout un bout du rempart du rempart » → « à un bout du rempart »."""
+    into = {"de": "de ", "du": "de ", "au": "à ", "le": "", "la": "", "en": "en ", "sur": "sur "}
+
+    def once(m: re.Match) -> str:
+        return f"{into[m.group(1)]}{m.group(3)} {m.group(2)}{m.group(4)}"
+    text = re.sub(r"\b(de|du|au|le|la|en|sur) ([^\W\d_]+) " + _DET + r" \2(s?)\b", once, text)
+    return re.sub(r"\b((?:du|de la|des|de l') [\w'’ ]{1,25}?) \1\b", r"\1", text)
+
+
+def _dedupe(text: str) -> str:
+    """« un quartier de la cité d'un joueur dans la cité de ce joueur » → « un quartier dans la cité
+    d'un joueur »: a place said twice in a row (once where the element is taken from, once by the
+    wording of an action) is said once."""
+    pattern = re.compile(r"\bde (" + _PLACE + r")(" + _OWNER + r") (de|dans) \1(" + _OWNER + r")(?=[\s,.;)]|$)")
+
+    def same(m: re.Match) -> str:
+        first, second = m.group(2).strip(), m.group(4).strip()
+        noun = lambda s: re.sub(r"^(d'un|d'une|de ce|de cet|de cette|du|de la|de l'|de)\s?", "", s)
+        if noun(first) != noun(second):
+            return m.group(0)
+        return f"{m.group(3)} {m.group(1)}{m.group(2)}"
+    return pattern.sub(same, text)

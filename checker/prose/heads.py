@@ -13,7 +13,8 @@ from typing import Callable
 from checker.front import ast
 from checker.prose.core import Ctx, Prose, provide, provides
 from checker.prose.exprs import conjuncts, given, uses
-from checker.front.types import BOOL, PLAYER, EnumT
+from checker.front.types import BOOL, INT, PLAYER, EnumT
+from checker.prose.names import unit_noun
 
 __all__ = ["HEADS", "bind_pattern", "aliases", "without_aliases"]
 
@@ -33,6 +34,21 @@ def aliases(when, names: set[str]) -> dict[str, object]:
         if isinstance(part, ast.Binary) and part.op == "==":
             for name, other in ((part.left, part.right), (part.right, part.left)):
                 if isinstance(name, ast.Name) and name.id in names and name.id not in found and _aliasable(other):
+                    found[name.id] = other
+                    break
+    return found
+
+
+@provides
+def you_aliases(when, players: list[str]) -> dict[str, object]:
+    """The window's players a conjunct of a power's condition equates with its holder (``p == me``): they
+    read « vous » (« quand vous révélez un personnage »), and the condition does not say it again."""
+    found: dict[str, object] = {}
+    for part in conjuncts(when):
+        if isinstance(part, ast.Binary) and part.op == "==":
+            for name, other in ((part.left, part.right), (part.right, part.left)):
+                if isinstance(name, ast.Name) and name.id in players and name.id not in found and \
+                        isinstance(other, ast.Name) and other.id == "me":
                     found[name.id] = other
                     break
     return found
@@ -71,7 +87,8 @@ def bind_pattern(p: Prose, head: ast.RuleHead, ctx: Ctx):
             ctx = ctx.bind(binder, ty, "you")
             you = True
         else:
-            ctx = ctx.bind(binder, ty, "param")
+            noun = unit_noun(p.lex.actions.get(head.pattern.name), i) if ty == INT else None
+            ctx = ctx.bind(binder, ty, "param", noun=noun)
     return ctx, without_aliases(head.when, ctx)
 
 

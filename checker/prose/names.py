@@ -17,14 +17,15 @@ import dataclasses
 import re
 
 from checker.front import ast
-from checker.front.types import PLAYER, Coll, Opt, Ty
+from checker.front.types import INT, PLAYER, Coll, Opt, Ty
 from checker.prose.context import Binding, Ctx
-from checker.prose.french import bare, demonstrative, named, plural
+from checker.prose.french import bare, contract, demonstrative, feminine, named, plural
 
-__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject", "number_noun", "counted_noun", "placed"]
+__all__ = ["told_apart", "worded", "is_player", "order", "names_players", "window_subject", "number_noun",
+           "counted_noun", "placed", "parameter_nouns", "unit_noun", "UNIT"]
 
 _DEFINITE = ("def",)                                    # « le joueur » at every mention
-_DEMONSTRATIVE = ("intro", "each", "param", "exists")   # « ce joueur » once introduced
+_DEMONSTRATIVE = ("intro", "each", "param", "exists", "rel")   # « ce joueur » once introduced (or described)
 
 
 def told_apart(one: Binding, other: Binding) -> bool:
@@ -161,7 +162,54 @@ def placed(p, ref) -> bool:
     """Is a chosen value told apart from its rivals by the place it was chosen in (« le quartier de votre
     cité », « le quartier de la cité de ce joueur »)?  Its rivals are other choices from other places, or
     indefinites (« un quartier de la cité d'un joueur »)."""
+    if ref.binding.mode == "exists":    # « un quartier de la cité d'un joueur », then « le quartier de … »
+        return ref.binding.source is not None and not ref.plural and all(
+            r is not None and r.binding.mode in ("param", "def") for r in map(p._refs.get, ref.rivals))
     return ref.binding.mode == "intro" and ref.binding.source is not None and all(
-        r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode == "intro" and
+        r is not None and (r.binding.mode in ("exists", "rel") or r.binding.mode in ("param", "def") and
+                           not worded(ref.binding) or r.binding.mode == "intro" and
                            r.binding.source is not None and r.binding.source != ref.binding.source)
         for r in map(p._refs.get, ref.rivals))
+
+
+def parameter_nouns(p, params, body=None, template: str | None = None) -> list[str | None]:
+    """How a procedure's steps name its parameters, as its heading does (« Le joueur subit l'attaque d'un
+    autre joueur »), not by their letters: a number by the attribute it is compared with or what it counts
+    (:func:`number_noun`), else by the noun the heading puts before it (« après le rang {0} »), « le rang
+    donné »; of two parameters of one noun, the one the heading reads second is « l'autre joueur » (with
+    three, « l'autre » would not say which: None, the type's noun and a letter).  ``template``: the
+    heading's wording in the lexicon, ``{0}``… for the parameters."""
+    types = [p._resolve_type(param.type) for param in params]
+    nouns: list[str | None] = [None] * len(params)
+    text = template or ""
+    reading = sorted(range(len(params)), key=lambda i: (text.find("{%d}" % i) % (len(text) + 1), i))
+    seen: list[str] = []
+    for i in reading:
+        if types[i] == INT:
+            noun = number_noun(p, params[i].name, body) if body is not None else None
+            before = re.search(r"\b(?:le|la|l'|du|de la|de l'|au|à la|à l') ?([^\W\d_]+) \{%d\}" % i, text)
+            if noun is None and before is not None:
+                noun = f"{'la' if feminine(before.group(1)) else 'le'} {before.group(1)}"
+            if noun is not None:
+                nouns[i] = f"{noun} {'donnée' if feminine(noun) else 'donné'}"
+            continue
+        noun = p.type_noun(types[i])
+        alike = sum(1 for t in types if t is not None and t != INT and p.type_noun(t) == noun and
+                    isinstance(t, Coll) == isinstance(types[i], Coll))
+        if noun in seen and alike == 2 and not isinstance(types[i], Coll):
+            nouns[i] = contract(f"l'autre {bare(noun)}")
+        seen.append(noun)
+    return nouns
+
+
+UNIT = r"([^\W\d_][\w()’']*(?: (?:de|d'|du|des) ?[^\W\d_][\w()’']*)?)"      # « quart(s) de tour », « points »
+
+
+def unit_noun(template: str | None, i: int) -> str | None:
+    """The noun of a number a wording puts before its unit (« tournée de {3} quart(s) de tour »): « le nombre
+    de quarts de tour », by which the number is named (« un nombre de quarts de tour », then « ce nombre de
+    quarts de tour »), not by a letter; None when the wording has no word after it."""
+    m = re.search(r"\{%d\} %s" % (i, UNIT), template or "")
+    if m is None or m.group(1) in ("de", "à", "et", "ou", "en", "pour", "par", "sur", "si", "qui", "que"):
+        return None
+    return f"le nombre de {m.group(1).replace('(s)', 's')}"

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from checker.front import ast
 from checker.prose.core import Ctx, Prose, _expr, provides
-from checker.prose.exprs import AGGREGATES, BUILTIN_CALLS, each
+from checker.prose.aggregates import AGGREGATES, each
+from checker.prose.exprs import BUILTIN_CALLS
 from checker.prose.french import bare, contract, feminine, plural
 from checker.front.types import Coll
 

@@ -14,7 +14,7 @@ import re
 from checker.front import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
-from checker.prose.names import number_noun
+from checker.prose.names import is_player, number_noun, unit_noun
 from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
@@ -139,10 +139,10 @@ def _setvar(p: Prose, s: ast.SetVar, ctx: Ctx) -> Step:
         return Step(_sentence(f"remettre {target} à {s.value.value}" if s.value.value == 0 else
                               f"{target} passe à {s.value.value}"))
     value = p.expr(s.value, ctx)
+    if ty == INT:       # « … passe au rang donné », not « le rang donné devient … »
+        return Step(_sentence(p.clause(target, "passe", f"à {value}", ctx)))
     if value == "vous" or p.ref_of(value) is not None:
         return Step(_sentence(p.clause(value, "devient", target, ctx)))
-    if ty == INT:
-        return Step(_sentence(p.clause(target, "passe", f"à {value}", ctx)))
     return Step(_sentence(p.clause(target, "devient", value, ctx)))
 
 
@@ -276,18 +276,28 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     ty = p.type_of(s.coll)
     coll = s.coll
     if isinstance(coll, ast.Binary) and coll.op == "..":
-        noun = number_noun(p, s.var, s.body)         # « pour chaque rang de 1 à 9 », not « nombre *r* »
+        noun = number_noun(p, s.var, s.body) or _round(p, s)    # « pour chaque rang de 1 à 9 », not « nombre *r* »
         inner = ctx.bind(s.var, INT, "intro", noun=noun)
-        number = bare(noun) if noun else f"nombre {var(s.var)}"
-        intro = contract(f"pour chaque {number} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
+        unused = not _mentions(s.body, s.var)      # a count of turns: the number itself is never read
+        what = bare(noun) if noun else "nombre" if unused else f"nombre {var(s.var)}"
+        intro = contract(f"pour chaque {what} de {p.expr(coll.left, ctx)} à {p.expr(coll.right, ctx)}")
+        if unused and isinstance(coll.left, ast.IntLit) and isinstance(coll.right, ast.IntLit) and \
+                coll.right.value >= coll.left.value:
+            intro = f"{number(coll.right.value - coll.left.value + 1, True)} fois"       # « deux fois »
     elif (single := singled_out(p, coll, ctx)) is not None:
         # « pour chaque joueur parmi les joueurs qui sont le joueur qui a volé ce personnage »: the
         # loop runs once at most, for that value; it reads « pour le joueur qui a volé ce personnage »
         value, rest = single
         noun = p.element_noun(coll.coll)
-        inner = ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=noun)
+        elem = ty.elem if isinstance(ty, Coll) else ty
         said = p.expr(value, ctx.ind())
-        label = p.label(inner.locals[0])
+        if said.startswith(noun + " ") and _rival(p, ctx, noun, elem):
+            # « ce joueur » already names another: this one is named by its role, « le joueur qui a endormi … »
+            inner = ctx.bind(s.var, elem, "def", noun=said)
+            label = ""
+        else:
+            inner = ctx.bind(s.var, elem, "intro", noun=noun)
+            label = p.label(inner.locals[0])
         intro = f"pour {said.replace(noun, noun + label, 1) if said.startswith(noun + ' ') else said + label}"
         if rest is not None:
             same = inner.bind(coll.var, inner.locals[0].ty, "alias", alias=ast.Name(s.var, coll.span))
@@ -301,6 +311,22 @@ def _for(p: Prose, s: ast.For, ctx: Ctx) -> Step | None:
     if not p.steps(s.body, inner):
         return None     # a loop that only writes the game log
     return _block(p, intro, s.body, inner)
+
+
+def _round(p: Prose, s: ast.For) -> str | None:
+    """A number counting the rounds of a loop over the players (« pour chaque tour de table de 1 à … », then
+    « si ce tour de table est 1 »), when the steps read it: named by what it counts, not by a letter."""
+    if len(s.body) != 1 or not isinstance(s.body[0], ast.For) or not _mentions(s.body, s.var):
+        return None
+    ty = p.type_of(s.body[0].coll)
+    return "le tour de table" if is_player(ty.elem if isinstance(ty, Coll) else ty) else None
+
+
+def _rival(p: Prose, ctx: Ctx, noun: str, ty) -> bool:
+    """Is a name of ``noun`` around that reads « ce joueur » (introduced by the text), which a new one
+    introduced the same way could not be told from?"""
+    return any(b.mode in ("intro", "each", "param", "exists", "rel") and (b.noun or p.type_noun(b.ty)) == noun
+               and isinstance(b.ty, Coll) == isinstance(ty, Coll) for b in ctx.locals)
 
 
 @_stmt(ast.Repeat)
@@ -450,7 +476,8 @@ def _do(p: Prose, s: ast.Do, ctx: Ctx) -> Step:
     phrase = p.action_phrase(s.action, args, ctx)
     link = p.link("action", s.action)
     text = f"{phrase} ({link})" if link != s.action else phrase
-    if args and p.person(args[0]) != "2p":
+    if args and p.person(args[0]) != "2p" and "{0}" not in p.lex.actions.get(s.action, ""):
+        # a wording that names the actor itself (« subir l'attaque de {0} contre {1} ») is not prefixed by it
         from checker.prose.verbs import finite
         text = f"{args[0]} {finite(text, p.person(args[0]))}"
     return Step(_sentence(text))
@@ -483,8 +510,13 @@ def _offer(p: Prose, s: ast.Offer, ctx: Ctx) -> Step:
             inner = ctx
             for name, coll in item.binders:
                 ty = p.type_of(coll)
+                at = [i for i, a in enumerate(item.args) if isinstance(a, ast.Name) and a.id == name]
+                unit = unit_noun(p.lex.actions.get(item.action), at[0]) if at and isinstance(coll, ast.Binary) \
+                    and coll.op == ".." else None       # « tournée d'un nombre de quarts de tour de 0 à 3 »
+                source = p.expr(coll, ctx.ind())
                 inner = inner.bind(name, ty.elem if isinstance(ty, Coll) else ty, "exists",
-                                   noun=p.element_noun(coll), source=p.expr(coll, ctx.ind()))
+                                   noun=unit or p.element_noun(coll),
+                                   source=source[3:] if unit and source.startswith("de ") else source)
             args = p.args(item.args, inner.ind())
             link = p.link("action", item.action)
             text = p.action_phrase(item.action, args, inner)

@@ -123,9 +123,13 @@ _TOKEN = re.compile(r"(?<![\w{])([^\W\d_]+)(?![\w'’}])")
 def first_verb(text: str, start: int = 0) -> tuple[int, str] | None:
     """Where the first known conjugated verb of ``text`` is (skipping ``{n}`` placeholders)."""
     for m in _TOKEN.finditer(text, start):
-        if m.group(1) in _ALL and text[max(0, m.start() - 2):m.start()] not in ("c'", "c’"):
+        if m.group(1) in _ALL and text[max(0, m.start() - 2):m.start()] not in ("c'", "c’") and \
+                not _ARTICLE_FIRST.fullmatch(text[:m.start()]):      # « l'attaque en cours a eu lieu »: a noun
             return m.start(), m.group(1)
     return None
+
+
+_ARTICLE_FIRST = re.compile(r"\s*(?:l'|l’|le |la |les |un |une |des )")
 
 
 def inflect_first(text: str, person: str = "3s", mood: str = "ind", start: int = 0) -> str:

@@ -23,7 +23,7 @@ from checker.prose.names import number_noun
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
 from checker.sphinxext.headings import procedure_heading
-from checker.sphinxext.render import _params_ctx, plain_body, unlinked
+from checker.sphinxext.render import plain_body, procedure_ctx, unlinked
 from checker.front.types import INT, Coll
 
 __all__ = ["render_diagram", "diagram_svg", "players_variants", "Box"]
@@ -109,7 +109,7 @@ def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
         else:
             proc = book.program.procedures[s.name]
             out.append(Box("frame", _header(book, s, ctx),
-                           boxes(book, proc.body, _params_ctx(book, proc.params, proc.body), depth - 1)))
+                           boxes(book, proc.body, procedure_ctx(book, proc), depth - 1)))
     flush()
     return out
 
@@ -321,7 +321,7 @@ def render_diagram(book: Book, arg: str) -> str:
     title = plain_text(procedure_heading(book, name))
     lines: list[str] = []
     for count, body in players_variants(book, proc.body):
-        svg = diagram_svg(boxes(book, body, _params_ctx(book, proc.params, proc.body), depth_n),
+        svg = diagram_svg(boxes(book, body, procedure_ctx(book, proc), depth_n),
                           f"{title} ({count})" if count else title)
         lines += rst.directive("rubric", capitalize(count)) if count else []
         lines += rst.directive("container", "rb-figure", None, rst.directive("raw", "html", None, svg.split("\n")))

@@ -204,7 +204,8 @@ def _selection_text(book: Book, cards: dict) -> str:
                     by_member[value] = by_member.get(value, 0) + (book.attr(card, "copies") or 1)
             detail += [f"{k} {plural(capitalize(humanize(m))) if k > 1 else capitalize(humanize(m))}"
                        for m, k in by_member.items()]
-        parts.append(f"{total} cartes {capitalize(noun)}" + (f", dont {_and(detail)}" if detail else ""))
+        # the kind's own noun, as with few cards (« 75 tuiles », « 68 quartiers »), not « cartes Tuile »
+        parts.append(f"{total} {plural(noun) if total > 1 else noun}" + (f", dont {_and(detail)}" if detail else ""))
     return " ; ".join(parts)
 
 

@@ -9,13 +9,16 @@ section each, with a link to the card's page in the reference.
 
 from __future__ import annotations
 
+from checker.front import ast
 from checker.front.types import INT, Coll
 from checker.prose import Step, capitalize, humanize, rst_escape
+from checker.prose.context import Binding
+from checker.prose.names import worded
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
 from checker.sphinxext.headings import procedure_heading
-from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, table_grid,
-                                      unlinked)
+from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, procedure_ctx,
+                                      table_grid, unlinked)
 
 __all__ = ["render_player_chapter", "render_player_cards", "render_player_roster", "PLAYER_DIR"]
 
@@ -33,7 +36,7 @@ def _no_decisions(steps: list[Step]) -> list[Step]:
 
 def _procedure(book: Book, name: str) -> list[str]:
     proc = book.program.procedures[name]
-    steps = _no_decisions(book.prose.steps(plain_body(proc.body), _params_ctx(book, proc.params, proc.body)))
+    steps = _no_decisions(book.prose.steps(plain_body(proc.body), procedure_ctx(book, proc)))
     if not steps:
         return []
     return rst.title(procedure_heading(book, name), "~") + rst.steps(steps, lambda d: "")
@@ -84,9 +87,14 @@ def render_player_chapter(book: Book, arg: str) -> str:
         body += _procedure(book, name)
     if body:
         lines += rst.title("Déroulement", "-") + body
+    structure = _structure_types(book)
     for name in names["table"]:
         table = book.program.tables[name]
-        term = book.prose.term_text(table.name, [f"*{p.name}*" for p in table.params], None)
+        if any(p.type.name in structure for p in table.params if isinstance(p.type, ast.TypeName)):
+            continue        # keyed by a card's structure (a tile's ports): geometry, in the designer's reference
+        term = book.prose.term_text(table.name, [f"*{p.name}*" if worded(Binding(p.name, None)) else
+                                                 book.prose.type_noun(book.prose._resolve_type(p.type))
+                                                 for p in table.params], None)
         lines += rst.title(capitalize(term.replace("*", "")), "-") + table_grid(book, table)
     if names["rule"]:
         lines += rst.title("Règles", "-") + _rules(book, names["rule"])
@@ -96,6 +104,18 @@ def render_player_chapter(book: Book, arg: str) -> str:
     if key == "end":
         lines += _score_bonuses(book)
     return "\n".join(lines)
+
+
+def _structure_types(book: Book) -> set[str]:
+    """The types of a card's structure: the elements of a kind's set-valued attribute (a tile's parts, the
+    ports they touch), which the rules compute with and no player reads on a card."""
+    out = set()
+    for kind in book.program.kinds.values():
+        for attr in kind.attrs:
+            ty = book.prose._resolve_type(attr.type)
+            if isinstance(ty, Coll) and getattr(ty.elem, "name", None):
+                out.add(ty.elem.name)
+    return out
 
 
 def _score_bonuses(book: Book) -> list[str]:

@@ -12,8 +12,7 @@ import re
 
 from checker.front import ast
 from checker.prose import Ctx, capitalize, humanize, rst_escape
-from checker.prose.names import number_noun
-from checker.front.types import INT
+from checker.prose.names import parameter_nouns
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
 
@@ -94,16 +93,20 @@ def rule_block(book: Book, rule: ast.RuleDecl, card: ast.CardDecl | None = None)
     return rst.directive("rb:rule", rule.name, {"where": book.where(rule.span)}, content)
 
 
-def _params_ctx(book: Book, params, body=None) -> Ctx:
-    """The context of a declaration's parameters; given the procedure's ``body``, a number its steps compare
-    with an attribute reads by that attribute's noun, « le rang donné » (as its heading says « de rang
-    donné »), not by its letter."""
+def _params_ctx(book: Book, params, body=None, template: str | None = None) -> Ctx:
+    """The context of a declaration's parameters, named as a procedure's heading (``template``, its wording in
+    the lexicon) names them (:func:`~checker.prose.names.parameter_nouns`): a number its steps compare with an
+    attribute, or that the heading puts after a noun, reads « le rang donné », the second of two players
+    « l'autre joueur », not by their letters."""
     ctx = Ctx()
-    for param in params:
-        ty = book.prose._resolve_type(param.type)
-        noun = number_noun(book.prose, param.name, body) if body is not None and ty == INT else None
-        ctx = ctx.bind(param.name, ty, noun=f"{noun} donné" if noun else None)
+    for param, noun in zip(params, parameter_nouns(book.prose, params, body, template)):
+        ctx = ctx.bind(param.name, book.prose._resolve_type(param.type), noun=noun)
     return ctx
+
+
+def procedure_ctx(book: Book, proc: ast.ProcedureDecl) -> Ctx:
+    """The context of a procedure's steps: its parameters named as its heading names them."""
+    return _params_ctx(book, proc.params, proc.body, book.lexicon.procedures.get(proc.name))
 
 
 def _signature(name: str, params) -> str:
@@ -111,7 +114,7 @@ def _signature(name: str, params) -> str:
 
 
 def procedure_block(book: Book, proc: ast.ProcedureDecl) -> list[str]:
-    ctx = _params_ctx(book, proc.params, proc.body)
+    ctx = procedure_ctx(book, proc)
     steps = book.prose.steps(proc.body, ctx)
     label = book.lexicon.procedures.get(proc.name)
     content = rst.steps(steps, _decision_ref(book)) + quotes(book, rst.cites_of(steps))
