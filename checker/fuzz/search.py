@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, settings, strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -90,6 +91,7 @@ class Games:
         self.program = result.program
         self.spec = spec
         self.add, self.remove = list(add), list(remove)
+        self.digest = _digest(spec)
         self._selections: dict[tuple[str, int], dict] = {}
         self.refused: list[tuple[str, int, str]] = []
         names = [name for name in result.configurations if not configurations or name in configurations]
@@ -120,7 +122,7 @@ class Games:
         return self._selections[key]
 
     def header(self, case: Case) -> dict:
-        return {"spec": self.spec, "configuration": case.configuration, "players": case.players, "seed": case.seed,
+        return {"spec": self.spec, **self.digest, "configuration": case.configuration, "players": case.players, "seed": case.seed,
                 "add": self.add, "remove": self.remove, "selection": self.selection(case.configuration, case.players)}
 
     def recorded(self, case: Case, agents=None) -> tuple[dict, SpecRuntimeError | None]:
@@ -149,6 +151,14 @@ class Games:
             return FuzzFailure(f"the game does not replay: {exc}", getattr(exc, "span", None), logged,
                                len(decisions), "replay", len(decisions))
         return None
+
+
+def _digest(spec: list[str]) -> dict:
+    from checker.front.shipped import spec_files
+    try:
+        return {"spec_digest": spec_files([Path(p) for p in spec])[2]} if spec else {}
+    except (OSError, ValueError):
+        return {}
 
 
 @dataclasses.dataclass

@@ -29,7 +29,8 @@ from checker.runtime.engine import Decision
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.base.documents import DocumentError, read_document, report, spoken
 from checker.base.output import OutputError, plan, write_json
-from checker.solver.command import describe_move, load, state_options
+from checker.solver.command import describe_move, load, state_options, undecided
+from checker.solver.encode import Unsupported
 from checker.solver.legal import Legality, interpreter_moves, point_of
 from checker.solver.statefile import StateFileError, copies_of, dump_state, load_move
 from checker.base.source import SourceFile, SourceMap
@@ -344,10 +345,13 @@ def apply_command(args) -> int:
         return report("apply", path, "a valid move file", exc)
     legality = Legality(engine, scopes)
     verdict = None
-    for variant in copies_of(loaded, move, data):
-        verdict = legality.check(point, variant, player)
-        if verdict.legal:
-            break
+    try:
+        for variant in copies_of(loaded, move, data):
+            verdict = legality.check(point, variant, player)
+            if verdict.legal:
+                break
+    except (Unsupported, SpecRuntimeError) as exc:     # past what Z3 can encode: undecided, as `legal` says
+        return undecided("apply", args.state, scopes, loaded, exc)
     if verdict.status == "unknown":
         print(f"rulebook apply: Z3 could not decide whether the move is legal ({verdict.unknown})", file=sys.stderr)
         return 4

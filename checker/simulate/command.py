@@ -91,7 +91,8 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
 def _outputs(args) -> list[Path] | int:
     """The files the run will write, checked before it starts (never overwritten without --force)."""
     try:
-        plan([p for p in (args.json, args.csv) if p and p != "-"], args.force)
+        plan([p for p in (args.json, args.csv) if p and p != "-"], args.force,
+             reads=[args.spec, *args.more, *(args.vs or ())])
         if args.plots:
             plan_directory(args.plots, "win-rates-*.png", args.force)
     except OutputError as exc:
