@@ -178,16 +178,16 @@ def replay_command(args) -> int:
         paths = spec_paths(record["spec"], args.log)
     except DocumentError as exc:
         return report("replay", args.log, "replayable here", exc)
-    if "spec_digest" in record and spec_digest(paths).get("spec_digest") != record["spec_digest"]:
-        print(f"rulebook replay: the log was played with other rules: the files of its spec list "
-              f"({', '.join(record['spec'])}) differ now from those it was played with (a file added, removed or "
-              f"changed)", file=sys.stderr)
-        return 1
     prepared = _prepare("replay", paths, record["configuration"], record["players"],
                         [str(n) for n in record.get("add") or []], [str(n) for n in record.get("remove") or []])
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared
+    if "spec_digest" in record and spec_digest(paths).get("spec_digest") != record["spec_digest"]:
+        print(f"rulebook replay: the log was played with other rules: the files of its spec list "
+              f"({', '.join(record['spec'])}) differ now from those it was played with (a file added, removed or "
+              f"changed)", file=sys.stderr)
+        return 1
     now = {kind: list(cards) for kind, cards in selection.cards.items()}
     if now != record["selection"]:
         kinds = sorted(set(now) | set(record["selection"]))
