@@ -115,3 +115,16 @@ def test_every_cluster_failure_is_one_line_and_exit_2(capsys, garbage_server, co
                                  else "--games", "5")
         assert code == 2 and out == ""
         assert len(err.strip().splitlines()) == 1 and err.startswith(f"rulebook {command}: "), err
+
+
+def test_keep_going_plays_every_game_and_lists_each_failure():
+    """bench/fuzz.py counts failing games instead of stopping at the first: the broken house rule fails in
+    most of its games, each listed with its case and its located message."""
+    from checker.fuzz.search import search
+    paths = ["spec/citadelles", FIXTURE]
+    games = Games(checked_once(tuple(paths)), paths, ["Première partie"])
+    found = search(games, 4, 0, keep_going=True)
+    assert found.games == 4 and found.case is None and 1 <= len(found.failures) <= 4
+    kind, case, message = found.failures[0]
+    assert kind == "runtime" and message.startswith(f"{FIXTURE}:28:7: transfer of ")
+    assert case.configuration == "Première partie"

@@ -76,6 +76,11 @@ def _bits(draw, n: int) -> int:
     return number
 
 
+def _located(exc: SpecRuntimeError) -> str:
+    span = exc.span
+    return exc.message if span is None else f"{Path(span.file).as_posix()}:{span.line}:{span.column}: {exc.message}"
+
+
 def _decisions(events) -> int:
     return sum(1 for e in events if e["kind"] == "decision")
 
@@ -169,11 +174,15 @@ class Found:
     decisions: int = 0
     kind: str | None = None
     case: Case | None = None
+    # with keep_going: every failing game, (kind, case, located message), and the games count them too
+    failures: list = dataclasses.field(default_factory=list)
 
 
-def search(table: Games, games: int, seed: int, database: str | None = None, progress=None) -> Found:
+def search(table: Games, games: int, seed: int, database: str | None = None, progress=None,
+           keep_going: bool = False) -> Found:
     """Play up to ``games`` games of ``table`` drawn by Hypothesis from ``seed``; stop at the first failure
-    (not shrunk).  ``progress(1)``, if given, is called after each good game."""
+    (not shrunk), or with ``keep_going`` play them all and list the failures (a benchmark's count).
+    ``progress(1)``, if given, is called after each good game."""
     found = Found()
     if not table.playable:
         return found
@@ -192,11 +201,21 @@ def search(table: Games, games: int, seed: int, database: str | None = None, pro
         engine.recording = True
         try:
             game = engine.play(table.selection(name, players), players, game_seed, [agent] * players)
-        except SpecRuntimeError:
-            found.kind, found.case = "runtime", Case(name, players, game_seed, tuple(agent.taken))
+        except SpecRuntimeError as exc:
+            case = Case(name, players, game_seed, tuple(agent.taken))
+            if keep_going:
+                found.games += 1
+                found.failures.append(("runtime", case, _located(exc)))
+                return
+            found.kind, found.case = "runtime", case
             raise
         case = Case(name, players, game_seed, tuple(agent.taken))
-        if table.replays(table.logged(case, game)) is not None:
+        failure = table.replays(table.logged(case, game))
+        if failure is not None:
+            if keep_going:
+                found.games += 1
+                found.failures.append(("replay", case, failure.message))
+                return
             found.kind, found.case = "replay", case
             raise ReplayMismatch("the game does not replay")
         found.games += 1

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from pathlib import Path
 
 from checker.base.parallel import Stop, cluster_map, ordered_map
-from checker.front.shipped import Shipped, checked_copy, ship
+from checker.front.shipped import Shipped, checked_copy, ship, user_located
 from checker.fuzz.search import Found, Games, search
 
 __all__ = ["FuzzJob", "search_chunk", "search_elsewhere", "chunk_sizes"]
@@ -32,6 +33,7 @@ class FuzzJob:
     add: tuple[str, ...] = ()
     remove: tuple[str, ...] = ()
     database: str | None = None
+    keep_going: bool = False                    # play every game, list the failures (bench/fuzz.py)
 
 
 def chunk_sizes(games: int) -> list[int]:
@@ -40,18 +42,25 @@ def chunk_sizes(games: int) -> list[int]:
     return [min(size, games - start) for start in range(0, games, size)]
 
 
-def _games(job: FuzzJob) -> Games:
+def _games(job: FuzzJob) -> tuple[Games, str | None]:
+    """The job's games in this worker, and the directory its spec was copied to (None: the user's files)."""
     cache = getattr(_local, "games", None)
     if cache is None or cache[0] != job.spec.key:
-        result, _directory = checked_copy(job.spec.files, job.spec.roots, job.spec.checked)
-        cache = _local.games = (job.spec.key, Games(result, list(job.paths), list(job.configurations or ()) or None,
-                                                    job.add, job.remove))
-    return cache[1]
+        result, directory = checked_copy(job.spec.files, job.spec.roots, job.spec.checked)
+        games = Games(result, list(job.paths), list(job.configurations or ()) or None, job.add, job.remove)
+        cache = _local.games = (job.spec.key, games, directory)
+    return cache[1], cache[2]
 
 
 def search_chunk(job: FuzzJob, games: int, seed: int) -> Found:
-    """In a worker: one chunk's search."""
-    return search(_games(job), games, seed, job.database)
+    """In a worker: one chunk's search (failures located as the job names its files: « 0/name/… »)."""
+    table, directory = _games(job)
+    found = search(table, games, seed, job.database, keep_going=job.keep_going)
+    if directory is not None:
+        prefix = Path(directory).as_posix() + "/"
+        found.failures = [(kind, case, message[len(prefix):] if message.startswith(prefix) else message)
+                          for kind, case, message in found.failures]
+    return found
 
 
 def _search_task(task: tuple[FuzzJob, int, int]) -> Found:
@@ -66,17 +75,20 @@ class _Failed(Stop):
 
 def search_elsewhere(result, spec: list[str], games: int, seed: int, database: str | None,
                      configurations: list[str] | None, add, remove, workers: int, cluster: str | None,
-                     progress=None) -> Found:
+                     progress=None, keep_going: bool = False) -> Found:
     """The search of :func:`checker.fuzz.search.search` on ``workers`` local processes or on ``cluster``:
-    the games without failure, and the first failing game found (its chunk's)."""
+    the games without failure, and the first failing game found (its chunk's); with ``keep_going``, every
+    game played and every failure, located in the user's files."""
     job = FuzzJob(ship(spec, result), tuple(spec), tuple(configurations) if configurations else None,
-                  tuple(add), tuple(remove), database)
+                  tuple(add), tuple(remove), database, keep_going)
     tasks = [(games_i, seed + (i << 32)) for i, games_i in enumerate(chunk_sizes(games))]
     total = Found()
 
     def done(_i: int, found: Found) -> None:
         total.games += found.games
         total.decisions += found.decisions
+        total.failures += [(kind, case, user_located(message, job.spec.roots, spec))
+                           for kind, case, message in found.failures]
         if progress is not None:
             progress(found.games)
         if found.case is not None:
