@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import resource
 import os
 import sys
 import tempfile
@@ -107,20 +108,21 @@ def fuzz_games(games: int, seed: int, workers: int, only: list[str] | None) -> N
               f"{case.seed}, {len(case.choices)} choix")
 
 
-def fuzz(kind: str, n: int, limit: float, folder: Path) -> tuple[collections.Counter, list, float]:
+def fuzz(kind: str, n: int, limit: float, folder: Path, huge: bool = True) -> tuple[collections.Counter, list, float]:
     counts: collections.Counter = collections.Counter()
     failures: list = []
     start = time.perf_counter()
 
     @settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
-    @given(case=cases(kind))
+    @given(case=cases(kind, huge))
     def one(case):
         sort, data = case
         code, err = run_case(kind, data, folder, limit)
         counts["cases"] += 1
         counts[sort] += 1
         counts[f"exit {code}"] += 1
+        counts["peak MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
         if code == 3 or "Traceback" in err:
             failures.append((sort, data[:300], err.strip()[-500:]))
     one()
@@ -149,15 +151,15 @@ def main() -> None:
             counts, found, seconds = fuzz(kind, args.cases, args.limit, Path(tmp))
             rows.append((kind, counts, seconds))
             failures += [(kind, *f) for f in found]
-    header = ("loader", "command", "cases", "schema", "mutant", "bytes", "exit 0", "exit 1", "exit 2", "exit 4",
-              "exit 3", "hangs", "seconds")
+    header = ("loader", "command", "cases", "schema", "mutant", "bytes", "huge", "exit 0", "exit 1", "exit 2",
+              "exit 4", "exit 3", "hangs", "seconds", "peak MB")
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     command = {"state": "moves", "move": "legal", "log": "replay"}
     for kind, c, seconds in rows:
         print(" | ".join(str(x) for x in (kind, command[kind], c["cases"], c["schema"], c["mutant"], c["bytes"],
-                                          c["exit 0"], c["exit 1"], c["exit 2"], c["exit 4"], c["exit 3"],
-                                          c["exit hang"], f"{seconds:.0f}")))
+                                          c["huge"], c["exit 0"], c["exit 1"], c["exit 2"], c["exit 4"], c["exit 3"],
+                                          c["exit hang"], f"{seconds:.0f}", c["peak MB"])))
     for kind, sort, data, err in failures[:5]:
         print(f"\n{kind} ({sort}): {data!r}\n  {err}")
 
