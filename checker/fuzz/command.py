@@ -85,7 +85,7 @@ def fuzz_command(args) -> int:
         print(f"rulebook fuzz: no configuration \"{unknown[0]}\" in the spec"
               + (f" (did you mean \"{near}\"?)" if near else ""), file=sys.stderr)
         return 2
-    if args.config and not any(result.configurations[name] for name in args.config):
+    if args.config and not (args.add or args.remove) and not any(result.configurations[name] for name in args.config):
         print("rulebook fuzz: no player count satisfies the configuration's constraints", file=sys.stderr)
         return 1
     from checker.front.command import card_names
@@ -101,8 +101,8 @@ def fuzz_command(args) -> int:
         table = Games(result, [], args.config, add, remove)
         if not table.playable:
             name, players, why = table.refused[0]
-            print(f"rulebook fuzz: no configuration and player count accept --add/--remove; at {players} players, "
-                  f"{why}", file=sys.stderr)
+            print(f"rulebook fuzz: no configuration and player count accept --add/--remove; \"{name}\" at {players} "
+                  f"players: {why}", file=sys.stderr)
             return 2
     start = _cpu()
     update, close = terminal.progress(args.games, "game")
