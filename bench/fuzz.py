@@ -55,6 +55,14 @@ RULE_SETS: dict[str, list[str]] = {
     **{f"maison {p.stem}": [CITADELLES, f"spec/maison/{p.name}"] for p in sorted((ROOT / "spec" / "maison").glob("*.rules"))},
     "Carcassonne": ["spec/carcassonne"],
 }
+# a house rule's new card is in no configuration: it is added (in place of a card of its rank or kind) as
+# `rulebook fuzz --add/--remove` does, in every configuration and player count the constraints accept
+CARDS: dict[str, tuple[list[str], list[str]]] = {
+    "maison bâtisseuse": (["Bâtisseuse"], ["Artiste"]),
+    "maison démolisseuse": (["Démolisseuse"], ["Condottiere"]),
+    "maison miroir": (["Miroir"], ["Forge"]),
+    "maison trêve": (["Sanctuaire"], ["Forge"]),
+}
 
 
 def cpu() -> float:
@@ -83,17 +91,19 @@ def fuzz_games(games: int, seed: int, workers: int, only: list[str] | None) -> N
             print(f"{name} | the spec has {len(result.reporter.errors)} error(s)")
             continue
         start_cpu, start = cpu(), time.perf_counter()      # the games only, not the check
+        add, remove = CARDS.get(name, ([], []))
         if workers > 1:
-            found = search_elsewhere(result, paths, n, seed, None, None, (), (), workers, None, keep_going=True)
+            found = search_elsewhere(result, paths, n, seed, None, None, add, remove, workers, None, keep_going=True)
         else:
-            found = search(Games(result, paths), n, seed, keep_going=True)
+            found = search(Games(result, paths, None, add, remove), n, seed, keep_going=True)
         seconds, wall = cpu() - start_cpu, time.perf_counter() - start
         kinds: dict[str, tuple] = {}
         for kind, case, message in found.failures:
             kinds.setdefault(_NUMBER.sub("#", message), (kind, case, message))
         for key, value in kinds.items():
             distinct.setdefault((name, key), value)
-        print(" | ".join(str(x) for x in (name, found.games, len(found.failures), len(kinds), found.decisions,
+        shown = name + (f" (+{', '.join(add)} −{', '.join(remove)})" if add else "")
+        print(" | ".join(str(x) for x in (shown, found.games, len(found.failures), len(kinds), found.decisions,
                                           f"{seconds:.1f}", f"{wall:.1f}", f"{found.games / wall:.1f}",
                                           f"{found.games / max(seconds, 1e-9):.1f}")), flush=True)
         total[0] += found.games
