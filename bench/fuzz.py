@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import resource
 import os
 import sys
@@ -139,6 +140,55 @@ def fuzz(kind: str, n: int, limit: float, folder: Path, huge: bool = True) -> tu
     return counts, failures, time.perf_counter() - start
 
 
+def bad_outputs() -> None:
+    """Every command that writes a file, given outputs it must refuse even with --force: a named pipe, a
+    character device (a private node like /dev/full, made here when allowed: never the system's own), a
+    directory, and a file of the spec it reads.  Each must exit 2 and leave the target as it was."""
+    import shutil
+    import stat
+    import subprocess
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        spec = folder / "jeu"
+        spec.mkdir()
+        shutil.copy(ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules", spec / "jeu.rules")
+        state = folder / "état.json"
+        subprocess.run([sys.executable, "-m", "checker", "play", str(spec), "-n", "2", "-q", "--state-at", "1",
+                        str(state)], capture_output=True, check=True)
+        lot = json.loads(state.read_text(encoding="utf-8"))["zones"]["étal"][0]
+        move = folder / "coup.json"
+        move.write_text(json.dumps({"player": "Joueur 1", "action": "acheter", "args": ["Joueur 1", lot]}))
+        targets = {"pipe": folder / "tuyau", "directory": folder / "dossier", "spec file": spec / "jeu.rules"}
+        os.mkfifo(targets["pipe"])
+        targets["directory"].mkdir()
+        try:
+            os.mknod(folder / "plein", 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+            targets["device"] = folder / "plein"
+        except OSError:
+            pass
+        commands = {
+            "play --json": lambda t: ["play", str(spec), "-n", "2", "-q", "--json", t],
+            "play --state-at": lambda t: ["play", str(spec), "-n", "2", "-q", "--state-at", "1", t],
+            "simulate --json": lambda t: ["simulate", str(spec), "-n", "2", "--json", t],
+            "simulate --csv": lambda t: ["simulate", str(spec), "-n", "2", "--csv", t],
+            "fuzz --log": lambda t: ["fuzz", str(spec), "--games", "2", "--log", t],
+            "apply -o": lambda t: ["apply", str(state), str(move), "-o", t],
+            "compile -o": lambda t: ["compile", str(spec), "-o", t],
+        }
+        print("output | " + " | ".join(targets))
+        print(" | ".join("---" for _ in range(len(targets) + 1)))
+        for name, argv in commands.items():
+            row = []
+            for path in targets.values():
+                before = (path.lstat().st_mode, path.read_bytes() if path.is_file() else None)
+                run = subprocess.run([sys.executable, "-m", "checker", *argv(str(path)), "--force"],
+                                     capture_output=True, text=True, timeout=300)
+                after = (path.lstat().st_mode, path.read_bytes() if path.is_file() else None)
+                row.append(f"exit {run.returncode}" + ("" if before == after else " CHANGED")
+                           + (" traceback" if "Traceback" in run.stderr else ""))
+            print(f"{name} | " + " | ".join(row), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100_000, help="games over all rule sets (default 100,000)")
@@ -148,7 +198,11 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=300, help="cases per loader (default 300; 0: none)")
     parser.add_argument("--limit", type=float, default=60, help="seconds before a case counts as a hang")
     parser.add_argument("--loaders", default=",".join(KINDS), help="state,move,log (default: all three)")
+    parser.add_argument("--outputs", action="store_true", help="also the outputs every command must refuse")
     args = parser.parse_args()
+    if args.outputs:
+        bad_outputs()
+        print()
     if args.games:
         fuzz_games(args.games, args.seed, args.workers, args.rule_sets.split(",") if args.rule_sets else None)
         print()

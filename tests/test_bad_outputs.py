@@ -102,3 +102,18 @@ def test_replay_binds_the_files_of_the_logs_spec_list(capsys, tmp_path, minimal)
     log.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
     code, _, err = run_cli(capsys, "replay", str(log))
     assert code == 1 and "the log was played with other rules" in err
+
+
+def test_apply_never_writes_over_the_spec_its_state_names(capsys, tmp_path, minimal):
+    """`apply` learns its spec from the state file: the spec's files are refused as its output too."""
+    rules = minimal / "jeu.rules"
+    before = rules.read_bytes()
+    state = tmp_path / "état.json"
+    assert run_cli(capsys, "play", str(minimal), "-n", "2", "-q", "--state-at", "1", str(state))[0] == 0
+    lot = json.loads(state.read_text(encoding="utf-8"))["zones"]["étal"][0]
+    move = tmp_path / "coup.json"
+    move.write_text(json.dumps({"player": "Joueur 1", "action": "acheter", "args": ["Joueur 1", lot]}),
+                    encoding="utf-8")
+    code, _, err = run_cli(capsys, "apply", str(state), str(move), "-o", str(rules), "--force")
+    assert code == 2 and "is an input of this command" in err
+    assert rules.read_bytes() == before

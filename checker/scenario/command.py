@@ -329,6 +329,11 @@ def apply_command(args) -> int:
     if isinstance(loaded_or_code, int):
         return loaded_or_code
     result, engine, scopes, loaded = loaded_or_code
+    try:            # the spec's files are known now (the state names them): none of them is an output either
+        plan([out], args.force, reads=[args.state, args.move, *args.answers, *result.sources.names()])
+    except OutputError as exc:
+        print(f"rulebook apply: {exc}; nothing was written", file=sys.stderr)
+        return 2
     point = loaded.point
     if point.kind != "offer":
         print(f"rulebook apply: the state's decision point is a {point.kind}; only a move at an offer can be "
