@@ -190,16 +190,34 @@ def spliced_bytes(draw, kind: str) -> bytes:
     return b"[" * depth + data + b"]" * depth
 
 
+@st.composite
+def huge_lists(draw, kind: str, size: int = 1_000_000):
+    """A real document with one of its lists (or one value) made ``size`` copies of one value: a plausible one
+    (a name, a count) or a nasty one (a state file's zone of a million numbers took a minute and 3.5 GB)."""
+    doc = json.loads(json.dumps(draw(st.sampled_from(real_documents()[kind])), ensure_ascii=False))
+    paths = [p for p in _paths(doc) if p]
+    path = draw(st.sampled_from(paths))
+    parent, key = _get(doc, path[:-1]), path[-1]
+    value = parent[key]
+    item = value[0] if isinstance(value, list) and value and draw(st.booleans()) else \
+        draw(st.one_of(st.sampled_from(_leaves(doc) or [0]), nasty_values(0)))
+    parent[key] = [item] * size
+    return doc
+
+
 def schema_documents(kind: str) -> st.SearchStrategy:
     return from_schema(schema(kind))
 
 
-def cases(kind: str) -> st.SearchStrategy:
-    """(sort of case, the file's bytes), the three sorts equally often."""
+def cases(kind: str, huge: bool = False) -> st.SearchStrategy:
+    """(sort of case, the file's bytes), the three sorts equally often (four with ``huge``: documents with a
+    list of a million elements, for bench/fuzz.py; too slow for the test suite)."""
     def encode(doc) -> bytes:
         return json.dumps(doc, ensure_ascii=False).encode("utf-8")
     sorts = {"schema": lambda: schema_documents(kind).map(encode), "mutant": lambda: mutants(kind).map(encode),
              "bytes": lambda: spliced_bytes(kind)}
+    if huge:
+        sorts["huge"] = lambda: huge_lists(kind).map(encode)
     return st.sampled_from(list(sorts)).flatmap(lambda sort: sorts[sort]().map(lambda data: (sort, data)))
 
 

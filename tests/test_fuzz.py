@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from checker.fuzz.search import Games, fuzz
+from checker.fuzz.run import fuzz
+from checker.fuzz.search import Games
 from checker.fuzz.shrink import Case, failure_key, play_case, shrink
 from checker.runtime import SpecRuntimeError
 from conftest import checked_once, run_cli

@@ -172,9 +172,12 @@ def parse_document(text: str) -> object:
     except RecursionError:
         raise DocumentError([(ROOT, f"nested too deeply (more than {MAX_DEPTH} levels)")]) from None
     problems: list[tuple[str, str]] = []
-    stack: list[tuple[object, str, int]] = [(data, "", 0)]
+    # (value, its parent's path, its key, depth): a path is spelt only for what is looked into or reported,
+    # and only containers and unreadable numbers are looked at (a list of a million names: no million paths)
+    stack: list[tuple[object, str, object, int]] = [(data, "", None, 0)]
     while stack and len(problems) <= MAX_PROBLEMS:
-        value, path, depth = stack.pop()
+        value, parent, key, depth = stack.pop()
+        path = "" if key is None else f"{parent}/{key}" if parent else str(key)
         where = path or ROOT
         if depth > MAX_DEPTH:
             problems.append((where, f"nested too deeply (more than {MAX_DEPTH} levels)"))
@@ -182,12 +185,16 @@ def parse_document(text: str) -> object:
         if isinstance(value, _Unreadable):
             shown = value.text if len(value.text) <= 24 else f"{value.text[:12]}…({len(value.text)} characters)"
             problems.append((where, f"{shown} is {value.why}"))
-        elif isinstance(value, dict):
+        elif isinstance(value, (dict, list)):
             if isinstance(value, _Duplicates):
                 problems += [(where, f"the key {excerpt(k)} is given twice") for k in dict.fromkeys(value.repeated)]
-            stack += [(v, f"{path}/{k}" if path else str(k), depth + 1) for k, v in reversed(value.items())]
-        elif isinstance(value, list):
-            stack += [(v, f"{path}/{i}" if path else str(i), depth + 1) for i, v in reversed(list(enumerate(value)))]
+            pairs = value.items() if isinstance(value, dict) else enumerate(value)
+            deeper = depth + 1
+            if deeper > MAX_DEPTH:
+                found = list(pairs)
+            else:
+                found = [(k, v) for k, v in pairs if isinstance(v, (dict, list, _Unreadable))]
+            stack += [(v, path, k, deeper) for k, v in reversed(found)]
     if problems:
         raise DocumentError(problems)
     return data
@@ -245,7 +252,55 @@ def _validator(name: str):
     # "integer" is an int, never 4.0: a float where a count belongs is a mistake to report
     strict = base.TYPE_CHECKER.redefine(
         "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
-    return jsonschema.validators.extend(base, type_checker=strict)(schema(name))
+    return jsonschema.validators.extend(base, {"anyOf": _any_of, "oneOf": _one_of, "items": _items}, type_checker=strict)(schema(name))
+
+
+def _items(validator, items, instance, schema):
+    """jsonschema's ``items``, with a fast path for items of one plain type (a list of names): only the items
+    not of that type are validated one by one (jsonschema takes some 30 µs an item: a million names in a zone
+    took a minute, twice)."""
+    from jsonschema._keywords import items as checked_one_by_one
+    plain = isinstance(items, dict) and isinstance(items.get("type"), str) and set(items) <= {"type", "description"}
+    if not plain or not validator.is_type(instance, "array"):
+        yield from checked_one_by_one(validator, items, instance, schema)
+        return
+    kind = items["type"]
+    for index in range(len(schema.get("prefixItems", [])), len(instance)):
+        if not validator.is_type(instance[index], kind):
+            yield from validator.descend(instance[index], items, path=index)
+
+
+def _branch_errors(validator, instance, subschema, index) -> list:
+    """The first errors of ``instance`` under one branch of an anyOf/oneOf: jsonschema keeps them all, which
+    for a zone listing a million numbers is a million errors (minutes and gigabytes) to say it is not a list
+    of names."""
+    return list(itertools.islice(validator.descend(instance, subschema, schema_path=index), MAX_PROBLEMS))
+
+
+def _any_of(validator, any_of, instance, schema):
+    from jsonschema.exceptions import ValidationError
+    errors = []
+    for index, subschema in enumerate(any_of):
+        found = _branch_errors(validator, instance, subschema, index)
+        if not found:
+            return
+        errors.extend(found)
+    yield ValidationError(f"{instance!r:.80} is not valid under any of the given schemas", context=errors)
+
+
+def _one_of(validator, one_of, instance, schema):
+    from jsonschema.exceptions import ValidationError
+    errors, valid = [], []
+    for index, subschema in enumerate(one_of):
+        found = _branch_errors(validator, instance, subschema, index)
+        if found:
+            errors.extend(found)
+        else:
+            valid.append(index)
+    if not valid:
+        yield ValidationError(f"{instance!r:.80} is not valid under any of the given schemas", context=errors)
+    elif len(valid) > 1:
+        yield ValidationError(f"{instance!r:.80} is valid under each of {valid}")
 
 
 def schema_problems(data, name: str) -> list[tuple[str, str]]:

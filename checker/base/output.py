@@ -31,7 +31,11 @@ def plan(targets: list[str | Path], force: bool = False, reads: list[str | Path]
     """Refuse, before any work, what :func:`write_text` would refuse later: a target given twice, a target the
     command reads, an existing target without ``force``, a directory, a target whose directory does not exist."""
     seen: dict[str, str] = {}
-    read = {_same(Path(r)): str(r) for r in reads}
+    read: dict[str, str] = {}
+    for r in reads:             # a spec directory: every .rules file in it is read (even with --force, never written)
+        read[_same(Path(r))] = str(r)
+        if Path(r).is_dir():
+            read.update((_same(f), str(f)) for f in Path(r).rglob("*.rules"))
     for target in targets:
         path = Path(target)
         key = _same(path)
@@ -39,14 +43,24 @@ def plan(targets: list[str | Path], force: bool = False, reads: list[str | Path]
             also = f" (also as {seen[key]})" if seen[key] != str(target) else ""
             raise OutputError(f"{target} is given twice as an output{also}: one would overwrite the other")
         if key in read:
-            raise OutputError(f"{target} is an input of this command ({read[key]}); write to another file")
+            also = f" ({read[key]})" if read[key] != str(target) else ""
+            raise OutputError(f"{target} is an input of this command{also}; write to another file")
         seen[key] = str(target)
         if path.is_dir():
             raise OutputError(f"{target} is a directory; name a file to write")
         if not path.parent.is_dir():
             raise OutputError(f"cannot write {target}: the directory {str(path.parent)!r} does not exist")
+        _regular(path, target)
         if not force and (path.exists() or path.is_symlink()):
             raise OutputError(f"{target} already exists; add {flag} to replace it")
+
+
+def _regular(path: Path, target) -> None:
+    """Refuse an existing target that is not a regular file (a device, a pipe, a socket), with or without --force:
+    replacing it would put a file where the system keeps a device."""
+    if path.exists() and not path.is_file():
+        raise OutputError(f"{target} is not a regular file (a device, a pipe…); name a file to write, or - for "
+                          f"the standard output")
 
 
 def plan_directory(folder: str | Path, pattern: str, force: bool = False, flag: str = "--force") -> None:
@@ -75,6 +89,7 @@ def write_bytes(target: str | Path, data: bytes, force: bool = False) -> None:
     """:func:`write_text` of bytes (a picture)."""
     path = Path(target)
     directory = path.parent
+    _regular(path, target)
     try:
         fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:

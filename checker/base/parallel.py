@@ -12,10 +12,14 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import re
 import signal
 from typing import Callable, Iterable, Sequence
 
-__all__ = ["cores", "ordered_map", "chunks"]
+__all__ = ["cores", "ordered_map", "chunks", "cluster_map", "ClusterError", "Stop", "CONNECT_SECONDS", "CLUSTER_ADDRESS"]
+
+CLUSTER_ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://[^\s/]+:\d+|inproc://\S+")   # what --cluster takes
+CONNECT_SECONDS = 20            # how long to wait for a cluster's scheduler
 
 
 def cores() -> int:
@@ -69,3 +73,58 @@ def chunks(total: int, workers: int, smallest: int = 1, largest: int = 500) -> I
     keep the others waiting), each of ``smallest`` to ``largest`` items."""
     size = max(smallest, min(largest, -(-total // (8 * max(1, workers)))))
     return [range(start, min(total, start + size)) for start in range(0, total, size)]
+
+
+class Stop(Exception):
+    """Raised by a ``done`` callback to end a run early: the workers are stopped and it propagates as it is."""
+
+
+class ClusterError(Exception):
+    """The Dask cluster could not be used: not installed, not reached, or it failed while running (one line)."""
+
+
+def cluster_map(address: str, function: Callable, shared, tasks: Callable[[int], Sequence[tuple]],
+                done: Callable[[int, object], None] | None = None) -> list:
+    """``[function(shared, *task) for task in tasks(threads)]`` on the Dask scheduler at ``address``, where
+    ``threads`` is the number of the cluster's worker threads; ``shared`` is sent once to every worker.
+    Results come back in the order of the tasks; ``done(i, result)`` is called in that order as they come.
+    Every failure of the cluster (Dask not installed, an unreachable or wrong address, a worker lost, a
+    connection closed, garbage on the wire) raises :class:`ClusterError` with one line saying what."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--cluster needs Dask distributed: pip install 'rulebook[cluster]'") from None
+    stage = "cannot reach the cluster"
+    try:
+        if not address.startswith("inproc://"):
+            _probe(address)
+        with Client(address, set_as_default=False, timeout=CONNECT_SECONDS) as client:
+            stage = "the cluster failed"
+            threads = sum(client.nthreads().values()) or 1
+            scattered = client.scatter(shared, broadcast=True)
+            futures = [client.submit(function, scattered, *task, pure=False) for task in tasks(threads)]
+            results = []
+            # in order (as_completed needs a default client, and this one is not set as the default)
+            for i, future in enumerate(futures):
+                results.append(future.result())
+                if done is not None:
+                    done(i, results[-1])
+            return results
+    except (ClusterError, Stop):
+        raise
+    except Exception as exc:        # noqa: BLE001 — whatever the cluster raised, the user gets one line
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise ClusterError(f"{stage} {address}: {type(exc).__name__}" + (f": {text}" if text else "")) from None
+
+
+def _probe(address: str) -> None:
+    """Connect to the scheduler once, with its handshake, on a loop of its own: a Dask client that fails to
+    start (something else answers at that address) is left half-made and waits twice its timeout to close."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def once() -> None:
+        comm = await connect(address, timeout=CONNECT_SECONDS)
+        await comm.close()
+    asyncio.run(once())

@@ -142,6 +142,10 @@ class SourceMap:
     def get(self, name: str) -> SourceFile | None:
         return self._files.get(name)
 
+    def names(self) -> list[str]:
+        """The display names of the files read (their paths as the run named them)."""
+        return list(self._files)
+
     def line(self, name: str, number: int) -> str | None:
         if name not in self._lines:
             source = self._files.get(name)

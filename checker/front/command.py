@@ -16,7 +16,8 @@ if TYPE_CHECKING:         # names in annotations only: imported where they run
     from checker.front.check import CheckResult
     from checker.front.configurations import Selection
 
-__all__ = ["add_parsers", "check_command", "configs_command", "describe", "card_names", "prepare_game"]
+__all__ = ["add_parsers", "check_command", "configs_command", "describe", "card_names", "prepare_game", "compose_selection",
+           "SelectionRefused"]
 
 
 def describe(result, only_config: str | None = None, players: int | None = None) -> dict:
@@ -130,66 +131,75 @@ def default_configuration(result: CheckResult, players: int) -> str | None:
     return next((name for name, counts in result.configurations.items() if players in counts), None)
 
 
-def prepare_game(command: str, paths: list[Path], config: str | None, players: int, add: list[str] = (),
-                 remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
-    """Check the spec and select the configuration's cards, with cards added and removed: (check result,
-    selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
-    from checker.front.configurations import ConfigEvalError, Selection, explain, game_player_counts, refusals, select, span_text, unknown_configuration
-    from checker.front.check import checked_spec
+class SelectionRefused(Exception):
+    """A configuration, with cards added and removed, that cannot be played at a player count (the message
+    says why, as the command line prints it after « rulebook COMMAND: »)."""
+
+
+def compose_selection(result: CheckResult, config: str, players: int, add: list[str] = (),
+                      remove: list[str] = ()) -> Selection:
+    """The cards of configuration ``config`` at ``players`` players with ``add`` added and ``remove`` removed,
+    as the spec's constraints accept them; raises :class:`SelectionRefused` saying why not."""
+    from checker.front.configurations import (ConfigEvalError, Selection, explain, game_player_counts, refusals,
+                                              select, span_text, unknown_configuration)
     from checker.front.program import did_you_mean
-    result = checked_spec(command, paths)
-    if result is None:
-        return 1
     program = result.program
-    if config is None:          # not given: the spec's first configuration for that many players
-        config = default_configuration(result, players)
-        if config is None:
-            print(f"rulebook {command}: no configuration of the spec is for {players} players: give --config "
-                  f"(`rulebook configs` lists them)", file=sys.stderr)
-            return 2
     if config not in program.configurations:
-        print(f"rulebook {command}: {unknown_configuration(program, config)}", file=sys.stderr)
-        return 2
+        raise SelectionRefused(unknown_configuration(program, config))
     counts = result.configurations.get(config, [])
     # with cards added or removed, the spec's constraints judge the selection at any count of the game: the
     # configuration's own counts are those its cards, as written, allow
     composed = bool(add or remove) and players in game_player_counts(program)
     if players not in counts and not composed:
         why = "; ".join(refusals(program, program.configurations[config], counts, players, span_text(result.sources)))
-        print(f"rulebook {command}: configuration \"{config}\" cannot be played by {players} players: {why}"
-              f" (`rulebook configs` lists what each configuration allows)", file=sys.stderr)
-        return 2
+        raise SelectionRefused(f"configuration \"{config}\" cannot be played by {players} players: {why}"
+                               f" (`rulebook configs` lists what each configuration allows)")
     try:
         selection = select(program, program.configurations[config], players)
     except ConfigEvalError as exc:
-        print(f"rulebook {command}: configuration \"{config}\" at {players} players: {exc}", file=sys.stderr)
-        return 2
+        raise SelectionRefused(f"configuration \"{config}\" at {players} players: {exc}") from None
     cards = {kind: list(names) for kind, names in selection.cards.items()}
     for name in remove:
         kind = program.cards[name].kind if name in program.cards else None
         if kind is None or name not in cards.get(kind, []):
             hint = did_you_mean(name, [n for names in cards.values() for n in names], '"')
-            print(f"rulebook {command}: \"{name}\" is not in configuration \"{config}\"" +
-                  (f"; {hint}" if hint else ""), file=sys.stderr)
-            return 2
+            raise SelectionRefused(f"\"{name}\" is not in configuration \"{config}\"" + (f"; {hint}" if hint else ""))
         cards[kind].remove(name)
     for name in add:
         if name not in program.cards:
             hint = did_you_mean(name, program.cards, '"')
-            print(f"rulebook {command}: no card \"{name}\"" + (f"; {hint}" if hint else ""), file=sys.stderr)
-            return 2
+            raise SelectionRefused(f"no card \"{name}\"" + (f"; {hint}" if hint else ""))
         kind = program.cards[name].kind
         if name in cards.setdefault(kind, []):
-            print(f"rulebook {command}: \"{name}\" is already in the selection", file=sys.stderr)
-            return 2
+            raise SelectionRefused(f"\"{name}\" is already in the selection")
         cards[kind].append(name)
     selection = Selection(players, {kind: tuple(names) for kind, names in cards.items()})
     broken = [why for c in program.selection_constraints()       # the rules decide whether this selection is allowed
               for why in [explain(c, program, selection, span_text(result.sources))] if why]
     if broken:
-        print(f"rulebook {command}: the selection is refused by the spec: " + "; ".join(broken), file=sys.stderr)
+        raise SelectionRefused("the selection is refused by the spec: " + "; ".join(broken))
+    return selection
+
+
+def prepare_game(command: str, paths: list[Path], config: str | None, players: int, add: list[str] = (),
+                 remove: list[str] = ()) -> tuple[CheckResult, Selection] | int:
+    """Check the spec and select the configuration's cards, with cards added and removed: (check result,
+    selection), or an exit code after saying what is wrong.  The spec's constraints judge the selection."""
+    from checker.front.check import checked_spec
+    result = checked_spec(command, paths)
+    if result is None:
+        return 1
+    if config is None:          # not given: the spec's first configuration for that many players
+        config = default_configuration(result, players)
+        if config is None:
+            print(f"rulebook {command}: no configuration of the spec is for {players} players: give --config "
+                  f"(`rulebook configs` lists them)", file=sys.stderr)
+            return 2
+    try:
+        return result, compose_selection(result, config, players, add, remove)
+    except SelectionRefused as exc:
+        print(f"rulebook {command}: {exc}", file=sys.stderr)
         return 2
-    return result, selection
 
 
 # ---------------------------------------------------------------- the command line

@@ -8,6 +8,7 @@ overlay's ``remove`` and ``replace`` must name something already declared.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Iterable
 
@@ -45,6 +46,7 @@ _TABLE_OF_REMOVE = {
 # Names that share one namespace: anything an expression can name by itself; and the names of types.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
 _TYPE_TABLES = ("enums", "kinds", "grids", "records")
+_COPY_SUFFIX = re.compile(r"#\d+$")        # "Name#2": how a card's copies are named in state files
 
 
 @dataclasses.dataclass
@@ -183,6 +185,15 @@ class _Collector:
         if existing is not None:
             self._duplicate(self._what(decl), name, decl.span, existing.span)
             return
+        if table_name in _VALUE_TABLES and name in program.enum_members:
+            self._same_as_member(self._what(decl), name, decl.span)
+            return
+        if isinstance(decl, ast.CardDecl) and _COPY_SUFFIX.search(name):
+            self.reporter.error("E0101", f"card '{name}' ends in '#' and a number, which state files and `moves` "
+                                         f"use to name a card's copies (\"Name#2\" is the second copy of \"Name\")",
+                                decl.span, hint="write the number another way, such as "
+                                                f"'{_COPY_SUFFIX.sub(lambda m: ' ' + m.group(0)[1:], name)}'")
+            return
         table[name] = decl
         if isinstance(decl, ast.SourceDecl):
             program.source_dirs[name] = directory
@@ -191,6 +202,8 @@ class _Collector:
                 if member.name in program.enum_members:
                     first = program.enum_members[member.name][1]
                     self._duplicate("enum member", member.name, member.span, first.span)
+                elif any(member.name in getattr(program, other) for other in _VALUE_TABLES):
+                    self._same_as_member("enum member", member.name, member.span)
                 else:
                     program.enum_members[member.name] = (decl.name, member)
 
@@ -303,6 +316,21 @@ class _Collector:
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
     ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples",
         }.get(type(decl), "declaration")
+
+    def _same_as_member(self, what: str, name: str, span: Span) -> None:
+        """A var, zone, quantity or table named as an enum member (or the reverse): a name in an expression
+        would mean either."""
+        program = self.program
+        if name in program.enum_members:
+            enum, member = program.enum_members[name]
+            first, other = member.span, f"a member of enum '{enum}'"
+        else:
+            table = next(t for t in _VALUE_TABLES if name in getattr(program, t))
+            decl = getattr(program, table)[name]
+            first, other = decl.span, f"a {self._what(decl)}"
+        self.reporter.error("E0201", f"{what} '{name}' has the name of {other}: `{name}` in an expression would "
+                                     f"mean either", span, notes=[Note("the other is declared here", first)],
+                            hint="rename one of them")
 
     def _duplicate(self, what: str, name: str, span: Span, first: Span) -> None:
         self.reporter.error("E0201", f"{what} '{name}' is defined twice", span,

@@ -8,7 +8,7 @@ from checker.base.registry import lazy_exports
 
 # imported on first use: the command line imports this package to list its commands
 __getattr__ = lazy_exports({
-    "fuzz": "checker.fuzz.search",
+    "fuzz": "checker.fuzz.run",
     "FuzzReport": "checker.fuzz.search",
     "FuzzFailure": "checker.fuzz.search",
 })

@@ -3,6 +3,7 @@ replayable log and print its French log with the failing statement located."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ from checker.base import terminal
 from checker.base.terminal import completes
 from checker.base.diagnostics import Diagnostic, render_human
 from checker.base.output import OutputError, plan, write_json
+from checker.base.parallel import CLUSTER_ADDRESS, ClusterError
 
 __all__ = ["add_parsers", "fuzz_command"]
 
@@ -35,6 +37,15 @@ def add_parsers(new_command) -> dict:
                       help="keep failures found in this Hypothesis example database (replayed first next time)")
     fuzz.add_argument("--config", "-c", metavar="NAME", action="append",
                       help="play only this configuration (repeat for several; default: every configuration)")
+    fuzz.add_argument("--add", metavar="CARDS",
+                      help="cards added to every configuration, comma-separated (played at every player count "
+                           "whose selection the spec's constraints accept)")
+    fuzz.add_argument("--remove", metavar="CARDS", help="cards removed from every configuration, comma-separated")
+    fuzz.add_argument("--workers", "-j", type=int, default=1,
+                      help="local worker processes (default 1: in this process)")
+    fuzz.add_argument("--cluster", metavar="ADDRESS",
+                      help="search on the Dask scheduler at ADDRESS (tcp://host:port) instead; needs "
+                           "pip install 'rulebook[cluster]'")
     fuzz.add_argument("--budget", type=int, default=2000,
                       help="the most games played to shrink a failure (default 2000)")
     completes(fuzz.add_argument("--lexicon", metavar="FILE",
@@ -47,9 +58,16 @@ def add_parsers(new_command) -> dict:
 
 def fuzz_command(args) -> int:
     from checker.front.check import checked_spec
-    from checker.fuzz.search import fuzz
+    from checker.fuzz.run import fuzz
     if args.games < 1 or args.budget < 1:
         print("rulebook fuzz: --games and --budget take a number from 1", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print(f"rulebook fuzz: --workers takes 1 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
+        print(f"rulebook fuzz: --cluster takes a Dask scheduler address such as tcp://host:8786, not "
+              f"{args.cluster!r}", file=sys.stderr)
         return 2
     paths = [Path(args.spec), *map(Path, args.more)]
     try:
@@ -67,17 +85,36 @@ def fuzz_command(args) -> int:
         print(f"rulebook fuzz: no configuration \"{unknown[0]}\" in the spec"
               + (f" (did you mean \"{near}\"?)" if near else ""), file=sys.stderr)
         return 2
-    if args.config and not any(result.configurations[name] for name in args.config):
+    if args.config and not (args.add or args.remove) and not any(result.configurations[name] for name in args.config):
         print("rulebook fuzz: no player count satisfies the configuration's constraints", file=sys.stderr)
         return 1
-    start = time.process_time()
+    from checker.front.command import card_names
+    add, remove = card_names(args.add), card_names(args.remove)
+    for name in [*add, *remove]:
+        if name not in result.program.cards:
+            from checker.front.program import did_you_mean
+            hint = did_you_mean(name, result.program.cards, '"')
+            print(f"rulebook fuzz: no card \"{name}\"" + (f"; {hint}" if hint else ""), file=sys.stderr)
+            return 2
+    if add or remove:
+        from checker.fuzz.search import Games
+        table = Games(result, [], args.config, add, remove)
+        if not table.playable:
+            name, players, why = table.refused[0]
+            print(f"rulebook fuzz: no configuration and player count accept --add/--remove; \"{name}\" at {players} "
+                  f"players: {why}", file=sys.stderr)
+            return 2
+    start = _cpu()
     update, close = terminal.progress(args.games, "game")
     try:
         report = fuzz(result, [str(p) for p in paths], args.games, args.seed, args.database, args.budget,
-                      args.config, update)
+                      args.config, update, add, remove, args.workers, args.cluster)
+    except ClusterError as exc:
+        print(f"rulebook fuzz: {exc}", file=sys.stderr)
+        return 2
     finally:
         close()
-    cpu = time.process_time() - start
+    cpu = _cpu() - start
     failure = report.failure
     summary = {"command": "fuzz", "ok": failure is None, "exit_code": 0 if failure is None else 1,
                "games": report.games, "decisions": report.decisions, "cpu_seconds": round(cpu, 3)}
@@ -127,3 +164,9 @@ def _narrate(games, paths: list[Path], case, lexicon: str | None) -> None:
     games.recorded(case, agents=table.agents)
     table.show_events()
     print()
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its workers that have ended (a local pool's, once it is shut down)."""
+    times = os.times()
+    return time.process_time() + times.children_user + times.children_system

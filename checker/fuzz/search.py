@@ -15,16 +15,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, settings, strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from checker.front.configurations import select
-from checker.fuzz.shrink import Case, play_case, shrink
+from checker.fuzz.shrink import Case, ChoiceAgent, play_case, shrink
 from checker.runtime import Engine, SpecRuntimeError
 from checker.runtime.replay import ReplayMismatch, failure_of, replay, state_digest
 
-__all__ = ["fuzz", "FuzzReport", "FuzzFailure", "DrawnAgent", "Games"]
+__all__ = ["search", "settle", "Found", "FuzzReport", "FuzzFailure", "DrawnAgent", "Games"]
 
 
 class DrawnAgent:
@@ -64,21 +65,59 @@ class FuzzReport:
     table: "Games | None" = None      # the spec's games (its engine), to play the failure again
 
 
+@st.composite
+def _bits(draw, n: int) -> int:
+    """A number of ``n`` bits drawn as booleans: Hypothesis draws an integer now and then among constants it
+    finds in the modules loaded (which differ between a command and a worker, or a test), and booleans never,
+    so the same seed draws the same games wherever it runs."""
+    number = 0
+    for _ in range(n):
+        number = number * 2 + draw(st.booleans())
+    return number
+
+
+def _located(exc: SpecRuntimeError) -> str:
+    span = exc.span
+    return exc.message if span is None else f"{Path(span.file).as_posix()}:{span.line}:{span.column}: {exc.message}"
+
+
 def _decisions(events) -> int:
     return sum(1 for e in events if e["kind"] == "decision")
 
 
 class Games:
-    """The games of one checked spec: its engine and each (configuration, players)'s cards."""
+    """The games of one checked spec: its engine and each (configuration, players)'s cards, with ``add``
+    added and ``remove`` removed (:func:`checker.front.command.compose_selection`: with cards added or
+    removed, every player count of the game whose selection the spec's constraints accept).  ``refused``
+    says why the other (configuration, players) are not played."""
 
-    def __init__(self, result, spec: list[str], configurations: list[str] | None = None):
+    def __init__(self, result, spec: list[str], configurations: list[str] | None = None,
+                 add: list[str] = (), remove: list[str] = ()):
         self.program = result.program
         self.spec = spec
-        self.playable = [(name, sorted(counts)) for name, counts in result.configurations.items()
-                         if counts and (not configurations or name in configurations)]
+        self.add, self.remove = list(add), list(remove)
+        self.digest = _digest(spec)
+        self._selections: dict[tuple[str, int], dict] = {}
+        self.refused: list[tuple[str, int, str]] = []
+        names = [name for name in result.configurations if not configurations or name in configurations]
+        if add or remove:
+            from checker.front.command import SelectionRefused, compose_selection
+            from checker.front.configurations import game_player_counts
+            for name in names:
+                for players in game_player_counts(self.program):
+                    try:
+                        cards = compose_selection(result, name, players, self.add, self.remove).cards
+                    except SelectionRefused as exc:
+                        self.refused.append((name, players, str(exc)))
+                        continue
+                    self._selections[(name, players)] = {k: list(v) for k, v in cards.items()}
+            self.playable = [(name, sorted(n for c, n in self._selections if c == name)) for name in names]
+            self.playable = [(name, counts) for name, counts in self.playable if counts]
+        else:
+            self.playable = [(name, sorted(result.configurations[name])) for name in names
+                             if result.configurations[name]]
         self.counts = dict(self.playable)
         self.engine = Engine(result.typed)
-        self._selections: dict[tuple[str, int], dict] = {}
 
     def selection(self, configuration: str, players: int) -> dict:
         key = (configuration, players)
@@ -88,8 +127,8 @@ class Games:
         return self._selections[key]
 
     def header(self, case: Case) -> dict:
-        return {"spec": self.spec, "configuration": case.configuration, "players": case.players, "seed": case.seed,
-                "add": [], "remove": [], "selection": self.selection(case.configuration, case.players)}
+        return {"spec": self.spec, **self.digest, "configuration": case.configuration, "players": case.players, "seed": case.seed,
+                "add": self.add, "remove": self.remove, "selection": self.selection(case.configuration, case.players)}
 
     def recorded(self, case: Case, agents=None) -> tuple[dict, SpecRuntimeError | None]:
         """Play ``case`` with its log (``agents`` wraps the seats' agents, to narrate them): the log, as
@@ -102,18 +141,52 @@ class Games:
             record["error"] = failure_of(outcome.error)
         return record, outcome.error
 
+    def logged(self, case: Case, game) -> dict:
+        """The log of a game that ended, as it is written and read back."""
+        logged = {**self.header(dataclasses.replace(case, choices=())), "events": game.events,
+                  "scores": game.scores, "winners": game.winners, "final_state": state_digest(self.engine.st)}
+        return json.loads(json.dumps(logged))
 
-def fuzz(result, spec: list[str], games: int = 100, seed: int = 0, database: str | None = None,
-         budget: int = 2000, configurations: list[str] | None = None, progress=None) -> FuzzReport:
-    """Play up to ``games`` games of the checked spec ``result`` (its paths ``spec``, written into logs) in
-    its ``configurations`` (default: all); stop at the first failure, shrunk within ``budget`` games.
+    def replays(self, logged: dict) -> FuzzFailure | None:
+        """None when the logged game replays to the same game; else the failure."""
+        decisions = [e for e in logged["events"] if e["kind"] == "decision"]
+        try:
+            replay(self.engine, logged, decisions)
+        except (ReplayMismatch, SpecRuntimeError) as exc:
+            return FuzzFailure(f"the game does not replay: {exc}", getattr(exc, "span", None), logged,
+                               len(decisions), "replay", len(decisions))
+        return None
+
+
+def _digest(spec: list[str]) -> dict:
+    from checker.front.shipped import spec_files
+    try:
+        return {"spec_digest": spec_files([Path(p) for p in spec])[2]} if spec else {}
+    except (OSError, ValueError):
+        return {}
+
+
+@dataclasses.dataclass
+class Found:
+    """What a search found: the games played without failure, their decisions, and the first failing game
+    (its kind, "runtime" or "replay", and its case) if any."""
+    games: int = 0
+    decisions: int = 0
+    kind: str | None = None
+    case: Case | None = None
+    # with keep_going: every failing game, (kind, case, located message), and the games count them too
+    failures: list = dataclasses.field(default_factory=list)
+
+
+def search(table: Games, games: int, seed: int, database: str | None = None, progress=None,
+           keep_going: bool = False) -> Found:
+    """Play up to ``games`` games of ``table`` drawn by Hypothesis from ``seed``; stop at the first failure
+    (not shrunk), or with ``keep_going`` play them all and list the failures (a benchmark's count).
     ``progress(1)``, if given, is called after each good game."""
-    table = Games(result, spec, configurations)
-    report = FuzzReport(table=table)
+    found = Found()
     if not table.playable:
-        return report
+        return found
     engine = table.engine
-    found: list = []
 
     @hypothesis_seed(seed)
     @settings(max_examples=games, deadline=None, database=DirectoryBasedExampleDatabase(database) if database
@@ -121,43 +194,63 @@ def fuzz(result, spec: list[str], games: int = 100, seed: int = 0, database: str
               phases=[Phase.explicit, Phase.reuse, Phase.generate])
     @given(st.data())
     def one_game(data):
-        name, counts = data.draw(st.sampled_from(table.playable), label="configuration")
-        players = data.draw(st.sampled_from(counts), label="players")
-        game_seed = data.draw(st.integers(0, 2**16), label="seed")
-        agent = DrawnAgent(data.draw(st.integers(0, 2**32 - 1), label="choices"))
+        name, counts = table.playable[data.draw(_bits(16), label="configuration") % len(table.playable)]
+        players = counts[data.draw(_bits(16), label="players") % len(counts)]
+        game_seed = data.draw(_bits(16), label="seed")
+        agent = DrawnAgent(data.draw(_bits(32), label="choices"))
         engine.recording = True
         try:
             game = engine.play(table.selection(name, players), players, game_seed, [agent] * players)
-        except SpecRuntimeError:
-            found.append(("runtime", Case(name, players, game_seed, tuple(agent.taken))))
+        except SpecRuntimeError as exc:
+            case = Case(name, players, game_seed, tuple(agent.taken))
+            if keep_going:
+                found.games += 1
+                found.failures.append(("runtime", case, _located(exc)))
+                return
+            found.kind, found.case = "runtime", case
             raise
-        report.games += 1
-        report.decisions += _decisions(game.events)
+        case = Case(name, players, game_seed, tuple(agent.taken))
+        failure = table.replays(table.logged(case, game))
+        if failure is not None:
+            if keep_going:
+                found.games += 1
+                found.failures.append(("replay", case, failure.message))
+                return
+            found.kind, found.case = "replay", case
+            raise ReplayMismatch("the game does not replay")
+        found.games += 1
+        found.decisions += _decisions(game.events)
         if progress is not None:
             progress(1)
-        logged = {**table.header(Case(name, players, game_seed, ())), "events": game.events,
-                  "scores": game.scores, "winners": game.winners, "final_state": state_digest(engine.st)}
-        logged = json.loads(json.dumps(logged))          # the log as it is written and read back
-        decisions = [e for e in logged["events"] if e["kind"] == "decision"]
-        try:
-            replay(engine, logged, decisions)
-        except (ReplayMismatch, SpecRuntimeError) as exc:
-            found.append(("replay", FuzzFailure(f"the game does not replay: {exc}", getattr(exc, "span", None),
-                                                logged, len(decisions), "replay", len(decisions))))
-            raise
 
     try:
         one_game()
     except (SpecRuntimeError, ReplayMismatch):
-        kind, what = found[-1]
-        if kind == "replay":
-            report.failure = what
-            return report
-        shortest, tries = shrink(engine, table.selection, what, lambda c: table.counts[c], budget)
-        record, error = table.recorded(shortest)
-        if error is None:                   # cannot be (a game depends on its case only): keep the game found
-            shortest, tries = what, tries
-            record, error = table.recorded(what)
-        report.failure = FuzzFailure(error.message, error.span, record, len(shortest.choices), "runtime",
-                                     len(what.choices), tries, shortest)
-    return report
+        pass
+    return found
+
+
+def settle(table: Games, kind: str, case: Case, budget: int) -> FuzzFailure:
+    """The failure of the game ``case``, as a log and a located message: a runtime error shrunk within
+    ``budget`` games; a game that does not replay, as it was found."""
+    engine = table.engine
+    if kind == "replay":
+        engine.recording = True
+        agent = ChoiceAgent(case.choices)
+        game = engine.play(table.selection(case.configuration, case.players), case.players, case.seed,
+                           [agent] * case.players)
+        failure = table.replays(table.logged(case, game))
+        if failure is not None:
+            return failure
+        return FuzzFailure("the game did not replay in a worker, and replays here", None, table.logged(case, game),
+                           len(case.choices), "replay", len(case.choices))
+    shortest, tries = shrink(engine, table.selection, case, lambda c: table.counts[c], budget)
+    record, error = table.recorded(shortest)
+    if error is None:                   # cannot be (a game depends on its case only): keep the game found
+        shortest = case
+        record, error = table.recorded(case)
+    if error is None:
+        return FuzzFailure("the game failed in a worker, and plays to its end here", None, record,
+                           len(case.choices), "runtime", len(case.choices), tries, case)
+    return FuzzFailure(error.message, error.span, record, len(shortest.choices), "runtime", len(case.choices),
+                       tries, shortest)

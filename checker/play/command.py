@@ -4,6 +4,7 @@ terminal) and print its log; `rulebook replay`: play a logged game again and che
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from checker.base import terminal
@@ -39,6 +40,16 @@ def _spec_failed(exc: SpecRuntimeError, result: CheckResult | None = None) -> in
     where = f"{exc.span}: " if exc.span is not None else ""
     print(f"{where}error[R0001]: {message}", file=sys.stderr)
     return 1
+
+
+def spec_digest(paths: list) -> dict:
+    """``{"spec_digest": …}``, the digest of the spec's files that a log records (as `simulate` does), or ``{}``
+    when they cannot be read."""
+    from checker.front.shipped import spec_files
+    try:
+        return {"spec_digest": spec_files([Path(p) for p in paths])[2]}
+    except (OSError, ValueError):
+        return {}
 
 
 def _outputs(command: str, args, targets: list, reads: list) -> int:
@@ -108,8 +119,8 @@ def play_command(args) -> int:
     if not args.quiet:
         game_name = result.program.game.name if result.program.game else "Partie"
         print(f"{game_name} — {args.config}, {args.players} joueurs, graine {args.seed}")
-    record = {"spec": [str(args.spec), *map(str, args.more)], "configuration": args.config,
-              "players": args.players, "seed": args.seed, "add": _names(args.add), "remove": _names(args.remove),
+    record = {"spec": [str(args.spec), *map(str, args.more)], **spec_digest([args.spec, *args.more]),
+              "configuration": args.config, "players": args.players, "seed": args.seed, "add": _names(args.add), "remove": _names(args.remove),
               "selection": selection.cards}
     try:
         game = engine.play(selection.cards, args.players, args.seed, agents)
@@ -180,6 +191,11 @@ def replay_command(args) -> int:
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared
+    if "spec_digest" in record and spec_digest(paths).get("spec_digest") != record["spec_digest"]:
+        print(f"rulebook replay: the log was played with other rules: the files of its spec list "
+              f"({', '.join(record['spec'])}) differ now from those it was played with (a file added, removed or "
+              f"changed)", file=sys.stderr)
+        return 1
     now = {kind: list(cards) for kind, cards in selection.cards.items()}
     if now != record["selection"]:
         kinds = sorted(set(now) | set(record["selection"]))

@@ -330,7 +330,8 @@ def apply_command(args) -> int:
     from checker.runtime.engine import Decision
     from checker.solver.legal import Legality
     from checker.solver.statefile import copies_of, dump_state, load_move
-    from checker.solver.command import describe_move, load
+    from checker.solver.command import describe_move, load, undecided
+    from checker.solver.encode import Unsupported
     out = Path(args.output)
     try:
         plan([out], args.force, reads=[args.state, args.move, *args.answers])
@@ -341,6 +342,11 @@ def apply_command(args) -> int:
     if isinstance(loaded_or_code, int):
         return loaded_or_code
     result, engine, scopes, loaded = loaded_or_code
+    try:            # the spec's files are known now (the state names them): none of them is an output either
+        plan([out], args.force, reads=[args.state, args.move, *args.answers, *result.sources.names()])
+    except OutputError as exc:
+        print(f"rulebook apply: {exc}; nothing was written", file=sys.stderr)
+        return 2
     point = loaded.point
     if point.kind != "offer":
         print(f"rulebook apply: the state's decision point is a {point.kind}; only a move at an offer can be "
@@ -357,10 +363,13 @@ def apply_command(args) -> int:
         return report("apply", path, "a valid move file", exc)
     legality = Legality(engine, scopes)
     verdict = None
-    for variant in copies_of(loaded, move, data):
-        verdict = legality.check(point, variant, player)
-        if verdict.legal:
-            break
+    try:
+        for variant in copies_of(loaded, move, data):
+            verdict = legality.check(point, variant, player)
+            if verdict.legal:
+                break
+    except (Unsupported, SpecRuntimeError) as exc:     # past what Z3 can encode: undecided, as `legal` says
+        return undecided("apply", args.state, scopes, loaded, exc)
     if verdict.status == "unknown":
         print(f"rulebook apply: Z3 could not decide whether the move is legal ({verdict.unknown})", file=sys.stderr)
         return 4

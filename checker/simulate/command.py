@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import re
 import shlex
 import sys
 import time
@@ -90,7 +89,8 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
 def _outputs(args) -> list[Path] | int:
     """The files the run will write, checked before it starts (never overwritten without --force)."""
     try:
-        plan([p for p in (args.json, args.csv) if p and p != "-"], args.force)
+        plan([p for p in (args.json, args.csv) if p and p != "-"], args.force,
+             reads=[args.spec, *args.more, *(args.vs or ())])
         if args.plots:
             plan_directory(args.plots, "win-rates-*.png", args.force)
     except OutputError as exc:
@@ -124,7 +124,7 @@ def simulate_command(args) -> int:
     from checker.simulate.stats import compare, summarize
     from checker.simulate.report import comparison_report, text_report
     from checker.simulate.games import run_games, user_located
-    from checker.base.parallel import cores
+    from checker.base.parallel import CLUSTER_ADDRESS, ClusterError, cores
     if not 1 <= args.games <= MAX_GAMES:
         return _fail(f"-n takes 1 to {MAX_GAMES:,} games, not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -133,7 +133,7 @@ def simulate_command(args) -> int:
         return _fail("--playouts takes 1 or more, --depth 0 or more")
     if not 0 < args.alpha < 1:
         return _fail(f"--alpha takes a number between 0 and 1, not {args.alpha}")
-    if args.cluster is not None and not re.fullmatch(r"(tcp|tls|ws|wss|ucx)://[^\s/]+:\d+|inproc://\S+", args.cluster):
+    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
         return _fail(f"--cluster takes a Dask scheduler address such as tcp://host:8786, not {args.cluster!r}")
     paths = [args.spec, *args.more]
     if args.config is None or args.players is None:
@@ -173,14 +173,8 @@ def simulate_command(args) -> int:
             if reproduce is None:
                 reproduce = _reproduce(args, job, meta, records)
             summaries.append(summarize(meta, records, kinds, [f"Joueur {s + 1}" for s in range(args.players)]))
-    except ImportError:
-        if not args.cluster:
-            raise
-        return _fail("--cluster needs Dask distributed: pip install 'rulebook[cluster]'")
-    except (OSError, TimeoutError, ValueError) as exc:
-        if not args.cluster:
-            raise
-        return _fail(f"cannot reach the cluster {args.cluster}: {exc}")
+    except ClusterError as exc:
+        return _fail(str(exc))
     finally:
         close()
     elapsed = time.perf_counter() - start

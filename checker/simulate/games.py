@@ -19,22 +19,18 @@ copies of the same card, where ``is in`` would name the owner of each copy) the 
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
-import hashlib
 import os
-import shutil
-import tempfile
 import threading
 from pathlib import Path
 from typing import Callable
 
-from checker.base.parallel import chunks, ordered_map
+from checker.base.parallel import chunks, cluster_map, ordered_map
+from checker.front import shipped
+from checker.front.shipped import MAX_SPEC_BYTES, spec_files
 
 __all__ = ["Job", "GameRecord", "spec_files", "play_chunk", "run_games", "lineup_of", "user_located", "MAX_SPEC_BYTES"]
 
-MAX_SPEC_BYTES = 64 * 2**20     # the spec's files are shipped to workers: refuse a larger "spec"
-CONNECT_SECONDS = 20            # how long to wait for a cluster's scheduler
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,35 +64,9 @@ class GameRecord:
     error: str | None = None            # the game stopped on an error of the spec
 
 
-def spec_files(paths: list[Path]) -> tuple[tuple[tuple[str, bytes], ...], tuple[str, ...], str]:
-    """The files of a spec (directories whole, files alone) with the roots to check them by, and a
-    digest of them all.  Raises OSError for an unreadable path, ValueError past :data:`MAX_SPEC_BYTES`."""
-    files, roots, size = [], [], 0
-    for i, path in enumerate(paths):
-        root = f"{i}/{path.resolve().name}"
-        roots.append(root)
-        found = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        for file in found:
-            relative = root if file == path else f"{root}/{file.relative_to(path).as_posix()}"
-            if any(part.startswith(".") or part == "__pycache__" for part in relative.split("/")):
-                continue
-            data = file.read_bytes()
-            size += len(data)
-            if size > MAX_SPEC_BYTES:
-                raise ValueError(f"the spec's files are more than {MAX_SPEC_BYTES // 2**20} MiB")
-            files.append((relative, data))
-    digest = hashlib.sha256()
-    for relative, data in files:
-        digest.update(relative.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
-    return tuple(files), tuple(roots), digest.hexdigest()[:16]
-
-
 def user_located(error: str, job: Job, paths: list) -> str:
     """A worker's error, located in the user's files: the job's root ``i/name`` becomes the i-th spec path."""
-    for root, path in zip(job.roots, paths):
-        if error.startswith(root + "/") or error.startswith(root + ":"):
-            return Path(path).as_posix() + error[len(root):]
-    return error
+    return shipped.user_located(error, job.roots, paths)
 
 
 def lineup_of(job: Job, game: int) -> tuple[str, ...]:
@@ -108,31 +78,6 @@ def lineup_of(job: Job, game: int) -> tuple[str, ...]:
 # ---------------------------------------------------------------- in a worker
 
 _local = threading.local()       # per thread: job key -> (engine, physical cards of each tracked card)
-_directories: list[str] = []
-
-
-def _remove_directories() -> None:
-    for directory in _directories:
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-def _check_copy(job: Job):
-    """The job's files, written to a directory of this worker's own and checked there: (result, directory)."""
-    from checker.front import diskcache
-    from checker.front.check import check_paths
-    if not _directories:
-        atexit.register(_remove_directories)
-    directory = tempfile.mkdtemp(prefix="rulebook-simulate-")
-    _directories.append(directory)
-    for relative, data in job.files:
-        target = Path(directory, relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    with diskcache.suspended():         # a directory of this worker's own: never the same key again
-        result = check_paths([Path(directory, root) for root in job.roots])
-    if not result.ok:       # the command checked it first: only a worker that reads other files
-        raise RuntimeError(f"the spec has {len(result.reporter.errors)} error(s) in a worker")
-    return result, directory
 
 
 def _prepared(job: Job):
@@ -140,12 +85,8 @@ def _prepared(job: Job):
     if cache is None:
         cache = _local.engines = {}
     if job.key not in cache:
-        from checker.front import diskcache
         from checker.runtime.engine import Engine
-        result = diskcache.loads(job.checked) if job.checked else None
-        directory = None
-        if result is None or not result.ok:     # the command's check did not travel: check the files here
-            result, directory = _check_copy(job)
+        result, directory = shipped.checked_copy(job.files, job.roots, job.checked)
         engine = Engine(result.typed)
         engine.recording = False
         engine.spec_directory = directory       # where this worker put the spec's files (None: the user's own)
@@ -233,18 +174,9 @@ def run_games(job: Job, games: int, workers: int = 1, cluster: str | None = None
 
 
 def _on_cluster(job: Job, games: int, address: str, progress) -> list[GameRecord]:
-    from distributed import Client
-    with Client(address, set_as_default=False, timeout=CONNECT_SECONDS) as client:
-        workers = sum(client.nthreads().values()) or 1
-        shared = client.scatter(job, broadcast=True)
-        parts = list(chunks(games, workers))
-        futures = [client.submit(_play_shared, shared, part.start, part.stop, pure=False) for part in parts]
-        if progress is not None:
-            # in order (as_completed needs a default client, and this one is not set as the default)
-            for future in futures:
-                progress(len(future.result()))
-        results = client.gather(futures)
-    return [record for part in results for record in part]
+    parts = cluster_map(address, _play_shared, job, lambda workers: [(p.start, p.stop) for p in chunks(games, workers)],
+                        done=(lambda i, records: progress(len(records))) if progress else None)
+    return [record for part in parts for record in part]
 
 
 def _play_shared(job: Job, start: int, stop: int) -> list[GameRecord]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:         # names in annotations only: imported where they run
     from checker.solver.legal import Verdict
     from checker.solver.scopes import Scopes
 
-__all__ = ["legal_command", "moves_command", "load", "describe_move", "state_options"]
+__all__ = ["legal_command", "moves_command", "load", "describe_move", "state_options", "undecided"]
 
 
 def _err(command: str, message: str) -> int:
@@ -67,7 +67,7 @@ def load(command: str, state_path: str, spec: list[Path] | None):
     return result, engine, scopes, loaded
 
 
-def _undecided(command: str, state_path: str, scopes: Scopes, loaded, exc) -> int:
+def undecided(command: str, state_path: str, scopes: Scopes, loaded, exc) -> int:
     """The encoding met what it cannot express, or a limit: a local name in scope at the decision point that the
     state left without a value (one bound on some paths only: bad input, 2), or else an undecided question (4),
     located."""
@@ -154,7 +154,7 @@ def legal_command(args) -> int:
             if verdict is None or _rank(answer) < _rank(verdict):
                 verdict = answer
     except (Unsupported, SpecRuntimeError) as exc:
-        return _undecided("legal", args.state, scopes, loaded, exc)
+        return undecided("legal", args.state, scopes, loaded, exc)
     shown = describe_move(loaded, verdict.move)
     if args.json:
         def term(span) -> str:
@@ -244,7 +244,7 @@ def moves_command(args) -> int:
         print(f"unknown: Z3 could not enumerate the moves ({exc})")
         return 4
     except (Unsupported, SpecRuntimeError) as exc:
-        return _undecided("moves", args.state, scopes, loaded, exc)
+        return undecided("moves", args.state, scopes, loaded, exc)
     player = loaded.point.player
     if args.json:
         terminal.emit_json({"command": "moves", "ok": True, "exit_code": 0, "decision": _where(loaded.point),

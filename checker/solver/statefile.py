@@ -336,6 +336,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     # cards: every one listed goes where it is listed, the others to their kind's start zone
     placed: dict[int, str] = {}
     listed: list[tuple[str, object, list[int]]] = []
+    physical = sum(len(insts) for insts in E.selected.values())
     for name, value in data.get("zones", {}).items():
         path = f"zones/{name}"
         zone = p.zones.get(name)
@@ -345,6 +346,9 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         for index, cards, where in _entries(name, zone, value, path, resolve, vals, problems):
             if not isinstance(cards, list):
                 problems.append((where, "expected a list of cards"))
+                continue
+            if len(cards) > physical:       # said once, not once per card (a million of them: minutes)
+                problems.append((where, f"lists {len(cards):,} cards; the game has {physical}"))
                 continue
             insts = []
             for i, label in enumerate(cards):
