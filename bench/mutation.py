@@ -1,4 +1,4 @@
-"""Mutation testing: would the tests notice a wrong rule, or a wrong line of the interpreter or the solver?
+r"""Mutation testing: would the tests notice a wrong rule, or a wrong line of the interpreter or the solver?
 
     python bench/mutation.py                         # every mutant (hours: run it overnight)
     python bench/mutation.py --sample 20 --seed 1    # 20 mutants per package, drawn with the seed
