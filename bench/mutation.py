@@ -59,7 +59,10 @@ SCENARIOS = ["tests/test_scenarios.py", "tests/test_scenarios_powers.py", "tests
              "tests/test_scenario.py"]
 TESTS = {
     "spec": SCENARIOS + ["tests/test_spec.py"],
-    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_replay.py"],
+    # the language's constructs that Citadelles does not use (a card's `active`, `imitates`, …) and the
+    # games that stop on an error are played by these two files
+    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_replay.py", "tests/test_play_failure.py",
+                            "tests/test_language_constructs.py"],
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_legal_explanations.py",
                "tests/test_solver_searches.py", "tests/test_conflicts.py"],
 }
