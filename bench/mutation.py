@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SCENARIOS = ["tests/test_scenarios.py", "tests/test_scenarios_powers.py", "tests/test_scenarios_completion.py",
              "tests/test_scenarios_decompte.py", "tests/test_scenarios_preseances.py", "tests/test_scenarios_draft.py",
-             "tests/test_scenario.py"]
+             "tests/test_scenarios_permis.py", "tests/test_scenario.py"]
 TESTS = {
     "spec": SCENARIOS + ["tests/test_spec.py"],
     # the language's constructs that Citadelles does not use (a card's `active`, `imitates`, …) and the
