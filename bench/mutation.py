@@ -61,7 +61,7 @@ TESTS = {
     "spec": SCENARIOS + ["tests/test_spec.py"],
     # the language's constructs that Citadelles does not use (a card's `active`, `imitates`, …) and the
     # games that stop on an error are played by these two files
-    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_replay.py", "tests/test_play_failure.py",
+    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py", "tests/test_play_failure.py",
                             "tests/test_language_constructs.py"],
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_legal_explanations.py",
                "tests/test_solver_searches.py", "tests/test_conflicts.py"],
