@@ -37,3 +37,25 @@ def test_le_permis_de_construire_de_chaque_personnage_a_sa_limite(character, con
     e.invalidate()
     legal, forbidding, _, _ = e.legal("bâtir", (builder, temple))
     assert not legal and forbidding == ["permis_de_construire_limité"], (character, forbidding)
+
+
+@pytest.mark.parametrize("hand, legal", [(("Château", "Temple"), False), (("Château", "Temple", "Taverne"), True)],
+                         ids=["one card short", "exactly enough cards"])
+def test_cardinal_une_carte_par_piece_a_la_limite(hand, legal):
+    """Cardinal : « Pour chaque pièce ainsi prise, vous devez donner à ce joueur 1 carte de votre main. »  The
+    Château (4) with 2 gold: 2 pieces missing, so 2 cards besides the Château.  One card short, the prohibitions
+    decide alone (no permission applies with them: ``cardinal_or_manquant`` is narrow on purpose, and a pair
+    left unordered would be a conflict); with exactly enough, the Cardinal may build."""
+    cardinal, lender = 0, 1
+    e, st, _ = setup("Combinaisons", 4, [[], [], [], []])
+    choose(e, st, cardinal, "Cardinal")
+    château, *_ = give(e, st, cardinal, "main", *hand)
+    st.vars["trésor"].update({cardinal: 2, lender: 5})
+    st.vars["personnage_actif"] = e.card("Cardinal")
+    allowed, forbidding, permitting, unordered = e.legal("bâtir_avec_l_aide_de", (cardinal, château, lender))
+    assert unordered == []
+    if legal:
+        assert allowed and forbidding == [] and permitting == ["cardinal_or_manquant"]
+    else:
+        assert not allowed and permitting == []
+        assert sorted(forbidding) == ["cardinal_une_carte_par_pièce", "payer_le_coût"], "and 2 gold for 4"
