@@ -63,7 +63,7 @@ TESTS = {
     # games that stop on an error are played by these two files
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py", "tests/test_play_failure.py",
                             "tests/test_language_constructs.py"],
-    "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_legal_explanations.py",
+    "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py", "tests/test_legal_explanations.py",
                "tests/test_solver_searches.py", "tests/test_conflicts.py"],
 }
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
