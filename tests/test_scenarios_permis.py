@@ -1,4 +1,4 @@
-"""« Le permis de construire » played at its edge, for every character whose number the rulebook prints:
+"""Building at its edges.  « Le permis de construire » played at its edge, for every character whose number the rulebook prints:
 with one district fewer than the permit built this turn, one more may be built; with the permit used up,
 none (forbidden by ``permis_de_construire_limité``).  A changed number (2 → 1, 3 → 4) fails here, in a
 game, not only on the book's pages (bench/mutation.py's mutants of the spec's building rules)."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from test_scenarios import setup
+from test_scenarios_decompte import table
 from test_scenarios_powers import choose, give
 
 PERMITS = [
@@ -59,3 +60,27 @@ def test_cardinal_une_carte_par_piece_a_la_limite(hand, legal):
     else:
         assert not allowed and permitting == []
         assert sorted(forbidding) == ["cardinal_une_carte_par_pièce", "payer_le_coût"], "and 2 gold for 4"
+
+
+@pytest.mark.parametrize("gold, legal", [(4, False), (5, True)], ids=["one short", "exactly the cost less 1"])
+def test_manufacture_toute_autre_merveille_coute_1_piece_de_moins(gold, legal):
+    """Manufacture : « Bâtir toute autre Merveille coûte 1 pièce d'or de moins. »  The Dracoport (6) with the
+    Manufacture in the city costs 5, and is built paying 5; the Temple (1, not a Merveille) and the Manufacture
+    itself keep their cost."""
+    builder = 0
+    e, st, _ = table(4, "Manufacture", "Dracoport")
+    choose(e, st, builder, "Roi")
+    give(e, st, builder, "cité", "Manufacture")
+    dracoport, temple = give(e, st, builder, "main", "Dracoport", "Temple")
+    manufacture_copy = [c for c in e.instances[e.def_ids["Manufacture"]] if st.where[c][0] == "cité"][0]
+    st.vars["trésor"][builder] = gold
+    st.vars["personnage_actif"] = e.card("Roi")
+    e.invalidate()
+    assert e.quantity("coût_de_construction", (builder, dracoport)) == 6 - 1
+    assert e.quantity("coût_de_construction", (builder, temple)) == 1, "not a Merveille"
+    assert e.quantity("coût_de_construction", (builder, manufacture_copy)) == 5, "« toute autre »"
+    allowed, forbidding, _, _ = e.legal("bâtir", (builder, dracoport))
+    assert allowed == legal and forbidding == ([] if legal else ["payer_le_coût"]), forbidding
+    if legal:
+        e.do("bâtir", (builder, dracoport))
+        assert st.vars["trésor"][builder] == 0 and dracoport in st.zone("cité", builder)
