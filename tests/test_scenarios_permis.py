@@ -1,7 +1,8 @@
-"""Building at its edges.  « Le permis de construire » played at its edge, for every character whose number the rulebook prints:
-with one district fewer than the permit built this turn, one more may be built; with the permit used up,
-none (forbidden by ``permis_de_construire_limité``).  A changed number (2 → 1, 3 → 4) fails here, in a
-game, not only on the book's pages (bench/mutation.py's mutants of the spec's building rules)."""
+"""Building at its edges, where a changed number of the spec's building rules shows in a game, not only on
+the book's pages (bench/mutation.py's mutants): « le permis de construire » of every character whose number
+the rulebook prints (one district fewer than the permit built this turn: one more may be built; the permit
+used up: none, forbidden by ``permis_de_construire_limité``), the Cardinal's one card per piece taken, the
+Manufacture's 1 gold less."""
 
 from __future__ import annotations
 
