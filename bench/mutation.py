@@ -61,10 +61,10 @@ TESTS = {
     "spec": SCENARIOS + ["tests/test_spec.py"],
     # the language's constructs that Citadelles does not use (a card's `active`, `imitates`, …) and the
     # games that stop on an error are played by these two files
-    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py", "tests/test_play_failure.py",
-                            "tests/test_language_constructs.py"],
-    "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py", "tests/test_legal_explanations.py",
-               "tests/test_solver_searches.py", "tests/test_conflicts.py"],
+    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
+                            "tests/test_play_failure.py", "tests/test_language_constructs.py"],
+    "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
+               "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_conflicts.py"],
 }
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
@@ -232,8 +232,9 @@ def copy_tree(root: Path) -> Path:
 
 def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tuple[str, int], list[str]], set, dict]:
     """(every test of the package, in order; (file, line) -> the tests that execute it; the (file, line) executed
-    outside any test, at import; each test's seconds).  One run of each test file under coverage (bench/mutation_plugin.py), kept in
-    the temporary directory, keyed on the contents of the package and of the test file."""
+    outside any test, at import; each test's seconds).  One run of each test file under coverage
+    (bench/mutation_plugin.py), kept in the temporary directory, keyed on the contents of the package and of the
+    test file."""
     tests, lines, imported, durations = [], {}, set(), {}
     for test_file in files or TESTS[package]:
         t, l, i, d = _file_map(root, package, test_file)
@@ -254,7 +255,8 @@ def _cache_path(root: Path, package: str, test_file: str) -> Path:
     digest = hashlib.sha256()
     for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / test_file]:
         digest.update(path.read_bytes())
-    return Path(tempfile.gettempdir()) / f"rulebook-mutation-{package}-{Path(test_file).stem}-{digest.hexdigest()[:16]}.json"
+    name = f"rulebook-mutation-{package}-{Path(test_file).stem}-{digest.hexdigest()[:16]}.json"
+    return Path(tempfile.gettempdir()) / name
 
 
 def _file_map(root: Path, package: str, test_file: str):
@@ -265,7 +267,8 @@ def _file_map(root: Path, package: str, test_file: str):
         return (data["tests"], {(f, int(n)): t for f, n, t in data["lines"]}, {(f, n) for f, n in data["imported"]},
                 data.get("durations", {}))
     import coverage
-    print(f"{package}: mapping the tests of {test_file} to the lines they execute (one run under coverage)…", flush=True)
+    print(f"{package}: mapping the tests of {test_file} to the lines they execute (one run under coverage)…",
+          flush=True)
     datafile = Path(tempfile.mkdtemp(prefix="mutation-cover-")) / "coverage"
     env = dict(os.environ, PYTHONPATH=f"{root}{os.pathsep}{root / 'bench'}", MUTATION_COVER_OUT=str(datafile),
                MUTATION_COVER_SOURCE=str(root / SOURCES[package]))
@@ -311,7 +314,8 @@ def ordered_tests(mutant: Mutant, cover, files=()) -> tuple[list[str], int]:
     return first + [t for t in tests if t not in set(first)], len(first)
 
 
-def run_mutant(clean: Path, mutant: Mutant, timeout: float, cover=None, covering_only=False, files=()) -> tuple[str, str]:
+def run_mutant(clean: Path, mutant: Mutant, timeout: float, cover=None, covering_only=False,
+               files=()) -> tuple[str, str]:
     """('killed' | 'survived' | 'invalid' | 'timeout', the first failing test or the reason)."""
     work = Path(tempfile.mkdtemp(prefix="mutant-run-"))
     try:
@@ -340,7 +344,8 @@ def run_mutant(clean: Path, mutant: Mutant, timeout: float, cover=None, covering
         elif covering > 0 and covering_only:
             tests = tests[:covering]
         try:
-            done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests], cwd=work, env=env, capture_output=True, text=True,
+            done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                                  cwd=work, env=env, capture_output=True, text=True,
                                   timeout=timeout)
         except subprocess.TimeoutExpired:
             return "timeout", f"past {timeout:.0f} s"
