@@ -46,6 +46,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -401,6 +402,10 @@ def from_log(path: str) -> dict[str, list[tuple[str, str, str]]]:
     return results
 
 
+def _interrupt(*_):
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=sorted(SOURCES), action="append", help="a package (repeatable)")
@@ -441,8 +446,10 @@ def main(argv=None) -> int:
     print("command: python " + " ".join(sys.argv), flush=True)
     covers = {p: None if args.no_map or p == "spec" else coverage_map(ROOT, p, args.tests) for p in chosen}
     clean = copy_tree(ROOT)
+    # a run stopped with SIGTERM or ^C kills its pytest, removes its copies and prints the table of what it ran
+    signal.signal(signal.SIGTERM, _interrupt)
+    results: dict[str, list[tuple[Mutant, str, str]]] = {}
     try:
-        results: dict[str, list[tuple[Mutant, str, str]]] = {}
         for package, mutants in chosen.items():
             for k, m in enumerate(mutants, 1):
                 start = time.perf_counter()
@@ -450,6 +457,8 @@ def main(argv=None) -> int:
                 results.setdefault(package, []).append((m, outcome, why))
                 print(f"[{package} {k}/{len(mutants)}] {outcome:8} {time.perf_counter() - start:6.0f} s  {m}"
                       f"{'  — ' + why if why else ''}", flush=True)
+    except KeyboardInterrupt:
+        print("stopped: the table counts the mutants run so far", flush=True)
     finally:
         shutil.rmtree(clean, ignore_errors=True)
     summarise(results)
