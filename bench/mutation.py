@@ -1,4 +1,4 @@
-"""Mutation testing: would the tests notice a wrong rule, or a wrong line of the interpreter or the solver?
+r"""Mutation testing: would the tests notice a wrong rule, or a wrong line of the interpreter or the solver?
 
     python bench/mutation.py                         # every mutant (hours: run it overnight)
     python bench/mutation.py --sample 20 --seed 1    # 20 mutants per package, drawn with the seed
@@ -20,6 +20,21 @@ book's pages) are left out on purpose: a mutant must be killed by a test of beha
 spec no longer checks, or whose module no longer compiles, is *invalid* (not counted).  A mutant that
 runs past ``--timeout`` counts as killed and is listed apart.  The score is killed / (killed + survived).
 Not run in CI: each mutant costs one test run.
+
+Making a mutant cheap.  For a Python mutant, the tests are ordered by a coverage map (one run of each test
+file under coverage, bench/mutation_plugin.py, kept in the temporary directory and keyed on the package's
+sources and the test file): the tests that execute the mutated lines run first, quickest first, so a killed
+mutant stops early; ``--covering-only`` runs only those (a mutant no test executes then survives without a
+run).  The map credits a line to the test that ran it first, so a cached result (the compiled rules, the
+checked spec) is credited to one test only: a survivor of ``--covering-only`` is confirmed by a run of its
+package's whole files before it is called equivalent.  ``--tests`` replaces a package's test files (the
+solver's conflict search takes minutes a run); ``--match`` picks mutants by a regular expression;
+``--from-log`` prints the table of a run stopped early (its sample is drawn in a random order, so the
+mutants it ran are a random sample too).  The score of a sample is an estimate: the table gives its 95 %
+Wilson interval.
+
+    python bench/mutation.py --only runtime --sample 40 --seed 1 --covering-only
+    python bench/mutation.py --only spec --match ': \d+ → \d+: .*score'     # the scoring rules' numbers
 """
 
 from __future__ import annotations
@@ -31,6 +46,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,12 +57,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SCENARIOS = ["tests/test_scenarios.py", "tests/test_scenarios_powers.py", "tests/test_scenarios_completion.py",
              "tests/test_scenarios_decompte.py", "tests/test_scenarios_preseances.py", "tests/test_scenarios_draft.py",
-             "tests/test_scenario.py"]
+             "tests/test_scenarios_permis.py", "tests/test_scenario.py"]
 TESTS = {
     "spec": SCENARIOS + ["tests/test_spec.py"],
-    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_replay.py"],
-    "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_legal_explanations.py",
-               "tests/test_solver_searches.py", "tests/test_conflicts.py"],
+    # the language's constructs that Citadelles does not use (a card's `active`, `imitates`, …) and the
+    # games that stop on an error are played by these two files
+    "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
+                            "tests/test_play_failure.py", "tests/test_language_constructs.py"],
+    "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
+               "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_conflicts.py"],
 }
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
@@ -58,6 +77,7 @@ class Mutant:
     line: int
     what: str
     apply: object       # str -> str, the file's text mutated
+    lines: tuple = ()   # the lines of the mutated node (Python mutants), for the tests that execute them
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.what}"
@@ -190,7 +210,9 @@ def python_mutants(root: Path, package: str) -> list[Mutant]:
         for index, line, what in _sites(tree):
             if id(nodes[index]) in docstrings:
                 continue
-            out.append(Mutant(package, rel, line, what, lambda t, i=index, w=what: _mutate_python(t, i, w)))
+            node = nodes[index]
+            span = tuple(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+            out.append(Mutant(package, rel, line, what, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
     return out
 
 
@@ -209,7 +231,92 @@ def copy_tree(root: Path) -> Path:
     return target
 
 
-def run_mutant(clean: Path, mutant: Mutant, timeout: float) -> tuple[str, str]:
+def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tuple[str, int], list[str]], set, dict]:
+    """(every test of the package, in order; (file, line) -> the tests that execute it; the (file, line) executed
+    outside any test, at import; each test's seconds).  One run of each test file under coverage
+    (bench/mutation_plugin.py), kept in the temporary directory, keyed on the contents of the package and of the
+    test file."""
+    tests, lines, imported, durations = [], {}, set(), {}
+    for test_file in files or TESTS[package]:
+        t, l, i, d = _file_map(root, package, test_file)
+        tests += t
+        for key, names in l.items():
+            lines.setdefault(key, []).extend(names)
+        imported |= i
+        durations.update(d)
+    if not durations:     # maps made before durations were kept: the lines a test executes stand for its cost
+        for names in lines.values():
+            for name in names:
+                durations[name] = durations.get(name, 0) + 1e-3
+    return tests, lines, imported, durations
+
+
+def _cache_path(root: Path, package: str, test_file: str) -> Path:
+    import hashlib
+    digest = hashlib.sha256()
+    for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / test_file]:
+        digest.update(path.read_bytes())
+    name = f"rulebook-mutation-{package}-{Path(test_file).stem}-{digest.hexdigest()[:16]}.json"
+    return Path(tempfile.gettempdir()) / name
+
+
+def _file_map(root: Path, package: str, test_file: str):
+    import json
+    cache = _cache_path(root, package, test_file)
+    if cache.exists():
+        data = json.loads(cache.read_text())
+        return (data["tests"], {(f, int(n)): t for f, n, t in data["lines"]}, {(f, n) for f, n in data["imported"]},
+                data.get("durations", {}))
+    import coverage
+    print(f"{package}: mapping the tests of {test_file} to the lines they execute (one run under coverage)…",
+          flush=True)
+    datafile = Path(tempfile.mkdtemp(prefix="mutation-cover-")) / "coverage"
+    env = dict(os.environ, PYTHONPATH=f"{root}{os.pathsep}{root / 'bench'}", MUTATION_COVER_OUT=str(datafile),
+               MUTATION_COVER_SOURCE=str(root / SOURCES[package]))
+    listed = subprocess.run([sys.executable, "-m", "pytest", "-q", "--co", "-p", "no:cacheprovider", test_file],
+                            cwd=root, env=dict(env, MUTATION_COVER_OUT=""), capture_output=True, text=True)
+    tests = [line for line in listed.stdout.splitlines() if "::" in line]
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "mutation_plugin",
+                    test_file], cwd=root, env=env, capture_output=True, text=True)
+    data = coverage.CoverageData(basename=str(datafile))
+    data.read()
+    lines: dict[tuple[str, int], list[str]] = {}
+    imported = set()
+    for measured in data.measured_files():
+        rel = str(Path(measured).resolve().relative_to(root))
+        for number, contexts in data.contexts_by_lineno(measured).items():
+            named = sorted(c for c in contexts if c)
+            if named:
+                lines[(rel, number)] = named
+            if "" in contexts:
+                imported.add((rel, number))
+    durations_file = Path(str(datafile) + ".durations.json")
+    durations = json.loads(durations_file.read_text()) if durations_file.exists() else {}
+    write_map(cache, tests, lines, imported, durations)
+    return tests, lines, imported, durations
+
+
+def write_map(cache: Path, tests, lines, imported, durations=None) -> None:
+    import json
+    cache.write_text(json.dumps({"tests": tests, "lines": [[f, n, t] for (f, n), t in lines.items()],
+                                 "imported": sorted(imported), "durations": durations or {}}))
+
+
+def ordered_tests(mutant: Mutant, cover, files=()) -> tuple[list[str], int]:
+    """The package's tests, those that execute the mutated lines first, quickest first (they are the likeliest to
+    fail, and -x stops at the first failure), and how many execute them.  Without a map: the test files."""
+    if cover is None or not mutant.lines:
+        return list(files or TESTS[mutant.package]), -1
+    tests, lines, _, durations = cover
+    first = []
+    for number in mutant.lines:
+        first += [t for t in lines.get((mutant.path, number), ()) if t not in first]
+    first.sort(key=lambda t: durations.get(t, 0.0))
+    return first + [t for t in tests if t not in set(first)], len(first)
+
+
+def run_mutant(clean: Path, mutant: Mutant, timeout: float, cover=None, covering_only=False,
+               files=()) -> tuple[str, str]:
     """('killed' | 'survived' | 'invalid' | 'timeout', the first failing test or the reason)."""
     work = Path(tempfile.mkdtemp(prefix="mutant-run-"))
     try:
@@ -228,18 +335,75 @@ def run_mutant(clean: Path, mutant: Mutant, timeout: float) -> tuple[str, str]:
             if check.returncode != 0:
                 first = (check.stdout + check.stderr).strip().splitlines()
                 return "invalid", f"the spec no longer checks: {first[0] if first else check.returncode}"
+        tests, covering = ordered_tests(mutant, cover, files)
+        note = ""
+        if covering == 0:
+            executed = cover is not None and any((mutant.path, n) in cover[2] for n in mutant.lines)
+            note = "executed only at import" if executed else "not executed by the tests (in this process)"
+            if covering_only and not executed:
+                return "survived", note
+        elif covering > 0 and covering_only:
+            tests = tests[:covering]
         try:
-            done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                                   *TESTS[mutant.package]], cwd=work, env=env, capture_output=True, text=True,
+            done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                                  cwd=work, env=env, capture_output=True, text=True,
                                   timeout=timeout)
         except subprocess.TimeoutExpired:
             return "timeout", f"past {timeout:.0f} s"
         failed = re.findall(r"^FAILED (\S+)|^ERROR (\S+)", done.stdout, re.M)
         if done.returncode == 0:
-            return "survived", ""
+            return "survived", note or (f"{covering} tests execute it" if covering > 0 else "")
+        if done.returncode in (4, 5):       # usage error / no tests collected: a test id that does not exist
+            return "invalid", f"pytest exit {done.returncode}: {done.stdout.strip().splitlines()[-1:]}"
         return "killed", next((a or b for a, b in failed), f"pytest exit {done.returncode}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 %) of a proportion k/n: the score of a sample is an estimate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise(results: dict[str, list[tuple[object, str, str]]]) -> None:
+    """The table: per package, the mutants killed, timed out, survived, invalid, the score and its 95 % interval."""
+    print()
+    print(f"{'package':10} {'killed':>7} {'timeout':>8} {'survived':>9} {'invalid':>8} {'score':>7}  95% (Wilson)")
+    for package, rows in results.items():
+        count = {o: sum(1 for _, x, _ in rows if x == o) for o in ("killed", "timeout", "survived", "invalid")}
+        valid = count["killed"] + count["timeout"] + count["survived"]
+        score = f"{100 * (count['killed'] + count['timeout']) / valid:.0f}%" if valid else "-"
+        low, high = wilson(count["killed"] + count["timeout"], valid)
+        print(f"{package:10} {count['killed']:7} {count['timeout']:8} {count['survived']:9} {count['invalid']:8} {score:>7}"
+              f"  {100 * low:.0f}–{100 * high:.0f}%")
+    survivors = [(p, m, why) for p, rows in results.items() for m, x, why in rows if x == "survived"]
+    if survivors:
+        print("\nsurviving mutants:")
+        for package, m, why in survivors:
+            print(f"  [{package}] {m}{'  (' + why + ')' if why else ''}")
+
+
+_LOGGED = re.compile(r"^\[(\w+) \d+/\d+\] (\w+) +\d+ s  (.*?)(?:  — (.*))?$")
+
+
+def from_log(path: str) -> dict[str, list[tuple[str, str, str]]]:
+    """The results printed by a run (its `[package k/n] outcome` lines), so that a run stopped before its end
+    still gives its table: the sample is drawn in a random order, so the mutants run so far are a sample too."""
+    results: dict[str, list[tuple[str, str, str]]] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        m = _LOGGED.match(line)
+        if m:
+            results.setdefault(m.group(1), []).append((m.group(3), m.group(2), m.group(4) or ""))
+    return results
+
+
+def _interrupt(*_):
+    raise KeyboardInterrupt
 
 
 def main(argv=None) -> int:
@@ -249,13 +413,26 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=900, help="seconds for one mutant's tests")
     ap.add_argument("--grep", default="", help="only the mutants whose description contains this text")
+    ap.add_argument("--match", default="", help="only the mutants whose description matches this regular expression")
+    ap.add_argument("--no-map", action="store_true",
+                    help="run each Python mutant's test files in their order, without the coverage map that puts "
+                         "the tests executing the mutated lines first")
+    ap.add_argument("--covering-only", action="store_true",
+                    help="run only the tests that execute a Python mutant's lines (faster; a mutant no test executes "
+                         "survives without a run); a survivor may still be killed by a test the map does not credit")
+    ap.add_argument("--tests", nargs="+", default=(), metavar="FILE",
+                    help="run these test files instead of the package's (say so when you report the score)")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
+    ap.add_argument("--from-log", metavar="FILE", help="print the table of a run from its printed lines, and stop")
     args = ap.parse_args(argv)
+    if args.from_log:
+        summarise(from_log(args.from_log))
+        return 0
     packages = args.only or ["spec", "runtime", "solver"]
     chosen: dict[str, list[Mutant]] = {}
     for package in packages:
         mutants = spec_mutants(ROOT) if package == "spec" else python_mutants(ROOT, package)
-        mutants = [m for m in mutants if args.grep in str(m)]
+        mutants = [m for m in mutants if args.grep in str(m) and re.search(args.match, str(m))]
         total = len(mutants)
         if args.sample and args.sample < total:
             mutants = random.Random(args.seed).sample(mutants, args.sample)
@@ -266,30 +443,25 @@ def main(argv=None) -> int:
             for m in mutants:
                 print(f"  {m}")
         return 0
+    print("command: python " + " ".join(sys.argv), flush=True)
+    covers = {p: None if args.no_map or p == "spec" else coverage_map(ROOT, p, args.tests) for p in chosen}
     clean = copy_tree(ROOT)
+    # a run stopped with SIGTERM or ^C kills its pytest, removes its copies and prints the table of what it ran
+    signal.signal(signal.SIGTERM, _interrupt)
+    results: dict[str, list[tuple[Mutant, str, str]]] = {}
     try:
-        results: dict[str, list[tuple[Mutant, str, str]]] = {}
         for package, mutants in chosen.items():
             for k, m in enumerate(mutants, 1):
                 start = time.perf_counter()
-                outcome, why = run_mutant(clean, m, args.timeout)
+                outcome, why = run_mutant(clean, m, args.timeout, covers[package], args.covering_only, args.tests)
                 results.setdefault(package, []).append((m, outcome, why))
                 print(f"[{package} {k}/{len(mutants)}] {outcome:8} {time.perf_counter() - start:6.0f} s  {m}"
                       f"{'  — ' + why if why else ''}", flush=True)
+    except KeyboardInterrupt:
+        print("stopped: the table counts the mutants run so far", flush=True)
     finally:
         shutil.rmtree(clean, ignore_errors=True)
-    print()
-    print(f"{'package':10} {'killed':>7} {'timeout':>8} {'survived':>9} {'invalid':>8} {'score':>7}")
-    for package, rows in results.items():
-        count = {o: sum(1 for _, x, _ in rows if x == o) for o in ("killed", "timeout", "survived", "invalid")}
-        valid = count["killed"] + count["timeout"] + count["survived"]
-        score = f"{100 * (count['killed'] + count['timeout']) / valid:.0f}%" if valid else "-"
-        print(f"{package:10} {count['killed']:7} {count['timeout']:8} {count['survived']:9} {count['invalid']:8} {score:>7}")
-    survivors = [(p, m) for p, rows in results.items() for m, x, _ in rows if x == "survived"]
-    if survivors:
-        print("\nsurviving mutants:")
-        for package, m in survivors:
-            print(f"  [{package}] {m}")
+    summarise(results)
     return 0
 
 

@@ -140,6 +140,19 @@ def test_a_cut_log_and_changed_scores_are_caught(capsys, log, tmp_path):
     assert code == 1 and "decision 1 (" in err
 
 
+def test_a_log_that_goes_on_after_the_game_ended_is_caught(capsys, log, tmp_path):
+    """Decisions logged after the last one the game asks: the replay names the first one left over and how many
+    are left (not the ones answered)."""
+    record = json.loads(log.read_text(encoding="utf-8"))
+    last = decisions(record)[-1]
+    longer = dict(record, events=record["events"] + [copy.deepcopy(last), copy.deepcopy(last)])
+    code, out, err = run(capsys, "replay", str(write(tmp_path, longer, "longer.json")))
+    assert code == 1 and "replay ok" not in out
+    assert f"decision {len(decisions(record)) + 1} (" in err, "named by its place in the log, 1-based"
+    assert f"the game ended, but the log goes on with « {last['prompt']} »" in err, err
+    assert "(2 decision(s) left)" in err, err
+
+
 BAD = {
     "not JSON": b"{ this is not json",
     "empty": b"",
