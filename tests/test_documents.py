@@ -283,8 +283,8 @@ def test_the_same_output_twice_is_refused_before_any_work(capsys, tmp_path, monk
     target = tmp_path / "x.json"
     other = {"same": target, "dotted": tmp_path / "." / "x.json", "link": tmp_path / "lien" / "x.json"}[second]
     (tmp_path / "lien").symlink_to(tmp_path)
-    import checker.play.command
-    monkeypatch.setattr(checker.play.command, "_prepare", lambda *a, **k: pytest.fail("the game was prepared"))
+    import checker.front.command
+    monkeypatch.setattr(checker.front.command, "prepare_game", lambda *a, **k: pytest.fail("the game was prepared"))
     code, _, err = play(capsys, tmp_path, "--json", target, "--state-at", "3", other, "--force")
     assert code == 2 and "given twice" in err and not target.exists()
 
@@ -439,14 +439,14 @@ def test_an_invariant_is_type_checked_and_may_read_the_state(capsys, tmp_path, m
 def test_a_name_the_rules_need_and_the_state_leaves_out_is_bad_input(capsys, tmp_path, files, monkeypatch):
     """A name bound on some paths only is not required when the state is read; if the rules then need it, the
     encoding says so: bad input (2), not an internal error."""
-    import checker.solver.command
+    import checker.solver.scopes
     from checker.solver.scopes import Scopes
 
     class Unbound(Scopes):
         def __init__(self, typed):
             super().__init__(typed)
             self.bound = {}
-    monkeypatch.setattr(checker.solver.command, "Scopes", Unbound)
+    monkeypatch.setattr(checker.solver.scopes, "Scopes", Unbound)      # where `legal`'s loader imports it from
 
     def drop(doc):
         doc["decision"]["names"] = {}

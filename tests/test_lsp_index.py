@@ -255,15 +255,15 @@ def test_a_file_parsed_item_by_item_is_the_file_parsed_whole(path: Path):
 
 
 def test_typing_in_a_file_parses_again_only_the_item_typed_in(monkeypatch):
-    import checker.front.check
+    import checker.front.parse
     from checker.base.source import source_from_text
     path = SPEC / "11-personnages-5-9.rules"
     text = path.read_text(encoding="utf-8")
     cache = ParseCache()
     cache.lowered(source_from_text(path, text), Reporter())
     parsed = []
-    real = checker.front.check.parse_item
-    monkeypatch.setattr(checker.front.check, "parse_item", lambda t, b, e: parsed.append(t[b:e]) or real(t, b, e))
+    real = checker.front.parse.parse_item
+    monkeypatch.setattr(checker.front.parse, "parse_item", lambda t, b, e: parsed.append(t[b:e]) or real(t, b, e))
     at = text.index('card Character "Marchande"')
     typed = text[:at] + text[at:].replace("rank: 6", "rank: 6 ", 1)
     header, decls = cache.lowered(source_from_text(path, typed), Reporter())

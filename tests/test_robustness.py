@@ -577,8 +577,9 @@ def spec_copy(tmp_path) -> Path:
 def reuse_clean_parses(monkeypatch):
     """Parse and lower each unchanged file once per test, not once per example (they are most of a check of
     the spec).  Safe: the AST is immutable, and the passes across files still run on every example."""
-    import checker.front.check
-    parse, lower = checker.front.check.parse_file, checker.front.check.lower_trees
+    import checker.front.lower
+    import checker.front.parse
+    parse, lower = checker.front.parse.parse_file, checker.front.lower.lower_trees
     parsed: dict[tuple[str, str], list] = {}
     lowered: dict[int, tuple[list, tuple]] = {}
 
@@ -601,8 +602,8 @@ def reuse_clean_parses(monkeypatch):
             lowered[id(trees)] = (trees, result)
         return result
 
-    monkeypatch.setattr(checker.front.check, "parse_file", parse_file)
-    monkeypatch.setattr(checker.front.check, "lower_trees", lower_trees)
+    monkeypatch.setattr(checker.front.parse, "parse_file", parse_file)     # the check imports them when it runs
+    monkeypatch.setattr(checker.front.lower, "lower_trees", lower_trees)
 
 
 @settings(max_examples=30, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
