@@ -14,6 +14,7 @@ from conftest import ROOT, run_cli
 
 CITADELLES = ROOT / "spec" / "citadelles"
 FAN = ROOT / "spec" / "extension-fan"
+FEE = "Exemple de la Fée Verte : un Manoir contre un quartier qui a un pouvoir"
 
 
 def test_the_fan_examples_all_pass(capsys):
@@ -23,8 +24,8 @@ def test_the_fan_examples_all_pass(capsys):
     mine = [e for e in report["examples"] if "extension-fan" in e["at"]]
     assert {e["example"] for e in mine} >= {
         "Trois joueurs, trois personnages chacun", "Un Manoir et un Manoir maudit",
-        "L'échange de la Fée Verte : un Manoir contre un quartier qui a un pouvoir",
-        "Après un échange négatif, la Fée Verte bâtit avec un rabais de 2"}
+        "Exemple de la Fée Verte : un Manoir contre un quartier qui a un pouvoir",
+        "Le rabais de la Fée Verte est de 2", "Sans échange possible, la Fée Verte a son rabais"}
     assert all(e["passed"] and e["expectations"] >= 1 for e in mine)
 
 
@@ -50,9 +51,10 @@ def test_a_manoir_maudit_refused_as_a_double_fails_ba_al_s_example(tmp_path, cap
 
 def test_a_discount_of_1_fails_the_fee_verte_s_discount_example(tmp_path, capsys):
     fan = _broken_copy(tmp_path, "11-nouveaux-personnages-ii.rules", "by 0 - least(2, d.cost)", "by 0 - least(1, d.cost)")
-    code, out, _ = run_cli(capsys, "test", str(CITADELLES), str(fan), "-k",
-                           "Après un échange négatif, la Fée Verte bâtit avec un rabais de 2")
+    code, out, _ = run_cli(capsys, "test", str(CITADELLES), str(fan), "-k", "Le rabais de la Fée Verte est de 2",
+                           "-k", FEE)
     assert code == 1, out
+    assert "FAIL Le rabais de la Fée Verte est de 2" in out and "FAIL " + FEE in out
     assert "can bâtir(Joueur 1, \"Château\"): the move is legal" in out and "payer_le_coût" in out
 
 
@@ -69,3 +71,20 @@ def test_an_example_s_quotation_is_checked_against_the_source(tmp_path, capsys):
     code, out, err = run_cli(capsys, "check", str(CITADELLES), str(fan))
     assert code == 1
     assert "E0401" in out + err and "90-exemples.rules" in out + err
+
+
+def test_the_die_s_outcome_is_the_example_s_random_line(tmp_path, capsys):
+    """`random 3`: the Fée Verte's die makes 3, the Manoir's value.  A 4 targets no district of the situation (the
+    spell ends without an exchange, and the example's choice of a city is no move); a 7 is no face of the die."""
+    for face, told in ((4, "expected: this choice to be a legal move"),
+                       (7, "actual:   it is not one of its outcomes: 1, 2, 3, 4, 5, 6")):
+        fan = _broken_copy(tmp_path / str(face), "90-exemples.rules", "\n  random 3\n", f"\n  random {face}\n")
+        code, out, _ = run_cli(capsys, "test", str(CITADELLES), str(fan), "-k", FEE)
+        assert code == 1 and f"FAIL {FEE}" in out and told in out, out
+
+
+def test_a_random_line_where_nothing_is_drawn_fails_the_example(tmp_path, capsys):
+    fan = _broken_copy(tmp_path, "90-exemples.rules", "  do bâtir_maudit(Joueur 1, \"Manoir\")\n",
+                       "  do bâtir_maudit(Joueur 1, \"Manoir\")\n  random 3\n")
+    code, out, _ = run_cli(capsys, "test", str(CITADELLES), str(fan), "-k", "Un Manoir et un Manoir maudit")
+    assert code == 1 and "actual:   the game draws nothing at random here" in out, out
