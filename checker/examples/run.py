@@ -241,9 +241,14 @@ class _Runner:
             raise _Failed from None
         self.point = self.loaded.point
         self.E.recording = False
+        self.E.st.rng = _Draws(self.E.st.rng, self)
         while self.index < len(self.steps):
             step = self.steps[self.index]
             self.span = step.span
+            if isinstance(step, ex.ExampleAnswer) and step.kind == "random":
+                self.fail(step.span, "a draw at random for `random` to give its outcome",
+                          "the game draws nothing at random here")
+                raise _Failed
             if isinstance(step, ex.ExampleExpect):
                 self.index += 1
                 self.expect(step)
@@ -311,6 +316,8 @@ class _Runner:
         env = self.env()
         if step.kind == "finish":
             return [("finish", step.name)]
+        if step.kind == "random":           # the outcome of a draw, not an answer to a decision
+            return []
         if step.kind == "power":
             definition = E.def_ids[step.card]
             return [("power", inst, step.name) for inst in (*E.instances.get(definition, ()), definition)]
@@ -412,6 +419,39 @@ class _Runner:
             self.fail(step.span, f"forbidden by {', '.join(n for n, _ in step.by)}",
                       f"forbidden by {', '.join(sorted(blocking)) or 'no rule'} "
                       f"(not by {', '.join(missing)})")
+
+
+class _Draws:
+    """The game's random source while an example runs: a draw `choose … at random` gives the outcome the example's
+    next `random` line says (a die's face), where that line comes next; everything else is the seeded source's."""
+
+    def __init__(self, rng, runner: _Runner):
+        self.rng, self.runner = rng, runner
+
+    def __getattr__(self, name):
+        return getattr(self.rng, name)
+
+    def choice(self, pool):
+        r = self.runner
+        j = r.index
+        while j < len(r.steps) and isinstance(r.steps[j], ex.ExampleExpect):
+            j += 1
+        step = r.steps[j] if j < len(r.steps) else None
+        if not (isinstance(step, ex.ExampleAnswer) and step.kind == "random"):
+            return self.rng.choice(pool)
+        while r.index < j:                  # the expectations before the draw are judged before it
+            r.span = r.steps[r.index].span
+            r.index += 1
+            r.expect(r.steps[r.index - 1])
+        r.span = step.span
+        r.index += 1
+        for value in r.copies(r.value(step.args[0], r.env())):
+            if value in pool:
+                return value
+        faces = all(type(v) is int and v not in r.E.defs and v not in r.E.def_names for v in pool)
+        outcomes = f": {', '.join(str(v) for v in pool)}" if faces and len(pool) <= 12 else f" ({len(pool)} in all)"
+        r.fail(step.span, "this outcome of the draw at random", f"it is not one of its outcomes{outcomes}")
+        raise _Failed
 
 
 class _Answers:

@@ -167,7 +167,10 @@ def check_citations(program: Program, reporter: Reporter) -> dict[int, tuple[str
     texts = load_sources(program, reporter)
     default = next(iter(program.sources), None)
     found: dict[int, tuple[str, int]] = {}
-    for cite in all_cites(program):
+    # an example's quotations are checked as well; they are not recorded (the books show them as the example
+    # writes them) and, as all_cites leaves them out, they do not count as covering a sentence of the source
+    examples = {id(c) for e in program.examples.values() for c in e.cites}
+    for cite in (*all_cites(program), *(c for e in program.examples.values() for c in e.cites)):
         source_name = cite.source or default
         if source_name is None:
             reporter.error("E0208", "this spec declares no source to cite", cite.span,
@@ -186,6 +189,6 @@ def check_citations(program: Program, reporter: Reporter) -> dict[int, tuple[str
             reporter.error("E0401", f"this quotation is not in source '{source_name}'", cite.span,
                            hint=f'did you mean "{closest}"?' if closest else
                            "copy the sentence verbatim from the source (OCR typos included)")
-        else:
+        elif id(cite) not in examples:
             found[id(cite)] = (source_name, line)
     return found

@@ -38,8 +38,9 @@ class ExampleCall:
 
 @dataclass(frozen=True, slots=True)
 class ExampleAnswer:
-    """A move or an answer: `do act(args)`, `do "Card".power`, `choose value`, `finish "label"`."""
-    kind: str                   # "action" | "power" | "choose" | "finish"
+    """A move or an answer: `do act(args)`, `do "Card".power`, `choose value`, `random value` (the outcome of the
+    next draw `choose … at random`, a die's face), `finish "label"`."""
+    kind: str                   # "action" | "power" | "choose" | "random" | "finish"
     name: str | None            # the action, the power, the finish label
     card: str | None            # a power's card
     args: tuple[Expr, ...]      # an action's arguments, or (the value chosen,)

@@ -131,7 +131,7 @@ def _example(c: Checker, example: ex.ExampleDecl) -> None:
                 c.err("E0202", f"\"{step.card}\" has no power '{step.name}'", step.span, subject=step.name,
                       hint=did_you_mean(step.name, [p.name for p in card.powers])
                       or f"its powers: {', '.join(p.name for p in card.powers) or 'none'}")
-        elif step.kind == "choose":
+        elif step.kind in ("choose", "random"):
             c.expr(step.args[0], env)
 
 

@@ -440,6 +440,9 @@ class _Lower(StatementsLowering):
     def ex_choose(self, meta, c):
         return ex.ExampleAnswer("choose", None, None, (c[0],), self.span(meta))
 
+    def ex_random(self, meta, c):
+        return ex.ExampleAnswer("random", None, None, (c[0],), self.span(meta))
+
     def ex_finish(self, meta, c):
         return ex.ExampleAnswer("finish", _unquote(c[0]), None, (), self.span(meta))
 
