@@ -35,6 +35,7 @@ def test_every_carcassonne_player_page_is_french_without_identifiers(book: Book)
     turn = dict(pages)["tour"]
     assert "tournée d'un nombre de quarts de tour si ce nombre de quarts de tour est inférieur à 0" in turn
     assert "Pour chaque tour de table de 1 au nombre de remparts" in turn
+    assert "Pour chaque joueur qui a le plus de Bonhommes sur ces parties" in turn
 
 
 def test_no_geometry_on_the_player_pages(book: Book):

@@ -98,6 +98,7 @@ def test_the_fan_expansions_player_pages_are_french_without_letters():
     assert "Faire apparaître Ashura après le rang donné" in text and "passe au rang donné" in text
     assert "Deux fois, pour chaque joueur" in text
     assert "Ce joueur subit l'attaque du joueur qui a endormi le personnage" in text
+    assert "Pour chaque joueur qui a le personnage :" in text and "dont le personnage est parmi" not in text
 
 
 def test_the_diagrams_of_the_player_pages_name_no_procedure_by_its_letters(book: Book):

@@ -501,6 +501,8 @@ def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, 
     if m and m.group(1) not in _PREPOSITIONS and re.search(r"(er|ir|re)$", m.group(1)) \
             and not text.startswith(mark) and _occurrences(p, text[:m.start()], mark) == 0:
         return contract(f"que {text[:m.start()]}{m.group(1)}{text[m.end():]}")
+    if _occurrences(p, text, mark) == 1 and (owned := _owned(p, body, text, mark, plural_)):
+        return owned
     if _occurrences(p, text, mark) == 1:
         m = re.search(r"(?<!\bcelle)(?<!\bcelui)(?<!\bceux)(?<!\bcelles) de " + re.escape(mark) + r"(?=$|[ ,])",
                       text)
@@ -521,6 +523,17 @@ def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, 
             return f"{which} {rest}"
     subjunctive = p.expr(body, dataclasses.replace(inner, mood="subj"))
     return contract(f"{tel} que {subjunctive}")
+
+
+def _owned(p: Prose, body, text: str, mark: str, plural_: bool) -> str | None:
+    """« qui a ce personnage », not « dont ce personnage est parmi les personnages »: a membership in a
+    collection of the relative's own whose noun is the member's; None otherwise."""
+    m = re.fullmatch(r"(?P<x>.+?) (?P<neg>n'est pas|est) parmi les (?P<n>\S+) de " + re.escape(mark), text)
+    if m is None or not isinstance(body, ast.Binary) or body.op not in ("in", "notin") \
+            or plural(bare(p.type_noun(p.type_of(body.left)))) != m.group("n"):
+        return None
+    verb = "ont" if plural_ else "a"
+    return f"qui n'{verb} pas {m.group('x')}" if m.group("neg") != "est" else f"qui {verb} {m.group('x')}"
 
 
 def _other_than(body, name: str) -> tuple[list, object]:

@@ -75,6 +75,10 @@ def _each(noun: str, coll: str) -> str:
         return f"chaque {bare(noun)}"
     if coll.startswith(words + " dont "):
         return f"chaque {bare(noun)}{coll[len(words):]}"
+    m = re.fullmatch(re.escape(words) + r" qui (n'ont pas|ont) (.*)", coll)
+    if m and not _RELATIVE.search(m.group(2)) and not re.search(r"\b(?:et|ou)\b", m.group(2)):
+        verb = "a" if m.group(1) == "ont" else "n'a pas"        # « chaque joueur qui a ce personnage »
+        return f"chaque {bare(noun)} qui {verb} {m.group(2)}"
     if coll.startswith(words) and not _RELATIVE.search(coll) and coll[len(words):len(words) + 2] in (", ", " d"):
         return contract(f"chaque {bare(noun)}{coll[len(words):]}")
     return f"chaque {bare(noun)} {member_source(coll)}"
