@@ -289,6 +289,8 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
     if op == "==" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
         both = f"ou bien {p.cond(e.left, inner)}, ou bien {p.cond(e.right, inner)}, mais pas les deux"
         return both if neg else f"{p.cond(e.left, inner)} si et seulement si {p.cond(e.right, inner)}"
+    if op == "==" and _is_int(e.right, 1) and (first := _first(e.left, neg, ctx)) is not None:
+        return first
     left = subject_of(p, e.left, inner)
     if op == "==" and isinstance(e.right, ast.StrLit) and p.program is not None \
             and e.right.value in p.program.cards and p.program.copies(p.program.cards[e.right.value]) > 1:
@@ -310,6 +312,26 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
         where = "parmi" if right.startswith(("les ", "des ", "vos ", "ces ")) or MARK.fullmatch(right) else "dans"
         return contract(p.clause(left, "est", f"{where} {right}", ctx, neg))
     raise UnsupportedNode(e, f"operator '{e.op}'")
+
+
+def first_of(e, ctx: Ctx) -> str | None:
+    """« le premier tour de table » for ``e == 1`` where ``e`` is a counter named by what it counts (a loop's
+    number, « pour chaque tour de table de 1 à … »); None for anything else."""
+    b = ctx.lookup(e.id) if isinstance(e, ast.Name) else None
+    if b is None or b.ty != INT or b.mode != "intro" or not b.noun or b.noun.startswith("le nombre"):
+        return None
+    return f"{'la première' if feminine(b.noun) else 'le premier'} {bare(b.noun)}"
+
+
+def _first(e, neg: bool, ctx: Ctx) -> str | None:
+    """« c'est le premier tour de table », not « ce tour de table est 1 »."""
+    first = first_of(e, ctx)
+    if first is None:
+        return None
+    subj = ctx.mood == "subj"
+    verb = {(False, False): "c'est", (False, True): "ce n'est pas", (True, False): "ce soit",
+            (True, True): "ce ne soit pas"}[subj, neg]
+    return f"{verb} {first}"
 
 
 def _chain(e, op: str) -> list:

@@ -259,9 +259,26 @@ def _count_text(p: Prose, e, ctx: Ctx, noun: str) -> str:
     return p.expr(e, ctx)
 
 
+def _if_head(p: Prose, cond, ctx: Ctx) -> str:
+    """« si … », or « au premier tour de table, si … » when the condition first asks whether a counter is 1."""
+    from checker.prose.exprs import _chain, first_of
+    parts = _chain(cond, "and")
+    head = parts[0]
+    if isinstance(head, ast.Binary) and head.op == "==" and isinstance(head.right, ast.IntLit) \
+            and head.right.value == 1 and (first := first_of(head.left, ctx)) is not None:
+        when = contract(f"à {first}")
+        if len(parts) == 1:
+            return when
+        rest = parts[1]
+        for part in parts[2:]:
+            rest = ast.Binary("and", rest, part, cond.span)
+        return f"{when}, si {p.cond(rest, ctx)}"
+    return f"si {p.cond(cond, ctx)}"
+
+
 @_stmt(ast.If)
 def _if(p: Prose, s: ast.If, ctx: Ctx) -> Step:
-    step = _block(p, f"si {p.cond(s.cond, ctx)}", s.then, ctx)
+    step = _block(p, _if_head(p, s.cond, ctx), s.then, ctx)
     if not s.else_:
         return step
     steps = [step]
