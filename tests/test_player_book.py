@@ -99,6 +99,8 @@ def test_the_fan_expansions_player_pages_are_french_without_letters():
     assert "Faire apparaître Ashura après le rang donné" in text and "passe au rang donné" in text
     assert "Deux fois, pour chaque joueur" in text
     assert "Ce joueur subit l'attaque du joueur qui a endormi le personnage" in text
+    assert "vous n'êtes ni le joueur ni l'autre joueur, votre trésor" in text, "two denials of one subject: « ni … ni »"
+    assert "vous n'êtes pas le joueur, vous n'êtes pas" not in text
     assert "Pour chaque joueur qui a le personnage :" in text and "dont le personnage est parmi" not in text
 
 

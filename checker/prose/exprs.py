@@ -262,6 +262,10 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
             if first.endswith(" " + values[0]):
                 return first.removesuffix(values[0]) + ", ".join(values[:-1]) + f" ou {values[-1]}"
         parts = [_group(p, part, ctx, op, False) for part in chain]
+        if op == "and":
+            parts = _neither(chain, parts)
+            if len(parts) == 1:
+                return parts[0]
         return ", ".join(parts[:-1]) + f" {word} {parts[-1]}"
     if op == "..":
         return contract(f"de {p.expr(e.left, ctx.ind())} à {p.expr(e.right, ctx.ind())}")
@@ -332,6 +336,27 @@ def _first(e, neg: bool, ctx: Ctx) -> str | None:
     verb = {(False, False): "c'est", (False, True): "ce n'est pas", (True, False): "ce soit",
             (True, True): "ce ne soit pas"}[subj, neg]
     return f"{verb} {first}"
+
+
+_NOT = re.compile(r"(.+?) n'(\S+) pas (.+)")
+
+
+def _neither(chain: list, parts: list[str]) -> list[str]:
+    """« vous n'êtes ni le joueur ni l'autre joueur », not « vous n'êtes pas le joueur, vous n'êtes pas l'autre
+    joueur »: the conjuncts of an « and » that deny, one after the other, that a subject is this or that value."""
+    out: list[tuple[str, str, list[str]] | str] = []
+    for part, text in zip(chain, parts):
+        m = _NOT.fullmatch(text) if isinstance(part, ast.Binary) and part.op == "!=" else None
+        last = out[-1] if out else None
+        if m and isinstance(last, tuple) and last[:2] == (m.group(1), m.group(2)):
+            last[2].append(m.group(3))
+        elif m:
+            out.append((m.group(1), m.group(2), [m.group(3)]))
+        else:
+            out.append(text)
+    return [x if isinstance(x, str) else
+            f"{x[0]} n'{x[1]} pas {x[2][0]}" if len(x[2]) == 1 else
+            f"{x[0]} n'{x[1]} " + " ".join(f"ni {v}" for v in x[2]) for x in out]
 
 
 def _chain(e, op: str) -> list:
