@@ -86,6 +86,14 @@ def test_every_player_page_is_french_without_identifiers(book: Book):
 FAN_LETTERS_LEFT = 0
 
 
+def test_a_word_named_value_reads_plainly_beside_its_noun(book: Book):
+    """« les joueurs victimes », « le personnage visé »: a name that agrees with its noun is an apposition,
+    not in italics; one that does not (« le nombre *dé* ») stays in italics, told apart by it."""
+    text = "\n".join(t for _, t in player_pages(book))
+    assert "Pour chaque joueur parmi les joueurs victimes :" in text and "*victimes*" not in text
+    assert "si ce personnage est le personnage visé, sinon" in text and "*visé*" not in text
+
+
 def test_the_fan_expansions_player_pages_are_french_without_letters():
     fan = Book.load([SPEC, ROOT / "spec" / "extension-fan"], LEXICON)
     pages = player_pages(fan)

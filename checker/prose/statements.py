@@ -15,7 +15,7 @@ from checker.front import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
 from checker.prose.names import is_player, number_noun, unit_noun
-from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
+from checker.prose.french import apposed, bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
 __all__ = ["number", "one_of"]
@@ -94,8 +94,13 @@ def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
     if p.let_noun(s, ctx):                       # « compter le nombre de quartiers… », then « ce nombre de quartiers »
         return Step(_sentence(f"compter {value}"))
     if isinstance(ty, Coll):
-        return Step(_sentence(f"{plural(noun)} {var(s.name)} sont {value}"))
-    return Step(_sentence(f"{named(noun, s.name) or noun + ' ' + var(s.name)} est {value}"))
+        return Step(_sentence(f"{plural(noun)} {_tag(plural(noun), s.name)} sont {value}"))
+    return Step(_sentence(f"{named(noun, s.name) or noun + ' ' + _tag(noun, s.name)} est {value}"))
+
+
+def _tag(noun: str, name: str) -> str:
+    """« les joueurs victimes », « le nombre *dé* » (:func:`apposed`)."""
+    return humanize(name).replace("'", "’") if apposed(noun, name) else var(name)
 
 
 def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx, negative: bool = False, word: str = "pas") -> str:
@@ -225,7 +230,9 @@ def _choose_subset(p: Prose, s: ast.ChooseSubset, ctx: Ctx) -> Step:
     low, high = _count_text(p, s.low, bare_ctx, noun), _count_text(p, s.high, bare_ctx, noun)
     chooser = f"{subject} " if subject else ""
     label = p.label(binding)
-    if low == high:
+    if low == high and not _simple_number(s.low, outer):      # « des joueurs choisis … (exactement …) »
+        text = f"{chooser}{verb} des {nouns}{label} {source} (exactement {low})"
+    elif low == high:
         text = f"{chooser}{verb} exactement {low} {nouns}{label} {source}"
     elif _simple_number(s.low, outer) and _simple_number(s.high, outer):
         text = f"{chooser}{verb} de {low} à {high} {nouns}{label} {source}"
