@@ -36,3 +36,13 @@ def test_the_plain_log_of_the_readme_example_has_no_identifier(capsys, tmp_path)
     _play(capsys, "-q", "--json", str(quiet))
     assert log.read_bytes() == quiet.read_bytes()
     assert json.loads(log.read_text(encoding="utf-8"))["events"][0]["kind"] in ("round", "decision", "log")
+
+
+def test_a_power_offered_yes_or_no_is_told_as_a_sentence(capsys):
+    """Not « Joueur 3 Utiliser « … » ? — … : Oui »: taken, the power's own line says it (« utilise »);
+    declined, « n'utilise pas »."""
+    out = _play(capsys)
+    assert not [line for line in out.splitlines() if " ? " in line and line.endswith((": Oui", ": Non"))]
+    assert "  Joueur 3 utilise « Choisir le type dont la Cour des Miracles compte" in out
+    declined = _play(capsys, "-s", "1")          # the seed 1 game: a player declines it
+    assert re.search(r"^  Joueur \d n'utilise pas « Choisir le type dont .+ » \(Cour des Miracles\)$", declined, re.M)

@@ -86,6 +86,14 @@ def test_every_player_page_is_french_without_identifiers(book: Book):
 FAN_LETTERS_LEFT = 0
 
 
+def test_a_word_named_value_reads_plainly_beside_its_noun(book: Book):
+    """« les joueurs victimes », « le personnage visé »: a name that agrees with its noun is an apposition,
+    not in italics; one that does not (« le nombre *dé* ») stays in italics, told apart by it."""
+    text = "\n".join(t for _, t in player_pages(book))
+    assert "Pour chaque joueur parmi les joueurs victimes :" in text and "*victimes*" not in text
+    assert "si ce personnage est le personnage visé, sinon" in text and "*visé*" not in text
+
+
 def test_the_fan_expansions_player_pages_are_french_without_letters():
     fan = Book.load([SPEC, ROOT / "spec" / "extension-fan"], LEXICON)
     pages = player_pages(fan)
@@ -94,10 +102,14 @@ def test_the_fan_expansions_player_pages_are_french_without_letters():
     assert letters <= FAN_LETTERS_LEFT, f"{letters} variable letters on the fan's pages (at most {FAN_LETTERS_LEFT})"
     text = "\n".join(t for _, t in pages)
     assert "Si l'attaque en cours n'a pas eu lieu" in text and "l'n'" not in text, "« attaque » is a noun there"
-    assert " subir l'attaque" not in text.lower().replace("#. subir l'attaque", ""), "a verb left in the infinitive"
+    assert "subir l'attaque" not in text.lower(), "a verb left in the infinitive"
+    assert "#. L'autre joueur fait subir son attaque au joueur, qui joue le personnage." in text, "its actor, conjugated"
     assert "Faire apparaître Ashura après le rang donné" in text and "passe au rang donné" in text
     assert "Deux fois, pour chaque joueur" in text
     assert "Ce joueur subit l'attaque du joueur qui a endormi le personnage" in text
+    assert "vous n'êtes ni le joueur ni l'autre joueur, votre trésor" in text, "two denials of one subject: « ni … ni »"
+    assert "vous n'êtes pas le joueur, vous n'êtes pas" not in text
+    assert "Pour chaque joueur qui a le personnage :" in text and "dont le personnage est parmi" not in text
 
 
 def test_the_diagrams_of_the_player_pages_name_no_procedure_by_its_letters(book: Book):

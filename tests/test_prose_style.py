@@ -242,7 +242,7 @@ def test_a_default_named_as_its_value_reads_does_not_repeat_itself():
 
 def test_a_filter_that_excludes_one_value_reads_autre_que():
     book = _book((CITADELLES,), LEXICON)
-    assert "Les joueurs *victimes* sont les joueurs autres que vous dont le nombre de cartes de la main est " \
+    assert "Les joueurs victimes sont les joueurs autres que vous dont le nombre de cartes de la main est " \
            "supérieur à 0." in _where(book, "power Voyante.divination")
     assert "Choisir un joueur autre que vous dont le nombre de personnages est au moins 1." in \
         _where(book, "power Théâtre.théâtre_échanger")
@@ -295,7 +295,8 @@ def test_a_procedure_template_agrees_its_verb_with_vous():
 def test_two_names_of_one_noun_are_told_apart_without_letters():
     """A procedure's parameter (« le joueur ») beside a player the text introduces (« ce joueur »); two
     parameters of a rule by the order of their first mentions (« le premier quartier », « le second
-    quartier »); a letter beside a name the spec writes as a word (« le personnage *visé* »); the two players
+    quartier »); a letter beside a name the spec writes as a word (« le personnage visé », in italics only
+    where it does not agree with its noun); the two players
     of a moment (« quand un joueur attaque un autre joueur »), the one it makes its subject named by what it
     does (« le joueur qui attaque »)."""
     book = _book((CITADELLES,), LEXICON)
@@ -307,7 +308,7 @@ def test_two_names_of_one_noun_are_told_apart_without_letters():
     assert "pour échanger le premier quartier contre le second quartier" in _rule(book, "diplomate_paie_la_différence")
     mandats = " ".join(_where(book, "power Échevin.mandats"))
     assert "Pour chaque personnage parmi ces personnages, placer un jeton Mandat (**signé** si ce personnage est " \
-           "le personnage *visé*" in mandats
+           "le personnage visé" in mandats
     fan = _book((CITADELLES, ROOT / "spec" / "extension-fan"), LEXICON)
     contre = " ".join(_where(fan, "power Mercenaire.contre"))
     assert "quand un joueur attaque un autre joueur" in contre and "vous n'êtes pas le joueur qui attaque" in contre

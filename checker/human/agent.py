@@ -180,6 +180,10 @@ class Narrator:
                 if index < len(decision.options) and decision.options[index][0] == "power":
                     return index                 # the power's own event says it
                 line = f"  {who} : {chosen}"
+            elif hasattr(decision.site, "window") and tuple(decision.options) == (True, False):
+                if decision.options[index] if index < len(decision.options) else False:
+                    return index                 # a power's offer taken: the power's own event says it
+                line = f"  {who} {self.words.declined(decision)}"
             elif isinstance(decision.site, ast.ChooseSubset) and (decision.env or {}).get(decision.site.var):
                 line = f"  {who} choisit aussi : {chosen}"
             else:

@@ -366,10 +366,18 @@ class Words:
             what += f" — déjà choisi : {', '.join(self.value(v, elem) for v in chosen)}"
         return what
 
-    def _reaction(self, power, decision) -> str:
+    def declined(self, decision) -> str:
+        """A yes/no offer of a power answered no, as the log tells it: « n'utilise pas « … » (card) »."""
+        card, summary = self._power_named(decision.site, decision)
+        return f"n'utilise pas « {summary} » ({card})"
+
+    def _power_named(self, power, decision) -> tuple[str, str]:
         card = self.card_name(decision.env.get("this")) if decision.env and "this" in decision.env else "?"
         decl = self.powers.get((card, power.name))
-        summary = decl.summary if decl is not None and decl.summary else humanize(power.name)
+        return card, decl.summary if decl is not None and decl.summary else humanize(power.name)
+
+    def _reaction(self, power, decision) -> str:
+        card, summary = self._power_named(power, decision)
         when = ""
         if power.window and decision.env is not None:
             window = self.program.windows.get(power.window)

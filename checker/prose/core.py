@@ -30,7 +30,7 @@ from typing import Callable
 
 from checker.front import ast
 from checker.prose.french import (_VOWEL, _choose, _dedupe, _twice,
-                                  Lexicon, _strip_period, bare, capitalize, contract, demonstrative,
+                                  Lexicon, _strip_period, apposed, bare, capitalize, contract, demonstrative,
                                   feminine, humanize, indefinite, named, plural, rst_escape, split_article, yours)
 from checker.prose.verbs import first_verb, inflect, is_verb, person_of
 from checker.prose.names import (UNIT, counted_noun, is_player, names_players, number_noun, order, placed, told_apart,
@@ -322,7 +322,15 @@ class Prose:
 
     def _label(self, uid: int) -> str:
         ref = self._refs.get(uid)
-        return f" {var(ref.binding.name)}" if ref is not None and self._lettered(ref) else ""
+        return self._tag(ref) if ref is not None and self._lettered(ref) else ""
+
+    @staticmethod
+    def _tag(ref: Ref) -> str:
+        """A name beside its noun: plain when it reads as an apposition (« les joueurs victimes »), else in
+        italics (« le nombre *dé* »)."""
+        name = ref.binding.name
+        np = plural(ref.noun) if ref.plural else ref.noun
+        return f" {humanize(name).replace(chr(39), '’')}" if apposed(np, name) else f" {var(name)}"
 
     def _forms(self, ref: Ref) -> tuple[str, str]:
         """(the first mention, the next ones)."""
@@ -335,7 +343,7 @@ class Prose:
         if b.mode == "named" and not ref.plural and (adjective := named(noun, b.name)):
             return adjective, adjective          # « le premier joueur »: the adjective tells it apart
         named_ = b.mode == "named" and humanize(b.name) not in (bare(noun), bare(plural(noun)))
-        label = f" {var(b.name)}" if self._lettered(ref) or named_ else ""
+        label = self._tag(ref) if self._lettered(ref) or named_ else ""
         if ref.plural:
             definite = plural(noun)
             again = definite + label if label else "ces " + bare(definite)

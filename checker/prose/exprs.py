@@ -262,6 +262,10 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
             if first.endswith(" " + values[0]):
                 return first.removesuffix(values[0]) + ", ".join(values[:-1]) + f" ou {values[-1]}"
         parts = [_group(p, part, ctx, op, False) for part in chain]
+        if op == "and":
+            parts = _neither(chain, parts)
+            if len(parts) == 1:
+                return parts[0]
         return ", ".join(parts[:-1]) + f" {word} {parts[-1]}"
     if op == "..":
         return contract(f"de {p.expr(e.left, ctx.ind())} à {p.expr(e.right, ctx.ind())}")
@@ -289,6 +293,8 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
     if op == "==" and p.type_of(e.left) == BOOL and p.type_of(e.right) == BOOL:
         both = f"ou bien {p.cond(e.left, inner)}, ou bien {p.cond(e.right, inner)}, mais pas les deux"
         return both if neg else f"{p.cond(e.left, inner)} si et seulement si {p.cond(e.right, inner)}"
+    if op == "==" and _is_int(e.right, 1) and (first := _first(e.left, neg, ctx)) is not None:
+        return first
     left = subject_of(p, e.left, inner)
     if op == "==" and isinstance(e.right, ast.StrLit) and p.program is not None \
             and e.right.value in p.program.cards and p.program.copies(p.program.cards[e.right.value]) > 1:
@@ -310,6 +316,47 @@ def comparison(p: Prose, e: ast.Binary, ctx: Ctx, negative: bool) -> str:
         where = "parmi" if right.startswith(("les ", "des ", "vos ", "ces ")) or MARK.fullmatch(right) else "dans"
         return contract(p.clause(left, "est", f"{where} {right}", ctx, neg))
     raise UnsupportedNode(e, f"operator '{e.op}'")
+
+
+def first_of(e, ctx: Ctx) -> str | None:
+    """« le premier tour de table » for ``e == 1`` where ``e`` is a counter named by what it counts (a loop's
+    number, « pour chaque tour de table de 1 à … »); None for anything else."""
+    b = ctx.lookup(e.id) if isinstance(e, ast.Name) else None
+    if b is None or b.ty != INT or b.mode != "intro" or not b.noun or b.noun.startswith("le nombre"):
+        return None
+    return f"{'la première' if feminine(b.noun) else 'le premier'} {bare(b.noun)}"
+
+
+def _first(e, neg: bool, ctx: Ctx) -> str | None:
+    """« c'est le premier tour de table », not « ce tour de table est 1 »."""
+    first = first_of(e, ctx)
+    if first is None:
+        return None
+    subj = ctx.mood == "subj"
+    verb = {(False, False): "c'est", (False, True): "ce n'est pas", (True, False): "ce soit",
+            (True, True): "ce ne soit pas"}[subj, neg]
+    return f"{verb} {first}"
+
+
+_NOT = re.compile(r"(.+?) n'(\S+) pas (.+)")
+
+
+def _neither(chain: list, parts: list[str]) -> list[str]:
+    """« vous n'êtes ni le joueur ni l'autre joueur », not « vous n'êtes pas le joueur, vous n'êtes pas l'autre
+    joueur »: the conjuncts of an « and » that deny, one after the other, that a subject is this or that value."""
+    out: list[tuple[str, str, list[str]] | str] = []
+    for part, text in zip(chain, parts):
+        m = _NOT.fullmatch(text) if isinstance(part, ast.Binary) and part.op == "!=" else None
+        last = out[-1] if out else None
+        if m and isinstance(last, tuple) and last[:2] == (m.group(1), m.group(2)):
+            last[2].append(m.group(3))
+        elif m:
+            out.append((m.group(1), m.group(2), [m.group(3)]))
+        else:
+            out.append(text)
+    return [x if isinstance(x, str) else
+            f"{x[0]} n'{x[1]} pas {x[2][0]}" if len(x[2]) == 1 else
+            f"{x[0]} n'{x[1]} " + " ".join(f"ni {v}" for v in x[2]) for x in out]
 
 
 def _chain(e, op: str) -> list:
@@ -501,6 +548,8 @@ def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, 
     if m and m.group(1) not in _PREPOSITIONS and re.search(r"(er|ir|re)$", m.group(1)) \
             and not text.startswith(mark) and _occurrences(p, text[:m.start()], mark) == 0:
         return contract(f"que {text[:m.start()]}{m.group(1)}{text[m.end():]}")
+    if _occurrences(p, text, mark) == 1 and (owned := _owned(p, body, text, mark, plural_)):
+        return owned
     if _occurrences(p, text, mark) == 1:
         m = re.search(r"(?<!\bcelle)(?<!\bcelui)(?<!\bceux)(?<!\bcelles) de " + re.escape(mark) + r"(?=$|[ ,])",
                       text)
@@ -521,6 +570,17 @@ def relative(p: Prose, body, name: str, ty, noun: str, ctx: Ctx, plural_: bool, 
             return f"{which} {rest}"
     subjunctive = p.expr(body, dataclasses.replace(inner, mood="subj"))
     return contract(f"{tel} que {subjunctive}")
+
+
+def _owned(p: Prose, body, text: str, mark: str, plural_: bool) -> str | None:
+    """« qui a ce personnage », not « dont ce personnage est parmi les personnages »: a membership in a
+    collection of the relative's own whose noun is the member's; None otherwise."""
+    m = re.fullmatch(r"(?P<x>.+?) (?P<neg>n'est pas|est) parmi les (?P<n>\S+) de " + re.escape(mark), text)
+    if m is None or not isinstance(body, ast.Binary) or body.op not in ("in", "notin") \
+            or plural(bare(p.type_noun(p.type_of(body.left)))) != m.group("n"):
+        return None
+    verb = "ont" if plural_ else "a"
+    return f"qui n'{verb} pas {m.group('x')}" if m.group("neg") != "est" else f"qui {verb} {m.group('x')}"
 
 
 def _other_than(body, name: str) -> tuple[list, object]:

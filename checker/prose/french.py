@@ -120,6 +120,28 @@ def _feminine_adjective(word: str) -> str:
     return word if word.endswith("e") else word + "e"
 
 
+def apposed(np: str, name: str) -> bool:
+    """Does a word ``name`` read plainly after its noun ``np``, as an apposition that agrees with it: « les
+    joueurs victimes », « le personnage visé », « le joueur détenteur de la couronne »? Not a letter, not the
+    noun itself, not a number's name (« le nombre *dé* »), not a word of another number (« les joueurs
+    *ordre* »): those stay in italics, a name the reader is told apart by.
+
+    >>> apposed("les joueurs", "victimes"), apposed("le personnage", "visé"), apposed("les joueurs", "ordre")
+    (True, True, False)
+    """
+    words = humanize(name)
+    if len(words) < 2 or words in (bare(np), bare(plural(np))) or bare(np) == "nombre":
+        return False
+    many = split_article(np)[0] in ("les", "des", "ces", "vos", "leurs")
+    head = words.split(" ")[0]
+    one = head[:-1] if many and head.endswith("s") else head
+    if one in _BEFORE_NOUN or re.fullmatch(r"(?:mien|tien|sien|nôtre|vôtre|leur)n?e?", one):
+        return False            # « les autres quartiers », a possessive: not an apposition
+    if one.endswith("ée") and not feminine(np) or one.endswith("é") and feminine(np):
+        return False            # « les quartiers *données* »: not of the noun's gender
+    return head.endswith(("s", "x")) == many
+
+
 def named(np: str, name: str) -> str | None:
     """A noun named by an adjective French puts before it: ``named("le joueur", "premier")`` is « le
     premier joueur »; None for any other name (it is then written as a letter beside its noun).

@@ -15,7 +15,7 @@ from checker.front import ast
 from checker.prose.core import _ARITH, MARK, Ctx, Prose, Step, UnsupportedNode, _stmt, provides, var
 from checker.prose.exprs import _some, member_source, relative, singled_out
 from checker.prose.names import is_player, number_noun, unit_noun
-from checker.prose.french import bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
+from checker.prose.french import apposed, bare, capitalize, contract, feminine, humanize, indefinite, named, plural, rst_escape
 from checker.front.types import BOOL, INT, Coll, EnumT, Opt
 
 __all__ = ["number", "one_of"]
@@ -75,6 +75,10 @@ def _each(noun: str, coll: str) -> str:
         return f"chaque {bare(noun)}"
     if coll.startswith(words + " dont "):
         return f"chaque {bare(noun)}{coll[len(words):]}"
+    m = re.fullmatch(re.escape(words) + r" qui (n'ont pas|ont) (.*)", coll)
+    if m and not _RELATIVE.search(m.group(2)) and not re.search(r"\b(?:et|ou)\b", m.group(2)):
+        verb = "a" if m.group(1) == "ont" else "n'a pas"        # « chaque joueur qui a ce personnage »
+        return f"chaque {bare(noun)} qui {verb} {m.group(2)}"
     if coll.startswith(words) and not _RELATIVE.search(coll) and coll[len(words):len(words) + 2] in (", ", " d"):
         return contract(f"chaque {bare(noun)}{coll[len(words):]}")
     return f"chaque {bare(noun)} {member_source(coll)}"
@@ -90,8 +94,13 @@ def _let(p: Prose, s: ast.Let, ctx: Ctx) -> Step:
     if p.let_noun(s, ctx):                       # « compter le nombre de quartiers… », then « ce nombre de quartiers »
         return Step(_sentence(f"compter {value}"))
     if isinstance(ty, Coll):
-        return Step(_sentence(f"{plural(noun)} {var(s.name)} sont {value}"))
-    return Step(_sentence(f"{named(noun, s.name) or noun + ' ' + var(s.name)} est {value}"))
+        return Step(_sentence(f"{plural(noun)} {_tag(plural(noun), s.name)} sont {value}"))
+    return Step(_sentence(f"{named(noun, s.name) or noun + ' ' + _tag(noun, s.name)} est {value}"))
+
+
+def _tag(noun: str, name: str) -> str:
+    """« les joueurs victimes », « le nombre *dé* » (:func:`apposed`)."""
+    return humanize(name).replace("'", "’") if apposed(noun, name) else var(name)
 
 
 def _lvalue(p: Prose, lv: ast.LValue, ctx: Ctx, negative: bool = False, word: str = "pas") -> str:
@@ -221,7 +230,9 @@ def _choose_subset(p: Prose, s: ast.ChooseSubset, ctx: Ctx) -> Step:
     low, high = _count_text(p, s.low, bare_ctx, noun), _count_text(p, s.high, bare_ctx, noun)
     chooser = f"{subject} " if subject else ""
     label = p.label(binding)
-    if low == high:
+    if low == high and not _simple_number(s.low, outer):      # « des joueurs choisis … (exactement …) »
+        text = f"{chooser}{verb} des {nouns}{label} {source} (exactement {low})"
+    elif low == high:
         text = f"{chooser}{verb} exactement {low} {nouns}{label} {source}"
     elif _simple_number(s.low, outer) and _simple_number(s.high, outer):
         text = f"{chooser}{verb} de {low} à {high} {nouns}{label} {source}"
@@ -255,9 +266,26 @@ def _count_text(p: Prose, e, ctx: Ctx, noun: str) -> str:
     return p.expr(e, ctx)
 
 
+def _if_head(p: Prose, cond, ctx: Ctx) -> str:
+    """« si … », or « au premier tour de table, si … » when the condition first asks whether a counter is 1."""
+    from checker.prose.exprs import _chain, first_of
+    parts = _chain(cond, "and")
+    head = parts[0]
+    if isinstance(head, ast.Binary) and head.op == "==" and isinstance(head.right, ast.IntLit) \
+            and head.right.value == 1 and (first := first_of(head.left, ctx)) is not None:
+        when = contract(f"à {first}")
+        if len(parts) == 1:
+            return when
+        rest = parts[1]
+        for part in parts[2:]:
+            rest = ast.Binary("and", rest, part, cond.span)
+        return f"{when}, si {p.cond(rest, ctx)}"
+    return f"si {p.cond(cond, ctx)}"
+
+
 @_stmt(ast.If)
 def _if(p: Prose, s: ast.If, ctx: Ctx) -> Step:
-    step = _block(p, f"si {p.cond(s.cond, ctx)}", s.then, ctx)
+    step = _block(p, _if_head(p, s.cond, ctx), s.then, ctx)
     if not s.else_:
         return step
     steps = [step]
