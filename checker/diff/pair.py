@@ -30,7 +30,7 @@ from checker.front.configurations import ConfigEvalError
 from checker.solver.search import BOUND, SymbolicSearch
 from checker.runtime.engine import Engine
 from checker.solver.encode import NONE, USE_LABELS, Cells, Encoder, is_const
-from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, smallest
 from checker.solver.selection import Selected, keep_if_sat, legal_selection, required_cards
 from checker.solver.scopes import Scopes
@@ -192,7 +192,10 @@ class Pair:
         return str(value)
 
     def encoders(self) -> tuple[Encoder, Encoder]:
-        """Fresh encoders of the two sides, sharing the constants of the cells both read."""
+        """Fresh encoders of the two sides, sharing the constants of the cells both read, in a fresh Z3 context:
+        a question starts here, and its answer (which model, so which witness) must not depend on the questions
+        this process asked before (a test run that put other tests first got another witness)."""
+        fresh_context()
         out = []
         n = z3.Int("player_count")
         for side in (self.a, self.b):
