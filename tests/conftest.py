@@ -84,3 +84,16 @@ def run_cli(capsys, *argv):
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+def broken_copy(tmp_path: Path, spec: Path, file: str, old: str, new: str) -> Path:
+    """A copy of the spec directory ``spec`` with one rule broken: ``old``, which must be in ``file``, replaced
+    by ``new`` (once) — what a test of an example or a scenario breaks to see it fail."""
+    import shutil
+    copy = tmp_path / spec.name
+    shutil.copytree(spec, copy)
+    target = copy / file
+    text = target.read_text(encoding="utf-8")
+    assert old in text
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return copy

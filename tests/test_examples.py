@@ -8,7 +8,6 @@ exercises that rule fail, with what was expected and what happened.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import lark
@@ -18,7 +17,7 @@ from checker.front import ast
 from checker.front import example_ast as ex
 from checker.base.source import Span
 from checker.front.check import check_paths
-from conftest import ROOT, run_cli
+from conftest import ROOT, broken_copy, run_cli
 
 CITADELLES = ROOT / "spec" / "citadelles"
 
@@ -69,13 +68,7 @@ def test_citadelles_examples_all_pass(capsys):
 
 
 def _broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    copy = tmp_path / "citadelles"
-    shutil.copytree(CITADELLES, copy)
-    target = copy / file
-    text = target.read_text(encoding="utf-8")
-    assert old in text
-    target.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return copy
+    return broken_copy(tmp_path, CITADELLES, file, old, new)
 
 
 def test_a_broken_quantity_fails_its_example_with_expected_and_actual(tmp_path, capsys):

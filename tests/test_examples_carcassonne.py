@@ -7,10 +7,9 @@ exercises it fail, with what was expected and what happened.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, broken_copy, run_cli
 
 CARCASSONNE = ROOT / "spec" / "carcassonne"
 
@@ -26,13 +25,7 @@ def test_carcassonne_scoring_examples_all_pass(capsys):
 
 
 def _broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    copy = tmp_path / "carcassonne"
-    shutil.copytree(CARCASSONNE, copy)
-    target = copy / file
-    text = target.read_text(encoding="utf-8")
-    assert old in text
-    target.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return copy
+    return broken_copy(tmp_path, CARCASSONNE, file, old, new)
 
 
 def test_a_long_road_not_doubled_fails_the_four_tile_road(tmp_path, capsys):

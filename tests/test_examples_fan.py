@@ -7,10 +7,9 @@ makes the example that exercises it fail, with what was expected and what happen
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, broken_copy, run_cli
 
 CITADELLES = ROOT / "spec" / "citadelles"
 FAN = ROOT / "spec" / "extension-fan"
@@ -30,13 +29,7 @@ def test_the_fan_examples_all_pass(capsys):
 
 
 def _broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    copy = tmp_path / "extension-fan"
-    shutil.copytree(FAN, copy)
-    target = copy / file
-    text = target.read_text(encoding="utf-8")
-    assert old in text
-    target.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return copy
+    return broken_copy(tmp_path, FAN, file, old, new)
 
 
 def test_a_manoir_maudit_refused_as_a_double_fails_ba_al_s_example(tmp_path, capsys):
