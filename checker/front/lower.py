@@ -11,7 +11,7 @@ import dataclasses
 import typing
 
 import lark
-from lark import Transformer, v_args
+from lark import v_args
 
 from lark.exceptions import VisitError
 

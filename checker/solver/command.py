@@ -16,8 +16,7 @@ from checker.base import terminal
 from checker.base.documents import DocumentError, read_document, report, spec_paths
 
 if TYPE_CHECKING:         # names in annotations only: imported where they run
-    from checker.solver.legal import Reason
-    from checker.solver.legal import Verdict
+    from checker.solver.legal import Reason, Verdict
     from checker.solver.scopes import Scopes
 
 __all__ = ["legal_command", "moves_command", "load", "describe_move", "state_options", "undecided"]
