@@ -30,7 +30,7 @@ import time
 import z3
 
 __all__ = ["SolverSettings", "make_solver", "Outcome", "run", "environment_problem", "ENVIRONMENT",
-           "fresh_context", "steady_collector"]
+           "fresh_context", "private_context", "steady_collector"]
 
 ENVIRONMENT = {"RULEBOOK_Z3_TIMEOUT_MS": "timeout_ms", "RULEBOOK_Z3_RLIMIT": "rlimit"}
 
@@ -88,6 +88,20 @@ def fresh_context() -> None:
     if not gc.isenabled():
         gc.collect()
     z3.z3._main_ctx = None      # z3py makes the next main_ctx() anew
+
+
+@contextlib.contextmanager
+def private_context(ctx: z3.Context | None = None):
+    """Make terms and ask questions in a Z3 context of their own (``ctx``, or a new one, which it yields), then
+    go back to the main context as it was: what is asked inside cannot change the answers of the questions
+    asked in the main context (it holds none of their terms).  Terms made inside stay in that context: they
+    may be kept to be used there again, or translated into another."""
+    outer = z3.z3._main_ctx
+    z3.z3._main_ctx = ctx = ctx if ctx is not None else z3.Context()
+    try:
+        yield ctx
+    finally:
+        z3.z3._main_ctx = outer
 
 
 @contextlib.contextmanager

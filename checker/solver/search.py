@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 
 import z3
 
@@ -23,10 +24,11 @@ from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
-from checker.solver.selection import (Selected, away_from_start, forbidding, keep_if_sat, legal_selection,
+from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
                                       required_cards)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
+from checker.solver.template import Invariants
 from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
@@ -94,7 +96,10 @@ class SymbolicSearch:
         self.unknowns = 0
         self.seconds = 0.0
         self._chains: dict | None = None        # action -> itself and its ancestors
+        self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
+        self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
+        self._selection: Selections | None = None       # the spec's constraints on a selection, built once
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self.legality = ""                       # what the last minimal solve found of its witness's cards
         self.forbidden: list = []                # and when no legal game has them, the constraints that forbid it
@@ -114,8 +119,10 @@ class SymbolicSearch:
 
     # ------------------------------------------------------------ a symbolic state
     def encoder(self) -> Encoder:
-        return Encoder(self.engine, concrete=False,
-                       player_count=None if self.players else z3.Int("player_count"))
+        enc = Encoder(self.engine, concrete=False,
+                      player_count=None if self.players else z3.Int("player_count"))
+        self._own.add(enc)
+        return enc
 
     def symbolic(self, enc: Encoder, name: str, ty, by_name: bool = False) -> tuple:
         """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
@@ -182,7 +189,8 @@ class SymbolicSearch:
 
     def well_formed(self, enc: Encoder) -> list:
         """The bounds of a state, for the cells the query made, and the spec's invariants."""
-        out = enc.invariants()          # first: the cells they make get their bounds below
+        # first: the cells they make get their bounds below; an encoder named otherwise (diff's) encodes them itself
+        out = self._invariants.into(enc) if enc in self._own else enc.invariants()
         places: dict[int, list] = {}
         for key, cell in list(enc.cells.made.items()):
             if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
@@ -235,6 +243,13 @@ class SymbolicSearch:
         s.add(*enc.defined)
         s.add(*self.well_formed(enc))
         t = time.perf_counter()
+        self.legality, self.forbidden = "", []
+        if legal and not minimal:       # the selection asked at once: most such questions are about a legal game
+            model = self._with_selection(s, enc, cards)
+            if model is not None:
+                self.queries += 1
+                self.seconds += time.perf_counter() - t
+                return "sat", model, ""
         outcome = run(s)
         retried = outcome.status == "unknown"
         if retried:
@@ -243,7 +258,6 @@ class SymbolicSearch:
         if outcome.status == "unknown":
             self.unknowns += 1
         model = outcome.model
-        self.legality, self.forbidden = "", []
         if (minimal if legal is None else legal) and outcome.status == "sat" and not retried:
             model, self.legality = self._legal_game(s, enc, model, cards)
         if minimal and self.minimal and outcome.status == "sat" and not retried:
@@ -251,6 +265,22 @@ class SymbolicSearch:
                              rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit)).model
         self.seconds += time.perf_counter() - t
         return outcome.status, model, outcome.reason
+
+    def _with_selection(self, s, enc: Encoder, cards: tuple):
+        """A model of ``s`` whose cards (``cards``, and those away from their start zone) some legal game is
+        set up with, asked in one check; None when there is none or it cannot be told so (then the selection
+        formulas are taken away again, and :meth:`solve` asks as for any question)."""
+        try:
+            formulas = self._selections().formulas([*cards, *required_cards(self.engine, enc)])
+        except ConfigEvalError:
+            return None
+        outcome = keep_if_sat(s, formulas)
+        return outcome.model if outcome.status == "sat" else None
+
+    def _selections(self) -> Selections:
+        if self._selection is None:
+            self._selection = Selections(self.p, self.players, self.settings)
+        return self._selection
 
     def _legal_game(self, s, enc: Encoder, model, cards: tuple) -> tuple:
         """(model, note): a model of ``s`` whose cards some legal game is set up with — ``cards`` and every
@@ -260,7 +290,7 @@ class SymbolicSearch:
         ``self.forbidden`` is the constraints that forbid it (:func:`~checker.solver.selection.forbidding`)."""
         required = [*cards, *required_cards(self.engine, enc)]
         try:
-            formulas = legal_selection(self.p, Selected(self.p), enc.n, required)
+            formulas = self._selections().formulas(required)
         except ConfigEvalError as exc:
             return model, f"cannot tell whether a legal game has these cards: {exc}"
         if not formulas:

@@ -11,7 +11,7 @@ from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Encoder, is_const
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state, site_label
-from checker.front.types import PLAYER, EnumT, KindT, Opt
+from checker.front.types import PLAYER, KindT, Opt
 
 __all__ = ["witness_files", "interpreter_rules"]
 
