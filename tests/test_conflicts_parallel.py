@@ -28,3 +28,34 @@ def test_two_workers_find_what_one_finds_in_the_same_order(tmp_path):
     kinds = [f.kind for f in one]
     assert "competing-values" in kinds and "dangling" in kinds and len(one) >= 4
     assert sum(f.witness is not None for f in one) >= 3
+
+
+def test_a_dask_cluster_finds_what_one_process_finds(tmp_path, capsys):
+    """`--cluster`: the spec travels to the workers (its files and the command's check), the shards come back in
+    the single-process order; scoped to a house file given by its path, as the command scopes it."""
+    distributed = __import__("pytest").importorskip("distributed")
+    from checker.cli import main
+    from checker.front.shipped import ship
+    house = tmp_path / "maison.rules"
+    house.write_text('rule cité_à_six { value cité_complète_à() = 6 when player_count >= 6 }\n'
+                     'rule cité_à_neuf { value cité_complète_à() = 9 when player_count >= 5 }\n', encoding="utf-8")
+    paths = [ROOT / "spec" / "citadelles", house]
+    result = check_paths(paths)
+    one, totals = search_all(result.typed, paths, None, 1, CHEAP)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        found, totals2 = search_all(result.typed, paths, None, 1, CHEAP, cluster=cluster.scheduler_address,
+                                    shipped=ship(paths, result))
+        assert [f.as_json() for f in found] == [f.as_json() for f in one]
+        assert (totals2.queries, totals2.unknowns) == (totals.queries, totals.unknowns)
+        code = main(["conflicts", str(paths[0]), str(house), "--cluster", cluster.scheduler_address, "--json"])
+    assert code == 1 and [f.kind for f in one].count("competing-values") >= 1
+    assert '"competing-values"' in capsys.readouterr().out
+
+
+def test_a_cluster_that_cannot_be_used_is_one_line_and_exit_2(capsys):
+    from checker.cli import main
+    for address in ("nonsense", "tcp://127.0.0.1:9"):
+        code = main(["conflicts", str(ROOT / "spec" / "citadelles"), "--cluster", address])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("rulebook conflicts: "), err

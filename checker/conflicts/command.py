@@ -57,6 +57,19 @@ def conflicts_command(args) -> int:
     if workers < 1:
         print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
         return 2
+    from checker.base.parallel import CLUSTER_ADDRESS, ClusterError
+    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
+        print(f"rulebook conflicts: --cluster takes a Dask scheduler address such as tcp://host:8786, not "
+              f"{args.cluster!r}", file=sys.stderr)
+        return 2
+    shipped = None
+    if args.cluster is not None:
+        from checker.front.shipped import ship
+        try:
+            shipped = ship([args.spec, *args.more], result)
+        except (OSError, ValueError) as exc:
+            print(f"rulebook conflicts: cannot send the spec to the cluster: {exc}", file=sys.stderr)
+            return 2
     scope = None
     if args.more and not args.all_rules:
         from checker.front.check import spec_files
@@ -73,7 +86,10 @@ def conflicts_command(args) -> int:
         from checker.conflicts.parallel import SEARCHES, WITH_EFFECTS
         findings, search = search_all(result.typed, [args.spec, *args.more], args.players, workers,
                                       methods=WITH_EFFECTS if getattr(args, "effects", False) else SEARCHES,
-                                      scope=scope, progress=advance)
+                                      scope=scope, progress=advance, cluster=args.cluster, shipped=shipped)
+    except ClusterError as exc:
+        print(f"rulebook conflicts: {exc}", file=sys.stderr)
+        return 2
     finally:
         if bar:
             bar[1]()
@@ -251,4 +267,7 @@ def add_parsers(new_command) -> dict:
     conflicts.add_argument("--json", action="store_true", help="machine-readable output")
     conflicts.add_argument("--workers", "-j", type=int, help="processes running the Z3 queries (default: every "
                                                                "core; the findings are the same)")
+    conflicts.add_argument("--cluster", metavar="ADDRESS",
+                           help="run the Z3 queries on the Dask scheduler at ADDRESS (tcp://host:8786), a share per "
+                                "worker thread; the findings are the same. Needs pip install 'rulebook[cluster]'")
     return {"conflicts": conflicts_command}

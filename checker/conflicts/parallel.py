@@ -5,14 +5,19 @@ worker process checks the spec again, builds its own :class:`~checker.conflicts.
 the same loops, but runs only its share of the queries (the k-th of every n, numbered in the order
 of the single-process search); the findings come back tagged with their query's number and are put
 back in that order, so the result is the one a single process finds.
+
+On a Dask cluster (``--cluster``) there is a shard per worker thread of the cluster, and the spec travels
+as :mod:`checker.front.shipped` makes it (its files' contents and the command's check), so a worker on
+another machine needs no shared disk.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 from pathlib import Path
 
-from checker.base.parallel import ordered_map
+from checker.base.parallel import cluster_map, ordered_map
 
 __all__ = ["SEARCHES", "WITH_EFFECTS", "SearchTotals", "search_all", "merge_inductive"]
 
@@ -57,27 +62,81 @@ def _tagged(search, method: str) -> list[tuple[int, object]]:
 
 def _shard(task: tuple) -> tuple[list, int, int, int, int, dict]:
     from checker.front.check import check_paths
-    from checker.conflicts.questions import Search
-    from checker.conflicts.scope import Scope
-    from checker.solver.factory import steady_collector
     paths, players, k, n, methods, scoped = task
     result = check_paths([Path(p) for p in paths])
     if not result.ok:
         raise RuntimeError("the spec has errors in a worker")
-    scope = Scope(result, [Path(f) for f in scoped]) if scoped is not None else None
+    return _run_shard(result, players, k, n, methods, [Path(f) for f in scoped] if scoped is not None else None)
+
+
+_one_at_a_time = threading.Lock()
+
+
+def _shard_shipped(shared: tuple, k: int, n: int) -> tuple[list, int, int, int, int, dict]:
+    """A shard on a cluster's worker: ``shared`` is (the shipped spec, players, methods, scoped files), each
+    scoped file as (the user's path, its root, its path under the root).  Z3's main context belongs to the
+    process, so a worker's threads run their shards one at a time (a cluster for `conflicts` is best started
+    with one thread per worker process)."""
+    from checker.front.shipped import checked_copy
+    shipped, players, methods, scoped = shared
+    with _one_at_a_time:
+        result, directory = checked_copy(shipped.files, shipped.roots, shipped.checked)
+        files = None if scoped is None else [
+            Path(user) if directory is None else Path(directory, root, relative) if relative
+            else Path(directory, root) for user, root, relative in scoped]
+        return _run_shard(result, players, k, n, methods, files)
+
+
+def _run_shard(result, players, k: int, n: int, methods, scoped) -> tuple[list, int, int, int, int, dict]:
+    from checker.conflicts.questions import Search
+    from checker.conflicts.scope import Scope
+    from checker.solver.factory import steady_collector
+    scope = Scope(result, scoped) if scoped is not None else None
     search = Search(result.typed, players, shard=(k, n), scope=scope)
     with steady_collector():    # a worker asks its questions as the command's own process would
         tagged = [_tagged(search, method) for method in methods]
     return tagged, search.queries, search.unknowns, search.questions, search.units, search.inductive
 
 
+def _scoped_roots(paths: list[Path], files) -> tuple:
+    """Each scoped file as (its path, the root of the spec path it is in, its path under that root)."""
+    from checker.front.shipped import spec_files
+    roots = spec_files(paths)[1]
+    out = []
+    for file in files:
+        for path, root in zip(map(Path, paths), roots):
+            if Path(file).resolve() == path.resolve():
+                out.append((str(file), root, ""))
+                break
+            try:
+                out.append((str(file), root, Path(file).resolve().relative_to(path.resolve()).as_posix()))
+                break
+            except ValueError:
+                continue
+    return tuple(out)
+
+
 def search_all(typed, paths: list[Path], players: int | None, workers: int,
-               methods: tuple[str, ...] = SEARCHES, scope=None, progress=None) -> tuple[list, SearchTotals]:
+               methods: tuple[str, ...] = SEARCHES, scope=None, progress=None,
+               cluster: str | None = None, shipped=None) -> tuple[list, SearchTotals]:
     """Every finding of the spec at ``paths`` (checked already as ``typed``) by the searches ``methods``
     (all by default), in the single-process order, and the number of queries and unknowns; on
-    ``workers`` processes (here when 1).  With a ``scope`` (:class:`~checker.conflicts.scope.Scope`),
-    only the questions that involve its files.  ``progress(done, total)`` is told of each search (one
-    process) or shard (several) finished."""
+    ``workers`` processes (here when 1), or on the Dask cluster at ``cluster`` (a shard per worker thread;
+    ``shipped``: the spec as :func:`checker.front.shipped.ship` sends it to the workers).  With a ``scope``
+    (:class:`~checker.conflicts.scope.Scope`), only the questions that involve its files.  ``progress(done,
+    total)`` is told of each search (one process) or shard (several) finished.  A cluster that fails raises
+    :class:`~checker.base.parallel.ClusterError`."""
+    if cluster is not None:
+        scoped = _scoped_roots(paths, scope.files) if scope is not None else None
+        shared = (shipped, players, tuple(methods), scoped)
+        count: list = []
+
+        def tasks(threads: int) -> list:
+            count.append(threads)
+            return [(k, threads) for k in range(threads)]
+        shards = cluster_map(cluster, _shard_shipped, shared, tasks,
+                             done=(lambda i, _: progress(1, count[0])) if progress is not None else None)
+        return _merged(shards, methods)
     if workers <= 1:
         from checker.conflicts.questions import Search
         search = Search(typed, players, scope=scope)
@@ -92,6 +151,11 @@ def search_all(typed, paths: list[Path], players: int | None, workers: int,
     tasks = [(tuple(str(p) for p in paths), players, k, workers, tuple(methods), scoped) for k in range(workers)]
     shards = ordered_map(_shard, tasks, workers,
                          done=(lambda i, _: progress(1, len(tasks))) if progress is not None else None)
+    return _merged(shards, methods)
+
+
+def _merged(shards: list, methods) -> tuple[list, SearchTotals]:
+    """The shards' findings in the single-process order, and their totals."""
     findings = []
     for i in range(len(methods)):
         merged = sorted((unit, k, position, f) for k, (per_method, *_) in enumerate(shards)
