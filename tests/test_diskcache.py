@@ -120,3 +120,28 @@ def test_a_kept_check_is_read_back_without_the_parser_or_the_solver(cache: Path,
     assert first.stdout.splitlines()[-1].startswith("0 ['checker.front.parse', 'interegular'"), first.stdout
     again = subprocess.run([sys.executable, "-c", probe, str(spec)], env=env, capture_output=True, text=True)
     assert again.stdout.splitlines()[-1] == "0 []", again.stdout + again.stderr
+
+
+def test_the_editor_first_check_of_unedited_files_reads_the_kept_check(cache, spec, monkeypatch):
+    """The language server's first check of a spec whose open buffers read as the files on disk is the one
+    `rulebook check` kept (no file is parsed); an edited buffer, or any later check, is checked from the buffers."""
+    import checker.front.check as front_check
+    from checker.lsp.workspace import Workspace
+    assert check_paths([spec]).ok                       # kept on disk, as `rulebook check` keeps it
+    opened = spec / "01-partie.rules"
+    text = opened.read_text(encoding="utf-8")
+    real, calls = front_check._check_paths, []
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("texts") is not None)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(front_check, "_check_paths", counted)
+    workspace = Workspace()
+    workspace.set_text(opened, text)
+    first = workspace.analysis(opened)
+    assert first.result.ok and calls == []              # read back: nothing parsed
+    workspace.set_text(opened, text + "\n")
+    assert workspace.analysis(opened).result.ok and calls == [True]
+    edited = Workspace()                                # a buffer that differs from the disk: checked from it
+    edited.set_text(opened, text + "\n")
+    assert edited.analysis(opened).result.ok and calls == [True, True]

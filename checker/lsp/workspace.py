@@ -187,7 +187,10 @@ class Workspace:
         if current is not None and current.generation == self.generation:
             return current
         start = time.perf_counter()
-        result = check_paths(list(context.paths), texts=self.texts, cache=self.cache)
+        if context.key not in self.analyses and self._as_on_disk(context):
+            result = check_paths(list(context.paths))       # a first check: the one kept on disk, when there is one
+        else:
+            result = check_paths(list(context.paths), texts=self.texts, cache=self.cache)
         analysis = Analysis(context, result, self.generation, time.perf_counter() - start,
                             self._lexicon(context.lexicon))
         self.analyses[context.key] = analysis
@@ -195,6 +198,21 @@ class Workspace:
             if analysis.parsed_cleanly(name):
                 self.last_clean[path] = analysis
         return analysis
+
+    def _as_on_disk(self, context: SpecContext) -> bool:
+        """Do the open buffers of the spec's files all read as the files on disk (a file just opened, not yet
+        edited)?  Then its check is the one `rulebook check` keeps on disk (:mod:`checker.front.diskcache`),
+        read back instead of parsing every file: the editor's first check costs what a warm `check` costs."""
+        roots = [path.resolve() for path in context.paths]
+        for path, text in self.texts.items():
+            if not any(path == root or root in path.parents for root in roots):
+                continue
+            try:
+                if path.read_text(encoding="utf-8") != text:
+                    return False
+            except (OSError, UnicodeDecodeError):
+                return False
+        return True
 
     def _lexicon(self, path: Path | None) -> Lexicon:
         if path is None or not path.is_file():
