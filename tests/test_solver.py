@@ -362,3 +362,19 @@ def test_state_at_beyond_the_game_is_refused(capsys, tmp_path):
     code, _, err = run(capsys, "play", "spec/citadelles", "-n", "4", "-s", "3", "-c", "Première partie", "-q",
                        "--state-at", "100000", str(tmp_path / "x.json"))
     assert code == 2 and "there is no decision 100000" in err
+
+
+def test_the_c_api_builders_make_z3pys_terms():
+    """solver/terms.py builds terms through Z3's C API for speed: each must be the very term z3py makes (Z3
+    shares equal terms, so ``eq`` is identity), or the witnesses would change with the builder."""
+    import z3
+    from checker.solver.terms import mk_and, mk_atmost, mk_if, mk_implies, mk_or
+    a, b, c = z3.Bools("a b c")
+    x, y = z3.Ints("x y")
+    assert mk_implies(a, b).eq(z3.Implies(a, b)) and not mk_implies(a, b).eq(z3.Implies(b, a))
+    assert mk_atmost([a, b, c], 1).eq(z3.AtMost(a, b, c, 1)) and not mk_atmost([a, b, c], 2).eq(z3.AtMost(a, b, c, 1))
+    assert mk_and([a, b]).eq(z3.And(a, b)) and mk_or([a, c]).eq(z3.Or(a, c))
+    assert mk_if(a, x, 3).eq(z3.If(a, x, 3)) and mk_if(a, b, c).eq(z3.If(a, b, c))
+    s = z3.Solver()
+    s.add(mk_atmost([a, b, c], 1), a, mk_implies(a, b))
+    assert s.check() == z3.unsat

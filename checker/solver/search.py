@@ -29,6 +29,7 @@ from checker.solver.selection import (Selections, away_from_start, forbidding, k
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.solver.template import Invariants
+from checker.solver.terms import mk_atmost, mk_implies
 from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
@@ -211,10 +212,10 @@ class SymbolicSearch:
             elif key[0] == "used" and key[4] != "game":     # used in this turn or round: used in the game
                 ever = enc.cells.made.get(key[:4] + ("game",))
                 if ever is not None:
-                    out.append(z3.Implies(cell, ever))
+                    out.append(mk_implies(cell, ever))
         for cells in places.values():
             if len(cells) > 1:
-                out.append(z3.AtMost(*cells, 1))
+                out.append(mk_atmost(cells, 1))
         if not is_const(enc.n):
             out.append(z3.And(enc.n >= self.low, enc.n <= self.high))
             seated: dict[int, z3.BoolRef] = {}              # seat k is in the game: one term per seat
@@ -224,7 +225,7 @@ class SymbolicSearch:
                     seat = seated.get(key[2])
                     if seat is None:
                         seat = seated[key[2]] = enc.n > key[2]
-                    out.append(z3.Implies(cell, seat))
+                    out.append(mk_implies(cell, seat))
         return out
 
     def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):

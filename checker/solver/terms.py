@@ -12,7 +12,7 @@ from __future__ import annotations
 import z3
 from z3 import z3core
 
-__all__ = ["mk_if", "mk_and", "mk_or"]
+__all__ = ["mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost"]
 
 _INT = z3.Z3_INT_SORT
 _int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
@@ -69,3 +69,19 @@ def mk_and(xs: list):
 def mk_or(xs: list):
     """``z3.Or(xs)`` for a non-empty list of Boolean terms."""
     return _connective(xs, z3core.Z3_mk_or, z3.Or)
+
+
+def mk_implies(a, b):
+    """``z3.Implies(a, b)`` for Boolean terms."""
+    if type(a) is z3.BoolRef and type(b) is z3.BoolRef and a.ctx is b.ctx:
+        return z3.BoolRef(z3core.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+    return z3.Implies(a, b)
+
+
+def mk_atmost(xs: list, k: int):
+    """``z3.AtMost(*xs, k)`` for a non-empty list of Boolean terms."""
+    ctx = xs[0].ctx
+    if all(type(x) is z3.BoolRef and x.ctx is ctx for x in xs):
+        arr = (z3.Ast * len(xs))(*(x.as_ast() for x in xs))
+        return z3.BoolRef(z3core.Z3_mk_atmost(ctx.ref(), len(xs), arr, k), ctx)
+    return z3.AtMost(*xs, k)
