@@ -147,7 +147,13 @@ class _Runner:
 
     def setup(self) -> dict:
         """The state at the setup's first decision, as a state file."""
-        data = setup_state(self.result, self.E, self.scopes, self.players, self.configuration(), self.named_cards())
+        try:
+            data = setup_state(self.result, self.E, self.scopes, self.players, self.configuration(),
+                               self.named_cards())
+        except StateFileError as exc:
+            self.fail(self.span, "a first decision a state file can hold",
+                      "; ".join(f"{path}: {message}" if path else message for path, message in exc.problems))
+            raise _Failed from None
         if data is None:
             self.fail(self.span, "a decision to start from", "the game ended without asking one")
             raise _Failed

@@ -265,6 +265,9 @@ def _write_state(command: str, args, recorder) -> int:
     if recorder is None:
         return 0
     n, path = int(args.state_at[0]), args.state_at[1]
+    if recorder.problem is not None:
+        print(f"rulebook {command}: cannot write the state at decision {n}: {recorder.problem}", file=sys.stderr)
+        return 4
     if recorder.state is None:
         print(f"rulebook {command}: the game has {recorder.count} decisions, there is no decision {n}",
               file=sys.stderr)

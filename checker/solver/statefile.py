@@ -247,7 +247,12 @@ def _dump_point(E: Engine, decision: Decision, scopes: Scopes, vals: _Values) ->
         out = {"kind": "react", "card": vals.labels[env["this"]], "power": site.name}
     else:
         types = scopes.at.get(id(site), {})
-        kind = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}[type(site).__name__]
+        kind = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}.get(type(site).__name__)
+        if kind is None:        # `each … chooses`: the choices made before this player's are not in the state
+            raise StateFileError([("decision", f"the decision at {site_label(site.span)} is an `each … chooses`, "
+                                               f"which a state file cannot hold yet (the choices the players before "
+                                               f"this one made are not part of the game's state until all have "
+                                               f"chosen)")])
         out = {"kind": kind, "at": site_label(site.span)}
     out["player"] = vals.write(decision.player, PLAYER)
     out["names"] = {k: vals.write(env[k], t) for k, t in types.items() if k in env and t is not None}
@@ -579,9 +584,13 @@ class StateRecorder:
         self.engine, self.scopes, self.n, self.spec = engine, scopes, n, spec
         self.count = 0
         self.state: dict | None = None
+        self.problem: str | None = None         # why the state at decision n cannot be written
 
     def __call__(self, decision: Decision) -> None:
         if len(decision.options) > 1 or decision.optional:
             self.count += 1
             if self.count == self.n:
-                self.state = dump_state(self.engine, decision, self.scopes, self.spec)
+                try:
+                    self.state = dump_state(self.engine, decision, self.scopes, self.spec)
+                except StateFileError as exc:
+                    self.problem = "; ".join(message for _, message in exc.problems)
