@@ -87,6 +87,7 @@ def fresh_context() -> None:
     cyclic garbage collector runs."""
     if not gc.isenabled():
         gc.collect()
+        gc.freeze()             # what outlived the questions so far is not scanned again at the next one
     z3.z3._main_ctx = None      # z3py makes the next main_ctx() anew
 
 
