@@ -5,6 +5,7 @@ their Z3 encoding held to the interpreter, their French, and the house rule that
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import pytest
 
@@ -209,3 +210,53 @@ def test_the_editor_knows_a_trigger_as_the_procedure_of_its_reaction():
     hover = Describer(result, index).describe(Symbol("procedure", "péage"))
     assert "procedure péage(j: Player, p: Player, d: District)" in hover
     assert "transférer 1 de la banque vers le trésor du joueur *j*" in hover, hover
+
+
+# ---------------------------------------------------------------- lifetimes instead of hand resets
+
+MARKED = GAME + """
+window rangé() "Les marques sont rangées."
+card Carte "Marqueur" { force: 1
+  power marquer "Marquer" { set marque[me] = true } }
+procedure ranger() { HERE }
+procedure partie() { for p in players { offer p { powers of main[p]  finish "Passer" } }  call ranger() }
+"""
+
+
+def _rules(tmp_path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.mkdir()
+    (path / "jeu.rules").write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_hand_reset_and_a_lifetime_ending_at_the_same_place_are_equivalent_for_diff(tmp_path):
+    """The lifetime alone changes no game: where the value ends is statements in the procedures, compared by what
+    they do — the same place is equivalent, another place is a behavioural difference of that procedure."""
+    from checker.diff.run import diff_paths
+    by_hand = _rules(tmp_path, "a", MARKED.replace("HERE", "reset marque") + "var marque[Player]: Bool = false\n")
+    lasting = _rules(tmp_path, "b", MARKED.replace("HERE", "signal rangé()")
+                     + "var marque[Player]: Bool = false until rangé()\n")
+    result = diff_paths([by_hand], [lasting])
+    assert result.status == "equivalent", [d.message for d in result.behavioural]
+    assert "var marque lasts otherwise (where it ends is compared in the procedures, actions and powers that open " \
+           "the windows)" in [d.message for d in result.neutral]
+    elsewhere = _rules(tmp_path, "c", MARKED.replace("HERE", "stop") + "var marque[Player]: Bool = false\n")
+    result = diff_paths([elsewhere], [lasting])
+    assert [d.subject for d in result.behavioural] == ["procedure ranger"]
+
+
+def test_the_4th_edition_markers_of_a_round_last_until_the_characters_are_put_away():
+    """The 4th edition's markers a round's characters carry (set by their powers, and révélé by the call) end by
+    their lifetime, not by resets written in `ranger_les_personnages`: the procedure opens `personnages_rangés`, and
+    the ends are spliced before it, in the place and order the hand-written resets had."""
+    source = (ROOT / "spec" / "citadelles" / "01-partie.rules")
+    text = source.read_text(encoding="utf-8")
+    body = text[text.index("procedure ranger_les_personnages()"):]
+    assert "reset " not in body[:body.index("\n}")] and "signal personnages_rangés()" in body
+    program = check_paths([ROOT / "spec" / "citadelles"]).program
+    markers = ["assassiné", "volé_par", "ensorcelé_par", "menace", "mandat", "révélé", "interrompu"]
+    assert [v for v in markers if program.vars[v].until.window == "personnages_rangés"] == markers
+    steps = program.procedures["ranger_les_personnages"].body
+    assert [s.name for s in steps if isinstance(s, ast.Reset)] == markers
+    assert isinstance(steps[-1], ast.Signal) and steps[-1].window == "personnages_rangés"
