@@ -4,10 +4,13 @@ Each change is a :class:`~checker.diff.semantic.Difference`.  Some are behaviour
 added, a procedure's statements changed, a configuration that selects other cards); the changes to
 rules and precedences are judged by the semantic search instead (:mod:`checker.diff.run` marks them
 behavioural only when a legality or value difference comes from them); the rest (decisions,
-sources, declarations nothing reachable uses) change no game.
+sources, declarations nothing reachable uses, a var's lifetime alone: where it ends is statements in the
+procedures, actions and powers, compared there) change no game.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from checker.front import ast
 from checker.front.configurations import ConfigEvalError, select
@@ -71,6 +74,13 @@ def _table(pair: Pair, sa: Shaper, sb: Shaper, table: str) -> list[Difference]:
                 if table == "decisions" and da.text != db.text:
                     out.append(Difference("decision", f"{noun} {name}", f"decision {name} is worded differently",
                                           behavioural=False))
+                continue
+            if table == "vars" and sa.shape(dataclasses.replace(da, until=None)) == \
+                    sb.shape(dataclasses.replace(db, until=None)):
+                # a lifetime is statements before the signals of its window: compared there, as effects
+                out.append(Difference("declaration", f"{noun} {name}", f"var {name} lasts otherwise (where it ends "
+                                      "is compared in the procedures, actions and powers that open the windows)",
+                                      behavioural=False, excerpt=_excerpt(pair, da, db)))
                 continue
             kind, behavioural = _kind_of_change(table, name, pair, None)
             message = f"{noun} {name} differs"

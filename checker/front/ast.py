@@ -403,10 +403,10 @@ class HookStmt:
     name_span: Span
 
 
-from checker.front.ast_statements import ChooseEach, Lifetime, Retarget, Swap  # noqa: E402,F401  (and a var's lifetime)
+from checker.front.ast_statements import ChooseEach, Install, Lifetime, Retarget, Swap, TriggerDecl  # noqa: E402,F401
 Stmt = Union[Let, SetVar, Reset, Choose, ChooseSubset, If, For, Repeat, Transfer, Move, Draw, Shuffle, Reveal, Do,
              CallProc, Signal, Offer, EndTurn, Stop, Cancel, Log, CiteStmt, DecisionStmt, HookStmt, Retarget,
-             Swap, ChooseEach]
+             Swap, ChooseEach, Install]
 
 # ---------------------------------------------------------------- declarations
 
@@ -745,7 +745,8 @@ from checker.front.ast_overlays import (ExtendDecl, Extension, OverlayHeader, Pr
 
 Decl = Union[GameDecl, SourceDecl, EnumDecl, GridDecl, RecordDecl, KindDecl, VarDecl, ZoneDecl, WindowDecl, ActionDecl,
              QuantityDecl, TableDecl, CardDecl, RuleDecl, PrecedenceDecl, ConstraintDecl, DecisionDecl,
-             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl, TagDecl]
+             ProcedureDecl, ConfigDecl, RemoveDecl, ReplaceDecl, ExtendDecl, BeforeDecl, RenameDecl, TagDecl,
+             TriggerDecl]
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ DECLARATIONS = (
     "game", "source", "enum", "grid", "record", "kind", "counter", "var", "zone", "window", "action", "quantity",
     "table", "card",
     "rule", "precedence", "constraint", "invariant", "decision", "procedure", "configuration", "overlay", "remove", "replace",
-    "extend", "before", "rename", "tag", "example",
+    "extend", "before", "rename", "tag", "example", "trigger",
     "power", "permit", "forbid", "value", "adjust", "require", "requires", "overrides", "refines", "cite",
 )
 # The other reserved words: statements, options, operators spelt as words.
@@ -34,6 +34,7 @@ STATEMENTS = (
     "with", "where", "secretly", "optionally", "at", "random", "top", "bottom", "of", "pile", "powers", "finish",
     "in", "is", "not", "and", "or", "can", "on", "case", "message", "public", "hidden", "secret", "directions", "via",
     "hook", "after", "add", "as", "tagged", "expect", "retarget", "swap", "each", "chooses", "into",
+    "install",
 )
 CONSTANTS = ("true", "false", "none")
 AGGREGATES = ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax", "argmin", "filter", "union",

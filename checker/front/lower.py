@@ -741,7 +741,7 @@ for _kind in ("count", "sum", "any", "all", "the", "only", "max", "min", "argmax
               "collect"):
     setattr(_Lower, f"agg_{_kind}", _constant(_kind))
 for _kind in ("rule", "card", "constraint", "invariant", "configuration", "procedure", "quantity", "table", "action",
-              "decision", "var", "window"):
+              "decision", "var", "window", "trigger"):
     setattr(_Lower, f"rk_{_kind}", _constant(_kind))
 
 _STMT_TYPES = typing.get_args(ast.Stmt)

@@ -69,7 +69,7 @@ _EXPRESSION_START = {"INT", "STRING", "NAME", "LPAR", "LBRACE", "MINUS", "TRUE",
                      "UNION", "COLLECT", "CONNECTED", "PATH", "JOUEUR"}
 _STATEMENT_START = {"LET", "SET", "CHOOSE", "IF", "FOR", "REPEAT", "TRANSFER", "RESET", "MOVE", "DRAW", "SHUFFLE",
                     "REVEAL", "DO", "CALL", "SIGNAL", "OFFER", "END", "STOP", "CANCEL", "LOG", "CITE", "DECISION",
-                    "HOOK", "RETARGET", "SWAP", "EACH"}
+                    "HOOK", "RETARGET", "SWAP", "EACH", "INSTALL"}
 
 
 def describe_expected(names) -> str:

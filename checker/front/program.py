@@ -36,12 +36,12 @@ _TABLE_OF_DECL = {
     ast.WindowDecl: "windows", ast.ActionDecl: "actions", ast.QuantityDecl: "quantities",
     ast.TableDecl: "tables", ast.CardDecl: "cards", ast.RuleDecl: "rules", ast.ConstraintDecl: "constraints",
     ast.DecisionDecl: "decisions", ast.ProcedureDecl: "procedures", ast.ConfigDecl: "configurations",
-    ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples",
+    ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples", ast.TriggerDecl: "triggers",
 }
 _TABLE_OF_REMOVE = {
     "rule": "rules", "card": "cards", "constraint": "constraints", "configuration": "configurations",
     "procedure": "procedures", "quantity": "quantities", "table": "tables", "action": "actions",
-    "decision": "decisions", "invariant": "constraints", "var": "vars", "window": "windows",
+    "decision": "decisions", "invariant": "constraints", "var": "vars", "window": "windows", "trigger": "triggers",
 }
 # Names that share one namespace: anything an expression can name by itself; and the names of types.
 _VALUE_TABLES = ("vars", "zones", "quantities", "tables")
@@ -66,6 +66,7 @@ class Program:
     windows: dict[str, ast.WindowDecl] = dataclasses.field(default_factory=dict)
     actions: dict[str, ast.ActionDecl] = dataclasses.field(default_factory=dict)
     tags: dict[str, ast.TagDecl] = dataclasses.field(default_factory=dict)
+    triggers: dict[str, ast.TriggerDecl] = dataclasses.field(default_factory=dict)   # as a var and a procedure too
     quantities: dict[str, ast.QuantityDecl] = dataclasses.field(default_factory=dict)
     tables: dict[str, ast.TableDecl] = dataclasses.field(default_factory=dict)
     cards: dict[str, ast.CardDecl] = dataclasses.field(default_factory=dict)
@@ -314,6 +315,7 @@ class _Collector:
             ast.WindowDecl: "window", ast.ActionDecl: "action", ast.QuantityDecl: "quantity",
             ast.TableDecl: "table", ast.CardDecl: "card", ast.RuleDecl: "rule", ast.ConstraintDecl: "constraint",
             ast.DecisionDecl: "decision", ast.ProcedureDecl: "procedure", ast.ConfigDecl: "configuration",
+            ast.TriggerDecl: "trigger",
     ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples",
         }.get(type(decl), "declaration")
 
@@ -372,10 +374,12 @@ def collect(files: list[tuple[ast.SpecFile, Path]], reporter: Reporter) -> Progr
                 collector.add(decl.decl, directory, replacing=True, replace_span=decl.span)
             else:
                 collector.add(decl, directory)
-    from checker.front import hooks, lifetimes, tags         # they read the Program this module defines
+    from checker.front import hooks, lifetimes, tags, triggers     # they read the Program this module defines
     hooks.expand(collector.program, reporter)
     tags.expand(collector.program, reporter)
+    triggers.declare(collector.program, reporter)
     lifetimes.expand(collector.program, reporter)
+    triggers.expand(collector.program, reporter)
     return collector.program
 
 

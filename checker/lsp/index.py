@@ -471,6 +471,7 @@ def _invocation(keyword: str, kind: str, field: str) -> Callable:
 _stmt(ast.Do)(_invocation("do", "action", "action"))
 _stmt(ast.CallProc)(_invocation("call", "procedure", "name"))
 _stmt(ast.Signal)(_invocation("signal", "window", "window"))
+_stmt(ast.Install)(_invocation("install", "procedure", "name"))     # a trigger is also the procedure of its reaction
 _expr(ast.Can)(_invocation("can", "action", "action"))
 
 
@@ -691,6 +692,24 @@ def _(x: _Indexer, d: ast.ProcedureDecl) -> None:
     x.owner = f"procedure {d.name}"
     x.named_decl(d, "procedure", "procedure")
     x.block(d.body, x.params(d.params, {}, d.span), d.span)
+
+
+@_decl(ast.TriggerDecl)
+def _(x: _Indexer, d: ast.TriggerDecl) -> None:
+    x.owner = f"trigger {d.name}"
+    x.named_decl(d, "procedure", "trigger")
+    scope = x.params(d.params, {}, d.span)
+    if d.window is not None:
+        name, binders, span = d.window
+        x.use(x.find(span, name, "when"), "window", name)
+        params = x.p.windows[name].params if name in x.p.windows else ()
+        for i, (binder, site) in enumerate(binders):
+            scope = x.bind(scope, binder, site, x.resolve(params[i].type) if i < len(params) else None, d.span,
+                           "window")
+    if d.until is not None:
+        x.use(x.find(d.until.span, d.until.window, "until"), "window", d.until.window)
+    x.expr(d.requires, scope)
+    x.block(d.body, scope, d.span)
 
 
 @_decl(ast.ConfigDecl)

@@ -17,6 +17,7 @@ from checker.prose import exprs  # noqa: F401,E402  (registers the expression ha
 from checker.prose import aggregates  # noqa: F401,E402  (registers count, filter, sum… and provides quantifiers)
 from checker.prose import statements  # noqa: F401,E402  (registers the statement handlers)
 from checker.prose import simultaneous  # noqa: F401,E402  (retarget, swap, each … chooses)
+from checker.prose import triggers  # noqa: F401,E402  (wraps set, for, if and reset: lasting triggers)
 from checker.prose import shapes  # noqa: F401,E402  (registers grids, records and searches)
 from checker.prose import heads  # noqa: F401,E402  (provides the rule heads' table)
 

@@ -54,7 +54,7 @@ _STMT: dict[type, Callable] = {}
 _on = registrar(_STMT)
 
 # the kinds of "exception" a statement may raise, and who catches them
-ABORT, STOP, END_TURN, CANCEL = "abort", "stop", "end turn", "cancel"
+ABORT, STOP, END_TURN, CANCEL, RETARGET = "abort", "stop", "end turn", "cancel", "retarget"
 
 
 @dataclasses.dataclass
@@ -156,6 +156,7 @@ class Transition:
         self.forget()
         self.running = True                 # no stop, abort, end of turn, cancel or failure in flight
         self.raised: dict[str, object] = {}  # kind -> when it was raised (and not caught yet)
+        self.redirected = False             # when the abort in flight is a retargeted action's (a power gives it back)
         self.failures: list[Failure] = []
         self.choices: list[Choice] = []
         self.constraints: list = []          # what the unknowns must meet (a choice among its options …)
@@ -200,13 +201,18 @@ class Transition:
         self.failures.append(Failure(guard, span, reason, len(self.constraints)))
         self.running = AND(self.running, NOT(guard))
 
-    def catching(self, kinds: tuple[str, ...], run: Callable) -> None:
-        """Run ``run()``; what it raises of ``kinds`` stops it only (the rest of the caller goes on)."""
+    def catching(self, kinds: tuple[str, ...], run: Callable):
+        """Run ``run()``; what it raises of ``kinds`` stops it only (the rest of the caller goes on).  When
+        the abort in flight was caught: the condition it was a retargeted action's (else False)."""
         saved = {k: self.raised.pop(k) for k in kinds if k in self.raised}
+        outer, self.redirected = self.redirected, False
         run()
+        redirected = self.redirected if ABORT in kinds else False
+        self.redirected = outer if ABORT in kinds else OR(outer, self.redirected)
         caught = OR(*(self.raised.pop(k) for k in kinds if k in self.raised))
         self.raised.update(saved)
         self.running = OR(self.running, caught)
+        return redirected
 
     def checked_partial(self, guard) -> None:
         """The encoder's partial operations met since the last call (``only`` …), evaluated under ``guard``,
@@ -246,13 +252,15 @@ class Transition:
     def expr(self, e, env):
         return self.enc.expr(e, env)
 
-    def body(self, stmts, env: dict, guard=True, catches=(STOP, ABORT)) -> None:
+    def body(self, stmts, env: dict, guard=True, catches=(STOP, ABORT)):
+        """Encode a body that catches ``catches``; when it caught an abort, the condition it was a retargeted
+        action's (see :meth:`catching`)."""
         self.depth += 1
         if self.depth > 16:
             raise Unsupported("calls nested more than 16 deep are not encoded", getattr(stmts[0], "span", None)
                               if stmts else None)
         try:
-            self.catching(catches, lambda: self.run(stmts, env, guard))
+            return self.catching(catches, lambda: self.run(stmts, env, guard))
         finally:
             self.depth -= 1
 
@@ -377,8 +385,10 @@ class Transition:
                 raise Unsupported(f"the `before` window of {name} is not encoded", None)
             env = {b: a for (b, _), a in zip(decl.binders, args)}
             window_args = tuple(self.expr(a, env) for a in decl.args)
-            cancelled = self.signal(decl.window, window_args, AND(guard, self.running), decl.span)
-            self.raise_(ABORT, cancelled)
+            cancelled, retargeted = self.signal(decl.window, window_args, AND(guard, self.running), decl.span,
+                                                closes=True)
+            self.raise_(ABORT, OR(cancelled, retargeted))     # a retargeted action aborts, as a cancelled one …
+            self.redirected = OR(self.redirected, retargeted)  # … and the power that did it is given back
         for anc in self.enc.ancestors(name):
             decl = self.p.actions[anc]
             if decl.body is not None:
@@ -395,12 +405,20 @@ class Transition:
         self.body(decl.body, env, guard)
 
     def power(self, pw: ast.PowerDecl, player, card: int, env: dict, guard=True, runtime=None) -> None:
-        """A power used by ``player`` (its use is recorded, then its body runs; stop and abort end it)."""
+        """A power used by ``player`` (its use is recorded, then its body runs; stop and abort end it).  An
+        action of its body that a reaction retargets gives the use back: its cells hold what they held before."""
         if runtime is None:
             runtime = next(x for x in self.E.powers_of[self.E.defs[card] if card >= 0 else card] if x.name == pw.name)
+        keys = [("used", k, card, runtime.name, scope) for k in self.enc.seats for scope in USE_SCOPES.values()]
+        before = {key: self.store.read(key) for key in keys}
         self.used(player, card, runtime, guard)
         self.forget()
-        self.body(pw.body, {"me": player, "this": card, **env}, guard)
+        redirected = self.body(pw.body, {"me": player, "this": card, **env}, guard)
+        if not (is_const(redirected) and not redirected):
+            for key in keys:
+                if key in self.store.writes:
+                    self.store.write(key, before[key], redirected)
+            self.forget()
 
     def reactions(self, window: str) -> list:
         """(runtime power, card, when it reacts as that card) for every reaction to ``window``, in the
@@ -439,22 +457,24 @@ class Transition:
         self.running = AND(self.running, NOT(guard))
         self.raised["cut"] = OR(self.raised.get("cut", False), guard)
 
-    def signal(self, window: str, args: tuple, guard=True, span=None):
-        """Every reaction to ``window``, in the interpreter's order; the condition that one cancelled."""
+    def signal(self, window: str, args: tuple, guard=True, span=None, closes: bool = False):
+        """Every reaction to ``window``, in the interpreter's order; the condition that one cancelled (with
+        ``closes``: the conditions that one cancelled, and that one retargeted)."""
         if self.max_windows is not None and self.windows >= self.max_windows:
             self.cut(AND(guard, self.running), span, f"the reactions to {window}, a window opened while "
                                                      f"{self.windows} are open")
-            return False
+            return (False, False) if closes else False
         self.windows += 1
         try:
-            return self._signal(window, args, guard)
+            cancelled, retargeted = self._signal(window, args, guard)
         finally:
             self.windows -= 1
+        return (cancelled, retargeted) if closes else OR(cancelled, retargeted)
 
     def _signal(self, window: str, args: tuple, guard=True):
         E, enc = self.E, self.enc
         decls = {(self.E.def_ids[c.name], pw.name): pw for c in self.p.cards.values() for pw in c.powers}
-        saved = self.raised.pop(CANCEL, None)
+        saved = {k: self.raised.pop(k) for k in (CANCEL, RETARGET) if k in self.raised}
         for power, card, copying in self.reactions(window):
             here = AND(guard, self.running, copying)
             if is_const(here) and not here:
@@ -479,11 +499,10 @@ class Transition:
                                            type=BOOL))
                 ok = AND(ok, yes)
             self.power(decl, player, card, dict(zip(power.names, args)), AND(here, ok), power)
-        cancelled = self.raised.pop(CANCEL, False)
-        if saved is not None:
-            self.raised[CANCEL] = saved
-        self.running = OR(self.running, cancelled)
-        return cancelled
+        cancelled, retargeted = self.raised.pop(CANCEL, False), self.raised.pop(RETARGET, False)
+        self.raised.update(saved)
+        self.running = OR(self.running, cancelled, retargeted)
+        return cancelled, retargeted
 
 
 # ==================================================================== statements
@@ -750,10 +769,9 @@ def _cut(t: Transition, s: ast.Offer, env, guard):
     t.cut(guard, s.span, "an offer (a decision point)")
 
 
-# `swap` and `each … chooses` (checker/solver/transition_statements.py); `retarget` is not encoded there yet
-from checker.solver.transition_statements import NOT_ENCODED_MORE, register  # noqa: E402
+# `retarget`, `swap` and `each … chooses` (checker/solver/transition_statements.py)
+from checker.solver.transition_statements import register  # noqa: E402
 register(_on, Choice)
 
 STATEMENT_FORMS = tuple(sorted(c.__name__ for c in _STMT))
 NOT_ENCODED = ("Repeat", "Offer")
-NOT_ENCODED = NOT_ENCODED + NOT_ENCODED_MORE

@@ -1,6 +1,5 @@
-"""The Z3 encoding of `swap` and `each … chooses` (:mod:`checker.front.ast_statements`), and the reason
-`retarget` is not encoded; :mod:`checker.solver.transition` registers them (:func:`register`), so this module
-does not import it.
+"""The Z3 encoding of `retarget`, `swap` and `each … chooses` (:mod:`checker.front.ast_statements`);
+:mod:`checker.solver.transition` registers them (:func:`register`), so this module does not import it.
 
 - `swap` of two zones: the cards of each (as they are before) go to the other — two moves, each of a snapshot,
   so a card is moved once; nothing happens when both name the same zone.  `swap` of two cards: for each zone
@@ -10,9 +9,12 @@ does not import it.
 - `each p in ps chooses x in coll … into v[p]`: one unknown per player, in the order of ``ps``, ranging over the
   options read with ``p`` bound on the state before any choice (the interpreter changes nothing until all have
   chosen); a player with no option stops the body, as a `choose` does; then every cell is written.
-- `retarget` gives the actor's power back: that use is a cell the transition writes in :meth:`Transition.power`
-  before the body runs, and giving it back would need the power's encoding to catch the window's outcome.  It is
-  not encoded yet: a body that reaches one is *undecided*, located (``NOT_ENCODED``).
+- `retarget` is raised as a `cancel` is (its own kind, ``retarget``): nothing after it runs, the window's other
+  reactions are skipped, and the window's `signal` catches it (:meth:`Transition._signal`).  The action whose
+  `before` window it closed then aborts, as a cancelled one does, and that abort is marked *redirected*
+  (:attr:`Transition.redirected`) until a catcher of aborts takes it: a procedure (which only stops), or the power
+  whose body did the action, whose use cells are written back to what they held before it was used
+  (:meth:`Transition.power`) — the interpreter's :class:`~checker.runtime.cards.Redirected`.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from checker.front import ast
 from checker.front.types import Coll, KindT
 from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, as_bool, is_const
 
-__all__ = ["register", "NOT_ENCODED_MORE"]
+__all__ = ["register"]
 
 ABORT = "abort"         # transition.ABORT
-NOT_ENCODED_MORE = ("Retarget",)
+RETARGET = "retarget"   # transition.RETARGET
 
 
 def _place(name: str, span) -> ast.Place:
@@ -136,6 +138,7 @@ def register(on, choice) -> None:
         for g, penv, value in picked:        # all have chosen: the cells are written together
             t.write_var(s.target, value, penv, AND(guard, g, t.running), s.span)
 
+    on(ast.Retarget)(lambda t, s, env, guard: t.raise_(RETARGET, guard))
     on(ast.Swap)(_swap)
     on(ast.ChooseEach)(_choose_each)
 
