@@ -13,6 +13,7 @@ the games.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -56,10 +57,19 @@ def play(task: tuple) -> dict:
     configuration = program.configurations[config] if config else next(iter(program.configurations.values()))
     selection = select(program, configuration, n)
     seats = tuple(lineup[(s + seed) % n] for s in range(n))
+    walls = [0]          # Carcassonne: the most ramparts standing at a decision (the Porte included), before the close
+
+    def watch(decision) -> None:
+        walls[0] = max(walls[0], len(engine.st.zones.get("enceinte", ())))
+
+    engine.observer = watch
     start = time.process_time()
-    result = engine.play(selection.cards, n, seed, [make(name, seed * 1000 + s, mc) for s, name in enumerate(seats)])
+    try:
+        result = engine.play(selection.cards, n, seed, [make(name, seed * 1000 + s, mc) for s, name in enumerate(seats)])
+    finally:
+        engine.observer = None
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
-            "end": engine.st.vars.get("fin"), "cpu": time.process_time() - start}
+            "end": engine.st.vars.get("fin"), "walls": walls[0], "cpu": time.process_time() - start}
 
 
 def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc) -> list[dict]:
@@ -92,6 +102,13 @@ def mean_interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def _shown(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The rows, printed to stderr at once too (a long run shows each table as it ends)."""
+    for row in rows:
+        print(" | ".join(row), file=sys.stderr, flush=True)
+    return rows
+
+
 def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
     rows = []
     cpu = sum(r["cpu"] for r in records)
@@ -101,7 +118,7 @@ def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
                      f"[{100 * low:.1f}%, {100 * high:.1f}%] over {row['seats']} seats; mean score "
                      f"{row['mean']:.1f} ± {row['half']:.1f}"))
     rows.append((f"{title}: games", f"{len(records)} games", f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game)"))
-    return rows
+    return _shown(rows)
 
 
 def ends(records: list[dict]) -> dict:
@@ -141,13 +158,15 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
             improved += after
             old, old_half = mean_interval([s for r in before for s in r["scores"]])
             new, new_half = mean_interval([s for r in after for s in r["scores"]])
-            rows.append((f"Carcassonne {players}p, all greedy: mean score", f"{old:.1f} -> {new:.1f}",
+            rows += _shown([(f"Carcassonne {players}p, all greedy: mean score", f"{old:.1f} -> {new:.1f}",
                          f"before ± {old_half:.1f}, after ± {new_half:.1f}; seeds 0-{args.carc_seeds - 1}; "
                          f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; "
-                         f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after"))
+                         f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
     if improved:
-        rows.append(("Carcassonne: how the games with greedy/MC players ended", f"{len(improved)} games",
-                     _ends(ends(improved), every=True)))
+        walls = [r["walls"] for r in improved]
+        rows += _shown([("Carcassonne: how the games with greedy/MC players ended", f"{len(improved)} games",
+                         f"{_ends(ends(improved), every=True)}; ramparts standing in play (Porte included): mean "
+                         f"{sum(walls) / len(walls):.1f}, most {max(walls)} of 71")])
     return rows
 
 
