@@ -101,3 +101,18 @@ def test_the_first_builder_is_kept_and_does_not_look_at_the_ending():
     rng = random.Random(5)
     assert GreedyAgent(5, ending=False).choose(decision) == rng.randrange(len(decision.options))
     assert not COUNTS
+
+
+def test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options():
+    """Seed 1's first decision has 3 options worth [1, 2, 0]: with 2 candidates, the two best are played out, best
+    first; cut off at once, each playout is judged by the outlook (both lead), so the tie goes to the greedy's
+    choice."""
+    from checker.runtime.montecarlo import MonteCarloAgent
+    engine, decision = _first_choice(1)
+    agent = MonteCarloAgent(0, playouts=2, depth=0, rollout="random", candidates=2)
+    assert agent._ranked(decision, 3) == [1, 0]
+    COUNTS.clear()
+    assert agent.choose(decision) == 1 and agent.played == 2
+    assert COUNTS["outlooks"] == 3 + 2, "the ranking (the position, its 2 actions), then one per cut-off playout"
+    with pytest.raises(ValueError):
+        MonteCarloAgent(0, rollout="clever")
