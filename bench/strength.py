@@ -65,7 +65,8 @@ def play(task: tuple) -> dict:
     engine.observer = watch
     start = time.process_time()
     try:
-        result = engine.play(selection.cards, n, seed, [make(name, seed * 1000 + s, mc) for s, name in enumerate(seats)])
+        agents = [make(name, seed * 1000 + s, mc) for s, name in enumerate(seats)]
+        result = engine.play(selection.cards, n, seed, agents)
     finally:
         engine.observer = None
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
@@ -117,7 +118,8 @@ def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
         rows.append((f"{title}: {name}", f"{100 * row['rate']:.1f}% wins",
                      f"[{100 * low:.1f}%, {100 * high:.1f}%] over {row['seats']} seats; mean score "
                      f"{row['mean']:.1f} ± {row['half']:.1f}"))
-    rows.append((f"{title}: games", f"{len(records)} games", f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game)"))
+    rows.append((f"{title}: games", f"{len(records)} games",
+                 f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game)"))
     return _shown(rows)
 
 
@@ -137,7 +139,8 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
         rows += table_rows("Citadelles 4p, greedy + 3 random",
                            run("Citadelles", ("greedy", "random", "random", "random"), args.cit_games, workers, mc_cit))
         rows += table_rows("Citadelles 4p, builder + 3 random",
-                           run("Citadelles", ("builder", "random", "random", "random"), args.cit_games, workers, mc_cit))
+                           run("Citadelles", ("builder", "random", "random", "random"), args.cit_games, workers,
+                               mc_cit))
     if args.cit_mc_games > 0:
         rows += table_rows(f"Citadelles 4p, MC({args.playouts}) + greedy + 2 random",
                            run("Citadelles", ("montecarlo", "greedy", "random", "random"), args.cit_mc_games, workers,

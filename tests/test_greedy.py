@@ -54,7 +54,8 @@ def test_the_ending_is_the_flows_statements_after_its_last_loop():
     # no statement after the last loop, or one that reads a local name bound before it: no ending
     loop, local = procedure.body[-2], procedure.body[-3]
     for body in ((local, loop), (local, loop, ast.CallProc("tour", (ast.Name(local.name, tail.span),), tail.span))):
-        stub = SimpleNamespace(flow="f", program=SimpleNamespace(procedures={"f": SimpleNamespace(params=(), body=body)}))
+        flow = SimpleNamespace(params=(), body=body)
+        stub = SimpleNamespace(flow="f", program=SimpleNamespace(procedures={"f": flow}))
         assert isinstance(local, ast.Let) and ending(stub) is None
 
 
