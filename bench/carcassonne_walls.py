@@ -8,9 +8,9 @@ were added when the wall was closed at the end, in how many games the players cl
 Game i is played by agents seeded i*100+seat (random ones, as in bench/play_carcassonne.py, greedy, the first greedy
 builder, or the stretcher below).  Nothing is asserted.
 
-``stretcher`` is not a player worth simulating but a probe of what the rules allow: it puts each tile as far
-from the middle column as it may (this bench knows the game: a tile's cell is the third argument of `poser`),
-and plays every other decision as the greedy player.  The game ends on « le dernier rempart est posé » only when
+``stretcher`` is not a player worth simulating but a probe of what the rules allow: the greedy player, except
+that among the tile placements it values most it takes the one furthest from the middle column (this bench
+knows the game: a tile's cell is the third argument of `poser`).  The game ends on « le dernier rempart est posé » only when
 all 70 ramparts stand while the two ends are still more than 5 apart, which needs a frame round the city of
 more than 75 sides: a long, thin city, which no player aiming at points builds.
 """
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from checker.front.check import check_paths  # noqa: E402
 from checker.front.configurations import select  # noqa: E402
 from checker.runtime import Engine  # noqa: E402
-from checker.runtime.agents import GreedyAgent  # noqa: E402
+from checker.runtime.agents import GreedyAgent, option_values  # noqa: E402
 from checker.runtime.players import make_agent  # noqa: E402
 
 CONFIG = "Jeu de base"
@@ -41,7 +41,8 @@ AGENTS = ("random", "greedy", "builder", "stretcher")
 
 
 class Stretcher:
-    """Each tile as far from the middle column as it may go (ties at random); everything else as the greedy player."""
+    """The greedy player, except that among the tile placements it values most it takes the one furthest from the
+    middle column (ties at random)."""
 
     def __init__(self, seed: int):
         self.greedy = GreedyAgent(seed)
@@ -51,6 +52,8 @@ class Stretcher:
         tiles = [i for i, o in enumerate(decision.options) if o[0] == "action" and o[1] == "poser"]
         if not tiles:
             return self.greedy.choose(decision)
+        values = option_values(decision)
+        tiles = [i for i in tiles if values[i] == max(v for v in values if v is not None)]
         grid = decision.engine.grids["Case"]
         far = {i: abs(grid.column(decision.options[i][2][2])) for i in tiles}
         return self.rng.choice([i for i in tiles if far[i] == max(far.values())])
