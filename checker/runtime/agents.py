@@ -72,11 +72,14 @@ def option_values(decision) -> list[int | None]:
     position as it is."""
     from checker.runtime.outlook import margin, outlook_after
     engine, player = decision.engine, decision.player
-    here = outlook_after(engine, player)
-    base = margin(here, player) if here is not None else 0
+    valued = [isinstance(o, tuple) and bool(o) and o[0] in ("action", "power") for o in decision.options]
+    base = 0
+    if decision.optional or not all(valued):        # the position as it is: only when some option is worth it
+        here = outlook_after(engine, player)
+        base = margin(here, player) if here is not None else 0
     values: list[int | None] = []
-    for option in decision.options:
-        if isinstance(option, tuple) and option and option[0] in ("action", "power"):
+    for option, value in zip(decision.options, valued):
+        if value:
             after = outlook_after(engine, player, option)
             values.append(None if after is None else margin(after, player))
         else:
