@@ -69,8 +69,10 @@ def play(task: tuple) -> dict:
         result = engine.play(selection.cards, n, seed, agents)
     finally:
         engine.observer = None
+    towers = engine.st.vars.get("tours")       # Carcassonne: the towers each player has left (12 shared at the start)
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
-            "end": engine.st.vars.get("fin"), "walls": walls[0], "cpu": time.process_time() - start}
+            "end": engine.st.vars.get("fin"), "walls": walls[0], "cpu": time.process_time() - start,
+            "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0}
 
 
 def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc) -> list[dict]:
@@ -163,13 +165,15 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
             new, new_half = mean_interval([s for r in after for s in r["scores"]])
             rows += _shown([(f"Carcassonne {players}p, all greedy: mean score", f"{old:.1f} -> {new:.1f}",
                          f"before ± {old_half:.1f}, after ± {new_half:.1f}; seeds 0-{args.carc_seeds - 1}; "
-                         f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; "
+                         f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; towers placed before "
+                         f"{sum(r['towers'] for r in before)}, after {sum(r['towers'] for r in after)}; "
                          f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
     if improved:
         walls = [r["walls"] for r in improved]
         rows += _shown([("Carcassonne: how the games with greedy/MC players ended", f"{len(improved)} games",
                          f"{_ends(ends(improved), every=True)}; ramparts standing in play (Porte included): mean "
-                         f"{sum(walls) / len(walls):.1f}, most {max(walls)} of 71")])
+                         f"{sum(walls) / len(walls):.1f}, most {max(walls)} of 71; towers placed "
+                         f"{sum(r['towers'] for r in improved)} (in {sum(r['towers'] > 0 for r in improved)} games)")])
     return rows
 
 
