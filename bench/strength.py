@@ -136,7 +136,7 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
     """The rows of the agents' section (see the module's docstring)."""
     rows: list[tuple[str, str, str]] = []
     mc_cit = (args.playouts, 300, "builder", 12)
-    mc_carc = (args.carc_playouts, args.carc_depth, "random", args.carc_candidates)
+    mc_carc = (args.carc_playouts, args.carc_depth, args.carc_rollout, args.carc_candidates)
     if args.cit_games > 0:
         rows += table_rows("Citadelles 4p, greedy + 3 random",
                            run("Citadelles", ("greedy", "random", "random", "random"), args.cit_games, workers, mc_cit))
@@ -155,7 +155,8 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
     if args.carc_mc_games > 0:
         records = run("Carcassonne", ("montecarlo", "greedy"), args.carc_mc_games, workers, mc_carc)
         improved += records
-        rows += table_rows(f"Carcassonne 2p, MC({args.carc_playouts}, depth {args.carc_depth}) vs greedy", records)
+        rows += table_rows(f"Carcassonne 2p, MC({args.carc_playouts}, depth {args.carc_depth}, {args.carc_rollout}) "
+                           "vs greedy", records)
     if args.carc_seeds > 0:
         for players in (2, 3, 4):
             before = run("Carcassonne", ("builder",) * players, args.carc_seeds, workers, mc_carc)
@@ -197,4 +198,5 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-playouts", type=int, default=8)
     group.add_argument("--carc-depth", type=int, default=6)
     group.add_argument("--carc-candidates", type=int, default=6)
+    group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="random")
     group.add_argument("--skip-strength", action="store_true")
