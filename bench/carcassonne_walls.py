@@ -1,12 +1,18 @@
 """How Carcassonne Die Stadt games end, and what the rampart does: seeded random games at 2, 3 and 4 players.
 
-Run: python bench/carcassonne_walls.py [--games N] [--agent random|greedy]
+Run: python bench/carcassonne_walls.py [--games N] [--agent random|greedy|builder|stretcher]
 For each player count: how many games end by each of the rulebook's three end conditions (the spec's
 var `fin`), how many ramparts could not be placed while the wall was still open (a stuck end: the log's
 "ne peut poser son rempart nulle part"), how many walls the players built (the Porte included), how many
 were added when the wall was closed at the end, in how many games the players closed it themselves, and in how many it is closed once the game is over.
-Game i is played by agents seeded i*100+seat (random ones, as in bench/play_carcassonne.py, or greedy).  Nothing is
-asserted.
+Game i is played by agents seeded i*100+seat (random ones, as in bench/play_carcassonne.py, greedy, the first greedy
+builder, or the stretcher below).  Nothing is asserted.
+
+``stretcher`` is not a player worth simulating but a probe of what the rules allow: the greedy player, except
+that among the tile placements it values most it takes the one furthest from the middle column (this bench
+knows the game: a tile's cell is the third argument of `poser`).  The game ends on « le dernier rempart est posé » only when
+all 70 ramparts stand while the two ends are still more than 5 apart, which needs a frame round the city of
+more than 75 sides: a long, thin city, which no player aiming at points builds.
 """
 
 from __future__ import annotations
@@ -25,20 +31,49 @@ sys.path.insert(0, str(ROOT))
 from checker.front.check import check_paths  # noqa: E402
 from checker.front.configurations import select  # noqa: E402
 from checker.runtime import Engine  # noqa: E402
-from checker.runtime.agents import AGENTS, make_agent  # noqa: E402
+from checker.runtime.agents import GreedyAgent, option_values  # noqa: E402
+from checker.runtime.players import make_agent  # noqa: E402
 
 CONFIG = "Jeu de base"
 ENDS = ("dernier_rempart_posé", "dernière_tuile_posée", "bouts_proches")
 STUCK = "ne peut poser son rempart nulle part"
+AGENTS = ("random", "greedy", "builder", "stretcher")
 
 
-def measure(engine: Engine, program, players: int, games: int, agent: str) -> dict:
+class Stretcher:
+    """The greedy player, except that among the tile placements it values most it takes the one furthest from the
+    middle column (ties at random)."""
+
+    def __init__(self, seed: int):
+        self.greedy = GreedyAgent(seed)
+        self.rng = self.greedy.rng
+
+    def choose(self, decision) -> int:
+        tiles = [i for i, o in enumerate(decision.options) if o[0] == "action" and o[1] == "poser"]
+        if not tiles:
+            return self.greedy.choose(decision)
+        values = option_values(decision)
+        tiles = [i for i in tiles if values[i] == max(v for v in values if v is not None)]
+        grid = decision.engine.grids["Case"]
+        far = {i: abs(grid.column(decision.options[i][2][2])) for i in tiles}
+        return self.rng.choice([i for i in tiles if far[i] == max(far.values())])
+
+
+def agent(name: str, seed: int):
+    if name == "stretcher":
+        return Stretcher(seed)
+    if name == "builder":
+        return GreedyAgent(seed, ending=False)
+    return make_agent(name, seed)
+
+
+def measure(engine: Engine, program, players: int, games: int, name: str) -> dict:
     selection = select(program, program.configurations[CONFIG], players)
     ends, stuck, stuck_games, built, closing = collections.Counter(), 0, 0, [], []
     closed_in_play = no_gate = closed_at_end = 0
     start = time.perf_counter()
     for seed in range(games):
-        agents = [make_agent(agent, seed * 100 + i) for i in range(players)]
+        agents = [agent(name, seed * 100 + i) for i in range(players)]
         result = engine.play(selection.cards, players, seed, agents)
         st = engine.st
         ends[st.vars["fin"]] += 1
@@ -60,13 +95,14 @@ def measure(engine: Engine, program, players: int, games: int, agent: str) -> di
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--agent", choices=AGENTS[:2], default="random")
+    parser.add_argument("--agent", choices=AGENTS, default="random")
+    parser.add_argument("--players", default="2,3,4", help="player counts, comma-separated")
     args = parser.parse_args()
     os.chdir(ROOT)
     result = check_paths([Path("spec/carcassonne")])
     engine = Engine(result.typed)
     engine.recording = True           # the log says when a rampart cannot be placed
-    rows = {n: measure(engine, result.program, n, args.games, args.agent) for n in (2, 3, 4)}
+    rows = {n: measure(engine, result.program, n, args.games, args.agent) for n in map(int, args.players.split(","))}
     print(f"Carcassonne Die Stadt, {args.agent} players, {args.games} games per row\n")
     print("| players | last rampart | last tile | ends ≤ 5 apart | stuck ramparts (games) | walls built: mean "
           "[min..max] | added at the close: mean | closed in play | closed at the end | no Porte | s |")

@@ -2,12 +2,15 @@
 
     python bench/simulate.py [--games 2000] [--big 10000] [--mc-games 100] [--skip-conflicts]
     (--big 0 and --mc-games 0 leave those rows out)
+    python bench/simulate.py --only-strength [--cit-games 1000] [--carc-games 8] …   (the agents' rows only)
 
 Prints one table: random games per second on 1 and 2 workers (worker start-up included), the wall
 time of a 10,000-game run with the cheapest agent (random) on every core, the Monte-Carlo agent's
 win rate against three greedy players (95% Wilson interval, and the number of games), and the wall
 time of `rulebook conflicts` on the 4th edition with 1 and 2 workers, and the CPU time of each of the
-two workers' shares of the search.  Nothing is asserted: the machine is shared, so read the numbers
+two workers' shares of the search.  Then the agents' strength on both games (bench/strength.py: win rates
+and mean scores per agent on mixed tables, how Carcassonne's games end, and the greedy players' mean
+score before and after they looked at the game's ending).  Nothing is asserted: the machine is shared, so read the numbers
 with its load (printed too): on a loaded machine the CPU times say more than the wall times.
 """
 
@@ -29,6 +32,7 @@ from checker.front.configurations import select  # noqa: E402
 from checker.base.parallel import cores  # noqa: E402
 from checker.simulate.games import Job, lineup_of, run_games, spec_files  # noqa: E402
 from checker.simulate.stats import wilson  # noqa: E402
+from bench import strength  # noqa: E402
 
 SPEC = [Path("spec/citadelles")]
 CONFIG = "Première partie"
@@ -98,10 +102,15 @@ def main() -> None:
     parser.add_argument("--mc-games", type=int, default=100, help="games of the Monte-Carlo row")
     parser.add_argument("--playouts", type=int, default=24)
     parser.add_argument("--skip-conflicts", action="store_true")
+    parser.add_argument("--only-strength", action="store_true", help="only the agents' strength rows")
+    strength.add_arguments(parser)
     args = parser.parse_args()
     rows = []
     random4 = ("random",) * 4
-    for workers in (1, 2):
+    if args.only_strength:
+        args.games = args.big = args.mc_games = 0
+        args.skip_conflicts = True
+    for workers in (1, 2) if args.games > 0 else ():
         cpu, own = _children_cpu(), time.process_time()
         seconds, _, _ = timed(args.games, workers, random4)
         cpu = _children_cpu() - cpu + time.process_time() - own
@@ -123,12 +132,17 @@ def main() -> None:
         shards = conflict_shards(2)
         rows.append(("conflicts: CPU of each of 2 shards", " + ".join(f"{x:.1f} s" for x in shards),
                      f"one after the other; idle 2-core wall ≈ {max(shards):.1f} s (the longest)"))
+    if not args.skip_strength:
+        start = time.perf_counter()
+        rows += strength.strength(args, cores())
+        rows.append(("agents' strength: wall time", f"{time.perf_counter() - start:.0f} s", f"{cores()} worker(s)"))
     print(f"\nconfiguration \"{CONFIG}\", 4 players; {cores()} core(s); load average before the last row: "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
-    print(f"| {'measure':<42} | {'result':<16} | detail")
-    print(f"|{'-' * 44}|{'-' * 18}|{'-' * 50}")
+    width = max([42] + [len(measure) for measure, _, _ in rows])
+    print(f"| {'measure':<{width}} | {'result':<16} | detail")
+    print(f"|{'-' * (width + 2)}|{'-' * 18}|{'-' * 50}")
     for measure, result, detail in rows:
-        print(f"| {measure:<42} | {result:<16} | {detail}")
+        print(f"| {measure:<{width}} | {result:<16} | {detail}")
 
 
 if __name__ == "__main__":

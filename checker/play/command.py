@@ -296,7 +296,8 @@ def add_parsers(new_command) -> dict:
                                                      "(the spec's constraints judge the result)")
     play.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
     play.add_argument("--agent", choices=("random", "greedy", "montecarlo"), default="random",
-                      help="the built-in players: uniformly random, a simple greedy builder, or Monte-Carlo playouts "
+                      help="the built-in players: uniformly random, greedy (the best move if the game ended right after it), "
+                           "or Monte-Carlo playouts "
                            "over the hidden cards (see docs/simulate.md)")
     play.add_argument("--human", metavar="SEAT", type=int,
                       help="seat SEAT (1 = first player) is played by you at the terminal, in the book's French; "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError"]
+__all__ = ["RandomAgent", "GreedyAgent", "ScriptedAgent", "ScriptError", "option_values"]
 
 
 class ScriptError(AssertionError):
@@ -24,14 +24,34 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """A simple greedy builder, for any game with a `score`: among the actions offered, it takes the one
-    that raises its score the most right away; otherwise it chooses at random."""
+    """A greedy player, for any game with a `score`: it values each option by where it leads — the scores
+    the game would give if it ended right after it (:func:`checker.runtime.outlook.outlook_after`: the
+    spec's own ending run on a copy of the state) — and takes the option that leaves it furthest ahead of
+    the best other player, ties drawn at random.  Options it cannot value (a card to choose, « finish »,
+    nothing) are worth the position as it is; an offered action or power that aborts is never taken
+    while another option is left.
 
-    def __init__(self, seed: int):
+    ``ending=False`` is the first greedy builder, kept for comparisons: the action that raises its own
+    score the most right away (no ending run), otherwise a random option."""
+
+    def __init__(self, seed: int, ending: bool = True):
         self.rng = random.Random(seed)
+        self.ending = ending
 
     def choose(self, decision) -> int:
         engine = decision.engine
+        count = len(decision.options) + (1 if decision.optional else 0)
+        if not self.ending:
+            return self._builder(decision, engine, count)
+        if engine is None or engine.score is None or count == 1:
+            return self.rng.randrange(count)
+        values = option_values(decision)
+        best = max((v for v in values if v is not None), default=None)
+        if best is None:
+            return self.rng.randrange(count)
+        return self.rng.choice([i for i, v in enumerate(values) if v == best])
+
+    def _builder(self, decision, engine, count: int) -> int:
         if engine is not None:
             now = engine.quantity(engine.score, (decision.player,)) if engine.score else 0
             best, best_gain = None, 0
@@ -42,7 +62,29 @@ class GreedyAgent:
                         best, best_gain = i, after - now
             if best is not None:
                 return best
-        return self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
+        return self.rng.randrange(count)
+
+
+def option_values(decision) -> list[int | None]:
+    """What each option of ``decision`` is worth to its player, by the greedy player's measure: its lead
+    over the best other player if the game ended right after the option (None: the option aborts).
+    Options that are not an offered action or power, and the optional « nothing », are worth the
+    position as it is."""
+    from checker.runtime.outlook import margin, outlook_after
+    engine, player = decision.engine, decision.player
+    valued = [isinstance(o, tuple) and bool(o) and o[0] in ("action", "power") for o in decision.options]
+    base = 0
+    if decision.optional or not all(valued):        # the position as it is: only when some option is worth it
+        here = outlook_after(engine, player)
+        base = margin(here, player) if here is not None else 0
+    values: list[int | None] = []
+    for option, value in zip(decision.options, valued):
+        if value:
+            after = outlook_after(engine, player, option)
+            values.append(None if after is None else margin(after, player))
+        else:
+            values.append(base)
+    return values + [base] * (1 if decision.optional else 0)
 
 
 class ScriptedAgent:

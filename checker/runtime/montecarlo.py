@@ -12,15 +12,21 @@ decision point; there it
    at random with the other unseen cards of its kind, each cell keeping its number of cards of each
    kind; cards the decision itself shows (its options and local names) stay where they are.  The
    random source is seeded anew, so later shuffles and draws are unknown too;
-2. takes the option being tried, and plays on with a fast default policy (``rollout``: the greedy
-   builder, or uniformly random) for every player, for at most ``depth`` decisions;
+2. takes the option being tried, and plays on with a fast default policy (``rollout``: the first
+   greedy builder, the greedy player, or uniformly random) for every player, for at most ``depth``
+   decisions;
 3. scores the playout for the deciding player: 1 for a win, 1/k for a win shared by k players, 0
-   otherwise — by the game's winners, or, when the depth is reached first, by the game's ``score``
-   and ``tiebreak`` at that moment.
+   otherwise — by the game's winners, or, when the depth is reached first, by the scores the game
+   would give if it ended there (:mod:`checker.runtime.outlook`: the spec's ending run on the
+   playout's state) and the ``tiebreak`` at that moment.
 
 Playouts are spread evenly over the options (``playouts`` per decision in all, at least one per
-option); the best mean wins, ties going to the lowest option.  Everything random comes from the
-agent's seed, so a game with Monte-Carlo players is as reproducible as any other.
+option); the best mean wins, ties going to the first option.  A decision with more than
+``candidates`` options (a tile that may go in forty places) is first ranked by the greedy player's
+measure (:func:`checker.runtime.agents.option_values`), and only its ``candidates`` best options
+are played out, best first (ties in the ranking drawn at random): so ties between playouts go to
+the greedy player's choice.  Everything random comes from the agent's seed, so a game with
+Monte-Carlo players is as reproducible as any other.
 
 What it does not model: what was revealed to a player privately (a card shown to them, the cards
 they put back under the deck) is forgotten when dealing the hidden cards again, and secret vars
@@ -32,7 +38,8 @@ from __future__ import annotations
 import random
 import threading
 
-from checker.runtime.agents import GreedyAgent, RandomAgent
+from checker.runtime.agents import GreedyAgent, RandomAgent, option_values
+from checker.runtime.outlook import outlook
 from checker.runtime.state import SpecRuntimeError
 
 __all__ = ["MonteCarloAgent", "determinise"]
@@ -116,7 +123,8 @@ class _Driver:
         self.engine, self.history, self.player, self.option = engine, history, player, option
         self.expected, self.depth = expected, depth
         self.rng = random.Random(seed)
-        self.policy = (GreedyAgent if rollout == "greedy" else RandomAgent)(self.rng.getrandbits(32))
+        seed = self.rng.getrandbits(32)
+        self.policy = (RandomAgent(seed) if rollout == "random" else GreedyAgent(seed, ending=rollout == "greedy"))
         self.asked = 0
 
     def choose(self, decision) -> int:
@@ -136,38 +144,71 @@ class _Driver:
         return self.policy.choose(decision)
 
 
+ROLLOUTS = ("builder", "greedy", "random")
+
+
 class MonteCarloAgent:
     """Plays each option out on determinised states and takes the best (see the module's docstring).
     ``playouts``: playouts per decision, spread over its options; ``depth``: decisions a playout plays
-    at most after the option; ``rollout``: "greedy" or "random", for every player in the playouts."""
+    at most after the option; ``rollout``: the policy of every player in the playouts — "builder" (the
+    first greedy builder: the action that raises its score right away; cheap), "greedy" (the greedy
+    player) or "random"; ``candidates``: the most options played out at one decision (0: all)."""
 
-    def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "greedy"):
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"rollout must be greedy or random, not {rollout!r}")
+    def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "builder",
+                 candidates: int = 12):
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.rng = random.Random(seed)
         self.playouts, self.depth, self.rollout = max(1, playouts), max(0, depth), rollout
+        self.candidates = max(0, candidates)
         self.played = 0           # playouts run so far, for benchmarks
+
+    def _ranked(self, decision, count: int) -> list[int]:
+        """The options to play out, in the order ties go: all of them, or the best ``candidates`` by the
+        greedy player's measure."""
+        if not self.candidates or count <= self.candidates:
+            return list(range(count))
+        values = option_values(decision)
+        low = min((v for v in values if v is not None), default=0) - 1
+        keys = [(v if v is not None else low, self.rng.random()) for v in values]
+        return sorted(range(count), key=lambda i: keys[i], reverse=True)[:self.candidates]
 
     def choose(self, decision) -> int:
         count = len(decision.options) + (1 if decision.optional else 0)
         engine = decision.engine
         if count == 1 or engine is None or not engine.setup:
             return 0
+        options = self._ranked(decision, count)
         sim = _shadow(engine)
         history = list(engine.choices)
         selection, players, seed = engine.setup
-        totals = [0.0] * count
-        tries = [0] * count
-        for k in range(max(self.playouts, count)):
-            option = k % count
-            driver = _Driver(sim, history, decision.player, option, count, self.rng.getrandbits(64),
+        totals = [0.0] * len(options)
+        tries = [0] * len(options)
+        for k in range(max(self.playouts, len(options))):
+            slot = k % len(options)
+            driver = _Driver(sim, history, decision.player, options[slot], count, self.rng.getrandbits(64),
                              self.rollout, self.depth)
             try:
                 winners = sim.play(selection, players, seed, [driver] * players).winners
             except _Cutoff:
-                winners = sim.result().winners
-            totals[option] += 1 / len(winners) if decision.player in winners else 0.0
-            tries[option] += 1
+                winners = _leaders(sim)
+            totals[slot] += 1 / len(winners) if decision.player in winners else 0.0
+            tries[slot] += 1
             self.played += 1
         means = [t / n for t, n in zip(totals, tries)]
-        return means.index(max(means))
+        return options[means.index(max(means))]
+
+
+def _leaders(engine) -> list[int]:
+    """The players ahead when a playout is cut off: by the scores if the game ended there, then the
+    game's tiebreak."""
+    scores = outlook(engine)
+    if scores is None:
+        return engine.result().winners
+    best = max(scores.values(), default=0)
+    winners = [q for q, s in scores.items() if s == best]
+    if engine.tiebreak and len(winners) > 1:
+        engine.invalidate()
+        ties = {q: engine.quantity(engine.tiebreak, (q,)) for q in winners}
+        winners = [q for q in winners if ties[q] == max(ties.values())]
+    return winners

@@ -1,0 +1,202 @@
+"""How strong the built-in players are, on both bundled games (part of `python bench/simulate.py`).
+
+Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) mod n]`` at seat s, as
+`rulebook simulate` does), so every agent sits at every seat equally often.  Per agent: the win rate
+(a game won by k tied players counts 1/k; 95% Wilson interval) and the mean score (95% normal interval),
+over the seats it played.  For Carcassonne also: how each game ended (the spec's `fin`, per end
+condition), and the greedy players' mean score before and after the greedy player looked at the game's
+ending (``builder``: the first greedy builder, ``GreedyAgent(ending=False)``), on the same seeds and
+player counts.  Games are played on every core (``checker.base.parallel``); CPU seconds are summed over
+the games.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+from checker.base.parallel import ordered_map
+from checker.simulate.stats import wilson
+
+SPECS = {"Citadelles": (Path("spec/citadelles"), "Première partie"), "Carcassonne": (Path("spec/carcassonne"), None)}
+_engines: dict = {}          # per process: game -> (engine, program)
+
+
+def _engine(game: str):
+    if game not in _engines:
+        from checker.front.check import check_paths
+        from checker.runtime.engine import Engine
+        result = check_paths([SPECS[game][0]])
+        engine = Engine(result.typed)
+        engine.recording = False
+        _engines[game] = (engine, result.program)
+    return _engines[game]
+
+
+def make(name: str, seed: int, mc: tuple[int, int, str, int]):
+    """An agent by the bench's names: random, builder (the first greedy), greedy, montecarlo."""
+    from checker.runtime.agents import GreedyAgent, RandomAgent
+    from checker.runtime.montecarlo import MonteCarloAgent
+    if name == "random":
+        return RandomAgent(seed)
+    if name in ("builder", "greedy"):
+        return GreedyAgent(seed, ending=name == "greedy")
+    playouts, depth, rollout, candidates = mc
+    return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates)
+
+
+def play(task: tuple) -> dict:
+    """One game: ``(game, lineup, seed, mc)``; the lineup turned ``seed`` seats."""
+    from checker.front.configurations import select
+    game, lineup, seed, mc = task
+    engine, program = _engine(game)
+    n = len(lineup)
+    config = SPECS[game][1]
+    configuration = program.configurations[config] if config else next(iter(program.configurations.values()))
+    selection = select(program, configuration, n)
+    seats = tuple(lineup[(s + seed) % n] for s in range(n))
+    walls = [0]          # Carcassonne: the most ramparts standing at a decision (the Porte included), before the close
+
+    def watch(decision) -> None:
+        walls[0] = max(walls[0], len(engine.st.zones.get("enceinte", ())))
+
+    engine.observer = watch
+    start = time.process_time()
+    try:
+        agents = [make(name, seed * 1000 + s, mc) for s, name in enumerate(seats)]
+        result = engine.play(selection.cards, n, seed, agents)
+    finally:
+        engine.observer = None
+    towers = engine.st.vars.get("tours")       # Carcassonne: the towers each player has left (12 shared at the start)
+    return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
+            "end": engine.st.vars.get("fin"), "walls": walls[0], "cpu": time.process_time() - start,
+            "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0}
+
+
+def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc) -> list[dict]:
+    return ordered_map(play, [(game, lineup, seed, mc) for seed in range(games)], workers)
+
+
+def per_agent(records: list[dict]) -> dict[str, dict]:
+    """Per agent: seats played, win credit, win rate and interval, mean score and interval."""
+    out: dict[str, dict] = {}
+    for r in records:
+        for seat, name in enumerate(r["seats"]):
+            row = out.setdefault(name, {"seats": 0, "wins": 0.0, "scores": []})
+            row["seats"] += 1
+            row["wins"] += 1 / len(r["winners"]) if seat in r["winners"] else 0.0
+            row["scores"].append(r["scores"][seat])
+    for row in out.values():
+        row["rate"] = row["wins"] / row["seats"]
+        row["interval"] = wilson(row["wins"], row["seats"])
+        row["mean"], row["half"] = mean_interval(row["scores"])
+    return out
+
+
+def mean_interval(values: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% normal interval (0 with fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    if n < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def _shown(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The rows, printed to stderr at once too (a long run shows each table as it ends)."""
+    for row in rows:
+        print(" | ".join(row), file=sys.stderr, flush=True)
+    return rows
+
+
+def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
+    rows = []
+    cpu = sum(r["cpu"] for r in records)
+    for name, row in sorted(per_agent(records).items(), key=lambda kv: -kv[1]["rate"]):
+        low, high = row["interval"]
+        rows.append((f"{title}: {name}", f"{100 * row['rate']:.1f}% wins",
+                     f"[{100 * low:.1f}%, {100 * high:.1f}%] over {row['seats']} seats; mean score "
+                     f"{row['mean']:.1f} ± {row['half']:.1f}"))
+    rows.append((f"{title}: games", f"{len(records)} games",
+                 f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game)"))
+    return _shown(rows)
+
+
+def ends(records: list[dict]) -> dict:
+    counts: dict = {}
+    for r in records:
+        counts[r["end"]] = counts.get(r["end"], 0) + 1
+    return counts
+
+
+def strength(args, workers: int) -> list[tuple[str, str, str]]:
+    """The rows of the agents' section (see the module's docstring)."""
+    rows: list[tuple[str, str, str]] = []
+    mc_cit = (args.playouts, 300, "builder", 12)
+    mc_carc = (args.carc_playouts, args.carc_depth, args.carc_rollout, args.carc_candidates)
+    if args.cit_games > 0:
+        rows += table_rows("Citadelles 4p, greedy + 3 random",
+                           run("Citadelles", ("greedy", "random", "random", "random"), args.cit_games, workers, mc_cit))
+        rows += table_rows("Citadelles 4p, builder + 3 random",
+                           run("Citadelles", ("builder", "random", "random", "random"), args.cit_games, workers,
+                               mc_cit))
+    if args.cit_mc_games > 0:
+        rows += table_rows(f"Citadelles 4p, MC({args.playouts}) + greedy + 2 random",
+                           run("Citadelles", ("montecarlo", "greedy", "random", "random"), args.cit_mc_games, workers,
+                               mc_cit))
+    improved: list[dict] = []
+    if args.carc_games > 0:
+        records = run("Carcassonne", ("greedy", "random"), args.carc_games, workers, mc_carc)
+        improved += records
+        rows += table_rows("Carcassonne 2p, greedy vs random", records)
+    if args.carc_mc_games > 0:
+        records = run("Carcassonne", ("montecarlo", "greedy"), args.carc_mc_games, workers, mc_carc)
+        improved += records
+        rows += table_rows(f"Carcassonne 2p, MC({args.carc_playouts}, depth {args.carc_depth}, {args.carc_rollout}) "
+                           "vs greedy", records)
+    if args.carc_seeds > 0:
+        for players in (2, 3, 4):
+            before = run("Carcassonne", ("builder",) * players, args.carc_seeds, workers, mc_carc)
+            after = run("Carcassonne", ("greedy",) * players, args.carc_seeds, workers, mc_carc)
+            improved += after
+            old, old_half = mean_interval([s for r in before for s in r["scores"]])
+            new, new_half = mean_interval([s for r in after for s in r["scores"]])
+            rows += _shown([(f"Carcassonne {players}p, all greedy: mean score", f"{old:.1f} -> {new:.1f}",
+                         f"before ± {old_half:.1f}, after ± {new_half:.1f}; seeds 0-{args.carc_seeds - 1}; "
+                         f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; towers placed before "
+                         f"{sum(r['towers'] for r in before)}, after {sum(r['towers'] for r in after)}; "
+                         f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
+    if improved:
+        walls = [r["walls"] for r in improved]
+        rows += _shown([("Carcassonne: how the games with greedy/MC players ended", f"{len(improved)} games",
+                         f"{_ends(ends(improved), every=True)}; ramparts standing in play (Porte included): mean "
+                         f"{sum(walls) / len(walls):.1f}, most {max(walls)} of 71; towers placed "
+                         f"{sum(r['towers'] for r in improved)} (in {sum(r['towers'] > 0 for r in improved)} games)")])
+    return rows
+
+
+END_CONDITIONS = ("dernier_rempart_posé", "dernière_tuile_posée", "bouts_proches")
+
+
+def _ends(counts: dict, every: bool = False) -> str:
+    names = list(END_CONDITIONS) if every else [k for k in END_CONDITIONS if k in counts]
+    names += [k for k in counts if k not in END_CONDITIONS]
+    return ", ".join(f"{k} {counts.get(k, 0)}" for k in names)
+
+
+def add_arguments(parser) -> None:
+    group = parser.add_argument_group("agents' strength (both games)")
+    group.add_argument("--cit-games", type=int, default=1000, help="Citadelles games of each greedy-vs-random table")
+    group.add_argument("--cit-mc-games", type=int, default=24, help="Citadelles games with a Monte-Carlo seat")
+    group.add_argument("--carc-games", type=int, default=8, help="Carcassonne games, greedy vs random")
+    group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
+    group.add_argument("--carc-seeds", type=int, default=2,
+                       help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
+    group.add_argument("--carc-playouts", type=int, default=8)
+    group.add_argument("--carc-depth", type=int, default=6)
+    group.add_argument("--carc-candidates", type=int, default=6)
+    group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="random")
+    group.add_argument("--skip-strength", action="store_true")

@@ -1,0 +1,119 @@
+"""The greedy player values where a move leads (checker/runtime/outlook.py): the scores the game would give if it
+ended right after the move, by the spec's own ending (the flow's statements after its last loop).
+
+On Carcassonne's first decision — where the first player puts a follower on the first tile, or not — nothing
+scores at once, so the first greedy builder sees no difference; the ending closes the wall round the tile and
+counts the follower: a residential area is worth 2 points a market it touches, a road or a market the wall
+closes 1.  The test could fail: before the outlook, every option was worth the same."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from checker.front import ast
+from checker.front.configurations import select
+from checker.runtime.agents import GreedyAgent, option_values
+from checker.runtime.engine import Engine
+from checker.runtime.outlook import COUNTS, ending, outlook, outlook_after
+from checker.runtime.replay import state_digest
+from conftest import checked_once
+
+
+class _Stop(Exception):
+    pass
+
+
+def _first_choice(seed: int):
+    """Carcassonne at 2 players, stopped at its first decision with several options."""
+    result = checked_once(("spec/carcassonne",))
+    engine = Engine(result.typed)
+    engine.recording = False
+    program = result.program
+    selection = select(program, next(iter(program.configurations.values())), 2)
+    seen = {}
+
+    class Probe:
+        def choose(self, decision):
+            seen["decision"] = decision
+            raise _Stop()
+
+    with pytest.raises(_Stop):
+        engine.play(selection.cards, 2, seed, [Probe(), Probe()])
+    return engine, seen["decision"]
+
+
+def test_the_ending_is_the_flows_statements_after_its_last_loop():
+    engine, _ = _first_choice(0)
+    procedure = engine.program.procedures[engine.flow]
+    tail = procedure.body[-1]
+    assert isinstance(procedure.body[-2], ast.Repeat) and isinstance(tail, ast.CallProc) and tail.name == "fin_du_jeu"
+    assert ending(engine) is not None and ending(engine) is ending(engine), "compiled once"
+    # no statement after the last loop, or one that reads a local name bound before it: no ending
+    loop, local = procedure.body[-2], procedure.body[-3]
+    for body in ((local, loop), (local, loop, ast.CallProc("tour", (ast.Name(local.name, tail.span),), tail.span))):
+        flow = SimpleNamespace(params=(), body=body)
+        stub = SimpleNamespace(flow="f", program=SimpleNamespace(procedures={"f": flow}))
+        assert isinstance(local, ast.Let) and ending(stub) is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_greedy_player_takes_the_follower_the_ending_counts_most(seed):
+    engine, decision = _first_choice(seed)
+    player = decision.player
+    actions = [i for i, o in enumerate(decision.options) if o[0] == "action"]
+    assert actions and any(o[0] == "finish" for o in decision.options), "placing a follower, or not"
+    # right away nothing changes: the first builder sees no gain in any option
+    now = engine.quantity(engine.score, (player,))
+    assert all(engine.lookahead(player, decision.options[i]) == now for i in actions)
+    before = state_digest(engine.st), list(engine.choices), engine.decisions, engine.work
+    COUNTS.clear()
+    values = option_values(decision)
+    # one outlook for the position, one per action; each runs the ending once; nothing is left changed
+    assert COUNTS == {"outlooks": 1 + len(actions), "endings": 1 + len(actions)}
+    assert (state_digest(engine.st), list(engine.choices), engine.decisions, engine.work) == before
+    base = values[next(i for i, o in enumerate(decision.options) if o[0] == "finish")]
+    assert base == 0 and max(values) > base, values
+    # a follower's worth is what the ending gives it, and the greedy player takes the best
+    for i in actions:
+        after = outlook_after(engine, player, decision.options[i])
+        assert values[i] == after[player] - after[1 - player]
+    picks = {GreedyAgent(s).choose(decision) for s in range(8)}
+    assert picks and all(values[i] == max(values) for i in picks)
+    assert outlook(engine) == {0: 0, 1: 0}
+
+
+def test_a_residential_area_is_worth_two_points_a_market():
+    """Seed 1's first tile: a market (closed by the wall at the end: 1 tile x 1 kind of goods) and a residential
+    area touching it (2 points a market); not placing is worth nothing."""
+    engine, decision = _first_choice(1)
+    assert [o[0] for o in decision.options] == ["action", "action", "finish"]
+    assert [label.rsplit("/ ", 1)[-1] for label in decision.labels()] == ["marché))", "quartier))",
+                                                                          "Ne pas placer de Bonhomme"]
+    assert option_values(decision) == [1, 2, 0]
+    assert {GreedyAgent(s).choose(decision) for s in range(8)} == {1}
+
+
+def test_the_first_builder_is_kept_and_does_not_look_at_the_ending():
+    engine, decision = _first_choice(0)
+    COUNTS.clear()
+    rng = random.Random(5)
+    assert GreedyAgent(5, ending=False).choose(decision) == rng.randrange(len(decision.options))
+    assert not COUNTS
+
+
+def test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options():
+    """Seed 1's first decision has 3 options worth [1, 2, 0]: with 2 candidates, the two best are played out, best
+    first; cut off at once, each playout is judged by the outlook (both lead), so the tie goes to the greedy's
+    choice."""
+    from checker.runtime.montecarlo import MonteCarloAgent
+    engine, decision = _first_choice(1)
+    agent = MonteCarloAgent(0, playouts=2, depth=0, rollout="random", candidates=2)
+    assert agent._ranked(decision, 3) == [1, 0]
+    COUNTS.clear()
+    assert agent.choose(decision) == 1 and agent.played == 2
+    assert COUNTS["outlooks"] == 3 + 2, "the ranking (the position, its 2 actions), then one per cut-off playout"
+    with pytest.raises(ValueError):
+        MonteCarloAgent(0, rollout="clever")
