@@ -188,7 +188,7 @@ def _started(result, players: int, seed: int) -> Engine:
     return e
 
 
-@pytest.mark.parametrize("players,seed,budget", [(2, 1, 0), (2, 3, 2), (3, 5, 4), (2, 7, 5)])
+@pytest.mark.parametrize("players,seed,budget", [(2, 1, 0), (2, 3, 2), (3, 5, 4), (2, 7, 4)])
 def test_a_whole_game_of_the_market_over_k_decisions(players, seed, budget):
     """The flow from the set-up — a shuffle, a `repeat … until` of rounds, an `offer` per player in each — over
     K decisions: the encoding reaches the interpreter's state, at decision K + 1 or at the game's end."""

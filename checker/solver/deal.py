@@ -26,7 +26,8 @@ import random
 
 import z3
 
-from checker.solver.encode import AND, ITE, as_bool, is_const
+from checker.solver.encode import AND, ITE, OR, as_bool, is_const
+from checker.solver.factory import SolverSettings, make_solver
 
 __all__ = ["Deal", "Pile"]
 
@@ -47,8 +48,9 @@ class Pile:
 class Deal:
     """The piles' orders and the random source of one search; ``lost`` says where each stopped being followed."""
 
-    def __init__(self, enc):
+    def __init__(self, enc, feasible=None):
         self.enc = enc
+        self.feasible = feasible        # can a condition hold (with the search's constraints)? see _may_leave
         E = enc.E
         self.rng: random.Random | None = random.Random()
         self.rng.setstate(E.st.rng.getstate())
@@ -61,11 +63,23 @@ class Deal:
             else:
                 self.piles[(name, None)] = Pile(zone)
         self.lost: list[tuple] = []
+        self.why: dict[tuple, tuple] = {}      # pile -> (span, why) its order stopped being known
 
     def _lose(self, key, span, why: str) -> None:
+        """The order of pile ``key`` is not known from here (said in :attr:`lost` when a draw or a shuffle
+        needs it: :meth:`unknown`)."""
         if self.piles.get(key) is not None:
-            self.lost.append((span, f"the order of {self._name(key)} is not followed from here: {why}"))
+            self.why[key] = (span, why)
         self.piles[key] = None
+
+    def unknown(self, name: str, index, span, what: str) -> None:
+        """A draw or a shuffle of a pile whose order is not known: said in :attr:`lost`."""
+        key = (name, index)
+        since = self.why.get(key)
+        text = f"{what} ({self._name(key) if index is None or is_const(index) else name}: its order is not known"
+        if since is not None:
+            text += f" since {since[0]}, where {since[1]}"
+        self.lost.append((span, text + ")"))
 
     def _lose_rng(self, span, why: str) -> None:
         if self.rng is not None:
@@ -125,8 +139,8 @@ class Deal:
                 self._lose(key, span, "a card may be put on top of it on some paths only")
 
     def _may_leave(self, key, pile, card, possible, guard) -> bool:
-        """Can ``card`` be in the pile when it moves (``guard``)?  Asked of Z3 without the search's constraints
-        (more paths than there are: a yes may be wrong, never a no)."""
+        """Can ``card`` be in the pile when it moves (``guard``)?  Asked of Z3 (with the search's constraints
+        when ``feasible`` is given, else without: more paths than there are, a yes may be wrong, never a no)."""
         enc = self.enc
         tests = []
         for c in possible:
@@ -141,8 +155,9 @@ class Deal:
             tests.append(test)
         if not tests:
             return False
-        solver = z3.Solver()
-        solver.set("timeout", 2000)
+        if self.feasible is not None:
+            return self.feasible(OR(*tests))
+        solver = make_solver(SolverSettings(timeout_ms=2000, rlimit=2_000_000))
         solver.add(z3.Or([as_bool(x) for x in tests]))
         return solver.check() != z3.unsat
 
@@ -188,6 +203,7 @@ class Deal:
             return
         if self.rng is None:
             self._lose(key, span, "shuffled after the random source stopped being followed")
+            self.unknown(name, index, span, "a shuffle is not followed")
             return
         self.rng.shuffle(pile.cards)
 

@@ -41,6 +41,7 @@ from checker.front import ast
 from checker.front.types import KindT
 from checker.solver.deal import Deal
 from checker.solver.encode import AND, EQ, NOT, OR, Unsupported, as_bool, is_const
+from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.transition import _STMT, ABORT, END_TURN, Choice, Transition
 
 __all__ = ["Unrolled", "Asked", "MAX_LOOPS"]
@@ -96,7 +97,7 @@ class Unrolled(Transition):
     def __init__(self, enc, budget: int, max_loops: int = MAX_LOOPS, follow_deal: bool = True, **kw):
         super().__init__(enc, **kw)
         # from a concrete state, the piles' order and the random source (checker.solver.deal)
-        self.deal = Deal(enc) if follow_deal and self.store.concrete else None
+        self.deal = Deal(enc, self.feasible) if follow_deal and self.store.concrete else None
         self._drawing = False
         self.budget = budget
         self.max_loops = max_loops
@@ -105,6 +106,7 @@ class Unrolled(Transition):
         self.asked: list[Asked] = []
         self.beyond: list[tuple] = []       # (when, span): a path stopped at decision budget + 1
         self.condition = None               # with it (an expression), ``hits`` are where it holds
+        self.condition_env: dict = {}       # the names it reads besides the state's
         self.hits: list[tuple] = []         # (when, decisions asked before, span), at each decision point
         self.choices = _Decisions(self)
         self.offers = 0
@@ -126,8 +128,7 @@ class Unrolled(Transition):
         if is_const(cond):
             return bool(cond)
         if self._solver is None:
-            self._solver = z3.Solver()
-            self._solver.set("timeout", 10_000)
+            self._solver = make_solver(SolverSettings(incremental=True))
         while self._told < len(self.constraints):
             self._solver.add(self.constraints[self._told])
             self._told += 1
@@ -175,7 +176,7 @@ class Unrolled(Transition):
         if self.condition is None or (is_const(guard) and not guard):
             return
         self.forget()
-        holds = self.expr(self.condition, {})
+        holds = self.expr(self.condition, dict(self.condition_env))
         self.checked_partial(guard)
         when = AND(guard, holds)
         if not (is_const(when) and not when):
@@ -399,7 +400,8 @@ def _draw(t: Unrolled, s: ast.Draw, env, guard):
         index = enc.physical(index, s.span)
     cards = t.deal.draw(src.name, index, t.expr(s.count, env), guard, s.span)
     if cards is None:
-        t.deal.lost.append((s.span, f"a draw from {src.name} takes any of its cards (its order is not known here)"))
+        if not (is_const(guard) and not guard):
+            t.deal.unknown(src.name, index, s.span, "a draw takes any of the pile's cards")
         return _STMT[ast.Draw](t, s, env, guard)
     target = s.dest.target
     where = None if target.index is None else t.expr(target.index, env)
