@@ -13,6 +13,7 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from checker.front import ast
 from checker.front.check import check_paths
 from checker.front.configurations import select
 from checker.runtime import Engine
@@ -28,32 +29,41 @@ class _Budget(Exception):
 
 
 class _Agent:
-    def __init__(self, rng: random.Random, log: list, budget: int):
-        self.rng, self.log, self.budget = rng, log, budget
+    def __init__(self, rng: random.Random, log: list):
+        self.rng, self.log = rng, log
 
     def choose(self, decision) -> int:
-        if len(self.log) >= self.budget:
-            raise _Budget()
         k = self.rng.randrange(len(decision.options) + (1 if decision.optional else 0))
         self.log.append(decision.options[k] if k < len(decision.options) else _NOTHING)
         return k
 
 
 def run_interpreter(e: Engine, proc: str, args: tuple, budget: int, seed: int):
-    """Call ``proc`` on the engine's state with seeded random answers, at most ``budget`` of them; the state
-    after, the answers, whether decision ``budget + 1`` was reached; the engine's state is put back."""
+    """Call ``proc`` on the engine's state with seeded random answers, over at most ``budget`` decision points;
+    the state after, the answers, whether decision point ``budget + 1`` was reached; the state is put back."""
     st_ = e.st
     snap = st_.snapshot()
     log: list = []
     rng = random.Random(seed)
     saved = e.agents
-    e.agents = [_Agent(rng, log, budget) for _ in range(st_.n)]
+    e.agents = [_Agent(rng, log) for _ in range(st_.n)]
+    points = [0]
+
+    def observe(decision):
+        """Decision points as the search counts them: an offer's every question, any other when asked."""
+        if isinstance(decision.site, ast.Offer) or len(decision.options) > 1 or decision.optional:
+            points[0] += 1
+            if points[0] > budget:
+                raise _Budget()
+    e.observer = observe
     e.invalidate()
     stopped = False
     try:
         e.call(proc, args)
     except _Budget:
         stopped = True
+    finally:
+        e.observer = None
     after = (dict(st_.where), {k: (dict(v) if isinstance(v, dict) else v) for k, v in st_.vars.items()},
              dict(st_.uses), st_.turn, st_.round)
     e.agents = saved
@@ -100,9 +110,11 @@ def pin(t: Unrolled, log: list):
         m = s.model()
         if not _true(m, a.asked):
             continue
+        c = a.choice
+        if c.kind == "offer" and sum(1 for g, _ in c.options if _true(m, g)) == 1:
+            continue                # a single option: taken without asking the agent
         assert answers, "the encoding asks a decision the interpreter did not"
         answer = answers.pop(0)
-        c = a.choice
         if c.kind == "offer":
             matches = [i for i, (g, o) in enumerate(c.options) if _true(m, g) and _same_option(m, enc, o, answer)]
             assert len(matches) == 1, (answer, matches)

@@ -70,17 +70,22 @@ def _int(m, term) -> int:
 
 
 def _answers(t: Unrolled, m, n: int) -> list[tuple]:
-    """The decisions asked on the model's path, the first ``n``: (choice, the interpreter's answer)."""
+    """The decisions asked on the model's path within its first ``n`` decision points (an offer with a single
+    option is one, which the interpreter does not ask): (choice, the interpreter's answer)."""
     enc = t.enc
     out: list = []
     subsets: dict[int, int] = {}
+    points = 0
     for a in t.asked:
-        if len(out) >= n:
+        if points >= n:
             break
         if not _true(m, a.asked):
             continue
+        points += 1
         c = a.choice
         if c.kind == "offer":
+            if sum(1 for g, _ in c.options if _true(m, g)) == 1:
+                continue            # a single option: the interpreter takes it without asking
             option = c.options[_int(m, c.value)][1]
             if option[0] == "action":
                 types = enc.param_types[option[1]]
@@ -223,7 +228,7 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
             outcome.confirmed, outcome.replay_note, outcome.log = _replay(
                 result, selection, config, players, seed, test_of, outcome.answers, spec)
             if outcome.log is not None:
-                asked = [e for e in outcome.log["events"] if e["kind"] == "decision"][:n]
+                asked = [e for e in outcome.log["events"] if e["kind"] == "decision"][:len(outcome.answers)]
                 outcome.shown = [(e["player"], e["prompt"], e["options"][e["chosen"]] if e["chosen"] < len(
                     e["options"]) else "rien") for e in asked]
             return done(outcome)

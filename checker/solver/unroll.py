@@ -18,10 +18,11 @@ does not: the flow of a game from one procedure call over several decision point
   encoding follows of them is what they decide — a power limited to once per turn (round) is usable again —
   so the cells "used in this turn" (round) of every power and player become false.
 
-Every decision a player is *asked* — a ``choose`` with two options or more (or optional), each pick of a
-``choose … subset`` the interpreter asks, a reaction's yes/no, an offer with two options or more — counts,
-as :meth:`~checker.runtime.engine.Engine.decide` counts them (a forced one, with a single option, is not asked
-and not counted; a random choice or a draw is not a decision).  :attr:`Unrolled.count` is the number of
+Every decision point counts toward the budget: each ``choose`` a player is asked (two options or more, or
+optional), each pick of a ``choose … subset`` the interpreter asks, a reaction's yes/no, and every question of
+an offer that has an option — even a single one, which the interpreter takes without asking its agent, so that
+a path past the budget ends at the offer without listing its options (a random choice or a draw is not a
+decision).  :attr:`Unrolled.count` is the number of
 decisions asked on the path so far (a term); the decision that would be number ``budget + 1`` cuts its path
 there, so the state after a cut path is the state at that decision point, before it is asked.
 :attr:`Unrolled.asked` lists every decision in the order the interpreter asks them on any one path.
@@ -143,7 +144,9 @@ class Unrolled(Transition):
         if c.kind == "subset":
             self._subset(c)
             return
-        if c.kind == "offer" or c.optional is None:
+        if c.kind == "offer":
+            asked = c.reached           # an offer with any option is a decision point, even with a single one
+        elif c.optional is None:
             asked = AND(c.reached, _at_least([g for g, _ in c.options], 2))
         else:
             asked = c.reached          # an optional choice is always asked (nothing is an answer)
@@ -324,6 +327,16 @@ def _power_options(t: Unrolled, item: ast.OfferPowers, player, env, out: list):
     return pending
 
 
+def _always_an_option(t: Unrolled, s: ast.Offer) -> bool:
+    """Does the offer always list an option: a `finish` without condition, and no mandatory power that could
+    hold it back?"""
+    if not any(isinstance(i, ast.OfferFinish) and i.when is None for i in s.items):
+        return False
+    if any(isinstance(i, ast.OfferPowers) for i in s.items):
+        return not any(pw.mandatory for powers in t.E.free_powers.values() for pw in powers)
+    return True
+
+
 def _offer(t: Unrolled, s: ast.Offer, env, guard):
     """The offer's loop, unrolled (see the module's docstring)."""
     player = t.expr(s.player, env)
@@ -335,6 +348,15 @@ def _offer(t: Unrolled, s: ast.Offer, env, guard):
         t.count = t.named(t.count, "décisions")
         here = t.named(AND(going, t.running), "offre")
         if not t.feasible(here):
+            return
+        if t.least >= t.budget or (not is_const(t.count) and not t.feasible(AND(here, t.count < t.budget))):
+            # decision point budget + 1 on every path here: they end here (the condition is asked here)
+            t.check(here, s.span)
+            if _always_an_option(t, s):
+                t.stop(here, s.span)
+            else:
+                t.cut(here, s.span, f"an offer after the {t.budget} decision points searched, which may have no "
+                                    f"option (the interpreter then goes on without a decision)")
             return
         t.enc.spent = 0                         # the limit of one encoding applies to each decision point
         options: list = []
@@ -352,14 +374,6 @@ def _offer(t: Unrolled, s: ast.Offer, env, guard):
         some = OR(*(g for g, _ in options))
         going = AND(here, some)               # no option: the offer ends
         if is_const(going) and not going:
-            return
-        if t.least >= t.budget or (not is_const(t.count) and not t.feasible(AND(going, t.count < t.budget))):
-            # every path here has asked its decisions: one that must move (more than one option, or a move
-            # other than finishing) stops here; the others finish the offer without being asked
-            moves = OR(*(g for g, o in options if o[0] != "finish"))
-            finishes = OR(*(g for g, o in options if o[0] == "finish"))
-            t.check(AND(going, OR(moves, _at_least([g for g, _ in options], 2))), s.span)
-            t.stop(AND(going, OR(moves, NOT(finishes))), s.span)
             return
         pick = z3.Int(t.fresh_name(f"que faire ? ({t.offers}.{turn + 1})"))
         picked = [AND(g, pick == i) for i, (g, _) in enumerate(options)]
