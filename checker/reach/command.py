@@ -127,8 +127,12 @@ def reach_command(args) -> int:
     outcome = reach(result, selection, config, args.players, args.seed, (condition, seats), test, args.within,
                     spec, max_loops=args.loops or MAX_LOOPS)
     if outcome.log is not None and args.log:
-        from checker.base.output import write_json
-        write_json(args.log, outcome.log)
+        from checker.base.output import OutputError, write_json
+        try:
+            write_json(args.log, outcome.log, args.force)
+        except OutputError as exc:
+            print(f"rulebook reach: {exc}", file=sys.stderr)
+            return 2
     code = {"reached": 0, "proved": 1, "undecided": 4}[outcome.status]
     if outcome.status == "reached" and not outcome.confirmed:
         code = 4
