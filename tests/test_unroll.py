@@ -146,7 +146,7 @@ def compare(e: Engine, proc: str, args: tuple, budget: int, seed: int) -> Unroll
     t.procedure(proc, args)
     m = pin(t, log)
     assert not [f for f in t.failures if _true(m, f.when)], "the encoding fails where the interpreter did not"
-    assert not [c for c in t.cuts if _true(m, c[0])], "the encoding stopped following the path"
+    assert not [c for c in t.cuts if _true(m, c[0])], [(str(c[1]), c[2]) for c in t.cuts if _true(m, c[0])]
     assert any(_true(m, g) for g, _ in t.beyond) == stopped, (stopped, len(log))
     store = t.store
     for key, term in store.writes.items():
@@ -227,3 +227,39 @@ def test_a_repeat_beyond_its_unrolling_is_cut_not_followed():
     s = z3.Solver()
     s.add(*t.constraints, z3.Or([c[0] for c in t.cuts]))
     assert s.check() == z3.sat            # e.g. both players pass: another round is due
+
+
+class _Stop(Exception):
+    pass
+
+
+def _turn_state(config: str, players: int, seed: int) -> Engine:
+    """A 4th-edition game (seeded, random agents) stopped at the first « que faire ? » of its second round."""
+    from checker.runtime import RandomAgent
+    from conftest import bundled
+    program = bundled().program
+    e = Engine(bundled().typed)
+    e.recording = False
+    selection = select(program, program.configurations[config], players)
+
+    def observe(decision):
+        if decision.prompt == "que faire ?" and e.st.round >= 2:
+            raise _Stop()
+    e.observer = observe
+    try:
+        e.play(selection.cards, players, seed, [RandomAgent(seed * 10 + k) for k in range(players)])
+    except _Stop:
+        pass
+    e.observer = None
+    return e
+
+
+@pytest.mark.parametrize("config,players,seed,budget", [("Première partie", 4, 1, 2), ("Violente", 5, 3, 2)])
+def test_a_players_turn_in_the_fourth_edition_over_k_decisions(config, players, seed, budget):
+    """« Tour d'un joueur » called again from a state of a game: the reveal and its reactions, the resources (a
+    choice; two cards drawn from the top of the known pile, one kept), then the offer's moves — the encoding
+    reaches the interpreter's state at decision point K + 1."""
+    e = _turn_state(config, players, seed)
+    p, c = e.st.vars["joueur_actif"], e.st.vars["personnage_actif"]
+    for answers in range(2):
+        compare(e, e.turn_proc, (p, c), budget, seed * 7 + answers)

@@ -328,13 +328,9 @@ def _power_options(t: Unrolled, item: ast.OfferPowers, player, env, out: list):
 
 
 def _always_an_option(t: Unrolled, s: ast.Offer) -> bool:
-    """Does the offer always list an option: a `finish` without condition, and no mandatory power that could
-    hold it back?"""
-    if not any(isinstance(i, ast.OfferFinish) and i.when is None for i in s.items):
-        return False
-    if any(isinstance(i, ast.OfferPowers) for i in s.items):
-        return not any(pw.mandatory for powers in t.E.free_powers.values() for pw in powers)
-    return True
+    """Does the offer always list an option?  It does with a `finish` without condition: only a mandatory power
+    still usable holds it back, and that power is then an option."""
+    return any(isinstance(i, ast.OfferFinish) and i.when is None for i in s.items)
 
 
 def _offer(t: Unrolled, s: ast.Offer, env, guard):
