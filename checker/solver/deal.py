@@ -103,9 +103,11 @@ class Deal:
         return self.piles[key]
 
     # ------------------------------------------------------------ what the statements do to them
-    def moved(self, card, zone: str, where, position: str, guard, span, leaves: bool = True) -> None:
+    def moved(self, card, zone: str, where, position: str, guard, span, leaves: bool = True,
+              source: tuple | None = None) -> None:
         """``card`` goes to ``zone[where]`` (at its top or bottom) when ``guard`` holds (``leaves``: from
-        wherever it is; False when a draw takes it from the top of a pile, which :meth:`draw` follows)."""
+        wherever it is; False when a draw takes it from the top of a pile, which :meth:`draw` follows;
+        ``source``: the zone (name, index) it is known to be in when it moves)."""
         enc = self.enc
         if is_const(guard) and not guard:
             return
@@ -115,6 +117,9 @@ class Deal:
             for key, pile in list(self.piles.items()):
                 if pile is None or not any(c in pile.cards for c in possible):
                     continue
+                if source is not None and (source[0] != key[0] or source[1] is not None and is_const(source[1])
+                                           and source[1] != key[1]):
+                    continue            # it is in another zone when it moves: not in this pile
                 if certain and is_const(pile.taken):
                     pile.cards.remove(card)
                 elif self._may_leave(key, pile, card, possible, guard):

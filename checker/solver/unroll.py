@@ -100,6 +100,7 @@ class Unrolled(Transition):
         # from a concrete state, the piles' order and the random source (checker.solver.deal)
         self.deal = Deal(enc, self.feasible) if follow_deal and self.store.concrete else None
         self._drawing = False
+        self._source = None                 # while a `move` of a zone's cards runs: that zone (name, index)
         self.budget = budget
         self.max_loops = max_loops
         self.count = 0
@@ -212,6 +213,8 @@ class Unrolled(Transition):
         if self.deal is not None:
             if isinstance(s, ast.Draw):
                 return _draw
+            if isinstance(s, ast.Move):
+                return _move
             if isinstance(s, ast.Shuffle):
                 return _shuffle
             if isinstance(s, ast.Choose) and s.options.random:
@@ -223,7 +226,7 @@ class Unrolled(Transition):
     def move(self, card, dest: ast.Place, where, guard, span) -> None:
         if self.deal is not None:
             self.deal.moved(card, dest.target.name, where, "bottom" if dest.position == "bottom" else "top",
-                            AND(guard, self.running), span, leaves=not self._drawing)
+                            AND(guard, self.running), span, leaves=not self._drawing, source=self._source)
         super().move(card, dest, where, guard, span)
 
     def procedure(self, name: str, args: tuple, guard=True, span=None) -> None:
@@ -466,3 +469,22 @@ def _random_subset(t: Unrolled, s, env, guard):
     if not (is_const(guard) and not guard):
         t.deal._lose_rng(s.span, "a random subset is not followed")
     return _STMT[ast.ChooseSubset](t, s, env, guard)
+
+
+def _move(t: Unrolled, s: ast.Move, env, guard):
+    """`move`: when it moves the cards of a zone, each is in that zone when it moves (a card is in one zone),
+    so it leaves no other pile — what the deal needs to know (checker.solver.deal)."""
+    what = s.what
+    source = None
+    if isinstance(what, ast.Name) and what.id in t.p.zones:
+        source = (what.id, None)
+    elif isinstance(what, ast.Index) and isinstance(what.obj, ast.Name) and what.obj.id in t.p.zones:
+        index = t.expr(what.index, env)
+        if isinstance(t.enc.zone_index_types[what.obj.id], KindT):
+            index = t.enc.physical(index, s.span)
+        source = (what.obj.id, index)
+    t._source = source
+    try:
+        return _STMT[ast.Move](t, s, env, guard)
+    finally:
+        t._source = None
