@@ -231,6 +231,8 @@ class Unrolled(Transition):
 
     def procedure(self, name: str, args: tuple, guard=True, span=None) -> None:
         E = self.E
+        if name in (E.turn_proc, E.round_proc) and not self.feasible(AND(guard, self.running)):
+            return              # no path within the budget starts this turn (round): nothing to encode
         if name in (E.turn_proc, E.round_proc):
             self._new_scope("turn" if name == E.turn_proc else "round", AND(guard, self.running))
         decl = self.p.procedures[name]
