@@ -64,10 +64,11 @@ FEATURES = ("checker.front.command",       # check, configs
             "checker.lsp.command",         # lsp
             "checker.diff.command",        # diff
             "checker.scenario.command",    # eval, score, apply
+            "checker.reach.command",       # reach
             "checker.examples.command")    # test
 
 # the commands that ask Z3: a broken Z3 installation is said once, before any of them runs
-_SOLVER_COMMANDS = ("legal", "moves", "conflicts", "diff", "apply")
+_SOLVER_COMMANDS = ("legal", "moves", "conflicts", "diff", "apply", "reach")
 
 
 def _common() -> argparse.ArgumentParser:

@@ -230,9 +230,7 @@ class Transition:
         env = dict(env)
         stmts = [s for s in stmts if not isinstance(s, (ast.CiteStmt, ast.DecisionStmt))]
         for i, s in enumerate(stmts):
-            fn = _STMT.get(type(s))
-            if fn is None and isinstance(s, ast.Offer) and self.cut_at_offers:
-                fn = _cut
+            fn = self.encoder_of(s)
             if fn is None:
                 raise Unsupported(f"the effect of `{type(s).__name__}` is not encoded for Z3", s.span)
             here = AND(guard, self.running)
@@ -248,6 +246,14 @@ class Transition:
             if rest is not None:          # `choose … optionally`: the rest of the block runs when something is chosen
                 return self.run(stmts[i + 1:], env, AND(guard, rest))
         return env
+
+    def encoder_of(self, s):
+        """The function that encodes statement ``s`` (None: not encoded); :mod:`checker.solver.unroll` adds
+        the forms that a bounded unrolling encodes (`repeat`, `offer`)."""
+        fn = _STMT.get(type(s))
+        if fn is None and isinstance(s, ast.Offer) and self.cut_at_offers:
+            fn = _cut
+        return fn
 
     def expr(self, e, env):
         return self.enc.expr(e, env)

@@ -1,0 +1,191 @@
+"""`rulebook reach SPEC [MORE…] CONDITION --within K`: can a game reach CONDITION within K decisions?
+
+CONDITION is an expression of the spec's language (a Bool), read on the game's state; ``Joueur 2`` names a
+seat.  The search is :func:`checker.reach.search.reach`: exit 0 when it is reached (the shortest sequence of
+decisions, replayed by the interpreter and written with ``--log`` as a game log `rulebook replay` reads), 1 when
+it is proved that no sequence of at most K decisions reaches it, 4 when undecided (the reason and the place),
+2 for bad input.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from checker.base import terminal
+from checker.base.diagnostics import Reporter, render_human
+from checker.base.source import SourceFile, SourceMap
+
+__all__ = ["add_parsers", "reach_command"]
+
+_PREFIX = "quantity __condition__(): Bool =\n"
+_PLAYER = re.compile(r'"(?:[^"\\]|\\.)*"|\bJoueur (\d+)\b')
+
+
+def _players_named(text: str, count: int) -> tuple[str, dict[str, int]]:
+    """``Joueur 2`` (outside strings) becomes the name ``Joueur_2``, bound to seat 1."""
+    seats: dict[str, int] = {}
+
+    def name(m):
+        if m.group(1) is None:
+            return m.group(0)
+        seat = int(m.group(1))
+        if 1 <= seat <= count:
+            seats[f"Joueur_{seat}"] = seat - 1
+            return f"Joueur_{seat}"
+        return m.group(0)
+    return _PLAYER.sub(name, text), seats
+
+
+def _condition(result, engine, text: str, players: int):
+    """(typed expression, the interpreter's test of it, seats named) or (None, the diagnostics)."""
+    from checker.front import ast
+    from checker.front.lower import lower_trees
+    from checker.front.parse import parse_file
+    from checker.front.typecheck import Checker, Env
+    from checker.front.types import BOOL, PLAYER
+    from checker.runtime.codegen import Scope
+    source_text, seats = _players_named(text, players)
+    reporter = Reporter()
+    source = SourceFile("CONDITION", Path("CONDITION"), _PREFIX + source_text)
+    _, decls = lower_trees(source.name, parse_file(source, reporter), reporter)
+    if reporter.errors or len(decls) != 1 or not isinstance(decls[0], ast.QuantityDecl):
+        if not reporter.errors:
+            return None, "CONDITION must be one expression"
+        return None, _render(reporter, text)
+    expr = decls[0].default
+    checker = Checker(result.program, reporter)
+    ty = checker.expr(expr, Env({name: PLAYER for name in seats}))
+    if reporter.errors:
+        return None, _render(reporter, text)
+    if ty != BOOL:
+        return None, f"CONDITION must be true or false (a Bool), not a value of type {ty}"
+    engine.typed.types.update(checker.typed.types)
+
+    def test_in(e):
+        """The interpreter's test of the condition on ``e``'s state (compiled for that engine)."""
+        function = e.compiler.gen.env_function(expr, Scope({n: f"env[{n!r}]" for n in seats}))
+        return lambda: (e.invalidate(), function(dict(seats)))[1]
+    return (expr, seats, test_in), None
+
+
+def _render(reporter: Reporter, text: str) -> str:
+    sources = SourceMap()
+    sources.add(SourceFile("CONDITION", Path("CONDITION"), _PREFIX + text))
+    return "\n".join(render_human(d, sources) for d in reporter.sorted())
+
+
+def add_parsers(new_command) -> dict:
+    from checker.base.terminal import completes, spec_arguments
+    reach = new_command("reach", help="can the game reach a condition within K decisions? (bounded model checking)",
+                        description="Set the game up (configuration, players, seed), unroll its flow over at most K "
+                                    "decisions in Z3, and search for the shortest sequence of decisions after which "
+                                    "CONDITION (an expression of the spec's language, e.g. 'count(d in cité[Joueur "
+                                    "1]) >= 2') holds; replay it in the interpreter.  Exit codes: 0 reached, 1 proved "
+                                    "unreachable within K decisions, 2 bad input, 4 undecided.")
+    spec_arguments(reach)
+    reach.add_argument("condition", metavar="CONDITION", help="a Bool expression of the spec's language")
+    reach.add_argument("--within", "-k", type=int, required=True, metavar="K", help="the most decisions searched")
+    reach.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    reach.add_argument("--seed", "-s", type=int, default=0,
+                       help="the seed of the set-up and of every shuffle (the same as `rulebook play`)")
+    reach.add_argument("--config", "-c", help="a named configuration (default: the spec's first for that many "
+                                              "players)")
+    reach.add_argument("--loops", type=int, default=None, metavar="N",
+                       help="how many times a `repeat` (a game's rounds) is unrolled (default 4)")
+    completes(reach.add_argument("--log", metavar="FILE", help="write the sequence found as a game log "
+                                                               "(`rulebook replay FILE` plays it)"), "file")
+    reach.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    reach.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
+    return {"reach": reach_command}
+
+
+def reach_command(args) -> int:
+    from checker.front.command import default_configuration, prepare_game
+    from checker.reach.search import MAX_LOOPS, reach
+    if args.within < 0:
+        print("rulebook reach: --within takes a number of decisions, 0 or more", file=sys.stderr)
+        return 2
+    if args.log and Path(args.log).exists() and not args.force:
+        print(f"rulebook reach: {args.log} exists (give --force to replace it)", file=sys.stderr)
+        return 2
+    paths = [args.spec, *args.more]
+    prepared = prepare_game("reach", paths, args.config, args.players)
+    if isinstance(prepared, int):
+        return prepared
+    result, selection = prepared
+    config = args.config or default_configuration(result, args.players)
+    from checker.runtime.engine import Engine
+    engine = Engine(result.typed)
+    compiled, problem = _condition(result, engine, args.condition, args.players)
+    if compiled is None:
+        print(f"rulebook reach: {problem}", file=sys.stderr)
+        return 2
+    condition, seats, test = compiled
+    spec = [str(p) for p in paths]
+    outcome = reach(result, selection, config, args.players, args.seed, (condition, seats), test, args.within,
+                    spec, max_loops=args.loops or MAX_LOOPS)
+    if outcome.log is not None and args.log:
+        from checker.base.output import OutputError, write_json
+        try:
+            write_json(args.log, outcome.log, args.force)
+        except OutputError as exc:
+            print(f"rulebook reach: {exc}", file=sys.stderr)
+            return 2
+    code = {"reached": 0, "proved": 1, "undecided": 4}[outcome.status]
+    if outcome.status == "reached" and not outcome.confirmed:
+        code = 4
+    if args.json:
+        terminal.emit_json({"command": "reach", "ok": code == 0, "exit_code": code, **_as_json(outcome)})
+        return code
+    _print(outcome, args)
+    return code
+
+
+def _as_json(o) -> dict:
+    shown = [{"player": f"Joueur {seat + 1}", "prompt": prompt, "answer": answer} for seat, prompt, answer in o.shown]
+    return {"status": o.status, "within": o.within, "decisions": shown or [_shown(a) for a in o.answers],
+            "confirmed": o.confirmed, "reason": o.reason or o.replay_note, "where": str(o.where) if o.where else None,
+            "assumptions": [f"{span}: {text}" if span else text for span, text in o.assumptions],
+            "cpu_seconds": round(o.seconds, 2), "z3_questions": o.questions}
+
+
+def _shown(answer) -> str:
+    kind = answer[0]
+    if kind == "action":
+        return f"{answer[1]}{tuple(answer[2])!r}"
+    if kind == "power":
+        return f"power {answer[1]} of card {answer[2]}"
+    if kind == "finish":
+        return f"finish « {answer[1]} »"
+    if kind == "nothing":
+        return "nothing"
+    return repr(answer[1])
+
+
+def _print(o, args) -> None:
+    if o.status == "reached":
+        verdict = "confirmed by the interpreter" if o.confirmed else f"NOT confirmed: {o.replay_note}"
+        print(f"reached after {len(o.answers)} decision(s) ({verdict}):")
+        if o.shown:
+            for i, (seat, prompt, answer) in enumerate(o.shown, 1):
+                print(f"  {i}. Joueur {seat + 1}, {prompt} {answer}")
+        else:
+            for i, (choice, answer) in enumerate(o.decisions, 1):
+                print(f"  {i}. {choice.var}: {_shown(answer)}")
+        if args.log:
+            print(f"the game log: {args.log} (rulebook replay {args.log})")
+    elif o.status == "proved":
+        print(f"proved: no sequence of at most {o.within} decisions reaches the condition")
+    else:
+        print(f"undecided: {o.reason}" + (f"\n  at {o.where}" if o.where else ""))
+    if o.assumptions:
+        print("the deal is the seed's except:")
+        for span, text in o.assumptions[:8]:
+            print(f"  {span}: {text}" if span else f"  {text}")
+        if len(o.assumptions) > 8:
+            print(f"  … and {len(o.assumptions) - 8} more")
+    else:
+        print(f"the deal: the seed's ({args.seed}), followed throughout")
+    print(f"CPU time: {o.seconds:.2f} s, {o.questions} Z3 questions while unrolling")

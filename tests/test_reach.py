@@ -1,0 +1,52 @@
+"""`rulebook reach`: bounded model checking of a game over K decisions (docs/reach.md), on the market fixture —
+a whole game is a few decisions there, so every outcome is cheap to show: reached (the shortest sequence,
+replayed by the interpreter and by `rulebook replay`), proved unreachable within K, undecided (a `repeat`
+unrolled fewer times than a path needs), and bad input."""
+
+from __future__ import annotations
+
+import json
+
+from checker.cli import main
+from conftest import ROOT
+
+MARKET = str(ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules")
+
+
+def _reach(capsys, *args):
+    code = main(["reach", MARKET, *args, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_reachable_condition_gives_the_shortest_sequence_and_a_log_that_replays(tmp_path, capsys):
+    """Two lots in the first player's basket: he buys two in his first turn (2 decisions, not fewer), the
+    interpreter confirms it, and the log written is a whole game that `rulebook replay` plays the same."""
+    log = tmp_path / "chemin.json"
+    code, out = _reach(capsys, "count(l in panier[Joueur 1]) >= 2", "--within", "3", "-n", "2", "-s", "1",
+                       "--log", str(log))
+    assert code == 0 and out["status"] == "reached" and out["confirmed"] is True
+    assert [d["player"] for d in out["decisions"]] == ["Joueur 1", "Joueur 1"]
+    assert all(d["answer"].startswith("acheter(Joueur 1, ") for d in out["decisions"])
+    assert out["assumptions"] == []           # the set-up's shuffle is the seed's, followed to the end
+    assert main(["replay", str(log)]) == 0
+    assert "replay ok" in capsys.readouterr().out
+
+
+def test_an_unreachable_condition_is_proved_within_k(capsys):
+    """Three lots cost more than the 5 coins a player gets: no sequence of at most 3 decisions buys them."""
+    code, out = _reach(capsys, "count(l in panier[Joueur 1]) == 3", "--within", "3", "-n", "2", "-s", "1")
+    assert code == 1 and out["status"] == "proved" and out["decisions"] == []
+
+
+def test_a_path_beyond_the_unrolled_rounds_is_undecided_not_proved(capsys):
+    """The second player's second lot: with the rounds unrolled once (--loops 1), the paths that go round again
+    are not followed — the answer is undecided, with the `repeat` as the place, never "proved"."""
+    code, out = _reach(capsys, "false", "--within", "6", "-n", "2", "-s", "1", "--loops", "1")
+    assert code == 4 and out["status"] == "undecided"
+    assert "repeat" in out["reason"] and "minimal_game.rules:54" in out["where"]
+
+
+def test_a_condition_that_is_not_a_bool_is_bad_input(capsys):
+    code = main(["reach", MARKET, "bourse[Joueur 1]", "--within", "2", "-n", "2"])
+    assert code == 2
+    assert "Bool" in capsys.readouterr().err
