@@ -156,6 +156,24 @@ extend kind Carte { active: marche }
     assert st.vars["bourse"][0] == 11
 
 
+def test_a_rule_without_when_of_a_card_that_is_not_active_does_not_apply(tmp_path):
+    """A card rule with no `when` of its own still holds only while its card is active: the card's
+    condition is the whole of the rule's `when` then."""
+    result = checked(tmp_path, CARDS.replace('card Carte "Pierre" { force: 0 }', """card Carte "Pierre" { force: 0
+  rule pierre_interdit { forbid acheter(p) } }"""), """overlay "États" on "Jeu"
+extend kind Carte { active: marche }
+""")
+    e, _ = started(result, ["Écu", "Miroir", "Pierre"], [[], []])
+    st, pierre = e.st, e.card("Pierre")
+    st.vars["bourse"].update({0: 5, 1: 0})
+    legal, forbidding, _, _ = e.legal("acheter", (0,))
+    assert not legal and forbidding == ["pierre_interdit"]
+    st.vars["retournée"][pierre] = True
+    e.invalidate()
+    assert e.allowed("acheter", (0,)), "the rule of a card turned over no longer forbids"
+    assert e.legal("acheter", (0,)) == (True, [], [], []), "nor is it named among the rules that apply"
+
+
 def test_a_card_imitating_another_has_its_powers_and_its_rules_about_this(tmp_path):
     result = checked(tmp_path, CARDS, """overlay "Copies" on "Jeu"
 extend kind Carte { imitates: copie }
