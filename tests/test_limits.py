@@ -158,6 +158,45 @@ def test_large_counts_that_are_bounded_by_the_cards_or_the_choice_play_through(t
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.parametrize("aggregate, counted", [
+    ("count(k in Couleur where k == a)", False),                # an enum's members
+    ("count(q in players where q != q)", False),                # the players
+    ("count(l in étal where l.prix > 0)", False),               # the cards of a zone
+    ("count(l in étal where l in étal)", False),                # … whose body looks for a card in a zone
+    ("count(k in Couleur where zéro() == 0)", True),            # a body that calls a quantity
+    ("count(k in Couleur where any(l in étal where l.prix > 0))", True),   # … or holds an aggregate
+    ("count(k in Couleur where tours_joués in (0..3))", True),  # … or a range
+    ("sum(x in 0..4: x)", True),                                # a range
+    ("count(k in Cent where k == m0)", False),                  # SMALL (100) elements at most
+    ("count(k in CentUn where k == n0)", True),                 # … not one more
+])
+def test_a_small_aggregate_with_a_simple_body_does_not_count_against_the_work_limit(monkeypatch, tmp_path,
+                                                                                    aggregate, counted):
+    """An aggregate over at most SMALL (100) elements (the players, an enum, the cards of a zone) whose body does
+    bounded work costs a bounded multiple of the loop around it: its elements are not counted against
+    MAX_WORK; any other aggregate's are.  With the limit lowered to 10,000, 4,100 loop iterations play
+    through, and counting the 3 to 101 elements of each of the 4,000 aggregates would pass the limit."""
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    added = ("enum Couleur { a, b, c, d, e }\nquantity zéro(): Int = 0\n"
+             f"enum Cent {{ {', '.join(f'm{i}' for i in range(100))} }}\n"
+             f"enum CentUn {{ {', '.join(f'n{i}' for i in range(101))} }}\n")
+    path = spec(tmp_path, "small_aggregates", added=added,
+                first=f"for x in 0..99 {{ for y in 0..39 {{ set tours_joués = {aggregate} }} }}")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    from checker.runtime.state import SpecRuntimeError
+    from checker.front.configurations import select
+    from checker.runtime import Engine, RandomAgent
+    selection = select(result.program, result.program.configurations["Standard"], 4)
+    engine = Engine(result.typed)
+    if counted:
+        with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
+            engine.play(selection.cards, 4, 0, [RandomAgent(i) for i in range(4)])
+    else:
+        played = engine.play(selection.cards, 4, 0, [RandomAgent(i) for i in range(4)])
+        assert played.decisions > 0     # played on past the loops, in this process (the mutation map sees it)
+
+
 # ---------------------------------------------------------------- `moves`, `legal`, `conflicts`
 
 def test_moves_stops_at_its_limit_and_says_so(tmp_path):
