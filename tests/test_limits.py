@@ -171,6 +171,7 @@ def test_large_counts_that_are_bounded_by_the_cards_or_the_choice_play_through(t
     ("count(k in Cent where k == m0)", False),                  # SMALL (100) elements at most
     ("count(k in CentUn where k == n0)", True),                 # … not one more
     ("count(l in panier[p] where l.prix > 0)", False),          # the cards of a player's zone
+    ("count(l in chers() where l.prix > 0)", True),             # cards a quantity gives (not a zone)
 ])
 def test_a_small_aggregate_with_a_simple_body_does_not_count_against_the_work_limit(monkeypatch, tmp_path,
                                                                                     aggregate, counted):
@@ -180,6 +181,7 @@ def test_a_small_aggregate_with_a_simple_body_does_not_count_against_the_work_li
     through, and counting the 3 to 101 elements of each of the 4,000 aggregates would pass the limit."""
     monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
     added = ("enum Couleur { a, b, c, d, e }\nquantity zéro(): Int = 0\n"
+             "quantity chers(): set of Lot = filter(l in étal where l.prix > 0)\n"
              f"enum Cent {{ {', '.join(f'm{i}' for i in range(100))} }}\n"
              f"enum CentUn {{ {', '.join(f'n{i}' for i in range(101))} }}\n")
     fill = "  for l in étal { move l to panier[p] }\n" if "panier" in aggregate else ""
