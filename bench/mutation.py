@@ -67,7 +67,7 @@ TESTS = {
     # not seen by the coverage map: only its in-process tests are credited with lines)
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
-                            "tests/test_budgets.py"],
+                            "tests/test_budgets.py", "tests/test_fusion.py"],
     # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
     # the conflict search and its witnesses, diff); test_conflicts.py last, it takes minutes
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
