@@ -60,6 +60,7 @@ QUANTITIES = {
     "clé_sans_la_variable": "any(c in Couleur: count(d in pioche where d.couleur == rouge) >= 2)",
     "pas_un_agrégat": "any(c in Couleur: c == vert)",
     "pas_une_comparaison": "all(c in Couleur: any(d in pioche where d.couleur == c))",
+    "pas_une_somme": "all(c in Couleur: max(p in players: count(d in main[p] where d.couleur == c)) <= 1)",
     "un_compte": "count(c in Couleur where count(d in pioche where d.couleur == c) >= 2)",     # an Int
 }
 CONSTANT = {"vide_all", "vide_any", "cartes", "pas_un_compte", "pas_un_agrégat"}
