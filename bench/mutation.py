@@ -74,7 +74,8 @@ TESTS = {
                "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_transition.py",
                "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
                "tests/test_conflicts_scope.py", "tests/test_inductive.py", "tests/test_examples_witness.py",
-               "tests/test_statefile_moves.py", "tests/test_diff.py", "tests/test_conflicts.py"],
+               "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py", "tests/test_diff.py",
+               "tests/test_conflicts.py"],
 }
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
