@@ -62,10 +62,20 @@ TESTS = {
     "spec": SCENARIOS + ["tests/test_spec.py"],
     # the language's constructs that Citadelles does not use (a card's `active`, `imitates`, …) and the
     # games that stop on an error are played by these two files
+    # tests/test_budgets.py: the deterministic cost counters (a mutant that only makes play slower, e.g. caches
+    # nothing, is caught there); tests/test_limits.py: MAX_WORK and the other limits (its subprocess runs are
+    # not seen by the coverage map: only its in-process tests are credited with lines)
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
-                            "tests/test_play_failure.py", "tests/test_language_constructs.py"],
+                            "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
+                            "tests/test_budgets.py", "tests/test_fusion.py"],
+    # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
+    # the conflict search and its witnesses, diff); test_conflicts.py last, it takes minutes
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
-               "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_conflicts.py"],
+               "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_transition.py",
+               "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
+               "tests/test_conflicts_scope.py", "tests/test_inductive.py", "tests/test_examples_witness.py",
+               "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py", "tests/test_diff.py",
+               "tests/test_conflicts.py"],
 }
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
@@ -422,6 +432,8 @@ def main(argv=None) -> int:
                          "survives without a run); a survivor may still be killed by a test the map does not credit")
     ap.add_argument("--tests", nargs="+", default=(), metavar="FILE",
                     help="run these test files instead of the package's (say so when you report the score)")
+    ap.add_argument("--alternate", action="store_true",
+                    help="run one mutant of each package in turn (a run stopped early still has a sample of each)")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--from-log", metavar="FILE", help="print the table of a run from its printed lines, and stop")
     args = ap.parse_args(argv)
@@ -449,14 +461,16 @@ def main(argv=None) -> int:
     # a run stopped with SIGTERM or ^C kills its pytest, removes its copies and prints the table of what it ran
     signal.signal(signal.SIGTERM, _interrupt)
     results: dict[str, list[tuple[Mutant, str, str]]] = {}
+    order = [(package, k, m) for package, mutants in chosen.items() for k, m in enumerate(mutants, 1)]
+    if args.alternate:      # one mutant of each package in turn: a run stopped early has a sample of each
+        order.sort(key=lambda x: x[1])
     try:
-        for package, mutants in chosen.items():
-            for k, m in enumerate(mutants, 1):
-                start = time.perf_counter()
-                outcome, why = run_mutant(clean, m, args.timeout, covers[package], args.covering_only, args.tests)
-                results.setdefault(package, []).append((m, outcome, why))
-                print(f"[{package} {k}/{len(mutants)}] {outcome:8} {time.perf_counter() - start:6.0f} s  {m}"
-                      f"{'  — ' + why if why else ''}", flush=True)
+        for package, k, m in order:
+            start = time.perf_counter()
+            outcome, why = run_mutant(clean, m, args.timeout, covers[package], args.covering_only, args.tests)
+            results.setdefault(package, []).append((m, outcome, why))
+            print(f"[{package} {k}/{len(chosen[package])}] {outcome:8} {time.perf_counter() - start:6.0f} s  {m}"
+                  f"{'  — ' + why if why else ''}", flush=True)
     except KeyboardInterrupt:
         print("stopped: the table counts the mutants run so far", flush=True)
     finally:

@@ -113,6 +113,39 @@ card Carte "Onze" { force: 11 }
     assert errors(result) == ["E0502: `remove`, `replace` and `extend` are only allowed in an overlay"]
 
 
+# ---------------------------------------------------------------- the game's round
+
+def test_only_the_round_procedure_counts_rounds_and_tells_the_round_observer(tmp_path):
+    """`round:` names the procedure each call of which is a round: st.round, the `round` events and the
+    round observer (`rulebook simulate` samples there) count its calls, not those of the flow or of another
+    procedure, whether called by the engine or by the rules; `turn:` likewise counts st.turn."""
+    result = checked(tmp_path, GAME.replace("flow: partie", "flow: partie\n  round: manche\n  turn: autre") + """
+counter manches public
+counter autres public
+card Carte "Un" { force: 1 }
+procedure manche() { transfer 1 from banque to manches }
+procedure autre() { transfer 1 from banque to autres }
+procedure partie() {
+  call manche()
+  call autre()
+  call manche()
+}
+""")
+    e, _ = started(result, ["Un"], [[], []])
+    seen = []
+    e.round_observer = lambda: seen.append(e.st.round)
+    e.recording = True
+    e.call("partie", ())
+    assert (e.st.vars["manches"], e.st.vars["autres"]) == (2, 1)
+    assert e.st.round == 2 and seen == [0, 1], "observed as each round starts, before it counts"
+    e.call("manche", ())
+    assert e.st.round == 3 and seen == [0, 1, 2]
+    assert e.st.turn == 1
+    e.call("autre", ())
+    assert (e.st.turn, e.st.round) == (2, 3)
+    assert [ev["number"] for ev in e.events if ev["kind"] == "round"] == [1, 2, 3]
+
+
 # ---------------------------------------------------------------- active and imitates
 
 CARDS = GAME + """
@@ -154,6 +187,24 @@ extend kind Carte { active: marche }
     st.vars["retournée"][écu] = False
     e.call("partie", ())
     assert st.vars["bourse"][0] == 11
+
+
+def test_a_rule_without_when_of_a_card_that_is_not_active_does_not_apply(tmp_path):
+    """A card rule with no `when` of its own still holds only while its card is active: the card's
+    condition is the whole of the rule's `when` then."""
+    result = checked(tmp_path, CARDS.replace('card Carte "Pierre" { force: 0 }', """card Carte "Pierre" { force: 0
+  rule pierre_interdit { forbid acheter(p) } }"""), """overlay "États" on "Jeu"
+extend kind Carte { active: marche }
+""")
+    e, _ = started(result, ["Écu", "Miroir", "Pierre"], [[], []])
+    st, pierre = e.st, e.card("Pierre")
+    st.vars["bourse"].update({0: 5, 1: 0})
+    legal, forbidding, _, _ = e.legal("acheter", (0,))
+    assert not legal and forbidding == ["pierre_interdit"]
+    st.vars["retournée"][pierre] = True
+    e.invalidate()
+    assert e.allowed("acheter", (0,)), "the rule of a card turned over no longer forbids"
+    assert e.legal("acheter", (0,)) == (True, [], [], []), "nor is it named among the rules that apply"
 
 
 def test_a_card_imitating_another_has_its_powers_and_its_rules_about_this(tmp_path):

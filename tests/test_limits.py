@@ -158,6 +158,53 @@ def test_large_counts_that_are_bounded_by_the_cards_or_the_choice_play_through(t
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.parametrize("aggregate, counted", [
+    ("count(k in Couleur where k == a)", False),                # an enum's members
+    ("count(q in players where q != q)", False),                # the players
+    ("count(l in étal where l.prix > 0)", False),               # the cards of a zone
+    ("count(l in étal where l in étal)", False),                # … whose body looks for a card in a zone
+    ("count(k in Couleur where zéro() == 0)", True),            # a body that calls a quantity
+    ("count(k in Couleur where any(l in étal where l.prix > 0))", True),   # … or holds an aggregate
+    ("count(k in Couleur where tours_joués in (0..3))", True),  # … or a range
+    ("count(q in players where q in seats_from(q))", True),     # … or looks in what is not a zone
+    ("sum(x in 0..4: x + y)", True),                            # a range
+    ("count(k in Cent where k == m0)", False),                  # SMALL (100) elements at most
+    ("count(k in CentUn where k == n0)", True),                 # … not one more
+    ("count(l in panier[p] where l.prix > 0)", False),          # the cards of a player's zone
+    ("count(l in chers() where l.prix > 0)", True),             # cards a quantity gives (not a zone)
+])
+def test_a_small_aggregate_with_a_simple_body_does_not_count_against_the_work_limit(monkeypatch, tmp_path,
+                                                                                    aggregate, counted):
+    """An aggregate over at most SMALL (100) elements (the players, an enum, the cards of a zone) whose body does
+    bounded work costs a bounded multiple of the loop around it: its elements are not counted against
+    MAX_WORK; any other aggregate's are.  With the limit lowered to 10,000, about 4,100 loop iterations play
+    through, and counting the 3 to 101 elements of each of the 4,000 aggregates would pass the limit."""
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    added = ("enum Couleur { a, b, c, d, e }\nquantity zéro(): Int = 0\n"
+             "quantity chers(): set of Lot = filter(l in étal where l.prix > 0)\n"
+             f"enum Cent {{ {', '.join(f'm{i}' for i in range(100))} }}\n"
+             f"enum CentUn {{ {', '.join(f'n{i}' for i in range(101))} }}\n")
+    fill = "  for l in étal { move l to panier[p] }\n" if "panier" in aggregate else ""
+    added += ("var fait: Bool = false\n"
+              f"procedure compter(p: Player) {{\n{fill}"
+              f"  for x in 0..99 {{ for y in 0..39 {{ set tours_joués = {aggregate} }} }}\n}}\n")
+    path = spec(tmp_path, "small_aggregates", added=added,       # the loops run once, for the first player
+                first="for q in players { if not fait { set fait = true\n call compter(q) } }")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    from checker.runtime.state import SpecRuntimeError
+    from checker.front.configurations import select
+    from checker.runtime import Engine, RandomAgent
+    selection = select(result.program, result.program.configurations["Standard"], 4)
+    engine = Engine(result.typed)
+    if counted:
+        with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
+            engine.play(selection.cards, 4, 0, [RandomAgent(i) for i in range(4)])
+    else:
+        played = engine.play(selection.cards, 4, 0, [RandomAgent(i) for i in range(4)])
+        assert played.decisions > 0     # played on past the loops, in this process (the mutation map sees it)
+
+
 # ---------------------------------------------------------------- `moves`, `legal`, `conflicts`
 
 def test_moves_stops_at_its_limit_and_says_so(tmp_path):

@@ -116,13 +116,26 @@ def test_a_changed_state_digest_is_caught_where_it_is(capsys, log, tmp_path):
                      err), err
 
 
+def test_a_changed_decider_is_caught_naming_both_players(capsys, log, tmp_path):
+    record = json.loads(log.read_text(encoding="utf-8"))
+    d = decisions(record)[10]
+    seat = d["player"]
+    d["player"] = (seat + 1) % 4
+    code, _, err = run(capsys, "replay", str(write(tmp_path, record)))
+    assert code == 1
+    assert (f"expected Joueur {(seat + 1) % 4 + 1} to decide « {d['prompt']} », "
+            f"found Joueur {seat + 1} deciding « {d['prompt']} »") in err, err
+
+
 def test_changed_options_are_caught_in_the_same_state(capsys, log, tmp_path):
     record = json.loads(log.read_text(encoding="utf-8"))
     d = decisions(record)[10]
+    option = d["options"][0]
     d["options"][0] += " (modifié)"
     code, _, err = run(capsys, "replay", str(write(tmp_path, record)))
     assert code == 1
     assert "decision 11 (" in err and "expected the options" in err and "(modifié)" in err
+    assert f"(not offered now: [« {option} (modifié) »]; new: [« {option} »])" in err, err
     assert "in the same state" in err
 
 

@@ -307,7 +307,7 @@ def state_file(capsys, tmp_path) -> Path:
 
 def test_moves_then_legal_on_each_move(capsys, tmp_path, state_file):
     code, out, _ = run(capsys, "moves", str(state_file), "--json")
-    assert code == 0
+    assert code == 0 and json.loads(out)["exit_code"] == 0
     moves = json.loads(out)["moves"]
     assert moves and all(m["format"] == "rulebook-move/1" for m in moves)
     for i, move in enumerate(moves):
