@@ -1,4 +1,4 @@
-"""Lasting triggers (docs/language.md, *Lasting triggers*): `trigger t(p: Player) { when w(…) until w2(…) … }` and
+"""Lasting triggers (docs/language.md, *Lasting triggers*): `trigger t(p: Player) when w(…) until w2(…) { … }` and
 `install t(e)` — what they become once collected, what they do in play (state, log, lifetime), their diagnostics,
 their Z3 encoding held to the interpreter, their French, and the house rule that uses one (spec/maison/péage.rules)."""
 
@@ -22,14 +22,14 @@ RENTE = GAME + """
 window début(p: Player) "Le tour de p commence."
 window bâti(p: Player) "Le joueur p vient de bâtir."
 window fin_de_manche() "La manche finit."
-trigger rente(j: Player) "Une pièce à chaque construction d'un autre joueur, jusqu'au début de son prochain tour." {
+trigger rente(j: Player) "Une pièce à chaque construction d'un autre joueur, jusqu'au début de son prochain tour."
   when bâti(q)
   until début(x) for x
-  requires q != j
+  requires q != j {
   transfer 1 from banque to bourse[j]
 }
-trigger alarme() "Une pièce pour chacun quand la manche finit." {
-  when fin_de_manche()
+trigger alarme() "Une pièce pour chacun quand la manche finit."
+  when fin_de_manche() {
   for p in players { transfer 1 from banque to bourse[p] }
 }
 action construire(p: Player) "Bâtir." { transfer 1 from bourse[p] to banque  signal bâti(p) }
@@ -102,12 +102,12 @@ window w(p: Player) "W."
 action act(p: Player) "A." { }
 before act(p) signal w(p)
 var pris: Bool = false
-trigger a(j: Player) { when w(q)  stop }
-trigger b(j: Int) { when v(q)  stop }
-trigger c(j: Int) { when fin()  stop }
-trigger d(j: Player) { when fin(x)  stop }
-trigger pris() { when fin()  stop }
-trigger e(q: Player) { when deux(q, r)  stop }
+trigger a(j: Player) when w(q) { stop }
+trigger b(j: Int) when v(q) { stop }
+trigger c(j: Int) when fin() { stop }
+trigger d(j: Player) when fin(x) { stop }
+trigger pris() when fin() { stop }
+trigger e(q: Player) when deux(q, r) { stop }
 window fin() "F."
 window deux(a: Player, b: Player) "D."
 procedure partie() { install rentre(1)  install e()  signal fin() }
@@ -187,8 +187,8 @@ def test_the_house_toll_is_spliced_into_the_base_without_copying_it():
 
 
 def test_an_overlay_replaces_or_removes_a_trigger(tmp_path):
-    replaced = checked(tmp_path, RENTE, 'overlay "Plus" on "Jeu"\nreplace trigger rente(j: Player) {\n'
-                                        '  when bâti(q)\n  transfer 2 from banque to bourse[j]\n}\n')
+    replaced = checked(tmp_path, RENTE, 'overlay "Plus" on "Jeu"\nreplace trigger rente(j: Player)\n'
+                                        '  when bâti(q) {\n  transfer 2 from banque to bourse[j]\n}\n')
     assert replaced.ok, errors(replaced)
     assert replaced.program.vars["rente"].until is None
     removed = checked(tmp_path, RENTE, 'overlay "Moins" on "Jeu"\nremove trigger rente\n')
@@ -260,3 +260,13 @@ def test_the_4th_edition_markers_of_a_round_last_until_the_characters_are_put_aw
     steps = program.procedures["ranger_les_personnages"].body
     assert [s.name for s in steps if isinstance(s, ast.Reset)] == markers
     assert isinstance(steps[-1], ast.Signal) and steps[-1].window == "personnages_rangés"
+
+
+def test_a_body_may_begin_with_a_for_after_a_lifetime(tmp_path):
+    """The clauses come before the body's braces, so a lifetime's `for x` and a body's `for` statement cannot be
+    confused (the grammar is LALR(1) in strict mode: tests/test_packaging.py)."""
+    result = checked(tmp_path, RENTE, 'overlay "Cloche" on "Jeu"\ntrigger cloche()\n  when bâti(q)\n'
+                                      '  until fin_de_manche() {\n  for p in players { transfer 1 from banque to '
+                                      'bourse[p] }\n}\n')
+    assert result.ok, errors(result)
+    assert result.program.vars["cloche"].until is not None

@@ -1,5 +1,5 @@
 """The surface AST, continued: a var's lifetime (`var v[…]: T = d until w(a, b) for b`), a lasting trigger and the
-statement that installs it (`trigger t(p: Player) { when w(…) until w2(…) … }`, `install t(p)`), and the statements
+statement that installs it (`trigger t(p: Player) when w(…) until w2(…) { … }`, `install t(p)`), and the statements
 that send a reaction's actor back to the choice (`retarget`),
 exchange two cards' places or two zones' contents (`swap`), and let several players choose at once, in secret
 (`each p in ps chooses x in coll … into v[p]`).  They are :mod:`checker.front.ast`'s nodes (``ast.Swap`` …):
@@ -58,7 +58,7 @@ class Lifetime:
 
 @dataclass(frozen=True, slots=True)
 class TriggerDecl:
-    """`trigger t(p: Player) "summary" { when w(a, b)  [until w2(…) [for x]]  [requires cond]  body }`: a reaction to
+    """`trigger t(p: Player) "summary" when w(a, b) [until w2(…) [for x]] [requires cond] { body }`: a reaction to
     ``w`` that `install t(e)` sets up for the player ``e`` (no parameter: for nobody in particular), lasting as a
     var's value does.  :mod:`checker.front.triggers` writes it as a Bool var ``t`` with that lifetime, a procedure
     ``t(p, a, b)`` running the body, and, before each `signal w(…)`, a call of it for each player it is installed for."""

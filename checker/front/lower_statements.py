@@ -3,7 +3,7 @@ a mixin of :mod:`checker.front.lower`'s transformer."""
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 
 from checker.front import ast
 
@@ -29,7 +29,7 @@ class StatementsLowering(Transformer):
     def trigger_decl(self, meta, c):
         tagged = {x[0]: x[1] for x in c[1:] if isinstance(x, tuple) and x and isinstance(x[0], str)
                   and x[0] in ("params", "timing", "requires")}
-        summary = next((x[1:-1] for x in c[1:] if getattr(x, "type", None) == "STRING"), None)
+        summary = next((x[1:-1] for x in c[1:] if isinstance(x, Token) and x.type == "STRING"), None)
         until = next((x for x in c if isinstance(x, ast.Lifetime)), None)
         body = tuple(x for x in c[1:] if type(x).__module__ in ("checker.front.ast", "checker.front.ast_statements")
                      and not isinstance(x, (ast.Lifetime, ast.Param)))
