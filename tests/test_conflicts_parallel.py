@@ -53,8 +53,16 @@ def test_a_dask_cluster_finds_what_one_process_finds(tmp_path, capsys):
     assert '"competing-values"' in capsys.readouterr().out
 
 
-def test_a_cluster_that_cannot_be_used_is_one_line_and_exit_2(capsys):
+def test_a_cluster_that_cannot_be_used_is_one_line_and_exit_2(capsys, monkeypatch):
+    """A bad address is refused before any search; a cluster that fails (the runner's ClusterError, which
+    test_fuzz_options provokes with a real garbage server) is one line and exit 2."""
+    import checker.base.parallel as parallel
     from checker.cli import main
+
+    def failing(address, *args, **kwargs):
+        raise parallel.ClusterError(f"cannot reach the cluster {address}: OSError: refused")
+    monkeypatch.setattr(parallel, "cluster_map", failing)
+    monkeypatch.setattr("checker.conflicts.parallel.cluster_map", failing)
     for address in ("nonsense", "tcp://127.0.0.1:9"):
         code = main(["conflicts", str(ROOT / "spec" / "citadelles"), "--cluster", address])
         err = capsys.readouterr().err

@@ -101,19 +101,7 @@ def expand(program, reporter: Reporter) -> None:
     if not ends:
         return
     signalled = set()
-    for name, proc in list(program.procedures.items()):
-        body = _spliced(proc.body, ends)
-        if body is not proc.body:
-            program.procedures[name] = dataclasses.replace(proc, body=body)
-    for name, action in list(program.actions.items()):
-        if action.body is not None:
-            body = _spliced(action.body, ends)
-            if body is not action.body:
-                program.actions[name] = dataclasses.replace(action, body=body)
-    for name, card in list(program.cards.items()):
-        powers = tuple(dataclasses.replace(p, body=_spliced(p.body, ends)) for p in card.powers)
-        if any(a.body is not b.body for a, b in zip(powers, card.powers)):
-            program.cards[name] = dataclasses.replace(card, powers=powers)
+    program.rewrite_bodies(lambda body: _spliced(body, ends))
     for body in [p.body for p in program.procedures.values()] + [a.body or () for a in program.actions.values()] + \
             [pw.body for c in program.cards.values() for pw in c.powers]:
         signalled |= {n.window for n in ast.walk(body) if isinstance(n, ast.Signal)}

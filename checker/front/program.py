@@ -110,6 +110,24 @@ class Program:
     def invariants(self) -> list[ast.ConstraintDecl]:
         return [c for c in self.constraints.values() if c.invariant]
 
+    def rewrite_bodies(self, fn) -> None:
+        """Replace the body of every procedure, action and power by ``fn(body)`` (a tuple of statements; ``fn``
+        returns the same tuple when it changes nothing, and the declaration is then kept as it is).  The passes
+        that splice statements into every body (lasting values' ends, lasting triggers) go through here."""
+        for name, proc in list(self.procedures.items()):
+            body = fn(proc.body)
+            if body is not proc.body:
+                self.procedures[name] = dataclasses.replace(proc, body=body)
+        for name, action in list(self.actions.items()):
+            if action.body is not None:
+                body = fn(action.body)
+                if body is not action.body:
+                    self.actions[name] = dataclasses.replace(action, body=body)
+        for name, card in list(self.cards.items()):
+            powers = tuple(dataclasses.replace(p, body=fn(p.body)) for p in card.powers)
+            if any(a.body is not b.body for a, b in zip(powers, card.powers)):
+                self.cards[name] = dataclasses.replace(card, powers=powers)
+
     def rules_of_card(self, card: str) -> list[ast.RuleDecl]:
         return [r for r in self.rules.values() if r.card == card]
 

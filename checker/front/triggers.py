@@ -120,19 +120,7 @@ def _rewrite(body: tuple, fn) -> tuple:
 
 def _rewrite_all(program, fn) -> None:
     """Apply :func:`_rewrite` to every procedure, action and power of ``program``."""
-    for name, proc in list(program.procedures.items()):
-        body = _rewrite(proc.body, fn)
-        if body is not proc.body:
-            program.procedures[name] = dataclasses.replace(proc, body=body)
-    for name, action in list(program.actions.items()):
-        if action.body is not None:
-            body = _rewrite(action.body, fn)
-            if body is not action.body:
-                program.actions[name] = dataclasses.replace(action, body=body)
-    for name, card in list(program.cards.items()):
-        powers = tuple(dataclasses.replace(p, body=_rewrite(p.body, fn)) for p in card.powers)
-        if any(a.body is not b.body for a, b in zip(powers, card.powers)):
-            program.cards[name] = dataclasses.replace(card, powers=powers)
+    program.rewrite_bodies(lambda body: _rewrite(body, fn))
 
 
 def _installed(program, reporter: Reporter, valid: dict):
