@@ -74,21 +74,25 @@ def _ending(var: ast.VarDecl, signal: ast.Signal) -> tuple:
                     ast.SetVar(cell, var.default, span)), (), span),)
 
 
-def _spliced(body: tuple, ends: dict) -> tuple:
+def rewrite_statements(body: tuple, fn) -> tuple:
+    """``body`` with each statement ``s`` replaced by ``fn(s)`` (a tuple of statements, or None to keep it),
+    inside `if`, `for` and `repeat` too; the same tuple when nothing changed."""
     out, changed = [], False
     for s in body:
-        if isinstance(s, ast.Signal) and s.window in ends:
-            out += [x for var in ends[s.window] for x in _ending(var, s)]
-            changed = True
         if isinstance(s, ast.If):
-            then, else_ = _spliced(s.then, ends), _spliced(s.else_, ends)
+            then, else_ = rewrite_statements(s.then, fn), rewrite_statements(s.else_, fn)
             if then is not s.then or else_ is not s.else_:
                 s, changed = dataclasses.replace(s, then=then, else_=else_), True
         elif isinstance(s, (ast.For, ast.Repeat)):
-            inner = _spliced(s.body, ends)
+            inner = rewrite_statements(s.body, fn)
             if inner is not s.body:
                 s, changed = dataclasses.replace(s, body=inner), True
-        out.append(s)
+        new = fn(s)
+        if new is None:
+            out.append(s)
+        else:
+            out += new
+            changed = True
     return tuple(out) if changed else body
 
 
@@ -101,7 +105,10 @@ def expand(program, reporter: Reporter) -> None:
     if not ends:
         return
     signalled = set()
-    program.rewrite_bodies(lambda body: _spliced(body, ends))
+    def ended_first(s):         # the values that end at a window end before its signal
+        return (*(x for var in ends[s.window] for x in _ending(var, s)), s) \
+            if isinstance(s, ast.Signal) and s.window in ends else None
+    program.rewrite_bodies(lambda body: rewrite_statements(body, ended_first))
     for body in [p.body for p in program.procedures.values()] + [a.body or () for a in program.actions.values()] + \
             [pw.body for c in program.cards.values() for pw in c.powers]:
         signalled |= {n.window for n in ast.walk(body) if isinstance(n, ast.Signal)}

@@ -19,10 +19,9 @@ the order of their declarations, overlays last), then the cards' powers.
 
 from __future__ import annotations
 
-import dataclasses
-
 from checker.base.diagnostics import Note, Reporter, did_you_mean
 from checker.front import ast
+from checker.front.lifetimes import rewrite_statements
 
 __all__ = ["declare", "expand"]
 
@@ -96,31 +95,9 @@ def _procedure(program, t: ast.TriggerDecl) -> ast.ProcedureDecl:
     return ast.ProcedureDecl(t.name, params, body, t.span)
 
 
-def _rewrite(body: tuple, fn) -> tuple:
-    """``body`` with each statement ``s`` replaced by ``fn(s)`` (a tuple of statements, or None to keep it),
-    inside `if`, `for` and `repeat` too; the same tuple when nothing changed."""
-    out, changed = [], False
-    for s in body:
-        if isinstance(s, ast.If):
-            then, else_ = _rewrite(s.then, fn), _rewrite(s.else_, fn)
-            if then is not s.then or else_ is not s.else_:
-                s, changed = dataclasses.replace(s, then=then, else_=else_), True
-        elif isinstance(s, (ast.For, ast.Repeat)):
-            inner = _rewrite(s.body, fn)
-            if inner is not s.body:
-                s, changed = dataclasses.replace(s, body=inner), True
-        new = fn(s)
-        if new is None:
-            out.append(s)
-        else:
-            out += new
-            changed = True
-    return tuple(out) if changed else body
-
-
 def _rewrite_all(program, fn) -> None:
-    """Apply :func:`_rewrite` to every procedure, action and power of ``program``."""
-    program.rewrite_bodies(lambda body: _rewrite(body, fn))
+    """Apply :func:`~checker.front.lifetimes.rewrite_statements` to every procedure, action and power."""
+    program.rewrite_bodies(lambda body: rewrite_statements(body, fn))
 
 
 def _installed(program, reporter: Reporter, valid: dict):
