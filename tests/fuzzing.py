@@ -205,7 +205,10 @@ def huge_lists(draw, kind: str, size: int = 1_000_000):
     return doc
 
 
+@functools.cache
 def schema_documents(kind: str) -> st.SearchStrategy:
+    """Documents valid under the kind's schema; built once: hypothesis-jsonschema resolves and merges the
+    schema when the strategy is made, which took most of a drawn case's time when made at every draw."""
     return from_schema(schema(kind))
 
 
@@ -214,11 +217,15 @@ def cases(kind: str, huge: bool = False) -> st.SearchStrategy:
     list of a million elements, for bench/fuzz.py; too slow for the test suite)."""
     def encode(doc) -> bytes:
         return json.dumps(doc, ensure_ascii=False).encode("utf-8")
-    sorts = {"schema": lambda: schema_documents(kind).map(encode), "mutant": lambda: mutants(kind).map(encode),
-             "bytes": lambda: spliced_bytes(kind)}
+    sorts = {"schema": schema_documents(kind).map(encode), "mutant": mutants(kind).map(encode),
+             "bytes": spliced_bytes(kind)}
     if huge:
-        sorts["huge"] = lambda: huge_lists(kind).map(encode)
-    return st.sampled_from(list(sorts)).flatmap(lambda sort: sorts[sort]().map(lambda data: (sort, data)))
+        sorts["huge"] = huge_lists(kind).map(encode)
+    return st.one_of(*(strategy.map(functools.partial(_sorted_as, sort)) for sort, strategy in sorts.items()))
+
+
+def _sorted_as(sort: str, data: bytes) -> tuple[str, bytes]:
+    return sort, data
 
 
 # ---------------------------------------------------------------- running a case
