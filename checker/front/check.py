@@ -154,6 +154,11 @@ class ParseCache:
         return header, tuple(decls), tuple(own.diagnostics)
 
 
+PARSED = ParseCache(size=256)
+"""The files this process parsed, by name and text: each is parsed and lowered once while its text stays the
+same (what is kept is immutable: the lowered declarations, with their diagnostics)."""
+
+
 def _recall(table: collections.OrderedDict, key, size: int, compute):
     """``table[key]``, computed on a miss; the table keeps the ``size`` most recently used entries."""
     if key in table:
@@ -176,11 +181,13 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     """Check a spec: its directories and files, in order (overlays and house rules after the base).
 
     ``texts`` gives the unsaved text of some files (by resolved path): an editor's buffers.
-    ``cache`` keeps parsed files from one call to the next.  Without either, the result is kept on disk
-    (:mod:`checker.front.diskcache`) and read back while nothing it was checked from has changed.
+    ``cache`` keeps parsed files from one call to the next; without one, the process's own
+    (:data:`PARSED`) does: a book, a diff or a test suite checks the same base spec many times, with
+    other overlays.  Without ``texts``, the result is kept on disk (:mod:`checker.front.diskcache`) and
+    read back while nothing it was checked from has changed.
     """
     key = None
-    if texts is None and cache is None and diskcache.enabled():
+    if texts is None and diskcache.enabled():
         probe = Reporter()
         files = [file for path in paths for file in spec_files(Path(path), probe)]
         if not probe.diagnostics:
@@ -191,7 +198,7 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
             kept = diskcache.load(key) if key else None
             if kept is not None:
                 return kept
-    result = _check_paths(paths, texts=texts, cache=cache)
+    result = _check_paths(paths, texts=texts, cache=PARSED if cache is None else cache)
     if key is not None:
         from checker.front.citations import source_path
         cited = [source_path(result.program, name)[0] for name in result.program.sources]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from checker.front import ast
-from checker.front.check import CheckResult, check_paths, spec_files
+from checker.front.check import CheckResult, ParseCache, check_paths, spec_files
 from checker.front.citations import source_path
 from checker.base.diagnostics import Reporter
 from checker.prose import Ctx, Lexicon, Prose, plural, rst_escape
@@ -51,10 +51,12 @@ class Book:
     cache_dir: Path | None = None       # where their comparisons with this spec are kept
     refresh_diffs: bool = False         # recompute the kept comparisons an older checker computed
     comparisons: dict = dataclasses.field(default_factory=dict)   # each comparison's name → how it was had
+    parsed: ParseCache = dataclasses.field(default_factory=ParseCache)    # the files the build's checks parsed
     problems: list = dataclasses.field(default_factory=list)      # (message, span) a page found; the build warns
     prose: Prose = dataclasses.field(init=False)
     placement: dict[tuple[str, str], str] = dataclasses.field(init=False, default_factory=dict)
     _mentions: list | None = dataclasses.field(init=False, default=None, repr=False)
+    _checked: dict = dataclasses.field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.prose = Prose(self.result.typed, self.lexicon, card=self.card_ref, link=self.link)
@@ -64,11 +66,20 @@ class Book:
     # ---------------------------------------------------------------- loading
     @classmethod
     def load(cls, spec_paths: list[Path], lexicon_path: Path | None = None) -> "Book":
-        result = check_paths(list(spec_paths))
+        parsed = ParseCache()
+        result = check_paths(list(spec_paths), cache=parsed)
         lexicon = Lexicon()
         if lexicon_path is not None and lexicon_path.is_file():
             lexicon = Lexicon.load(lexicon_path)
-        return cls(result, lexicon, list(spec_paths), lexicon_path)
+        return cls(result, lexicon, list(spec_paths), lexicon_path, parsed=parsed)
+
+    def check(self, paths: list[Path]) -> CheckResult:
+        """Another rule set the book shows (an edition, a house rule on the base spec), checked with the files
+        this build has parsed already."""
+        key = tuple(Path(p).resolve() for p in paths)
+        if key not in self._checked:
+            self._checked[key] = check_paths(list(paths), cache=self.parsed)
+        return self._checked[key]
 
     @property
     def program(self):

@@ -20,14 +20,13 @@ builds the book without running Z3.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from checker.front.check import check_paths, spec_files
+from checker.front.check import spec_files
 from checker.base.diagnostics import Reporter
 from checker.prose import rst_escape
 from checker.sphinxext import rst
@@ -109,7 +108,7 @@ def render_edition(book: Book, name: str) -> str:
     edition = next(e for e in book.editions if e.name == name)
     base = list(book.spec_paths[:1])
     paths = base + edition.paths
-    result = _checked(tuple(paths))
+    result = book.check(paths)
     program = result.program
     own = {p.resolve() for path in edition.paths for p in spec_files(path, Reporter())}
     headers = [h for h in program.overlays if Path(h.span.file).resolve() in own]
@@ -151,11 +150,6 @@ def comparisons(edition: Edition, editions: list[Edition], base: list[Path]) -> 
         parent = next(e for e in editions if e.name == edition.parent)
         out.append((f"{edition.name}--{parent.name}", [p.resolve() for p in base + parent.paths], mine, parent))
     return out
-
-
-@functools.lru_cache(maxsize=16)
-def _checked(paths: tuple[Path, ...]):
-    return check_paths(list(paths))
 
 
 def _counts(counts: list[int]) -> str:

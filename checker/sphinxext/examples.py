@@ -150,7 +150,6 @@ def render_house_rules(book: Book, folder: str) -> str:
     """``.. rb:auto:: house-rules FOLDER``: each house-rule file of the tutorial — what its opening comment
     teaches, then its examples, run on the base spec with that file as ``rulebook test`` runs them."""
     from checker.examples.run import run_examples
-    from checker.front.check import check_paths
     lines = rst.title("Règles maison : le tutoriel")
     files = house_rule_files(book, folder)
     if not files:
@@ -159,7 +158,7 @@ def render_house_rules(book: Book, folder: str) -> str:
               "langage ; ses exemples disent ce que la règle doit faire, et sont joués à chaque construction de ce "
               "livre avec le jeu de base et ce fichier, comme ``rulebook test`` les joue.", ""]
     for path in files:
-        result = check_paths([book.spec_paths[0], path])      # the tutorial is written for the base game
+        result = book.check([book.spec_paths[0], path])      # the tutorial is written for the base game
         header = result.program.overlays[-1].name if result.program.overlays else path.stem
         lines += rst.title(rst_escape(header), "-")
         lines += [f"Fichier ``{path.parent.name}/{path.name}``.", ""] + _opening(path)
