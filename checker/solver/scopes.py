@@ -46,8 +46,9 @@ class Scopes:
         return names
 
     def choice_type(self, site) -> Ty | None:
-        """The type of what a `choose` (or `choose … subset`) site picks among; None for another site."""
-        if isinstance(site, (ast.Choose, ast.ChooseSubset)):
+        """The type of what a `choose` (`choose … subset`, `each … chooses`) site picks among; None for another
+        site."""
+        if isinstance(site, (ast.Choose, ast.ChooseSubset, ast.ChooseEach)):
             t = self.typed.types.get(id(site.coll))
             return t.elem if isinstance(t, Coll) else t
         return None
