@@ -10,6 +10,7 @@ import functools
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from checker.front import ast
 from checker.front.configurations import select
@@ -151,6 +152,21 @@ def test_z3_moves_at_an_each_decision_are_the_interpreter_options(k, gold):
             assert {r.kind for r in verdict.reasons} <= {"where", "from"} and verdict.reasons
     other = legality.check(got.point, ("choose", 0), player=(k + 1) % 4)
     assert other.status == "illegal" and other.reasons[0].kind == "player"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(k=st.integers(0, 3), gold=st.lists(st.integers(0, 5), min_size=4, max_size=4), data=st.data())
+def test_generated_each_states_agree(k, gold, data):
+    """States Hypothesis draws: everyone's gold, and bids already made among what each could bid; the file loads,
+    and Z3's legal bids for the decider are the interpreter's (run with the earlier bids replayed)."""
+    state_ = copy.deepcopy(state(k))
+    state_["vars"]["trésor"] = {f"Joueur {p + 1}": g for p, g in enumerate(gold)}
+    state_["decision"]["chosen"] = [{"player": f"Joueur {p + 1}", "value": data.draw(st.integers(0, min(gold[p], 3)))}
+                                    for p in range(k)]
+    e, got = loaded(state_)
+    z3_moves = Legality(e, scopes()).moves(got.point)
+    assert sorted(z3_moves) == sorted(interpreter_options(e, got.point)) \
+        == [("choose", m) for m in range(min(gold[k], 3) + 1)]
 
 
 def test_legal_and_moves_say_how_many_chose_not_what(capsys, tmp_path, specs_checked_once):
