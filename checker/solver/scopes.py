@@ -1,8 +1,8 @@
 """The local names in scope at each decision point of a spec, with their types.
 
-A decision point is a `choose`, a `choose … subset`, an `offer`, or a power reacting to a
-window.  Its state file records the values of these names (``p``, ``c``, ``cibles`` …), and
-this table says how to read and write them.
+A decision point is a `choose`, a `choose … subset`, one player's pick of an `each … chooses`,
+an `offer`, or a power reacting to a window.  Its state file records the values of these names
+(``p``, ``c``, ``cibles`` …), and this table says how to read and write them.
 """
 
 from __future__ import annotations
