@@ -75,11 +75,14 @@ def test_two_house_rules_extend_the_same_base_and_combine(capsys):
 def test_conflicts_and_diff_read_the_combined_house_rules(capsys):
     code, out, err = run_cli(capsys, "conflicts", str(CITADELLES), str(MARCHÉ), str(DÎME))
     assert code == 0, out + err
-    code, out, err = run_cli(capsys, "diff", str(CITADELLES), "--with", str(DÎME), "--first")
+    code, out, err = run_cli(capsys, "diff", str(CITADELLES), "--with", str(MARCHÉ), str(DÎME), "--first")
     # the round's procedure has a step more; the whole procedure cannot be encoded (it moves the round counter,
     # calls the turns, makes offers), but the steps before the new one are the same on both sides: from the first
-    # step that differs, the tithe gives a coin to a player who has none, and both interpreters replay it
+    # step that differs, the tithe gives a coin to a player who has none, and both interpreters replay it.  The
+    # market's new option is an action only B has; the turn's procedures it extends make offers: undecided, said so
     assert code == 1, out + err
+    assert "action acheter_une_carte is only in B" in out
+    assert "procedure suite_du_tour differs, and what it does cannot be compared" in out
     assert "procedure tour_de_jeu: from the same state and choices, A and B do different things" in out
     assert "compared from its first step that differs (spec/maison/dîme.rules:13:5)" in out
     assert "= 0 in A, 1 in B" in out and "the interpreter, on the witness: agrees" in out

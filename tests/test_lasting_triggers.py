@@ -270,3 +270,36 @@ def test_a_body_may_begin_with_a_for_after_a_lifetime(tmp_path):
                                       'bourse[p] }\n}\n')
     assert result.ok, errors(result)
     assert result.program.vars["cloche"].until is not None
+
+
+FAN_MARKERS = ["assassiné_par", "emprisonné_par", "arnaqué_par", "endormi_par", "protégé", "doublé", "imite",
+               "imitation_en_cours", "mime_après", "rejoue", "apparue"]
+
+
+def test_the_fan_expansion_markers_of_a_round_last_until_the_characters_are_put_away():
+    """The fan expansion's markers (set by its characters' powers and by the calls) end by their lifetime when the
+    round's characters are put away, as the 4th edition's do, not by resets written in its own step after the
+    round's `début_de_manche`: the start of a round (`ranger_les_personnages`, then `ranger_l_extension`) leaves them
+    at their defaults as the hand resets did, and still counts the round; the step alone no longer resets them."""
+    from test_fan import NP2, checked as fan, setup
+    program = fan().program
+    assert [v for v in FAN_MARKERS if program.vars[v].until.window == "personnages_rangés"] == FAN_MARKERS
+    assert not [s for s in program.procedures["ranger_l_extension"].body if isinstance(s, ast.Reset)]
+    e, st, _ = setup(NP2, [[], [], []])
+    mime, ashura = e.card("Mime"), e.card("Ashura")
+    marked = {"assassiné_par": 1, "emprisonné_par": 2, "arnaqué_par": 0, "endormi_par": 1, "protégé": True,
+              "doublé": True, "imite": ashura, "imitation_en_cours": True, "mime_après": ashura, "rejoue": True,
+              "apparue": True}
+
+    def mark():
+        for name, value in marked.items():
+            st.vars[name][mime] = value
+    mark()
+    e.call("ranger_l_extension", ())
+    assert [v for v in FAN_MARKERS if st.vars[v][mime] == marked[v]] == FAN_MARKERS
+    mark()
+    rounds = st.vars["tour_en_cours"]
+    e.call("ranger_les_personnages", ())
+    e.call("ranger_l_extension", ())
+    assert [v for v in FAN_MARKERS if st.vars[v].get(mime, e.var_defaults[v]) != e.var_defaults[v]] == []
+    assert st.vars["tour_en_cours"] == rounds + 1

@@ -59,6 +59,7 @@ class Decision:
     engine: "Engine | None" = None
     site: object = None       # the statement asking (Choose, ChooseSubset, Offer) or the reacting Power
     env: dict | None = None   # its local names, as they are when it asks (live: copy to keep)
+    chosen: Sequence = ()     # `each … chooses`: (player, value) of the players asked before, in secret, in order
 
     @property
     def view(self) -> dict:
@@ -573,7 +574,7 @@ class Engine(Showing):
         return [inv for inv, when, require in self.invariants if (when is None or when({})) and not require({})]
 
     def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
-               label: Callable | None = None, site=None, env: dict | None = None):
+               label: Callable | None = None, site=None, env: dict | None = None, chosen: Sequence = ()):
         """Ask ``player``'s agent; a single forced option is taken without asking.
         ``observer``, when set, sees every decision point first, forced ones included.
         The spec's invariants are checked first: the spec breaking one is a located error."""
@@ -589,13 +590,13 @@ class Engine(Showing):
                                            + (f" ({inv.message})" if inv.message else ""), inv.span)
         decision = None
         if self.observer is not None:
-            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
+            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
             self.observer(decision)
         if len(options) == 1 and not optional:
             return options[0]
         self.moves += 1
         if decision is None:
-            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
+            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
         state = state_digest(self.st) if self.recording else None     # before the agent looks
         index = self.agents[player].choose(decision)
         if not 0 <= index < len(options) + (1 if optional else 0):

@@ -74,7 +74,7 @@ def _(c: Compiler, s: ast.ChooseEach, ind):
     lines += env_lines
     lines += [f"{ind}    {env}[{s.player!r}] = {p}",
               f"{ind}    {pick} = E.decide({p}, {c.prompt(s.var) + ' (en même temps que les autres)'!r}, {opts}, "
-              f"secret=True, label={c.element_shower(s.coll)}, site={c.const(s, 'site')}, env={env})",
+              f"secret=True, label={c.element_shower(s.coll)}, site={c.const(s, 'site')}, env={env}, chosen=tuple({chosen}))",
               f"{ind}    {chosen}.append(({p}, {pick}))"]
     # all have chosen: the choices are written together, then revealed
     saved, c.scope_ = c.scope_, with_p

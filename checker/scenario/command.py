@@ -9,7 +9,8 @@ and `moves`.  An expression is written in the spec's language and type-checked a
 the names in scope at the state's decision point (``p``, ``c`` …).  `apply` judges the move with the
 same rules as `legal` (an illegal move is refused with its reasons), runs its effect, answers the
 decisions the effect asks with the ANSWER move files in order, and writes the state at the next
-decision point: the same `offer` when the effect completes, or the decision the answers ran out at.
+decision point: the same `offer` when the effect completes, or the decision the answers ran out at.  At an
+`each … chooses`, the move is the decider's choice, and the next state is the next player's turn to choose.
 """
 
 from __future__ import annotations
@@ -329,7 +330,7 @@ def apply_command(args) -> int:
     from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
     from checker.runtime.engine import Decision
     from checker.solver.legal import Legality
-    from checker.solver.statefile import copies_of, dump_state, load_move
+    from checker.solver.statefile import copies_of, load_move
     from checker.solver.command import describe_move, load, undecided
     from checker.solver.encode import Unsupported
     out = Path(args.output)
@@ -348,9 +349,10 @@ def apply_command(args) -> int:
         print(f"rulebook apply: {exc}; nothing was written", file=sys.stderr)
         return 2
     point = loaded.point
-    if point.kind != "offer":
-        print(f"rulebook apply: the state's decision point is a {point.kind}; only a move at an offer can be "
-              f"applied (what follows a choice or a reaction is not in a state file)", file=sys.stderr)
+    if point.kind not in ("offer", "each"):
+        print(f"rulebook apply: the state's decision point is a {point.kind}; only a move at an offer or at an "
+              f"`each … chooses` can be applied (what follows a choice or a reaction is not in a state file)",
+              file=sys.stderr)
         return 2
     path = args.move
     try:
@@ -380,6 +382,8 @@ def apply_command(args) -> int:
               f"(see `rulebook legal`)", file=sys.stderr)
         return 1
     move = verdict.move
+    if point.kind == "each":
+        return _apply_each(args, out, engine, scopes, loaded, move)
     if move[0] == "finish":
         print("rulebook apply: finishing ends the offer; what comes after it is not in a state file "
               "(play the game on with `rulebook play --state-at`)", file=sys.stderr)
@@ -405,8 +409,28 @@ def apply_command(args) -> int:
     for path, exc in problems:
         return report("apply", path, "a valid answer here", exc)
     unused = len(engine.agents[0].moves)
-    state = dump_state(engine, next_decision, scopes, [str(p) for p in (args.spec or [])] or
-                       loaded_spec(args.state))
+    return _write_next(args, out, engine, scopes, loaded, move, next_decision, unused)
+
+
+def _apply_each(args, out: Path, engine, scopes, loaded, move) -> int:
+    """A choice at an `each … chooses`: the next state is the same statement, the next player asked deciding
+    with this choice among those made (in secret); after the last player, the game goes on past what a state
+    file holds."""
+    from checker.solver.command import describe_move
+    from checker.solver.eachpoint import next_decision
+    decision = next_decision(engine, loaded.point, move[1])
+    if decision is None:
+        print(f"rulebook apply: {describe_move(loaded, move)} is legal, and it is the last choice of this "
+              f"`each … chooses`: the choices are then written together and the game goes on, which is not in a "
+              f"state file (play the game on with `rulebook play --state-at`)", file=sys.stderr)
+        return 2
+    return _write_next(args, out, engine, scopes, loaded, move, decision, len(args.answers))
+
+
+def _write_next(args, out: Path, engine, scopes, loaded, move, decision, unused: int) -> int:
+    from checker.solver.command import describe_move
+    from checker.solver.statefile import dump_state
+    state = dump_state(engine, decision, scopes, [str(p) for p in (args.spec or [])] or loaded_spec(args.state))
     try:
         write_json(out, state, args.force)
     except OutputError as exc:

@@ -225,7 +225,10 @@ def _where(point) -> str:
     site = point.site
     span = getattr(site, "span", None)
     player = f"Joueur {point.player + 1}" if point.player is not None else "?"
-    return f"{span} ({point.kind}, {player} decides)" if span else f"{point.kind} ({player} decides)"
+    decides = f"{player} decides"
+    if point.kind == "each":            # the choices made before are secret until all have chosen: only counted
+        decides += f"; {len(point.chosen)} chose before, in secret"
+    return f"{span} ({point.kind}, {decides})" if span else f"{point.kind} ({decides})"
 
 
 def moves_command(args) -> int:

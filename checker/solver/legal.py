@@ -127,6 +127,16 @@ class Legality:
                 ok=f"{len(picked)} element(s) are chosen, at least {self._show_int(lo)} must be"),
                 (len(picked) >= lo) if is_const(lo) else (lo <= len(picked)))])
             return
+        if isinstance(site, ast.ChooseEach):    # this player's pick: the others', made or to come, change no state
+            where = None if site.where is None else (Reason(
+                "where", f"each … chooses {site.var} … where", site.where.span,
+                "the `where` condition of this choice is false", cites, ok="the `where` condition of this choice is true"),
+                site.where)
+            yield ("choose", (coll, elem_ty, site.var, where), [(Reason(
+                "from", f"each … chooses {site.var} in …", site.coll.span,
+                "the value must be an element of this collection", cites,
+                ok="the value is an element of this collection"), None)])
+            return
         o = site.options
         where = None
         if o.where is not None:
@@ -577,7 +587,8 @@ def interpreter_options(engine: Engine, point: Point, compiled: dict | None = No
         return [("react", True), ("react", False)]
     compiled = compiled if compiled is not None else {}
     env = dict(point.env)
-    already = list(env.pop(site.var, ())) if isinstance(site, ast.ChooseSubset) else []
+    # a subset pick re-picks what is chosen so far; an `each … chooses` replays the earlier players' choices
+    already = list(env.pop(site.var, ())) if isinstance(site, ast.ChooseSubset) else [v for _, v in point.chosen]
     key = (id(site), tuple(env))
     run_it = compiled.get(key)
     if run_it is None:      # the statement alone, as a body whose parameters are the names in scope

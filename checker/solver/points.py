@@ -11,9 +11,10 @@ from checker.front import ast
 from checker.runtime.engine import Decision, Power
 from checker.solver.scopes import Scopes
 
-__all__ = ["Move", "Point", "point_of", "interpreter_moves"]
+__all__ = ["KINDS", "Move", "Point", "point_of", "interpreter_moves"]
 
 Move = tuple
+KINDS = {ast.Offer: "offer", ast.Choose: "choose", ast.ChooseSubset: "subset", ast.ChooseEach: "each"}
 
 
 @dataclasses.dataclass
@@ -24,10 +25,11 @@ class Point:
     player: int
     env: dict
     card: int | None = None  # for a reaction: the card whose power it is
+    chosen: tuple = ()      # `each … chooses`: (player, value) of the players asked before this one, in order
 
     @property
     def kind(self) -> str:
-        return {ast.Offer: "offer", ast.Choose: "choose", ast.ChooseSubset: "subset"}.get(type(self.site), "react")
+        return KINDS.get(type(self.site), "react")
 
 
 def point_of(decision: Decision, scopes: Scopes) -> Point:
@@ -37,7 +39,7 @@ def point_of(decision: Decision, scopes: Scopes) -> Point:
         names = ["me", "this", *site.names]
         return Point(site, decision.player, {k: env[k] for k in names if k in env}, env.get("this"))
     names = scopes.at.get(id(site), {})
-    return Point(site, decision.player, {k: env[k] for k in names if k in env})
+    return Point(site, decision.player, {k: env[k] for k in names if k in env}, chosen=tuple(decision.chosen))
 
 
 def interpreter_moves(decision: Decision) -> list[Move]:

@@ -1,8 +1,8 @@
 """The local names in scope at each decision point of a spec, with their types.
 
-A decision point is a `choose`, a `choose … subset`, an `offer`, or a power reacting to a
-window.  Its state file records the values of these names (``p``, ``c``, ``cibles`` …), and
-this table says how to read and write them.
+A decision point is a `choose`, a `choose … subset`, one player's pick of an `each … chooses`,
+an `offer`, or a power reacting to a window.  Its state file records the values of these names
+(``p``, ``c``, ``cibles`` …), and this table says how to read and write them.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ class Scopes:
         return names
 
     def choice_type(self, site) -> Ty | None:
-        """The type of what a `choose` (or `choose … subset`) site picks among; None for another site."""
-        if isinstance(site, (ast.Choose, ast.ChooseSubset)):
+        """The type of what a `choose` (`choose … subset`, `each … chooses`) site picks among; None for another
+        site."""
+        if isinstance(site, (ast.Choose, ast.ChooseSubset, ast.ChooseEach)):
             t = self.typed.types.get(id(site.coll))
             return t.elem if isinstance(t, Coll) else t
         return None

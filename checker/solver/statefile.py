@@ -21,7 +21,9 @@ from checker.base.documents import ROOT, DocumentError, excerpt, schema_problems
 from checker.front.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
 from checker.runtime.state import SpecRuntimeError
-from checker.solver.points import Move, Point
+from checker.front import ast
+from checker.solver.eachpoint import dump_chosen, read_chosen
+from checker.solver.points import KINDS, Move, Point
 from checker.solver.scopes import Scopes
 from checker.solver.shapefile import key_text, read_key_text, read_shape, write_shape
 from checker.front.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
@@ -247,15 +249,11 @@ def _dump_point(E: Engine, decision: Decision, scopes: Scopes, vals: _Values) ->
         out = {"kind": "react", "card": vals.labels[env["this"]], "power": site.name}
     else:
         types = scopes.at.get(id(site), {})
-        kind = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}.get(type(site).__name__)
-        if kind is None:        # `each … chooses`: the choices made before this player's are not in the state
-            raise StateFileError([("decision", f"the decision at {site_label(site.span)} is an `each … chooses`, "
-                                               f"which a state file cannot hold yet (the choices the players before "
-                                               f"this one made are not part of the game's state until all have "
-                                               f"chosen)")])
-        out = {"kind": kind, "at": site_label(site.span)}
+        out = {"kind": KINDS[type(site)], "at": site_label(site.span)}
     out["player"] = vals.write(decision.player, PLAYER)
     out["names"] = {k: vals.write(env[k], t) for k, t in types.items() if k in env and t is not None}
+    if isinstance(site, ast.ChooseEach):
+        out["chosen"] = dump_chosen(decision.chosen, scopes.choice_type(site), vals)
     return out
 
 
@@ -463,21 +461,32 @@ def _load_point(E: Engine, d: dict, scopes: Scopes, vals: _Values, problems: lis
     at = d.get("at", "")
     site = _find_site(scopes, at)
     if site is None:
-        known = sorted(site_label(s.span) for s in scopes.sites.values()
-                       if type(s).__name__ == {"offer": "Offer", "choose": "Choose", "subset": "ChooseSubset"}[kind])
+        known = sorted(site_label(s.span) for s in scopes.sites.values() if KINDS.get(type(s)) == kind)
         hint = did_you_mean(at, known, '"')
         problems.append(("decision/at", f"no {kind} statement at \"{at}\"" + (f"; {hint}" if hint else "")))
         return None, None
-    expected = {"Offer": "offer", "Choose": "choose", "ChooseSubset": "subset"}[type(site).__name__]
+    expected = KINDS[type(site)]
     if expected != kind:
         problems.append(("decision/kind", f"the statement at {at} is a {expected}, not a {kind}"))
     types = scopes.at.get(id(site), {})
-    env = _read_names(d.get("names", {}), types, scopes.bound.get(id(site), set()), vals, problems)
-    choose_type = None
-    if expected in ("choose", "subset"):
-        t = scopes.typed.types.get(id(site.coll))
-        choose_type = t.elem if isinstance(t, Coll) else t
-    return Point(site, player, env), choose_type
+    bound = scopes.bound.get(id(site), set())
+    each = isinstance(site, ast.ChooseEach)
+    if each:        # the name of who chooses is the decider's: it may be left out
+        bound = bound - {site.player}
+    env = _read_names(d.get("names", {}), types, bound, vals, problems)
+    choose_type = scopes.choice_type(site)
+    chosen: tuple = ()
+    if "chosen" in d and not (each and kind == "each"):
+        problems.append(("decision/chosen", "only the decision of an `each … chooses` records choices made "
+                                            "before it"))
+    elif each and player is not None:
+        if env.get(site.player, player) != player:
+            problems.append((f"decision/names/{site.player}", f"{site.player} is who chooses here: it is "
+                                                              f"{d['player']}, the player who decides"))
+        env[site.player] = player
+        if not problems:
+            chosen = read_chosen(E, site, env, player, d.get("chosen", []), choose_type, vals, problems)
+    return Point(site, player, env, chosen=chosen), choose_type
 
 
 def _find_site(scopes: Scopes, at: str):
