@@ -50,3 +50,14 @@ def test_a_condition_that_is_not_a_bool_is_bad_input(capsys):
     code = main(["reach", MARKET, "bourse[Joueur 1]", "--within", "2", "-n", "2"])
     assert code == 2
     assert "Bool" in capsys.readouterr().err
+
+
+def test_paths_past_the_budget_are_not_encoded_further(capsys, bundled_checked_once):
+    """4th edition, 4 players, within 4 decisions (the characters' draft): once a path asked decision K + 1,
+    what its block would do next is not encoded (Z3 proves no path runs it) — a deterministic budget of the
+    questions asked while unrolling (111 before that pruning, 49 with it)."""
+    code = main(["reach", str(ROOT / "spec" / "citadelles"), "any(p in players: complète(p))", "--within", "4",
+                 "-n", "4", "-s", "1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["status"] == "proved"
+    assert out["z3_questions"] <= 60

@@ -27,6 +27,12 @@ decisions asked on the path so far (a term); the decision that would be number `
 there, so the state after a cut path is the state at that decision point, before it is asked.
 :attr:`Unrolled.asked` lists every decision in the order the interpreter asks them on any one path.
 
+What is not encoded costs nothing: a turn or round procedure that no path within the budget reaches, an offer's
+next question that no path asks within the budget, and the rest of a block after a statement that stopped
+paths (decision ``budget + 1``, a cut) when Z3 proves that no path runs it (:meth:`Unrolled.ended`).  Each such
+question "can a path go on?" has a resource limit (:data:`FEASIBLE_RLIMIT`); unknown is a yes (more encoded,
+never an answer changed).
+
 What stays approximate is the transition's: the order inside a pile is not followed (a draw takes any cards of
 the pile), a ``shuffle`` changes nothing followed, and the spec's invariants, which the interpreter checks
 before each decision, are not checked along the way.
@@ -50,6 +56,10 @@ __all__ = ["Unrolled", "Asked", "MAX_LOOPS"]
 # how many times a `repeat` is unrolled by default: a game's rounds (each round asks several decisions, so a
 # search over K decisions meets few of them)
 MAX_LOOPS = 4
+
+# the resource limit of one question "can this path go on?" (Z3's steps, not the clock): unknown is a yes, so a
+# question too hard for it only leaves more encoded, never an answer changed
+FEASIBLE_RLIMIT = 1_000_000
 
 
 @dataclasses.dataclass
@@ -115,6 +125,7 @@ class Unrolled(Transition):
         self._solver = None                 # asks which paths go on (see :meth:`feasible`)
         self._told = 0
         self.questions = 0                  # how many times it was asked (a deterministic counter)
+        self._stopped = 0                   # how many stops and cuts :meth:`ended` has seen
 
     def named(self, term, hint: str):
         """``term`` under a fresh name (a constraint says they are equal): the terms built on it stay small."""
@@ -130,12 +141,23 @@ class Unrolled(Transition):
         if is_const(cond):
             return bool(cond)
         if self._solver is None:
-            self._solver = make_solver(SolverSettings(incremental=True))
+            self._solver = make_solver(SolverSettings(incremental=True, rlimit=FEASIBLE_RLIMIT, minimize_cores=False))
         while self._told < len(self.constraints):
             self._solver.add(self.constraints[self._told])
             self._told += 1
         self.questions += 1
         return self._solver.check(as_bool(cond)) != z3.unsat
+
+    def ended(self, guard) -> bool:
+        """After a statement that stopped paths (past the budget, or cut), does any path still run the rest of
+        the block?  When Z3 proves none does, the statements after it are not encoded: what a path that asked
+        decision K + 1 inside a power would have done next costs nothing."""
+        stopped = len(self.beyond) + len(self.cuts)
+        if stopped == self._stopped:
+            return False
+        self._stopped = stopped
+        here = AND(guard, self.running)
+        return not self.feasible(here)
 
     # ------------------------------------------------------------ decisions
     def decided(self, c: Choice) -> None:
