@@ -61,3 +61,32 @@ def test_paths_past_the_budget_are_not_encoded_further(capsys, bundled_checked_o
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["status"] == "proved"
     assert out["z3_questions"] <= 60
+
+
+def test_changes_counts_the_decision_points_where_a_value_changed(capsys):
+    """The first player's purse: 0 at the set-up, 5 at his first question, less after each purchase.  Two changes
+    take one purchase (the interpreter, replaying it, counts the same two); four are out of reach within 3
+    decisions (he can afford two lots, so three changes at most)."""
+    code, out = _reach(capsys, "changes(bourse[Joueur 1]) >= 2", "--within", "4", "-n", "2", "-s", "1")
+    assert code == 0 and out["confirmed"] is True
+    assert len(out["decisions"]) == 1 and out["decisions"][0]["answer"].startswith("acheter(Joueur 1, ")
+    code, out = _reach(capsys, "changes(bourse[Joueur 1]) >= 4", "--within", "3", "-n", "2", "-s", "1")
+    assert code == 1 and out["status"] == "proved"
+
+
+def test_initially_reads_the_state_where_the_search_starts(capsys):
+    """No purse ever holds less than at the set-up (0); the round counter has moved once both players passed."""
+    code, out = _reach(capsys, "bourse[Joueur 1] < initially(bourse[Joueur 1])", "--within", "3", "-n", "2", "-s", "1")
+    assert code == 1
+    code, out = _reach(capsys, "tours_joués == initially(tours_joués) + 1", "--within", "3", "-n", "2", "-s", "1")
+    assert code == 0 and out["confirmed"] is True and len(out["decisions"]) == 2
+
+
+def test_path_functions_are_checked_like_the_rest_of_the_condition(capsys):
+    """A collection watched, two arguments, a path function inside another: located errors, exit 2."""
+    for condition, code, words in [("changes(panier[Joueur 1]) >= 1", "E0301", "not a collection"),
+                                   ("changes(1, 2) == 0", "E0302", "takes one expression"),
+                                   ("initially(changes(tours_joués)) == 0", "E0303", "inside another")]:
+        assert main(["reach", MARKET, condition, "--within", "2", "-n", "2"]) == 2
+        err = capsys.readouterr().err
+        assert code in err and words in err and "^" in err

@@ -54,26 +54,50 @@ def _condition(result, engine, text: str, players: int):
         if not reporter.errors:
             return None, "CONDITION must be one expression"
         return None, _render(reporter, text)
-    expr = decls[0].default
+    from checker.front.types import INT, Coll
+    from checker.reach.monitors import Monitors, rewrite
+    expr, monitors = rewrite(decls[0].default, reporter)
+    if reporter.errors:
+        return None, _render(reporter, text)
     checker = Checker(result.program, reporter)
-    ty = checker.expr(expr, Env({name: PLAYER for name in seats}))
+    names = {name: PLAYER for name in seats}
+    for m in monitors:
+        inner = checker.expr(m.expr, Env({n: PLAYER for n in seats}))
+        if isinstance(inner, Coll):
+            reporter.error("E0301", f"{m.kind}(…) watches a single value, not a collection ({inner})", m.span,
+                           hint="count(…) or a membership test makes one value of it")
+        names[m.name] = INT if m.kind == "changes" else inner
+    if reporter.errors:
+        return None, _render(reporter, text)
+    ty = checker.expr(expr, Env(names))
     if reporter.errors:
         return None, _render(reporter, text)
     if ty != BOOL:
         return None, f"CONDITION must be true or false (a Bool), not a value of type {ty}"
     engine.typed.types.update(checker.typed.types)
+    scope = {n: f"env[{n!r}]" for n in names}
 
     def test_in(e):
-        """The interpreter's test of the condition on ``e``'s state (compiled for that engine)."""
-        function = e.compiler.gen.env_function(expr, Scope({n: f"env[{n!r}]" for n in seats}))
-        return lambda: (e.invalidate(), function(dict(seats)))[1]
-    return (expr, seats, test_in), None
+        """The interpreter's test of the condition on ``e``'s state (compiled for that engine), and its path
+        functions' values (:class:`~checker.reach.monitors.Monitors`, fed by the replay)."""
+        function = e.compiler.gen.env_function(expr, Scope(dict(scope)))
+        watched = Monitors(monitors, {m.name: e.compiler.gen.env_function(m.expr, Scope(dict(scope)))
+                                      for m in monitors})
+
+        def env():
+            e.invalidate()
+            return {**seats, **watched.values}
+        test = lambda: function(env())      # noqa: E731
+        test.monitors = watched
+        test.env = env
+        return test
+    return (expr, seats, test_in, monitors), None
 
 
 def _render(reporter: Reporter, text: str) -> str:
     sources = SourceMap()
     sources.add(SourceFile("CONDITION", Path("CONDITION"), _PREFIX + text))
-    return "\n".join(render_human(d, sources) for d in reporter.sorted())
+    return render_human(reporter.sorted(), sources)
 
 
 def add_parsers(new_command) -> dict:
@@ -122,9 +146,10 @@ def reach_command(args) -> int:
     if compiled is None:
         print(f"rulebook reach: {problem}", file=sys.stderr)
         return 2
-    condition, seats, test = compiled
+    condition, seats, test, monitors = compiled
     spec = [str(p) for p in paths]
-    outcome = reach(result, selection, config, args.players, args.seed, (condition, seats), test, args.within,
+    outcome = reach(result, selection, config, args.players, args.seed, (condition, seats, monitors), test,
+                    args.within,
                     spec, max_loops=args.loops or MAX_LOOPS)
     if outcome.log is not None and args.log:
         from checker.base.output import OutputError, write_json

@@ -47,7 +47,7 @@ import z3
 from checker.front import ast
 from checker.front.types import KindT
 from checker.solver.deal import Deal
-from checker.solver.encode import AND, EQ, NOT, OR, Unsupported, as_bool, is_const
+from checker.solver.encode import AND, EQ, ITE, NOT, OR, Unsupported, as_bool, is_const
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.transition import _STMT, ABORT, END_TURN, Choice, Transition
 
@@ -126,6 +126,8 @@ class Unrolled(Transition):
         self._told = 0
         self.questions = 0                  # how many times it was asked (a deterministic counter)
         self._stopped = 0                   # how many stops and cuts :meth:`ended` has seen
+        self.monitors: list = []            # the condition's path functions (see :meth:`watch`)
+        self._previous: dict = {}           # name -> the watched value at the last decision point (a term)
 
     def named(self, term, hint: str):
         """``term`` under a fresh name (a constraint says they are equal): the terms built on it stay small."""
@@ -197,11 +199,39 @@ class Unrolled(Transition):
         self.running = AND(self.running, NOT(guard))
         self.raised["beyond"] = OR(self.raised.get("beyond", False), guard)
 
+    def watch(self, monitors) -> None:
+        """The condition's path functions (:mod:`checker.reach.monitors`: ``changes``, ``initially``), read on
+        the state where the unrolling starts; :meth:`check` updates them at each decision point."""
+        self.monitors = list(monitors)
+        env = dict(self.condition_env)
+        for m in self.monitors:
+            value = self.expr(m.expr, dict(env))
+            self.checked_partial(True)
+            self._previous[m.name] = value
+            self.condition_env[m.name] = value if m.kind == "initially" else 0
+
+    def _points(self, guard) -> None:
+        """A decision point reached when ``guard`` holds: each ``changes`` compares with the previous one on
+        the path (the points are met in the order of every path, so a term per monitor follows them all)."""
+        for m in self.monitors:
+            if m.kind != "changes":
+                continue
+            value = self.expr(m.expr, dict(self.condition_env))
+            self.checked_partial(guard)
+            old = self._previous[m.name]
+            changed = AND(guard, NOT(self.enc.eq(value, old)))
+            if not (is_const(changed) and not changed):
+                count = self.condition_env[m.name]
+                self.condition_env[m.name] = self.named(count + (z3.If(as_bool(changed), 1, 0)
+                                                                 if not is_const(changed) else 1), m.name)
+                self._previous[m.name] = self.named(ITE(guard, value, old), m.name)
+
     def check(self, guard, span) -> None:
         """A decision point (or the end) is reached when ``guard`` holds: does the condition hold there?"""
         if self.condition is None or (is_const(guard) and not guard):
             return
         self.forget()
+        self._points(guard)
         holds = self.expr(self.condition, dict(self.condition_env))
         self.checked_partial(guard)
         when = AND(guard, holds)
