@@ -90,3 +90,14 @@ def test_path_functions_are_checked_like_the_rest_of_the_condition(capsys):
         assert main(["reach", MARKET, condition, "--within", "2", "-n", "2"]) == 2
         err = capsys.readouterr().err
         assert code in err and words in err and "^" in err
+
+
+def test_a_search_from_a_state_file_is_refused_with_the_reason(capsys, bundled_checked_once):
+    """--from STATE: the file is read and checked (a broken one is bad input, 2), then the search is refused (4):
+    a state file holds a decision point's state, not the calls and loops of the flow above it."""
+    state = ROOT / "tests" / "fixtures" / "states" / "négociant-deuxième-commerce.json"
+    spec = str(ROOT / "spec" / "citadelles")
+    assert main(["reach", spec, "true", "--within", "2", "-n", "4", "--from", str(state)]) == 4
+    err = capsys.readouterr().err
+    assert "cannot resume at the offer at 01-partie.rules:240:3" in err and "\n" not in err.strip()
+    assert main(["reach", MARKET, "true", "--within", "2", "-n", "2", "--from", str(MARKET)]) == 2

@@ -121,6 +121,9 @@ def add_parsers(new_command) -> dict:
     completes(reach.add_argument("--log", metavar="FILE", help="write the sequence found as a game log "
                                                                "(`rulebook replay FILE` plays it)"), "file")
     reach.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    completes(reach.add_argument("--from", dest="start", metavar="STATE",
+                                 help="search from a state file (refused for now, with the reason: see "
+                                      "docs/reach.md)"), "file")
     reach.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
     return {"reach": reach_command}
 
@@ -135,6 +138,8 @@ def reach_command(args) -> int:
         print(f"rulebook reach: {args.log} exists (give --force to replace it)", file=sys.stderr)
         return 2
     paths = [args.spec, *args.more]
+    if args.start is not None:
+        return _refuse_start(args, paths)
     prepared = prepare_game("reach", paths, args.config, args.players)
     if isinstance(prepared, int):
         return prepared
@@ -166,6 +171,24 @@ def reach_command(args) -> int:
         return code
     _print(outcome, args)
     return code
+
+
+def _refuse_start(args, paths) -> int:
+    """``--from STATE``: the file is read and checked (bad input: 2), then the search is refused (4) — a state
+    file holds a decision point's state and its own names, not the calls above it, so what runs after that
+    decision (the rest of the procedures and loops of the flow that lead there) is not known to the search."""
+    from checker.solver.command import load
+    from checker.solver.statefile import site_label
+    loaded = load("reach", args.start, [Path(p) for p in paths])
+    if isinstance(loaded, int):
+        return 2 if loaded != 1 else loaded
+    point = loaded[3].point
+    span = getattr(point.site, "span", None) or getattr(getattr(point.site, "decl", None), "span", None)
+    where = site_label(span) if span is not None else "its decision point"
+    print(f"rulebook reach: --from {args.start}: cannot resume at the {point.kind} at {where}: a state file holds "
+          f"the state and the decision's own names, not the calls and loops of the flow above it, so what runs "
+          f"after it is not known to the search (a search starts from the set-up: -n, -s, -c)", file=sys.stderr)
+    return 4
 
 
 def _as_json(o) -> dict:
