@@ -101,3 +101,15 @@ def test_a_search_from_a_state_file_is_refused_with_the_reason(capsys, bundled_c
     err = capsys.readouterr().err
     assert "cannot resume at the offer at 01-partie.rules:240:3" in err and "\n" not in err.strip()
     assert main(["reach", MARKET, "true", "--within", "2", "-n", "2", "--from", str(MARKET)]) == 2
+
+
+def test_the_crown_given_at_the_set_up_is_one_change_on_both_sides(capsys, bundled_checked_once):
+    """4th edition: the set-up gives the Crown (none → a player) before the first decision point — one change,
+    found by Z3 with no decision and confirmed by the interpreter's own count; a second is out of reach of the
+    draft's first decision."""
+    spec = str(ROOT / "spec" / "citadelles")
+    code = main(["reach", spec, "changes(couronne) == 1 and initially(couronne) == none", "--within", "1", "-n",
+                 "4", "-s", "1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["confirmed"] is True and out["decisions"] == []
+    assert main(["reach", spec, "changes(couronne) >= 2", "--within", "1", "-n", "4", "-s", "1"]) == 1
