@@ -84,7 +84,7 @@ def test_initially_reads_the_state_where_the_search_starts(capsys):
 
 def test_path_functions_are_checked_like_the_rest_of_the_condition(capsys):
     """A collection watched, two arguments, a path function inside another: located errors, exit 2."""
-    for condition, code, words in [("changes(panier[Joueur 1]) >= 1", "E0301", "not a collection"),
+    for condition, code, words in [("changes(panier[Joueur 1]) >= 1", "E0301", "not set of Lot"),
                                    ("changes(1, 2) == 0", "E0302", "takes one expression"),
                                    ("initially(changes(tours_joués)) == 0", "E0303", "inside another")]:
         assert main(["reach", MARKET, condition, "--within", "2", "-n", "2"]) == 2

@@ -54,7 +54,7 @@ def _condition(result, engine, text: str, players: int):
         if not reporter.errors:
             return None, "CONDITION must be one expression"
         return None, _render(reporter, text)
-    from checker.front.types import INT, Coll
+    from checker.front.types import INT, Coll, GridT, RecordT
     from checker.reach.monitors import Monitors, rewrite
     expr, monitors = rewrite(decls[0].default, reporter)
     if reporter.errors:
@@ -63,9 +63,9 @@ def _condition(result, engine, text: str, players: int):
     names = {name: PLAYER for name in seats}
     for m in monitors:
         inner = checker.expr(m.expr, Env({n: PLAYER for n in seats}))
-        if isinstance(inner, Coll):
-            reporter.error("E0301", f"{m.kind}(…) watches a single value, not a collection ({inner})", m.span,
-                           hint="count(…) or a membership test makes one value of it")
+        if isinstance(inner, (Coll, RecordT, GridT)):
+            reporter.error("E0301", f"{m.kind}(…) watches a number, a Bool, a player, a card or an enum member, "
+                                    f"not {inner}", m.span, hint="count(…) or a membership test makes one value of it")
         names[m.name] = INT if m.kind == "changes" else inner
     if reporter.errors:
         return None, _render(reporter, text)
