@@ -243,7 +243,7 @@ class Transition:
                 return env
             rest = fn(self, s, env, here)
             self.checked_partial(here)
-            if self.ended(guard):
+            if i + 1 < len(stmts) and self.ended(guard):
                 return env
             if rest is not None:          # `choose … optionally`: the rest of the block runs when something is chosen
                 return self.run(stmts[i + 1:], env, AND(guard, rest))

@@ -537,8 +537,13 @@ def _move(t: Unrolled, s: ast.Move, env, guard):
         if isinstance(t.enc.zone_index_types[what.obj.id], KindT):
             index = t.enc.physical(index, s.span)
         source = (what.obj.id, index)
+    elif not (is_const(guard) and not guard):
+        cards = t.expr(what, env)
+        if isinstance(cards, list) and len(cards) > 1:     # several cards of a local collection: which piles
+            t.deal.not_in = t.deal.none_inside(cards, AND(guard, t.running))    # hold none of them, at once
     t._source = source
     try:
         return _STMT[ast.Move](t, s, env, guard)
     finally:
         t._source = None
+        t.deal.not_in = set()
