@@ -54,26 +54,50 @@ def _condition(result, engine, text: str, players: int):
         if not reporter.errors:
             return None, "CONDITION must be one expression"
         return None, _render(reporter, text)
-    expr = decls[0].default
+    from checker.front.types import INT, Coll, GridT, RecordT
+    from checker.reach.monitors import Monitors, rewrite
+    expr, monitors = rewrite(decls[0].default, reporter)
+    if reporter.errors:
+        return None, _render(reporter, text)
     checker = Checker(result.program, reporter)
-    ty = checker.expr(expr, Env({name: PLAYER for name in seats}))
+    names = {name: PLAYER for name in seats}
+    for m in monitors:
+        inner = checker.expr(m.expr, Env({n: PLAYER for n in seats}))
+        if isinstance(inner, (Coll, RecordT, GridT)):
+            reporter.error("E0301", f"{m.kind}(…) watches a number, a Bool, a player, a card or an enum member, "
+                                    f"not {inner}", m.span, hint="count(…) or a membership test makes one value of it")
+        names[m.name] = INT if m.kind == "changes" else inner
+    if reporter.errors:
+        return None, _render(reporter, text)
+    ty = checker.expr(expr, Env(names))
     if reporter.errors:
         return None, _render(reporter, text)
     if ty != BOOL:
         return None, f"CONDITION must be true or false (a Bool), not a value of type {ty}"
     engine.typed.types.update(checker.typed.types)
+    scope = {n: f"env[{n!r}]" for n in names}
 
     def test_in(e):
-        """The interpreter's test of the condition on ``e``'s state (compiled for that engine)."""
-        function = e.compiler.gen.env_function(expr, Scope({n: f"env[{n!r}]" for n in seats}))
-        return lambda: (e.invalidate(), function(dict(seats)))[1]
-    return (expr, seats, test_in), None
+        """The interpreter's test of the condition on ``e``'s state (compiled for that engine), and its path
+        functions' values (:class:`~checker.reach.monitors.Monitors`, fed by the replay)."""
+        function = e.compiler.gen.env_function(expr, Scope(dict(scope)))
+        watched = Monitors(monitors, {m.name: e.compiler.gen.env_function(m.expr, Scope(dict(scope)))
+                                      for m in monitors})
+
+        def env():
+            e.invalidate()
+            return {**seats, **watched.values}
+        test = lambda: function(env())      # noqa: E731
+        test.monitors = watched
+        test.env = env
+        return test
+    return (expr, seats, test_in, monitors), None
 
 
 def _render(reporter: Reporter, text: str) -> str:
     sources = SourceMap()
     sources.add(SourceFile("CONDITION", Path("CONDITION"), _PREFIX + text))
-    return "\n".join(render_human(d, sources) for d in reporter.sorted())
+    return render_human(reporter.sorted(), sources)
 
 
 def add_parsers(new_command) -> dict:
@@ -97,6 +121,9 @@ def add_parsers(new_command) -> dict:
     completes(reach.add_argument("--log", metavar="FILE", help="write the sequence found as a game log "
                                                                "(`rulebook replay FILE` plays it)"), "file")
     reach.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    completes(reach.add_argument("--from", dest="start", metavar="STATE",
+                                 help="search from a state file (refused for now, with the reason: see "
+                                      "docs/reach.md)"), "file")
     reach.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
     return {"reach": reach_command}
 
@@ -111,6 +138,8 @@ def reach_command(args) -> int:
         print(f"rulebook reach: {args.log} exists (give --force to replace it)", file=sys.stderr)
         return 2
     paths = [args.spec, *args.more]
+    if args.start is not None:
+        return _refuse_start(args, paths)
     prepared = prepare_game("reach", paths, args.config, args.players)
     if isinstance(prepared, int):
         return prepared
@@ -122,9 +151,10 @@ def reach_command(args) -> int:
     if compiled is None:
         print(f"rulebook reach: {problem}", file=sys.stderr)
         return 2
-    condition, seats, test = compiled
+    condition, seats, test, monitors = compiled
     spec = [str(p) for p in paths]
-    outcome = reach(result, selection, config, args.players, args.seed, (condition, seats), test, args.within,
+    outcome = reach(result, selection, config, args.players, args.seed, (condition, seats, monitors), test,
+                    args.within,
                     spec, max_loops=args.loops or MAX_LOOPS)
     if outcome.log is not None and args.log:
         from checker.base.output import OutputError, write_json
@@ -141,6 +171,24 @@ def reach_command(args) -> int:
         return code
     _print(outcome, args)
     return code
+
+
+def _refuse_start(args, paths) -> int:
+    """``--from STATE``: the file is read and checked (bad input: 2), then the search is refused (4) — a state
+    file holds a decision point's state and its own names, not the calls above it, so what runs after that
+    decision (the rest of the procedures and loops of the flow that lead there) is not known to the search."""
+    from checker.solver.command import load
+    from checker.solver.statefile import site_label
+    loaded = load("reach", args.start, [Path(p) for p in paths])
+    if isinstance(loaded, int):
+        return 2 if loaded != 1 else loaded
+    point = loaded[3].point
+    span = getattr(point.site, "span", None) or getattr(getattr(point.site, "decl", None), "span", None)
+    where = site_label(span) if span is not None else "its decision point"
+    print(f"rulebook reach: --from {args.start}: cannot resume at the {point.kind} at {where}: a state file holds "
+          f"the state and the decision's own names, not the calls and loops of the flow above it, so what runs "
+          f"after it is not known to the search (a search starts from the set-up: -n, -s, -c)", file=sys.stderr)
+    return 4
 
 
 def _as_json(o) -> dict:

@@ -28,6 +28,7 @@ import time
 
 import z3
 
+from checker.front import ast
 from checker.front.types import BOOL
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, Encoder, Unsupported, as_bool, is_const
@@ -165,14 +166,31 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
     agents = [_Script(shared) for _ in range(players)]
     record = {"spec": spec, "configuration": config, "players": players, "seed": seed, "add": [],
               "remove": [], "selection": selection.cards}
+    watched = test.monitors
+
+    def observe(decision) -> None:
+        """A decision point as the search counts them (an offer's every question, another when asked): the
+        path functions compare the state with the previous point's."""
+        if isinstance(decision.site, ast.Offer) or len(decision.options) > 1 or decision.optional:
+            watched.point(test.env())
     try:
-        game = engine.play(selection.cards, players, seed, agents)
+        engine.start(selection.cards, players, seed, agents)
+        watched.start(test.env())
+        engine.observer = observe if watched.monitors else None
+        try:
+            engine.call(engine.flow, ())
+        except RecursionError:
+            raise SpecRuntimeError("procedures, actions and powers call each other too deeply") from None
+        finally:
+            engine.observer = None
+        game = engine.result()
     except _Mismatch:
         number, prompt, answer = shared["mismatch"]
         return False, f"decision {number} ({prompt}): the interpreter does not offer {answer}", None
     except SpecRuntimeError as exc:
         return False, f"the interpreter stopped with an error: {exc}", None
     if shared["held"] is None:             # the path ends the game: the condition is asked at its end
+        watched.point(test.env())
         shared["held"] = shared["test"]()
     from checker.runtime.replay import state_digest
     record.update({"events": game.events, "scores": game.scores, "winners": game.winners,
@@ -185,7 +203,8 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
 def reach(result, selection, config: str, players: int, seed: int, condition, test_of, within: int,
           spec: list[str], max_loops: int = MAX_LOOPS, settings: SolverSettings | None = None) -> Outcome:
     """Search the game of ``selection`` (configuration ``config``, seeded) for a path of at most ``within``
-    decisions where ``condition`` holds — (a typed expression, {name: seat} of the seats it names);
+    decisions where ``condition`` holds — (a typed expression, {name: seat} of the seats it names, the path
+    functions it reads: :mod:`checker.reach.monitors`);
     ``test_of(engine)`` is the interpreter's test of it on that engine's state (a function of nothing)."""
     start = time.process_time()
     engine = Engine(result.typed)
@@ -193,7 +212,8 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
     engine.start(selection.cards, players, seed, [None] * players)
     enc = Encoder(engine, concrete=True)
     t = Unrolled(enc, within, max_loops=max_loops)
-    t.condition, t.condition_env = condition
+    t.condition, t.condition_env = condition[0], condition[1]
+    t.watch(condition[2] if len(condition) > 2 else [])
     flow = engine.program.procedures[engine.flow]
 
     def done(outcome: Outcome) -> Outcome:

@@ -62,6 +62,7 @@ class Deal:
                     self.piles[(name, key)] = Pile(cards)
             else:
                 self.piles[(name, None)] = Pile(zone)
+        self.not_in: set = set()               # piles the cards of the statement running are not in
         self.lost: list[tuple] = []
         self.why: dict[tuple, tuple] = {}      # pile -> (span, why) its order stopped being known
 
@@ -120,6 +121,8 @@ class Deal:
                 if source is not None and (source[0] != key[0] or source[1] is not None and is_const(source[1])
                                            and source[1] != key[1]):
                     continue            # it is in another zone when it moves: not in this pile
+                if key in self.not_in:
+                    continue            # Z3 proved none of the statement's cards is in it (Deal.none_inside)
                 if certain and is_const(pile.taken):
                     pile.cards.remove(card)
                 elif self._may_leave(key, pile, card, possible, guard):
@@ -142,6 +145,28 @@ class Deal:
                 pile.cards.append(card)
             else:
                 self._lose(key, span, "a card may be put on top of it on some paths only")
+
+    def none_inside(self, cards: list, guard) -> set:
+        """The piles that none of ``cards`` ([(when, card)], moved when ``guard`` holds) can be in: one question
+        per pile for a statement that moves several cards, instead of one per card (:meth:`moved` skips them
+        while :attr:`not_in` holds them)."""
+        enc = self.enc
+        out = set()
+        if self.feasible is None:
+            return out
+        for key, pile in self.piles.items():
+            if pile is None:
+                continue
+            tests = []
+            for g, card in cards:
+                possible = list(enc.possible(card)) if not is_const(card) else [card]
+                for c in possible:
+                    if c in pile.cards:
+                        tests.append(AND(guard, g, enc.eq(card, c), enc.cells.member(key[0], key[1], c)))
+            tests = [x for x in tests if not (is_const(x) and not x)]
+            if len(tests) > 1 and not any(is_const(x) for x in tests) and not self.feasible(OR(*tests)):
+                out.add(key)
+        return out
 
     def _may_leave(self, key, pile, card, possible, guard) -> bool:
         """Can ``card`` be in the pile when it moves (``guard``)?  Asked of Z3 (with the search's constraints

@@ -243,9 +243,16 @@ class Transition:
                 return env
             rest = fn(self, s, env, here)
             self.checked_partial(here)
+            if i + 1 < len(stmts) and self.ended(guard):
+                return env
             if rest is not None:          # `choose … optionally`: the rest of the block runs when something is chosen
                 return self.run(stmts[i + 1:], env, AND(guard, rest))
         return env
+
+    def ended(self, guard) -> bool:
+        """Does no path run the statements after this one under ``guard``?  (A bounded unrolling asks, after a
+        statement that stopped some paths; here nothing stops a path that a constant does not show.)"""
+        return False
 
     def encoder_of(self, s):
         """The function that encodes statement ``s`` (None: not encoded); :mod:`checker.solver.unroll` adds

@@ -27,6 +27,12 @@ decisions asked on the path so far (a term); the decision that would be number `
 there, so the state after a cut path is the state at that decision point, before it is asked.
 :attr:`Unrolled.asked` lists every decision in the order the interpreter asks them on any one path.
 
+What is not encoded costs nothing: a turn or round procedure that no path within the budget reaches, an offer's
+next question that no path asks within the budget, and the rest of a block after a statement that stopped
+paths (decision ``budget + 1``, a cut) when Z3 proves that no path runs it (:meth:`Unrolled.ended`).  Each such
+question "can a path go on?" has a resource limit (:data:`FEASIBLE_RLIMIT`); unknown is a yes (more encoded,
+never an answer changed).
+
 What stays approximate is the transition's: the order inside a pile is not followed (a draw takes any cards of
 the pile), a ``shuffle`` changes nothing followed, and the spec's invariants, which the interpreter checks
 before each decision, are not checked along the way.
@@ -41,7 +47,7 @@ import z3
 from checker.front import ast
 from checker.front.types import KindT
 from checker.solver.deal import Deal
-from checker.solver.encode import AND, EQ, NOT, OR, Unsupported, as_bool, is_const
+from checker.solver.encode import AND, EQ, ITE, NOT, OR, Unsupported, as_bool, is_const
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.transition import _STMT, ABORT, END_TURN, Choice, Transition
 
@@ -50,6 +56,10 @@ __all__ = ["Unrolled", "Asked", "MAX_LOOPS"]
 # how many times a `repeat` is unrolled by default: a game's rounds (each round asks several decisions, so a
 # search over K decisions meets few of them)
 MAX_LOOPS = 4
+
+# the resource limit of one question "can this path go on?" (Z3's steps, not the clock): unknown is a yes, so a
+# question too hard for it only leaves more encoded, never an answer changed
+FEASIBLE_RLIMIT = 1_000_000
 
 
 @dataclasses.dataclass
@@ -115,6 +125,9 @@ class Unrolled(Transition):
         self._solver = None                 # asks which paths go on (see :meth:`feasible`)
         self._told = 0
         self.questions = 0                  # how many times it was asked (a deterministic counter)
+        self._stopped = 0                   # how many stops and cuts :meth:`ended` has seen
+        self.monitors: list = []            # the condition's path functions (see :meth:`watch`)
+        self._previous: dict = {}           # name -> the watched value at the last decision point (a term)
 
     def named(self, term, hint: str):
         """``term`` under a fresh name (a constraint says they are equal): the terms built on it stay small."""
@@ -130,12 +143,23 @@ class Unrolled(Transition):
         if is_const(cond):
             return bool(cond)
         if self._solver is None:
-            self._solver = make_solver(SolverSettings(incremental=True))
+            self._solver = make_solver(SolverSettings(incremental=True, rlimit=FEASIBLE_RLIMIT, minimize_cores=False))
         while self._told < len(self.constraints):
             self._solver.add(self.constraints[self._told])
             self._told += 1
         self.questions += 1
         return self._solver.check(as_bool(cond)) != z3.unsat
+
+    def ended(self, guard) -> bool:
+        """After a statement that stopped paths (past the budget, or cut), does any path still run the rest of
+        the block?  When Z3 proves none does, the statements after it are not encoded: what a path that asked
+        decision K + 1 inside a power would have done next costs nothing."""
+        stopped = len(self.beyond) + len(self.cuts)
+        if stopped == self._stopped:
+            return False
+        self._stopped = stopped
+        here = AND(guard, self.running)
+        return not self.feasible(here)
 
     # ------------------------------------------------------------ decisions
     def decided(self, c: Choice) -> None:
@@ -175,11 +199,39 @@ class Unrolled(Transition):
         self.running = AND(self.running, NOT(guard))
         self.raised["beyond"] = OR(self.raised.get("beyond", False), guard)
 
+    def watch(self, monitors) -> None:
+        """The condition's path functions (:mod:`checker.reach.monitors`: ``changes``, ``initially``), read on
+        the state where the unrolling starts; :meth:`check` updates them at each decision point."""
+        self.monitors = list(monitors)
+        env = dict(self.condition_env)
+        for m in self.monitors:
+            value = self.expr(m.expr, dict(env))
+            self.checked_partial(True)
+            self._previous[m.name] = value
+            self.condition_env[m.name] = value if m.kind == "initially" else 0
+
+    def _points(self, guard) -> None:
+        """A decision point reached when ``guard`` holds: each ``changes`` compares with the previous one on
+        the path (the points are met in the order of every path, so a term per monitor follows them all)."""
+        for m in self.monitors:
+            if m.kind != "changes":
+                continue
+            value = self.expr(m.expr, dict(self.condition_env))
+            self.checked_partial(guard)
+            old = self._previous[m.name]
+            changed = AND(guard, NOT(self.enc.eq(value, old)))
+            if not (is_const(changed) and not changed):
+                count = self.condition_env[m.name]
+                self.condition_env[m.name] = self.named(count + (z3.If(as_bool(changed), 1, 0)
+                                                                 if not is_const(changed) else 1), m.name)
+                self._previous[m.name] = self.named(ITE(guard, value, old), m.name)
+
     def check(self, guard, span) -> None:
         """A decision point (or the end) is reached when ``guard`` holds: does the condition hold there?"""
         if self.condition is None or (is_const(guard) and not guard):
             return
         self.forget()
+        self._points(guard)
         holds = self.expr(self.condition, dict(self.condition_env))
         self.checked_partial(guard)
         when = AND(guard, holds)
@@ -485,8 +537,13 @@ def _move(t: Unrolled, s: ast.Move, env, guard):
         if isinstance(t.enc.zone_index_types[what.obj.id], KindT):
             index = t.enc.physical(index, s.span)
         source = (what.obj.id, index)
+    elif not (is_const(guard) and not guard):
+        cards = t.expr(what, env)
+        if isinstance(cards, list) and len(cards) > 1:     # several cards of a local collection: which piles
+            t.deal.not_in = t.deal.none_inside(cards, AND(guard, t.running))    # hold none of them, at once
     t._source = source
     try:
         return _STMT[ast.Move](t, s, env, guard)
     finally:
         t._source = None
+        t.deal.not_in = set()
