@@ -156,7 +156,7 @@ def test_dead_rules_and_dangling_references_are_reported(tmp_path):
                      'rule personne { forbid rêver(p) when p == p }\n', encoding="utf-8")
     result = check_paths([ROOT / "spec" / "citadelles", house])
     assert result.ok, [d.message for d in result.reporter.diagnostics]
-    search = Search(result.typed, players=4)
+    search = Search(result.typed, players=4, scope=Scope(result, [house]))    # the house file's questions
     dead = {f.rules[0] for f in search.dead_rules()}
     dangling = {f.rules[0] for f in search.dangling()}
     assert "jamais" in dead and "personne" not in dead
