@@ -9,8 +9,6 @@ answer as a run in this process.
 
 from __future__ import annotations
 
-import concurrent.futures
-import multiprocessing
 import os
 import re
 import signal
@@ -44,6 +42,8 @@ def ordered_map(function: Callable, jobs: Sequence, workers: int,
             if done is not None:
                 done(i, results[i])
         return results
+    import concurrent.futures           # here: every command's start-up imports this module for its names
+    import multiprocessing
     context = multiprocessing.get_context("spawn")
     pool = concurrent.futures.ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context,
                                                   initializer=_quiet_worker)

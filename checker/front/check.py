@@ -13,16 +13,16 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
-from checker.front import ast
 from checker.front import diskcache
 from checker.base.diagnostics import Reporter
-from checker.front.program import Program
 from checker.base.source import SourceError, SourceFile, SourceMap, Span, read_source, source_from_text
 
-if TYPE_CHECKING:         # names in annotations only
+if TYPE_CHECKING:         # names in annotations only (a check read back from the disk needs no AST class)
+    from checker.front import ast
+    from checker.front.program import Program
     from checker.front.typecheck import Typed
 
-__all__ = ["CheckResult", "ParseCache", "check_paths", "checked_spec", "spec_files"]
+__all__ = ["CheckResult", "ParseCache", "check_paths", "checked_spec", "kept_report", "spec_files"]
 
 EXTENSION = ".rules"
 MAX_SPEC_ENTRIES = 20_000
@@ -202,8 +202,35 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     if key is not None:
         from checker.front.citations import source_path
         cited = [source_path(result.program, name)[0] for name in result.program.sources]
-        diskcache.save(key, result, [p for p in cited if p is not None])
+        diskcache.save(key, result, [p for p in cited if p is not None], report(result))
     return result
+
+
+def report(result: CheckResult) -> dict:
+    """What `rulebook check` prints of a result, in plain values and diagnostics: kept on disk beside the
+    result, so that a second `check` of unchanged files reads it without loading the program."""
+    diagnostics = result.reporter.sorted()
+    shown = {d.span.file for d in diagnostics if d.span is not None} | {
+        n.span.file for d in diagnostics for n in d.notes if n.span is not None}
+    return {"ok": result.ok, "diagnostics": diagnostics, "errors": len(result.reporter.errors),
+            "sources": [source for name in sorted(shown) if (source := result.sources.get(name)) is not None],
+            "files": result.program.files, "counts": result.program.counts(),
+            "configurations": result.configurations}
+
+
+def kept_report(paths: list[Path]) -> dict | None:
+    """The :func:`report` of a check of ``paths`` kept on disk while nothing it was checked from changed, or
+    None (no such entry, or the disk cache is off)."""
+    if not diskcache.enabled():
+        return None
+    probe = Reporter()
+    files = [file for path in paths for file in spec_files(Path(path), probe)]
+    if probe.diagnostics:
+        return None
+    try:
+        return diskcache.load_report(diskcache.entry_key(list(paths), files))
+    except OSError:
+        return None
 
 
 def _check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
@@ -212,6 +239,7 @@ def _check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     from checker.front.bounds import check_bounds
     from checker.front.citations import check_citations
     from checker.front.configurations import check_configurations
+    from checker.front import ast
     from checker.front.lower import lower_trees
     from checker.front.parse import parse_file
     from checker.front.program import collect

@@ -226,30 +226,35 @@ def add_parsers(new_command) -> dict:
     return {"check": check_command, "configs": configs_command}
 
 
-def _summary_line(result) -> str:
-    counts = result.program.counts()
+def _summary_line(report: dict) -> str:
+    counts = report["counts"]
     cards = ", ".join(f"{n} {kind}" for kind, n in counts["cards"].items()) or "no cards"
-    errors = len(result.reporter.errors)
-    warnings = len(result.reporter.diagnostics) - errors
+    errors = report["errors"]
+    warnings = len(report["diagnostics"]) - errors
     state = "ok" if errors == 0 else f"{errors} error(s)"
     return (f"{state}, {warnings} warning(s): {cards}; {counts['rules']} rules, "
             f"{counts['powers']} powers, {counts['configurations']} configurations "
-            f"({len(result.program.files)} files)")
+            f"({len(report['files'])} files)")
 
 
 def check_command(args) -> int:
-    """`rulebook check`: every problem of a spec like a compiler, and a summary line."""
-    from checker.front.check import check_paths
-    result = check_paths([args.spec, *args.more])
-    diagnostics = result.reporter.sorted()
+    """`rulebook check`: every problem of a spec like a compiler, and a summary line.  A check of unchanged
+    files prints what the first printed, read from the disk cache without loading the program."""
+    from checker.base.source import SourceMap
+    from checker.front.check import check_paths, kept_report, report
+    paths = [args.spec, *args.more]
+    kept = kept_report(paths)
+    if kept is None:
+        kept = report(check_paths(paths))
+    diagnostics = kept["diagnostics"]
     if args.json:
         summary = {
             "command": "check",
-            "ok": result.ok,
-            "exit_code": 0 if result.ok else 1,
-            "files": result.program.files,
-            "counts": result.program.counts(),
-            "configurations": result.configurations,
+            "ok": kept["ok"],
+            "exit_code": 0 if kept["ok"] else 1,
+            "files": kept["files"],
+            "counts": kept["counts"],
+            "configurations": kept["configurations"],
             "diagnostics": [d.to_json() for d in diagnostics],
         }
         terminal.emit_json(summary)
@@ -259,7 +264,10 @@ def check_command(args) -> int:
             sys.stdout.write(render_short(diagnostics))
         else:
             if diagnostics:
-                sys.stdout.write(render_human(diagnostics, result.sources, color=terminal.colored()) + "\n")
+                sources = SourceMap()
+                for source in kept["sources"]:
+                    sources.add(source)
+                sys.stdout.write(render_human(diagnostics, sources, color=terminal.colored()) + "\n")
         if not args.quiet:
-            print(_summary_line(result))
-    return 0 if result.ok else 1
+            print(_summary_line(kept))
+    return 0 if kept["ok"] else 1

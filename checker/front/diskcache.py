@@ -31,10 +31,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["cache_dir", "enabled", "entry_key", "load", "save", "dumps", "loads", "suspended", "MAX_ENTRIES"]
+__all__ = ["cache_dir", "enabled", "entry_key", "load", "load_report", "save", "dumps", "loads", "suspended",
+           "MAX_ENTRIES"]
 
 MAX_ENTRIES = 32
-_FORMAT = b"rulebook-check/2"
+_FORMAT = b"rulebook-check/3"
 _suspended = 0
 
 
@@ -97,6 +98,16 @@ def _file_digest(path: Path) -> str | None:
 
 def load(key: str):
     """The result kept under ``key``, or None."""
+    return _read(key, whole=True)
+
+
+def load_report(key: str) -> dict | None:
+    """What `rulebook check` prints of the result kept under ``key`` (plain values and diagnostics, written
+    before the result in the entry, so that reading it loads no AST class), or None."""
+    return _read(key, whole=False)
+
+
+def _read(key: str, whole: bool):
     path = cache_dir() / f"{key}.pickle"
     try:
         with open(path, "rb") as handle:
@@ -105,12 +116,14 @@ def load(key: str):
             read = pickle.load(handle)
             if any(_file_digest(Path(p)) != d for p, d in read):
                 return None                    # a cited text changed: check again
-            result = loads(handle.read())
-        if result is not None:
+            out = pickle.load(handle)          # the report
+            if whole:
+                out = loads(handle.read())
+        if out is not None:
             os.utime(path)                     # recently used
     except Exception:                          # unreadable, truncated, from another layout: check again
         return None
-    return result
+    return out
 
 
 def loads(data: bytes):
@@ -194,11 +207,16 @@ def _set_slots(obj, state: tuple) -> None:
         object.__setattr__(obj, name, value)
 
 
-def save(key: str, result, read: list[Path]) -> bool:
-    """Keep ``result`` under ``key`` (``read``: the other files the check read); False when it is not kept."""
+def save(key: str, result, read: list[Path], report: dict | None = None) -> bool:
+    """Keep ``result`` under ``key`` (``read``: the other files the check read; ``report``: what `check` prints
+    of it, see :func:`load_report`); False when it is not kept."""
     data = dumps(result)
     if data is None:
         return False
+    try:
+        head = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        head = pickle.dumps(None)
     digests = [(str(p), _file_digest(p)) for p in read]
     directory = cache_dir()
     handle = None
@@ -207,6 +225,7 @@ def save(key: str, result, read: list[Path]) -> bool:
         with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False, suffix=".tmp") as handle:
             handle.write(_FORMAT)
             pickle.dump(digests, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(head)
             handle.write(data)
         os.replace(handle.name, directory / f"{key}.pickle")
         _trim(directory)
