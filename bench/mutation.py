@@ -69,14 +69,25 @@ TESTS = {
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
                             "tests/test_budgets.py", "tests/test_fusion.py"],
     # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
-    # the conflict search and its witnesses, diff); test_conflicts.py last, it takes minutes
+    # the conflict search and its witnesses, diff); of tests/test_conflicts.py (37 minutes under coverage) the
+    # quick tests only, named one by one (CONFLICTS_QUICK): the whole file with `--tests tests/test_conflicts.py`
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
-               "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_transition.py",
+               "tests/test_legal_explanations.py", "tests/test_legal_explanation_values.py",
+               "tests/test_solver_searches.py", "tests/test_transition.py", "tests/test_transition_boundaries.py",
                "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
-               "tests/test_conflicts_scope.py", "tests/test_inductive.py", "tests/test_examples_witness.py",
-               "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py", "tests/test_diff.py",
-               "tests/test_conflicts.py"],
+               "tests/test_solver_grid_functions.py", "tests/test_conflicts_scope.py", "tests/test_inductive.py",
+               "tests/test_examples_witness.py", "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py",
+               "tests/test_conflicts_witness_player.py", "tests/test_diff.py"],
 }
+# the tests of tests/test_conflicts.py that take seconds, not minutes: the dead rules a selection's constraints
+# make, a witness read back by `legal`, an undecided search's exit code, the Empereur's witness, and the
+# rule-level precedence of the Sorcier and the Écuries removed (its conflict comes back)
+CONFLICTS_QUICK = [f"tests/test_conflicts.py::{name}" for name in (
+    "test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_names_them",
+    "test_a_witness_is_a_state_file_legal_reads", "test_conflicts_exits_4_when_z3_cannot_decide",
+    "test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players",
+    r"test_removing_a_resolution_brings_its_conflict_back[precedence-1-sorcier_hors_permis-\xe9curies_hors_permis]")]
+TESTS["solver"] += CONFLICTS_QUICK
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
 
@@ -264,9 +275,11 @@ def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tu
 def _cache_path(root: Path, package: str, test_file: str) -> Path:
     import hashlib
     digest = hashlib.sha256()
-    for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / test_file]:
+    file, _, test = test_file.partition("::")      # a file, or one test of it (its node id)
+    for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / file]:
         digest.update(path.read_bytes())
-    name = f"rulebook-mutation-{package}-{Path(test_file).stem}-{digest.hexdigest()[:16]}.json"
+    digest.update(test.encode())
+    name = f"rulebook-mutation-{package}-{Path(file).stem}{'-1' if test else ''}-{digest.hexdigest()[:16]}.json"
     return Path(tempfile.gettempdir()) / name
 
 
