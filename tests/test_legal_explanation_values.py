@@ -22,6 +22,21 @@ def test_a_thief_cannot_rob_rank_1_and_the_explanation_shows_the_rank_not_the_li
     assert [v for k, v in values if not isinstance(k, str)] == ["1"]
 
 
+def test_a_thief_cannot_rob_himself_and_the_explanation_names_each_side_once():
+    """Voleur : « Annoncez le personnage que vous volez. » (voleur_pas_lui_même, `c == this`): both sides are
+    names, shown once each by name (« c = Voleur, this = Voleur »), not again as terms."""
+    state = _échevin_state()
+    state["selection"]["Character"] = ["Assassin", "Voleur", "Magicienne", "Roi", "Évêque", "Marchande",
+                                       "Architecte", "Condottiere"]
+    state["zones"]["choisis"] = {"Joueur 2": ["Évêque"], "Joueur 1": ["Voleur"]}
+    state["vars"]["personnage_actif"] = "Voleur"
+    del state["vars"]["mandat"]
+    _, verdict = _judge(state, ("action", "voler", (0, e_card(state, "Voleur"))))
+    assert verdict.status == "illegal"
+    assert [(r.name, r.values) for r in verdict.reasons] == [
+        ("voleur_pas_lui_même", [("c", "Voleur"), ("this", "Voleur")])]
+
+
 def test_among_illegal_copies_the_one_with_fewer_conditions_on_where_it_is_is_explained():
     """A copy held but forbidden by a power's condition ranks before a copy that is not where the offer draws
     from (kind `from`) or not offered at all (kind `offer`), whatever the number of their other reasons."""
