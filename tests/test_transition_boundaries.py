@@ -1,5 +1,6 @@
 """The interpreter and the Z3 transition at the edges the statements compare: an integer exactly at the
-limit ±MAX_INT (legal) and one past it (a failure), written as a constant and computed from a var, a `draw` of 0 cards and of a negative count (nothing is
+limit ±MAX_INT (legal) and one past it (a failure), written as a constant and computed from a var, the four
+comparisons between equal sides (`<=` and `>=` hold, `<` and `>` do not), a `draw` of 0 cards and of a negative count (nothing is
 drawn), read as constants and as Z3 constants pinned to the state.  Random games rarely reach these values,
 so an off-by-one in either backend passes the random agreement tests (tests/test_transition.py); here it
 fails.  A tiny game (tests/fixtures/good/minimal_game.rules) and a house card of powers, each power compared
@@ -17,6 +18,7 @@ from test_transition import compare, encode, run_interpreter
 
 GAME = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
 HOUSE = f"""var compteur: Int = -1
+var bord: Int = 0
 card Lot "Muscade" {{
   épice: cannelle
   prix: 1
@@ -28,13 +30,19 @@ card Lot "Muscade" {{
   power au_plancher_lu "…" {{ set compteur = compteur - {MAX_INT - 1} }}
   power au_delà_lu "…" {{ set compteur = compteur + {MAX_INT + 2} }}
   power en_deçà_lu "…" {{ set compteur = compteur - {MAX_INT} }}
+  power comparer_au_bord "…" {{
+    if bord <= 0 {{ set compteur = compteur + 10 }}
+    if 0 >= bord {{ set compteur = compteur + 100 }}
+    if bord < 0 {{ set compteur = compteur + 1000 }}
+    if 0 > bord {{ set compteur = compteur + 10000 }}
+  }}
   power piocher_rien "…" {{ draw 0 from étal to panier[me] }}
   power piocher_moins_un "…" {{ draw compteur from étal to panier[me] }}
   power piocher_un "…" {{ draw compteur + 2 from étal to panier[me] }}
 }}
 """
-LEGAL = {"au_plafond", "au_plancher", "au_plafond_lu", "au_plancher_lu", "piocher_rien", "piocher_moins_un",
-         "piocher_un"}
+LEGAL = {"au_plafond", "au_plancher", "au_plafond_lu", "au_plancher_lu", "comparer_au_bord", "piocher_rien",
+         "piocher_moins_un", "piocher_un"}
 BEYOND = {"au_delà", "en_deçà", "au_delà_lu", "en_deçà_lu"}
 HOUSE_POWERS = LEGAL | BEYOND
 
@@ -68,9 +76,10 @@ def _first_offers(typed, symbolic: bool) -> dict:
     def observe(decision):
         for k, option in enumerate(decision.options):
             if option[0] == "power" and option[1].name in HOUSE_POWERS and option[1].name not in outcomes:
-                interpreted = run_interpreter(e, option, decision.player, 1)[2]
+                after, _, interpreted = run_interpreter(e, option, decision.player, 1)
                 outcomes[option[1].name] = (compare(e, option, decision.player, 1, symbolic), interpreted,
-                                            [f.reason for f in encode(e, option, decision.player, symbolic).failures])
+                                            [f.reason for f in encode(e, option, decision.player, symbolic).failures],
+                                            after[1]["compteur"])
     e.observer = observe
     e.play({"Lot": ["Muscade", "Cannelle", "Poivre noir"]}, 2, 3, [_BuyTheHouseCard(), _BuyTheHouseCard()])
     return outcomes
@@ -80,8 +89,9 @@ def _first_offers(typed, symbolic: bool) -> dict:
 def test_integers_at_the_limit_and_draws_of_zero_agree_with_the_interpreter(house_game, symbolic):
     outcomes = _first_offers(house_game, symbolic)
     assert set(outcomes) == HOUSE_POWERS
-    for name, (same, interpreted, _) in outcomes.items():
+    for name, (same, *_) in outcomes.items():
         assert same == "same", (name, same)
+    assert outcomes["comparer_au_bord"][3] == -1 + 10 + 100, "0 <= 0 and 0 >= 0 hold, 0 < 0 and 0 > 0 do not"
     # ±MAX_INT itself is an integer: neither backend fails; one past it fails in both (compare holds the
     # encoding's failures, under the state's values, to the interpreter's; read as constants, a failure
     # that cannot happen is not even written)
