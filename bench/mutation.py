@@ -71,7 +71,12 @@ TESTS = {
     # not seen by the coverage map: only its in-process tests are credited with lines)
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
-                            "tests/test_budgets.py", "tests/test_fusion.py"],
+                            "tests/test_budgets.py", "tests/test_fusion.py",
+                            # the Monte Carlo agent (checker/runtime/montecarlo.py, 7 % of the runtime's mutants):
+                            # its quick tests, one by one (test_simulate.py's others run worker pools)
+                            "tests/test_simulate.py::test_the_monte_carlo_agent_plays_complete_reproducible_games",
+                            "tests/test_simulate.py::test_determinising_keeps_what_the_player_sees_and_every_cells_size",
+                            "tests/test_greedy.py::test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options"],
     # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
     # the conflict search and its witnesses, diff); of tests/test_conflicts.py (37 minutes under coverage) the
     # quick tests only, named one by one (CONFLICTS_QUICK): the whole file with `--tests tests/test_conflicts.py`
