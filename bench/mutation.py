@@ -237,11 +237,20 @@ def python_mutants(root: Path, package: str) -> list[Mutant]:
                       if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
                       and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
         nodes = list(ast.walk(tree))
+        # coverage credits a statement to its first line only: a node on a continuation line of a statement
+        # (the second line of a long condition) is executed when its statement's first line is
+        statement = {}
+        for stmt in nodes:
+            if isinstance(stmt, ast.stmt):
+                for child in ast.walk(stmt):
+                    statement[id(child)] = stmt.lineno      # walked outer first: the innermost one wins
         for index, line, what in _sites(tree):
             if id(nodes[index]) in docstrings:
                 continue
             node = nodes[index]
             span = tuple(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+            if statement.get(id(node), node.lineno) not in span:
+                span += (statement[id(node)],)
             out.append(Mutant(package, rel, line, what, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
     return out
 
