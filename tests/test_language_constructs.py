@@ -475,3 +475,22 @@ quantity départage(p: Player): Int = bourse[p]
         assert result.ok, errors(result)
         played = Engine(result.typed).play({"Carte": []}, players, 0, [ScriptedAgent([]) for _ in range(players)])
         assert played.winners == winners and played.scores == {0: 1, **{q: 2 for q in range(1, players)}}
+
+
+# ---------------------------------------------------------------- what a player sees
+
+def test_a_player_sees_his_own_cell_of_a_hidden_var_and_nothing_of_another_hidden_var(tmp_path):
+    """A `hidden` var indexed by Player is seen only at the player's own index; a hidden var not indexed
+    by Player is not seen at all; a public one is seen whole."""
+    result = checked(tmp_path, GAME + """
+var réserve_cachée[Player]: Int = 0 hidden
+var caché: Int = 0 hidden
+var connu[Player]: Int = 0
+procedure partie() { }
+""")
+    e, _ = started(result, [], [[], []])
+    e.st.vars["réserve_cachée"].update({0: 4, 1: 7})
+    e.st.vars["connu"].update({0: 1, 1: 2})
+    view = e.view(1)
+    assert "caché" not in view["vars"]
+    assert list(view["vars"]["réserve_cachée"].values()) == [7] and len(view["vars"]["connu"]) == 2
