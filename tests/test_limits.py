@@ -265,3 +265,24 @@ def test_the_work_limit_counts_from_zero_at_the_start_of_a_game(monkeypatch, tmp
     monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision - 1)
     with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
         play()
+
+
+def test_the_log_limit_counts_each_entry_and_each_option_listed(monkeypatch, tmp_path):
+    """MAX_LOG bounds one game's log: its entries and the options they list, counted as they are written
+    (inclusive); a game whose log holds exactly that many plays, one fewer allowed stops it."""
+    from checker.runtime import Engine, RandomAgent
+    from checker.runtime.state import SpecRuntimeError
+    result = check_paths([spec(tmp_path, "log")])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    cards = {"Lot": ["Safran d'Iran", "Poivre noir", "Cannelle"]}
+
+    def play():
+        return Engine(result.typed).play(cards, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    events = play().events
+    size = len(events) + sum(len(e.get("options") or ()) for e in events)
+    assert size > len(events), "some entries list options"
+    monkeypatch.setattr("checker.runtime.engine.MAX_LOG", size)
+    assert len(play().events) == len(events)
+    monkeypatch.setattr("checker.runtime.engine.MAX_LOG", size - 1)
+    with pytest.raises(SpecRuntimeError, match="the game's log grew past"):
+        play()
