@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -83,12 +84,15 @@ def main(argv=None) -> int:
     print("command: python " + " ".join(sys.argv), flush=True)
     clean = copy_tree(ROOT)
     rows = []
-    for k, (m, tests) in enumerate(chosen, 1):
-        start = time.perf_counter()
-        outcome, why = run_mutant(clean, m, args.timeout, files=tests)
-        rows.append((m, outcome, why))
-        print(f"[named {k}/{len(chosen)}] {outcome:8} {time.perf_counter() - start:6.0f} s  {m}"
-              f"{'  — ' + why if why else ''}", flush=True)
+    try:
+        for k, (m, tests) in enumerate(chosen, 1):
+            start = time.perf_counter()
+            outcome, why = run_mutant(clean, m, args.timeout, files=tests)
+            rows.append((m, outcome, why))
+            print(f"[named {k}/{len(chosen)}] {outcome:8} {time.perf_counter() - start:6.0f} s  {m}"
+                  f"{'  — ' + why if why else ''}", flush=True)
+    finally:
+        shutil.rmtree(clean, ignore_errors=True)
     summarise({"named": rows})
     return 0
 
