@@ -27,14 +27,18 @@ sources and the test file): the tests that execute the mutated lines run first, 
 mutant stops early; ``--covering-only`` runs only those (a mutant no test executes then survives without a
 run).  The map credits a line to the test that ran it first, so a cached result (the compiled rules, the
 checked spec) is credited to one test only: a survivor of ``--covering-only`` is confirmed by a run of its
-package's whole files before it is called equivalent.  ``--tests`` replaces a package's test files (the
-solver's conflict search takes minutes a run); ``--match`` picks mutants by a regular expression;
+package's whole files before it is called equivalent.  ``--tests`` replaces a package's test files (a file, or one
+test as its node id: the solver's set names the quick tests of tests/test_conflicts.py one by one, the whole
+file maps in 37 minutes); ``--match`` picks mutants by a regular expression;
 ``--from-log`` prints the table of a run stopped early (its sample is drawn in a random order, so the
 mutants it ran are a random sample too).  The score of a sample is an estimate: the table gives its 95 %
 Wilson interval.
 
     python bench/mutation.py --only runtime --sample 40 --seed 1 --covering-only
     python bench/mutation.py --only spec --match ': \d+ → \d+: .*score'     # the scoring rules' numbers
+
+The issue's ten named mutations (a bonus changed, a precedence ignored, Z3's `<=` as `<`, …) are run by
+bench/mutation_named.py against the behaviour tests that kill them.
 """
 
 from __future__ import annotations
@@ -67,16 +71,36 @@ TESTS = {
     # not seen by the coverage map: only its in-process tests are credited with lines)
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
-                            "tests/test_budgets.py", "tests/test_fusion.py"],
+                            "tests/test_budgets.py", "tests/test_fusion.py",
+                            # the Monte Carlo agent (checker/runtime/montecarlo.py, 7 % of the runtime's mutants):
+                            # its quick tests, one by one (test_simulate.py's others run worker pools)
+                            "tests/test_simulate.py::test_the_monte_carlo_agent_plays_complete_reproducible_games",
+                            "tests/test_simulate.py::test_determinising_keeps_what_the_player_sees_and_every_cells_size",
+                            "tests/test_greedy.py::test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options"],
     # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
-    # the conflict search and its witnesses, diff); test_conflicts.py last, it takes minutes
+    # the conflict search and its witnesses, diff); of tests/test_conflicts.py (37 minutes under coverage) the
+    # quick tests only, named one by one (CONFLICTS_QUICK): the whole file with `--tests tests/test_conflicts.py`
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
-               "tests/test_legal_explanations.py", "tests/test_solver_searches.py", "tests/test_transition.py",
+               "tests/test_legal_explanations.py", "tests/test_legal_explanation_values.py",
+               "tests/test_solver_searches.py", "tests/test_transition.py", "tests/test_transition_boundaries.py",
                "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
-               "tests/test_conflicts_scope.py", "tests/test_inductive.py", "tests/test_examples_witness.py",
-               "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py", "tests/test_diff.py",
-               "tests/test_conflicts.py"],
+               "tests/test_solver_grid_functions.py", "tests/test_conflicts_scope.py", "tests/test_inductive.py",
+               "tests/test_examples_witness.py", "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py",
+               "tests/test_conflicts_witness_player.py", "tests/test_diff.py",
+               # `rulebook reach` and the unrolled flow (deal.py, unroll.py: 324 of the solver's mutants); of
+               # test_unroll.py the market's games, not the 4th edition's turns
+               "tests/test_reach.py", "tests/test_unroll.py::test_a_whole_game_of_the_market_over_k_decisions",
+               "tests/test_unroll.py::test_a_repeat_beyond_its_unrolling_is_cut_not_followed"],
 }
+# the tests of tests/test_conflicts.py that take seconds, not minutes: the dead rules a selection's constraints
+# make, a witness read back by `legal`, an undecided search's exit code, the Empereur's witness, and the
+# rule-level precedence of the Sorcier and the Écuries removed (its conflict comes back)
+CONFLICTS_QUICK = [f"tests/test_conflicts.py::{name}" for name in (
+    "test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_names_them",
+    "test_a_witness_is_a_state_file_legal_reads", "test_conflicts_exits_4_when_z3_cannot_decide",
+    "test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players",
+    r"test_removing_a_resolution_brings_its_conflict_back[precedence-1-sorcier_hors_permis-\xe9curies_hors_permis]")]
+TESTS["solver"] += CONFLICTS_QUICK
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
 
@@ -217,11 +241,20 @@ def python_mutants(root: Path, package: str) -> list[Mutant]:
                       if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
                       and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
         nodes = list(ast.walk(tree))
+        # coverage credits a statement to its first line only: a node on a continuation line of a statement
+        # (the second line of a long condition) is executed when its statement's first line is
+        statement = {}
+        for stmt in nodes:
+            if isinstance(stmt, ast.stmt):
+                for child in ast.walk(stmt):
+                    statement[id(child)] = stmt.lineno      # walked outer first: the innermost one wins
         for index, line, what in _sites(tree):
             if id(nodes[index]) in docstrings:
                 continue
             node = nodes[index]
             span = tuple(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+            if statement.get(id(node), node.lineno) not in span:
+                span += (statement[id(node)],)
             out.append(Mutant(package, rel, line, what, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
     return out
 
@@ -264,9 +297,11 @@ def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tu
 def _cache_path(root: Path, package: str, test_file: str) -> Path:
     import hashlib
     digest = hashlib.sha256()
-    for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / test_file]:
+    file, _, test = test_file.partition("::")      # a file, or one test of it (its node id)
+    for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / file]:
         digest.update(path.read_bytes())
-    name = f"rulebook-mutation-{package}-{Path(test_file).stem}-{digest.hexdigest()[:16]}.json"
+    digest.update(test.encode())
+    name = f"rulebook-mutation-{package}-{Path(file).stem}{'-1' if test else ''}-{digest.hexdigest()[:16]}.json"
     return Path(tempfile.gettempdir()) / name
 
 

@@ -412,3 +412,85 @@ extend card "Écu" { power gain "encore" { stop } }
 """)
     assert errors(bad) == ["E0501: `extend card` names card 'Ecu' that the base does not declare",
                            "E0201: power 'gain' is defined twice"]
+
+
+# ---------------------------------------------------------------- choose … optionally
+
+def test_choosing_nothing_skips_the_rest_of_the_block_and_choosing_runs_all_of_it(tmp_path):
+    """`choose c in … optionally`: choosing nothing skips the rest of its block (docs/language.md), choosing
+    runs every statement after the choice, the last one included; the statements after the block run
+    either way."""
+    result = checked(tmp_path, GAME + """
+card Carte "A" { force: 1 }
+card Carte "B" { force: 2 }
+var après: Int = 0
+var ensuite: Int = 0
+procedure partie() { }
+procedure prendre(p: Player) {
+  for q in players {
+    choose c in pioche by q optionally
+    move c to main[q]
+  }
+  set ensuite = 1
+}
+procedure compter(p: Player) {
+  for q in players {
+    choose c in pioche by q optionally
+    move c to main[q]
+    set après = après + c.force
+  }
+}
+""")
+    e, _ = started(result, ["A", "B"], [["A", "(rien)"], ["(rien)", "B"]])
+    e.call("prendre", (0,))
+    assert [e.show_card(c) for c in e.st.zone("main", 0)] == ["A"] and e.st.zone("main", 1) == []
+    assert e.st.vars["ensuite"] == 1
+    e.call("compter", (0,))
+    assert [e.show_card(c) for c in e.st.zone("main", 1)] == ["B"]
+    assert e.st.vars["après"] == 2, "only Joueur 2 chose, and the statement after the move ran"
+
+
+# ---------------------------------------------------------------- the winners
+
+def test_equal_scores_without_a_tiebreak_all_win_and_a_tiebreak_decides_among_them(tmp_path):
+    """The game's `score` names the winners: every player with the best score when the game names no
+    `tiebreak`; with one, only the best of them by it (a single winner needs no tiebreak)."""
+    flow = """
+var premier: Player? = none
+var dernier: Player? = none
+procedure partie() {
+  for p in players {
+    if premier == none { set premier = p }
+    set dernier = p
+  }
+  for p in players { if p == dernier { transfer 1 from banque to bourse[p] } }
+}
+quantity points(p: Player): Int = if p == premier then 1 else 2
+quantity départage(p: Player): Int = bourse[p]
+"""
+    game = GAME.replace("flow: partie", "flow: partie\n  score: points")
+    for text, players, winners in [(game, 3, [1, 2]), (game, 2, [1]),
+                                   (game.replace("score: points", "score: points\n  tiebreak: départage"), 3, [2])]:
+        result = checked(tmp_path, text + flow)
+        assert result.ok, errors(result)
+        played = Engine(result.typed).play({"Carte": []}, players, 0, [ScriptedAgent([]) for _ in range(players)])
+        assert played.winners == winners and played.scores == {0: 1, **{q: 2 for q in range(1, players)}}
+
+
+# ---------------------------------------------------------------- what a player sees
+
+def test_a_player_sees_his_own_cell_of_a_hidden_var_and_nothing_of_another_hidden_var(tmp_path):
+    """A `hidden` var indexed by Player is seen only at the player's own index; a hidden var not indexed
+    by Player is not seen at all; a public one is seen whole."""
+    result = checked(tmp_path, GAME + """
+var réserve_cachée[Player]: Int = 0 hidden
+var caché: Int = 0 hidden
+var connu[Player]: Int = 0
+procedure partie() { }
+""")
+    e, _ = started(result, [], [[], []])
+    e.st.vars["réserve_cachée"].update({0: 4, 1: 7})
+    e.st.vars["connu"].update({0: 1, 1: 2})
+    view = e.view(1)
+    assert "caché" not in view["vars"]
+    assert list(view["vars"]["réserve_cachée"].values()) == [7] and len(view["vars"]["connu"]) == 2

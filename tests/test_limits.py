@@ -234,3 +234,55 @@ def test_conflicts_reports_a_question_too_large_to_encode_as_undecided(tmp_path)
     run = rulebook("conflicts", path)
     assert run.returncode == 4, run.stdout + run.stderr
     assert "the limit of one Z3 encoding" in run.stdout and "lourde" in run.stdout
+
+
+def test_the_work_limit_counts_from_zero_at_the_start_of_a_game(monkeypatch, tmp_path):
+    """MAX_WORK is inclusive and the count starts at 0 when a game starts: a game whose set-up ranges over
+    exactly MAX_WORK elements before its first decision plays; one element fewer allowed stops it."""
+    from checker.runtime import Engine, RandomAgent
+    from checker.runtime.state import SpecRuntimeError
+    path = spec(tmp_path, "work", first="for x in 1..100 { set tours_joués = 0 }")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    spent = []
+    real = Engine.spend
+
+    def spend(self, coll, span=None):
+        if self.decisions == 0:
+            spent.append(len(coll))
+        return real(self, coll, span)
+    monkeypatch.setattr(Engine, "spend", spend)
+    cards = {"Lot": ["Safran d'Iran", "Poivre noir", "Cannelle"]}
+
+    def play():
+        spent.clear()
+        return Engine(result.typed).play(cards, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    play()
+    before_first_decision = sum(spent)
+    assert before_first_decision >= 100, spent
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision)
+    assert play().decisions > 0
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision - 1)
+    with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
+        play()
+
+
+def test_the_log_limit_counts_each_entry_and_each_option_listed(monkeypatch, tmp_path):
+    """MAX_LOG bounds one game's log: its entries and the options they list, counted as they are written
+    (inclusive); a game whose log holds exactly that many plays, one fewer allowed stops it."""
+    from checker.runtime import Engine, RandomAgent
+    from checker.runtime.state import SpecRuntimeError
+    result = check_paths([spec(tmp_path, "log")])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    cards = {"Lot": ["Safran d'Iran", "Poivre noir", "Cannelle"]}
+
+    def play():
+        return Engine(result.typed).play(cards, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    events = play().events
+    size = len(events) + sum(len(e.get("options") or ()) for e in events)
+    assert size > len(events), "some entries list options"
+    monkeypatch.setattr("checker.runtime.engine.MAX_LOG", size)
+    assert len(play().events) == len(events)
+    monkeypatch.setattr("checker.runtime.engine.MAX_LOG", size - 1)
+    with pytest.raises(SpecRuntimeError, match="the game's log grew past"):
+        play()

@@ -49,8 +49,19 @@ def test_a_failing_play_writes_its_log_and_replay_stops_on_the_same_error(capsys
     code, out, err = run_cli(capsys, "replay", str(log))
     assert code == 1 and "the game stops on another error" in err and "replay ok" not in out
 
+    # an event that is not a decision changed: the replay names the first one that differs, counted from 0
+    record["error"]["message"] = ("transfer of 6 from a counter holding 0 (write `transfer up to` to move what "
+                                  "there is)")
+    changed = max(i for i, e in enumerate(record["events"]) if e["kind"] != "decision")
+    kept = record["events"][changed]
+    record["events"][changed] = {**kept, "changed": True}
+    log.write_text(json.dumps(record), encoding="utf-8")
+    code, _, err = run_cli(capsys, "replay", str(log))
+    n = len(record["events"])
+    assert code == 1 and f"the events differ from event {changed} on ({n} in the log, {n} in the replay)" in err, err
+    record["events"][changed] = kept
+
     # one decision less: the game asks for it where the log has ended
-    record["error"]["message"] = "transfer of 6 from a counter holding 0"
     last = max(i for i, e in enumerate(record["events"]) if e["kind"] == "decision")
     del record["events"][last]
     log.write_text(json.dumps(record), encoding="utf-8")

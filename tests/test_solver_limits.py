@@ -47,3 +47,16 @@ def test_an_easy_question_is_answered_within_both_limits():
     a, b = z3.Ints("a b")
     solver.add(a + b == 3, a > b, b >= 1)
     assert run(solver).status == "sat"
+
+
+def test_the_limits_in_the_environment_must_be_positive_whole_numbers(monkeypatch):
+    """RULEBOOK_Z3_TIMEOUT_MS and RULEBOOK_Z3_RLIMIT: 1 is the smallest limit; 0, a sign or a word is refused
+    with the variable's name."""
+    from checker.solver.factory import ENVIRONMENT, environment_problem
+    for name in ENVIRONMENT:
+        for value, ok in (("1", True), (" 250 ", True), ("0", False), ("-3", False), ("lots", False)):
+            monkeypatch.setenv(name, value)
+            problem = environment_problem()
+            assert (problem is None) == ok, (name, value, problem)
+            assert ok or problem == f"{name} must be a positive whole number, not {value!r}"
+        monkeypatch.delenv(name)

@@ -64,5 +64,9 @@ def test_every_move_reads_back_from_its_move_file():
             if back != (move, player):
                 wrong.append((move, back))
     assert wrong == []
+    # and as `rulebook moves` writes them in its text
+    from checker.solver.command import describe_move
+    assert [describe_move(loaded, m) for m in [("react", True), ("react", False), ("nothing",)]] == \
+        ["oui", "non", "rien"]
     assert all(per_kind[k] >= n for k, n in KINDS.items()), per_kind
     assert {"action", "finish", "choose", "react"} <= set(moves_of_kind), moves_of_kind
