@@ -17,7 +17,8 @@ __all__ = ["conflicts_command"]
 _TITLES = {"contradiction": "contradiction", "competing-values": "competing values", "order": "order dependence",
            "effect-failure": "effect failure", "lifted": "prohibition lifted by a card's state",
            "invariant-broken": "invariant broken",
-           "dead-rule": "dead rule", "dangling": "dangling reference", "resolved": "resolved",
+           "dead-rule": "dead rule", "dangling": "dangling reference",
+           "escape": "action escaping a rule about its category", "resolved": "resolved",
            "unknown": "undecided"}
 
 
@@ -133,7 +134,7 @@ def conflicts_command(args) -> int:
                             "findings": [dict(f.as_json(), files=getattr(f, "files", None)) for f in findings]})
     else:
         order = ["contradiction", "competing-values", "order", "effect-failure", "lifted", "invariant-broken",
-                 "unknown", "dead-rule", "dangling", "resolved"]
+                 "unknown", "dead-rule", "dangling", "escape", "resolved"]
         for kind in order:
             group = [f for f in findings if f.kind == kind]
             if not group or (kind == "resolved" and not args.all):
@@ -144,6 +145,7 @@ def conflicts_command(args) -> int:
             for f in group:
                 print(_describe(result, f))
         resolved = sum(f.kind == "resolved" for f in findings)
+        escaping = sum(f.kind == "escape" for f in findings)
         illegal = sum(f.illegal for f in unresolved)
         if scope is not None and not scope.everything and search.asked == 0 and not findings:
             # no question involves the files: "0 unresolved" would read as "checked and safe"
@@ -155,6 +157,7 @@ def conflicts_command(args) -> int:
               f"overrides{'' if args.all else ' (--all lists them)'}; "
               f"{sum(f.kind == 'dead-rule' for f in findings)} dead rule(s), "
               f"{sum(f.kind == 'dangling' for f in findings)} dangling reference(s)"
+              f"{f', {escaping} action(s) escaping a rule about their category' if escaping else ''}"
               f"{f'; {len(undecided)} question(s) Z3 could not decide (listed under undecided)' if undecided else ''}. "
               f"{search.queries} Z3 queries, {search.unknowns} unknown, {elapsed:.1f} s, "
               f"{f'{args.players} players' if args.players else f'{low} to {high} players'}.")

@@ -15,7 +15,7 @@ __all__ = ["Finding"]
 @dataclasses.dataclass
 class Finding:
     kind: str                       # contradiction | competing-values | order | effect-failure | lifted |
-    #                                 invariant-broken | dead-rule | dangling | resolved
+    #                                 invariant-broken | dead-rule | dangling | escape | resolved
     message: str
     rules: tuple[str, ...]          # the rules (or "Card".power) involved
     spans: tuple = ()

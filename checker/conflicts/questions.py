@@ -27,6 +27,7 @@ import z3
 from checker.front import ast
 from checker.front.effects import Effects
 from checker.solver.encode import NONE, Unsupported, is_const
+from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
 from checker.solver.search import BOUND, ILLEGAL, Claim, SymbolicSearch
 
@@ -304,7 +305,7 @@ class Search(SymbolicSearch):
                             self.scope is None or self.scope.dangling_power(side, prec)):
                         out.append(Finding("dangling", f"precedence names {side}, a power \"{side.card}\" does not "
                                                        f"have", (str(side),), (side.span,)))
-        return out
+        return out + escapes(p, lambda name: _descendants(p, name), self.scope)
 
 def _cites(rule: ast.RuleDecl | ast.ConstraintDecl) -> tuple:
     return tuple((rule.name, c.quote) for c in rule.cites)

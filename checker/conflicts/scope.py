@@ -298,6 +298,10 @@ class Scope:
         return self.involves({("rule", rule.name)} | {("doers", a) for a in descendants}
                              | {("action", a) for a in descendants})
 
+    def escape(self, rule: ast.RuleDecl, actions: list[str]) -> bool:
+        """Is a rule that leaves ``actions`` of a category out a finding the files may have changed?"""
+        return self.involves({("rule", rule.name)} | {("action", a) for a in actions})
+
     def dangling_power(self, side: ast.Subject, precedence: ast.PrecedenceDecl) -> bool:
         keys = {_order(str(precedence.winner), str(precedence.loser)), ("power", str(side))}
         return self.involves(keys | ({("card", side.card)} if side.card else set()))

@@ -1,8 +1,7 @@
 """The surface AST: what a spec file says, as frozen dataclasses.
 
-Built from Lark's parse tree by :mod:`checker.front.lower`; no ``lark.Tree`` or
-``Token`` survives (a test checks).  Every node has a ``span``.  Nodes carry no
-behaviour: passes dispatch on their type.
+Built from Lark's parse tree by :mod:`checker.front.lower`; no ``lark.Tree`` or ``Token`` survives (a test
+checks).  Every node has a ``span``.  Nodes carry no behaviour: passes dispatch on their type.
 """
 
 from __future__ import annotations
@@ -615,6 +614,7 @@ class RuleHead:
     when: Expr | None
     span: Span
     tagged: bool = False    # `forbid any action tagged t(…)`: ``pattern`` names a tag (collect expands it)
+    from_tag: str | None = None     # the tag of the head this one was expanded from (an action of its category)
 
 
 @dataclass(frozen=True, slots=True)

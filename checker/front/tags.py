@@ -115,7 +115,7 @@ def _expanded(program: Program, head: ast.RuleHead, reporter: Reporter) -> list[
         if when is not None and _never(when):
             continue
         out.append(dataclasses.replace(head, pattern=ast.Pattern(action.name, tuple(pattern), head.pattern.span),
-                                       when=when, expr=expr, tagged=False))
+                                       when=when, expr=expr, tagged=False, from_tag=tag.name))
     return out
 
 

@@ -282,6 +282,7 @@ def render_conflicts(book: Book, finder: Callable | None = None) -> str:
 
 _KINDS = {"contradiction": "Contradiction", "competing-values": "Valeurs concurrentes",
           "order": "Ordre des effets", "dead-rule": "Règle morte", "dangling": "Référence pendante",
+          "escape": "Action hors de la règle de sa catégorie",
           "resolved": "Réglé", "unknown": "Indécis"}
 
 
