@@ -378,3 +378,22 @@ def test_the_c_api_builders_make_z3pys_terms():
     s = z3.Solver()
     s.add(mk_atmost([a, b, c], 1), a, mk_implies(a, b))
     assert s.check() == z3.unsat
+
+
+def test_the_c_api_constants_equalities_counts_and_assertions_are_z3pys():
+    """mk_const, mk_eq, count_true_in and assert_all (solver/terms.py) do what z3py's Bool/Int, ``==``,
+    ``sum(is_true(model.eval(t, True)))`` and ``Solver.add`` do: the same terms, the same counts, the same
+    assertions (a Python bool or another sort goes through z3py)."""
+    import z3
+    from checker.solver.terms import assert_all, count_true_in, mk_const, mk_eq
+    a, x = mk_const("a ∈ b[Joueur 1]", True), mk_const("trésor[Joueur 2]", False)
+    assert a.eq(z3.Bool("a ∈ b[Joueur 1]")) and x.eq(z3.Int("trésor[Joueur 2]")) and not x.eq(z3.Int("a"))
+    assert mk_eq(x, -3).eq(x == -3) and mk_eq(x, 0).eq(x == 0) and mk_eq(a, True).eq(a == True)  # noqa: E712
+    b, c = z3.Bools("b c")
+    s = z3.Solver()
+    assert_all(s, [a, z3.Not(b), True, mk_eq(x, 4)])
+    assert [str(f) for f in s.assertions()] == ["a ∈ b[Joueur 1]", "Not(b)", "True", "trésor[Joueur 2] == 4"]
+    assert s.check() == z3.sat
+    m = s.model()
+    terms = [a, b, c, z3.Or(a, b)]
+    assert count_true_in(m, terms) == 2 == sum(z3.is_true(m.eval(t, True)) for t in terms)

@@ -26,6 +26,7 @@ from checker.front import ast
 from checker.base.diagnostics import Reporter
 from checker.base.limits import MAX_ENCODING, MAX_RANGE
 from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _num, _on, as_bool, is_const
+from checker.solver.terms import mk_const, mk_eq
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
@@ -50,7 +51,7 @@ class Cells:
     def _cell(self, key: tuple, sort: str, label: str):
         cell = self.made.get(key)
         if cell is None:
-            cell = z3.Bool(label) if sort == "bool" else z3.Int(label)
+            cell = mk_const(label, sort == "bool")
             self.made[key] = cell
             self.meaning[cell.get_id()] = key
         return cell
@@ -96,7 +97,6 @@ class Cells:
 
 
 # ---------------------------------------------------------------- the encoder
-
 class Encoder:
     """Encodes expressions, quantities and the legality of actions for one game's cards and players
     (an :class:`~checker.runtime.engine.Engine` that has started a game gives both)."""
@@ -267,7 +267,7 @@ class Encoder:
         key = (a.get_id(), b)
         hit = self._eqs.get(key)
         if hit is None:
-            hit = self._eqs[key] = (a == b, a)      # keep ``a`` alive: its id stays its own
+            hit = self._eqs[key] = (mk_eq(a, b), a)     # keep ``a`` alive: its id stays its own
         return hit[0]
 
     def type_of(self, e) -> Ty | None:

@@ -20,6 +20,7 @@ from typing import Callable
 import z3
 
 from checker.solver.factory import run
+from checker.solver.terms import count_true_in, mk_atmost
 
 __all__ = ["smallest", "count_true", "Count", "Tightened", "TIGHTENING_RLIMIT"]
 
@@ -51,14 +52,14 @@ def count_true(terms) -> Count:
 
 def _value(model: z3.ModelRef, term) -> int:
     if isinstance(term, Count):
-        return sum(z3.is_true(model.eval(t, model_completion=True)) for t in term.terms)
+        return count_true_in(model, term.terms)
     return term if isinstance(term, int) else model.eval(term, model_completion=True).as_long()
 
 
 def _at_most(term, bound: int):
     """``term <= bound``; a :class:`Count` as a cardinality constraint (Z3 reasons on those much faster)."""
     if isinstance(term, Count):
-        return z3.AtMost(*term.terms, bound) if term.terms else z3.BoolVal(0 <= bound)
+        return mk_atmost(list(term.terms), bound) if term.terms else z3.BoolVal(0 <= bound)
     return term <= bound
 
 

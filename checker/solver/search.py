@@ -29,7 +29,7 @@ from checker.solver.selection import (Selections, away_from_start, forbidding, k
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.solver.template import Invariants
-from checker.solver.terms import mk_atmost, mk_implies
+from checker.solver.terms import assert_all, mk_atmost, mk_eq, mk_implies
 from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
@@ -100,6 +100,7 @@ class SymbolicSearch:
         self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
         self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
+        self._cases: dict = {}                   # (overridden head id, forbid head id, action) -> (status, reason)
         self._selection: Selections | None = None       # the spec's constraints on a selection, built once
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self.legality = ""                       # what the last minimal solve found of its witness's cards
@@ -172,7 +173,7 @@ class SymbolicSearch:
                 d for d, k in self.engine.def_kind.items() if k == ty.name]
             enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
             enc._alive.append(v)
-            d = z3.Or([v == i for i in insts])
+            d = z3.Or([mk_eq(v, i) for i in insts])
         elif isinstance(ty, EnumT):
             enc.domains[v.get_id()] = tuple(range(len(enc.enum_names[ty.name]))) + ((NONE,) if optional else ())
             enc._alive.append(v)
@@ -240,9 +241,9 @@ class SymbolicSearch:
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
-        s.add(*todo)
-        s.add(*enc.defined)
-        s.add(*self.well_formed(enc))
+        assert_all(s, todo)
+        assert_all(s, enc.defined)
+        assert_all(s, self.well_formed(enc))
         t = time.perf_counter()
         self.legality, self.forbidden = "", []
         if legal and not minimal:       # the selection asked at once: most such questions are about a legal game
@@ -397,16 +398,11 @@ class SymbolicSearch:
                 shared = self._shared_params(head.pattern.name, action)
                 if len(head.pattern.binders) > shared:
                     continue
-                enc = self.encoder()
-                try:
-                    args, domain = self.action_args(enc, action)
-                    wider = enc.applies(other, head, args[:len(head.pattern.binders)])
-                    narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
-                except Unsupported as exc:
-                    undecided.append((name, f"cannot encode it: {exc.located()}"))
-                    continue
-                status, _, reason = self.solve(enc, *domain, narrow,
-                                               z3.Not(wider) if not is_const(wider) else not wider)
+                key = (id(head), id(fhead), action)     # the same question for every permission overriding it
+                hit = self._cases.get(key)
+                if hit is None:
+                    hit = self._cases[key] = self._is_special_case(other, head, forbid, fhead, action)
+                status, reason = hit
                 if status == "unsat":
                     return Claim("exception", via=name)
                 if status == "unknown":
@@ -414,6 +410,19 @@ class SymbolicSearch:
         if undecided:
             return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
         return Claim("unrelated")
+
+    def _is_special_case(self, other, head, forbid, fhead, action: str) -> tuple[str, str]:
+        """(status, reason) of "``forbid`` (its head ``fhead``) applies and ``other`` (its head ``head``) does
+        not", on ``action``'s arguments: unsat when the prohibition is a special case of the other rule."""
+        enc = self.encoder()
+        try:
+            args, domain = self.action_args(enc, action)
+            wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+            narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
+        except Unsupported as exc:
+            return "unknown", f"cannot encode it: {exc.located()}"
+        status, _, reason = self.solve(enc, *domain, narrow, z3.Not(wider) if not is_const(wider) else not wider)
+        return status, reason
 
     def _shared_params(self, a: str, b: str) -> int:
         """How many leading parameters two actions share: those of their nearest common ancestor."""

@@ -4,7 +4,10 @@ z3py's constructors find the context, cast and coerce every argument (several AP
 one call that makes the term; encoding a spec with grids makes millions of such terms, and that checking
 took most of `rulebook conflicts`'s time.  These take the short way when the arguments need no coercion
 (Booleans, or integers and Python ints, of one context) and call z3py otherwise, so the terms, and
-every answer Z3 gives on them, are the same.
+every answer Z3 gives on them, are the same.  The same holds for the state's cells (:func:`mk_const`: z3py
+makes a sort object per constant), equalities with a number (:func:`mk_eq`), the assertions of a question
+(:func:`assert_all`: z3py casts each formula to Bool again) and counting a model's true Booleans when a
+witness is made small (:func:`count_true_in`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import z3
 from z3 import z3core
 
-__all__ = ["mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost"]
+__all__ = ["mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq"]
 
 _INT = z3.Z3_INT_SORT
 _int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
@@ -85,3 +88,51 @@ def mk_atmost(xs: list, k: int):
         arr = (z3.Ast * len(xs))(*(x.as_ast() for x in xs))
         return z3.BoolRef(z3core.Z3_mk_atmost(ctx.ref(), len(xs), arr, k), ctx)
     return z3.AtMost(*xs, k)
+
+
+_sorts: list = [None, None, None]       # (context, its Bool sort, its Int sort), as ``_int_sort``
+
+
+def mk_const(name: str, boolean: bool):
+    """``z3.Bool(name)`` (or ``z3.Int(name)``) in the main context: the same constant, without z3py making a
+    sort object per call."""
+    ctx = z3.main_ctx()
+    if _sorts[0] is not ctx:
+        _sorts[0], _sorts[1], _sorts[2] = ctx, z3.BoolSort(ctx), z3.IntSort(ctx)
+    ref = ctx.ref()
+    const = z3core.Z3_mk_const(ref, z3core.Z3_mk_string_symbol(ref, name), (_sorts[1] if boolean else _sorts[2]).ast)
+    return z3.BoolRef(const, ctx) if boolean else z3.ArithRef(const, ctx)
+
+
+def count_true_in(model: z3.ModelRef, terms) -> int:
+    """How many of the Boolean ``terms`` are true in ``model`` (completed): ``sum(is_true(model.eval(t, True)))``
+    without a Python object per value (each value is Z3's ``true`` or ``false``, which the context keeps)."""
+    ctx = model.ctx
+    ref, m, out, n = ctx.ref(), model.model, (z3.Ast * 1)(), 0
+    for t in terms:
+        if not z3core.Z3_model_eval(ref, m, t.as_ast(), True, out):
+            raise z3.Z3Exception("failed to evaluate expression in the model")
+        n += z3core.Z3_get_bool_value(ref, out[0]) == z3.Z3_L_TRUE
+    return n
+
+
+def assert_all(solver: z3.Solver, formulas) -> None:
+    """``solver.add(*formulas)``: a Boolean term of the solver's context is asserted as it is (z3py casts each
+    one to Bool first, several API calls that change nothing), anything else through z3py."""
+    ctx = solver.ctx
+    ref, s = ctx.ref(), solver.solver
+    for f in formulas:
+        if type(f) is z3.BoolRef and f.ctx is ctx:
+            z3core.Z3_solver_assert(ref, s, f.as_ast())
+        else:
+            solver.add(f)
+
+
+def mk_eq(a, b):
+    """``a == b`` for an integer term ``a`` and a Python int ``b`` (anything else through z3py)."""
+    if isinstance(a, z3.ArithRef) and type(b) is int:
+        ctx = a.ctx
+        if _is_int(ctx, a):
+            y = _int_arg(ctx, b)
+            return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), y.as_ast()), ctx)
+    return a == b
