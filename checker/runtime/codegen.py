@@ -604,16 +604,23 @@ def _physical(g: Generator, e: ast.Binary, scope):
     """`a is b` and `a is in z`: physical cards compared (a card's name means its single copy)."""
     span = g.const(e.span, "span")
     negate = "not " if e.op in ("isnot", "isnotin") else ""
-    left = f"SAME({g.expr(e.left, scope)}, {span})"
+    left = _same(g.expr(e.left, scope), span)
     if e.op in ("is", "isnot"):
-        return f"({negate}{left} == SAME({g.expr(e.right, scope)}, {span}))"
+        return f"({negate}{left} == {_same(g.expr(e.right, scope), span)})"
     zone = e.right
     name = _zone_name(zone)
     if name in g.p.zones:          # this card's own place
         index = g.index(g.p.zones[name], zone.index, scope) if isinstance(zone, ast.Index) else "None"
         return f"({negate}st.where.get({left}, MISSING) == ({name!r}, {index}))"
     x = g.fresh("x")
-    return f"({left} {negate}in [SAME({x}, {span}) for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+    return f"({left} {negate}in [{_same(x, span)} for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+
+
+def _same(src: str, span: str) -> str:
+    """A card compared physically: a physical card (or none) is itself, no call; a definition is its copy."""
+    if src.isidentifier():
+        return f"({src} if {src} is None or {src} >= 0 else SAME({src}, {span}))"
+    return f"SAME({src}, {span})"
 
 
 _ARITH = {"+", "-", "*", "<", "<=", ">", ">=", "and", "or"}
