@@ -393,7 +393,12 @@ def _(c: Compiler, s: ast.CallProc, ind):
 
 @_on(ast.Signal)
 def _(c: Compiler, s: ast.Signal, ind):
-    return [f"{ind}E.signal({s.window!r}, ({''.join(c.expr(a) + ', ' for a in s.args)}))"]
+    args = [c.expr(a) for a in s.args]
+    call = f"E.signal({s.window!r}, ({''.join(a + ', ' for a in args)}))"
+    if any(not a.isidentifier() for a in args):      # an argument that could fail is evaluated, as it was
+        return [f"{ind}{call}"]
+    # a window no card of this game reacts to is not opened (nothing to evaluate, no call)
+    return [f"{ind}if {s.window!r} in E.listening:", f"{ind}    {call}"]
 
 
 @_on(ast.Offer)

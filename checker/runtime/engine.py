@@ -126,6 +126,7 @@ class Engine(Showing):
         self._names: dict[tuple[str, str], str] = {}     # (what, name) -> its generated function's name
         self._attr_tables: dict[str, dict] = {}
         self._reactions: dict[str, list] = {}
+        self.listening: frozenset[str] = frozenset()     # the windows a card of this game reacts to (start)
         self.var_defaults = {n: self._constant(v.default) if v.default is not None else None
                              for n, v in p.vars.items()}
         self.tables = {n: {tuple(self._constant(k) for k in row.keys): self._constant(row.value) for row in t.rows}
@@ -583,7 +584,13 @@ class Engine(Showing):
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
                                    getattr(site, "span", None))
         if self.invariants:
-            for inv, when, require in self.watch.due(self.st):
+            st = self.st                # InvariantWatch.due, inlined: every invariant when one's reads changed
+            if st.dirty:
+                st.dirty = False
+                due = self.watch.every
+            else:
+                due = self.watch.always
+            for inv, when, require in due:
                 if (when is None or when({})) and not require({}):
                     raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
                                            + (f" ({inv.message})" if inv.message else ""), inv.span)
@@ -591,15 +598,16 @@ class Engine(Showing):
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
             self.observer(decision)
-        if len(options) == 1 and not optional:
+        n = len(options)
+        if n == 1 and not optional:
             return options[0]
         self.moves += 1
         if decision is None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
         state = state_digest(self.st) if self.recording else None     # before the agent looks
         index = self.agents[player].choose(decision)
-        if not 0 <= index < len(options) + (1 if optional else 0):
-            raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {len(options)}")
+        if not 0 <= index < n + (1 if optional else 0):
+            raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {n}")
         self.choices.append(index)
         if self.recording:
             self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
@@ -680,6 +688,9 @@ class Engine(Showing):
                  if self.def_kind[power.card] in self.controllers else _no_controller)
                 for power in powers for card in self.instances.get(power.card, ())]
         self.cards.start()
+        # the windows some card of this game may react to: a `signal` of another is skipped (no call)
+        self.listening = frozenset(self.window_powers if self.cards.imitators
+                                   else (w for w, reactions in self._reactions.items() if reactions))
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():
