@@ -342,7 +342,7 @@ class Engine(Showing):
                 count = "    E.st.turn += 1\n"
             elif name == self.round_proc:
                 count = ("    if E.round_observer is not None:\n        E.round_observer()\n"
-                         "    st = E.st\n    st.round += 1\n    E.event('round', number=st.round)\n")
+                         "    st = E.st\n    st.round += 1\n    if E.recording:\n        E.event('round', number=st.round)\n")
             env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
             g.define(self.procedure_name(name), f"def {self.procedure_name(name)}({', '.join(args)}):\n{count}"
                      f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n",
@@ -519,7 +519,8 @@ class Engine(Showing):
         key = (player, card, power.name)
         before = self.st.uses.get(key)
         self.st.uses[key] = (self.st.turn, self.st.round)
-        self.event("power", player=player, card=self.show_card(card), power=power.name)
+        if self.recording:              # nobody reads the log: not even the card's name is shown
+            self.event("power", player=player, card=self.show_card(card), power=power.name)
         try:
             power.body(env)
         except Redirected:              # `retarget`: the power is given back, its actor chooses again
