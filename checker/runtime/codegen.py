@@ -512,7 +512,8 @@ def _(g: Generator, e: ast.Index, scope):
     if name in g.p.zones:
         index = g.index(g.p.zones[name], e.index, scope)
         if index.isidentifier() or index.lstrip("-").isdigit():     # cheap to read twice
-            return f"(st.zones[{name!r}].get({index}) or st.zone({name!r}, {index}))"
+            # an empty or missing place: setdefault makes it as State.zone does, without a Python call
+            return f"(st.zones[{name!r}].get({index}) or st.zones[{name!r}].setdefault({index}, []))"
         return f"st.zone({name!r}, {index})"
     index = g.index(g.p.vars[name], e.index, scope)
     default = g.E.var_defaults[name]
