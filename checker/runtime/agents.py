@@ -22,8 +22,11 @@ class RandomAgent:
         self._below = self.rng._randbelow
 
     def choose(self, decision) -> int:
-        n = len(decision.options) + (1 if decision.optional else 0)
-        return self._below(n) if n > 0 else self.rng.randrange(n)      # no option: randrange's error
+        return self.pick(len(decision.options) + (1 if decision.optional else 0))
+
+    def pick(self, count: int) -> int:
+        """Its choice among ``count`` options (all it looks at: the engine asks this directly, see decide)."""
+        return self._below(count) if count > 0 else self.rng.randrange(count)      # none: randrange's error
 
 
 class GreedyAgent:

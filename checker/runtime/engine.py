@@ -14,6 +14,7 @@ import dataclasses
 from typing import Callable, Sequence
 
 from checker.front import ast
+from checker.runtime.agents import RandomAgent
 from checker.runtime.cards import Cancel, CardState, Redirected
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
@@ -603,17 +604,21 @@ class Engine(Showing):
         if n == 1 and not optional:
             return options[0]
         self.moves += 1
-        if decision is None:
-            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
-        state = state_digest(self.st) if self.recording else None     # before the agent looks
-        index = self.agents[player].choose(decision)
+        agent = self.agents[player]
+        if decision is None and agent.__class__ is RandomAgent and not self.recording:
+            index = agent.pick(n + (1 if optional else 0))    # it reads nothing but the count: no Decision made
+        else:
+            if decision is None:
+                decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env)
+            state = state_digest(self.st) if self.recording else None     # before the agent looks
+            index = agent.choose(decision)
         if not 0 <= index < n + (1 if optional else 0):
             raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {n}")
         self.choices.append(index)
         if self.recording:
             self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
                        secret=secret, state=state)
-        return options[index] if index < len(options) else _NOTHING
+        return options[index] if index < n else _NOTHING
 
     def choose_subset(self, pool: list, low: int, high: int, who, at_random: bool, prompt: str, secret: bool,
                       label: Callable, site, env: dict, var: str) -> tuple:
