@@ -466,6 +466,13 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
 """
         return g.ns[compute], g.define(cached, source, f"quantity {name}")
     engine._qcaches[name] = g.ns[cache]
+    # the computation's own lines, inlined when they end with their only return (one frame fewer a miss)
+    body = lines[1:-1]
+    if lines[-1] == "    return result" and not any(re.match(r"\s*return\b", line) for line in body) \
+            and not re.search(r"\bvalue\b", "\n".join(body)):
+        computed = "\n".join(body) + "\n    value = result"
+    else:
+        computed = f"    value = {compute}({args})"
     source = f"""def {cached}({args}):
     if E.st.version != E._qversion:
         QNEW()
@@ -473,7 +480,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         value = {cache}.get({key}, MISSING)
         if value is not MISSING:
             return value
-    value = {compute}({args})
+{computed}
     if E.st.version == E._qversion:     # computing it changed nothing (quantities are pure)
         if not {cache}:
             QFILLED.append({cache})
