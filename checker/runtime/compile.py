@@ -425,7 +425,9 @@ def _(c: Compiler, s: ast.Offer, ind):
                       f"        for card in {cards}:",
                       f"            for power in {powers}:",
                       "                penv = {'me': player, 'this': card}",
-                      "                if E.usable(power, player, card, penv):",
+                      # Engine.usable, its first step inline: a power never used yet is limited by nothing
+                      "                if (E.usable(power, player, card, penv) if (player, card, power.name) in st.uses"
+                      " else power.requires is None or power.requires(penv)):",
                       "                    options.append(('power', power, card, penv))",
                       "                    if power.mandatory:",
                       "                        pending = True"]
