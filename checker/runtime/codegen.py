@@ -466,6 +466,13 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
 """
         return g.ns[compute], g.define(cached, source, f"quantity {name}")
     engine._qcaches[name] = g.ns[cache]
+    # the computation's own lines, inlined when they end with their only return (one frame fewer a miss)
+    body = lines[1:-1]
+    if lines[-1] == "    return result" and not any(re.match(r"\s*return\b", line) for line in body) \
+            and not re.search(r"\bvalue\b", "\n".join(body)):
+        computed = "\n".join(body) + "\n    value = result"
+    else:
+        computed = f"    value = {compute}({args})"
     source = f"""def {cached}({args}):
     if E.st.version != E._qversion:
         QNEW()
@@ -473,7 +480,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         value = {cache}.get({key}, MISSING)
         if value is not MISSING:
             return value
-    value = {compute}({args})
+{computed}
     if E.st.version == E._qversion:     # computing it changed nothing (quantities are pure)
         if not {cache}:
             QFILLED.append({cache})
@@ -512,7 +519,8 @@ def _(g: Generator, e: ast.Index, scope):
     if name in g.p.zones:
         index = g.index(g.p.zones[name], e.index, scope)
         if index.isidentifier() or index.lstrip("-").isdigit():     # cheap to read twice
-            return f"(st.zones[{name!r}].get({index}) or st.zone({name!r}, {index}))"
+            # an empty or missing place: setdefault makes it as State.zone does, without a Python call
+            return f"(st.zones[{name!r}].get({index}) or st.zones[{name!r}].setdefault({index}, []))"
         return f"st.zone({name!r}, {index})"
     index = g.index(g.p.vars[name], e.index, scope)
     default = g.E.var_defaults[name]
@@ -604,16 +612,23 @@ def _physical(g: Generator, e: ast.Binary, scope):
     """`a is b` and `a is in z`: physical cards compared (a card's name means its single copy)."""
     span = g.const(e.span, "span")
     negate = "not " if e.op in ("isnot", "isnotin") else ""
-    left = f"SAME({g.expr(e.left, scope)}, {span})"
+    left = _same(g.expr(e.left, scope), span)
     if e.op in ("is", "isnot"):
-        return f"({negate}{left} == SAME({g.expr(e.right, scope)}, {span}))"
+        return f"({negate}{left} == {_same(g.expr(e.right, scope), span)})"
     zone = e.right
     name = _zone_name(zone)
     if name in g.p.zones:          # this card's own place
         index = g.index(g.p.zones[name], zone.index, scope) if isinstance(zone, ast.Index) else "None"
         return f"({negate}st.where.get({left}, MISSING) == ({name!r}, {index}))"
     x = g.fresh("x")
-    return f"({left} {negate}in [SAME({x}, {span}) for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+    return f"({left} {negate}in [{_same(x, span)} for {x} in SPEND({g.expr(zone, scope)}, {span})])"
+
+
+def _same(src: str, span: str) -> str:
+    """A card compared physically: a physical card (or none) is itself, no call; a definition is its copy."""
+    if src.isidentifier():
+        return f"({src} if {src} is None or {src} >= 0 else SAME({src}, {span}))"
+    return f"SAME({src}, {span})"
 
 
 _ARITH = {"+", "-", "*", "<", "<=", ">", ">=", "and", "or"}

@@ -11,6 +11,7 @@ Dispatch is by node type through a registry; a node with no compiler is a locate
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 from checker.front import ast
@@ -18,6 +19,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
+from checker.runtime.hoist import memoize
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
 
@@ -393,7 +395,12 @@ def _(c: Compiler, s: ast.CallProc, ind):
 
 @_on(ast.Signal)
 def _(c: Compiler, s: ast.Signal, ind):
-    return [f"{ind}E.signal({s.window!r}, ({''.join(c.expr(a) + ', ' for a in s.args)}))"]
+    args = [c.expr(a) for a in s.args]
+    call = f"E.signal({s.window!r}, ({''.join(a + ', ' for a in args)}))"
+    if any(not a.isidentifier() for a in args):      # an argument that could fail is evaluated, as it was
+        return [f"{ind}{call}"]
+    # a window no card of this game reacts to is not opened (nothing to evaluate, no call)
+    return [f"{ind}if {s.window!r} in E.listening:", f"{ind}    {call}"]
 
 
 @_on(ast.Offer)
@@ -418,7 +425,9 @@ def _(c: Compiler, s: ast.Offer, ind):
                       f"        for card in {cards}:",
                       f"            for power in {powers}:",
                       "                penv = {'me': player, 'this': card}",
-                      "                if E.usable(power, player, card, penv):",
+                      # Engine.usable, its first step inline: a power never used yet is limited by nothing
+                      "                if (E.usable(power, player, card, penv) if (player, card, power.name) in st.uses"
+                      " else power.requires is None or power.requires(penv)):",
                       "                    options.append(('power', power, card, penv))",
                       "                    if power.mandatory:",
                       "                        pending = True"]
@@ -502,10 +511,13 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
         names = ", ".join(t[0].name for t in tests[:first])
         lines.append(f"{indent}if not ({' or '.join(before)}):  # {names}")
         indent += "    "
+    varying = {a for a, d in zip(args, arg_depth) if d >= 0}     # what changes from one value to the next
     for k, (var, coll) in enumerate(item.binders):
         x = g.fresh("b")
+        varying.add(x)
         if hoisted and k == n - 1:
             pool = g.fresh("pool")
+            varying.add(pool)
             lines += [f"{indent}{pool} = {g.expr(coll, scope)}", f"{indent}if not {pool}:", f"{indent}    continue"]
             lines += [f"{indent}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
                       if 0 <= d < n - 1]
@@ -521,17 +533,19 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
         indent += "    "
     inner = [f"{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
              if d >= 0 and (not hoisted or d >= n - 1)]
-    memos = []
+    memos, parts = [], []       # parts: the memos of tests' parts that read nothing in ``varying`` (hoist.py)
+    fresh = functools.partial(g.fresh, "h")
     for number, test in enumerate(tests):
         if number < first or number in whole:
             continue
         if number == first and hoisted:
             if rest:
+                rest = [memoize(part, varying, fresh, parts) for part in rest]
                 inner += [f"if {' or '.join(rest)}:  # {test[0].name}", "    continue"]
             continue
         blocks, used = E.blocking_source(test, args)
         if any(arg_depth[i] >= 0 for i in used):
-            inner += [f"if {blocks}:  # {test[0].name}", "    continue"]
+            inner += [f"if {memoize(blocks, varying, fresh, parts)}:  # {test[0].name}", "    continue"]
         else:
             memo = g.fresh("m")
             memos.append(memo)
@@ -541,7 +555,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
     inner += ["if len(options) > MAX_OPTIONS:",
               f"    raise SpecRuntimeError(f'this offer has more than {{MAX_OPTIONS:,}} options (the limit of one "
               f"decision point): its actions range over too many values', {span})"]
-    return [f"{ind}{m} = MISSING" for m in memos] + lines + [indent + line for line in inner]
+    return [f"{ind}{m} = MISSING" for m in memos + parts] + lines + [indent + line for line in inner]
 
 
 @_on(ast.EndTurn)

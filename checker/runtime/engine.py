@@ -14,6 +14,7 @@ import dataclasses
 from typing import Callable, Sequence
 
 from checker.front import ast
+from checker.runtime.agents import RandomAgent
 from checker.runtime.cards import Cancel, CardState, Redirected
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
@@ -127,6 +128,7 @@ class Engine(Showing):
         self._names: dict[tuple[str, str], str] = {}     # (what, name) -> its generated function's name
         self._attr_tables: dict[str, dict] = {}
         self._reactions: dict[str, list] = {}
+        self.listening: frozenset[str] = frozenset()     # the windows a card of this game reacts to (start)
         self.var_defaults = {n: self._constant(v.default) if v.default is not None else None
                              for n, v in p.vars.items()}
         self.tables = {n: {tuple(self._constant(k) for k in row.keys): self._constant(row.value) for row in t.rows}
@@ -342,7 +344,7 @@ class Engine(Showing):
                 count = "    E.st.turn += 1\n"
             elif name == self.round_proc:
                 count = ("    if E.round_observer is not None:\n        E.round_observer()\n"
-                         "    st = E.st\n    st.round += 1\n    E.event('round', number=st.round)\n")
+                         "    st = E.st\n    st.round += 1\n    if E.recording:\n        E.event('round', number=st.round)\n")
             env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
             g.define(self.procedure_name(name), f"def {self.procedure_name(name)}({', '.join(args)}):\n{count}"
                      f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n",
@@ -519,7 +521,8 @@ class Engine(Showing):
         key = (player, card, power.name)
         before = self.st.uses.get(key)
         self.st.uses[key] = (self.st.turn, self.st.round)
-        self.event("power", player=player, card=self.show_card(card), power=power.name)
+        if self.recording:              # nobody reads the log: not even the card's name is shown
+            self.event("power", player=player, card=self.show_card(card), power=power.name)
         try:
             power.body(env)
         except Redirected:              # `retarget`: the power is given back, its actor chooses again
@@ -584,7 +587,13 @@ class Engine(Showing):
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
                                    getattr(site, "span", None))
         if self.invariants:
-            for inv, when, require in self.watch.due(self.st):
+            st = self.st                # InvariantWatch.due, inlined: every invariant when one's reads changed
+            if st.dirty:
+                st.dirty = False
+                due = self.watch.every
+            else:
+                due = self.watch.always
+            for inv, when, require in due:
                 if (when is None or when({})) and not require({}):
                     raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
                                            + (f" ({inv.message})" if inv.message else ""), inv.span)
@@ -592,20 +601,26 @@ class Engine(Showing):
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
             self.observer(decision)
-        if len(options) == 1 and not optional:
+        n = len(options)
+        if n == 1 and not optional:
             return options[0]
         self.moves += 1
-        if decision is None:
-            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
-        state = state_digest(self.st) if self.recording else None     # before the agent looks
-        index = self.agents[player].choose(decision)
-        if not 0 <= index < len(options) + (1 if optional else 0):
-            raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {len(options)}")
+        agent = self.agents[player]
+        if decision is None and agent.__class__ is RandomAgent and not self.recording:
+            index = agent.pick(n + (1 if optional else 0))    # it reads nothing but the count: no Decision made
+        else:
+            if decision is None:
+                decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env,
+                                    chosen)
+            state = state_digest(self.st) if self.recording else None     # before the agent looks
+            index = agent.choose(decision)
+        if not 0 <= index < n + (1 if optional else 0):
+            raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {n}")
         self.choices.append(index)
         if self.recording:
             self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
                        secret=secret, state=state)
-        return options[index] if index < len(options) else _NOTHING
+        return options[index] if index < n else _NOTHING
 
     def choose_subset(self, pool: list, low: int, high: int, who, at_random: bool, prompt: str, secret: bool,
                       label: Callable, site, env: dict, var: str) -> tuple:
@@ -681,6 +696,9 @@ class Engine(Showing):
                  if self.def_kind[power.card] in self.controllers else _no_controller)
                 for power in powers for card in self.instances.get(power.card, ())]
         self.cards.start()
+        # the windows some card of this game may react to: a `signal` of another is skipped (no call)
+        self.listening = frozenset(self.window_powers if self.cards.imitators
+                                   else (w for w, reactions in self._reactions.items() if reactions))
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():

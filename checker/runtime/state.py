@@ -92,21 +92,22 @@ class State:
         """Move ``card`` from wherever it is to zone ``name[index]`` (top = end of the list)."""
         self.version += 1
         key = self.defs[card]
-        old = self.where.get(card)
+        where, zones, counts, watched = self.where, self.zones, self.counts, self.watched
+        old = where.get(card)
         if old is not None:
-            zone = self.zones[old[0]]
+            zone = zones[old[0]]
             if isinstance(zone, dict):
                 zone = zone[old[1]]
             if zone[-1] == card:       # drawn from the top: no need to search
                 zone.pop()
             else:
                 zone.remove(card)
-            self.counts[old][key] -= 1
-            if old[0] in self.watched:
+            counts[old][key] -= 1
+            if old[0] in watched:
                 self.dirty = True
-        if name in self.watched:
+        if name in watched:
             self.dirty = True
-        zone = self.zones[name]
+        zone = zones[name]
         if isinstance(zone, dict):
             target = zone.get(index)
             if target is None:
@@ -117,12 +118,13 @@ class State:
             target.insert(0, card)
         else:
             target.append(card)
-        where = (name, index)
-        self.where[card] = where
-        counts = self.counts.get(where)
-        if counts is None:
-            counts = self.counts[where] = {}
-        counts[key] = counts.get(key, 0) + 1
+        place = (name, index)
+        where[card] = place
+        held = counts.get(place)
+        if held is None:
+            counts[place] = {key: 1}
+        else:
+            held[key] = held.get(key, 0) + 1
 
     def holds(self, name: str, index, key: int) -> bool:
         """Does zone ``name[index]`` hold a card of definition ``key``?"""

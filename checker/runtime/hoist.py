@@ -1,0 +1,78 @@
+"""Loop-invariant parts of an offer's legality tests, evaluated once per listing.
+
+An offer lists its legal options by looping over the binders of each action (compile.py's
+``_enumeration``) and testing every prohibition for every value.  Within one listing the state does
+not change (legality tests and quantities are pure), so a part of a test that reads none of the loop's
+names has one value for the whole listing.  :func:`memoize` rewrites a test's Python source so that each
+such part (one worth caching: a call, or two subscripts and more) is computed where it was computed
+before — the first time it is reached, in the same short-circuit position — and read back from a local
+afterwards::
+
+    (_h1 if _h1 is not MISSING else (_h1 := <the part>))
+
+so nothing is evaluated that was not, nor earlier than it was: a part that fails, fails at the same
+place.  The memo locals are reset to MISSING before each listing.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+__all__ = ["memoize"]
+
+_NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
+_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _worth(node: ast.expr) -> bool:
+    """A part whose evaluation costs more than reading a local back: a call, or two subscripts."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return False
+    subscripts = 0
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            return True
+        subscripts += isinstance(n, ast.Subscript)
+    return subscripts >= 2
+
+
+def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: list[str]) -> str:
+    """``source`` (a Python expression) with its parts that read none of ``varying`` memoized; the memo
+    locals made are appended to ``memos`` (to be set to MISSING before the listing)."""
+    tree = ast.parse(source, mode="eval")
+    changed = False
+
+    def fixed(node: ast.expr) -> bool:
+        if any(isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred))
+               for n in ast.walk(node)):
+            return False
+        return not (_names(node) & (varying | _NEVER))
+
+    def visit(node: ast.AST) -> ast.AST:
+        nonlocal changed
+        if isinstance(node, ast.expr) and fixed(node) and _worth(node):
+            changed = True
+            memo = fresh()
+            memos.append(memo)
+            return ast.IfExp(
+                test=ast.Compare(ast.Name(memo, ast.Load()), [ast.IsNot()], [ast.Name("MISSING", ast.Load())]),
+                body=ast.Name(memo, ast.Load()),
+                orelse=ast.NamedExpr(ast.Name(memo, ast.Store()), node))
+        if isinstance(node, _SCOPES):       # a comprehension's own names: left as it is
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                setattr(node, field, [visit(v) if isinstance(v, ast.AST) else v for v in value])
+            elif isinstance(value, ast.AST):
+                setattr(node, field, visit(value))
+        return node
+
+    tree.body = visit(tree.body)
+    if not changed:
+        return source
+    return ast.unparse(ast.fix_missing_locations(tree))
