@@ -4,6 +4,7 @@ search's findings (docs/_conflicts/*.json) — without building the book.
     python bench/refresh_comparisons.py            # those whose rules changed (as a book build would)
     python bench/refresh_comparisons.py --all      # also those an older checker computed (RULEBOOK_DIFF_REFRESH=1)
     python bench/refresh_comparisons.py --carcassonne   # also Carcassonne's book (its search takes CPU minutes)
+    python bench/refresh_comparisons.py --fan            # also the fan expansion's book (about 5 CPU minutes)
 
 Prints a table: each result, how it was had (kept, kept from older code, computed) and the seconds.
 """
@@ -25,9 +26,20 @@ from checker.sphinxext.kept import KEPT_CONFLICTS, kept_findings  # noqa: E402
 from checker.sphinxext.reports import load_finder  # noqa: E402
 
 
-def _conflicts(docs: Path, refresh: bool) -> tuple[str, str, float]:
-    """The kept findings of the book whose conf.py is in ``docs`` (as the conflicts page reads them)."""
-    conf = runpy.run_path(str(docs / "conf.py"))
+class _Tags:
+    """What Sphinx gives conf.py as ``tags`` (the fan expansion's book is docs/ built with ``-t fan``)."""
+
+    def __init__(self, *names: str):
+        self.names = set(names)
+
+    def has(self, name: str) -> bool:
+        return name in self.names
+
+
+def _conflicts(docs: Path, refresh: bool, tags: tuple[str, ...] = ()) -> tuple[str, str, float]:
+    """The kept findings of the book whose conf.py is in ``docs``, built with ``tags`` (as the conflicts page
+    reads them)."""
+    conf = runpy.run_path(str(docs / "conf.py"), init_globals={"tags": _Tags(*tags)})
     paths = [(docs / p).resolve() for p in conf["rulebook_spec"]]
     finder = load_finder(conf.get("rulebook_conflict_finder", "checker.conflicts.questions:find_conflicts"))
     name = "+".join(p.name for p in paths) + ".json"
@@ -40,6 +52,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="also recompute those an older checker computed")
     parser.add_argument("--carcassonne", action="store_true", help="also Carcassonne's book")
+    parser.add_argument("--fan", action="store_true", help="also the fan expansion's book (-t fan; CPU minutes)")
     args = parser.parse_args()
     docs = ROOT / "docs"
     conf = runpy.run_path(str(docs / "conf.py"))
@@ -52,8 +65,10 @@ def main() -> int:
             _, how = cached_diff(docs / CACHE_DIR, name, a, b, edition.root, args.all)
             rows.append((name, how, time.perf_counter() - start))
             print(f"{name:40} {how:18} {rows[-1][2]:8.1f} s", flush=True)
-    for book in [ROOT / "docs"] + ([ROOT / "docs" / "carcassonne"] if args.carcassonne else []):
-        rows.append(_conflicts(book, args.all))
+    books = [(ROOT / "docs", ())] + ([(ROOT / "docs", ("fan",))] if args.fan else []) + (
+        [(ROOT / "docs" / "carcassonne", ())] if args.carcassonne else [])
+    for book, tags in books:
+        rows.append(_conflicts(book, args.all, tags))
         print(f"{rows[-1][0]:40} {rows[-1][1]:18} {rows[-1][2]:8.1f} s", flush=True)
     print(f"{'total':40} {sum(1 for r in rows if r[1] == 'computed'):3} computed {sum(r[2] for r in rows):8.1f} s")
     return 0
