@@ -92,6 +92,16 @@ def test_path_functions_are_checked_like_the_rest_of_the_condition(capsys):
         assert code in err and words in err and "^" in err
 
 
+def test_a_condition_s_errors_point_at_the_condition_as_written(capsys):
+    """Line 1 of CONDITION, the caret under the name, ``Joueur 2`` as the user wrote it — not the quantity the
+    condition is checked as, one line down."""
+    assert main(["reach", MARKET, "bourse[Joueur 2] + oui > 1", "--within", "1", "-n", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "CONDITION:1:20: error[E0202]: unknown name 'oui'" in err, err
+    assert "    1 | bourse[Joueur 2] + oui > 1\n      |                    ^^^" in err, err
+    assert "Joueur_" not in err and "__condition__" not in err
+
+
 def test_a_search_from_a_state_file_is_refused_with_the_reason(capsys, bundled_checked_once):
     """--from STATE: the file is read and checked (a broken one is bad input, 2), then the search is refused (4):
     a state file holds a decision point's state, not the calls and loops of the flow above it."""

@@ -13,9 +13,10 @@ import difflib
 import enum
 import json
 import re
+from pathlib import Path
 from typing import Iterable
 
-from checker.base.source import Span, SourceMap
+from checker.base.source import SourceFile, SourceMap, Span
 
 __all__ = ["Severity", "Note", "Diagnostic", "Reporter", "render_human", "render_short", "CODES", "suggest", "did_you_mean"]
 
@@ -214,3 +215,34 @@ def _fold(text: str) -> str:
 def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str | None:
     best = suggest(name, candidates)
     return f"did you mean {quote}{best}{quote}?" if best else None
+
+
+_SEAT_NAME = re.compile(r"\bJoueur_(\d+)\b")
+
+
+def render_expression(diagnostics: Iterable[Diagnostic], name: str, prefix: str, typed: str) -> str:
+    """The diagnostics of a one-line expression a command reads (``rulebook eval``'s EXPR, ``reach``'s CONDITION)
+    as its user wrote it.  The expression was checked as ``prefix + text`` in a file called ``name``, with
+    ``Joueur 2`` written as the name ``Joueur_2`` (same length): the lines move back by the prefix's (a span in
+    the prefix points at the expression's start), the columns stay, and the messages say ``Joueur 2`` again."""
+    lines = prefix.count("\n")
+
+    def moved(span):
+        if span is None or span.file != name:
+            return span
+        if span.line <= lines:
+            return dataclasses.replace(span, line=1, column=1, end_line=1, end_column=2)
+        return dataclasses.replace(span, line=span.line - lines, end_line=max(span.line, span.end_line) - lines)
+
+    def spoken(text: str | None) -> str | None:
+        return _SEAT_NAME.sub(r"Joueur \1", text) if text else text
+    shown = []
+    for d in diagnostics:
+        notes = tuple(dataclasses.replace(n, span=moved(n.span), message=spoken(n.message)) for n in d.notes)
+        d = dataclasses.replace(d, span=moved(d.span), notes=notes, message=spoken(d.message), hint=spoken(d.hint))
+        if d.code == "E0103":
+            d = dataclasses.replace(d, message=d.message.replace("end of file", "end of the expression"))
+        shown.append(d)
+    sources = SourceMap()
+    sources.add(SourceFile(name, Path(name), typed))
+    return render_human(shown, sources)

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from checker.base import terminal
-from checker.base.diagnostics import Reporter, render_human
-from checker.base.source import SourceFile, SourceMap
+from checker.base.diagnostics import Reporter, render_expression
+from checker.base.source import SourceFile
 
 __all__ = ["add_parsers", "reach_command"]
 
@@ -95,9 +95,7 @@ def _condition(result, engine, text: str, players: int):
 
 
 def _render(reporter: Reporter, text: str) -> str:
-    sources = SourceMap()
-    sources.add(SourceFile("CONDITION", Path("CONDITION"), _PREFIX + text))
-    return render_human(reporter.sorted(), sources)
+    return render_expression(reporter.sorted(), "CONDITION", _PREFIX, text)
 
 
 def add_parsers(new_command) -> dict:

@@ -15,7 +15,6 @@ decision point: the same `offer` when the effect completes, or the decision the 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -23,10 +22,10 @@ from typing import TYPE_CHECKING
 
 
 from checker.base import terminal
-from checker.base.diagnostics import Reporter, render_human
+from checker.base.diagnostics import Reporter, render_expression
 from checker.base.documents import DocumentError, read_document, report, spoken
 from checker.base.output import OutputError, plan, write_json
-from checker.base.source import SourceFile, SourceMap
+from checker.base.source import SourceFile
 
 if TYPE_CHECKING:         # names in annotations only: imported where they run
     from checker.front.types import Ty
@@ -36,7 +35,6 @@ __all__ = ["add_parsers", "eval_command", "score_command", "apply_command", "com
 
 _PREFIX = "quantity __évaluée__(): Int =\n"     # an expression is parsed as a quantity's default
 _EXPRESSION = "EXPR"                               # the expression's name in its diagnostics
-_SEAT = re.compile(r"\bJoueur_(\d+)\b")
 
 
 def add_parsers(new_command) -> dict:
@@ -119,32 +117,8 @@ def copies_named(text: str, values) -> tuple[str, dict[str, int]]:
 
 def as_typed(diagnostics, typed: str) -> str:
     """The diagnostics of an expression as its user wrote it: the ``EXPR`` line (not the quantity
-    it is parsed as, nor ``Joueur_2`` for ``Joueur 2``), the caret at the same place.
-
-    ``players_named`` keeps every column (``Joueur 2`` and ``Joueur_2`` have the same length), so
-    only the line moves.
-    """
-    lines = _PREFIX.count("\n")
-
-    def moved(span):
-        if span is None or span.file != _EXPRESSION:
-            return span
-        if span.line <= lines:                      # in the quantity around it: the start of the expression
-            return dataclasses.replace(span, line=1, column=1, end_line=1, end_column=2)
-        return dataclasses.replace(span, line=span.line - lines, end_line=max(span.line, span.end_line) - lines)
-    shown = []
-    for d in diagnostics:
-        span = moved(d.span)
-        notes = tuple(dataclasses.replace(n, span=moved(n.span), message=_SEAT.sub(r"Joueur \1", n.message))
-                      for n in d.notes)
-        d = dataclasses.replace(d, span=span, notes=notes, message=_SEAT.sub(r"Joueur \1", d.message),
-                                hint=_SEAT.sub(r"Joueur \1", d.hint) if d.hint else d.hint)
-        if d.code == "E0103":
-            d = dataclasses.replace(d, message=d.message.replace("end of file", "end of the expression"))
-        shown.append(d)
-    sources = SourceMap()
-    sources.add(SourceFile(_EXPRESSION, Path(_EXPRESSION), typed))
-    return render_human(shown, sources)
+    it is parsed as, nor ``Joueur_2`` for ``Joueur 2``), the caret at the same place."""
+    return render_expression(diagnostics, _EXPRESSION, _PREFIX, typed)
 
 
 def compile_expression(result, engine, text: str, names: dict[str, Ty], typed: str | None = None):
