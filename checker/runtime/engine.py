@@ -587,8 +587,8 @@ class Engine(Showing):
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
                                    getattr(site, "span", None))
         if self.invariants:
-            st = self.st                # InvariantWatch.due, inlined: every invariant when one's reads changed
-            if st.dirty:
+            st = self.st                # every invariant when a var or zone one reads changed (st.dirty), else
+            if st.dirty:                # those whose reads are not known (InvariantWatch.always)
                 st.dirty = False
                 due = self.watch.every
             else:

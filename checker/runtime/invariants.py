@@ -60,11 +60,3 @@ class InvariantWatch:
         """The compiled invariants, (declaration, when, require) each, in the spec's order."""
         self.every = list(compiled)
         self.always = [entry for entry in compiled if entry[0].name in self.unknown]
-
-    def due(self, st) -> list:
-        """The invariants to evaluate before this decision, in the spec's order (``st.dirty`` is lowered:
-        they are about to be)."""
-        if st.dirty:
-            st.dirty = False
-            return self.every
-        return self.always
