@@ -186,18 +186,11 @@ def check_paths(paths: list[Path], *, texts: Mapping[Path, str] | None = None,
     other overlays.  Without ``texts``, the result is kept on disk (:mod:`checker.front.diskcache`) and
     read back while nothing it was checked from has changed.
     """
-    key = None
-    if texts is None and diskcache.enabled():
-        probe = Reporter()
-        files = [file for path in paths for file in spec_files(Path(path), probe)]
-        if not probe.diagnostics:
-            try:
-                key = diskcache.entry_key(list(paths), files)
-            except OSError:
-                key = None
-            kept = diskcache.load(key) if key else None
-            if kept is not None:
-                return kept
+    key = _disk_key(paths) if texts is None else None
+    if key is not None:
+        kept = diskcache.load(key)
+        if kept is not None:
+            return kept
     result = _check_paths(paths, texts=texts, cache=PARSED if cache is None else cache)
     if key is not None:
         from checker.front.citations import source_path
@@ -221,6 +214,13 @@ def report(result: CheckResult) -> dict:
 def kept_report(paths: list[Path]) -> dict | None:
     """The :func:`report` of a check of ``paths`` kept on disk while nothing it was checked from changed, or
     None (no such entry, or the disk cache is off)."""
+    key = _disk_key(paths)
+    return diskcache.load_report(key) if key is not None else None
+
+
+def _disk_key(paths: list[Path]) -> str | None:
+    """The disk cache's key of a check of ``paths``; None when the cache is off or the files cannot be listed
+    or read (then the check is made and not kept)."""
     if not diskcache.enabled():
         return None
     probe = Reporter()
@@ -228,7 +228,7 @@ def kept_report(paths: list[Path]) -> dict | None:
     if probe.diagnostics:
         return None
     try:
-        return diskcache.load_report(diskcache.entry_key(list(paths), files))
+        return diskcache.entry_key(list(paths), files)
     except OSError:
         return None
 
