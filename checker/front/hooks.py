@@ -258,21 +258,9 @@ def _strip_elsewhere(program: Program, reporter: Reporter) -> None:
     """A hook point outside a procedure (an action's effect, a power) is an error; it is spliced out, so no
     later pass meets one."""
     def strip(body):
-        for node in ast.walk(body):
-            if isinstance(node, (ast.HookStmt, ast.OfferHook)):
-                reporter.error("E0301", f"hook point '{node.name}' is not in a procedure: only procedures have "
-                                        "hook points", node.span, hint="move the step into a procedure it calls")
-        return _splice(body, "", {})
-    for name, action in list(program.actions.items()):
-        if action.body is not None:
-            body = strip(action.body)
-            if body is not action.body:
-                program.actions[name] = dataclasses.replace(action, body=body)
-    for name, card in list(program.cards.items()):
-        powers = tuple(dataclasses.replace(p, body=strip(p.body)) if _has_hook(p.body) else p for p in card.powers)
-        if any(a is not b for a, b in zip(powers, card.powers)):
-            program.cards[name] = dataclasses.replace(card, powers=powers)
-
-
-def _has_hook(body) -> bool:
-    return any(isinstance(n, (ast.HookStmt, ast.OfferHook)) for n in ast.walk(body))
+        hooks = [node for node in ast.walk(body) if isinstance(node, (ast.HookStmt, ast.OfferHook))]
+        for node in hooks:
+            reporter.error("E0301", f"hook point '{node.name}' is not in a procedure: only procedures have "
+                                    "hook points", node.span, hint="move the step into a procedure it calls")
+        return _splice(body, "", {}) if hooks else body
+    program.rewrite_bodies(strip, procedures=False)

@@ -110,11 +110,12 @@ class Program:
     def invariants(self) -> list[ast.ConstraintDecl]:
         return [c for c in self.constraints.values() if c.invariant]
 
-    def rewrite_bodies(self, fn) -> None:
-        """Replace the body of every procedure, action and power by ``fn(body)`` (a tuple of statements; ``fn``
-        returns the same tuple when it changes nothing, and the declaration is then kept as it is).  The passes
-        that splice statements into every body (lasting values' ends, lasting triggers) go through here."""
-        for name, proc in list(self.procedures.items()):
+    def rewrite_bodies(self, fn, procedures: bool = True) -> None:
+        """Replace the body of every procedure (unless ``procedures`` is false), action and power by ``fn(body)``
+        (a tuple of statements; ``fn`` returns the same tuple when it changes nothing, and the declaration is
+        then kept as it is).  The passes that splice statements into every body (lasting values' ends, lasting
+        triggers, hook points out of place) go through here."""
+        for name, proc in list(self.procedures.items()) if procedures else ():
             body = fn(proc.body)
             if body is not proc.body:
                 self.procedures[name] = dataclasses.replace(proc, body=body)
