@@ -5,6 +5,11 @@ search's findings (docs/_conflicts/*.json) — without building the book.
     python bench/refresh_comparisons.py --all      # also those an older checker computed (RULEBOOK_DIFF_REFRESH=1)
     python bench/refresh_comparisons.py --carcassonne   # also Carcassonne's book (its search takes CPU minutes)
     python bench/refresh_comparisons.py --fan            # also the fan expansion's book (about 5 CPU minutes)
+    python bench/refresh_comparisons.py --carcassonne --workers 16   # the searches on 16 processes
+
+``--workers N`` runs the conflict searches as ``rulebook conflicts --workers N`` does: the same findings in the
+single-process order (``search_all``'s contract, held by tests/test_conflicts_parallel.py), so they are kept
+under the book's finder and a build reads them as if that finder had run.
 
 Prints a table: each result, how it was had (kept, kept from older code, computed) and the seconds.
 """
@@ -36,12 +41,27 @@ class _Tags:
         return name in self.names
 
 
-def _conflicts(docs: Path, refresh: bool, tags: tuple[str, ...] = ()) -> tuple[str, str, float]:
+def _on_workers(finder, paths: list[Path], workers: int):
+    """``finder`` (the default one, :func:`find_conflicts`) run on ``workers`` processes, under its own name."""
+    from checker.conflicts.parallel import search_all
+    from checker.conflicts.questions import KIND_METHODS, find_conflicts
+    if workers <= 1 or finder is not find_conflicts:
+        return finder
+    methods = tuple(KIND_METHODS.values())      # what find_conflicts runs, in its order
+
+    def parallel(check_result):
+        return search_all(check_result.typed, paths, None, workers, methods)[0]
+    parallel.__module__, parallel.__qualname__ = finder.__module__, finder.__qualname__
+    return parallel
+
+
+def _conflicts(docs: Path, refresh: bool, tags: tuple[str, ...] = (), workers: int = 1) -> tuple[str, str, float]:
     """The kept findings of the book whose conf.py is in ``docs``, built with ``tags`` (as the conflicts page
     reads them)."""
     conf = runpy.run_path(str(docs / "conf.py"), init_globals={"tags": _Tags(*tags)})
     paths = [(docs / p).resolve() for p in conf["rulebook_spec"]]
     finder = load_finder(conf.get("rulebook_conflict_finder", "checker.conflicts.questions:find_conflicts"))
+    finder = _on_workers(finder, paths, workers)
     name = "+".join(p.name for p in paths) + ".json"
     start = time.perf_counter()
     _, how = kept_findings(finder, check_paths(paths), paths, docs / KEPT_CONFLICTS / name, refresh)
@@ -53,6 +73,8 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="also recompute those an older checker computed")
     parser.add_argument("--carcassonne", action="store_true", help="also Carcassonne's book")
     parser.add_argument("--fan", action="store_true", help="also the fan expansion's book (-t fan; CPU minutes)")
+    parser.add_argument("--workers", "-j", type=int, default=1, help="processes for the conflict searches (the same "
+                        "findings, in the same order)")
     args = parser.parse_args()
     docs = ROOT / "docs"
     conf = runpy.run_path(str(docs / "conf.py"))
@@ -68,7 +90,7 @@ def main() -> int:
     books = [(ROOT / "docs", ())] + ([(ROOT / "docs", ("fan",))] if args.fan else []) + (
         [(ROOT / "docs" / "carcassonne", ())] if args.carcassonne else [])
     for book, tags in books:
-        rows.append(_conflicts(book, args.all, tags))
+        rows.append(_conflicts(book, args.all, tags, args.workers))
         print(f"{rows[-1][0]:40} {rows[-1][1]:18} {rows[-1][2]:8.1f} s", flush=True)
     print(f"{'total':40} {sum(1 for r in rows if r[1] == 'computed'):3} computed {sum(r[2] for r in rows):8.1f} s")
     return 0

@@ -31,7 +31,7 @@ from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
 from checker.solver.search import BOUND, ILLEGAL, Claim, SymbolicSearch
 
-__all__ = ["Finding", "Claim", "Search", "find_conflicts", "BOUND"]
+__all__ = ["Finding", "Claim", "Search", "find_conflicts", "KIND_METHODS", "BOUND"]
 
 
 class Search(SymbolicSearch):
@@ -340,19 +340,16 @@ def _collect_can(e, done: set) -> None:
             done.add(n.action)
 
 
-def find_conflicts(check_result, players: int | None = None, kinds=("contradiction", "competing-values", "order",
-                                                          "dead-rule", "dangling")) -> list[Finding]:
+# each kind of finding `find_conflicts` can be asked for, and the search's method that finds it, in its order
+KIND_METHODS = {"contradiction": "contradictions", "competing-values": "competing_values",
+                "order": "order_dependence", "dead-rule": "dead_rules", "dangling": "dangling"}
+
+
+def find_conflicts(check_result, players: int | None = None, kinds=tuple(KIND_METHODS)) -> list[Finding]:
     """Every finding of the spec, resolved ones included (the docs' conflict page calls this)."""
     search = Search(check_result.typed, players)
     out: list[Finding] = []
-    if "contradiction" in kinds:
-        out += search.contradictions()
-    if "competing-values" in kinds:
-        out += search.competing_values()
-    if "order" in kinds:
-        out += search.order_dependence()
-    if "dead-rule" in kinds:
-        out += search.dead_rules()
-    if "dangling" in kinds:
-        out += search.dangling()
+    for kind, method in KIND_METHODS.items():
+        if kind in kinds:
+            out += getattr(search, method)()
     return out
