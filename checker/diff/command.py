@@ -56,6 +56,12 @@ def add_parsers(new_command) -> dict:
     diff.add_argument("--first", action="store_true", help="stop at the first legality, value or order difference "
                                                            "(enough to tell different from equivalent, in CI)")
     diff.add_argument("--json", action="store_true", help="machine-readable output")
+    diff.add_argument("--workers", "-j", type=int, default=1,
+                      help="processes running the Z3 searches (default 1; the differences and verdicts are the same, "
+                           "a witness may be another state as small)")
+    diff.add_argument("--cluster", metavar="ADDRESS",
+                      help="run the Z3 searches on the Dask scheduler at ADDRESS (tcp://host:8786), a share per "
+                           "worker thread. Needs pip install 'rulebook[cluster]'")
     return {"diff": diff_command}
 
 
@@ -78,6 +84,14 @@ def diff_command(args) -> int:
         if not path.exists():
             print(f"rulebook diff: no such file or directory '{path}'", file=sys.stderr)
             return 2
+    if args.workers < 1:
+        print(f"rulebook diff: --workers takes 1 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    from checker.base.parallel import CLUSTER_ADDRESS, ClusterError
+    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
+        print(f"rulebook diff: --cluster takes a Dask scheduler address such as tcp://host:8786, not "
+              f"{args.cluster!r}", file=sys.stderr)
+        return 2
     if args.witnesses:                         # refuse before the search rather than after it
         try:
             plan_directory(args.witnesses, "*.json", args.force)
@@ -87,7 +101,11 @@ def diff_command(args) -> int:
             print(f"rulebook diff: {exc}; nothing was written", file=sys.stderr)
             return 2
     from checker.diff.run import diff_paths
-    outcome = diff_paths(a, b, first=args.first)
+    try:
+        outcome = diff_paths(a, b, first=args.first, workers=args.workers, cluster=args.cluster)
+    except ClusterError as exc:
+        print(f"rulebook diff: {exc}", file=sys.stderr)
+        return 2
     if isinstance(outcome, tuple):
         tag, result = outcome
         from checker.base.diagnostics import render_human

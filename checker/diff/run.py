@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 
 from checker.front.check import CheckResult, check_paths
-from checker.diff.behaviour import changed_moves, compare_move
-from checker.diff.changes import declaration_changes
-from checker.diff.compare import Shaper, dependencies
+from checker.diff.compare import Shaper
 from checker.diff.pair import Pair, Side
-from checker.diff.semantic import Difference, legality, reaction_order, values
+from checker.diff.semantic import Difference
+from checker.diff.steps import Step, plan, run_job
 from checker.solver.factory import SolverSettings
 
 __all__ = ["DiffResult", "diff_paths", "diff_results"]
@@ -74,67 +73,58 @@ def diff_paths(a: list[Path], b: list[Path], settings: SolverSettings | None = N
 
 def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list[Path],
                  settings: SolverSettings | None = None, causes: int = 3, minimise: bool = True,
-                 first: bool = False) -> DiffResult:
+                 first: bool = False, workers: int = 1, cluster: str | None = None) -> DiffResult:
     """Compare two checked rule sets.  ``ra`` may be a :class:`Side` kept from an earlier comparison (its
     engine is reused when the cards in common are the same).  ``causes``: distinct causes searched per
     action and direction (1 is enough to tell different from equivalent); ``minimise``: minimise the
     witnesses (off, a witness is any state Z3 finds); ``first``: stop searching at the first legality,
-    value or order difference (enough to tell different from equivalent)."""
+    value or order difference (enough to tell different from equivalent).  ``workers`` processes, or the Dask
+    cluster at ``cluster``, run the searches (:mod:`checker.diff.parallel`): the same differences and verdicts,
+    in the same order (with ``first``, every search runs and the result is cut where one process stops)."""
     start = time.perf_counter()
     side_a = ra if isinstance(ra, Side) else Side("a", ra, list(a))
     ra = side_a.result
     pair = Pair(side_a, Side("b", rb, list(b)), settings or SolverSettings(incremental=True),
                 causes, minimise)
-    differences = declaration_changes(pair)
-    searched = {"actions": 0, "quantities": 0}
-    sa, sb = Shaper(ra.program), Shaper(rb.program)
-    attrs = _attributes(pair)
-    pa, pb = ra.program, rb.program
-    semantic: list[Difference] = []
-    judged = pair.a.live.judged | pair.b.live.judged
-    for action in sorted(set(pa.actions) & set(pb.actions)):
-        if sa.shape(pa.actions[action].params) != sb.shape(pb.actions[action].params):
-            differences.append(Difference("effect", f"action {action}", f"action {action} takes other parameters: "
-                                                                        f"its legality is not compared"))
+    p = plan(pair)
+    outcome = None
+    if (workers > 1 or cluster is not None) and len(p.jobs) > 1:
+        from checker.diff.parallel import run_jobs
+        outcome = run_jobs(p, list(a), list(b), settings, causes, minimise, workers, cluster, rb)
+        pair.queries += outcome.queries
+        pair.unknowns += outcome.unknowns
+
+    def result_of(step: Step):
+        return outcome.results[step.number] if outcome is not None else run_job(p, step.job)
+    differences, semantic, searched = p.differences, [], {"actions": 0, "quantities": 0}
+
+    def stopped() -> bool:
+        return first and any(d.behavioural and d.kind != "undecided" for d in semantic)
+    over: set[str] = set()          # the sections a single process would have left (``first``)
+    for step in p.steps:
+        if step.section in over:
             continue
-        if dependencies(sa, action, attrs["a"]) == dependencies(sb, action, attrs["b"]):
+        if step.note is not None:
+            differences.append(step.note)
             continue
-        if action not in judged:
-            differences.append(Difference("rule", f"action {action}", f"the rules about {action} differ, but on "
-                                                                      f"neither side does anything the game runs do "
-                                                                      f"it, offer it or ask `can {action}`",
-                                          behavioural=False))
+        if stopped():
+            over.add(step.section)
             continue
-        if first and any(d.behavioural and d.kind != "undecided" for d in semantic):
-            break
-        searched["actions"] += 1
-        semantic += legality(pair, action)
-    for quantity in sorted(set(pa.quantities) & set(pb.quantities)):
-        qa, qb = pa.quantities[quantity], pb.quantities[quantity]
-        if sa.shape(qa.params) != sb.shape(qb.params) or sa.shape(qa.type) != sb.shape(qb.type):
-            differences.append(Difference("value", quantity, f"quantity {quantity} has other parameters or another "
-                                                             f"type: its values are not compared"))
+        if step.section == "moves":
+            move = p.moves[step.job[1]]
+            change = next((d for d in differences if d.subject == move.subject and d.behavioural), None)
+            if change is None:
+                continue        # nothing the game runs uses it
+            searched["effects"] = searched.get("effects", 0) + 1
+            judged = result_of(step)
+            judged.excerpt = change.excerpt
+            if not _other_parts_differ(move, *p.shapers):
+                differences.remove(change)          # the comparison by behaviour says it, with the change's text
+            (semantic if judged.behavioural else differences).append(judged)
             continue
-        if dependencies(sa, quantity, attrs["a"]) == dependencies(sb, quantity, attrs["b"]):
-            continue
-        if first and any(d.behavioural and d.kind != "undecided" for d in semantic):
-            break
-        searched["quantities"] += 1
-        semantic += values(pair, quantity)
-    if not (first and any(d.behavioural and d.kind != "undecided" for d in semantic)):
-        semantic += reaction_order(pair)
-    for move in changed_moves(pair, sa, sb):
-        if first and any(d.behavioural and d.kind != "undecided" for d in semantic):
-            break
-        change = next((d for d in differences if d.subject == move.subject and d.behavioural), None)
-        if change is None:
-            continue        # nothing the game runs uses it
-        searched["effects"] = searched.get("effects", 0) + 1
-        judged = compare_move(pair, move)
-        judged.excerpt = change.excerpt
-        if not _other_parts_differ(move, sa, sb):
-            differences.remove(change)          # the comparison by behaviour says it, with the change's text
-        (semantic if judged.behavioural else differences).append(judged)
+        if step.section in searched:
+            searched[step.section] += 1
+        semantic += result_of(step)
     differences = _judge_rules(differences, semantic, pair) + semantic
     if pair.copies_differ:
         differences.append(Difference("card", "copies", "cards with another number of copies are left out of the "
@@ -142,19 +132,6 @@ def diff_results(ra: CheckResult | Side, a: list[Path], rb: CheckResult, b: list
     result = DiffResult(list(a), list(b), differences, pair.queries, pair.unknowns, time.perf_counter() - start,
                         searched, (pair.low, pair.high))
     return result
-
-
-def _attributes(pair: Pair) -> dict:
-    """The attributes of the cards both sides have, by base name (what rules read with `.attr`)."""
-    out = {}
-    for tag, side in (("a", pair.a), ("b", pair.b)):
-        E = side.engine
-        rows = []
-        for d in sorted(set(E.defs), key=lambda x: side.base(E.def_names[x])):
-            attrs = {k: v for k, v in E.card_attrs[d].items() if k != "name"}
-            rows.append((side.base(E.def_names[d]), tuple(sorted((k, str(v)) for k, v in attrs.items()))))
-        out[tag] = tuple(rows)
-    return out
 
 
 def _judge_rules(changes: list[Difference], semantic: list[Difference], pair: Pair) -> list[Difference]:
