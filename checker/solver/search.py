@@ -101,6 +101,7 @@ class SymbolicSearch:
         self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._cases: dict = {}                   # (overridden head id, forbid head id, action) -> (status, reason)
+        self.no_special_case: set = set()        # keys of _cases a batch answered sat (checker.conflicts.batches)
         self._selection: Selections | None = None       # the spec's constraints on a selection, built once
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self.legality = ""                       # what the last minimal solve found of its witness's cards
@@ -376,40 +377,55 @@ class SymbolicSearch:
         elif not permit.overrides:
             out = Claim("general")
         else:
-            chain = enc0.ancestors(phead.pattern.name)
-            action = fhead.pattern.name if phead.pattern.name in enc0.ancestors(fhead.pattern.name) \
-                else phead.pattern.name if fhead.pattern.name in chain else None
+            action = self.judged_on(enc0, phead, fhead)
             out = Claim("unrelated") if action is None else self._special_case(permit, forbid, fhead, action)
         self._claims[key] = out
         return out
+
+    @staticmethod
+    def judged_on(enc, phead, fhead) -> str | None:
+        """The action a permission overriding rules is judged on against a prohibition: the deeper of theirs,
+        when one refines the other."""
+        if phead.pattern.name in enc.ancestors(fhead.pattern.name):
+            return fhead.pattern.name
+        return phead.pattern.name if fhead.pattern.name in enc.ancestors(phead.pattern.name) else None
 
     def _special_case(self, permit, forbid, fhead, action: str) -> "Claim":
         """The claim of a permission that overrides rules on a prohibition of ``action``: an exception when
         Z3 proves ``forbid`` a special case of a rule it overrides, unrelated when it proves it is a
         special case of none, unknown when a query could not be decided."""
         undecided = []
+        cases = list(self.special_cases(permit, fhead, action))
+        if all(self._cases.get(key, ("sat",))[0] == "sat" and (key in self._cases or key in self.no_special_case)
+               for _, _, _, key in cases):         # every answer known already (a batch's): nothing is asked
+            for _, _, _, key in cases:
+                self._cases.setdefault(key, ("sat", ""))
+            return Claim("unrelated")
+        for name, other, head, key in cases:
+            hit = self._cases.get(key)
+            if hit is None:
+                hit = self._cases[key] = self._is_special_case(other, head, forbid, fhead, action)
+            status, reason = hit
+            if status == "unsat":
+                return Claim("exception", via=name)
+            if status == "unknown":
+                undecided.append((name, reason))
+        if undecided:
+            return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
+        return Claim("unrelated")
+
+    def special_cases(self, permit, fhead, action: str):
+        """(name, rule, its head, key) of each prohibition a permission overrides that ``fhead`` (a prohibition
+        of ``action``) may be a special case of; the key names the question, the same for every permission
+        overriding that rule."""
         for name, _ in permit.overrides:
             other = self.p.rules.get(name)
             if other is None:
                 continue
             for head in other.heads:
-                if head.kind != "forbid":
-                    continue
-                shared = self._shared_params(head.pattern.name, action)
-                if len(head.pattern.binders) > shared:
-                    continue
-                key = (id(head), id(fhead), action)     # the same question for every permission overriding it
-                hit = self._cases.get(key)
-                if hit is None:
-                    hit = self._cases[key] = self._is_special_case(other, head, forbid, fhead, action)
-                status, reason = hit
-                if status == "unsat":
-                    return Claim("exception", via=name)
-                if status == "unknown":
-                    undecided.append((name, reason))
-        if undecided:
-            return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
-        return Claim("unrelated")
+                if head.kind == "forbid" and len(head.pattern.binders) <= self._shared_params(head.pattern.name,
+                                                                                              action):
+                    yield name, other, head, (id(head), id(fhead), action)
 
     def _is_special_case(self, other, head, forbid, fhead, action: str) -> tuple[str, str]:
         """(status, reason) of "``forbid`` (its head ``fhead``) applies and ``other`` (its head ``head``) does
