@@ -59,7 +59,7 @@ class Search(SymbolicSearch):
         return out
 
     def contradictions(self, only: set | None = None) -> list[Finding]:
-        enc0 = self.encoder()
+        enc0 = self.plain()
         out = []
         pairs = self._pairs(enc0, only)
         # the special-case questions this search's claims will ask, answered in batches where they are "no"

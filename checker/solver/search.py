@@ -97,6 +97,7 @@ class SymbolicSearch:
         self.unknowns = 0
         self.seconds = 0.0
         self._chains: dict | None = None        # action -> itself and its ancestors
+        self._plain: Encoder | None = None
         self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
         self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
@@ -126,6 +127,14 @@ class SymbolicSearch:
                       player_count=None if self.players else z3.Int("player_count"))
         self._own.add(enc)
         return enc
+
+    def plain(self) -> Encoder:
+        """An encoder that makes no Z3 term (the engine's player count), for what the rules say of each other (the
+        actions' ancestors, what defeats what): asking it starts no Z3 context (a question that asks Z3 nothing
+        pays for none)."""
+        if self._plain is None:
+            self._plain = Encoder(self.engine, concrete=False)
+        return self._plain
 
     def symbolic(self, enc: Encoder, name: str, ty, by_name: bool = False) -> tuple:
         """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
@@ -370,7 +379,7 @@ class SymbolicSearch:
         hit = self._claims.get(key)
         if hit is not None:
             return hit
-        enc0 = self.encoder()
+        enc0 = self.plain()
         winner, how = self._settled(enc0, permit, forbid)
         if winner:
             out = Claim("settled", winner=winner, how=how)
@@ -442,7 +451,7 @@ class SymbolicSearch:
 
     def _shared_params(self, a: str, b: str) -> int:
         """How many leading parameters two actions share: those of their nearest common ancestor."""
-        enc = self.encoder()
+        enc = self.plain()
         chain_b = enc.ancestors(b)
         for x in enc.ancestors(a):
             if x in chain_b:
@@ -453,7 +462,7 @@ class SymbolicSearch:
         """Judge the pair on the most general action both rules are about (it is the same for its
         refinements)."""
         if self._chains is None:
-            enc = self.encoder()
+            enc = self.plain()
             self._chains = {a: enc.ancestors(a) for a in self.p.actions}
         chain = self._chains[action]
         if permit_on not in chain or forbid_on not in chain:
