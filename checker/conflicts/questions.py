@@ -41,6 +41,7 @@ class Search(SymbolicSearch):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.inductive: dict = {}       # invariant -> status -> moves (see checker.conflicts.inductive)
+        self.batches = True             # dead-rule and special-case questions shown satisfiable in batches first
 
     def _pairs(self, enc0, only: set | None) -> list[tuple]:
         """(action, permission, its head, prohibition, its head) of each contradiction question, in order."""
@@ -72,7 +73,7 @@ class Search(SymbolicSearch):
             for _, other, head, key in (self.special_cases(pr, fh, on) if on is not None else ()):
                 if key not in self._cases:
                     cases.setdefault(key, (key, other, head, fr, fh, on))
-        self.no_special_case |= not_special_cases(self, list(cases.values()))
+        self.no_special_case |= not_special_cases(self, list(cases.values()) if self.batches else [])
         for action, pr, ph, fr, fh in pairs:
             if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
                 continue
@@ -254,7 +255,7 @@ class Search(SymbolicSearch):
         out = []
         heads = [(rule, head) for rule in self.p.rules.values() for head in rule.heads if head.when is not None]
         # most rules apply somewhere: shown so in batches (checker.conflicts.batches), the rest asked one by one
-        live = live_rules(self, upcoming(self, heads, lambda q: lambda scope: scope.dead(*q)))
+        live = live_rules(self, upcoming(self, heads, lambda q: lambda scope: scope.dead(*q)) if self.batches else [])
         for rule, head in heads:
             if not self._mine(out, lambda scope: scope.dead(rule, head)) or id(head) in live:
                 continue
