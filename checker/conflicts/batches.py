@@ -155,6 +155,8 @@ def _rounds(search, merged, extra: list, questions: list) -> set:
         s.add(cond)
         outcome = run(s)
         s.pop()
+        search.queries += 1
+        search.batched += 1
         if outcome.status == "sat":
             model = outcome.model
             shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}

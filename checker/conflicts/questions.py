@@ -42,6 +42,7 @@ class Search(SymbolicSearch):
         super().__init__(*args, **kwargs)
         self.inductive: dict = {}       # invariant -> status -> moves (see checker.conflicts.inductive)
         self.batches = True             # dead-rule and special-case questions shown satisfiable in batches first
+        self.batched = 0                # the Z3 queries of those batches (counted in ``queries`` too)
 
     def _pairs(self, enc0, only: set | None) -> list[tuple]:
         """(action, permission, its head, prohibition, its head) of each contradiction question, in order."""
