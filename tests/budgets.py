@@ -97,6 +97,7 @@ def check_counts(name: str) -> dict[str, float]:
 @functools.cache
 def conflict_counts(name: str) -> dict[str, float]:
     from checker.cli import main
+    from checker.conflicts import batches
     from checker.solver import factory, minimise, search, selection
     counted: list[int] = []
 
@@ -105,7 +106,7 @@ def conflict_counts(name: str) -> dict[str, float]:
         outcome = factory.run(solver, *assumptions)
         counted.append(_rlimit(solver) - before)
         return outcome
-    modules = (search, minimise, selection)
+    modules = (search, minimise, selection, batches)
     saved = [m.run for m in modules]
     for m in modules:
         m.run = run

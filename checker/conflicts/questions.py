@@ -27,6 +27,7 @@ import z3
 from checker.front import ast
 from checker.front.effects import Effects
 from checker.solver.encode import NONE, Unsupported, is_const
+from checker.conflicts.batches import live_rules, not_special_cases, upcoming
 from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
 from checker.solver.search import BOUND, ILLEGAL, Claim, SymbolicSearch
@@ -40,11 +41,12 @@ class Search(SymbolicSearch):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.inductive: dict = {}       # invariant -> status -> moves (see checker.conflicts.inductive)
+        self.batches = True             # dead-rule and special-case questions shown satisfiable in batches first
+        self.batched = 0                # the Z3 queries of those batches (counted in ``queries`` too)
 
-    def contradictions(self, only: set | None = None) -> list[Finding]:
-        enc0 = self.encoder()
-        out = []
-        done = set()
+    def _pairs(self, enc0, only: set | None) -> list[tuple]:
+        """(action, permission, its head, prohibition, its head) of each contradiction question, in order."""
+        out, done = [], set()
         for action in self.p.actions:
             about = enc0.rules_about(action)
             for (pr, ph), (fr, fh) in itertools.product(about, about):
@@ -55,58 +57,77 @@ class Search(SymbolicSearch):
                 if not self._most_specific(action, ph.pattern.name, fh.pattern.name):
                     continue
                 done.add((pr.name, fr.name))
-                if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
-                    continue
-                claim = self.claim(pr, ph, fr, fh)
-                if claim.status == "unrelated":
-                    continue        # an exception to other prohibitions, and this one is not of their kind
-                if claim.status == "unknown":
-                    out.append(Finding("unknown", claim.says(pr.name, fr.name), (pr.name, fr.name),
-                                       (ph.span, fh.span), _cites(pr) + _cites(fr), unknown=claim.reason))
-                    continue
-                resolution = f"settled: {claim.winner} wins ({claim.how})" if claim.status == "settled" else None
-                enc = self.encoder()
-                try:
-                    args, domain = self.action_args(enc, action)
-                    both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
-                            enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
-                    focus = set(enc.cells.made)
-                    others = []
-                    for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
-                        a = enc.applies(r, h, args[:len(h.pattern.binders)])
-                        if h.kind == "forbid" and r.name != fr.name:
-                            others.append(a)
-                except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.located()}",
-                                       (pr.name, fr.name), (ph.span, fh.span), unknown=exc.located()))
-                    continue
-                # the clearest witness has no other prohibition in the way; any will do if there is none such
-                clean = [z3.Not(a) if not is_const(a) else not a for a in others]
-                cards = tuple(r.card for r in (pr, fr) if r.card)
-                status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards)
-                if status != "sat" or self.legality:
-                    status, model, reason = self.solve(enc, *domain, *both, minimal=True, cards=cards)
-                if status == "unsat":
-                    continue
-                message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
-                if resolution:
-                    kind, message = "resolved", f"{message}; {resolution}"
-                elif status == "unknown":
-                    kind, message = "unknown", (f"cannot tell whether {pr.name} (which permits {action}) and "
-                                                f"{fr.name} (which forbids it) can apply in the same situation")
-                else:
-                    kind, message = "contradiction", f"{message} ({claim.why(pr.name, fr.name)}), and no precedence " \
-                                                     f"says which wins"
-                finding = Finding(kind, message, (pr.name, fr.name), (ph.span, fh.span), _cites(pr) + _cites(fr),
-                                  resolution=resolution)
-                finding.winner, finding.how = claim.winner, claim.how
-                if status == "unknown":
-                    finding.unknown = reason
-                else:
-                    self._witness(enc, model, finding, action, args, focus)
-                    if finding.witness is not None:
-                        finding.confirmed = self._confirm_contradiction(finding, action, pr.name, fr.name)
-                out.append(finding)
+                out.append((action, pr, ph, fr, fh))
+        return out
+
+    def contradictions(self, only: set | None = None) -> list[Finding]:
+        enc0 = self.plain()
+        out = []
+        pairs = self._pairs(enc0, only)
+        # the special-case questions this search's claims will ask, answered in batches where they are "no"
+        cases = {}
+        for action, pr, ph, fr, fh in upcoming(self, pairs, lambda q: lambda scope: scope.contradiction(
+                q[1], q[3], q[0])):
+            if self._settled(enc0, pr, fr)[0] or not pr.overrides or (id(ph), id(fh)) in self._claims:
+                continue
+            on = self.judged_on(enc0, ph, fh)
+            for _, other, head, key in (self.special_cases(pr, fh, on) if on is not None else ()):
+                if key not in self._cases:
+                    cases.setdefault(key, (key, other, head, fr, fh, on))
+        self.no_special_case |= not_special_cases(self, list(cases.values()) if self.batches else [])
+        for action, pr, ph, fr, fh in pairs:
+            if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
+                continue
+            claim = self.claim(pr, ph, fr, fh)
+            if claim.status == "unrelated":
+                continue        # an exception to other prohibitions, and this one is not of their kind
+            if claim.status == "unknown":
+                out.append(Finding("unknown", claim.says(pr.name, fr.name), (pr.name, fr.name),
+                                   (ph.span, fh.span), _cites(pr) + _cites(fr), unknown=claim.reason))
+                continue
+            resolution = f"settled: {claim.winner} wins ({claim.how})" if claim.status == "settled" else None
+            enc = self.encoder()
+            try:
+                args, domain = self.action_args(enc, action)
+                both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
+                        enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
+                focus = set(enc.cells.made)
+                others = []
+                for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
+                    a = enc.applies(r, h, args[:len(h.pattern.binders)])
+                    if h.kind == "forbid" and r.name != fr.name:
+                        others.append(a)
+            except Unsupported as exc:
+                out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.located()}",
+                                   (pr.name, fr.name), (ph.span, fh.span), unknown=exc.located()))
+                continue
+            # the clearest witness has no other prohibition in the way; any will do if there is none such
+            clean = [z3.Not(a) if not is_const(a) else not a for a in others]
+            cards = tuple(r.card for r in (pr, fr) if r.card)
+            status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards)
+            if status != "sat" or self.legality:
+                status, model, reason = self.solve(enc, *domain, *both, minimal=True, cards=cards)
+            if status == "unsat":
+                continue
+            message = f"{pr.name} permits {action} and {fr.name} forbids it in the same situation"
+            if resolution:
+                kind, message = "resolved", f"{message}; {resolution}"
+            elif status == "unknown":
+                kind, message = "unknown", (f"cannot tell whether {pr.name} (which permits {action}) and "
+                                            f"{fr.name} (which forbids it) can apply in the same situation")
+            else:
+                kind, message = "contradiction", f"{message} ({claim.why(pr.name, fr.name)}), and no precedence " \
+                                                 f"says which wins"
+            finding = Finding(kind, message, (pr.name, fr.name), (ph.span, fh.span), _cites(pr) + _cites(fr),
+                              resolution=resolution)
+            finding.winner, finding.how = claim.winner, claim.how
+            if status == "unknown":
+                finding.unknown = reason
+            else:
+                self._witness(enc, model, finding, action, args, focus)
+                if finding.witness is not None:
+                    finding.confirmed = self._confirm_contradiction(finding, action, pr.name, fr.name)
+            out.append(finding)
         return out
 
     def competing_values(self, only: set | None = None) -> list[Finding]:
@@ -233,45 +254,47 @@ class Search(SymbolicSearch):
 
     def dead_rules(self) -> list[Finding]:
         out = []
-        for rule in self.p.rules.values():
-            for head in rule.heads:
-                if head.when is None or not self._mine(out, lambda scope: scope.dead(rule, head)):
-                    continue
-                enc = self.encoder()
-                name = head.pattern.name
-                if name in self.p.actions:
-                    params = self.p.actions[name].params
-                else:
-                    params = self.p.quantities[name].params
-                try:
-                    args, domain = self.params_args(enc, name, params[:len(head.pattern.binders)])
-                    cond = enc.applies(rule, head, args)
-                except Unsupported as exc:
-                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
-                                                  f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
-                                       unknown=exc.located()))
-                    continue
-                # a state where it applies, whose cards (the rule's own, and those out of their start zone) some
-                # selection the constraints allow has at the state's player count
-                status, _, reason = self.solve(enc, *domain, cond, legal=True, cards=(rule.card,) if rule.card else ())
-                at = f" with {self.players} players" if self.players else ""
-                if status == "unknown":
-                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply", (rule.name,),
-                                       (head.span,), _cites(rule), unknown=reason))
-                elif status == "unsat":
-                    out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: no well-formed state meets "
-                                                    f"its condition", (rule.name,), (head.span,), _cites(rule)))
-                elif self.legality.startswith(ILLEGAL):
-                    forbid = self.forbidden
-                    out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: it applies only in games the "
-                                                    f"configuration constraints forbid: "
-                                                    f"{', '.join(c.name for c in forbid) or 'all of them together'}",
-                                       (rule.name, *(c.name for c in forbid)), (head.span, *(c.span for c in forbid)),
-                                       _cites(rule) + tuple(q for c in forbid for q in _cites(c))))
-                elif self.legality:
-                    out.append(Finding("unknown", f"cannot tell whether {rule.name} can apply in a game the "
-                                                  f"configuration constraints allow", (rule.name,), (head.span,),
-                                       _cites(rule), unknown=self.legality))
+        heads = [(rule, head) for rule in self.p.rules.values() for head in rule.heads if head.when is not None]
+        # most rules apply somewhere: shown so in batches (checker.conflicts.batches), the rest asked one by one
+        live = live_rules(self, upcoming(self, heads, lambda q: lambda scope: scope.dead(*q)) if self.batches else [])
+        for rule, head in heads:
+            if not self._mine(out, lambda scope: scope.dead(rule, head)) or id(head) in live:
+                continue
+            enc = self.encoder()
+            name = head.pattern.name
+            if name in self.p.actions:
+                params = self.p.actions[name].params
+            else:
+                params = self.p.quantities[name].params
+            try:
+                args, domain = self.params_args(enc, name, params[:len(head.pattern.binders)])
+                cond = enc.applies(rule, head, args)
+            except Unsupported as exc:
+                out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
+                                              f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
+                                   unknown=exc.located()))
+                continue
+            # a state where it applies, whose cards (the rule's own, and those out of their start zone) some
+            # selection the constraints allow has at the state's player count
+            status, _, reason = self.solve(enc, *domain, cond, legal=True, cards=(rule.card,) if rule.card else ())
+            at = f" with {self.players} players" if self.players else ""
+            if status == "unknown":
+                out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply", (rule.name,),
+                                   (head.span,), _cites(rule), unknown=reason))
+            elif status == "unsat":
+                out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: no well-formed state meets "
+                                                f"its condition", (rule.name,), (head.span,), _cites(rule)))
+            elif self.legality.startswith(ILLEGAL):
+                forbid = self.forbidden
+                out.append(Finding("dead-rule", f"{rule.name} can never apply{at}: it applies only in games the "
+                                                f"configuration constraints forbid: "
+                                                f"{', '.join(c.name for c in forbid) or 'all of them together'}",
+                                   (rule.name, *(c.name for c in forbid)), (head.span, *(c.span for c in forbid)),
+                                   _cites(rule) + tuple(q for c in forbid for q in _cites(c))))
+            elif self.legality:
+                out.append(Finding("unknown", f"cannot tell whether {rule.name} can apply in a game the "
+                                              f"configuration constraints allow", (rule.name,), (head.span,),
+                                   _cites(rule), unknown=self.legality))
         return out
 
     def dangling(self) -> list[Finding]:

@@ -75,9 +75,10 @@ class Cells:
         if self.concrete:
             key = enc.to_runtime(index, enc.zone_index_types[zone]) if index is not None else None
             return E.st.where.get(inst) == (zone, key)
+        if (cell := self.made.get(("in", zone, index, inst))) is not None:      # made: its label is not needed
+            return cell
         label = f"{E.show_card(inst)}{enc.copy_mark(inst)} ∈ {zone}"
-        if index is not None:
-            label += f"[{enc.show(index, enc.zone_index_types[zone])}]"
+        label += f"[{enc.show(index, enc.zone_index_types[zone])}]" if index is not None else ""
         return self._cell(("in", zone, index, inst), "bool", label)
 
     def used_up(self, player: int, inst: int, power):
@@ -94,7 +95,6 @@ class Cells:
                                          or (scope == "round" and last[1] == E.st.round))
         label = f"{USE_LABELS[scope]}({name}, {E.show_card(inst)}, Joueur {player + 1})"
         return self._cell(("used", player, inst, name, scope), "bool", label)
-
 
 # ---------------------------------------------------------------- the encoder
 class Encoder:

@@ -97,10 +97,12 @@ class SymbolicSearch:
         self.unknowns = 0
         self.seconds = 0.0
         self._chains: dict | None = None        # action -> itself and its ancestors
+        self._plain: Encoder | None = None
         self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
         self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._cases: dict = {}                   # (overridden head id, forbid head id, action) -> (status, reason)
+        self.no_special_case: set = set()        # keys of _cases a batch answered sat (checker.conflicts.batches)
         self._selection: Selections | None = None       # the spec's constraints on a selection, built once
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self.legality = ""                       # what the last minimal solve found of its witness's cards
@@ -125,6 +127,14 @@ class SymbolicSearch:
                       player_count=None if self.players else z3.Int("player_count"))
         self._own.add(enc)
         return enc
+
+    def plain(self) -> Encoder:
+        """An encoder that makes no Z3 term (the engine's player count), for what the rules say of each other (the
+        actions' ancestors, what defeats what): asking it starts no Z3 context (a question that asks Z3 nothing
+        pays for none)."""
+        if self._plain is None:
+            self._plain = Encoder(self.engine, concrete=False)
+        return self._plain
 
     def symbolic(self, enc: Encoder, name: str, ty, by_name: bool = False) -> tuple:
         """A symbolic value of type ``ty`` and the constraint that it is one.  A set of cards, players,
@@ -369,47 +379,62 @@ class SymbolicSearch:
         hit = self._claims.get(key)
         if hit is not None:
             return hit
-        enc0 = self.encoder()
+        enc0 = self.plain()
         winner, how = self._settled(enc0, permit, forbid)
         if winner:
             out = Claim("settled", winner=winner, how=how)
         elif not permit.overrides:
             out = Claim("general")
         else:
-            chain = enc0.ancestors(phead.pattern.name)
-            action = fhead.pattern.name if phead.pattern.name in enc0.ancestors(fhead.pattern.name) \
-                else phead.pattern.name if fhead.pattern.name in chain else None
+            action = self.judged_on(enc0, phead, fhead)
             out = Claim("unrelated") if action is None else self._special_case(permit, forbid, fhead, action)
         self._claims[key] = out
         return out
+
+    @staticmethod
+    def judged_on(enc, phead, fhead) -> str | None:
+        """The action a permission overriding rules is judged on against a prohibition: the deeper of theirs,
+        when one refines the other."""
+        if phead.pattern.name in enc.ancestors(fhead.pattern.name):
+            return fhead.pattern.name
+        return phead.pattern.name if fhead.pattern.name in enc.ancestors(phead.pattern.name) else None
 
     def _special_case(self, permit, forbid, fhead, action: str) -> "Claim":
         """The claim of a permission that overrides rules on a prohibition of ``action``: an exception when
         Z3 proves ``forbid`` a special case of a rule it overrides, unrelated when it proves it is a
         special case of none, unknown when a query could not be decided."""
         undecided = []
+        cases = list(self.special_cases(permit, fhead, action))
+        if all(self._cases.get(key, ("sat",))[0] == "sat" and (key in self._cases or key in self.no_special_case)
+               for _, _, _, key in cases):         # every answer known already (a batch's): nothing is asked
+            for _, _, _, key in cases:
+                self._cases.setdefault(key, ("sat", ""))
+            return Claim("unrelated")
+        for name, other, head, key in cases:
+            hit = self._cases.get(key)
+            if hit is None:
+                hit = self._cases[key] = self._is_special_case(other, head, forbid, fhead, action)
+            status, reason = hit
+            if status == "unsat":
+                return Claim("exception", via=name)
+            if status == "unknown":
+                undecided.append((name, reason))
+        if undecided:
+            return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
+        return Claim("unrelated")
+
+    def special_cases(self, permit, fhead, action: str):
+        """(name, rule, its head, key) of each prohibition a permission overrides that ``fhead`` (a prohibition
+        of ``action``) may be a special case of; the key names the question, the same for every permission
+        overriding that rule."""
         for name, _ in permit.overrides:
             other = self.p.rules.get(name)
             if other is None:
                 continue
             for head in other.heads:
-                if head.kind != "forbid":
-                    continue
-                shared = self._shared_params(head.pattern.name, action)
-                if len(head.pattern.binders) > shared:
-                    continue
-                key = (id(head), id(fhead), action)     # the same question for every permission overriding it
-                hit = self._cases.get(key)
-                if hit is None:
-                    hit = self._cases[key] = self._is_special_case(other, head, forbid, fhead, action)
-                status, reason = hit
-                if status == "unsat":
-                    return Claim("exception", via=name)
-                if status == "unknown":
-                    undecided.append((name, reason))
-        if undecided:
-            return Claim("unknown", via=undecided[0][0], reason=undecided[0][1])
-        return Claim("unrelated")
+                if head.kind == "forbid" and len(head.pattern.binders) <= self._shared_params(head.pattern.name,
+                                                                                              action):
+                    yield name, other, head, (id(head), id(fhead), action)
 
     def _is_special_case(self, other, head, forbid, fhead, action: str) -> tuple[str, str]:
         """(status, reason) of "``forbid`` (its head ``fhead``) applies and ``other`` (its head ``head``) does
@@ -426,7 +451,7 @@ class SymbolicSearch:
 
     def _shared_params(self, a: str, b: str) -> int:
         """How many leading parameters two actions share: those of their nearest common ancestor."""
-        enc = self.encoder()
+        enc = self.plain()
         chain_b = enc.ancestors(b)
         for x in enc.ancestors(a):
             if x in chain_b:
@@ -437,7 +462,7 @@ class SymbolicSearch:
         """Judge the pair on the most general action both rules are about (it is the same for its
         refinements)."""
         if self._chains is None:
-            enc = self.encoder()
+            enc = self.plain()
             self._chains = {a: enc.ancestors(a) for a in self.p.actions}
         chain = self._chains[action]
         if permit_on not in chain or forbid_on not in chain:

@@ -1,0 +1,165 @@
+"""Questions of a conflict search answered many at a time, when the answer is "yes, there is such a state".
+
+Most dead-rule questions (can this rule ever apply, in a game some legal selection sets up?) and most
+special-case questions (can this prohibition apply where the rule a permission overrides does not?) are
+satisfiable, and their findings need only that answer, not a witness.  Asked one by one, each pays for its own
+well-formedness bounds, invariants and selection constraints, and for Z3 reading them again.  Here a batch of
+them is asked over one symbolic state: the questions about one action or quantity share its arguments' constants
+(each is asked on its own, so they need not differ), its condition is encoded by an encoder of its own, as the
+question alone encodes it (the cells, named alike, are the same Z3 constants; the zones and tests read at a
+symbolic index are encoded once for all), and one solver holds the bounds of all the cells they read,
+the invariants and everything their terms need to mean something (and, for dead rules, the selection
+constraints, each question's card selected when its condition holds).  Each question not answered yet is added
+to it and taken away again (`push`, `pop`: Z3 reads the rest once); every question whose condition the model it
+gets makes true is answered "yes" with it.
+
+Why a "yes" here is the question's own "yes": what the batch asserts contains everything the question alone
+asserts (the bounds and the defined-ness of its cells and terms, the invariants, its arguments' domains, its
+card and the cards its cells place away from their start zone selected), so the model, read on the question's
+constants, is a model of the question alone.  The batch asserts more (the other questions' cells and terms), so
+it may miss a question that is satisfiable: those, and every question the batch cannot encode, are asked alone
+as before.  Everything is asked in a private Z3 context: the questions asked alone after it, in their fresh
+contexts, get the same answers and witnesses as without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import z3
+
+from checker.front.configurations import ConfigEvalError
+from checker.solver.encode import Unsupported, is_const
+from checker.solver.factory import make_solver, private_context, run
+from checker.solver.selection import required_cards
+from checker.solver.terms import assert_all
+
+__all__ = ["live_rules", "not_special_cases", "upcoming", "BATCH_RLIMIT"]
+
+# Z3's steps for one question of a batch: past it, the question is asked alone (with the search's own limit), as
+# it would be without batches.  The batch's solver is incremental, which some questions that the one-shot solver
+# of a question alone answers at once are slow in (a question the batch cannot show satisfiable is mostly one).
+BATCH_RLIMIT = 2_000_000
+
+def upcoming(search, items, involved) -> list:
+    """The items of a loop whose questions :meth:`~checker.solver.search.SymbolicSearch._mine` will give this
+    search (in its scope, and this shard's), in order, without counting them (``involved(item)`` is the
+    scope's predicate for the item's question)."""
+    unit, out = search.units, []
+    for item in items:
+        if search.scope is not None and not involved(item)(search.scope):
+            continue
+        if unit % search.shard[1] == search.shard[0]:
+            out.append(item)
+        unit += 1
+    return out
+
+
+def live_rules(search, heads: list) -> set:
+    """The ids of the rule heads (``heads``: (rule, head) pairs with a condition) shown to apply in some state
+    whose cards a legal selection has, as :meth:`Search.dead_rules` asks it one head at a time: a batch per
+    action or quantity (a batch's solver holds every cell its questions read: questions about one action read
+    mostly the same ones)."""
+    groups: dict = {}
+    for rule, head in heads:
+        groups.setdefault(head.pattern.name, []).append((rule, head))
+    return set().union(*(_live(search, group) for group in groups.values()))
+
+
+def _live(search, heads: list) -> set:
+    if not heads:
+        return set()
+    p = search.p
+    with private_context():
+        merged = search.encoder()
+        questions = []
+        for rule, head in heads:
+            name = head.pattern.name
+            params = p.actions[name].params if name in p.actions else p.quantities[name].params
+            enc = _sharing(search, merged)
+            try:
+                args, domain = search.params_args(enc, f"{name}@", params[:len(head.pattern.binders)])
+                cond = enc.applies(rule, head, args)
+            except Unsupported:
+                continue
+            if is_const(cond):
+                continue
+            _merge(merged, enc, domain)
+            questions.append((id(head), cond, rule.card))
+        try:
+            selection = search._selections().formulas(
+                [*((card, cond) for _, cond, card in questions if card), *required_cards(search.engine, merged)])
+        except ConfigEvalError:
+            return set()
+        return _rounds(search, merged, selection, [(key, cond) for key, cond, _ in questions])
+
+
+def not_special_cases(search, cases: list) -> set:
+    """The keys of the special-case questions (``cases``: (key, other rule, its head, prohibition, its head,
+    action)) shown satisfiable: the prohibition applies where the other rule does not, so it is no special
+    case of it (:meth:`~checker.solver.search.SymbolicSearch._is_special_case`, one at a time)."""
+    if not cases:
+        return set()
+    with private_context():
+        merged = search.encoder()
+        questions = []
+        for key, other, head, forbid, fhead, action in cases:
+            enc = _sharing(search, merged)
+            try:
+                args, domain = search.params_args(enc, f"{action}@", search.p.actions[action].params)
+                wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+                narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
+            except Unsupported:
+                continue
+            if is_const(wider) or is_const(narrow):
+                continue
+            _merge(merged, enc, domain)
+            questions.append((key, z3.And(narrow, z3.Not(wider))))
+        return _rounds(search, merged, [], questions)
+
+
+def _sharing(search, merged):
+    """An encoder of its own for one question, which finds the tests and zones the questions before it encoded
+    (their caches are the batch's: the same terms, of the same context; they count no elements ranged over, so
+    what the question cannot encode alone it cannot encode here either)."""
+    enc = search.encoder()
+    enc._zones, enc._eqs, enc._defs = merged._zones, merged._eqs, merged._defs
+    return enc
+
+
+def _merge(merged, enc, domain: list) -> None:
+    """What ``enc`` made for one question, into the batch's encoder ``merged`` (the same context)."""
+    merged.cells.made.update(enc.cells.made)
+    merged.cells.meaning.update(enc.cells.meaning)
+    merged.domains.update(enc.domains)
+    merged._alive.extend(enc._alive)
+    merged.defined.extend(enc.defined)
+    merged.defined.extend(d for d in domain if not (is_const(d) and d))
+
+
+def _rounds(search, merged, extra: list, questions: list) -> set:
+    """The keys of the ``questions`` ((key, condition)) that hold in some well-formed state of ``merged``'s cells
+    (with ``extra``): one solver holds all that; each question not answered yet is added and taken away again
+    (a `push` and a `pop`), and every question the model it gets makes true is answered with it."""
+    s = make_solver(dataclasses.replace(search.settings, rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
+    assert_all(s, merged.defined)
+    assert_all(s, search.well_formed(merged))
+    if any(is_const(f) and not f for f in extra):
+        return set()
+    assert_all(s, [f for f in extra if not is_const(f)])
+    done: set = set()
+    left = questions
+    while left:
+        (key, cond), left = left[0], left[1:]
+        s.push()
+        s.add(cond)
+        outcome = run(s)
+        s.pop()
+        search.queries += 1
+        search.batched += 1
+        if outcome.status == "sat":
+            model = outcome.model
+            shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
+            done |= shown
+            left = [(k, c) for k, c in left if k not in shown]
+    return done

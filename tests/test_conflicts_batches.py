@@ -1,0 +1,69 @@
+"""Questions answered in batches (checker/conflicts/batches.py): a batch shows satisfiable only the questions that
+are satisfiable asked alone, and leaves every other one to be asked alone; the findings are the same."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from checker.conflicts.batches import live_rules, not_special_cases
+from checker.conflicts.questions import Search
+from checker.front.check import check_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+TUTORIAL = "spec/maison/bâtisseuse.rules"
+
+
+def test_a_batch_shows_live_the_rules_that_can_apply_and_never_a_dead_one(tmp_path):
+    house = tmp_path / "maison.rules"
+    house.write_text('rule jamais { forbid bâtir(p, d) when trésor[p] < 0 }\n'
+                     'rule riche { forbid bâtir(p, d) when trésor[p] > 3 }\n'
+                     'rule pauvre { forbid bâtir(p, d) when trésor[p] < 2 and p == joueur_actif }\n'
+                     'rule ni_riche_ni_pauvre { forbid bâtir(p, d) when trésor[p] > 3 and trésor[p] < 2 }\n',
+                     encoding="utf-8")
+    result = check_paths([ROOT / "spec" / "citadelles", house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    names = ("jamais", "riche", "pauvre", "ni_riche_ni_pauvre")
+    result.typed.program.rules = {name: result.typed.program.rules[name] for name in names}
+    search = Search(result.typed, players=4)
+    heads = [(rule, head) for rule in search.p.rules.values() for head in rule.heads]
+    assert live_rules(search, heads) == {id(h) for r, h in heads if r.name in ("riche", "pauvre")}
+    # the search with batches finds what it finds asking each question alone
+    alone = Search(result.typed, players=4)
+    alone.batches = False
+    found = [(f.kind, f.rules) for f in search.dead_rules()]
+    assert found == [(f.kind, f.rules) for f in alone.dead_rules()]
+    assert found == [("dead-rule", ("jamais",)), ("dead-rule", ("ni_riche_ni_pauvre",))]
+    assert search.queries - search.batched == 2 and alone.queries == 4      # the live ones were not asked again
+
+
+@functools.cache
+def _tutorial():
+    result = check_paths([ROOT / "spec" / "citadelles", ROOT / TUTORIAL])
+    assert result.ok
+    return result.typed
+
+
+def test_a_batch_never_shows_a_special_case_satisfiable():
+    """The house permission overrides pas_de_doublon: the Capitaine's own no-duplicate rule is a special case
+    of it (unsat: left to be asked alone), his cost limit is not (shown satisfiable by the batch)."""
+    search = Search(_tutorial())
+    permit = search.p.rules["bâtisseuse_doublons"]
+    cases = {}
+    for name in ("capitaine_pas_de_doublon", "capitaine_coût_3_ou_moins"):
+        forbid = search.p.rules[name]
+        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
+        cases[name] = [(key, other, head, forbid, forbid.heads[0], on)
+                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
+    assert all(len(found) == 1 for found in cases.values())
+    shown = not_special_cases(search, [case for found in cases.values() for case in found])
+    assert shown == {cases["capitaine_coût_3_ou_moins"][0][0]}
+    # and the claims the search makes with the batch's answers are those it makes asking alone
+    search.no_special_case |= shown
+    search.queries = 0
+    alone = Search(_tutorial())
+    for name in cases:
+        forbid = search.p.rules[name]
+        args = (permit, permit.heads[0], forbid, forbid.heads[0])
+        assert search.claim(*args) == alone.claim(*args)
+    assert search.queries == 1 and alone.queries == 2
