@@ -230,13 +230,22 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
                             where=exc.span))
     solver = make_solver(settings or SolverSettings(incremental=True))
     solver.add(*[as_bool(c) for c in t.constraints])
-    for n in range(within + 1):
-        hits = [AND(when, count <= n) if not is_const(count) else (when if count <= n else False)
-                for when, count, _ in t.hits]
-        hits = [as_bool(h) for h in hits if not (is_const(h) and not h)]
+
+    def within_n(n: int) -> list:
+        hits = [AND(when, count.at_most(n)) for when, count, _ in t.hits]
+        return [as_bool(h) for h in hits if not (is_const(h) and not h)]
+    # one question first: does any path of at most K decisions reach it?  A proof needs no other; only a path
+    # found makes the search ask again, from 0 decisions up, for a shortest one
+    everything = within_n(within)
+    first = run(solver, z3.Or(everything)) if everything else None
+    if first is not None and first.status == "unknown":
+        return done(Outcome("undecided", within, reason=f"Z3 could not decide whether {within} decisions "
+                                                       f"reach it: {first.reason}"))
+    for n in range(within + 1) if first is not None and first.status == "sat" else ():
+        hits = within_n(n)
         if not hits:
             continue
-        out = run(solver, z3.Or(hits))
+        out = first if n == within else run(solver, z3.Or(hits))
         if out.status == "unknown":
             return done(Outcome("undecided", within, reason=f"Z3 could not decide whether {n} decisions "
                                                            f"reach it: {out.reason}"))
