@@ -170,6 +170,8 @@ class Unrolled(Transition):
         self._stopped = 0                   # how many stops and cuts :meth:`ended` has seen
         self.monitors: list = []            # the condition's path functions (see :meth:`watch`)
         self._previous: dict = {}           # name -> the watched value at the last decision point (a term)
+        self.pins: list = []                # the answers to the first decisions, known (runtime values, in
+        self._pinned = 0                    # order: checker.reach.split); how many were taken
 
     def named(self, term, hint: str):
         """``term`` under a fresh name (a constraint says they are equal): the terms built on it stay small."""
@@ -301,6 +303,8 @@ class Unrolled(Transition):
             return _offer
         if isinstance(s, ast.Repeat):
             return _repeat
+        if isinstance(s, ast.Choose) and self._pinned < len(self.pins) and not s.options.random:
+            return _pinned_choose
         if self.deal is not None:
             if isinstance(s, ast.Draw):
                 return _draw
@@ -362,6 +366,26 @@ def _repeat(t: Unrolled, s: ast.Repeat, env, guard):
     if t.feasible(AND(going, t.running)):
         t.cut(AND(going, t.running), s.span, f"its iteration number {t.max_loops + 1} (the encoding unrolls a "
                                          f"`repeat` {t.max_loops} times)")
+
+
+def _pinned_choose(t: Unrolled, s: ast.Choose, env, guard):
+    """A `choose` whose answer is known (:attr:`Unrolled.pins`): the next decision asked on every path, with
+    options that are constants, takes that answer as a constant, so what follows folds.  Anything else (another
+    decision asked first, a path where it is not asked) is a split that does not match the encoding: not
+    followed, reported."""
+    before = len(t.choices)
+    rest = _STMT[ast.Choose](t, s, env, guard)
+    c = t.choices[-1] if len(t.choices) > before else None
+    answer = t.pins[t._pinned]
+    value = None if c is None or c.type is None else t.enc.from_runtime(answer, c.type)
+    if (c is None or not (is_const(guard) and guard) or t.least != t._pinned + 1 or len(t.asked) != t._pinned + 1
+            or not all(is_const(g) and is_const(x) for g, x in c.options) or value not in [x for g, x in c.options if g]):
+        raise Unsupported(f"the split's decision {t._pinned + 1} is not this choice, asked on every path with "
+                          f"known options", s.span)
+    t._pinned += 1
+    t.constraints.append(c.value == value)
+    env[s.var] = value
+    return rest
 
 
 def _action_options(t: Unrolled, item: ast.OfferAction, env, out: list) -> None:
