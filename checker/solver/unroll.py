@@ -27,6 +27,9 @@ decisions asked on the path so far (a :class:`Tally`, in unary); the decision th
 there, so the state after a cut path is the state at that decision point, before it is asked.
 :attr:`Unrolled.asked` lists every decision in the order the interpreter asks them on any one path.
 
+With :attr:`Unrolled.pins` (``rulebook reach --split``), the answers to the first decisions are known: each is
+a plain ``choose`` asked on every path, whose value is then a constant, so what depends on it folds.
+
 What is not encoded costs nothing: a turn or round procedure that no path within the budget reaches, an offer's
 next question that no path asks within the budget, and the rest of a block after a statement that stopped
 paths (decision ``budget + 1``, a cut) when Z3 proves that no path runs it (:meth:`Unrolled.ended`).  Each such
