@@ -211,12 +211,13 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
     ``test_of(engine)`` is the interpreter's test of it on that engine's state (a function of nothing).
     With ``split`` D, one search per sequence of answers to the first D decisions (:mod:`checker.reach.split`),
     each with those answers known: proved when every branch is, reached by the shortest path a branch finds."""
-    args = (result, selection, config, players, seed, condition, test_of, spec, max_loops, settings)
-    if split <= 0:
-        return _search(*args, within, [])
     start = time.process_time()
+    engine = Engine(result.typed)           # compiled once, set up again by each search (and each prefix)
+    args = (result, selection, config, players, seed, condition, test_of, spec, max_loops, settings, engine)
+    if split <= 0:
+        return _search(*args, within, [], start)
     from checker.reach.split import prefixes
-    branches = prefixes(result, selection.cards, players, seed, min(split, within))
+    branches = prefixes(engine, selection.cards, players, seed, min(split, within))
     if isinstance(branches, str):
         return Outcome("undecided", within, reason=f"--split {split}: {branches}",
                        seconds=time.process_time() - start)
@@ -225,7 +226,7 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
         bound = within if best is None else best.points - 1
         if bound < len(pins):
             continue            # this branch asks its known decisions beyond the shortest path found
-        out = _search(*args, bound, pins)
+        out = _search(*args, bound, pins, time.process_time())
         questions += out.questions
         assumptions += [a for a in out.assumptions if a not in assumptions]
         if out.status == "reached" and out.confirmed:
@@ -243,11 +244,11 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
 
 
 def _search(result, selection, config: str, players: int, seed: int, condition, test_of, spec, max_loops,
-            settings, within: int, pins: list) -> Outcome:
-    """One search (see :func:`reach`), the answers to the first decisions known when ``pins`` are given."""
-    start = time.process_time()
-    engine = Engine(result.typed)
+            settings, engine: Engine, within: int, pins: list, start: float) -> Outcome:
+    """One search (see :func:`reach`), the answers to the first decisions known when ``pins`` are given;
+    ``start`` is when its CPU time counts from."""
     engine.recording = False
+    engine.observer = None
     engine.start(selection.cards, players, seed, [None] * players)
     enc = Encoder(engine, concrete=True)
     t = Unrolled(enc, within, max_loops=max_loops)

@@ -41,9 +41,8 @@ class _Prefix:
         raise _Next(list(decision.options) if plain else None)
 
 
-def _next_options(result, selection: dict, players: int, seed: int, answers: list, depth: int):
+def _next_options(engine: Engine, selection: dict, players: int, seed: int, answers: list, depth: int):
     """The options of the decision asked after ``answers`` (None: the branch ends there)."""
-    engine = Engine(result.typed)
     engine.recording = False
     agent = _Prefix(answers, depth)
     try:
@@ -56,14 +55,15 @@ def _next_options(result, selection: dict, players: int, seed: int, answers: lis
     return None
 
 
-def prefixes(result, selection: dict, players: int, seed: int, depth: int) -> list[list] | str:
+def prefixes(engine: Engine, selection: dict, players: int, seed: int, depth: int) -> list[list] | str:
     """Every sequence of answers to the first ``depth`` decisions (the runtime values chosen, in order), or why
-    the split is refused (more than :data:`MAX_BRANCHES` branches)."""
+    the split is refused (more than :data:`MAX_BRANCHES` branches).  ``engine`` (compiled once: compiling
+    is most of a game's cost here) sets a game up again for each prefix."""
     done: list[list] = []
     todo: list[list] = [[]]
     while todo:
         answers = todo.pop()
-        options = _next_options(result, selection, players, seed, answers, depth) if len(answers) < depth else None
+        options = _next_options(engine, selection, players, seed, answers, depth) if len(answers) < depth else None
         if not options:
             done.append(answers)
         else:
