@@ -123,3 +123,21 @@ def test_the_crown_given_at_the_set_up_is_one_change_on_both_sides(capsys, bundl
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["confirmed"] is True and out["decisions"] == []
     assert main(["reach", spec, "changes(couronne) >= 2", "--within", "1", "-n", "4", "-s", "1"]) == 1
+
+
+def test_a_split_search_takes_each_first_answer_as_known(capsys, bundled_checked_once):
+    """4th edition, 4 players: `--split 1` runs one search per character the first player may pick (the
+    interpreter lists 5), each with that pick known.  Two characters in a hand are out of reach of two
+    decisions in every branch; one character is reached by the first decision, which the
+    interpreter confirms — and once a branch found a path of 1 decision, no branch is searched for a longer one."""
+    spec = str(ROOT / "spec" / "citadelles")
+
+    def run(condition, *extra):
+        code = main(["reach", spec, condition, "--within", "2", "-n", "4", "-s", "1", "--json", *extra])
+        return code, json.loads(capsys.readouterr().out)
+    two = "any(p in players: count(c in choisis[p]) >= 2)"
+    code, out = run(two, "--split", "1")
+    assert code == 1 and out["status"] == "proved" and out["branches"] == 5 and "5 branches" in out["reason"]
+    code, out = run("any(p in players: count(c in choisis[p]) >= 1)", "--split", "1")
+    assert code == 0 and out["confirmed"] is True and out["branches"] == 5
+    assert [d["player"] for d in out["decisions"]] == ["Joueur 1"]

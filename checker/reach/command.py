@@ -116,6 +116,9 @@ def add_parsers(new_command) -> dict:
                                               "players)")
     reach.add_argument("--loops", type=int, default=None, metavar="N",
                        help="how many times a `repeat` (a game's rounds) is unrolled (default 4)")
+    reach.add_argument("--split", type=int, default=0, metavar="D",
+                       help="one search per sequence of answers to the first D decisions (the interpreter lists "
+                            "them), each with those answers known (default 0: one search)")
     completes(reach.add_argument("--log", metavar="FILE", help="write the sequence found as a game log "
                                                                "(`rulebook replay FILE` plays it)"), "file")
     reach.add_argument("--force", action="store_true", help="replace FILE if it exists")
@@ -153,7 +156,7 @@ def reach_command(args) -> int:
     spec = [str(p) for p in paths]
     outcome = reach(result, selection, config, args.players, args.seed, (condition, seats, monitors), test,
                     args.within,
-                    spec, max_loops=args.loops or MAX_LOOPS)
+                    spec, max_loops=args.loops or MAX_LOOPS, split=max(args.split, 0))
     if outcome.log is not None and args.log:
         from checker.base.output import OutputError, write_json
         try:
@@ -194,7 +197,7 @@ def _as_json(o) -> dict:
     return {"status": o.status, "within": o.within, "decisions": shown or [_shown(a) for a in o.answers],
             "confirmed": o.confirmed, "reason": o.reason or o.replay_note, "where": str(o.where) if o.where else None,
             "assumptions": [f"{span}: {text}" if span else text for span, text in o.assumptions],
-            "cpu_seconds": round(o.seconds, 2), "z3_questions": o.questions}
+            "cpu_seconds": round(o.seconds, 2), "z3_questions": o.questions, "branches": o.branches}
 
 
 def _shown(answer) -> str:
@@ -234,4 +237,7 @@ def _print(o, args) -> None:
             print(f"  … and {len(o.assumptions) - 8} more")
     else:
         print(f"the deal: the seed's ({args.seed}), followed throughout")
+    if o.branches:
+        print(f"split at the first {args.split} decisions: {o.branches} searches"
+              + (f" ({o.replay_note})" if o.status == "reached" and o.confirmed and o.replay_note else ""))
     print(f"CPU time: {o.seconds:.2f} s, {o.questions} Z3 questions while unrolling")

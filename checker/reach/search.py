@@ -56,6 +56,8 @@ class Outcome:
     log: dict | None = None
     seconds: float = 0.0                             # CPU time of the search (encoding, Z3, replay)
     questions: int = 0                               # Z3 questions asked while unrolling (deterministic)
+    points: int = 0                                  # reached: the decision points of the path (n)
+    branches: int = 0                                # with a split: how many searches (each a branch)
 
 
 def _true(m, term) -> bool:
@@ -201,17 +203,56 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
 
 
 def reach(result, selection, config: str, players: int, seed: int, condition, test_of, within: int,
-          spec: list[str], max_loops: int = MAX_LOOPS, settings: SolverSettings | None = None) -> Outcome:
+          spec: list[str], max_loops: int = MAX_LOOPS, settings: SolverSettings | None = None,
+          split: int = 0) -> Outcome:
     """Search the game of ``selection`` (configuration ``config``, seeded) for a path of at most ``within``
     decisions where ``condition`` holds — (a typed expression, {name: seat} of the seats it names, the path
     functions it reads: :mod:`checker.reach.monitors`);
-    ``test_of(engine)`` is the interpreter's test of it on that engine's state (a function of nothing)."""
+    ``test_of(engine)`` is the interpreter's test of it on that engine's state (a function of nothing).
+    With ``split`` D, one search per sequence of answers to the first D decisions (:mod:`checker.reach.split`),
+    each with those answers known: proved when every branch is, reached by the shortest path a branch finds."""
     start = time.process_time()
-    engine = Engine(result.typed)
+    engine = Engine(result.typed)           # compiled once, set up again by each search (and each prefix)
+    args = (result, selection, config, players, seed, condition, test_of, spec, max_loops, settings, engine)
+    if split <= 0:
+        return _search(*args, within, [], start)
+    from checker.reach.split import prefixes
+    branches = prefixes(engine, selection.cards, players, seed, min(split, within))
+    if isinstance(branches, str):
+        return Outcome("undecided", within, reason=f"--split {split}: {branches}",
+                       seconds=time.process_time() - start)
+    best, undecided, questions, assumptions = None, None, 0, []
+    for pins in branches:
+        bound = within if best is None else best.points - 1
+        if bound < len(pins):
+            continue            # this branch asks its known decisions beyond the shortest path found
+        out = _search(*args, bound, pins, time.process_time())
+        questions += out.questions
+        assumptions += [a for a in out.assumptions if a not in assumptions]
+        if out.status == "reached" and out.confirmed:
+            best = out
+        elif out.status != "proved" and undecided is None:
+            undecided = out
+    outcome = best or undecided or Outcome("proved", within, reason=f"no sequence of at most {within} decisions "
+                                                                     f"reaches the condition, in any of the "
+                                                                     f"{len(branches)} branches")
+    outcome.within, outcome.branches = within, len(branches)
+    if best is not None and undecided is not None:
+        outcome.replay_note = (f"shortest among the branches decided: {undecided.reason}")
+    outcome.seconds, outcome.questions, outcome.assumptions = time.process_time() - start, questions, assumptions
+    return outcome
+
+
+def _search(result, selection, config: str, players: int, seed: int, condition, test_of, spec, max_loops,
+            settings, engine: Engine, within: int, pins: list, start: float) -> Outcome:
+    """One search (see :func:`reach`), the answers to the first decisions known when ``pins`` are given;
+    ``start`` is when its CPU time counts from."""
     engine.recording = False
+    engine.observer = None
     engine.start(selection.cards, players, seed, [None] * players)
     enc = Encoder(engine, concrete=True)
     t = Unrolled(enc, within, max_loops=max_loops)
+    t.pins = list(pins)
     t.condition, t.condition_env = condition[0], condition[1]
     t.watch(condition[2] if len(condition) > 2 else [])
     flow = engine.program.procedures[engine.flow]
@@ -225,24 +266,35 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
     try:
         t.procedure(engine.flow, ())
         t.check(t.running, flow.span)
+        if t._pinned != len(t.pins):
+            raise Unsupported(f"the split's decision {t._pinned + 1} is not asked by the encoding", flow.span)
     except Unsupported as exc:
         return done(Outcome("undecided", within, reason=f"the encoding cannot follow the game: {exc.located()}",
                             where=exc.span))
     solver = make_solver(settings or SolverSettings(incremental=True))
     solver.add(*[as_bool(c) for c in t.constraints])
-    for n in range(within + 1):
-        hits = [AND(when, count <= n) if not is_const(count) else (when if count <= n else False)
-                for when, count, _ in t.hits]
-        hits = [as_bool(h) for h in hits if not (is_const(h) and not h)]
+
+    def within_n(n: int) -> list:
+        hits = [AND(when, count.at_most(n)) for when, count, _ in t.hits]
+        return [as_bool(h) for h in hits if not (is_const(h) and not h)]
+    # one question first: does any path of at most K decisions reach it?  A proof needs no other; only a path
+    # found makes the search ask again, from 0 decisions up, for a shortest one
+    everything = within_n(within)
+    first = run(solver, z3.Or(everything)) if everything else None
+    if first is not None and first.status == "unknown":
+        return done(Outcome("undecided", within, reason=f"Z3 could not decide whether {within} decisions "
+                                                       f"reach it: {first.reason}"))
+    for n in range(within + 1) if first is not None and first.status == "sat" else ():
+        hits = within_n(n)
         if not hits:
             continue
-        out = run(solver, z3.Or(hits))
+        out = first if n == within else run(solver, z3.Or(hits))
         if out.status == "unknown":
             return done(Outcome("undecided", within, reason=f"Z3 could not decide whether {n} decisions "
                                                            f"reach it: {out.reason}"))
         if out.status == "sat":
             answers = _answers(t, out.model, n)
-            outcome = Outcome("reached", within)
+            outcome = Outcome("reached", within, points=n)
             outcome.answers = [a for _, a in answers]
             outcome.decisions = [(c, a) for c, a in answers]
             outcome.confirmed, outcome.replay_note, outcome.log = _replay(

@@ -23,9 +23,12 @@ optional), each pick of a ``choose … subset`` the interpreter asks, a reaction
 an offer that has an option — even a single one, which the interpreter takes without asking its agent, so that
 a path past the budget ends at the offer without listing its options (a random choice or a draw is not a
 decision).  :attr:`Unrolled.count` is the number of
-decisions asked on the path so far (a term); the decision that would be number ``budget + 1`` cuts its path
+decisions asked on the path so far (a :class:`Tally`, in unary); the decision that would be number ``budget + 1`` cuts its path
 there, so the state after a cut path is the state at that decision point, before it is asked.
 :attr:`Unrolled.asked` lists every decision in the order the interpreter asks them on any one path.
+
+With :attr:`Unrolled.pins` (``rulebook reach --split``), the answers to the first decisions are known: each is
+a plain ``choose`` asked on every path, whose value is then a constant, so what depends on it folds.
 
 What is not encoded costs nothing: a turn or round procedure that no path within the budget reaches, an offer's
 next question that no path asks within the budget, and the rest of a block after a statement that stopped
@@ -67,7 +70,7 @@ class Asked:
     """A decision as the interpreter asks it: the :class:`Choice`, and when it is asked on the path."""
     choice: Choice
     asked: object           # reached, and more than one option (or optional): not forced
-    number: object          # how many decisions were asked before it on its path (a term)
+    number: "Tally"         # how many decisions were asked before it on its path
 
 
 class _Decisions(list):
@@ -82,6 +85,44 @@ class _Decisions(list):
         self.owner.decided(choice)
 
 
+class Tally:
+    """How many decisions a path has asked so far, in unary: :meth:`at_least` ``j`` is a Bool (one per j up to
+    the budget + 1), updated at each decision asked.  A sum of 0/1 terms, compared with the budget at every
+    decision point, made each question "can a path go on?" a problem of arithmetic that Z3 splits case by case;
+    the same count as Bools keeps those questions propositional.  Immutable: a snapshot is the object itself."""
+
+    __slots__ = ("ge",)
+
+    def __init__(self, ge: tuple):
+        self.ge = ge                    # ge[j]: at least j decisions asked (ge[0] is True)
+
+    @classmethod
+    def zero(cls, top: int) -> "Tally":
+        return cls((True,) + (False,) * top)
+
+    def known(self) -> int | None:
+        """The count when it is the same on every path (every Bool a constant), else None."""
+        if not all(is_const(g) for g in self.ge):
+            return None
+        return sum(1 for g in self.ge[1:] if g)
+
+    def at_least(self, n: int):
+        if n <= 0:
+            return True
+        return self.ge[n] if n < len(self.ge) else False
+
+    def at_most(self, n: int):
+        return NOT(self.at_least(n + 1))
+
+    def plus(self, asked) -> "Tally":
+        """One more decision on the paths where ``asked`` holds."""
+        ge = self.ge
+        return Tally((True,) + tuple(OR(ge[j], AND(asked, ge[j - 1])) for j in range(1, len(ge))))
+
+    def named(self, t: "Unrolled") -> "Tally":
+        return Tally(tuple(t.named(g, f"décisions ≥ {j}") for j, g in enumerate(self.ge)))
+
+
 def _count(guards) -> object:
     total = 0
     for g in guards:
@@ -92,14 +133,18 @@ def _count(guards) -> object:
     return total
 
 
-def _at_least(guards, n: int):
-    """At least ``n`` of ``guards`` hold."""
+def _at_least_two(guards):
+    """At least two of ``guards`` hold (as Bools: one of them and one of those after it)."""
     guards = [g for g in guards if not (is_const(g) and not g)]
-    if len(guards) < n:
+    if len(guards) < 2:
         return False
-    if n <= 0 or sum(1 for g in guards if is_const(g)) >= n:
+    if sum(1 for g in guards if is_const(g)) >= 2:
         return True
-    return _count(guards) >= n
+    pairs, later = [], False
+    for g in reversed(guards):
+        pairs.append(AND(g, later))
+        later = OR(later, g)
+    return OR(*pairs)
 
 
 class Unrolled(Transition):
@@ -113,7 +158,7 @@ class Unrolled(Transition):
         self._source = None                 # while a `move` of a zone's cards runs: that zone (name, index)
         self.budget = budget
         self.max_loops = max_loops
-        self.count = 0
+        self.count = Tally.zero(budget + 1)
         self.least = 0                      # decisions asked on every path so far (a lower bound of count)
         self.asked: list[Asked] = []
         self.beyond: list[tuple] = []       # (when, span): a path stopped at decision budget + 1
@@ -128,6 +173,8 @@ class Unrolled(Transition):
         self._stopped = 0                   # how many stops and cuts :meth:`ended` has seen
         self.monitors: list = []            # the condition's path functions (see :meth:`watch`)
         self._previous: dict = {}           # name -> the watched value at the last decision point (a term)
+        self.pins: list = []                # the answers to the first decisions, known (runtime values, in
+        self._pinned = 0                    # order: checker.reach.split); how many were taken
 
     def named(self, term, hint: str):
         """``term`` under a fresh name (a constraint says they are equal): the terms built on it stay small."""
@@ -172,7 +219,7 @@ class Unrolled(Transition):
         if c.kind == "offer":
             asked = c.reached           # an offer with any option is a decision point, even with a single one
         elif c.optional is None:
-            asked = AND(c.reached, _at_least([g for g, _ in c.options], 2))
+            asked = AND(c.reached, _at_least_two([g for g, _ in c.options]))
         else:
             asked = c.reached          # an optional choice is always asked (nothing is an answer)
         self._ask(c, asked)
@@ -181,13 +228,10 @@ class Unrolled(Transition):
         if is_const(asked) and not asked:
             return
         self.check(asked, c.span)
-        if self.least >= self.budget or is_const(self.count):
-            over = asked if self.least >= self.budget or self.count >= self.budget else False
-        else:
-            over = AND(asked, self.count >= self.budget)
+        over = asked if self.least >= self.budget else AND(asked, self.count.at_least(self.budget))
         self.stop(over, c.span)
         self.asked.append(Asked(c, AND(asked, NOT(over)), self.count))
-        self.count = self.count + (z3.If(as_bool(asked), 1, 0) if not is_const(asked) else int(bool(asked)))
+        self.count = self.count.plus(asked)
         if is_const(asked) and asked:
             self.least += 1
 
@@ -262,6 +306,8 @@ class Unrolled(Transition):
             return _offer
         if isinstance(s, ast.Repeat):
             return _repeat
+        if isinstance(s, ast.Choose) and self._pinned < len(self.pins) and not s.options.random:
+            return _pinned_choose
         if self.deal is not None:
             if isinstance(s, ast.Draw):
                 return _draw
@@ -323,6 +369,26 @@ def _repeat(t: Unrolled, s: ast.Repeat, env, guard):
     if t.feasible(AND(going, t.running)):
         t.cut(AND(going, t.running), s.span, f"its iteration number {t.max_loops + 1} (the encoding unrolls a "
                                          f"`repeat` {t.max_loops} times)")
+
+
+def _pinned_choose(t: Unrolled, s: ast.Choose, env, guard):
+    """A `choose` whose answer is known (:attr:`Unrolled.pins`): the next decision asked on every path, with
+    options that are constants, takes that answer as a constant, so what follows folds.  Anything else (another
+    decision asked first, a path where it is not asked) is a split that does not match the encoding: not
+    followed, reported."""
+    before = len(t.choices)
+    rest = _STMT[ast.Choose](t, s, env, guard)
+    c = t.choices[-1] if len(t.choices) > before else None
+    answer = t.pins[t._pinned]
+    value = None if c is None or c.type is None else t.enc.from_runtime(answer, c.type)
+    if (c is None or not (is_const(guard) and guard) or t.least != t._pinned + 1 or len(t.asked) != t._pinned + 1
+            or not all(is_const(g) and is_const(x) for g, x in c.options) or value not in [x for g, x in c.options if g]):
+        raise Unsupported(f"the split's decision {t._pinned + 1} is not this choice, asked on every path with "
+                          f"known options", s.span)
+    t._pinned += 1
+    t.constraints.append(c.value == value)
+    env[s.var] = value
+    return rest
 
 
 def _action_options(t: Unrolled, item: ast.OfferAction, env, out: list) -> None:
@@ -398,11 +464,12 @@ def _offer(t: Unrolled, s: ast.Offer, env, guard):
     t.offers += 1
     for turn in range(t.budget + 2):
         t.running = t.named(t.running, "en cours")
-        t.count = t.named(t.count, "décisions")
+        t.count = t.count.named(t)
         here = t.named(AND(going, t.running), "offre")
         if not t.feasible(here):
             return
-        if t.least >= t.budget or (not is_const(t.count) and not t.feasible(AND(here, t.count < t.budget))):
+        if t.least >= t.budget or (t.count.known() is None
+                                   and not t.feasible(AND(here, NOT(t.count.at_least(t.budget))))):
             # decision point budget + 1 on every path here: they end here (the condition is asked here)
             t.check(here, s.span)
             if _always_an_option(t, s):
