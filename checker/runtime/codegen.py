@@ -670,8 +670,8 @@ def _(g: Generator, e: ast.Aggregate, scope):
     fused = fusion.per_key_count(g, e, scope)
     if fused is not None:
         return fused
-    coll = g.expr(e.coll, scope)
     x = g.fresh("x")
+    coll = fusion.narrowed_selection(g, e, scope, x) or g.expr(e.coll, scope)
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
     kind = e.kind
     if e.body is None:
