@@ -1,6 +1,7 @@
 """Tests over the selected cards narrowed by definition or attribute (checker.runtime.fusion.narrowed_selection):
 ``any``/``count``/``filter``/``the`` over ``selected(K)`` whose test starts with ``x == e`` or ``x.a == e`` look up
-only the selected cards that can match.  Each quantity is evaluated by an engine built with the narrowing and by
+only the selected cards that can match; over ``players`` whose test starts with ``c is in z[p]``, only the player
+whose zone holds ``c`` (fusion.narrowed_players).  Each quantity is evaluated by an engine built with the narrowing and by
 one built without, on several selections (a card of the test absent from the game included) and seeded random
 deals; the shapes that must be left alone (the comparison is not the first conjunct, a `!=`, `all`) are."""
 
@@ -46,7 +47,12 @@ QUANTITIES = {   # name -> (parameters, type, expression, narrowed?)
                      True),
     "fortes": ("", "Int", "count(c in filter(d in selected(Carte) where d.force == 7 and d is in défausse))", True),
     "la_verte": ("", "Bool", "the(c in selected(Carte) where c.couleur == vert) is in pioche", True),
+    "détenteurs": ("x: Carte", "Int", "count(p in players where x is in main[p])", "HOLDERS("),
+    "le_détenteur": ("x: Carte", "Bool", "the(p in players where x is in main[p]) == the(p in players where x is in main[p])",
+                     "HOLDERS("),
+    "détenteur_premier": ("x: Carte", "Bool", "any(p in players: x is in main[p] and count(d in main[p]) >= 2)", "HOLDERS("),
     # left alone
+    "détenteur_second": ("x: Carte", "Bool", "any(p in players: count(d in main[p]) >= 2 and x is in main[p])", False),
     "pas_en_tête": ("", "Bool", 'any(c in selected(Carte): c is in défausse and c == "R1")', False),
     "différente": ("", "Int", 'count(c in selected(Carte) where c != "R1" and c is in pioche)', False),
     "toutes": ("", "Bool", 'all(c in selected(Carte): c.couleur == rouge and c is in pioche)', False),
@@ -63,12 +69,12 @@ def engines(tmp_path_factory):
     result = check_paths([path])
     assert result.ok, [d.message for d in result.reporter.diagnostics]
     narrowed = Engine(result.typed)
-    original = fusion.narrowed_selection
-    fusion.narrowed_selection = lambda *args: None
+    original = fusion.narrowed_selection, fusion.narrowed_players
+    fusion.narrowed_selection = fusion.narrowed_players = lambda *args: None
     try:
         plain = Engine(result.typed)
     finally:
-        fusion.narrowed_selection = original
+        fusion.narrowed_selection, fusion.narrowed_players = original
     return narrowed, plain
 
 
@@ -80,7 +86,7 @@ def test_narrowed_aggregates_have_the_value_of_the_whole_selection_on_every_deal
         for e in (narrowed, plain):
             e.start({"Carte": selection}, 3, 0, [ScriptedAgent([]) for _ in range(3)])
         for _ in range(25):
-            places = [rng.choice([("pioche", None)] * 2 + [("défausse", None), ("main", 1)]) for _ in selection]
+            places = [rng.choice([("pioche", None)] * 2 + [("défausse", None), ("main", 0), ("main", 1)]) for _ in selection]
             values = []
             for e in (narrowed, plain):
                 for card, (zone, index) in zip(selection, places):
@@ -112,4 +118,5 @@ def test_the_narrowing_applies_to_the_shapes_it_should(engines):
                 by_name.setdefault(q, []).append(src)
     assert set(by_name) == set(QUANTITIES), sorted(set(QUANTITIES) - set(by_name))
     for q, (_, _, _, narrow) in QUANTITIES.items():
-        assert any("E.sel_index[" in src for src in by_name[q]) == narrow, (q, by_name[q])
+        marker = narrow if isinstance(narrow, str) else "E.sel_index["
+        assert any(marker in src for src in by_name[q]) == bool(narrow), (q, by_name[q])

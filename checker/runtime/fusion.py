@@ -15,7 +15,7 @@ import operator
 from checker.front import ast
 from checker.front.ast import names_in
 
-__all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection"]
+__all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "narrowed_players"]
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
             "!=": operator.ne}
@@ -125,3 +125,37 @@ def narrowed_selection(g, e: ast.Aggregate, scope, x: str) -> str | None:
             continue
         return f"E.sel_index[{g.E.selection_index(coll.args[0].id, table)}].get({key}, ())"
     return None
+
+
+# ``the(p in players where c is in z[p] and …)`` (or `any`, `count`, `filter`, `only`), ``c`` a plain read not
+# mentioning ``p``: only the player whose ``z`` holds the card ``c`` (the state keeps each card's place) can pass;
+# the test is still evaluated for that one.  Same value, same order (one player at most).
+
+def holders(place, zone: str, seats) -> tuple:
+    """The player whose ``zone`` is ``place`` (a card's place, or MISSING/None), as a 0- or 1-tuple of ``seats``."""
+    if place.__class__ is tuple and place[0] == zone and place[1] in seats:
+        return (place[1],)
+    return ()
+
+
+def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
+    """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``) can match; None
+    when it has no such shape."""
+    if e.kind not in _CONDITIONS or e.body is None or not (isinstance(e.coll, ast.Name) and e.coll.id == "players"):
+        return None
+    first = e.body
+    while isinstance(first, ast.Binary) and first.op == "and":
+        first = first.left
+    if not (isinstance(first, ast.Binary) and first.op == "isin" and isinstance(first.right, ast.Index)
+            and isinstance(first.right.obj, ast.Name) and first.right.obj.id in g.p.zones
+            and isinstance(first.right.index, ast.Name) and first.right.index.id == e.var
+            and e.var not in names_in(first.left) and _plain(g, first.left)):
+        return None
+    decl = g.p.zones[first.right.obj.id]
+    if decl.index is None or decl.index.name in g.p.kinds:
+        return None
+    card = g.expr(first.left, scope)
+    span = g.const(first.span, "span")      # the test's own error, if the card is not one physical card
+    card = f"({card} if {card} is None or {card} >= 0 else SAME({card}, {span}))" if card.isidentifier() \
+        else f"SAME({card}, {span})"
+    return f"HOLDERS(st.where.get({card}, MISSING), {first.right.obj.id!r}, E.seats)"
