@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from checker.runtime.hoist import memoize
+from checker.runtime.hoist import memoize, shared_key
 
 MISSING = object()
 
@@ -49,3 +49,19 @@ def test_memoized_code_evaluates_each_part_once_where_it_did_before():
     calls.clear()
     assert space["listing"]("a", [0, 1]) == [0, 1] and calls == []     # never reached: never evaluated
     assert space["listing"]("a", [3, 0]) == [3, 0] and calls == ["a"]
+
+
+def test_two_actions_of_one_offer_share_a_part_that_has_one_value_for_the_listing():
+    """The second action's argument ``a2`` is the offer's player as the first's ``a1`` is: its part (the same
+    up to that renaming and to a comprehension's own fresh name) reads the first action's memo, which is not
+    reset again; a part of another player, or of a loop name, is not shared."""
+    fresh, shared = _fresh(), {}
+    first: list[str] = []
+    one = memoize("b > limit(a1, [y for y in st[a1]])", {"b"}, fresh, first, shared, {"a1": "p"})
+    second: list[str] = []
+    two = memoize("c > limit(a2, [z for z in st[a2]]) or c < limit(q, 1)", {"c"}, fresh, second, shared, {"a2": "p"})
+    assert first == ["_h1"] and second == ["_h2"]
+    assert "(_h1 if _h1 is not MISSING else (_h1 := limit(a2, [z for z in st[a2]])))" in two
+    assert "_h2 := limit(q, 1)" in two and "_h1" in one
+    assert shared_key("f([x for x in a1])", {"a1": "p"}) == shared_key("f([w for w in a2])", {"a2": "p"})
+    assert shared_key("f(a1)", {"a1": "p"}) != shared_key("f(a2)", {"a2": "q"})

@@ -114,7 +114,8 @@ class Generator:
                          "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
-                         "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key}
+                         "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key,
+                         "HOLDERS": fusion.holders}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -670,8 +671,9 @@ def _(g: Generator, e: ast.Aggregate, scope):
     fused = fusion.per_key_count(g, e, scope)
     if fused is not None:
         return fused
-    coll = g.expr(e.coll, scope)
     x = g.fresh("x")
+    coll = fusion.narrowed_selection(g, e, scope, x) or fusion.narrowed_players(g, e, scope, x) \
+        or g.expr(e.coll, scope)
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
     kind = e.kind
     if e.body is None:

@@ -19,7 +19,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import memoize
+from checker.runtime.hoist import memoize, shared_key
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
 
@@ -412,9 +412,10 @@ def _(c: Compiler, s: ast.Offer, ind):
     # the body's locals, read once: the offer's expressions use the body's own names for them
     lines += [f"    {var} = env.get({n!r}, UNSET)" for n, var in c.locals.items()]
     lines += ["    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
+    shared: dict[str, str] = {}      # the listing's memos, shared by its actions (hoist.shared_key)
     for item in s.items:
         if isinstance(item, ast.OfferAction):
-            lines += _enumeration(c, item, "        ")
+            lines += _enumeration(c, item, "        ", shared)
         elif isinstance(item, ast.OfferPowers):
             source = g.fresh("source")
             cards = f"tuple({source})" if c.is_card_coll(item.source) else f"({source},)"
@@ -457,7 +458,7 @@ def _disjuncts(e: ast.Expr) -> list[ast.Expr]:
     return [e]
 
 
-def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
+def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str, str]) -> list[str]:
     """Lines appending ("action", name, args) to ``options`` for every legal binding of the item.
 
     The legality test is inlined, the prohibitions tested in their order, but each as early as it can be:
@@ -505,7 +506,9 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
                 break
             whole.add(number)
             hoisted.append(f"({blocks})")
-    lines: list[str] = [f"{ind}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth) if d < 0]
+    outer = {a: g.expr(e, scope) for a, e, d in zip(args, item.args, arg_depth) if d < 0}
+    lines: list[str] = [f"{ind}{a} = {src}" for a, src in outer.items()]
+    same = {a: src for a, src in outer.items() if src.isidentifier()}     # fixed for the whole listing
     indent = ind
     if before:
         names = ", ".join(t[0].name for t in tests[:first])
@@ -540,15 +543,18 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str) -> list[str]:
             continue
         if number == first and hoisted:
             if rest:
-                rest = [memoize(part, varying, fresh, parts) for part in rest]
+                rest = [memoize(part, varying, fresh, parts, shared, same) for part in rest]
                 inner += [f"if {' or '.join(rest)}:  # {test[0].name}", "    continue"]
             continue
         blocks, used = E.blocking_source(test, args)
         if any(arg_depth[i] >= 0 for i in used):
-            inner += [f"if {memoize(blocks, varying, fresh, parts)}:  # {test[0].name}", "    continue"]
+            inner += [f"if {memoize(blocks, varying, fresh, parts, shared, same)}:  # {test[0].name}", "    continue"]
         else:
-            memo = g.fresh("m")
-            memos.append(memo)
+            key = "test " + shared_key(blocks, same)
+            memo = shared.get(key)
+            if memo is None:
+                memo = shared[key] = g.fresh("m")
+                memos.append(memo)
             inner += [f"if {memo} is MISSING:", f"    {memo} = bool({blocks})  # {test[0].name}",
                       f"if {memo}:", "    continue"]
     inner.append(f"options.append(('action', {item.action!r}, ({''.join(a + ', ' for a in args)})))")

@@ -22,6 +22,7 @@ from checker.runtime import statements  # noqa: F401  (registers the code of ret
 from checker.runtime.invariants import InvariantWatch
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime import shapes
+from checker.runtime.fusion import selected_index
 from checker.runtime.replay import state_digest
 from checker.runtime.showing import Showing
 from checker.base.grids import grids_of
@@ -125,6 +126,8 @@ class Engine(Showing):
         self.seats: tuple[int, ...] = ()
         self.instances: dict[int, list[int]] = {}
         self.selected: dict[str, tuple[int, ...]] = {}
+        self._sel_specs: list[tuple[str, dict | None]] = []     # (kind, attribute table or None): selection_index
+        self.sel_index: list[dict] = []     # each game's selected cards by definition or attribute (runtime.fusion)
         self._names: dict[tuple[str, str], str] = {}     # (what, name) -> its generated function's name
         self._attr_tables: dict[str, dict] = {}
         self._reactions: dict[str, list] = {}
@@ -445,6 +448,16 @@ class Engine(Showing):
         n = self.st.n
         return tuple((p + step * i) % n for i in range(n))
 
+    def selection_index(self, kind: str, table: dict | None) -> int:
+        """The position in ``sel_index`` of the selected ``kind`` cards by definition (``table`` None) or by
+        their value in ``table``; made for the game on, if one is, and for every game from now on."""
+        for i, (k, t) in enumerate(self._sel_specs):
+            if k == kind and t is table:
+                return i
+        self._sel_specs.append((kind, table))
+        self.sel_index.append(selected_index(self.selected.get(kind, ()), table, self.def_of))
+        return len(self._sel_specs) - 1
+
     def attr_table(self, attr: str) -> dict:
         """definition -> the value of its attribute ``attr`` (for the definitions that have it)."""
         table = self._attr_tables.get(attr)
@@ -688,6 +701,7 @@ class Engine(Showing):
         self.def_of.clear()
         self.def_of.update(self._def_base)
         self.def_of.update(enumerate(self.defs))
+        self.sel_index = [selected_index(self.selected.get(k, ()), t, self.def_of) for k, t in self._sel_specs]
         # each window's reactions in this game: (power, physical card, the card's controller quantity)
         self._reactions = {}
         for window, powers in self.window_powers.items():

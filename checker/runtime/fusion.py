@@ -1,4 +1,5 @@
-"""Aggregates compiled as one pass where the straightforward code would nest loops.
+"""Aggregates compiled as one pass where the straightforward code would nest loops, or narrowed to the cards
+that can match.
 
 ``all(x in xs: sum(y in ys: count(z in zs where key == x)) <= k)`` (or with `any`, any comparison, and
 without the `sum`) counts, for every ``x``, the ``z`` whose key is ``x``: the straightforward code walks
@@ -14,7 +15,7 @@ import operator
 from checker.front import ast
 from checker.front.ast import names_in
 
-__all__ = ["per_key_count", "count_per_key"]
+__all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "narrowed_players"]
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
             "!=": operator.ne}
@@ -64,3 +65,97 @@ def per_key_count(g, e: ast.Aggregate, scope) -> str | None:
     test = g.const(_COMPARE[e.body.op], "cmp")
     return (f"COUNT_PER_KEY(SPEND({g.expr(e.coll, scope)}, {span}), lambda: SPEND({keys}, {span}), {test}, "
             f"lambda: {g.expr(bound, scope)}, {e.kind == 'all'})")
+
+
+# ---------------------------------------------------------------- the selected cards, by definition or attribute
+# ``any(x in selected(K): x == e and …)`` (or `count`, `filter`, `the`, `only`; the test ``x.a == e`` for a
+# constant attribute ``a`` likewise), ``e`` not mentioning ``x``: only the selected cards of ``e``'s
+# definition (attribute value) can pass, and a rule about a card absent from the game looks nothing up.  Each
+# game indexes its selection once (Engine.start, ``E.sel_index``).  Same value: the test's first conjunct is
+# the one narrowed on (a card it skips would have failed there, before anything else of the test was read),
+# the order of the cards is kept, and ``e`` is a plain read (a literal, a name, a var, a constant attribute),
+# evaluated once instead of once per card, which cannot fail or change anything.
+
+_CONDITIONS = ("any", "count", "filter", "the", "only")
+
+
+def selected_index(cards, table, def_of) -> dict:
+    """value -> the ``cards`` (in their order) whose definition (``table`` None) or whose definition's value in
+    ``table`` (an attribute) it is."""
+    index: dict = {}
+    for card in cards:
+        key = def_of[card] if table is None else table.get(def_of[card])
+        index.setdefault(key, []).append(card)
+    return {key: tuple(found) for key, found in index.items()}
+
+
+def _plain(g, e) -> bool:
+    """Is ``e`` a read that cannot fail: a literal, a name, a var (not a zone), a constant attribute of one?"""
+    if isinstance(e, (ast.StrLit, ast.IntLit, ast.BoolLit, ast.NoneLit, ast.Name)):
+        return True
+    if isinstance(e, ast.Index):
+        return isinstance(e.obj, ast.Name) and e.obj.id in g.p.vars and _plain(g, e.index)
+    if isinstance(e, ast.Attr):
+        return isinstance(e.obj, (ast.Name, ast.StrLit)) and not g.name_may_be_none(e.obj) and _plain(g, e.obj)
+    return False
+
+
+def narrowed_selection(g, e: ast.Aggregate, scope, x: str) -> str | None:
+    """The source of the selected cards ``e`` (a test over ``selected(K)``, its variable compiled as ``x``) can
+    match, narrowed by its first conjunct; None when it has no such shape."""
+    coll = e.coll
+    if e.kind not in _CONDITIONS or e.body is None or not (isinstance(coll, ast.Call) and coll.func == "selected"):
+        return None
+    first = e.body
+    while isinstance(first, ast.Binary) and first.op == "and":
+        first = first.left
+    if not (isinstance(first, ast.Binary) and first.op == "=="):
+        return None
+    for mine, other in ((first.left, first.right), (first.right, first.left)):
+        if e.var in names_in(other) or not _plain(g, other):
+            continue
+        if isinstance(mine, ast.Name) and mine.id == e.var and g.is_card(mine) and g.is_card(other):
+            table, key = None, g.card_key(other, scope)
+        elif isinstance(mine, ast.Attr) and isinstance(mine.obj, ast.Name) and mine.obj.id == e.var:
+            table = g.E.attr_table(mine.name)
+            if g.expr(mine, scope.with_fixed(e.var, x)) != f"{g.const(table, 'attr' + mine.name)}[DEF[{x}]]":
+                continue        # not read from the constant table
+            key = g.expr(other, scope)
+        else:
+            continue
+        return f"E.sel_index[{g.E.selection_index(coll.args[0].id, table)}].get({key}, ())"
+    return None
+
+
+# ``the(p in players where c is in z[p] and …)`` (or `any`, `count`, `filter`, `only`), ``c`` a plain read not
+# mentioning ``p``: only the player whose ``z`` holds the card ``c`` (the state keeps each card's place) can pass;
+# the test is still evaluated for that one.  Same value, same order (one player at most).
+
+def holders(place, zone: str, seats) -> tuple:
+    """The player whose ``zone`` is ``place`` (a card's place, or MISSING/None), as a 0- or 1-tuple of ``seats``."""
+    if place.__class__ is tuple and place[0] == zone and place[1] in seats:
+        return (place[1],)
+    return ()
+
+
+def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
+    """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``) can match; None
+    when it has no such shape."""
+    if e.kind not in _CONDITIONS or e.body is None or not (isinstance(e.coll, ast.Name) and e.coll.id == "players"):
+        return None
+    first = e.body
+    while isinstance(first, ast.Binary) and first.op == "and":
+        first = first.left
+    if not (isinstance(first, ast.Binary) and first.op == "isin" and isinstance(first.right, ast.Index)
+            and isinstance(first.right.obj, ast.Name) and first.right.obj.id in g.p.zones
+            and isinstance(first.right.index, ast.Name) and first.right.index.id == e.var
+            and e.var not in names_in(first.left) and _plain(g, first.left)):
+        return None
+    decl = g.p.zones[first.right.obj.id]
+    if decl.index is None or decl.index.name in g.p.kinds:
+        return None
+    card = g.expr(first.left, scope)
+    span = g.const(first.span, "span")      # the test's own error, if the card is not one physical card
+    card = f"({card} if {card} is None or {card} >= 0 else SAME({card}, {span}))" if card.isidentifier() \
+        else f"SAME({card}, {span})"
+    return f"HOLDERS(st.where.get({card}, MISSING), {first.right.obj.id!r}, E.seats)"

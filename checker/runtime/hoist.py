@@ -17,9 +17,10 @@ place.  The memo locals are reset to MISSING before each listing.
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Callable
 
-__all__ = ["memoize"]
+__all__ = ["memoize", "shared_key"]
 
 _NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -41,9 +42,34 @@ def _worth(node: ast.expr) -> bool:
     return subscripts >= 2
 
 
-def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: list[str]) -> str:
+def shared_key(node: ast.AST | str, same: dict[str, str]) -> str:
+    """The source of ``node`` with each local of ``same`` replaced by the local it equals for the whole listing
+    (an action's argument that is the offer's own player, say): two actions' tests with the same key have
+    one value in one listing."""
+    tree = copy.deepcopy(node) if isinstance(node, ast.AST) else ast.parse(node, mode="eval")
+    rename, bound = dict(same), 0
+    for n in ast.walk(tree):        # a comprehension's or lambda's own names: by position (fresh names differ)
+        if isinstance(n, ast.comprehension):
+            for t in ast.walk(n.target):
+                if isinstance(t, ast.Name):
+                    rename[t.id], bound = f"_bound{bound}", bound + 1
+        elif isinstance(n, ast.arguments):
+            for a in n.args:
+                rename[a.arg] = a.arg = f"_bound{bound}"
+                bound += 1
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in rename:
+            n.id = rename[n.id]
+    return ast.unparse(tree)
+
+
+def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: list[str],
+            shared: dict[str, str] | None = None, same: dict[str, str] | None = None) -> str:
     """``source`` (a Python expression) with its parts that read none of ``varying`` memoized; the memo
-    locals made are appended to ``memos`` (to be set to MISSING before the listing)."""
+    locals made are appended to ``memos`` (to be set to MISSING before the listing).  With ``shared`` (the
+    offer's memos by :func:`shared_key`, ``same`` its renaming), a part an earlier action of the offer
+    memoized reads that action's memo (set to MISSING before the earlier action's listing, so before this
+    one's, and computed by whichever reaches it first)."""
     tree = ast.parse(source, mode="eval")
     changed = False
 
@@ -57,8 +83,13 @@ def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: lis
         nonlocal changed
         if isinstance(node, ast.expr) and fixed(node) and _worth(node):
             changed = True
-            memo = fresh()
-            memos.append(memo)
+            key = None if shared is None else "part " + shared_key(node, same or {})
+            memo = shared.get(key) if key is not None else None
+            if memo is None:
+                memo = fresh()
+                memos.append(memo)
+                if key is not None:
+                    shared[key] = memo
             return ast.IfExp(
                 test=ast.Compare(ast.Name(memo, ast.Load()), [ast.IsNot()], [ast.Name("MISSING", ast.Load())]),
                 body=ast.Name(memo, ast.Load()),
