@@ -6,6 +6,7 @@ search's findings (docs/_conflicts/*.json) — without building the book.
     python bench/refresh_comparisons.py --carcassonne   # also Carcassonne's book (its search takes CPU minutes)
     python bench/refresh_comparisons.py --fan            # also the fan expansion's book (about 5 CPU minutes)
     python bench/refresh_comparisons.py --carcassonne --workers 16   # the searches on 16 processes
+    python bench/refresh_comparisons.py --conflicts-only --fan        # the searches' findings only
 
 ``--workers N`` runs the conflict searches as ``rulebook conflicts --workers N`` does: the same findings in the
 single-process order (``search_all``'s contract, held by tests/test_conflicts_parallel.py), so they are kept
@@ -73,6 +74,8 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="also recompute those an older checker computed")
     parser.add_argument("--carcassonne", action="store_true", help="also Carcassonne's book")
     parser.add_argument("--fan", action="store_true", help="also the fan expansion's book (-t fan; CPU minutes)")
+    parser.add_argument("--conflicts-only", action="store_true", help="only the conflict searches' findings, not the "
+                        "comparisons")
     parser.add_argument("--workers", "-j", type=int, default=1, help="processes for the conflict searches (the same "
                         "findings, in the same order)")
     args = parser.parse_args()
@@ -81,7 +84,7 @@ def main() -> int:
     base = [(docs / p).resolve() for p in conf["rulebook_spec"]][:1]
     editions = editions_of(conf["rulebook_editions"], docs, base)
     rows = []
-    for edition in editions:
+    for edition in ([] if args.conflicts_only else editions):
         for name, a, b, _parent in comparisons(edition, editions, base):
             start = time.perf_counter()
             _, how = cached_diff(docs / CACHE_DIR, name, a, b, edition.root, args.all)
