@@ -93,7 +93,7 @@ TESTS = {
                "tests/test_unroll.py::test_a_repeat_beyond_its_unrolling_is_cut_not_followed",
                # a tiny game of a known pile: what the bundled games' random play does not reach (a certain move
                # before a draw, a zone moved whole, a power on instance 0, a random subset, a witness at a choice)
-               "tests/test_known_pile.py",
+               "tests/test_known_pile.py", "tests/test_search_domains.py",
                # Carcassonne's records in `legal` and in a symbolic state (shapes.py's fresh records, legal's
                # options on a symbolic formula): its quick solver tests, one by one (the file builds a book)
                *(f"tests/test_carcassonne_tools.py::{name}" for name in (
