@@ -77,6 +77,7 @@ procedure hasard() {
     choose c in pioche where c.valeur <= 2 by p
     move c to main[p]
   }
+  draw 1 from pioche to défausse
 }
 
 configuration "Tout" { include Carte: "Un", "Deux", "Trois", "Quatre" }
@@ -198,10 +199,12 @@ def test_a_random_subset_stops_the_random_source_and_a_choice_of_two_is_a_decisi
     """`hasard`: a random subset is not followed, so the random source is not either, and the shuffle after it
     leaves the pile's order unknown (both said in `lost`, in that order); then each player chooses among the
     pile's cards of value at most 2 — two options for the first player, a decision point (budget 0: the
-    search stops there, as the interpreter does); one for the second, taken without asking."""
+    search stops there, as the interpreter does); one for the second, taken without asking; last, a draw from
+    the pile whose order is not known takes any of its cards (said too)."""
     e = _started(pile, 3)
     _, log, stopped = run_interpreter(e, "hasard", (), budget, 3)
     assert (len(log), stopped) == ((0, True) if budget == 0 else (1, False))
     t = compare(e, "hasard", (), budget, 3)
     assert [x[1].split(":")[0] for x in t.deal.lost] == ["the random source is not followed from here",
-                                                         "a shuffle is not followed (pioche"]
+                                                         "a shuffle is not followed (pioche"] + \
+        ([] if budget == 0 else ["a draw takes any of the pile's cards (pioche"])
