@@ -3,7 +3,12 @@
 Hypothesis draws the configuration, the player count (among those the configuration allows), the game's seed
 and the seed of the players' choices (each uniform among the options, see :class:`DrawnAgent`).  Each game
 must: raise no runtime error of the spec (the engine checks every invariant at every decision, and stops a
-game past its bound of decisions, both as runtime errors), and replay to the same game from its own log.  Hypothesis's own shrinking is not used (over a few hundred draws it stops
+game past its bound of decisions, both as runtime errors), and replay to the same game from its own log: the
+same decisions (seat, prompt, options, choice), the same events, the same digest of the final state, the same
+scores and winners.  The search's logs keep no digest of the state at each decision (``Engine.digests``):
+digesting the whole state at every decision of the game and of its replay was most of a fuzzed game's cost;
+a game that does not replay is played again with them (:func:`settle`), which says where it went another way.
+Hypothesis's own shrinking is not used (over a few hundred draws it stops
 far from the shortest game): the first failing game is shrunk by :func:`checker.fuzz.shrink.shrink`, delta
 debugging over its choices, and the shortest game found is played once more, recorded, as the failure's log
 (the shape `rulebook play --json` writes for a game that stopped on an error: `rulebook replay` stops on it
@@ -223,10 +228,13 @@ def search(table: Games, games: int, seed: int, database: str | None = None, pro
         if progress is not None:
             progress(1)
 
+    digests, engine.digests = engine.digests, False
     try:
         one_game()
     except (SpecRuntimeError, ReplayMismatch):
         pass
+    finally:
+        engine.digests = digests
     return found
 
 
