@@ -37,7 +37,7 @@ from checker.runtime.players import make_agent  # noqa: E402
 CONFIG = "Jeu de base"
 ENDS = ("dernier_rempart_posé", "dernière_tuile_posée", "bouts_proches")
 STUCK = "ne peut poser son rempart nulle part"
-AGENTS = ("random", "greedy", "builder", "stretcher")
+AGENTS = ("random", "greedy", "builder", "stretcher", "waller")
 
 
 class Stretcher:
@@ -59,9 +59,54 @@ class Stretcher:
         return self.rng.choice([i for i in tiles if far[i] == max(far.values())])
 
 
+class Waller:
+    """A probe of how many ramparts can stand, not a player: it lays the pile 1's city out as one long row (every
+    tile as far from the middle column as it can go, whatever it scores), then takes the tile placements the
+    greedy player values most (evaluations), the furthest out among them; it puts a Bonhomme on every road or
+    market it can (evaluations make ramparts), puts the Porte on a long side near the middle,
+    builds each rampart along a long side (north or south) where it can, further out first, and places no guard;
+    the rest as the greedy player."""
+
+    def __init__(self, seed: int):
+        self.greedy = GreedyAgent(seed)
+        self.rng = self.greedy.rng
+
+    def choose(self, decision) -> int:
+        options = decision.options
+        grid = decision.engine.grids["Case"]
+        actions = {i: o for i, o in enumerate(options) if isinstance(o, tuple) and o and o[0] == "action"}
+        named = lambda name: [i for i, o in actions.items() if o[1] == name]
+        tiles = named("poser")
+        if tiles:
+            if len(decision.engine.st.zones["posées"]) >= 30:     # from the pile 2 on: evaluations first
+                values = option_values(decision)
+                best = max(values[i] for i in tiles if values[i] is not None)
+                tiles = [i for i in tiles if values[i] == best]
+            far = {i: abs(grid.column(options[i][2][2])) for i in tiles}
+            return self.rng.choice([i for i in tiles if far[i] == max(far.values())])
+        gate = named("poser_la_porte")
+        if gate:
+            sides = [i for i in gate if options[i][2][1][1] in ("nord", "sud")] or gate
+            near = {i: abs(grid.column(options[i][2][1][0])) for i in sides}
+            return self.rng.choice([i for i in sides if near[i] == min(near.values())])
+        walls = named("bâtir")
+        if walls:
+            sides = [i for i in walls if options[i][2][1][1] in ("nord", "sud")] or walls
+            far = {i: abs(grid.column(options[i][2][1][0])) for i in sides}
+            return self.rng.choice([i for i in sides if far[i] == max(far.values())])
+        followers = [i for i in named("placer") if "quartier" not in repr(options[i])]
+        if followers:
+            return self.rng.choice(followers)
+        if named("garder"):
+            return len(options) if decision.optional else next(i for i in range(len(options)) if i not in actions)
+        return self.greedy.choose(decision)
+
+
 def agent(name: str, seed: int):
     if name == "stretcher":
         return Stretcher(seed)
+    if name == "waller":
+        return Waller(seed)
     if name == "builder":
         return GreedyAgent(seed, ending=False)
     return make_agent(name, seed)

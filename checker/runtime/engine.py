@@ -62,6 +62,8 @@ class Decision:
     site: object = None       # the statement asking (Choose, ChooseSubset, Offer) or the reacting Power
     env: dict | None = None   # its local names, as they are when it asks (live: copy to keep)
     chosen: Sequence = ()     # `each … chooses`: (player, value) of the players asked before, in secret, in order
+    state: str | None = None  # the state's digest as the engine logs it (recording), for a replay to compare
+    shown: list | None = None  # labels(), once said
 
     @property
     def view(self) -> dict:
@@ -69,8 +71,9 @@ class Decision:
         return self.engine.view(self.player) if self.engine else {}
 
     def labels(self) -> list[str]:
-        shown = [self.label(o) for o in self.options]
-        return shown + (["(rien)"] if self.optional else [])
+        if self.shown is None:
+            self.shown = [self.label(o) for o in self.options] + (["(rien)"] if self.optional else [])
+        return self.shown
 
 
 def _no_controller(card) -> None:
@@ -106,6 +109,7 @@ class Engine(Showing):
         self.agents: list = []
         self.events: list[dict] = []
         self.recording = True
+        self.digests = True             # recording: each decision's event keeps a digest of the state
         self.observer: Callable[[Decision], None] | None = None
         self.round_observer: Callable[[], None] | None = None   # called as each round starts, before it counts
         self.decisions = 0
@@ -625,14 +629,19 @@ class Engine(Showing):
             if decision is None:
                 decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env,
                                     chosen)
-            state = state_digest(self.st) if self.recording else None     # before the agent looks
+            if self.recording and self.digests:     # before the agent looks
+                decision.state = state_digest(self.st)
             index = agent.choose(decision)
         if not 0 <= index < n + (1 if optional else 0):
             raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {n}")
         self.choices.append(index)
         if self.recording:
-            self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
-                       secret=secret, state=state)
+            if decision.state is None:
+                self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
+                           secret=secret)
+            else:
+                self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
+                           secret=secret, state=decision.state)
         return options[index] if index < n else _NOTHING
 
     def choose_subset(self, pool: list, low: int, high: int, who, at_random: bool, prompt: str, secret: bool,

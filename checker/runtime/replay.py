@@ -136,7 +136,7 @@ class Replayer:
         found: list[str] = []           # every difference, the state's first
         same_state = None
         if "state" in logged:
-            digest = state_digest(st)
+            digest = decision.state or state_digest(st)      # the engine's own, when it logs one
             same_state = digest == logged["state"]
             if not same_state:
                 found.append(f"expected state {logged['state']}, found state {digest}")
