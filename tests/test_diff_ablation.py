@@ -96,6 +96,8 @@ BODY_ABLATIONS = [
     ("stacked discounts pay nothing, never less", "action bâtir",
      "transfer greatest(0, coût_de_construction(p, d)) from trésor[p] to banque",
      "transfer coût_de_construction(p, d) from trésor[p] to banque", ["rabais_cumulés"]),
+    ("Tripot: stacked discounts pay nothing, never less", "action bâtir_le_tripot",
+     "let prix = greatest(0, coût_de_construction(p, d))", "let prix = coût_de_construction(p, d)", ["rabais_cumulés"]),
 ]
 
 

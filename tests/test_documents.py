@@ -217,7 +217,7 @@ def test_a_spec_directory_too_large_to_walk_is_refused(capsys, tmp_path, files, 
     for i in range(51):
         (many / f"f{i}").touch()
     code, out, err = run(capsys, "moves", edited(files, "state", tmp_path, lambda d: d.update(spec=[str(many)])))
-    assert code == 1 and "'grand' is too large to be a spec directory (more than 50 files" in out.replace(str(tmp_path) + "/", "")
+    assert code == 1 and "grand' is too large to be a spec directory (more than 50 files" in out    # a long path is elided
 
 
 @pytest.mark.parametrize("where", ["../ailleurs/secret.txt", "ABSOLUTE", "lien.txt", "sources/../../ailleurs/secret.txt"])
