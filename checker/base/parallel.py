@@ -14,10 +14,20 @@ import re
 import signal
 from typing import Callable, Iterable, Sequence
 
-__all__ = ["cores", "ordered_map", "chunks", "cluster_map", "ClusterError", "Stop", "CONNECT_SECONDS", "CLUSTER_ADDRESS"]
+__all__ = ["refused", "cores", "ordered_map", "chunks", "cluster_map", "ClusterError", "Stop", "CONNECT_SECONDS", "CLUSTER_ADDRESS"]
 
 CLUSTER_ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://[^\s/]+:\d+|inproc://\S+")   # what --cluster takes
 CONNECT_SECONDS = 20            # how long to wait for a cluster's scheduler
+
+
+def refused(workers: int | None, cluster: str | None) -> str | None:
+    """Why ``--workers`` / ``--cluster`` cannot be taken as given (the command prints it after its name), or
+    None: the same words for every command that runs in parallel."""
+    if workers is not None and workers < 1:
+        return f"--workers takes 1 or more, not {workers}"
+    if cluster is not None and not CLUSTER_ADDRESS.fullmatch(cluster):
+        return f"--cluster takes a Dask scheduler address such as tcp://host:8786, not {cluster!r}"
+    return None
 
 
 def cores() -> int:

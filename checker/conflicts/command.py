@@ -55,13 +55,10 @@ def conflicts_command(args) -> int:
     from checker.conflicts.parallel import search_all
     from checker.base.parallel import cores
     workers = args.workers or cores()
-    if workers < 1:
-        print(f"rulebook conflicts: --workers takes 1 or more, not {workers}", file=sys.stderr)
-        return 2
-    from checker.base.parallel import CLUSTER_ADDRESS, ClusterError
-    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
-        print(f"rulebook conflicts: --cluster takes a Dask scheduler address such as tcp://host:8786, not "
-              f"{args.cluster!r}", file=sys.stderr)
+    from checker.base.parallel import ClusterError, refused
+    problem = refused(workers, args.cluster)
+    if problem:
+        print(f"rulebook conflicts: {problem}", file=sys.stderr)
         return 2
     shipped = None
     if args.cluster is not None:

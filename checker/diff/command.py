@@ -84,13 +84,10 @@ def diff_command(args) -> int:
         if not path.exists():
             print(f"rulebook diff: no such file or directory '{path}'", file=sys.stderr)
             return 2
-    if args.workers < 1:
-        print(f"rulebook diff: --workers takes 1 or more, not {args.workers}", file=sys.stderr)
-        return 2
-    from checker.base.parallel import CLUSTER_ADDRESS, ClusterError
-    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
-        print(f"rulebook diff: --cluster takes a Dask scheduler address such as tcp://host:8786, not "
-              f"{args.cluster!r}", file=sys.stderr)
+    from checker.base.parallel import ClusterError, refused
+    problem = refused(args.workers, args.cluster)
+    if problem:
+        print(f"rulebook diff: {problem}", file=sys.stderr)
         return 2
     if args.witnesses:                         # refuse before the search rather than after it
         try:

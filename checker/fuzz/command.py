@@ -12,7 +12,7 @@ from checker.base import terminal
 from checker.base.terminal import completes
 from checker.base.diagnostics import Diagnostic, render_human
 from checker.base.output import OutputError, plan, write_json
-from checker.base.parallel import CLUSTER_ADDRESS, ClusterError
+from checker.base.parallel import ClusterError, refused
 
 __all__ = ["add_parsers", "fuzz_command"]
 
@@ -62,12 +62,9 @@ def fuzz_command(args) -> int:
     if args.games < 1 or args.budget < 1:
         print("rulebook fuzz: --games and --budget take a number from 1", file=sys.stderr)
         return 2
-    if args.workers < 1:
-        print(f"rulebook fuzz: --workers takes 1 or more, not {args.workers}", file=sys.stderr)
-        return 2
-    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
-        print(f"rulebook fuzz: --cluster takes a Dask scheduler address such as tcp://host:8786, not "
-              f"{args.cluster!r}", file=sys.stderr)
+    problem = refused(args.workers, args.cluster)
+    if problem:
+        print(f"rulebook fuzz: {problem}", file=sys.stderr)
         return 2
     paths = [Path(args.spec), *map(Path, args.more)]
     try:

@@ -124,17 +124,17 @@ def simulate_command(args) -> int:
     from checker.simulate.stats import compare, summarize
     from checker.simulate.report import comparison_report, text_report
     from checker.simulate.games import run_games, user_located
-    from checker.base.parallel import CLUSTER_ADDRESS, ClusterError, cores
+    from checker.base.parallel import ClusterError, cores, refused
     if not 1 <= args.games <= MAX_GAMES:
         return _fail(f"-n takes 1 to {MAX_GAMES:,} games, not {args.games}")
-    if args.workers is not None and args.workers < 1:
-        return _fail(f"--workers takes 1 or more, not {args.workers}")
+    if refused(args.workers, None):
+        return _fail(refused(args.workers, None))
     if args.playouts < 1 or args.depth < 0:
         return _fail("--playouts takes 1 or more, --depth 0 or more")
     if not 0 < args.alpha < 1:
         return _fail(f"--alpha takes a number between 0 and 1, not {args.alpha}")
-    if args.cluster is not None and not CLUSTER_ADDRESS.fullmatch(args.cluster):
-        return _fail(f"--cluster takes a Dask scheduler address such as tcp://host:8786, not {args.cluster!r}")
+    if refused(None, args.cluster):
+        return _fail(refused(None, args.cluster))
     paths = [args.spec, *args.more]
     if args.config is None or args.players is None:
         args.config, args.players = _defaults(paths, args.config, args.players)
