@@ -317,11 +317,13 @@ def test_effects_agree_with_the_interpreter(config, players, seed):
 CONFIGS = sorted((name, n) for name, counts in bundled().configurations.items() for n in counts)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), symbolic=st.booleans())
 def test_effects_agree_on_drawn_games(case, seed, symbolic):
     """Games Hypothesis draws (configuration, players, seed), the state read as constants or as Z3 constants
-    pinned to the game's values: the same next state, the same failures."""
+    pinned to the game's values: the same next state, the same failures.  Derandomized, 4 draws: one draw of
+    « Tranquille » at 7 players costs 48 s and a random run once took 340 s, which the suite cannot afford; more
+    draws belong in a bench."""
     config, players = case
     results = offers(config, players, seed, limit=5, every=4, symbolic=symbolic)
     assert all(r == "same" or r.startswith("undecided") for r in results)
