@@ -127,14 +127,14 @@ def simulate_command(args) -> int:
     from checker.base.parallel import ClusterError, cores, refused
     if not 1 <= args.games <= MAX_GAMES:
         return _fail(f"-n takes 1 to {MAX_GAMES:,} games, not {args.games}")
-    if refused(args.workers, None):
-        return _fail(refused(args.workers, None))
+    if problem := refused(args.workers, None):
+        return _fail(problem)
     if args.playouts < 1 or args.depth < 0:
         return _fail("--playouts takes 1 or more, --depth 0 or more")
     if not 0 < args.alpha < 1:
         return _fail(f"--alpha takes a number between 0 and 1, not {args.alpha}")
-    if refused(None, args.cluster):
-        return _fail(refused(None, args.cluster))
+    if problem := refused(None, args.cluster):
+        return _fail(problem)
     paths = [args.spec, *args.more]
     if args.config is None or args.players is None:
         args.config, args.players = _defaults(paths, args.config, args.players)
