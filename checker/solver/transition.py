@@ -81,8 +81,10 @@ class Choice:
     low: object = 0             # a subset's or a draw's least size …
     high: object = 0            # … and greatest (for a draw, both are how many cards it takes)
     chosen: object = None       # a `choose`: when a value is chosen (reached, some option, picked) …
-    inside: object = None       # … and that the value is one of the options then
+    inside: object = None       # … and that the value is one of the options then (a subset: its elements are in
+    #                             the pool, and as many as its bounds allow)
     bound: tuple = ()           # the constraints of ``constraints`` that tie the value to its options
+    size: object = True         # a subset: that as many elements are chosen as its bounds allow
 
 
 class Store(Cells):
@@ -264,6 +266,10 @@ class Transition:
 
     def expr(self, e, env):
         return self.enc.expr(e, env)
+
+    def bound_value(self, s: ast.Let, value, guard):
+        """The value `let` binds (a subclass may put an equal term in its place: :mod:`checker.diff.cuts`)."""
+        return value
 
     def body(self, stmts, env: dict, guard=True, catches=(STOP, ABORT)):
         """Encode a body that catches ``catches``; when it caught an abort, the condition it was a retargeted
@@ -522,7 +528,7 @@ class Transition:
 
 @_on(ast.Let)
 def _(t: Transition, s: ast.Let, env, guard):
-    env[s.name] = t.expr(s.value, env)
+    env[s.name] = t.bound_value(s, t.expr(s.value, env), guard)
     if t.enc.type_of(s.value) == INT:
         t.int_guard(env[s.name], s.name, guard, s.span)
 
@@ -617,17 +623,30 @@ def _(t: Transition, s: ast.ChooseSubset, env, guard):
     t.raise_(ABORT, AND(guard, low > size) if not (is_const(low) and is_const(size)) else (guard if low > size else False))
     guard = AND(guard, t.running)
     ty = enc.type_of(s.coll)
-    picks = []
+    picks, bound = [], []
     for g, x in pool:
         b = z3.Bool(t.fresh_name(f"{s.var} ∋ {enc.show(x, ty.elem) if is_const(x) else x}"))
-        t.constraints.append(z3.Implies(b, as_bool(g)))
+        bound.append(z3.Implies(b, as_bool(g)))
         picks.append((b, x))
     chosen = _count(picks)
+    # the interpreter takes elements while fewer than ``high`` (at most the pool's size, never below 0) are
+    # chosen, and lets the chooser stop once ``low`` are: ``high`` below ``low`` makes exactly ``high`` chosen
+    # (the encoding once required ``low`` ≤ chosen ≤ ``high`` there: no next state at all, a failure unseen)
     top = ITE(high < size, high, size) if not (is_const(high) and is_const(size)) else min(high, size)
-    t.constraints.append(z3.Implies(as_bool(guard), as_bool(AND(chosen >= low, chosen <= top)))
-                         if not is_const(chosen) else z3.BoolVal(True))
+    top = ITE(top < 0, 0, top) if not is_const(top) else max(top, 0)
+    least = ITE(low < top, low, top) if not (is_const(low) and is_const(top)) else min(low, top)
+    if s.options.random:        # chance stops as soon as it may: ``low`` elements (``high`` when fewer)
+        least = ITE(least < 0, 0, least) if not is_const(least) else max(least, 0)
+        sized = chosen == least
+    else:
+        sized = AND(chosen >= least, chosen <= top)
+    inside = AND(*bound, sized)         # what the interpreter lets be chosen, when the choice is reached
+    if not (is_const(sized) and sized):
+        bound.append(z3.Implies(as_bool(guard), as_bool(sized)))
+    t.constraints += bound
     t.choices.append(Choice(s.span, s.var, picks, guard, pool, type=ty.elem, random=s.options.random,
-                            kind="subset", low=low, high=top))
+                            kind="subset", low=low, high=top, chosen=guard, inside=inside, bound=tuple(bound),
+                            size=sized))
     env[s.var] = picks
     if s.options.where is not None:
         ok = t.expr(s.options.where, env)

@@ -1,0 +1,69 @@
+"""cuts: the `let`s of a changed body that bind the same value on both sides, proven so as they are encoded.
+
+A change inside a body often rewrites how one value is computed and nothing else (``greatest(0, x)`` for ``x``
+where ``x`` is never negative).  Everything after it then reads another term on each side, and Z3 must prove
+large terms equal that differ only through that value — where it often runs out of resources.  As side B is
+encoded, each `let` whose term is not A's term for the same name (the same name bound for the same time, in
+the order the statements bind it) is compared with A's: when Z3 proves them equal wherever B binds it, B takes
+A's term, and what follows folds to the same terms on both sides (a cut point, as equivalence checkers of
+circuits use).  The proof assumes only what holds in every question the comparison asks afterwards: the
+states both sides can be in (:meth:`checker.diff.pair.Pair.bounds`, for the cells read so far), the
+arguments' types, and the constraints of the statements that are no choice's own (the bounds of a subset may
+differ between the sides: each side's own condition of validity, not a fact).  Anything else — a value Z3
+cannot prove equal within an eighth of its resources, a record, a collection — keeps B's own term.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker.diff.semantic import _differ
+from checker.solver.encode import AND, is_const
+
+__all__ = ["Cuts"]
+
+
+class Cuts:
+    """Side A's `let` values by name, in the order bound; side B's, replaced by A's where proven equal."""
+
+    def __init__(self, pair, shared: dict):
+        self.pair, self.shared = pair, shared          # shared["domain"]: the arguments' types, once made
+        self.values: dict[str, list] = {}
+        self.taken: dict[str, int] = {}
+        self.a = self.b = None          # the two sides' transitions (A's complete when B is encoded)
+        self.proven = 0                 # B's lets that took A's term
+        self.asked = 0
+
+    def bind(self, side, name: str, value, guard):
+        """The value ``side`` binds to ``name`` (A: recorded; B: A's when proven equal where ``guard`` holds)."""
+        if side is self.a:
+            self.values.setdefault(name, []).append(value)
+            return value
+        k = self.taken.get(name, 0)
+        self.taken[name] = k + 1
+        theirs = self.values.get(name, [])
+        if k >= len(theirs):
+            return value
+        mine = theirs[k]
+        if not _scalar(value) or not _scalar(mine) or is_const(value) and is_const(mine):
+            return value
+        if isinstance(value, z3.ExprRef) and isinstance(mine, z3.ExprRef) and \
+                (value.sort() != mine.sort() or z3.eq(value, mine)):
+            return value
+        return mine if self._equal(mine, value, guard) else value
+
+    def _equal(self, mine, value, guard) -> bool:
+        a, b = self.a, self.b
+        own = {id(f) for t in (a, b) for c in t.choices for f in c.bound}
+        facts = [f for t in (a, b) for f in t.constraints if id(f) not in own]
+        self.asked += 1
+        status, _, _ = self.pair.solve(a.enc, b.enc, *self.shared.get("domain", ()), *facts, AND(guard, _differ(mine, value)),
+                                       minimise=False, fallback=False)
+        if status == "unsat":
+            self.proven += 1
+            return True
+        return False
+
+
+def _scalar(value) -> bool:
+    return isinstance(value, (bool, int, z3.ExprRef)) and not isinstance(value, (tuple, list))
