@@ -57,8 +57,8 @@ class Cuts:
         own = {id(f) for t in (a, b) for c in t.choices for f in c.bound}
         facts = [f for t in (a, b) for f in t.constraints if id(f) not in own]
         self.asked += 1
-        status, _, _ = self.pair.solve(a.enc, b.enc, *self.shared.get("domain", ()), *facts, AND(guard, _differ(mine, value)),
-                                       minimise=False, fallback=False)
+        status, _, _ = self.pair.solve(a.enc, b.enc, *self.shared.get("domain", ()), *facts,
+                                       AND(guard, _differ(mine, value)), minimise=False, fallback=False)
         if status == "unsat":
             self.proven += 1
             return True

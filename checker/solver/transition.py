@@ -81,8 +81,7 @@ class Choice:
     low: object = 0             # a subset's or a draw's least size …
     high: object = 0            # … and greatest (for a draw, both are how many cards it takes)
     chosen: object = None       # a `choose`: when a value is chosen (reached, some option, picked) …
-    inside: object = None       # … and that the value is one of the options then (a subset: its elements are in
-    #                             the pool, and as many as its bounds allow)
+    inside: object = None       # … and that the value is one of the options then (a subset: in its pool, its size)
     bound: tuple = ()           # the constraints of ``constraints`` that tie the value to its options
     size: object = True         # a subset: that as many elements are chosen as its bounds allow
 
@@ -268,8 +267,7 @@ class Transition:
         return self.enc.expr(e, env)
 
     def bound_value(self, s: ast.Let, value, guard):
-        """The value `let` binds (a subclass may put an equal term in its place: :mod:`checker.diff.cuts`)."""
-        return value
+        return value        # what `let` binds: a subclass may put an equal term in its place (checker.diff.cuts)
 
     def body(self, stmts, env: dict, guard=True, catches=(STOP, ABORT)):
         """Encode a body that catches ``catches``; when it caught an abort, the condition it was a retargeted
@@ -629,24 +627,17 @@ def _(t: Transition, s: ast.ChooseSubset, env, guard):
         bound.append(z3.Implies(b, as_bool(g)))
         picks.append((b, x))
     chosen = _count(picks)
-    # the interpreter takes elements while fewer than ``high`` (at most the pool's size, never below 0) are
-    # chosen, and lets the chooser stop once ``low`` are: ``high`` below ``low`` makes exactly ``high`` chosen
-    # (the encoding once required ``low`` ≤ chosen ≤ ``high`` there: no next state at all, a failure unseen)
+    # as the interpreter: ≤ ``high`` (≤ the pool's size, ≥ 0), just ``high`` below ``low``; chance stops at ``low``
     top = ITE(high < size, high, size) if not (is_const(high) and is_const(size)) else min(high, size)
     top = ITE(top < 0, 0, top) if not is_const(top) else max(top, 0)
     least = ITE(low < top, low, top) if not (is_const(low) and is_const(top)) else min(low, top)
-    if s.options.random:        # chance stops as soon as it may: ``low`` elements (``high`` when fewer)
-        least = ITE(least < 0, 0, least) if not is_const(least) else max(least, 0)
-        sized = chosen == least
-    else:
-        sized = AND(chosen >= least, chosen <= top)
+    sized = chosen == (ITE(least < 0, 0, least) if not is_const(least) else max(least, 0)) if s.options.random \
+        else AND(chosen >= least, chosen <= top)
     inside = AND(*bound, sized)         # what the interpreter lets be chosen, when the choice is reached
-    if not (is_const(sized) and sized):
-        bound.append(z3.Implies(as_bool(guard), as_bool(sized)))
+    bound.append(z3.Implies(as_bool(guard), as_bool(sized)))
     t.constraints += bound
-    t.choices.append(Choice(s.span, s.var, picks, guard, pool, type=ty.elem, random=s.options.random,
-                            kind="subset", low=low, high=top, chosen=guard, inside=inside, bound=tuple(bound),
-                            size=sized))
+    t.choices.append(Choice(s.span, s.var, picks, guard, pool, type=ty.elem, random=s.options.random, kind="subset",
+                            low=low, high=top, chosen=guard, inside=inside, bound=tuple(bound), size=sized))
     env[s.var] = picks
     if s.options.where is not None:
         ok = t.expr(s.options.where, env)
