@@ -68,7 +68,7 @@ class _Side(Transition):
         return name
 
     def bound_value(self, s: ast.Let, value, guard):
-        return value if self.cuts is None else self.cuts.bind(self, s.name, value, guard)
+        return value if self.cuts is None else self.cuts.bind(self, s, value, guard)
 
 
 def changed_moves(pair: Pair, shaper_a, shaper_b) -> list[Move]:

@@ -6,7 +6,9 @@ large terms equal that differ only through that value — where it often runs ou
 encoded, each `let` whose term is not A's term for the same name (the same name bound for the same time, in
 the order the statements bind it) is compared with A's: when Z3 proves them equal wherever B binds it, B takes
 A's term, and what follows folds to the same terms on both sides (a cut point, as equivalence checkers of
-circuits use).  The proof assumes only what holds in every question the comparison asks afterwards: the
+circuits use).  Only a `let` whose expression is written otherwise is asked about (one that reads a value of
+the other side's, written alike, differs because that value does: a question per changed `let`, not per one
+downstream).  The proof assumes only what holds in every question the comparison asks afterwards: the
 states both sides can be in (:meth:`checker.diff.pair.Pair.bounds`, for the cells read so far), the
 arguments' types, and the constraints of the statements that are no choice's own (the bounds of a subset may
 differ between the sides: each side's own condition of validity, not a fact).  Anything else — a value Z3
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import z3
 
+from checker.diff.compare import Shaper
 from checker.diff.semantic import _differ
 from checker.solver.encode import AND, is_const
 
@@ -28,23 +31,24 @@ class Cuts:
 
     def __init__(self, pair, shared: dict):
         self.pair, self.shared = pair, shared          # shared["domain"]: the arguments' types, once made
+        self.shapers = (Shaper(pair.a.program), Shaper(pair.b.program))
         self.values: dict[str, list] = {}
         self.taken: dict[str, int] = {}
         self.a = self.b = None          # the two sides' transitions (A's complete when B is encoded)
         self.proven = 0                 # B's lets that took A's term
         self.asked = 0
 
-    def bind(self, side, name: str, value, guard):
-        """The value ``side`` binds to ``name`` (A: recorded; B: A's when proven equal where ``guard`` holds)."""
+    def bind(self, side, s, value, guard):
+        """The value ``side`` binds by `let` ``s`` (A: recorded; B: A's when proven equal where ``guard`` holds)."""
         if side is self.a:
-            self.values.setdefault(name, []).append(value)
+            self.values.setdefault(s.name, []).append((value, self.shapers[0].shape(s.value)))
             return value
-        k = self.taken.get(name, 0)
-        self.taken[name] = k + 1
-        theirs = self.values.get(name, [])
-        if k >= len(theirs):
+        k = self.taken.get(s.name, 0)
+        self.taken[s.name] = k + 1
+        theirs = self.values.get(s.name, [])
+        if k >= len(theirs) or theirs[k][1] == self.shapers[1].shape(s.value):
             return value
-        mine = theirs[k]
+        mine = theirs[k][0]
         if not _scalar(value) or not _scalar(mine) or is_const(value) and is_const(mine):
             return value
         if isinstance(value, z3.ExprRef) and isinstance(mine, z3.ExprRef) and \
