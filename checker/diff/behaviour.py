@@ -27,7 +27,7 @@ import z3
 from checker.base.documents import spoken
 from checker.front import ast
 from checker.diff.compare import Shaper
-from checker.diff.cuts import Cuts
+from checker.diff.cuts import Cuts, cut_key
 from checker.diff.pair import Pair, Side
 from checker.diff.replay import replay
 from checker.diff.semantic import Difference, _differ, _number, _true, _witness
@@ -58,7 +58,8 @@ class _Side(Transition):
         super().__init__(enc)
         self.tag, self.tagged = tag, tagged
         self.names: set[str] = set()
-        self.cuts = cuts            # untagged: B's `let`s take A's term where proven equal (checker.diff.cuts)
+        self.cuts = cuts            # untagged: B's values take A's terms where proven equal (checker.diff.cuts)
+        self.cutting = None         # (key, the expression, guard) of the statement being encoded, while it is
         if cuts is not None:
             setattr(cuts, tag, self)
 
@@ -67,8 +68,28 @@ class _Side(Transition):
         self.names.add(name)
         return name
 
-    def bound_value(self, s: ast.Let, value, guard):
-        return value if self.cuts is None else self.cuts.bind(self, s, value, guard)
+    def encoder_of(self, s):
+        """A `let`, a `transfer` or a `set`: its value goes through the cut points (:mod:`checker.diff.cuts`)."""
+        fn = super().encoder_of(s)
+        key = cut_key(s) if self.cuts is not None and fn is not None else None
+        if key is None:
+            return fn
+
+        def cut(t, s, env, guard):
+            self.cutting = (key, s.amount if isinstance(s, ast.Transfer) else s.value, guard)
+            try:
+                return fn(t, s, env, guard)
+            finally:
+                self.cutting = None
+        return cut
+
+    def expr(self, e, env):
+        value = super().expr(e, env)
+        if self.cutting is not None and e is self.cutting[1]:
+            key, _, guard = self.cutting
+            self.cutting = None
+            return self.cuts.bind(self, key, e, value, guard)
+        return value
 
 
 def changed_moves(pair: Pair, shaper_a, shaper_b) -> list[Move]:

@@ -266,9 +266,6 @@ class Transition:
     def expr(self, e, env):
         return self.enc.expr(e, env)
 
-    def bound_value(self, s: ast.Let, value, guard):
-        return value        # what `let` binds: a subclass may put an equal term in its place (checker.diff.cuts)
-
     def body(self, stmts, env: dict, guard=True, catches=(STOP, ABORT)):
         """Encode a body that catches ``catches``; when it caught an abort, the condition it was a retargeted
         action's (see :meth:`catching`)."""
@@ -526,7 +523,7 @@ class Transition:
 
 @_on(ast.Let)
 def _(t: Transition, s: ast.Let, env, guard):
-    env[s.name] = t.bound_value(s, t.expr(s.value, env), guard)
+    env[s.name] = t.expr(s.value, env)
     if t.enc.type_of(s.value) == INT:
         t.int_guard(env[s.name], s.name, guard, s.span)
 
