@@ -65,11 +65,28 @@ class Cuts:
         facts = [f for t in (a, b) for f in t.constraints if id(f) not in own]
         self.asked += 1
         status, _, _ = self.pair.solve(a.enc, b.enc, *self.shared.get("domain", ()), *facts,
-                                       AND(guard, _differ(mine, value)), minimise=False, fallback=False)
+                                       AND(guard, _differ(mine, value)), minimise=False, fallback=False,
+                                       bounds=self._bounds())
         if status == "unsat":
             self.proven += 1
             return True
         return False
+
+
+    def _bounds(self) -> list:
+        """The pair's bounds on the state *before* the move (each encoder reads its side's state after the
+        statements encoded so far: the spec's invariants are constraints on the state before, as in the questions
+        the comparison asks afterwards); the encoders' memos, made over that state, are forgotten after."""
+        sides = [(t, t.enc.cells) for t in (self.a, self.b)]
+        try:
+            for t, _ in sides:
+                t.enc.cells = t.store.base
+                t.forget()
+            return self.pair.bounds(self.a.enc, self.b.enc)
+        finally:
+            for t, cells in sides:
+                t.enc.cells = cells
+                t.forget()
 
 
 def _scalar(value) -> bool:
