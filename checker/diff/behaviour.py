@@ -3,13 +3,17 @@
 Both sides' statements are encoded as a transition (:mod:`checker.solver.transition`) from the same
 symbolic state (the pair's shared cells), with the same arguments, the same holder and card for a
 power, and the same choices: the choices of the two sides are matched in the order the statements
-make them (the same kind of choice of the same name, at the same rank) and each pair is one unknown.
-Z3 is then asked for a state and choices where
+make them (the same kind of choice of the same name, at the same rank) and each pair is one unknown — a
+subset with other bounds or among other pools too: one Bool per element of the union of the pools, each
+side's bounds and pool its own condition on it.  A value written otherwise on the two sides (a `let`, a
+`transfer`'s amount, a `set`'s value) is first proven equal where it can be, and B then reads A's term
+(:mod:`checker.diff.cuts`).  Z3 is then asked for a state and choices where
 
 - both sides accept the choices and reach different next states (a var, a counter, a card's zone or a
   power used up differs), or one fails (an effect failure) and the other does not, or one stops the
   turn, cancels or aborts and the other does not; or
-- a value one side offers at a choice is not an option on the other side (where both ask).
+- a value one side offers at a choice is not an option on the other side (where both ask; for a subset, a
+  set of elements one side's bounds or pool allow and the other's do not).
 
 ``unsat`` proves that every state and every choice leads both sides to the same next state: the change
 changes no game.  ``sat`` gives a witness (state files for each side, the move and the choices, the
@@ -316,13 +320,6 @@ def _listed(choices) -> str:
 
 class _Misnamed(Exception):
     pass
-
-
-def _unknowns(c) -> list:
-    out = [c.optional] if c.optional is not None else []
-    if c.kind == "one":
-        return out + ([c.value] if c.value is not None else [])
-    return out + [b for b, _ in c.value]
 
 
 def _eq(x, y):
