@@ -336,3 +336,14 @@ def test_a_subset_with_the_same_bounds_is_compared_as_before(tmp_path):
     other = _market(tmp_path, _giving(), _giving(amount="1"))
     [diff] = other.behavioural
     assert "offered" not in diff.sides and diff.sides["after"] and diff.confirmed is True
+
+
+def test_a_subset_whose_greatest_size_is_below_its_least_is_followed_as_the_interpreter_does(tmp_path):
+    """`size 1..n - 5`: the interpreter takes at most ``high`` elements — none when it is negative — and goes on.
+    The encoding once required 1 ≤ chosen ≤ high there: no next state at all, so a change after the subset was
+    « proven » to change no game.  Now the paid amounts differ, with a witness both interpreters confirm."""
+    high = "count(l in panier[me]) - 5"
+    result = _market(tmp_path, _giving(low="1", high=high, amount="1"), _giving(low="1", high=high, amount="2"))
+    assert result.status == "different", [d.message for d in result.neutral + result.undecided]
+    [diff] = result.behavioural
+    assert diff.sides["after"] and diff.confirmed is True, diff.sides.get("replay")
