@@ -72,6 +72,12 @@ def _write(command: str, path: str, data, force: bool) -> int:
 
 
 def play_command(args) -> int:
+    if getattr(args, "start", None) is not None:
+        from checker.play.resume import play_from
+        return play_from(args)
+    if args.players is None:
+        print("rulebook play: the number of players is required: -n N (or --from STATE)", file=sys.stderr)
+        return 2
     from checker.runtime import Engine, SpecRuntimeError
     from checker.human.agent import HumanQuit
     from checker.front.command import card_names as _names, prepare_game as _prepare
@@ -272,9 +278,12 @@ def _write_state(command: str, args, recorder) -> int:
         print(f"rulebook {command}: the game has {recorder.count} decisions, there is no decision {n}",
               file=sys.stderr)
         return 2
+    recorder.add_frames()
     code = _write(command, path, recorder.state, args.force)
     if not code:
-        print(f"state at decision {n} written to {path}", file=sys.stderr)
+        print(f"state at decision {n} written to {path}" + (
+            f" (without frames: a game cannot go on from it: {recorder.frames_note})" if recorder.frames_note else ""),
+            file=sys.stderr)
     return code
 
 
@@ -285,7 +294,10 @@ def add_parsers(new_command) -> dict:
     play = new_command("play", help="play one seeded game: built-in agents, or you at a seat (--human)",
                    description="Check the spec, then play a complete game and print its log in French.")
     spec_arguments(play)
-    play.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    play.add_argument("--players", "-n", type=int, help="number of players (required without --from)")
+    completes(play.add_argument("--from", dest="start", metavar="STATE",
+                                help="go on from a state file written by `play --state-at` (its players, its cards, "
+                                     "its decision point; --seed seeds the agents)"), "file")
     play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
     play.add_argument("--config", "-c", help="a named configuration of the spec (default: the spec's first "
                                                "configuration for that many players)")
