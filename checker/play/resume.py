@@ -19,17 +19,9 @@ __all__ = ["play_from", "resume_game"]
 def resume_game(loaded, agents: list):
     """Play ``loaded``'s game (a :class:`~checker.solver.statefile.Loaded` with frames) on from its decision point
     with ``agents``; the game's result (the log holds what happened from that decision on)."""
-    from checker.runtime.frames import go_on
     engine = loaded.engine
-    engine.agents = list(agents)
-    engine.events, engine.choices, engine.moves, engine.work, engine.logged = [], [], 0, 0, 0
-    loaded.resume.apply(engine)
-    engine.invalidate()
-    try:
-        go_on(engine, loaded.resume.frames)
-    except RecursionError:
-        from checker.runtime.state import SpecRuntimeError
-        raise SpecRuntimeError("procedures, actions and powers call each other too deeply") from None
+    loaded.resume.prepare(engine, agents)
+    loaded.resume.go_on(engine)
     return engine.result()
 
 

@@ -92,6 +92,22 @@ class Resume:
         engine.st.rng.setstate(self.random)
         engine.decisions = self.decisions
 
+    def prepare(self, engine, agents: list) -> None:
+        """Make ``engine`` (its state loaded from the file) ready to go on: its agents, an empty log."""
+        engine.agents = list(agents)
+        engine.events, engine.choices, engine.moves, engine.work, engine.logged = [], [], 0, 0, 0
+        self.apply(engine)
+        engine.invalidate()
+
+    def go_on(self, engine) -> None:
+        """Run the rest of the game from the frames (after :meth:`prepare`)."""
+        from checker.runtime.frames import go_on
+        from checker.runtime.state import SpecRuntimeError
+        try:
+            go_on(engine, self.frames)
+        except RecursionError:
+            raise SpecRuntimeError("procedures, actions and powers call each other too deeply") from None
+
 
 def read_resume(engine, scopes, data: dict, vals, site, problems: list) -> Resume | None:
     """A state file's ``resume`` section, checked against the spec (every problem with its JSON path); None
