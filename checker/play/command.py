@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from checker.base import terminal
 from checker.base.terminal import completes, spec_arguments
-from checker.base.output import OutputError, plan, write_json
+from checker.play.outputs import _outputs, _spec_failed, _write  # noqa: F401  (also used by play --from)
 from checker.base.documents import DocumentError, read_document, report, spec_paths
 
 if TYPE_CHECKING:         # names in annotations only: imported where they run
@@ -28,20 +28,6 @@ def _ask(prompt: str) -> str:
     return answer
 
 
-def _spec_failed(exc: SpecRuntimeError, result: CheckResult | None = None) -> int:
-    """Say the spec's runtime error, with the failing statement's line and a caret when the spec's sources
-    are at hand."""
-    message = f"the spec failed while playing: {exc.message}"
-    if result is not None:
-        from checker.base.diagnostics import Diagnostic, render_human
-        print(render_human([Diagnostic("R0001", message, exc.span)], result.sources, color=terminal.colored()),
-              end="", file=sys.stderr)
-        return 1
-    where = f"{exc.span}: " if exc.span is not None else ""
-    print(f"{where}error[R0001]: {message}", file=sys.stderr)
-    return 1
-
-
 def spec_digest(paths: list) -> dict:
     """``{"spec_digest": …}``, the digest of the spec's files that a log records (as `simulate` does), or ``{}``
     when they cannot be read."""
@@ -50,25 +36,6 @@ def spec_digest(paths: list) -> dict:
         return {"spec_digest": spec_files([Path(p) for p in paths])[2]}
     except (OSError, ValueError):
         return {}
-
-
-def _outputs(command: str, args, targets: list, reads: list) -> int:
-    """Check the files the command will write before it does any work (0, or 2 after saying what is wrong)."""
-    try:
-        plan([t for t in targets if t], force=args.force, reads=reads)
-    except OutputError as exc:
-        print(f"rulebook {command}: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _write(command: str, path: str, data, force: bool) -> int:
-    try:
-        write_json(path, data, force)
-    except OutputError as exc:
-        print(f"rulebook {command}: {exc}", file=sys.stderr)
-        return 2
-    return 0
 
 
 def play_command(args) -> int:

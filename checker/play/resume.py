@@ -26,7 +26,7 @@ def resume_game(loaded, agents: list):
 
 
 def play_from(args) -> int:
-    from checker.play.command import _outputs, _spec_failed, _write
+    from checker.play.outputs import _outputs, _spec_failed, _write
     from checker.runtime.players import make_agent
     from checker.runtime.replay import state_digest
     from checker.runtime.state import SpecRuntimeError

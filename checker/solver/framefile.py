@@ -4,7 +4,7 @@ number of decisions asked so far.
 
 Written by ``play``/``replay --state-at`` (:func:`resume_section`), read by :func:`read_resume` into runtime
 :class:`~checker.runtime.frames.Frame`; the values are written as every value of a state file is
-(:class:`~checker.solver.statefile._Values`), with the types of the procedure's locals (:func:`local_types`).
+(the state file's own reader and writer), with the types of the procedure's locals (:func:`local_types`).
 A state file without the section (``rulebook-state/1``, or one a person wrote) loads as before for `eval`,
 `legal`, `moves` and `apply`; only going on from it (`play --from`, `reach --from`) needs it.
 """
@@ -12,17 +12,22 @@ A state file without the section (``rulebook-state/1``, or one a person wrote) l
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from checker.front import ast
 from checker.front.types import Coll, Ty, element
 from checker.runtime.frames import Frame, Step, resumable, statement_at
-from checker.solver.statefile import site_label
 
 __all__ = ["FORMAT_RESUME", "Resume", "local_types", "resume_section", "read_resume"]
 
 FORMAT_RESUME = "rulebook-state/2"
 
 _KINDS = ("for", "repeat", "if", "call")
+
+
+def site_label(span) -> str:
+    """``file:line:col`` of a statement, as a state file names its decision point."""
+    return f"{Path(span.file).name}:{span.line}:{span.column}"
 
 
 def local_types(scopes, proc: str) -> dict[str, Ty]:
