@@ -134,3 +134,26 @@ def test_a_frame_that_leads_elsewhere_is_bad_input():
     with pytest.raises(StateFileError) as exc:
         load_state(engine, state, scopes)
     assert any(path.startswith("resume/frames/0/path/0") for path, _ in exc.value.problems)
+
+
+def test_apply_at_an_offer_keeps_the_frames(tmp_path, bundled_checked_once, capsys):
+    """`apply` of a move at an offer whose effect asks nothing: the next state is the offer's next question, with
+    the same frames and the game's random source — the state `play --state-at` writes at the next decision."""
+    from checker.cli import main
+    spec = str(ROOT / "spec/citadelles")
+    base = ["play", spec, "-n", "4", "-s", "1", "-c", "Première partie", "-q"]
+    assert main(base + ["--state-at", "32", str(tmp_path / "a.json")]) == 0
+    assert main(base + ["--state-at", "33", str(tmp_path / "b.json")]) == 0
+    before = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    after = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    assert before["decision"]["kind"] == "offer" and after["decision"] == before["decision"]
+    built = [c for c in after["zones"]["cité"]["Joueur 4"] if c not in before["zones"]["cité"].get("Joueur 4", [])]
+    assert len(built) == 1
+    move = tmp_path / "move.json"
+    move.write_text(json.dumps({"player": "Joueur 4", "action": "bâtir", "args": ["Joueur 4", built[0]]}),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert main(["apply", str(tmp_path / "a.json"), str(move), "-o", str(tmp_path / "next.json")]) == 0
+    applied = json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))
+    assert applied["format"] == "rulebook-state/2"
+    assert applied == after

@@ -204,9 +204,6 @@ def _from_state(args, paths):
               f"no frames (the calls and loops of the flow above it), so what runs after it is not known to the "
               f"search (`play --state-at` writes them)", file=sys.stderr)
         return 4
-    if args.split:
-        print("rulebook reach: --split lists the first decisions from the set-up: not with --from", file=sys.stderr)
-        return 2
     players = engine.st.n
     if args.players is not None and args.players != players:
         print(f"rulebook reach: {args.start} is a game of {players} players, not {args.players}", file=sys.stderr)

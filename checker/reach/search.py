@@ -223,10 +223,10 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
     start = time.process_time()
     engine = Engine(result.typed)           # compiled once, set up again by each search (and each prefix)
     args = (result, selection, config, players, seed, condition, test_of, spec, max_loops, settings, engine)
-    if split <= 0 or origin is not None:
+    if split <= 0:
         return _search(*args, within, [], start, origin)
     from checker.reach.split import prefixes
-    branches = prefixes(engine, selection.cards, players, seed, min(split, within))
+    branches = prefixes(engine, selection.cards, players, seed, min(split, within), origin)
     if isinstance(branches, str):
         return Outcome("undecided", within, reason=f"--split {split}: {branches}",
                        seconds=time.process_time() - start)
@@ -235,7 +235,7 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
         bound = within if best is None else best.points - 1
         if bound < len(pins):
             continue            # this branch asks its known decisions beyond the shortest path found
-        out = _search(*args, bound, pins, time.process_time())
+        out = _search(*args, bound, pins, time.process_time(), origin)
         questions += out.questions
         assumptions += [a for a in out.assumptions if a not in assumptions]
         if out.status == "reached" and out.confirmed:
