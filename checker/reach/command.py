@@ -248,7 +248,9 @@ def _print(o, args) -> None:
             for i, (choice, answer) in enumerate(o.decisions, 1):
                 print(f"  {i}. {choice.var}: {_shown(answer)}")
         if args.log:
-            print(f"the game log: {args.log} (rulebook replay {args.log})")
+            print(f"the rest of the game from {args.start}: {args.log} (not a log `rulebook replay` plays: it starts "
+                  f"at the state file's decision)" if args.start is not None
+                  else f"the game log: {args.log} (rulebook replay {args.log})")
     elif o.status == "proved":
         print(f"proved: no sequence of at most {o.within} decisions reaches the condition")
     else:
