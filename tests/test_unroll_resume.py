@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from checker.front import ast
 from checker.runtime import Engine
@@ -105,3 +106,14 @@ def test_reach_from_a_state_file_answers_and_refuses_one_without_frames(tmp_path
     assert main(["reach", spec, "true", "--within", "1", "--from", str(path)]) == 4
     err = capsys.readouterr().err
     assert "records no frames" in err and len(err.strip().splitlines()) == 1
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 3), seed=st.integers(0, 10**6), n=st.integers(1, 6), budget=st.integers(0, 4))
+def test_market_states_drawn_by_hypothesis(players, seed, n, budget):
+    result, cards = _game("tests/fixtures/good/minimal_game.rules", "Standard", players)
+    engine = Engine(result.typed)
+    *_, recorder, scopes = _uninterrupted(engine, cards, players, seed, n)
+    assume(recorder.state is not None)          # the game has a decision n
+    assert recorder.frames_note is None, recorder.frames_note
+    compare_from(engine, scopes, json.loads(json.dumps(recorder.state)), budget, seed)
