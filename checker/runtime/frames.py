@@ -119,8 +119,10 @@ class Stepper:
     def __init__(self, engine):
         self.E = engine
         self.stack: list[Frame] = []
-        self._code: dict = {}
-        self._locals: dict[str, list[str]] = {}
+        # the compiled pieces, kept with the engine (compiled once per spec, as its bodies are)
+        kept = engine.__dict__.setdefault("_stepper_code", ({}, {}))
+        self._code: dict = kept[0]
+        self._locals: dict[str, list[str]] = kept[1]
 
     # ---------------------------------------------------------------- compiled pieces
     def _names(self, proc: str) -> list[str]:
