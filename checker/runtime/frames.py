@@ -27,7 +27,7 @@ import dataclasses
 
 from checker.front import ast
 from checker.base.limits import MAX_LOOP
-from checker.runtime.compile import UNSET, _NOTHING, bound_names
+from checker.runtime.compile import UNSET, bound_names
 from checker.runtime.codegen import Scope
 from checker.runtime.state import Abort, SpecRuntimeError, StopProc
 
@@ -340,7 +340,3 @@ def capture(engine, setup: tuple, answers: list[int], n: int):
 def go_on(engine, frames: list[Frame]) -> None:
     """Run the rest of the game from ``frames`` on ``engine`` (its state set at their decision point)."""
     Stepper(engine).resume(frames)
-
-
-# ``_NOTHING`` is what a `choose … optionally` answers with nothing; re-exported for the resume's callers
-NOTHING = _NOTHING
