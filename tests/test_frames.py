@@ -20,16 +20,29 @@ from checker.runtime.agents import RandomAgent
 from checker.runtime.replay import state_digest
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import StateFileError, StateRecorder, load_state
-from conftest import ROOT
+from conftest import ROOT, bundled
+
+
+@functools.cache
+def _checked(spec: str):
+    if spec == "spec/citadelles":
+        return bundled()            # shared with the other tests of the session
+    return check_paths([ROOT / spec])
 
 
 @functools.cache
 def _game(spec: str, config: str | None, players: int = 4):
-    result = check_paths([ROOT / spec])
+    result = _checked(spec)
     program = result.program
     if config is None:
         config = next(iter(program.configurations))
     return result, select(program, program.configurations[config], players).cards
+
+
+@functools.cache
+def _engine(spec: str) -> Engine:
+    """One compiled engine per spec for these tests (each game sets it up again)."""
+    return Engine(_checked(spec).typed)
 
 
 def _digest(engine) -> str:
@@ -84,7 +97,7 @@ def _resumed(engine, scopes, state: dict, answers):
 
 def _check(spec, config, players, seed, n):
     result, cards = _game(spec, config, players)
-    engine = Engine(result.typed)
+    engine = _engine(spec)
     game, final, answers, recorder, scopes = _uninterrupted(engine, cards, players, seed, n)
     assert recorder.frames_note is None, recorder.frames_note
     state = recorder.state
@@ -108,10 +121,10 @@ def test_carcassonne_goes_on_from_its_frames(seed, n):
     _check("spec/carcassonne", None, 2, seed, n)
 
 
-def test_frames_without_section_load_and_are_refused(tmp_path, capsys):
+def test_frames_without_section_load_and_are_refused(tmp_path, capsys, bundled_checked_once):
     """A state file without frames (rulebook-state/1) loads as before; going on from it is refused."""
     result, cards = _game("spec/citadelles", "Première partie")
-    engine = Engine(result.typed)
+    engine = _engine("spec/citadelles")
     *_, recorder, scopes = _uninterrupted(engine, cards, 4, 3, 20)
     old = {k: v for k, v in recorder.state.items() if k != "resume"}
     old["format"] = "rulebook-state/1"
@@ -127,7 +140,7 @@ def test_frames_without_section_load_and_are_refused(tmp_path, capsys):
 
 def test_a_frame_that_leads_elsewhere_is_bad_input():
     result, cards = _game("spec/citadelles", "Première partie")
-    engine = Engine(result.typed)
+    engine = _engine("spec/citadelles")
     *_, recorder, scopes = _uninterrupted(engine, cards, 4, 3, 20)
     state = json.loads(json.dumps(recorder.state))
     state["resume"]["frames"][0]["path"][0]["index"] += 1

@@ -105,7 +105,8 @@ def resumable(program, frames: list[Frame], site) -> str | None:
         return (f"the decision is asked inside the `{what}` at {s.span} (by what it runs: an action, a power, a "
                 f"reaction, a procedure called by an action), not by a statement of the flow's procedures")
     if not isinstance(site, (ast.Choose, ast.Offer)):
-        return f"a {type(site).__name__} is resumed only at its start (it asks several questions)"
+        return (f"the decision is one question of a statement that asks several (a `choose … subset`, an `each … "
+                f"chooses`): what it chose before is not in the frames")
     return None
 
 
