@@ -6,9 +6,9 @@ tightens them one after the other, first to last: for each, a binary search on a
 (``objective <= k`` under a `push`), a bounded number of checks, keeping every model found, then the
 least bound found is kept while the next objective is tightened.  Each check has the solver's limits
 (its resource limit makes the answer the same on any machine), and an undecided check ends the
-tightening of that objective with the best model so far (or, when asked, goes on with the bounds above
-it): the result always satisfies the constraints,
-and is the smallest in this lexicographic order when no check was undecided and none ran out.
+tightening of that objective with the best model so far (or, when asked, the bounds above it are tried
+next): the result always satisfies the constraints, and is the smallest in this lexicographic order when
+no check was undecided and none ran out.
 `rulebook conflicts` and `rulebook diff` make their witnesses small with it.  A term that counts true Booleans is made by
 :func:`count_true`.
 """
