@@ -30,6 +30,7 @@ kind Carte { valeur: Int in 1..4  start: pioche }
 zone pioche: pile of Carte public
 zone défausse: pile of Carte public
 zone main[Player]: set of Carte public
+zone tas[Player]: pile of Carte public
 var vus: Int = 0
 
 action piocher(p: Player) "Piocher toute la pile." { draw 4 from pioche to main[p] }
@@ -78,6 +79,12 @@ procedure hasard() {
     move c to main[p]
   }
   draw 1 from pioche to défausse
+}
+
+procedure mêlée() {
+  choose s subset of pioche size 1..1 at random
+  for p in players { draw 1 from pioche to tas[p] }
+  for p in players { shuffle tas[p] }
 }
 
 configuration "Tout" { include Carte: "Un", "Deux", "Trois", "Quatre" }
@@ -212,3 +219,13 @@ def test_a_random_subset_stops_the_random_source_and_a_choice_of_two_is_a_decisi
     assert [x[1].split(":")[0] for x in t.deal.lost] == ["the random source is not followed from here",
                                                          "a shuffle is not followed (pioche"] + \
         ([] if budget == 0 else ["a draw takes any of the pile's cards (pioche"])
+
+
+def test_a_shuffle_not_followed_names_the_pile_of_the_player_it_shuffles(pile):
+    """`mêlée`: the random source is lost, then each player's own pile (`tas[p]`, a zone indexed by player)
+    is shuffled: `lost` names each pile with its index as `moves` writes it, not the zone alone."""
+    e = _started(pile, 3)
+    t = Unrolled(Encoder(e, concrete=True), 0)
+    t.procedure("mêlée", ())
+    shuffles = [x[1].split(":")[0] for x in t.deal.lost if x[1].startswith("a shuffle")]
+    assert shuffles == ["a shuffle is not followed (tas[Joueur 1]", "a shuffle is not followed (tas[Joueur 2]"]

@@ -255,6 +255,8 @@ def _loaded_state():
         s["zones"]["pioche"][0]), "zones/main/Joueur 2", "one place"),
     (lambda s: s["zones"].setdefault("main", {}).setdefault("Joueur 1", []).append("Tempel"),
      "zones/main/Joueur 1", 'did you mean "Temple"'),
+    (lambda s: s["zones"].setdefault("main", {}).setdefault("Joueur 1", []).append("Tempel#2"),  # a copy's label
+     "zones/main/Joueur 1", 'unknown card "Tempel#2"; did you mean "Temple#2"'),
     (lambda s: s["vars"].__setitem__("trèsor", {}), "vars/trèsor", "did you mean trésor"),
     (lambda s: s["vars"].__setitem__("couronne", "Joueur 9"), "vars/couronne", "no Joueur 9"),
     (lambda s: s.__setitem__("players", 11), "players", "2 to 8"),
