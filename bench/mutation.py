@@ -89,7 +89,10 @@ TESTS = {
                "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
                "tests/test_solver_grid_functions.py", "tests/test_conflicts_scope.py", "tests/test_inductive.py",
                "tests/test_examples_witness.py", "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py",
-               "tests/test_conflicts_witness_player.py", "tests/test_diff.py",
+               "tests/test_conflicts_witness_player.py", "tests/test_diff.py", "tests/test_diff_behaviour.py",
+               # the effect-failure search cut at its statement limit (transition.py's message names the
+               # statement it stopped at)
+               "tests/test_fan_breakages.py::test_building_by_destroying_a_cursed_chantier_fails_found_and_replayed",
                # `rulebook reach` and the unrolled flow (deal.py, unroll.py: 324 of the solver's mutants); of
                # test_unroll.py the market's games, not the 4th edition's turns
                "tests/test_reach.py", "tests/test_unroll.py::test_a_whole_game_of_the_market_over_k_decisions",
