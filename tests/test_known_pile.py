@@ -87,6 +87,25 @@ procedure mêlée() {
   for p in players { shuffle tas[p] }
 }
 
+procedure paquet() {
+  for p in players {
+    choose s subset of pioche size 1..2 by p
+    for c in s { move c to main[p] }
+  }
+}
+
+procedure seul() {
+  for c in pioche { if c.valeur == 1 { move c to défausse } }
+  for p in players {
+    if count(x in défausse) >= 1 {
+      choose s subset of défausse size 1..2 by p
+      for c in s { move c to main[p] }
+      choose d in main[p] by p
+      move d to défausse
+    }
+  }
+}
+
 configuration "Tout" { include Carte: "Un", "Deux", "Trois", "Quatre" }
 """
 
@@ -229,3 +248,23 @@ def test_a_shuffle_not_followed_names_the_pile_of_the_player_it_shuffles(pile):
     t.procedure("mêlée", ())
     shuffles = [x[1].split(":")[0] for x in t.deal.lost if x[1].startswith("a shuffle")]
     assert shuffles == ["a shuffle is not followed (tas[Joueur 1]", "a shuffle is not followed (tas[Joueur 2]"]
+
+
+@pytest.mark.parametrize("budget,seed", [(0, 1), (1, 2), (2, 5), (3, 7), (6, 11), (6, 12)])
+def test_a_players_subset_is_asked_one_pick_at_a_time_as_the_interpreter_asks(pile, budget, seed):
+    """`paquet`: each player chooses one or two cards of the pile, one pick at a time, then whether to stop
+    (asked once one is chosen and fewer than two); the unrolled flow asks the same questions in the same order
+    and reaches the interpreter's state after ``budget`` decision points, whatever the seeded answers."""
+    e = _started(pile, seed)
+    compare(e, "paquet", (), budget, seed)
+
+
+@pytest.mark.parametrize("budget", [0, 1])
+def test_a_subset_with_one_card_to_pick_and_one_to_choose_is_no_decision(pile, budget):
+    """`seul`: the first player must pick one or two of a discard holding one card: the pick is forced and
+    nothing is asked (no decision point, as the interpreter counts them); then he chooses a card of his hand,
+    which holds that card alone: one option, not asked either, and the card goes back to the discard."""
+    e = _started(pile, 1)
+    _, log, stopped = run_interpreter(e, "seul", (), budget, 1)
+    assert (log, stopped) == ([], False)
+    compare(e, "seul", (), budget, 1)
