@@ -382,6 +382,21 @@ def test_the_c_api_builders_make_z3pys_terms():
     assert s.check() == z3.unsat
 
 
+def test_a_choice_between_records_is_made_field_by_field_and_a_record_or_none_is_refused():
+    """ITE (solver/formulas.py) on records: one term per field; a constant condition picks a side as it is; a
+    record on one side and none (or a number) on the other cannot be encoded field by field: said so."""
+    import z3
+    from checker.solver.formulas import Unsupported
+    from checker.solver.formulas import ITE
+    c, x = z3.Bool("c"), z3.Int("x")
+    both = ITE(c, (x, 2), (3, 4))
+    assert isinstance(both, tuple) and both[0].eq(z3.If(c, x, 3)) and both[1].eq(z3.If(c, 2, 4))
+    assert ITE(True, (x, 2), 0) == (x, 2) and ITE(False, 0, (1, 2)) == (1, 2)
+    for a, b in (((x, 2), 0), (-1, (x, 2))):
+        with pytest.raises(Unsupported, match="a record or none"):
+            ITE(c, a, b)
+
+
 def test_the_c_api_constants_equalities_counts_and_assertions_are_z3pys():
     """mk_const, mk_eq, count_true_in and assert_all (solver/terms.py) do what z3py's Bool/Int, ``==``,
     ``sum(is_true(model.eval(t, True)))`` and ``Solver.add`` do: the same terms, the same counts, the same
