@@ -317,6 +317,25 @@ def test_moves_then_legal_on_each_move(capsys, tmp_path, state_file):
         path.write_text(json.dumps(move, ensure_ascii=False), encoding="utf-8")
         code, out, _ = run(capsys, "legal", str(state_file), str(path))
         assert code == 0 and out.startswith("legal:"), out
+    code, out, _ = run(capsys, "legal", str(state_file), str(path), "--json")
+    verdict = json.loads(out)
+    assert (code, verdict["exit_code"], verdict["ok"], verdict["status"]) == (0, 0, True, "legal")
+
+
+def test_a_move_of_another_player_than_the_one_who_decides_is_illegal_and_names_both(capsys, tmp_path,
+                                                                                     state_file):
+    state = json.loads(state_file.read_text(encoding="utf-8"))
+    decides = int(state["decision"]["player"].split()[-1])
+    other = decides % state["players"] + 1
+    move = tmp_path / "coup.json"
+    move.write_text(json.dumps({"player": f"Joueur {other}", "action": "bâtir",
+                                "args": [f"Joueur {other}", state["zones"]["pioche"][0]]}), encoding="utf-8")
+    code, out, _ = run(capsys, "legal", str(state_file), str(move), "--json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["status"] == "illegal"
+    [reason] = verdict["reasons"]
+    assert reason["kind"] == "player"
+    assert reason["says"] == f"it is Joueur {decides} who decides here, not Joueur {other}", reason
 
 
 def test_legal_explains_an_illegal_build(capsys, tmp_path, state_file):
@@ -338,6 +357,7 @@ def test_legal_explains_an_illegal_build(capsys, tmp_path, state_file):
     if costs[hand[0].split("#")[0]] == 0:
         pytest.skip("a district that costs nothing")
     assert code == 1 and verdict["status"] == "illegal"
+    assert verdict["exit_code"] == 1 and verdict["ok"] is False
     assert verdict["reasons"][0]["kind"] == "forbid"
     assert verdict["reasons"][0]["at"].startswith("spec/citadelles/")
     assert verdict["reasons"][0]["cites"]
