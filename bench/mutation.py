@@ -27,7 +27,10 @@ sources and the test file): the tests that execute the mutated lines run first, 
 mutant stops early; ``--covering-only`` runs only those (a mutant no test executes then survives without a
 run).  The map credits a line to the test that ran it first, so a cached result (the compiled rules, the
 checked spec) is credited to one test only: a survivor of ``--covering-only`` is confirmed by a run of its
-package's whole files before it is called equivalent.  ``--tests`` replaces a package's test files (a file, or one
+package's whole files before it is called equivalent.  The map's run is pinned to one core, so the commands the
+tests run in-process (``conflicts``, ``diff``, ``fuzz``: one worker per core by default) run their work in the
+test's own process, where coverage sees it (before, the work of a two-core run went to worker processes, and a
+test such as tests/test_conflicts_scope.py was not credited with the solver lines it runs).  ``--tests`` replaces a package's test files (a file, or one
 test as its node id: the solver's set names the quick tests of tests/test_conflicts.py one by one, the whole
 file maps in 37 minutes); ``--match`` picks mutants by a regular expression;
 ``--from-log`` prints the table of a run stopped early (its sample is drawn in a random order, so the
@@ -86,7 +89,10 @@ TESTS = {
                "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
                "tests/test_solver_grid_functions.py", "tests/test_conflicts_scope.py", "tests/test_inductive.py",
                "tests/test_examples_witness.py", "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py",
-               "tests/test_conflicts_witness_player.py", "tests/test_diff.py",
+               "tests/test_conflicts_witness_player.py", "tests/test_diff.py", "tests/test_diff_behaviour.py",
+               # the effect-failure search cut at its statement limit (transition.py's message names the
+               # statement it stopped at)
+               "tests/test_fan_breakages.py::test_building_by_destroying_a_cursed_chantier_fails_found_and_replayed",
                # `rulebook reach` and the unrolled flow (deal.py, unroll.py: 324 of the solver's mutants); of
                # test_unroll.py the market's games, not the 4th edition's turns
                "tests/test_reach.py", "tests/test_unroll.py::test_a_whole_game_of_the_market_over_k_decisions",
@@ -309,7 +315,7 @@ def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tu
 
 def _cache_path(root: Path, package: str, test_file: str) -> Path:
     import hashlib
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(b"one core")          # maps made before the pinning (see the docstring) are not read
     file, _, test = test_file.partition("::")      # a file, or one test of it (its node id)
     for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / file]:
         digest.update(path.read_bytes())
@@ -335,7 +341,7 @@ def _file_map(root: Path, package: str, test_file: str):
                             cwd=root, env=dict(env, MUTATION_COVER_OUT=""), capture_output=True, text=True)
     tests = [line for line in listed.stdout.splitlines() if "::" in line]
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "mutation_plugin",
-                    test_file], cwd=root, env=env, capture_output=True, text=True)
+                    test_file], cwd=root, env=env, capture_output=True, text=True, preexec_fn=_one_core)
     data = coverage.CoverageData(basename=str(datafile))
     data.read()
     lines: dict[tuple[str, int], list[str]] = {}
@@ -352,6 +358,11 @@ def _file_map(root: Path, package: str, test_file: str):
     durations = json.loads(durations_file.read_text()) if durations_file.exists() else {}
     write_map(cache, tests, lines, imported, durations)
     return tests, lines, imported, durations
+
+
+def _one_core() -> None:
+    """In the map's child process: run on one core, so `cores()` is 1 and no command sends work to a worker."""
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def write_map(cache: Path, tests, lines, imported, durations=None) -> None:

@@ -1,4 +1,5 @@
-"""Shared fixtures.  `pytest --update-golden` rewrites the golden expectations."""
+"""Shared fixtures.  `pytest --update-golden` rewrites the golden expectations; `pytest --cpu-durations N` prints the
+N heaviest tests by CPU and the CPU per xdist worker (tests/cpu_durations.py says how it measures)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+import cpu_durations
 
 from checker.front.check import check_paths as _check_paths   # the real one, whatever a test patches
 
@@ -21,6 +24,12 @@ os.environ["RULEBOOK_CACHE"] = "0"
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/fixtures/**/*.expected from the current output")
+    cpu_durations.addoption(parser)
+
+
+def pytest_configure(config):
+    if config.getoption("--cpu-durations") is not None:      # a plugin, not a conftest hook: doctests count too
+        config.pluginmanager.register(cpu_durations.CpuDurations(config), "cpu-durations")
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from checker.diff import behaviour, replay
 from checker.diff.pair import Side
 from checker.diff.run import diff_results
 from checker.front.check import check_paths
+from checker.solver.encode import USE_LABELS
 from conftest import ROOT
 
 BASE = [ROOT / "spec" / "citadelles"]
@@ -81,6 +82,8 @@ def test_another_amount_in_a_power_is_a_difference_both_interpreters_confirm(cit
     [after] = diff.sides["after"]
     assert after["label"].startswith("trésor[Joueur ") and int(after["b"]) == int(after["a"]) + 1
     assert any(line.startswith("Marchande ∈ choisis[Joueur ") for line in diff.situation)
+    # the power is unused in the witness (else it would not be offered): no power's use is a line of the situation
+    assert not [line for line in diff.situation if line.startswith(tuple(USE_LABELS.values()))], diff.situation
     assert diff.confirmed is True
     assert diff.witness["a"]["players"] == diff.players == 2      # minimised
 

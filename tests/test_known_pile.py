@@ -30,6 +30,7 @@ kind Carte { valeur: Int in 1..4  start: pioche }
 zone pioche: pile of Carte public
 zone défausse: pile of Carte public
 zone main[Player]: set of Carte public
+zone tas[Player]: pile of Carte public
 var vus: Int = 0
 
 action piocher(p: Player) "Piocher toute la pile." { draw 4 from pioche to main[p] }
@@ -78,6 +79,31 @@ procedure hasard() {
     move c to main[p]
   }
   draw 1 from pioche to défausse
+}
+
+procedure mêlée() {
+  choose s subset of pioche size 1..1 at random
+  for p in players { draw 1 from pioche to tas[p] }
+  for p in players { shuffle tas[p] }
+}
+
+procedure paquet() {
+  for p in players {
+    choose s subset of pioche size 1..2 by p
+    for c in s { move c to main[p] }
+  }
+}
+
+procedure seul() {
+  for c in pioche { if c.valeur == 1 { move c to défausse } }
+  for p in players {
+    if count(x in défausse) >= 1 {
+      choose s subset of défausse size 1..2 by p
+      for c in s { move c to main[p] }
+      choose d in main[p] by p
+      move d to défausse
+    }
+  }
 }
 
 configuration "Tout" { include Carte: "Un", "Deux", "Trois", "Quatre" }
@@ -212,3 +238,33 @@ def test_a_random_subset_stops_the_random_source_and_a_choice_of_two_is_a_decisi
     assert [x[1].split(":")[0] for x in t.deal.lost] == ["the random source is not followed from here",
                                                          "a shuffle is not followed (pioche"] + \
         ([] if budget == 0 else ["a draw takes any of the pile's cards (pioche"])
+
+
+def test_a_shuffle_not_followed_names_the_pile_of_the_player_it_shuffles(pile):
+    """`mêlée`: the random source is lost, then each player's own pile (`tas[p]`, a zone indexed by player)
+    is shuffled: `lost` names each pile with its index as `moves` writes it, not the zone alone."""
+    e = _started(pile, 3)
+    t = Unrolled(Encoder(e, concrete=True), 0)
+    t.procedure("mêlée", ())
+    shuffles = [x[1].split(":")[0] for x in t.deal.lost if x[1].startswith("a shuffle")]
+    assert shuffles == ["a shuffle is not followed (tas[Joueur 1]", "a shuffle is not followed (tas[Joueur 2]"]
+
+
+@pytest.mark.parametrize("budget,seed", [(0, 1), (1, 2), (2, 5), (3, 7), (6, 11), (6, 12)])
+def test_a_players_subset_is_asked_one_pick_at_a_time_as_the_interpreter_asks(pile, budget, seed):
+    """`paquet`: each player chooses one or two cards of the pile, one pick at a time, then whether to stop
+    (asked once one is chosen and fewer than two); the unrolled flow asks the same questions in the same order
+    and reaches the interpreter's state after ``budget`` decision points, whatever the seeded answers."""
+    e = _started(pile, seed)
+    compare(e, "paquet", (), budget, seed)
+
+
+@pytest.mark.parametrize("budget", [0, 1])
+def test_a_subset_with_one_card_to_pick_and_one_to_choose_is_no_decision(pile, budget):
+    """`seul`: the first player must pick one or two of a discard holding one card: the pick is forced and
+    nothing is asked (no decision point, as the interpreter counts them); then he chooses a card of his hand,
+    which holds that card alone: one option, not asked either, and the card goes back to the discard."""
+    e = _started(pile, 1)
+    _, log, stopped = run_interpreter(e, "seul", (), budget, 1)
+    assert (log, stopped) == ([], False)
+    compare(e, "seul", (), budget, 1)

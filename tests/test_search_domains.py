@@ -57,3 +57,12 @@ def test_a_card_is_one_of_its_kinds_copies_or_by_name_one_of_its_cards(search):
     v, d = search.symbolic(enc, "y", lot, by_name=True)
     assert [_allowed(d, v, x) for x in (-4, -3, -2, -1, 0)] == [False, True, True, True, False]
     assert sorted(enc.domains[v.get_id()]) == [-3, -2, -1]
+
+
+def test_a_set_of_players_is_one_boolean_per_seat_named_as_the_seat(search):
+    """A set of players (an action's `Set of Player` argument, say) is one Boolean per seat; each is named by the
+    seat it stands for, as a witness prints it: `x ∋ Joueur 1` is seat 0."""
+    from checker.front.types import PLAYER, Coll
+    enc = search.encoder()
+    members, _ = search.symbolic(enc, "x", Coll(PLAYER))
+    assert [(str(b), k) for b, k in members] == [("x ∋ Joueur 1", 0), ("x ∋ Joueur 2", 1), ("x ∋ Joueur 3", 2)]

@@ -255,6 +255,8 @@ def _loaded_state():
         s["zones"]["pioche"][0]), "zones/main/Joueur 2", "one place"),
     (lambda s: s["zones"].setdefault("main", {}).setdefault("Joueur 1", []).append("Tempel"),
      "zones/main/Joueur 1", 'did you mean "Temple"'),
+    (lambda s: s["zones"].setdefault("main", {}).setdefault("Joueur 1", []).append("Tempel#2"),  # a copy's label
+     "zones/main/Joueur 1", 'unknown card "Tempel#2"; did you mean "Temple#2"'),
     (lambda s: s["vars"].__setitem__("trèsor", {}), "vars/trèsor", "did you mean trésor"),
     (lambda s: s["vars"].__setitem__("couronne", "Joueur 9"), "vars/couronne", "no Joueur 9"),
     (lambda s: s.__setitem__("players", 11), "players", "2 to 8"),
@@ -315,6 +317,25 @@ def test_moves_then_legal_on_each_move(capsys, tmp_path, state_file):
         path.write_text(json.dumps(move, ensure_ascii=False), encoding="utf-8")
         code, out, _ = run(capsys, "legal", str(state_file), str(path))
         assert code == 0 and out.startswith("legal:"), out
+    code, out, _ = run(capsys, "legal", str(state_file), str(path), "--json")
+    verdict = json.loads(out)
+    assert (code, verdict["exit_code"], verdict["ok"], verdict["status"]) == (0, 0, True, "legal")
+
+
+def test_a_move_of_another_player_than_the_one_who_decides_is_illegal_and_names_both(capsys, tmp_path,
+                                                                                     state_file):
+    state = json.loads(state_file.read_text(encoding="utf-8"))
+    decides = int(state["decision"]["player"].split()[-1])
+    other = decides % state["players"] + 1
+    move = tmp_path / "coup.json"
+    move.write_text(json.dumps({"player": f"Joueur {other}", "action": "bâtir",
+                                "args": [f"Joueur {other}", state["zones"]["pioche"][0]]}), encoding="utf-8")
+    code, out, _ = run(capsys, "legal", str(state_file), str(move), "--json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["status"] == "illegal"
+    [reason] = verdict["reasons"]
+    assert reason["kind"] == "player"
+    assert reason["says"] == f"it is Joueur {decides} who decides here, not Joueur {other}", reason
 
 
 def test_legal_explains_an_illegal_build(capsys, tmp_path, state_file):
@@ -336,6 +357,7 @@ def test_legal_explains_an_illegal_build(capsys, tmp_path, state_file):
     if costs[hand[0].split("#")[0]] == 0:
         pytest.skip("a district that costs nothing")
     assert code == 1 and verdict["status"] == "illegal"
+    assert verdict["exit_code"] == 1 and verdict["ok"] is False
     assert verdict["reasons"][0]["kind"] == "forbid"
     assert verdict["reasons"][0]["at"].startswith("spec/citadelles/")
     assert verdict["reasons"][0]["cites"]
@@ -378,6 +400,21 @@ def test_the_c_api_builders_make_z3pys_terms():
     s = z3.Solver()
     s.add(mk_atmost([a, b, c], 1), a, mk_implies(a, b))
     assert s.check() == z3.unsat
+
+
+def test_a_choice_between_records_is_made_field_by_field_and_a_record_or_none_is_refused():
+    """ITE (solver/formulas.py) on records: one term per field; a constant condition picks a side as it is; a
+    record on one side and none (or a number) on the other cannot be encoded field by field: said so."""
+    import z3
+    from checker.solver.formulas import Unsupported
+    from checker.solver.formulas import ITE
+    c, x = z3.Bool("c"), z3.Int("x")
+    both = ITE(c, (x, 2), (3, 4))
+    assert isinstance(both, tuple) and both[0].eq(z3.If(c, x, 3)) and both[1].eq(z3.If(c, 2, 4))
+    assert ITE(True, (x, 2), 0) == (x, 2) and ITE(False, 0, (1, 2)) == (1, 2)
+    for a, b in (((x, 2), 0), (-1, (x, 2))):
+        with pytest.raises(Unsupported, match="a record or none"):
+            ITE(c, a, b)
 
 
 def test_the_c_api_constants_equalities_counts_and_assertions_are_z3pys():

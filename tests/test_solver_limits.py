@@ -60,3 +60,16 @@ def test_the_limits_in_the_environment_must_be_positive_whole_numbers(monkeypatc
             assert (problem is None) == ok, (name, value, problem)
             assert ok or problem == f"{name} must be a positive whole number, not {value!r}"
         monkeypatch.delenv(name)
+
+
+def test_only_a_positive_limit_in_the_environment_replaces_the_settings(monkeypatch):
+    """What a solver is made with: a positive limit from the environment replaces the settings' own; a 0 (which
+    Z3 would read as "no limit") or a word leaves the settings as they are, if a command did not refuse it first."""
+    from checker.solver.factory import ENVIRONMENT, _from_environment
+    settings = SolverSettings(timeout_ms=5_000, rlimit=20_000)
+    for name, field in ENVIRONMENT.items():
+        for value, expected in (("7", 7), ("0", None), ("lots", None)):
+            monkeypatch.setenv(name, value)
+            made = _from_environment(settings)
+            assert getattr(made, field) == (getattr(settings, field) if expected is None else expected), (name, value)
+        monkeypatch.delenv(name)

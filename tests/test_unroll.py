@@ -145,6 +145,16 @@ def compare(e: Engine, proc: str, args: tuple, budget: int, seed: int) -> Unroll
     t = Unrolled(enc, budget)
     t.procedure(proc, args)
     m = pin(t, log)
+    same_state(e, t, m, before_where, before_vars, (where, vars_, uses, turn, round_), stopped, log)
+    return t
+
+
+def same_state(e: Engine, t: Unrolled, m, before_where: dict, before_vars: dict, after: tuple, stopped: bool,
+               log: list) -> None:
+    """The encoding's path pinned to the interpreter's answers (model ``m``) ends where the interpreter's did, in
+    the state it reached (``after``: where, vars, uses, turn, round)."""
+    where, vars_, uses, turn, round_ = after
+    enc = t.enc
     assert not [f for f in t.failures if _true(m, f.when)], "the encoding fails where the interpreter did not"
     assert not [c for c in t.cuts if _true(m, c[0])], [(str(c[1]), c[2]) for c in t.cuts if _true(m, c[0])]
     assert any(_true(m, g) for g, _ in t.beyond) == stopped, (stopped, len(log))
@@ -180,7 +190,6 @@ def compare(e: Engine, proc: str, args: tuple, budget: int, seed: int) -> Unroll
                     assert ("var", name, enc.from_runtime(k, enc.index_types[name])) in store.writes, (name, k)
         elif value != old:
             assert ("var", name, None) in store.writes, name
-    return t
 
 
 MARKET = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"

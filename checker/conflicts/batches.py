@@ -59,39 +59,90 @@ def live_rules(search, heads: list) -> set:
     """The ids of the rule heads (``heads``: (rule, head) pairs with a condition) shown to apply in some state
     whose cards a legal selection has, as :meth:`Search.dead_rules` asks it one head at a time: a batch per
     action or quantity (a batch's solver holds every cell its questions read: questions about one action read
-    mostly the same ones)."""
+    mostly the same ones).  The batches share one solver (:class:`_Shared`): what every batch asserts (the
+    invariants, the selection constraints) is asserted and read by Z3 once, each batch's own in a `push`."""
     groups: dict = {}
     for rule, head in heads:
         groups.setdefault(head.pattern.name, []).append((rule, head))
-    return set().union(*(_live(search, group) for group in groups.values()))
+    if not groups:
+        return set()
+    with private_context():
+        shared = _Shared(search)
+        return set().union(*(_live(search, group, shared) for group in groups.values()))
 
 
-def _live(search, heads: list) -> set:
+class _Shared:
+    """One solver for the batches of a search, in one private context: at its base level, what every batch asserts
+    (the well-formedness of a state with no cell but those the invariants read, and the spec's constraints on a
+    selection); each batch asserts the rest of its own in a `push` (a formula already at the base is the same Z3
+    term, not asserted again) and takes it away after."""
+
+    def __init__(self, search):
+        self.search = search
+        self.solver = make_solver(dataclasses.replace(search.settings,
+                                                      rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
+        self.base: set = set()
+        empty = search.encoder()
+        try:
+            self._assert(empty.defined + search.well_formed(empty))
+        except Unsupported:
+            pass
+        try:
+            self._assert(search._selections().formulas([]))
+        except ConfigEvalError:
+            pass
+
+    def _assert(self, formulas: list) -> None:
+        todo = []
+        for f in formulas:
+            if is_const(f):
+                if not f:
+                    todo.append(z3.BoolVal(False))
+                continue
+            if f.get_id() not in self.base:
+                self.base.add(f.get_id())
+                todo.append(f)
+        assert_all(self.solver, todo)
+
+    def rounds(self, merged, extra: list, questions: list) -> set:
+        """:func:`_rounds` on this solver: the batch's own formulas in a `push`, taken away after."""
+        s = self.solver
+        s.push()
+        try:
+            formulas = [*merged.defined, *self.search.well_formed(merged), *extra]
+            if any(is_const(f) and not f for f in formulas):
+                return set()
+            assert_all(s, [f for f in formulas if not is_const(f) and f.get_id() not in self.base])
+            return _ask(self.search, s, questions)
+        finally:
+            s.pop()
+
+
+def _live(search, heads: list, shared: "_Shared") -> set:
     if not heads:
         return set()
     p = search.p
-    with private_context():
-        merged = search.encoder()
-        questions = []
-        for rule, head in heads:
-            name = head.pattern.name
-            params = p.actions[name].params if name in p.actions else p.quantities[name].params
-            enc = _sharing(search, merged)
-            try:
-                args, domain = search.params_args(enc, f"{name}@", params[:len(head.pattern.binders)])
-                cond = enc.applies(rule, head, args)
-            except Unsupported:
-                continue
-            if is_const(cond):
-                continue
-            _merge(merged, enc, domain)
-            questions.append((id(head), cond, rule.card))
+    merged = search.encoder()
+    questions = []
+    for rule, head in heads:
+        name = head.pattern.name
+        params = p.actions[name].params if name in p.actions else p.quantities[name].params
+        enc = _sharing(search, merged)
         try:
-            selection = search._selections().formulas(
-                [*((card, cond) for _, cond, card in questions if card), *required_cards(search.engine, merged)])
-        except ConfigEvalError:
-            return set()
-        return _rounds(search, merged, selection, [(key, cond) for key, cond, _ in questions])
+            args, domain = search.params_args(enc, f"{name}@", params[:len(head.pattern.binders)])
+            cond = enc.applies(rule, head, args)
+        except Unsupported:
+            continue
+        if is_const(cond):
+            continue
+        _merge(merged, enc, domain)
+        questions.append((id(head), cond, rule.card))
+    try:
+        selection = search._selections().formulas(
+            [*((card, cond) for _, cond, card in questions if card), *required_cards(search.engine, merged)])
+    except ConfigEvalError:
+        return set()
+    return shared.rounds(merged, selection, [(key, cond) for key, cond, _ in questions])
 
 
 def not_special_cases(search, cases: list) -> set:
@@ -147,6 +198,12 @@ def _rounds(search, merged, extra: list, questions: list) -> set:
     if any(is_const(f) and not f for f in extra):
         return set()
     assert_all(s, [f for f in extra if not is_const(f)])
+    return _ask(search, s, questions)
+
+
+def _ask(search, s, questions: list) -> set:
+    """The keys of the ``questions`` ((key, condition)) that hold in some model of ``s``: each one not answered
+    yet is added and taken away again, and every question the model it gets makes true is answered with it."""
     done: set = set()
     left = questions
     while left:

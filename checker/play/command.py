@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from checker.base import terminal
 from checker.base.terminal import completes, spec_arguments
-from checker.base.output import OutputError, plan, write_json
+from checker.play.outputs import _outputs, _spec_failed, _write  # noqa: F401  (also used by play --from)
 from checker.base.documents import DocumentError, read_document, report, spec_paths
 
 if TYPE_CHECKING:         # names in annotations only: imported where they run
@@ -28,20 +28,6 @@ def _ask(prompt: str) -> str:
     return answer
 
 
-def _spec_failed(exc: SpecRuntimeError, result: CheckResult | None = None) -> int:
-    """Say the spec's runtime error, with the failing statement's line and a caret when the spec's sources
-    are at hand."""
-    message = f"the spec failed while playing: {exc.message}"
-    if result is not None:
-        from checker.base.diagnostics import Diagnostic, render_human
-        print(render_human([Diagnostic("R0001", message, exc.span)], result.sources, color=terminal.colored()),
-              end="", file=sys.stderr)
-        return 1
-    where = f"{exc.span}: " if exc.span is not None else ""
-    print(f"{where}error[R0001]: {message}", file=sys.stderr)
-    return 1
-
-
 def spec_digest(paths: list) -> dict:
     """``{"spec_digest": …}``, the digest of the spec's files that a log records (as `simulate` does), or ``{}``
     when they cannot be read."""
@@ -52,26 +38,13 @@ def spec_digest(paths: list) -> dict:
         return {}
 
 
-def _outputs(command: str, args, targets: list, reads: list) -> int:
-    """Check the files the command will write before it does any work (0, or 2 after saying what is wrong)."""
-    try:
-        plan([t for t in targets if t], force=args.force, reads=reads)
-    except OutputError as exc:
-        print(f"rulebook {command}: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _write(command: str, path: str, data, force: bool) -> int:
-    try:
-        write_json(path, data, force)
-    except OutputError as exc:
-        print(f"rulebook {command}: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
 def play_command(args) -> int:
+    if getattr(args, "start", None) is not None:
+        from checker.play.resume import play_from
+        return play_from(args)
+    if args.players is None:
+        print("rulebook play: the number of players is required: -n N (or --from STATE)", file=sys.stderr)
+        return 2
     from checker.runtime import Engine, SpecRuntimeError
     from checker.human.agent import HumanQuit
     from checker.front.command import card_names as _names, prepare_game as _prepare
@@ -272,9 +245,12 @@ def _write_state(command: str, args, recorder) -> int:
         print(f"rulebook {command}: the game has {recorder.count} decisions, there is no decision {n}",
               file=sys.stderr)
         return 2
+    recorder.add_frames()
     code = _write(command, path, recorder.state, args.force)
     if not code:
-        print(f"state at decision {n} written to {path}", file=sys.stderr)
+        print(f"state at decision {n} written to {path}" + (
+            f" (without frames: a game cannot go on from it: {recorder.frames_note})" if recorder.frames_note else ""),
+            file=sys.stderr)
     return code
 
 
@@ -285,7 +261,10 @@ def add_parsers(new_command) -> dict:
     play = new_command("play", help="play one seeded game: built-in agents, or you at a seat (--human)",
                    description="Check the spec, then play a complete game and print its log in French.")
     spec_arguments(play)
-    play.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    play.add_argument("--players", "-n", type=int, help="number of players (required without --from)")
+    completes(play.add_argument("--from", dest="start", metavar="STATE",
+                                help="go on from a state file written by `play --state-at` (its players, its cards, "
+                                     "its decision point; --seed seeds the agents)"), "file")
     play.add_argument("--seed", "-s", type=int, default=0, help="random seed (the same seed gives the same game)")
     play.add_argument("--config", "-c", help="a named configuration of the spec (default: the spec's first "
                                                "configuration for that many players)")

@@ -109,7 +109,7 @@ def add_parsers(new_command) -> dict:
     spec_arguments(reach)
     reach.add_argument("condition", metavar="CONDITION", help="a Bool expression of the spec's language")
     reach.add_argument("--within", "-k", type=int, required=True, metavar="K", help="the most decisions searched")
-    reach.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    reach.add_argument("--players", "-n", type=int, help="number of players (required without --from)")
     reach.add_argument("--seed", "-s", type=int, default=0,
                        help="the seed of the set-up and of every shuffle (the same as `rulebook play`)")
     reach.add_argument("--config", "-c", help="a named configuration (default: the spec's first for that many "
@@ -123,8 +123,8 @@ def add_parsers(new_command) -> dict:
                                                                "(`rulebook replay FILE` plays it)"), "file")
     reach.add_argument("--force", action="store_true", help="replace FILE if it exists")
     completes(reach.add_argument("--from", dest="start", metavar="STATE",
-                                 help="search from a state file (refused for now, with the reason: see "
-                                      "docs/reach.md)"), "file")
+                                 help="search from a state file's decision point (one `play --state-at` "
+                                      "wrote, with its frames): its players, cards and state; -s, -c unused"), "file")
     reach.add_argument("--json", action="store_true", help="machine-readable result (see docs/cli.md)")
     return {"reach": reach_command}
 
@@ -139,15 +139,24 @@ def reach_command(args) -> int:
         print(f"rulebook reach: {args.log} exists (give --force to replace it)", file=sys.stderr)
         return 2
     paths = [args.spec, *args.more]
+    origin = None
     if args.start is not None:
-        return _refuse_start(args, paths)
-    prepared = prepare_game("reach", paths, args.config, args.players)
-    if isinstance(prepared, int):
-        return prepared
-    result, selection = prepared
-    config = args.config or default_configuration(result, args.players)
-    from checker.runtime.engine import Engine
-    engine = Engine(result.typed)
+        started = _from_state(args, paths)
+        if isinstance(started, int):
+            return started
+        result, engine, origin, args.players, selection = started
+        config = ""
+    else:
+        if args.players is None:
+            print("rulebook reach: the number of players is required: -n N (or --from STATE)", file=sys.stderr)
+            return 2
+        prepared = prepare_game("reach", paths, args.config, args.players)
+        if isinstance(prepared, int):
+            return prepared
+        result, selection = prepared
+        config = args.config or default_configuration(result, args.players)
+        from checker.runtime.engine import Engine
+        engine = Engine(result.typed)
     compiled, problem = _condition(result, engine, args.condition, args.players)
     if compiled is None:
         print(f"rulebook reach: {problem}", file=sys.stderr)
@@ -156,7 +165,7 @@ def reach_command(args) -> int:
     spec = [str(p) for p in paths]
     outcome = reach(result, selection, config, args.players, args.seed, (condition, seats, monitors), test,
                     args.within,
-                    spec, max_loops=args.loops or MAX_LOOPS, split=max(args.split, 0))
+                    spec, max_loops=args.loops or MAX_LOOPS, split=max(args.split, 0), origin=origin)
     if outcome.log is not None and args.log:
         from checker.base.output import OutputError, write_json
         try:
@@ -174,22 +183,37 @@ def reach_command(args) -> int:
     return code
 
 
-def _refuse_start(args, paths) -> int:
-    """``--from STATE``: the file is read and checked (bad input: 2), then the search is refused (4) — a state
-    file holds a decision point's state and its own names, not the calls above it, so what runs after that
-    decision (the rest of the procedures and loops of the flow that lead there) is not known to the search."""
+def _from_state(args, paths):
+    """``--from STATE``: the file is read and checked (bad input: 2); one without frames (the calls and loops
+    above its decision point, which `play --state-at` writes) is refused (4); else (result, engine, the
+    search's origin, players) — the search starts at the file's decision point."""
+    from types import SimpleNamespace
+    from checker.base.documents import DocumentError, read_document
+    from checker.reach.origin import FromState
     from checker.solver.command import load
     from checker.solver.statefile import site_label
     loaded = load("reach", args.start, [Path(p) for p in paths])
     if isinstance(loaded, int):
         return 2 if loaded != 1 else loaded
-    point = loaded[3].point
-    span = getattr(point.site, "span", None) or getattr(getattr(point.site, "decl", None), "span", None)
-    where = site_label(span) if span is not None else "its decision point"
-    print(f"rulebook reach: --from {args.start}: cannot resume at the {point.kind} at {where}: a state file holds "
-          f"the state and the decision's own names, not the calls and loops of the flow above it, so what runs "
-          f"after it is not known to the search (a search starts from the set-up: -n, -s, -c)", file=sys.stderr)
-    return 4
+    result, engine, scopes, state = loaded
+    if state.resume is None:
+        point = state.point
+        span = getattr(point.site, "span", None) or getattr(getattr(point.site, "decl", None), "span", None)
+        where = site_label(span) if span is not None else "its decision point"
+        print(f"rulebook reach: --from {args.start}: cannot resume at the {point.kind} at {where}: the file records "
+              f"no frames (the calls and loops of the flow above it), so what runs after it is not known to the "
+              f"search (`play --state-at` writes them)", file=sys.stderr)
+        return 4
+    players = engine.st.n
+    if args.players is not None and args.players != players:
+        print(f"rulebook reach: {args.start} is a game of {players} players, not {args.players}", file=sys.stderr)
+        return 2
+    try:
+        data = read_document(args.start, "state")
+    except DocumentError:
+        return 2
+    selection = SimpleNamespace(cards={k: list(v) for k, v in data["selection"].items()})
+    return result, engine, FromState(str(args.start), data, scopes), players, selection
 
 
 def _as_json(o) -> dict:
@@ -224,7 +248,9 @@ def _print(o, args) -> None:
             for i, (choice, answer) in enumerate(o.decisions, 1):
                 print(f"  {i}. {choice.var}: {_shown(answer)}")
         if args.log:
-            print(f"the game log: {args.log} (rulebook replay {args.log})")
+            print(f"the rest of the game from {args.start}: {args.log} (not a log `rulebook replay` plays: it starts "
+                  f"at the state file's decision)" if args.start is not None
+                  else f"the game log: {args.log} (rulebook replay {args.log})")
     elif o.status == "proved":
         print(f"proved: no sequence of at most {o.within} decisions reaches the condition")
     else:
@@ -236,7 +262,8 @@ def _print(o, args) -> None:
         if len(o.assumptions) > 8:
             print(f"  … and {len(o.assumptions) - 8} more")
     else:
-        print(f"the deal: the seed's ({args.seed}), followed throughout")
+        print(f"the deal: the state file's ({args.start}: its piles' order and random source), followed throughout"
+              if args.start is not None else f"the deal: the seed's ({args.seed}), followed throughout")
     if o.branches:
         print(f"split at the first {args.split} decisions: {o.branches} searches"
               + (f" ({o.replay_note})" if o.status == "reached" and o.confirmed and o.replay_note else ""))

@@ -159,7 +159,8 @@ class _Mismatch(Exception):
     pass
 
 
-def _replay(result, selection, config: str, players: int, seed: int, test_of, answers: list, spec: list[str]):
+def _replay(result, selection, config: str, players: int, seed: int, test_of, answers: list, spec: list[str],
+            origin=None):
     """Play the witness in the interpreter: (confirmed, note, log record)."""
     from checker.runtime.state import SpecRuntimeError
     engine = Engine(result.typed)
@@ -168,6 +169,8 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
     agents = [_Script(shared) for _ in range(players)]
     record = {"spec": spec, "configuration": config, "players": players, "seed": seed, "add": [],
               "remove": [], "selection": selection.cards}
+    if origin is not None:      # the rest of a game from a state file: not a log `replay` plays from the set-up
+        record = {"from": origin.path, "players": players}
     watched = test.monitors
 
     def observe(decision) -> None:
@@ -176,11 +179,17 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
         if isinstance(decision.site, ast.Offer) or len(decision.options) > 1 or decision.optional:
             watched.point(test.env())
     try:
-        engine.start(selection.cards, players, seed, agents)
+        if origin is None:
+            engine.start(selection.cards, players, seed, agents)
+        else:
+            origin.start(engine, agents)
         watched.start(test.env())
         engine.observer = observe if watched.monitors else None
         try:
-            engine.call(engine.flow, ())
+            if origin is None:
+                engine.call(engine.flow, ())
+            else:
+                origin.run(engine)
         except RecursionError:
             raise SpecRuntimeError("procedures, actions and powers call each other too deeply") from None
         finally:
@@ -204,7 +213,7 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
 
 def reach(result, selection, config: str, players: int, seed: int, condition, test_of, within: int,
           spec: list[str], max_loops: int = MAX_LOOPS, settings: SolverSettings | None = None,
-          split: int = 0) -> Outcome:
+          split: int = 0, origin=None) -> Outcome:
     """Search the game of ``selection`` (configuration ``config``, seeded) for a path of at most ``within``
     decisions where ``condition`` holds — (a typed expression, {name: seat} of the seats it names, the path
     functions it reads: :mod:`checker.reach.monitors`);
@@ -215,9 +224,9 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
     engine = Engine(result.typed)           # compiled once, set up again by each search (and each prefix)
     args = (result, selection, config, players, seed, condition, test_of, spec, max_loops, settings, engine)
     if split <= 0:
-        return _search(*args, within, [], start)
+        return _search(*args, within, [], start, origin)
     from checker.reach.split import prefixes
-    branches = prefixes(engine, selection.cards, players, seed, min(split, within))
+    branches = prefixes(engine, selection.cards, players, seed, min(split, within), origin)
     if isinstance(branches, str):
         return Outcome("undecided", within, reason=f"--split {split}: {branches}",
                        seconds=time.process_time() - start)
@@ -226,7 +235,7 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
         bound = within if best is None else best.points - 1
         if bound < len(pins):
             continue            # this branch asks its known decisions beyond the shortest path found
-        out = _search(*args, bound, pins, time.process_time())
+        out = _search(*args, bound, pins, time.process_time(), origin)
         questions += out.questions
         assumptions += [a for a in out.assumptions if a not in assumptions]
         if out.status == "reached" and out.confirmed:
@@ -244,12 +253,15 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
 
 
 def _search(result, selection, config: str, players: int, seed: int, condition, test_of, spec, max_loops,
-            settings, engine: Engine, within: int, pins: list, start: float) -> Outcome:
+            settings, engine: Engine, within: int, pins: list, start: float, origin=None) -> Outcome:
     """One search (see :func:`reach`), the answers to the first decisions known when ``pins`` are given;
     ``start`` is when its CPU time counts from."""
     engine.recording = False
     engine.observer = None
-    engine.start(selection.cards, players, seed, [None] * players)
+    if origin is None:
+        engine.start(selection.cards, players, seed, [None] * players)
+    else:               # a state file's decision point (checker.reach.origin)
+        origin.start(engine, [None] * players)
     enc = Encoder(engine, concrete=True)
     t = Unrolled(enc, within, max_loops=max_loops)
     t.pins = list(pins)
@@ -264,7 +276,10 @@ def _search(result, selection, config: str, players: int, seed: int, condition, 
         return outcome
 
     try:
-        t.procedure(engine.flow, ())
+        if origin is None:
+            t.procedure(engine.flow, ())
+        else:
+            origin.unroll(t)
         t.check(t.running, flow.span)
         if t._pinned != len(t.pins):
             raise Unsupported(f"the split's decision {t._pinned + 1} is not asked by the encoding", flow.span)
@@ -298,7 +313,7 @@ def _search(result, selection, config: str, players: int, seed: int, condition, 
             outcome.answers = [a for _, a in answers]
             outcome.decisions = [(c, a) for c, a in answers]
             outcome.confirmed, outcome.replay_note, outcome.log = _replay(
-                result, selection, config, players, seed, test_of, outcome.answers, spec)
+                result, selection, config, players, seed, test_of, outcome.answers, spec, origin)
             if outcome.log is not None:
                 asked = [e for e in outcome.log["events"] if e["kind"] == "decision"][:len(outcome.answers)]
                 outcome.shown = [(e["player"], e["prompt"], e["options"][e["chosen"]] if e["chosen"] < len(

@@ -1,7 +1,7 @@
 """split: the first decisions of a game, enumerated by the interpreter, so that a search can take each sequence
 of answers as known (``rulebook reach --split D``).
 
-From the seeded set-up the interpreter is deterministic given the answers, so the sequences of answers to the
+From the seeded set-up (or a state file's decision point, with its frames) the interpreter is deterministic given the answers, so the sequences of answers to the
 first D decisions it asks are a finite tree: :func:`prefixes` walks it (each leaf a list of answers, in order).
 A branch stops early at a decision that is not a plain ``choose`` (an offer, a subset, a reaction, an optional
 choice: the encoding takes only a ``choose``'s value as known) and at the end of the game.  The branches cover
@@ -41,13 +41,19 @@ class _Prefix:
         raise _Next(list(decision.options) if plain else None)
 
 
-def _next_options(engine: Engine, selection: dict, players: int, seed: int, answers: list, depth: int):
+def _next_options(engine: Engine, selection: dict, players: int, seed: int, answers: list, depth: int,
+                  origin=None):
     """The options of the decision asked after ``answers`` (None: the branch ends there)."""
     engine.recording = False
     agent = _Prefix(answers, depth)
     try:
-        engine.start(selection, players, seed, [agent] * players)
-        engine.call(engine.flow, ())
+        if origin is None:
+            engine.start(selection, players, seed, [agent] * players)
+            engine.call(engine.flow, ())
+        else:               # from a state file's decision point (checker.reach.origin)
+            origin.start(engine, [agent] * players)
+            engine.recording = False
+            origin.run(engine)
     except _Next as asked:
         return asked.options
     except SpecRuntimeError:
@@ -55,7 +61,7 @@ def _next_options(engine: Engine, selection: dict, players: int, seed: int, answ
     return None
 
 
-def prefixes(engine: Engine, selection: dict, players: int, seed: int, depth: int) -> list[list] | str:
+def prefixes(engine: Engine, selection: dict, players: int, seed: int, depth: int, origin=None) -> list[list] | str:
     """Every sequence of answers to the first ``depth`` decisions (the runtime values chosen, in order), or why
     the split is refused (more than :data:`MAX_BRANCHES` branches).  ``engine`` (compiled once: compiling
     is most of a game's cost here) sets a game up again for each prefix."""
@@ -63,7 +69,8 @@ def prefixes(engine: Engine, selection: dict, players: int, seed: int, depth: in
     todo: list[list] = [[]]
     while todo:
         answers = todo.pop()
-        options = _next_options(engine, selection, players, seed, answers, depth) if len(answers) < depth else None
+        options = _next_options(engine, selection, players, seed, answers, depth, origin) \
+            if len(answers) < depth else None
         if not options:
             done.append(answers)
         else:

@@ -115,7 +115,7 @@ class Generator:
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
                          "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key,
-                         "HOLDERS": fusion.holders}
+                         "HOLDERS": fusion.holders, "HOLDERS_OF": fusion.holders_of, "HERE": engine.present}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -598,7 +598,11 @@ def _member(g: Generator, e: ast.Binary, scope):
         # membership in a zone by definition: the state keeps a count per definition
         index = g.index(g.p.zones[name], zone.index, scope) if isinstance(zone, ast.Index) else "None"
         key = g.card_key(e.left, scope)
-        return f"({negate}(st.counts.get(({name!r}, {index})) or _EMPTY).get({key}))"
+        count = f"(st.counts.get(({name!r}, {index})) or _EMPTY).get({key})"
+        if key.lstrip("-").isdigit():
+            # a definition named in the rules: no zone holds it when no copy of it is in this game (HERE)
+            count = f"({count} if {key} in HERE else None)"
+        return f"({negate}{count})"
     span = g.const(e.span, "span")
     if g.is_card_coll(zone):
         key = g.card_key(e.left, scope)

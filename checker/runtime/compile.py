@@ -11,15 +11,17 @@ Dispatch is by node type through a registry; a node with no compiler is a locate
 
 from __future__ import annotations
 
+import ast as pyast
 import functools
 from typing import Callable
 
 from checker.front import ast
 from checker.base.registry import registrar
-from checker.base.limits import MAX_LOOP
+from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
 from checker.runtime.hoist import memoize, shared_key
+from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
 
@@ -195,13 +197,21 @@ class Compiler:
 
 # ==================================================================== statements
 
+def _checked_int(c: Compiler, e: ast.Expr) -> bool:
+    """Is ``e`` an Int whose value is to be checked against ±MAX_INT (not a literal already within it)?"""
+    if c.types.get(id(e)) != INT:
+        return False
+    literal = e.operand if isinstance(e, ast.Unary) and e.op == "-" else e
+    return not (isinstance(literal, ast.IntLit) and abs(literal.value) <= MAX_INT)
+
+
 @_on(ast.Let)
 def _(c: Compiler, s: ast.Let, ind):
     value = c.expr(s.value)
     if isinstance(c.types.get(id(s.value)), Coll):
         value = f"_snapshot({value})"        # a collection is a snapshot, not a live view of a zone
     lines = [f"{ind}{c.assign(s.name)} = {value}"]
-    if c.types.get(id(s.value)) == INT:
+    if _checked_int(c, s.value):
         lines += int_guard(c.assign(s.name), f"{s.name}", c.const(s.span, "span"), ind)
     return lines
 
@@ -209,7 +219,7 @@ def _(c: Compiler, s: ast.Let, ind):
 @_on(ast.SetVar)
 def _(c: Compiler, s: ast.SetVar, ind):
     lv, v = s.target, c.gen.fresh("v")
-    is_int = c.types.get(id(s.value)) == INT
+    is_int = _checked_int(c, s.value)
     if lv.index is None and lv.name in c.locals:          # a `let`: the body's own local
         value = c.expr(s.value)
         if isinstance(c.types.get(id(s.value)), Coll):
@@ -289,8 +299,28 @@ def _(c: Compiler, s: ast.If, ind):
 
 @_on(ast.For)
 def _(c: Compiler, s: ast.For, ind):
-    return ([f"{ind}for {c.assign(s.var)} in SPEND(tuple({c.expr(s.coll)}), {c.const(s.span, 'span')}):"]
-            + c.block(s.body, ind + "    "))
+    coll = c.expr(s.coll)
+    if not _fresh_tuple(coll):          # a copy: the body may change what it ranges over
+        coll = f"tuple({coll})"
+    items = c.gen.fresh("items")
+    return ([f"{ind}{items} = {coll}"] + spent(items, c.const(s.span, 'span'), ind)
+            + [f"{ind}for {c.assign(s.var)} in {items}:"] + c.block(s.body, ind + "    "))
+
+
+def spent(coll: str, span: str, ind: str) -> list[str]:
+    """Lines counting the elements of ``coll`` (a local) about to be ranged over, as ``SPEND`` (Engine.spend)
+    does, without the call: past MAX_WORK, ``SPEND`` itself stops the spec."""
+    return [f"{ind}E.work += len({coll})", f"{ind}if E.work > MAX_WORK:", f"{ind}    SPEND((), {span})"]
+
+
+def _fresh_tuple(source: str) -> bool:
+    """Is ``source`` one call ``tuple(…)`` (a new tuple: copying it again changes nothing)?"""
+    try:
+        tree = pyast.parse(source, mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and tree.func.id == "tuple" \
+        and len(tree.args) == 1 and not tree.keywords
 
 
 @_on(ast.Repeat)
@@ -474,7 +504,8 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
     depth = {var: k for k, (var, _) in enumerate(item.binders)}
     arg_depth = [max((depth[x] for x in names_in(a) if x in depth), default=-1) for a in item.args]
     args = [g.fresh("a") for _ in item.args]
-    tests = E.legality_tests(item.action)
+    known = set(g.p.zones) | set(g.p.vars)      # the names a rule and the offer both mean the same by
+    tests = without_implied(E.legality_tests(item.action), item, known)
     first = 0                    # the prohibitions before `first` read no binder: tested before the loops
     before = []
     while first < len(tests):
@@ -483,6 +514,8 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             break
         before.append(f"({blocks})")
         first += 1
+    guards = card_guards(g, tests[first], item, known, any(E.cards.wrapping(tests[first][0]))) \
+        if first < len(tests) else {}
     hoisted, rest = [], None
     if n >= 2 and first < len(tests) and not tests[first][2] and tests[first][1].when is not None \
             and not any(E.cards.wrapping(tests[first][0])):
@@ -518,6 +551,12 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
     for k, (var, coll) in enumerate(item.binders):
         x = g.fresh("b")
         varying.add(x)
+        if k in guards:         # only a card of that definition can be listed: none in the zone, no loop
+            zone = coll.id if isinstance(coll, ast.Name) else coll.obj.id
+            index = g.index(g.p.zones[zone], coll.index, scope) if isinstance(coll, ast.Index) else "None"
+            lines.append(f"{indent}if (st.counts.get(({zone!r}, {index})) or _EMPTY).get({guards[k]}):"
+                         f"  # {tests[first][0].name}")
+            indent += "    "
         if hoisted and k == n - 1:
             pool = g.fresh("pool")
             varying.add(pool)
@@ -526,9 +565,11 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
                       if 0 <= d < n - 1]
             names = ", ".join(t[0].name for i, t in enumerate(tests) if i == first or i in whole)
             lines += [f"{indent}if {' or '.join(hoisted)}:  # {names}", f"{indent}    continue"]
-            lines.append(f"{indent}for {x} in SPEND({pool}, {span}):")
+            lines += spent(pool, span, indent) + [f"{indent}for {x} in {pool}:"]
         else:
-            lines.append(f"{indent}for {x} in SPEND({g.expr(coll, scope)}, {span}):")
+            items = g.fresh("items")
+            lines += [f"{indent}{items} = {g.expr(coll, scope)}"] + spent(items, span, indent)
+            lines.append(f"{indent}for {x} in {items}:")
         scope = scope.with_fixed(var, x)
         indent += "    "
     if not item.binders:

@@ -20,6 +20,7 @@ from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
+from checker.runtime.layout import layout_of
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime import shapes
 from checker.runtime.fusion import selected_index
@@ -76,10 +77,6 @@ class Decision:
         return self.shown
 
 
-def _no_controller(card) -> None:
-    return None
-
-
 def _yes_no(value) -> str:
     return "oui" if value else "non"
 
@@ -123,6 +120,7 @@ class Engine(Showing):
         self._scaches: list[dict] = []  # the caches of static quantities (see codegen.is_static), for one game
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
+        self.present: set[int] = set()  # the definitions with a physical card in this game; likewise
         self.grids = grids_of(p)
         self.resolve_type = Checker(p, Reporter()).resolve_type
         self._index_definitions()
@@ -130,6 +128,7 @@ class Engine(Showing):
         self.seats: tuple[int, ...] = ()
         self.instances: dict[int, list[int]] = {}
         self.selected: dict[str, tuple[int, ...]] = {}
+        self._layouts: dict[tuple, object] = {}     # selection -> its runtime.layout.Layout
         self._sel_specs: list[tuple[str, dict | None]] = []     # (kind, attribute table or None): selection_index
         self.sel_index: list[dict] = []     # each game's selected cards by definition or attribute (runtime.fusion)
         self._names: dict[tuple[str, str], str] = {}     # (what, name) -> its generated function's name
@@ -142,7 +141,7 @@ class Engine(Showing):
                        for n, t in p.tables.items()}
         self.compiler = c = Compiler(self)
         c.gen.ns.update({"MAX_STEPS": MAX_STEPS, "MAX_OPTIONS": MAX_OPTIONS, "MAX_INT": MAX_INT,
-                         "SPEND": self.spend, "RANGE": self.range_of})
+                         "MAX_WORK": MAX_WORK, "SPEND": self.spend, "RANGE": self.range_of})
         self.cards = CardState(self)
         self.procedures, self.actions = {}, {}
         for n, a in p.actions.items():
@@ -172,7 +171,7 @@ class Engine(Showing):
         self.invariants = [(inv, c.gen.env_function(inv.when, Scope({})) if inv.when is not None else None,
                             c.gen.env_function(inv.require, Scope({})))
                            for inv in p.invariants()]
-        self.watch.bind(self.invariants)
+        self.watch.bind(self.invariants, self)
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
@@ -607,13 +606,13 @@ class Engine(Showing):
             st = self.st                # every invariant when a var or zone one reads changed (st.dirty), else
             if st.dirty:                # those whose reads are not known (InvariantWatch.always)
                 st.dirty = False
-                due = self.watch.every
+                broken, due = self.watch.check_every(), self.watch.every
             else:
-                due = self.watch.always
-            for inv, when, require in due:
-                if (when is None or when({})) and not require({}):
-                    raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
-                                           + (f" ({inv.message})" if inv.message else ""), inv.span)
+                broken, due = self.watch.check_always(), self.watch.always
+            if broken >= 0:
+                inv = due[broken][0]
+                raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
+                                       + (f" ({inv.message})" if inv.message else ""), inv.span)
         decision = None
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
@@ -696,39 +695,24 @@ class Engine(Showing):
         self.setup = (selection, players, seed)
         self.work = 0
         self.logged = 0
-        self.instances = {}
-        self.selected = {}
-        for kind in p.kinds:
-            chosen = []
-            for name in selection.get(kind, ()):
-                key = self.def_ids[name]
-                for _ in range(self.card_attrs[key].get("copies") or 1):
-                    self.defs.append(key)
-                    chosen.append(len(self.defs) - 1)
-                    self.instances.setdefault(key, []).append(len(self.defs) - 1)
-            self.selected[kind] = tuple(chosen)
+        layout = layout_of(self, selection)
+        self.defs[:] = layout.defs
+        self.present.clear()
+        self.present.update(layout.instances)
+        self.instances = layout.instances
+        self.selected = layout.selected
         self.def_of.clear()
-        self.def_of.update(self._def_base)
-        self.def_of.update(enumerate(self.defs))
-        self.sel_index = [selected_index(self.selected.get(k, ()), t, self.def_of) for k, t in self._sel_specs]
-        # each window's reactions in this game: (power, physical card, the card's controller quantity)
-        self._reactions = {}
-        for window, powers in self.window_powers.items():
-            self._reactions[window] = [
-                (power, card, self.quantity_fns[self.controllers[self.def_kind[power.card]]]
-                 if self.def_kind[power.card] in self.controllers else _no_controller)
-                for power in powers for card in self.instances.get(power.card, ())]
+        self.def_of.update(layout.def_of)
+        self.sel_index = layout.index(self)
+        self._reactions = layout.reactions
         self.cards.start()
         # the windows some card of this game may react to: a `signal` of another is skipped (no call)
-        self.listening = frozenset(self.window_powers if self.cards.imitators
-                                   else (w for w, reactions in self._reactions.items() if reactions))
+        self.listening = frozenset(self.window_powers) if self.cards.imitators else layout.listening
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():
             st.zones[name] = {} if zone.index is not None else []
-        for kind, zone in self.starts.items():
-            for card in self.selected.get(kind, ()):
-                st.put(card, zone, None, "top")
+        layout.place(st)
         return st
 
     def result(self) -> GameResult:

@@ -15,7 +15,8 @@ import operator
 from checker.front import ast
 from checker.front.ast import names_in
 
-__all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "narrowed_players"]
+__all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "holders_of",
+           "narrowed_players"]
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
             "!=": operator.ne}
@@ -30,9 +31,16 @@ def count_per_key(values, keys, test, bound, every: bool) -> bool:
     for key in keys():
         counts[key] = counts.get(key, 0) + 1
     k = bound()
-    if every:
-        return all(test(counts.get(v, 0), k) for v in values)
-    return any(test(counts.get(v, 0), k) for v in values)
+    get = counts.get
+    if every:                   # plain loops: no generator to resume per value
+        for v in values:
+            if not test(get(v, 0), k):
+                return False
+        return True
+    for v in values:
+        if test(get(v, 0), k):
+            return True
+    return False
 
 
 def per_key_count(g, e: ast.Aggregate, scope) -> str | None:
@@ -138,14 +146,36 @@ def holders(place, zone: str, seats) -> tuple:
     return ()
 
 
+def holders_of(key, zone: str, engine) -> tuple:
+    """The players (in seat order) whose ``zone`` holds a physical card of definition ``key``."""
+    copies = engine.instances.get(key)
+    if not copies:
+        return ()
+    where, seats = engine.st.where, engine.seats
+    if len(copies) == 1:
+        return holders(where.get(copies[0]), zone, seats)
+    found = {place[1] for place in map(where.get, copies) if place.__class__ is tuple and place[0] == zone}
+    return tuple(p for p in seats if p in found)
+
+
 def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
-    """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``) can match; None
-    when it has no such shape."""
+    """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``, or ``c in z[p]``
+    by definition) can match; None when it has no such shape."""
     if e.kind not in _CONDITIONS or e.body is None or not (isinstance(e.coll, ast.Name) and e.coll.id == "players"):
         return None
     first = e.body
     while isinstance(first, ast.Binary) and first.op == "and":
         first = first.left
+    if isinstance(first, ast.Binary) and first.op == "in" and g.is_card(first.left) and g.is_card_coll(first.right) \
+            and isinstance(first.right, ast.Index) and isinstance(first.right.obj, ast.Name) \
+            and first.right.obj.id in g.p.zones and isinstance(first.right.index, ast.Name) \
+            and first.right.index.id == e.var and e.var not in names_in(first.left) and _plain(g, first.left):
+        decl = g.p.zones[first.right.obj.id]
+        if decl.index is None or decl.index.name in g.p.kinds:
+            return None
+        # by definition: the players whose zone holds a copy of the card's definition (State.counts and
+        # State.where agree), found from the copies' places instead of every player's count
+        return f"HOLDERS_OF({g.card_key(first.left, scope)}, {first.right.obj.id!r}, E)"
     if not (isinstance(first, ast.Binary) and first.op == "isin" and isinstance(first.right, ast.Index)
             and isinstance(first.right.obj, ast.Name) and first.right.obj.id in g.p.zones
             and isinstance(first.right.index, ast.Name) and first.right.index.id == e.var

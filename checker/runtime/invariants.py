@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from checker.front import ast
 from checker.front.ast import names_in
-from checker.runtime.codegen import _quantity_exprs
+from checker.runtime.codegen import Scope, _quantity_exprs
 
 __all__ = ["InvariantWatch", "state_reads"]
 
@@ -56,7 +56,36 @@ class InvariantWatch:
         self.every: list = []
         self.always: list = []
 
-    def bind(self, compiled: list[tuple]) -> None:
-        """The compiled invariants, (declaration, when, require) each, in the spec's order."""
+    def bind(self, compiled: list[tuple], engine=None) -> None:
+        """The compiled invariants, (declaration, when, require) each, in the spec's order.  Also makes
+        ``check_every()`` and ``check_always()``: the position in ``every`` (``always``) of the first invariant
+        that does not hold, or -1.  With ``engine``, each is one generated function testing them in order as
+        the entries' own functions would, without a call per invariant; without, it calls those functions."""
         self.every = list(compiled)
         self.always = [entry for entry in compiled if entry[0].name in self.unknown]
+        make = (lambda entries: _checker(engine, entries)) if engine is not None else _calling
+        self.check_every, self.check_always = make(self.every), make(self.always)
+
+
+def _calling(entries: list[tuple]):
+    """The same test, calling the entries' own functions (which a tool may have wrapped)."""
+    def check() -> int:
+        for i, (_inv, when, require) in enumerate(entries):
+            if (when is None or when({})) and not require({}):
+                return i
+        return -1
+    return check
+
+
+def _checker(engine, entries: list[tuple]):
+    g = engine.compiler.gen
+    name = g.fresh("invariants")
+    lines = []
+    for i, (inv, _when, _require) in enumerate(entries):
+        test = f"not {g.expr(inv.require, Scope({}))}"
+        if inv.when is not None:
+            test = f"{g.expr(inv.when, Scope({}))} and {test}"
+        lines += [f"    if {test}:  # {inv.name}", f"        return {i}"]
+    head = [f"def {name}():", "    st = E.st"] + (["    env = {}"] if any("env" in line for line in lines) else [])
+    return g.define(name, "\n".join(head + lines + ["    return -1"]) + "\n",
+                    "the invariants, tested before a decision")

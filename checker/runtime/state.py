@@ -92,23 +92,23 @@ class State:
         """Move ``card`` from wherever it is to zone ``name[index]`` (top = end of the list)."""
         self.version += 1
         key = self.defs[card]
-        where, zones, counts, watched = self.where, self.zones, self.counts, self.watched
+        where, counts = self.where, self.counts
         old = where.get(card)
         if old is not None:
-            zone = zones[old[0]]
-            if isinstance(zone, dict):
+            zone = self.zones[old[0]]
+            if zone.__class__ is dict:          # a zone is a list, or a dict of lists (index -> list)
                 zone = zone[old[1]]
             if zone[-1] == card:       # drawn from the top: no need to search
                 zone.pop()
             else:
                 zone.remove(card)
             counts[old][key] -= 1
-            if old[0] in watched:
+            if old[0] in self.watched:
                 self.dirty = True
-        if name in watched:
+        if name in self.watched:
             self.dirty = True
-        zone = zones[name]
-        if isinstance(zone, dict):
+        zone = self.zones[name]
+        if zone.__class__ is dict:
             target = zone.get(index)
             if target is None:
                 target = zone[index] = []

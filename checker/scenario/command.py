@@ -367,6 +367,9 @@ def apply_command(args) -> int:
     engine.recording = False
     site, env = point.site, dict(point.env)
     next_decision = Decision(point.player, "que faire ?", (), engine.show, site=site, env=env)
+    goes_on = loaded.resume is not None      # the offer asks again: the file's frames hold there too
+    if goes_on:
+        loaded.resume.apply(engine)          # the game's random source for what the move shuffles or draws
     try:
         if move[0] == "action":
             engine.perform(move[1], move[2])
@@ -374,16 +377,24 @@ def apply_command(args) -> int:
             power = next(x for x in engine.powers_of[engine.defs[move[1]]] if x.name == move[2])
             engine.run_power(power, point.player, move[1], {"me": point.player, "this": move[1]})
     except _Stop as stop:
-        next_decision = stop.decision
-    except (Abort, StopProc, EndTurn):
+        next_decision, goes_on = stop.decision, False
+    except (Abort, StopProc):
         pass
+    except EndTurn:
+        goes_on = False
     except SpecRuntimeError as exc:
         print(f"rulebook apply: the move stops the game: {exc}", file=sys.stderr)
         return 2
     for path, exc in problems:
         return report("apply", path, "a valid answer here", exc)
     unused = len(engine.agents[0].moves)
-    return _write_next(args, out, engine, scopes, loaded, move, next_decision, unused)
+    resume = None
+    if goes_on:         # the next question of the same offer: the same frames, the random source now
+        from checker.solver.framefile import FORMAT_RESUME, resume_section
+        from checker.solver.statefile import _Values
+        resume = {"format": FORMAT_RESUME, "resume": resume_section(
+            engine, scopes, loaded.resume.frames, engine.decisions + 1, _Values(engine), engine.st.rng.getstate())}
+    return _write_next(args, out, engine, scopes, loaded, move, next_decision, unused, resume)
 
 
 def _apply_each(args, out: Path, engine, scopes, loaded, move) -> int:
@@ -401,10 +412,12 @@ def _apply_each(args, out: Path, engine, scopes, loaded, move) -> int:
     return _write_next(args, out, engine, scopes, loaded, move, decision, len(args.answers))
 
 
-def _write_next(args, out: Path, engine, scopes, loaded, move, decision, unused: int) -> int:
+def _write_next(args, out: Path, engine, scopes, loaded, move, decision, unused: int, resume=None) -> int:
     from checker.solver.command import describe_move
     from checker.solver.statefile import dump_state
     state = dump_state(engine, decision, scopes, [str(p) for p in (args.spec or [])] or loaded_spec(args.state))
+    if resume is not None:
+        state.update(resume)
     try:
         write_json(out, state, args.force)
     except OutputError as exc:

@@ -63,11 +63,13 @@ class WitnessExample:
 
 
 def witness_example(result, state: dict, name: str, expectations: list[str],
-                    comments: list[str] = ()) -> WitnessExample:
+                    comments: list[str] = (), first: tuple = ()) -> WitnessExample:
     """The `example` block of the witness ``state`` on the checked rule set ``result``, named ``name``, ending with
-    the ``expectations`` lines (written with :func:`move_expectation` or by the caller)."""
+    the ``expectations`` lines (written with :func:`move_expectation` or by the caller).  ``first``: the labels of
+    the copies the expectations name (by their card's name, which an example reads as its first copy): they are
+    placed before the other copies of their card."""
     writer = _Writer(result)
-    lines, notes = writer.situation(state)
+    lines, notes = writer.situation(state, first)
     body = [f"  # {' '.join(c.split())}" for c in comments] + [f"  # {n}" for n in notes]
     body += lines + [f"  {e}" for e in expectations]
     text = "\n".join([f"example {json.dumps(name, ensure_ascii=False)} {{", *body, "}"]) + "\n"
@@ -149,7 +151,7 @@ class _Writer:
         return next((name for name in self.program.configurations
                      if players in self.result.configurations.get(name, [])), None)
 
-    def situation(self, state: dict) -> tuple[list[str], list[str]]:
+    def situation(self, state: dict, first: tuple = ()) -> tuple[list[str], list[str]]:
         program, resolve = self.program, self.scopes.resolve
         players = state["players"]
         configuration = self.configuration(players)
@@ -167,7 +169,9 @@ class _Writer:
             return lines, [f"the witness does not load: {exc}"]
         vals = loaded.values
         problems: list = []
-        # cards first: a `move` takes a card from wherever the setup put it
+        # cards first: a `move` takes a card from wherever the setup put it; the copies named in ``first`` are placed
+        # first (an example places a card's copies in order, and names the first by the card's name)
+        moves: list[tuple[bool, str]] = []
         for zone_name, content in state.get("zones", {}).items():
             zone = program.zones.get(zone_name)
             if zone is None:
@@ -182,6 +186,8 @@ class _Writer:
                     cards = [c for c in cards if c not in (same or ())]
                     if not cards:
                         continue
+                if not zone.ordered:
+                    cards = sorted(cards, key=lambda c: c not in first)
                 names = [self.expr(vals.by_label[c], KindT("")) if c in vals.by_label else json.dumps(c.split("#")[0])
                          for c in cards]
                 where = zone_name
@@ -189,7 +195,8 @@ class _Writer:
                     index = vals.read_key(key, resolve(zone.index), f"zones/{zone_name}", problems)
                     where = f"{zone_name}[{self.expr(index, resolve(zone.index))}]"
                 shown = names[0] if len(names) == 1 else "{" + ", ".join(names) + "}"
-                lines.append(f"  move {shown} to {where}")
+                moves.append((not any(c in first for c in cards), f"  move {shown} to {where}"))
+        lines += [line for _, line in sorted(moves, key=lambda m: m[0])]
         for var_name, value in state.get("vars", {}).items():
             var = program.vars.get(var_name)
             if var is None:
@@ -263,7 +270,8 @@ def conflict_examples(result, findings) -> str:
         name = f"{f.kind} {' / '.join(f.rules)}"
         blocks.append(witness_example(result, f.witness, name, [line], [
             f"rulebook conflicts: {f.message}"[:300], f"{decided}; if you chose the other behaviour, flip it "
-            f"(`expect can …` / `expect not can … by rule`) and settle the conflict in your rules"]))
+            f"(`expect can …` / `expect not can … by rule`) and settle the conflict in your rules"],
+            first=_labels(f.move)))
     return _file(blocks, left, "rulebook conflicts")
 
 
@@ -289,6 +297,11 @@ def diff_examples(result_b, differences) -> str:
         blocks.append(witness_example(result_b, state, f"diff {d.subject}", [line], [
             f"rulebook diff: {d.message}"[:300], "what B does here; A does otherwise"]))
     return _file(blocks, left, "rulebook diff")
+
+
+def _labels(move: dict | None) -> tuple:
+    """The card labels (``Name#k``, ``Name``) among a move file's arguments."""
+    return tuple(a for a in (move or {}).get("args", ()) if isinstance(a, str))
 
 
 def _literal(shown) -> str | None:

@@ -6,8 +6,9 @@ tightens them one after the other, first to last: for each, a binary search on a
 (``objective <= k`` under a `push`), a bounded number of checks, keeping every model found, then the
 least bound found is kept while the next objective is tightened.  Each check has the solver's limits
 (its resource limit makes the answer the same on any machine), and an undecided check ends the
-tightening of that objective with the best model so far: the result always satisfies the constraints,
-and is the smallest in this lexicographic order when no check was undecided and none ran out.
+tightening of that objective with the best model so far (or, when asked, the bounds above it are tried
+next): the result always satisfies the constraints, and is the smallest in this lexicographic order when
+no check was undecided and none ran out.
 `rulebook conflicts` and `rulebook diff` make their witnesses small with it.  A term that counts true Booleans is made by
 :func:`count_true`.
 """
@@ -64,12 +65,15 @@ def _at_most(term, bound: int):
 
 
 def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[object, int]], checks: int = 8,
-             rlimit: int | None = None, shrink: Callable[[z3.ModelRef], list] | None = None) -> Tightened:
+             rlimit: int | None = None, shrink: Callable[[z3.ModelRef], list] | None = None,
+             past_undecided: bool = False) -> Tightened:
     """The model of ``solver`` that makes each objective, in turn, as small as possible.  ``objectives``:
     (an integer term or a :class:`Count`, the least value it can take).  At most ``checks`` checks per
     objective, each within ``rlimit`` (Z3's resource limit, when given); the bounds found are added to the
     solver.  ``shrink(model)``: constraints added before each objective after the first (to search only
-    among the subsets of the witness found so far, say: faster, but a smallest subset, not a smallest model)."""
+    among the subsets of the witness found so far, say: faster, but a smallest subset, not a smallest model).
+    ``past_undecided``: an undecided check does not end the objective's tightening: the bounds above it are
+    tried next (within the same number of checks), as a smaller witness may be found there at once."""
     out = Tightened(model, [])
     if rlimit is not None:
         solver.set("rlimit", rlimit)
@@ -77,11 +81,11 @@ def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[objec
         if shrink is not None and i:
             solver.add(shrink(out.model))
         best = _value(out.model, term)
-        low = floor
+        low = above = floor             # ``above``: the least bound not tried undecided
         for _ in range(checks):
-            if low >= best:
+            if max(low, above) >= best:
                 break
-            bound = (low + best) // 2
+            bound = (max(low, above) + best) // 2
             solver.push()
             solver.add(_at_most(term, bound))
             outcome = run(solver)
@@ -94,7 +98,9 @@ def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[objec
                 low = bound + 1
             else:
                 out.undecided += 1
-                break
+                if not past_undecided:
+                    break
+                above = bound + 1
         if not isinstance(term, int):
             solver.add(_at_most(term, best))
     out.values = [_value(out.model, term) for term, _ in objectives]

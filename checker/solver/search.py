@@ -246,22 +246,31 @@ class SymbolicSearch:
         question is about, and the cards away from their start zone, selected together as the spec's
         constraints allow); with ``minimal``, it has as few players, then as few cards away from their
         kind's start zone, as the formulas allow (one found on the states with one copy of each card, when
-        the question was asked again so, is kept as is, and not judged by the constraints)."""
-        s = make_solver(self.settings)
+        the question was asked again so, is kept as is, and not judged by the constraints).
+
+        The selection is asked with the question, in one check: most questions are about a legal game.  When
+        that check finds no model, the question is asked as before: for a minimal one, on a solver of its own,
+        the formulas first, then the selection (the same answers, and the same notes, as when it was always
+        asked so)."""
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
-        assert_all(s, todo)
-        assert_all(s, enc.defined)
-        assert_all(s, self.well_formed(enc))
+        asserted = [*todo, *enc.defined, *self.well_formed(enc)]
+        s = make_solver(self.settings)
+        assert_all(s, asserted)
         t = time.perf_counter()
         self.legality, self.forbidden = "", []
-        if legal and not minimal:       # the selection asked at once: most such questions are about a legal game
+        if legal if legal is not None else minimal:
             model = self._with_selection(s, enc, cards)
             if model is not None:
                 self.queries += 1
+                if minimal and self.minimal:
+                    model = self._smallest(s, enc, model)
                 self.seconds += time.perf_counter() - t
                 return "sat", model, ""
+            if minimal:         # asked again as before: the first check on a solver that has had no `push`
+                s = make_solver(self.settings)
+                assert_all(s, asserted)
         outcome = run(s)
         retried = outcome.status == "unknown"
         if retried:
@@ -273,10 +282,15 @@ class SymbolicSearch:
         if (minimal if legal is None else legal) and outcome.status == "sat" and not retried:
             model, self.legality = self._legal_game(s, enc, model, cards)
         if minimal and self.minimal and outcome.status == "sat" and not retried:
-            model = smallest(s, model, self._objectives(enc),
-                             rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit)).model
+            model = self._smallest(s, enc, model)
         self.seconds += time.perf_counter() - t
         return outcome.status, model, outcome.reason
+
+    def _smallest(self, s, enc: Encoder, model):
+        """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
+        (:meth:`_objectives`); an undecided check does not end an objective's tightening."""
+        return smallest(s, model, self._objectives(enc), rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit),
+                        past_undecided=True).model
 
     def _with_selection(self, s, enc: Encoder, cards: tuple):
         """A model of ``s`` whose cards (``cards``, and those away from their start zone) some legal game is

@@ -285,6 +285,7 @@ class Loaded:
     point: Point
     values: _Values
     choose_type: Ty | None      # the type of the value a `choose` move names
+    resume: object = None       # the ``resume`` section, read (checker.solver.framefile.Resume), when there is one
 
 
 def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
@@ -399,9 +400,13 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
             problems.append((ROOT, f"the state breaks the invariant {inv.name} ({inv.span})"
                                    + (f": {inv.message}" if inv.message else "")))
     point, choose_type = _load_point(E, data["decision"], scopes, vals, problems)
+    resume = None
+    if "resume" in data and not problems:
+        from checker.solver.framefile import read_resume
+        resume = read_resume(E, scopes, data["resume"], vals, point.site, problems)
     if problems:
         raise StateFileError(problems)
-    return Loaded(E, point, vals, choose_type)
+    return Loaded(E, point, vals, choose_type, resume)
 
 
 def _entries(name: str, decl, value, path: str, resolve, vals: _Values, problems: list) -> list[tuple]:
@@ -594,6 +599,8 @@ class StateRecorder:
         self.count = 0
         self.state: dict | None = None
         self.problem: str | None = None         # why the state at decision n cannot be written
+        self.digest: str | None = None          # the state's digest there (the frames are checked against it)
+        self.frames_note: str | None = None     # why the state has no frames (a game cannot go on from it)
 
     def __call__(self, decision: Decision) -> None:
         if len(decision.options) > 1 or decision.optional:
@@ -603,3 +610,30 @@ class StateRecorder:
                     self.state = dump_state(self.engine, decision, self.scopes, self.spec)
                 except StateFileError as exc:
                     self.problem = "; ".join(message for _, message in exc.problems)
+                    return
+                from checker.runtime.replay import state_digest
+                self.digest = state_digest(self.engine.st)
+
+    def add_frames(self) -> None:
+        """After the game: its ``resume`` section (:mod:`checker.solver.framefile`), found by playing the game
+        again to decision n through :class:`checker.runtime.frames.Stepper` with the same answers, and kept
+        only when that game reaches the same state there.  Else :attr:`frames_note` says why."""
+        if self.state is None:
+            return
+        from checker.runtime.frames import capture, resumable
+        from checker.solver.framefile import FORMAT_RESUME, resume_section
+        E = self.engine
+        got, decision, digest = capture(E, E.setup, list(E.choices), self.n)
+        if got is None:
+            self.frames_note = decision
+            return
+        frames, decisions, rng = got
+        if digest != self.digest:
+            self.frames_note = "the game stepped again does not reach the same state there (a bug of ours)"
+            return
+        why = resumable(E.program, frames, decision.site)
+        if why is not None:
+            self.frames_note = why
+            return
+        section = resume_section(E, self.scopes, frames, decisions, _Values(E), rng)
+        self.state = {**self.state, "format": FORMAT_RESUME, "resume": section}
