@@ -101,6 +101,20 @@ BODY_ABLATIONS = [
 ]
 
 
+# Body ablations that change no game in the 4th edition alone; the reason, checked by the test (the diff must prove
+# it, never leave it undecided).
+BODY_EQUIVALENT = {
+    "Tripot: stacked discounts pay nothing, never less":
+        "bâtir_le_tripot is legal for the Tripot only, whose cost is 6, and the only discount of the 4th edition (the "
+        "Manufacture) takes 1: `greatest(0, …)` keeps the price as it is (the clarification is for the extensions' "
+        "discounts)",
+    "stacked discounts pay nothing, never less":
+        "the only discount of the 4th edition (the Manufacture) takes 1 from a Merveille, and the one Merveille of "
+        "cost 0 (the Catacombes) cannot be built: no legal move has a negative price (proven through the cut at "
+        "the `transfer`, checker.diff.cuts; run in `python bench/diff.py --bodies`)",
+}
+
+
 def body_clarifications(program) -> list[tuple[str, str]]:
     """(declaration, clarification) for every decision named and every « Nom : … » precision cited inside the
     statements of a power (by its card) or an action of the program."""
@@ -190,3 +204,24 @@ def test_removing_a_clarification_inside_a_body_is_seen_and_replayed(base, tmp_p
     assert result.status == "different"
     [found] = [d for d in result.behavioural if d.kind == "effect"]
     assert found.witness and found.sides["after"] and found.confirmed is True
+
+
+def test_the_body_ablations_that_change_no_game_are_body_ablations():
+    assert set(BODY_EQUIVALENT) <= {label for label, *_ in BODY_ABLATIONS}
+
+
+@pytest.mark.parametrize("label", ["Tripot: stacked discounts pay nothing, never less"])
+def test_a_clarification_inside_a_body_that_changes_no_game_is_proven(base, tmp_path, label):
+    """The Tripot's price is bound by a `let` whose term differs on the two sides, and the subset of cards given
+    then has other bounds: Z3 proves the two prices equal where the move is legal (checker.diff.cuts), the rest
+    of the body folds to the same terms, and the change is proven to change no game.  (It was once undecided:
+    « the subset données is made among other cards or between other bounds ».)"""
+    [(name, lines)] = [x for x in _body_ablations(base.program, base.result.sources) if x[0] == f"body: {label}"]
+    overlay = tmp_path / "ablation.rules"
+    overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
+    ablated = check_paths(BASE + [overlay])
+    assert ablated.ok, [d.message for d in ablated.reporter.errors]
+    result = diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+    assert result.status == "equivalent", [d.message for d in result.undecided + result.behavioural]
+    [effect] = [d for d in result.neutral if d.kind == "effect"]
+    assert effect.sides.get("proven") is True

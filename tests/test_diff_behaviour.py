@@ -270,3 +270,83 @@ def test_the_question_asked_part_by_part_is_proven_only_when_every_part_is():
     pair.answers[rest] = ("unknown", "sat")
     assert behaviour._solve_parts(pair, None, None, [], many)[0] == "sat"
     assert [full for _, full in pair.asked].count(True) == behaviour.FULL_PARTS
+
+
+GIVING = '''card Lot "Muscade" {
+  épice: cannelle
+  prix: 1
+  power rendre "Rendre des lots à l'étal." {
+    choose rendus subset of POOL size LOW..HIGH by me
+    move rendus to étal
+    transfer AMOUNT from réserve to bourse[me]
+  }
+}
+'''
+
+
+def _giving(pool="panier[me]", low="1", high="2", amount="count(l in rendus)"):
+    return GIVING.replace("POOL", pool).replace("LOW", low).replace("HIGH", high).replace("AMOUNT", amount)
+
+
+def test_a_subset_with_other_bounds_is_one_choice_whose_options_differ(tmp_path):
+    """Up to 2 lots given back, or up to 3: one unknown per lot, shared by both sides, each side's bounds its own
+    condition.  Every choice both sides allow leads to the same next state: the difference is a choice of 3 lots,
+    which B offers and A does not — both interpreters replay it (A takes 2 and asks no more).  (Such subsets were
+    once « made between other bounds », undecided.)"""
+    result = _market(tmp_path, _giving(high="2"), _giving(high="3"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.sides["offered"] == "b" and not diff.sides["after"]
+    [chosen] = [line for line in diff.situation if line.startswith("choix rendus : ")]
+    assert chosen.count(",") == 2, chosen        # three lots
+    assert "is an option in B only" in diff.details[0]
+    assert diff.confirmed is True
+    # the same witness said of A is not what the interpreters do
+    wrong = copy.deepcopy(diff)
+    wrong.sides["offered"] = "a"
+    pair = _pair(tmp_path)
+    move = next(m for m in behaviour.changed_moves(pair, *_shapers(pair)))
+    lot = pair.a.types.resolve(pair.a.program.zones["étal"].kind)
+    spans = {tag: {"rendus": m.decls[0 if tag == "a" else 1].body[0].span} for tag in "ab" for m in [move]}
+    assert replay.replayed(pair, move, wrong, {"rendus": lot}, wrong.sides["choices"], None, spans) is False
+
+
+def test_a_subset_with_other_bounds_and_other_next_states_is_a_difference(tmp_path):
+    """At least 1 lot or none: giving none back is B's only; with the bounds of each side's own, the two sides also
+    pay otherwise for the same lots — the first part with a witness gives it, and the interpreters confirm."""
+    result = _market(tmp_path, _giving(low="1", amount="1"), _giving(low="0", amount="2"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.kind == "effect" and diff.confirmed is True, diff.sides.get("replay")
+
+
+def test_a_subset_among_other_pools_is_matched_card_by_card(tmp_path):
+    """The lots of one's basket but this one, or all of them: the pools are matched card by card over their union;
+    the card itself is an option of B only."""
+    result = _market(tmp_path, _giving(pool="filter(l in panier[me] where l != this)", low="0", high="1"),
+                     _giving(pool="panier[me]", low="0", high="1"))
+    assert result.status == "different", [d.message for d in result.undecided]
+    [diff] = result.behavioural
+    assert diff.sides["offered"] == "b" and "choix rendus : {Muscade}" in diff.situation, diff.situation
+    assert diff.confirmed is True
+
+
+def test_a_subset_with_the_same_bounds_is_compared_as_before(tmp_path):
+    """The same pool and bounds: the subset's constraints bind both sides alike (no option of one side only is
+    asked); a rewritten amount is proven the same, another amount is a difference the interpreters confirm."""
+    same = _market(tmp_path, _giving(), _giving(amount="count(l in rendus) + 1 - 1"))
+    assert same.status == "equivalent" and [d.sides.get("proven") for d in same.neutral] == [True]
+    other = _market(tmp_path, _giving(), _giving(amount="1"))
+    [diff] = other.behavioural
+    assert "offered" not in diff.sides and diff.sides["after"] and diff.confirmed is True
+
+
+def test_a_subset_whose_greatest_size_is_below_its_least_is_followed_as_the_interpreter_does(tmp_path):
+    """`size 1..n - 5`: the interpreter takes at most ``high`` elements — none when it is negative — and goes on.
+    The encoding once required 1 ≤ chosen ≤ high there: no next state at all, so a change after the subset was
+    « proven » to change no game.  Now the paid amounts differ, with a witness both interpreters confirm."""
+    high = "count(l in panier[me]) - 5"
+    result = _market(tmp_path, _giving(low="1", high=high, amount="1"), _giving(low="1", high=high, amount="2"))
+    assert result.status == "different", [d.message for d in result.neutral + result.undecided]
+    [diff] = result.behavioural
+    assert diff.sides["after"] and diff.confirmed is True, diff.sides.get("replay")

@@ -3,13 +3,17 @@
 Both sides' statements are encoded as a transition (:mod:`checker.solver.transition`) from the same
 symbolic state (the pair's shared cells), with the same arguments, the same holder and card for a
 power, and the same choices: the choices of the two sides are matched in the order the statements
-make them (the same kind of choice of the same name, at the same rank) and each pair is one unknown.
-Z3 is then asked for a state and choices where
+make them (the same kind of choice of the same name, at the same rank) and each pair is one unknown — a
+subset with other bounds or among other pools too: one Bool per element of the union of the pools, each
+side's bounds and pool its own condition on it.  A value written otherwise on the two sides (a `let`, a
+`transfer`'s amount, a `set`'s value) is first proven equal where it can be, and B then reads A's term
+(:mod:`checker.diff.cuts`).  Z3 is then asked for a state and choices where
 
 - both sides accept the choices and reach different next states (a var, a counter, a card's zone or a
   power used up differs), or one fails (an effect failure) and the other does not, or one stops the
   turn, cancels or aborts and the other does not; or
-- a value one side offers at a choice is not an option on the other side (where both ask).
+- a value one side offers at a choice is not an option on the other side (where both ask; for a subset, a
+  set of elements one side's bounds or pool allow and the other's do not).
 
 ``unsat`` proves that every state and every choice leads both sides to the same next state: the change
 changes no game.  ``sat`` gives a witness (state files for each side, the move and the choices, the
@@ -27,6 +31,7 @@ import z3
 from checker.base.documents import spoken
 from checker.front import ast
 from checker.diff.compare import Shaper
+from checker.diff.cuts import Cuts, cut_key
 from checker.diff.pair import Pair, Side
 from checker.diff.replay import replay
 from checker.diff.semantic import Difference, _differ, _number, _true, _witness
@@ -53,15 +58,42 @@ class _Side(Transition):
     of the same choice alike (the same Z3 constant: the terms the two sides share are then the same terms, and
     what neither side changes folds away); tagged, they are named apart and a matched choice is an equality."""
 
-    def __init__(self, enc: Encoder, tag: str, tagged: bool):
+    def __init__(self, enc: Encoder, tag: str, tagged: bool, cuts: Cuts | None = None):
         super().__init__(enc)
         self.tag, self.tagged = tag, tagged
         self.names: set[str] = set()
+        self.cuts = cuts            # untagged: B's values take A's terms where proven equal (checker.diff.cuts)
+        self.cutting = None         # (key, the expression, guard) of the statement being encoded, while it is
+        if cuts is not None:
+            setattr(cuts, tag, self)
 
     def fresh_name(self, hint: str) -> str:
         name = super().fresh_name(hint) + (f"⟨{self.tag.upper()}⟩" if self.tagged else "")
         self.names.add(name)
         return name
+
+    def encoder_of(self, s):
+        """A `let`, a `transfer` or a `set`: its value goes through the cut points (:mod:`checker.diff.cuts`)."""
+        fn = super().encoder_of(s)
+        key = cut_key(s) if self.cuts is not None and fn is not None else None
+        if key is None:
+            return fn
+
+        def cut(t, s, env, guard):
+            self.cutting = (key, s.amount if isinstance(s, ast.Transfer) else s.value, guard)
+            try:
+                return fn(t, s, env, guard)
+            finally:
+                self.cutting = None
+        return cut
+
+    def expr(self, e, env):
+        value = super().expr(e, env)
+        if self.cutting is not None and e is self.cutting[1]:
+            key, _, guard = self.cutting
+            self.cutting = None
+            return self.cuts.bind(self, key, e, value, guard)
+        return value
 
 
 def changed_moves(pair: Pair, shaper_a, shaper_b) -> list[Move]:
@@ -103,14 +135,14 @@ def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict, tagge
         if "args" not in shared:
             shared["args"], shared["domain"] = pair.a.search.action_args(enc, move.name)
             domain = shared["domain"]
-        t = _Side(enc, side.tag, tagged)
+        t = _Side(enc, side.tag, tagged, shared.get("cuts"))
         t.action(move.name, shared["args"])
         return t, domain, shared["args"]
     if move.kind == "procedure":
         if "args" not in shared:
             shared["args"], shared["domain"] = pair.a.search.params_args(enc, move.name, decl.params)
             domain = shared["domain"]
-        t = _Side(enc, side.tag, tagged)
+        t = _Side(enc, side.tag, tagged, shared.get("cuts"))
         if "tail" in shared:        # the steps from the first that differs (see _tail)
             t.body(shared["tail"][0 if side.tag == "a" else 1],
                    {prm.name: a for prm, a in zip(decl.params, shared["args"])})
@@ -139,7 +171,7 @@ def _start(pair: Pair, side: Side, enc: Encoder, move: Move, shared: dict, tagge
         usable = AND(usable, NOT(used))
     if decl.requires is not None:
         usable = AND(usable, enc.expr(decl.requires, {"me": holder, "this": inst, **wargs}))
-    t = _Side(enc, side.tag, tagged)
+    t = _Side(enc, side.tag, tagged, shared.get("cuts"))
     t.power(decl, holder, inst, wargs, usable)
     shared.setdefault("usable", {})[side.tag] = usable
     shared.setdefault("holder", {})[side.tag] = holder
@@ -192,31 +224,91 @@ def _match(ta: _Side, tb: _Side) -> tuple[list, list]:
     ca, cb = ta.choices, tb.choices
     if [_signature(c) for c in ca] != [_signature(c) for c in cb]:
         raise _Unmatched(f"the choices cannot be matched: A chooses {_listed(ca)}; B chooses {_listed(cb)}")
+    paired = [_paired(x, y) for x, y in zip(ca, cb)]
     if not ta.tagged:
         names: set = set()
-        for x, y in zip(ca, cb):
-            for p, q in zip(_unknowns(x), _unknowns(y)):
+        for pairs, _own_a, _own_b in paired:
+            for p, q in pairs:
                 if not z3.eq(p, q):
                     raise _Misnamed()
                 names.add(p.decl().name())
         if (ta.names & tb.names) - names:
             raise _Misnamed()
-    same = []
-    for x, y in zip(ca, cb):
-        if x.optional is not None and ta.tagged:
-            same.append(x.optional == y.optional)
+    same, matched = [], []
+    for (x, y), (pairs, own_a, own_b) in zip(zip(ca, cb), paired):
+        if ta.tagged:
+            same += [_eq(p, q) for p, q in pairs]
         if x.kind == "one":
-            if x.value is not None and ta.tagged:
-                same.append(_eq(x.value, y.value))
-            continue
-        # a subset or a draw: one Bool per possible element; shared only over the same pool and bounds
-        if len(x.value) != len(y.value) or any(not _same_term(p, q) for (_, p), (_, q) in zip(x.value, y.value)) \
-                or any(not _same_term(g, h) for (g, _), (h, _) in zip(x.options, y.options)) \
-                or not _same_term(x.low, y.low) or not _same_term(x.high, y.high):
-            raise _Unmatched(f"the choices cannot be matched: the {x.kind} {x.var} is made among other cards or "
-                             f"between other bounds")
-        same += [p == q for (p, _), (q, _) in zip(x.value, y.value) if ta.tagged]
-    return same, list(zip(ca, cb))
+            matched.append((x, y))
+        elif own_a is None:         # the same pool and bounds: the choice's constraints bind both sides alike
+            matched.append((dataclasses.replace(x, inside=None, bound=()),
+                            dataclasses.replace(y, inside=None, bound=())))
+        else:
+            matched.append(_one_choice(x, y, pairs, own_a, own_b))
+    return same, matched
+
+
+def _paired(x, y) -> tuple[list, list | None, list | None]:
+    """(the pairs of unknowns that are the same unknown, the subset's elements A only has, B only has).  A subset
+    over the same pool with the same bounds pairs its Bools by position, and has no element of its own (None);
+    otherwise its elements are matched by identity — the same card, the same value — over the union of the two
+    pools (each side's bounds, and its pool, its own constraint on the one choice).  Raises _Unmatched."""
+    pairs = [(x.optional, y.optional)] if x.optional is not None else []
+    if x.kind == "one":
+        return pairs + ([(x.value, y.value)] if x.value is not None else []), None, None
+    if len(x.value) == len(y.value) and all(_same_term(p, q) for (_, p), (_, q) in zip(x.value, y.value)) \
+            and all(_same_term(g, h) for (g, _), (h, _) in zip(x.options, y.options)) \
+            and _same_term(x.low, y.low) and _same_term(x.high, y.high):
+        return pairs + [(p, q) for (p, _), (q, _) in zip(x.value, y.value)], None, None
+    if x.kind == "draw":
+        # which cards are on top of a pile is not a player's choice: two draws of other counts take nested sets
+        raise _Unmatched(f"the choices cannot be matched: the draw from {x.var} takes another number of cards or "
+                         f"from another pile")
+    own_b = list(y.value)
+    own_a = []
+    for b, e in x.value:
+        k = next((k for k, (_, f) in enumerate(own_b) if _same_term(e, f, simplify=False)), None)
+        if k is None:
+            if not is_const(e):     # a term: no identity to match it by
+                raise _Unmatched(f"the choices cannot be matched: the subset {x.var} is made among other elements "
+                                 f"that are not known cards or values")
+            own_a.append((b, e))
+        else:
+            pairs.append((b, own_b.pop(k)[0]))
+    if any(not is_const(e) for _, e in own_b):
+        raise _Unmatched(f"the choices cannot be matched: the subset {x.var} is made among other elements that are "
+                         f"not known cards or values")
+    return pairs, own_a, own_b
+
+
+def _one_choice(x, y, pairs: list, own_a: list, own_b: list) -> tuple:
+    """A subset made with other bounds or among other pools, as one choice of both sides: one Bool per element
+    of the union of the pools (A's where both have it); each side lets be chosen what its bounds and its pool
+    allow, and no element of the other side only.  What both sides allow alike (an element in both pools under
+    the same condition) stays a constraint of both: the sides then differ only where their bounds or pools do
+    (a smaller question).  ``bound`` of each: its constraints that are now its own condition of validity."""
+    # a subset's constraints: one « chosen → in the pool » per element, in order, then its size when it has one
+    member_a = {id(b): (g, f) for (b, _), (g, _), f in zip(x.value, x.options, x.bound)}
+    member_b = {id(b): (g, f) for (b, _), (g, _), f in zip(y.value, y.options, y.bound)}
+    valid_a, valid_b = [x.size], [y.size]
+    bound_a, bound_b = list(x.bound[len(x.value):]), list(y.bound[len(y.value):])
+    for p, q in pairs:
+        if id(p) in member_a and not _same_term(member_a[id(p)][0], member_b[id(q)][0]):
+            valid_a.append(member_a[id(p)][1])
+            valid_b.append(member_b[id(q)][1])
+            bound_a.append(member_a[id(p)][1])
+            bound_b.append(member_b[id(q)][1])
+    for b, _ in own_a:
+        valid_a.append(member_a[id(b)][1])
+        bound_a.append(member_a[id(b)][1])
+        valid_b.append(NOT(b))
+    for b, _ in own_b:
+        valid_b.append(member_b[id(b)][1])
+        bound_b.append(member_b[id(b)][1])
+        valid_a.append(NOT(b))
+    union = list(x.value) + own_b
+    return (dataclasses.replace(x, value=union, inside=AND(*valid_a), bound=tuple(bound_a)),
+            dataclasses.replace(y, value=union, inside=AND(*valid_b), bound=tuple(bound_b)))
 
 
 def _listed(choices) -> str:
@@ -228,13 +320,6 @@ def _listed(choices) -> str:
 
 class _Misnamed(Exception):
     pass
-
-
-def _unknowns(c) -> list:
-    out = [c.optional] if c.optional is not None else []
-    if c.kind == "one":
-        return out + ([c.value] if c.value is not None else [])
-    return out + [b for b, _ in c.value]
 
 
 def _eq(x, y):
@@ -311,6 +396,8 @@ def _encode(pair: Pair, move: Move, tail) -> tuple:
     for tagged in (False, True):
         enc_a, enc_b = pair.encoders()
         shared: dict = {"tail": tail} if tail is not None else {}
+        if not tagged:
+            shared["cuts"] = Cuts(pair, shared)
         ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
         tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
         try:

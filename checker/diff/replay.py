@@ -39,7 +39,9 @@ class _Script:
         self.asked += len(decision.options) + decision.optional >= 2
         if not self.script:
             raise _ReplayFailed(f"the interpreter asks « {decision.prompt} », a choice the witness does not make")
-        value, ty = self.script.pop(0)
+        value, ty, site = self.script.pop(0)
+        if site is not None and getattr(decision.site, "span", None) != site:
+            raise _NotOffered(value)        # the subset is made: the interpreter takes no more of its elements
         if value is None:
             if not decision.optional:
                 raise _NotOffered("nothing")
@@ -59,14 +61,19 @@ def replay(pair: Pair, move, diff: Difference, matched: list, choices: dict, tai
     """Each side's interpreter loads the witness and makes the move with the witness's choices: does it reach
     the values the comparison says on each side (and fail where it says)?  None when it cannot be set up
     (``diff.sides["replay"]`` says why): a procedure's arguments."""
+    sites = {"a": {x.var: x.span for x, _ in matched if x.kind == "subset"},
+             "b": {y.var: y.span for _, y in matched if y.kind == "subset"}}
     try:
-        return replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices, tail)
+        return replayed(pair, move, diff, {x.var: x.type for x, _ in matched}, choices, tail, sites)
     except _ReplayFailed as exc:
         diff.sides["replay"] = str(exc)
         return None
 
 
-def replayed(pair: Pair, move, diff: Difference, types: dict, choices: dict, tail=None) -> bool:
+def replayed(pair: Pair, move, diff: Difference, types: dict, choices: dict, tail=None,
+             sites: dict | None = None) -> bool:
+    """``sites``: per side, the statement (its span) of each subset by its name — an element of the witness's
+    subset the interpreter does not ask for (it has taken as many as it allows) is not offered there."""
     if move.kind == "procedure" and any(decl.params for decl in move.decls):
         raise _ReplayFailed("a procedure's arguments are not replayed")
     if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None \
@@ -82,9 +89,10 @@ def replayed(pair: Pair, move, diff: Difference, types: dict, choices: dict, tai
         script = []
         for name, value in choices[tag]:
             if isinstance(value, list):         # a subset: its elements one at a time (then « nothing more »)
-                script += [(v, types[name]) for v in value]
+                site = (sites or {}).get(tag, {}).get(name)
+                script += [(v, types[name], site) for v in value]
             else:
-                script.append((value, BOOL if isinstance(value, bool) else types[name]))
+                script.append((value, BOOL if isinstance(value, bool) else types[name], None))
         got[tag] = _run(pair, side, engine, loaded, move, diff, script, tail)
     offered = diff.sides.get("offered")
     if offered is not None:         # an option of one side only: the interpreters offer it there only
@@ -141,6 +149,8 @@ def _run(pair: Pair, side: Side, E, loaded, move, diff: Difference, script: list
     finally:
         E.agents, E.observer = agents, observer
         del E.st.rng.choice
+    if outcome == "done" and agent.script and agent.script[0][2] is not None:
+        outcome = "not offered"         # elements of a subset the interpreter never asked for
     return outcome, [_runtime_text(pair, E, loaded.values, cell) for cell in diff.sides["after"]], \
         (agent.drawn_by_chance, agent.asked)
 

@@ -81,8 +81,9 @@ class Choice:
     low: object = 0             # a subset's or a draw's least size …
     high: object = 0            # … and greatest (for a draw, both are how many cards it takes)
     chosen: object = None       # a `choose`: when a value is chosen (reached, some option, picked) …
-    inside: object = None       # … and that the value is one of the options then
+    inside: object = None       # … and that the value is one of the options then (a subset: in its pool, its size)
     bound: tuple = ()           # the constraints of ``constraints`` that tie the value to its options
+    size: object = True         # a subset: that as many elements are chosen as its bounds allow
 
 
 class Store(Cells):
@@ -617,17 +618,23 @@ def _(t: Transition, s: ast.ChooseSubset, env, guard):
     t.raise_(ABORT, AND(guard, low > size) if not (is_const(low) and is_const(size)) else (guard if low > size else False))
     guard = AND(guard, t.running)
     ty = enc.type_of(s.coll)
-    picks = []
+    picks, bound = [], []
     for g, x in pool:
         b = z3.Bool(t.fresh_name(f"{s.var} ∋ {enc.show(x, ty.elem) if is_const(x) else x}"))
-        t.constraints.append(z3.Implies(b, as_bool(g)))
+        bound.append(z3.Implies(b, as_bool(g)))
         picks.append((b, x))
     chosen = _count(picks)
+    # as the interpreter: ≤ ``high`` (≤ the pool's size, ≥ 0), just ``high`` below ``low``; chance stops at ``low``
     top = ITE(high < size, high, size) if not (is_const(high) and is_const(size)) else min(high, size)
-    t.constraints.append(z3.Implies(as_bool(guard), as_bool(AND(chosen >= low, chosen <= top)))
-                         if not is_const(chosen) else z3.BoolVal(True))
-    t.choices.append(Choice(s.span, s.var, picks, guard, pool, type=ty.elem, random=s.options.random,
-                            kind="subset", low=low, high=top))
+    top = ITE(top < 0, 0, top) if not is_const(top) else max(top, 0)
+    least = ITE(low < top, low, top) if not (is_const(low) and is_const(top)) else min(low, top)
+    sized = chosen == (ITE(least < 0, 0, least) if not is_const(least) else max(least, 0)) if s.options.random \
+        else AND(chosen >= least, chosen <= top)
+    inside = AND(*bound, sized)         # what the interpreter lets be chosen, when the choice is reached
+    bound.append(z3.Implies(as_bool(guard), as_bool(sized)))
+    t.constraints += bound
+    t.choices.append(Choice(s.span, s.var, picks, guard, pool, type=ty.elem, random=s.options.random, kind="subset",
+                            low=low, high=top, chosen=guard, inside=inside, bound=tuple(bound), size=sized))
     env[s.var] = picks
     if s.options.where is not None:
         ok = t.expr(s.options.where, env)
