@@ -91,12 +91,10 @@ class Compiler:
         return watched + [f"{ind}st.version += 1"]
 
     # ---------------------------------------------------------------- bodies
-    def body(self, stmts, names=()) -> Callable:
-        """A procedure's, action's or power's body; ``names`` are its parameters (and me, this…),
-        given in the ``env`` it is called with."""
+    def bind(self, params: list[str], others: list[str]) -> None:
+        """The locals of the body compiled next: its parameters, then the names it binds (``others``), each read
+        as the global of that name while it is unset."""
         g = self.gen
-        params = list(dict.fromkeys(names))
-        others = [n for n in dict.fromkeys(bound_names(stmts)) if n not in params]
         self.bound = frozenset(params + others)
         self.locals = {n: g.fresh("v" + n) for n in params + others}
         self.params = params
@@ -105,6 +103,14 @@ class Compiler:
             glob = g.global_name(n) if n in others else None
             fixed[n] = f"({var} if {var} is not UNSET else {glob})" if glob else var
         self.scope_ = Scope(fixed)
+
+    def body(self, stmts, names=()) -> Callable:
+        """A procedure's, action's or power's body; ``names`` are its parameters (and me, this…),
+        given in the ``env`` it is called with."""
+        g = self.gen
+        params = list(dict.fromkeys(names))
+        others = [n for n in dict.fromkeys(bound_names(stmts)) if n not in params]
+        self.bind(params, others)
         name = g.fresh("body" + self.context)
         lines = [f"def {name}(env):", "    st = E.st"]
         lines += [f"    {self.locals[n]} = env[{n!r}]" for n in params]

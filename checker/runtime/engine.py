@@ -503,8 +503,8 @@ class Engine(Showing):
             return
         self.cards.perform(action, args, (lambda: effect[0](effect[1])) if effect else (lambda: None))
 
-    def call(self, name: str, args: tuple) -> None:
-        params, body = self.procedures[name]
+    def entering(self, name: str) -> None:
+        """Procedure ``name`` is called: the turn and round counters (and the round's event) move on."""
         if name == self.turn_proc:
             self.st.turn += 1
         elif name == self.round_proc:
@@ -512,6 +512,10 @@ class Engine(Showing):
                 self.round_observer()
             self.st.round += 1
             self.event("round", number=self.st.round)
+
+    def call(self, name: str, args: tuple) -> None:
+        params, body = self.procedures[name]
+        self.entering(name)
         try:
             body(dict(zip(params, args)))
         except (StopProc, Abort):

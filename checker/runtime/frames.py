@@ -28,7 +28,6 @@ import dataclasses
 from checker.front import ast
 from checker.base.limits import MAX_LOOP
 from checker.runtime.compile import UNSET, bound_names
-from checker.runtime.codegen import Scope
 from checker.runtime.state import Abort, SpecRuntimeError, StopProc
 
 __all__ = ["Frame", "Step", "Stepper", "resumable", "procedure_locals"]
@@ -152,13 +151,7 @@ class Stepper:
     def call(self, name: str, args: tuple) -> None:
         """A procedure called, as :meth:`~checker.runtime.engine.Engine.call` does (the turn and round counters)."""
         E = self.E
-        if name == E.turn_proc:
-            E.st.turn += 1
-        elif name == E.round_proc:
-            if E.round_observer is not None:
-                E.round_observer()
-            E.st.round += 1
-            E.event("round", number=E.st.round)
+        E.entering(name)
         params = [x.name for x in E.program.procedures[name].params]
         names = {n: UNSET for n in self._names(name)}
         names.update(zip(params, args))
@@ -252,14 +245,7 @@ def _leaf(E, proc: str, names: list[str], node, what: str):
     others = [n for n in names if n not in params]
     saved = (c.bound, c.locals, c.params, c.scope_, c.context)
     c.context = proc
-    c.bound = frozenset(names)
-    c.locals = {n: g.fresh("v" + n) for n in names}
-    c.params = params
-    fixed = {}
-    for n, var in c.locals.items():
-        glob = g.global_name(n) if n in others else None
-        fixed[n] = f"({var} if {var} is not UNSET else {glob})" if glob else var
-    c.scope_ = Scope(fixed)
+    c.bind(params, others)
     name = g.fresh("step" + proc)
     lines = [f"def {name}(env):", "    st = E.st"]
     lines += [f"    {c.locals[n]} = env[{n!r}]" for n in names]
