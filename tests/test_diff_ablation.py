@@ -192,15 +192,20 @@ def test_every_clarification_inside_a_body_has_an_ablation(base):
     assert len(_body_ablations(base.program, base.result.sources)) == len(BODY_ABLATIONS)
 
 
-# one of the body ablations (the others, up to a minute each, run in `python bench/diff.py --ablations`)
-@pytest.mark.parametrize("label", ["Hospice: not after an interrupted turn"])
-def test_removing_a_clarification_inside_a_body_is_seen_and_replayed(base, tmp_path, label):
-    [(name, lines)] = [x for x in _body_ablations(base.program, base.result.sources) if x[0] == f"body: {label}"]
+def _body_ablation_diff(base, tmp_path, label: str):
+    """`diff` of the 4th edition against the overlay of body ablation ``label`` (first difference, unminimised)."""
+    [(_, lines)] = [x for x in _body_ablations(base.program, base.result.sources) if x[0] == f"body: {label}"]
     overlay = tmp_path / "ablation.rules"
     overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
     ablated = check_paths(BASE + [overlay])
     assert ablated.ok, [d.message for d in ablated.reporter.errors]
-    result = diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+    return diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+
+
+# one of the body ablations (the others, up to a minute each, run in `python bench/diff.py --ablations`)
+@pytest.mark.parametrize("label", ["Hospice: not after an interrupted turn"])
+def test_removing_a_clarification_inside_a_body_is_seen_and_replayed(base, tmp_path, label):
+    result = _body_ablation_diff(base, tmp_path, label)
     assert result.status == "different"
     [found] = [d for d in result.behavioural if d.kind == "effect"]
     assert found.witness and found.sides["after"] and found.confirmed is True
@@ -216,12 +221,7 @@ def test_a_clarification_inside_a_body_that_changes_no_game_is_proven(base, tmp_
     then has other bounds: Z3 proves the two prices equal where the move is legal (checker.diff.cuts), the rest
     of the body folds to the same terms, and the change is proven to change no game.  (It was once undecided:
     « the subset données is made among other cards or between other bounds ».)"""
-    [(name, lines)] = [x for x in _body_ablations(base.program, base.result.sources) if x[0] == f"body: {label}"]
-    overlay = tmp_path / "ablation.rules"
-    overlay.write_text('overlay "Ablation" on "Citadelles"\n' + "\n".join(lines) + "\n", encoding="utf-8")
-    ablated = check_paths(BASE + [overlay])
-    assert ablated.ok, [d.message for d in ablated.reporter.errors]
-    result = diff_results(base, BASE, ablated, BASE + [overlay], causes=1, minimise=False, first=True)
+    result = _body_ablation_diff(base, tmp_path, label)
     assert result.status == "equivalent", [d.message for d in result.undecided + result.behavioural]
     [effect] = [d for d in result.neutral if d.kind == "effect"]
     assert effect.sides.get("proven") is True
