@@ -32,6 +32,7 @@ from checker.base.documents import spoken
 from checker.front import ast
 from checker.diff.compare import Shaper
 from checker.diff.cuts import Cuts, cut_key
+from checker.diff.narrow import narrowed
 from checker.diff.pair import Pair, Side
 from checker.diff.replay import replay
 from checker.diff.semantic import Difference, _differ, _number, _true, _witness
@@ -86,6 +87,10 @@ class _Side(Transition):
             finally:
                 self.cutting = None
         return cut
+
+    def options_of(self, s, options, guard):
+        """A `choose`'s options: B's are A's where proven the same (:meth:`checker.diff.cuts.Cuts.options`)."""
+        return options if self.cuts is None else self.cuts.options(self, s, options, guard)
 
     def expr(self, e, env):
         value = super().expr(e, env)
@@ -386,8 +391,12 @@ def _group_order(item) -> tuple:
 
 # ---------------------------------------------------------------- the comparison
 
-def _undecided(subject: str, message: str, reason: str) -> Difference:
-    return Difference("undecided", subject, message, unknown=reason)
+def _undecided(subject: str, message: str, reason: str, too_large: bool = False) -> Difference:
+    """``too_large``: the question is too large to encode or for Z3 (then asked again on small states)."""
+    out = Difference("undecided", subject, message, unknown=reason)
+    if too_large:
+        out.sides["too large"] = True
+    return out
 
 
 def _encode(pair: Pair, move: Move, tail) -> tuple:
@@ -432,7 +441,31 @@ def _tail(pair: Pair, move: Move):
 
 def compare_move(pair: Pair, move: Move) -> Difference:
     """A move's two versions compared by what they do: a change that changes no game (proven), a difference
-    with a witness, or undecided."""
+    with a witness, or undecided.  Undecided because the question is too large (its encoding, or for Z3), it is
+    asked again on small states (:mod:`checker.diff.narrow`), where only a witness both interpreters replay
+    counts."""
+    found = _compare(pair, move)
+    if found.kind != "undecided" or not found.sides.pop("too large", False):
+        return found
+    small = narrowed(pair, move)
+    if small is None:
+        return found
+    try:
+        witness = _compare(small, move)
+    finally:
+        pair.queries += small.queries
+        pair.unknowns += small.unknowns
+        pair.seconds += small.seconds
+    cards = sum(len(x) for x in small.universe.values())
+    if witness.kind == "effect" and witness.behavioural and witness.confirmed is True:
+        witness.message += f" (found on the states of {cards} cards and at most {small.high} players, after: " \
+                           f"{found.unknown})"
+        return witness
+    found.message += f"; nor found on the states of {cards} cards and at most {small.high} players"
+    return found
+
+
+def _compare(pair: Pair, move: Move) -> Difference:
     subject = move.subject
     if move.kind == "power":
         why = _power_header(move)
@@ -451,7 +484,7 @@ def compare_move(pair: Pair, move: Move) -> Difference:
         cells = _cells_after(pair, ta, tb)
     except Unsupported as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
-                          exc.located())
+                          exc.located(), too_large=True)
     except _Unmatched as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc}", str(exc))
     for t in (ta, tb):
@@ -487,7 +520,7 @@ def compare_move(pair: Pair, move: Move) -> Difference:
                           sides={"proven": True})
     if status == "unknown":
         return _undecided(subject, f"Z3 could not decide whether what {subject} does differs{steps}: {reason}",
-                          reason)
+                          reason, too_large=True)
     diff = _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid, chance)
     if tail:
         diff.message += f"; compared from its first step that differs ({tail[2]}): the witness is the state there"
