@@ -29,6 +29,7 @@ import dataclasses
 import z3
 
 from checker.base.documents import spoken
+from checker.base.limits import MAX_ENCODING
 from checker.front import ast
 from checker.diff.compare import Shaper
 from checker.diff.cuts import Cuts, cut_key
@@ -392,7 +393,8 @@ def _group_order(item) -> tuple:
 # ---------------------------------------------------------------- the comparison
 
 def _undecided(subject: str, message: str, reason: str, too_large: bool = False) -> Difference:
-    """``too_large``: the question is too large to encode or for Z3 (then asked again on small states)."""
+    """``too_large``: the question is past the limit of one encoding, or Z3 ran out of resources on it (then it is
+    asked again on small states)."""
     out = Difference("undecided", subject, message, unknown=reason)
     if too_large:
         out.sides["too large"] = True
@@ -407,8 +409,12 @@ def _encode(pair: Pair, move: Move, tail) -> tuple:
         shared: dict = {"tail": tail} if tail is not None else {}
         if not tagged:
             shared["cuts"] = Cuts(pair, shared)
-        ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
-        tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+        try:
+            ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
+            tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+        except Unsupported as exc:      # past the limit of one encoding: a question too large (not a form)
+            exc.too_large = any(enc.spent > MAX_ENCODING for enc in (enc_a, enc_b))
+            raise
         try:
             same, matched = _match(ta, tb)
             return ta, tb, domain, args, shared, enc_a, enc_b, same, matched
@@ -484,7 +490,7 @@ def _compare(pair: Pair, move: Move) -> Difference:
         cells = _cells_after(pair, ta, tb)
     except Unsupported as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
-                          exc.located(), too_large=True)
+                          exc.located(), too_large=getattr(exc, "too_large", False))
     except _Unmatched as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc}", str(exc))
     for t in (ta, tb):

@@ -15,7 +15,9 @@ side's own statements can produce: a var that no statement reachable from the ga
 sets keeps its default, a zone nothing ever moves a card to stays empty (:func:`written`).
 A witness holds, when one can, only cards a game of each side may be set up with at its player count
 (each side's `constraint`s: :meth:`Pair.legal`).  Witnesses are minimised: fewest players, then fewest cards placed, then least gold
-(:meth:`Pair.minimise`, by iterative tightening with a bounded number of solver calls).
+(:meth:`Pair.minimise`, by iterative tightening with a bounded number of solver calls).  A pair's
+``universe`` (:mod:`checker.diff.narrow`) narrows its encoders to fewer cards and seats: the small states a
+witness is searched on when the full question is too large.
 """
 
 from __future__ import annotations
