@@ -2,13 +2,14 @@
 --ablations) against itself minus each of its clarifications.
 
     python bench/diff.py                 # the editions and variants
-    python bench/diff.py --ablations     # also the 52 ablations of rules and the 16 inside bodies
-    python bench/diff.py --bodies        # only the 16 ablations inside power and action bodies
+    python bench/diff.py --ablations     # also the 52 ablations of rules and the 17 inside bodies
+    python bench/diff.py --bodies        # only the 17 ablations inside power and action bodies
 
 Prints one row per comparison: its time, its Z3 queries and unknowns, the actions and quantities
 searched, and the differences found (behavioural by kind, changes that change no game, undecided).  An
 ablation inside a body (a condition, an amount, a target filter of a power or an action) is compared by
-behaviour: its row says whether both interpreters confirmed the witness.
+behaviour: its row says whether both interpreters confirmed the witness, and whether it was found on small states
+(a question too large whole, asked again on fewer cards and players: checker.diff.narrow).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def main() -> int:
                     confirmed[d.confirmed] += 1
                     line += "; witness " + ("confirmed" if d.confirmed else "NOT CONFIRMED" if d.confirmed is False
                                             else "not replayed: " + d.sides.get("replay", "?"))
+                    line += " (on small states)" if "found on the states of" in d.message else ""
                 elif d.kind == "effect":
                     line += "; proven the same"
                 else:

@@ -29,9 +29,11 @@ import dataclasses
 import z3
 
 from checker.base.documents import spoken
+from checker.base.limits import MAX_ENCODING
 from checker.front import ast
 from checker.diff.compare import Shaper
 from checker.diff.cuts import Cuts, cut_key
+from checker.diff.narrow import narrowed
 from checker.diff.pair import Pair, Side
 from checker.diff.replay import replay
 from checker.diff.semantic import Difference, _differ, _number, _true, _witness
@@ -86,6 +88,10 @@ class _Side(Transition):
             finally:
                 self.cutting = None
         return cut
+
+    def options_of(self, s, options, guard):
+        """A `choose`'s options: B's are A's where proven the same (:meth:`checker.diff.cuts.Cuts.options`)."""
+        return options if self.cuts is None else self.cuts.options(self, s, options, guard)
 
     def expr(self, e, env):
         value = super().expr(e, env)
@@ -386,8 +392,13 @@ def _group_order(item) -> tuple:
 
 # ---------------------------------------------------------------- the comparison
 
-def _undecided(subject: str, message: str, reason: str) -> Difference:
-    return Difference("undecided", subject, message, unknown=reason)
+def _undecided(subject: str, message: str, reason: str, too_large: bool = False) -> Difference:
+    """``too_large``: the question is past the limit of one encoding, or Z3 ran out of resources on it (then it is
+    asked again on small states)."""
+    out = Difference("undecided", subject, message, unknown=reason)
+    if too_large:
+        out.sides["too large"] = True
+    return out
 
 
 def _encode(pair: Pair, move: Move, tail) -> tuple:
@@ -398,8 +409,12 @@ def _encode(pair: Pair, move: Move, tail) -> tuple:
         shared: dict = {"tail": tail} if tail is not None else {}
         if not tagged:
             shared["cuts"] = Cuts(pair, shared)
-        ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
-        tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+        try:
+            ta, domain, args = _start(pair, pair.a, enc_a, move, shared, tagged)
+            tb, _, _ = _start(pair, pair.b, enc_b, move, shared, tagged)
+        except Unsupported as exc:      # past the limit of one encoding: a question too large (not a form)
+            exc.too_large = any(enc.spent > MAX_ENCODING for enc in (enc_a, enc_b))
+            raise
         try:
             same, matched = _match(ta, tb)
             return ta, tb, domain, args, shared, enc_a, enc_b, same, matched
@@ -432,7 +447,31 @@ def _tail(pair: Pair, move: Move):
 
 def compare_move(pair: Pair, move: Move) -> Difference:
     """A move's two versions compared by what they do: a change that changes no game (proven), a difference
-    with a witness, or undecided."""
+    with a witness, or undecided.  Undecided because the question is too large (its encoding, or for Z3), it is
+    asked again on small states (:mod:`checker.diff.narrow`), where only a witness both interpreters replay
+    counts."""
+    found = _compare(pair, move)
+    if found.kind != "undecided" or not found.sides.pop("too large", False):
+        return found
+    small = narrowed(pair, move)
+    if small is None:
+        return found
+    try:
+        witness = _compare(small, move)
+    finally:
+        pair.queries += small.queries
+        pair.unknowns += small.unknowns
+        pair.seconds += small.seconds
+    cards = sum(len(x) for x in small.universe.values())
+    if witness.kind == "effect" and witness.behavioural and witness.confirmed is True:
+        witness.message += f" (found on the states of {cards} cards and at most {small.high} players, after: " \
+                           f"{found.unknown})"
+        return witness
+    found.message += f"; nor found on the states of {cards} cards and at most {small.high} players"
+    return found
+
+
+def _compare(pair: Pair, move: Move) -> Difference:
     subject = move.subject
     if move.kind == "power":
         why = _power_header(move)
@@ -451,7 +490,7 @@ def compare_move(pair: Pair, move: Move) -> Difference:
         cells = _cells_after(pair, ta, tb)
     except Unsupported as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc.located()}",
-                          exc.located())
+                          exc.located(), too_large=getattr(exc, "too_large", False))
     except _Unmatched as exc:
         return _undecided(subject, f"{subject} differs, and what it does cannot be compared: {exc}", str(exc))
     for t in (ta, tb):
@@ -487,7 +526,7 @@ def compare_move(pair: Pair, move: Move) -> Difference:
                           sides={"proven": True})
     if status == "unknown":
         return _undecided(subject, f"Z3 could not decide whether what {subject} does differs{steps}: {reason}",
-                          reason)
+                          reason, too_large=True)
     diff = _witnessed(pair, move, enc_a, enc_b, model, ta, tb, matched, cells, args, shared, valid, chance)
     if tail:
         diff.message += f"; compared from its first step that differs ({tail[2]}): the witness is the state there"

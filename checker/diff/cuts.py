@@ -18,14 +18,18 @@ within an eighth of its resources, a record, a collection — keeps B's own term
 
 from __future__ import annotations
 
+import itertools
+
 import z3
 
 from checker.diff.compare import Shaper
 from checker.front import ast
 from checker.diff.semantic import _differ
-from checker.solver.encode import AND, is_const
+from checker.solver.encode import AND, OR, as_bool, is_const
 
 __all__ = ["Cuts"]
+
+SPLIT = 16          # cases a cut at a choice is asked in, one per value of the choices before, at most
 
 
 class Cuts:
@@ -59,19 +63,65 @@ class Cuts:
             return value
         return mine if self._equal(mine, value, guard) else value
 
-    def _equal(self, mine, value, guard) -> bool:
+    def options(self, side, s: ast.Choose, options: list, guard) -> list:
+        """The options of a `choose` (the k-th of its name on each side): B's are A's when Z3 proves each option
+        offered alike wherever B reaches it, the choices before made among their options on both sides — then
+        the test that some option is left and everything after read the same terms on both sides (the options of
+        a filter rewritten, ``where c != this and can détruire(me, q, c)`` for ``where c != this``, when the
+        choice before already asks the same)."""
+        key = ("choose", s.var)
+        if side is self.a:
+            self.values.setdefault(key, []).append((options, self.shapers[0].shape(s.options), len(side.choices)))
+            return options
+        k = self.taken.get(key, 0)
+        self.taken[key] = k + 1
+        theirs = self.values.get(key, [])
+        if k >= len(theirs) or theirs[k][1] == self.shapers[1].shape(s.options) or len(theirs[k][0]) != len(options):
+            return options
+        mine, at = theirs[k][0], theirs[k][2]
+        if any(not _same(x, y) or not _integer(x) for (_, x), (_, y) in zip(mine, options)) or at != len(side.choices):
+            return options
+        if all(_same(g, h) for (g, _), (h, _) in zip(mine, options)):
+            return options
+        # a value offered on one side only (asked so, as the comparison asks its own, it is a small question)
+        v = z3.Int(f"{s.var} offert⟨cut⟩!{k}")
+        offered = [OR(*(AND(g, v == x) for g, x in opts)) for opts in (mine, options)]
+        # the choices before, made among their options on both sides (what every question asked afterwards
+        # assumes of them, but the one asking whether that choice offers the same options)
+        before = [z3.Implies(as_bool(c.chosen), as_bool(c.inside)) for t in (self.a, self.b)
+                  for c in t.choices[:at] if c.inside is not None and c.chosen is not None]
+        split = [(c.value, self.a.enc.domains[c.value.get_id()]) for c in side.choices
+                 if c.kind == "one" and isinstance(c.value, z3.ArithRef) and c.value.get_id() in self.a.enc.domains]
+        return mine if self._equal(*offered, AND(guard, *before), split) else options
+
+    def _equal(self, mine, value, guard, split: tuple = ()) -> bool:
+        """Is ``mine`` ``value`` wherever ``guard`` holds?  Undecided so, asked again once per value of the choices
+        ``split`` names ([(unknown, its values)], at most SPLIT cases): each a smaller question, its unknown a
+        constant (Z3 then folds what reads it)."""
         a, b = self.a, self.b
         own = {id(f) for t in (a, b) for c in t.choices for f in c.bound}
-        facts = [f for t in (a, b) for f in t.constraints if id(f) not in own]
+        facts = [*self.shared.get("domain", ()), *(f for t in (a, b) for f in t.constraints if id(f) not in own),
+                 AND(guard, _differ(mine, value))]
+        bounds = self._bounds()
         self.asked += 1
-        status, _, _ = self.pair.solve(a.enc, b.enc, *self.shared.get("domain", ()), *facts,
-                                       AND(guard, _differ(mine, value)), minimise=False, fallback=False,
-                                       bounds=self._bounds())
+        status, _, _ = self.pair.solve(a.enc, b.enc, *facts, minimise=False, fallback=False, bounds=bounds)
+        cases = list(itertools.product(*(values for _, values in split)))
+        if status == "unknown" and split and len(cases) <= SPLIT:
+            # the cases, and a value outside them (a choice not made): every one unsat
+            outside = OR(*(AND(*(v != x for x in values)) for v, values in split))
+            status, _, _ = self.pair.solve(a.enc, b.enc, *facts, outside, minimise=False, fallback=False,
+                                           bounds=bounds)
+            for case in cases if status == "unsat" else ():
+                pairs = [(v, z3.IntVal(x)) for (v, _), x in zip(split, case)]
+                status, _, _ = self.pair.solve(a.enc, b.enc, *(f if is_const(f) else z3.substitute(f, *pairs)
+                                                               for f in facts), *(v == x for v, x in pairs),
+                                               minimise=False, fallback=False, bounds=bounds)
+                if status != "unsat":
+                    break
         if status == "unsat":
             self.proven += 1
             return True
         return False
-
 
     def _bounds(self) -> list:
         """The pair's bounds on the state *before* the move (each encoder reads its side's state after the
@@ -87,6 +137,17 @@ class Cuts:
             for t, cells in sides:
                 t.enc.cells = cells
                 t.forget()
+
+
+def _integer(x) -> bool:
+    """A card, a player, a number or an enum's member (what a `choose` among integers offers)."""
+    return isinstance(x, int) and not isinstance(x, bool) or isinstance(x, z3.ArithRef)
+
+
+def _same(x, y) -> bool:
+    if is_const(x) or is_const(y):
+        return is_const(x) and is_const(y) and x == y
+    return z3.eq(x, y)
 
 
 def _scalar(value) -> bool:

@@ -15,7 +15,9 @@ side's own statements can produce: a var that no statement reachable from the ga
 sets keeps its default, a zone nothing ever moves a card to stays empty (:func:`written`).
 A witness holds, when one can, only cards a game of each side may be set up with at its player count
 (each side's `constraint`s: :meth:`Pair.legal`).  Witnesses are minimised: fewest players, then fewest cards placed, then least gold
-(:meth:`Pair.minimise`, by iterative tightening with a bounded number of solver calls).
+(:meth:`Pair.minimise`, by iterative tightening with a bounded number of solver calls).  A pair's
+``universe`` (:mod:`checker.diff.narrow`) narrows its encoders to fewer cards and seats: the small states a
+witness is searched on when the full question is too large.
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ class Pair:
         self.queries = 0
         self.unknowns = 0
         self.seconds = 0.0
+        self.universe: dict[str, list[int]] | None = None   # the small states' cards (checker.diff.narrow)
         # the cards both sides have: same base name, kind and copies, in A's order
         b_cards = {b.base(name): card for name, card in pb.cards.items()}
         self.common: dict[str, list[tuple[str, str]]] = {}
@@ -201,6 +204,10 @@ class Pair:
         for side in (self.a, self.b):
             enc = Encoder(side.engine, concrete=False, player_count=n)
             enc.cells = _SharedCells(enc, self, side)
+            if self.universe is not None:       # the small states: fewer cards, fewer seats
+                enc.kind_instances = {k: [i for i in insts if i in self.universe.get(k, insts)]
+                                      for k, insts in enc.kind_instances.items()}
+                enc.seats = range(min(self.high, len(enc.seats)))
             out.append(enc)
         return out[0], out[1]
 

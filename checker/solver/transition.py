@@ -28,10 +28,9 @@ an ordered zone) and the powers used — in this game, in this round and in this
 power and player (:meth:`~checker.solver.encode.Cells.used`), so that a power's limit reads the one it
 names.  Not encoded (reported undecided): ``repeat … until``, ``offer`` (a decision point: the end of a
 transition, not part of one), calling the turn's or the round's procedure (they move the turn and
-round counters), and grids or records as the index of a cell
-written.  A ``draw`` takes cards from a pile whose order is not followed: which cards are on top is an
-unknown (any of the pile's cards, as many as are drawn), as a ``choose … subset`` is (one Bool per
-possible element, between its bounds).
+round counters), and grids or records as the index of a cell written.  A ``draw`` takes cards from a pile
+whose order is not followed: which cards are on top is an unknown (any of the pile's cards, as many as are
+drawn), as a ``choose … subset`` is (one Bool per possible element, between its bounds).
 """
 
 from __future__ import annotations
@@ -265,6 +264,10 @@ class Transition:
 
     def expr(self, e, env):
         return self.enc.expr(e, env)
+
+    def options_of(self, s: ast.Choose, options: list, guard) -> list:
+        """A `choose`'s options as encoded ([(guard, value)]; `diff` gives a side another's where proven alike)."""
+        return options
 
     def body(self, stmts, env: dict, guard=True, catches=(STOP, ABORT)):
         """Encode a body that catches ``catches``; when it caught an abort, the condition it was a retargeted
@@ -571,7 +574,7 @@ def _options(t: Transition, s, env) -> list:
 @_on(ast.Choose)
 def _(t: Transition, s: ast.Choose, env, guard):
     enc = t.enc
-    options = _options(t, s, env)
+    options = t.options_of(s, _options(t, s, env), guard)
     some = OR(*(g for g, _ in options))
     ty = enc.type_of(s.coll)
     elem = ty.elem if isinstance(ty, Coll) else ty
