@@ -124,12 +124,13 @@ def _live(search, heads: list, shared: "_Shared") -> set:
     p = search.p
     merged = search.encoder()
     questions = []
+    made: dict = {}
     for rule, head in heads:
         name = head.pattern.name
         params = p.actions[name].params if name in p.actions else p.quantities[name].params
         enc = _sharing(search, merged)
         try:
-            args, domain = search.params_args(enc, f"{name}@", params[:len(head.pattern.binders)])
+            args, domain = _arguments(search, enc, made, name, params[:len(head.pattern.binders)])
             cond = enc.applies(rule, head, args)
         except Unsupported:
             continue
@@ -154,10 +155,11 @@ def not_special_cases(search, cases: list) -> set:
     with private_context():
         merged = search.encoder()
         questions = []
+        made: dict = {}
         for key, other, head, forbid, fhead, action in cases:
             enc = _sharing(search, merged)
             try:
-                args, domain = search.params_args(enc, f"{action}@", search.p.actions[action].params)
+                args, domain = _arguments(search, enc, made, action, search.p.actions[action].params)
                 wider = enc.applies(other, head, args[:len(head.pattern.binders)])
                 narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
             except Unsupported:
@@ -167,6 +169,24 @@ def not_special_cases(search, cases: list) -> set:
             _merge(merged, enc, domain)
             questions.append((key, z3.And(narrow, z3.Not(wider))))
         return _rounds(search, merged, [], questions)
+
+
+def _arguments(search, enc, made: dict, name: str, params) -> tuple:
+    """``search.params_args(enc, f"{name}@", params)``, made once per action or quantity and its number of
+    arguments for a whole batch (the questions about one action share its arguments' constants): a question's
+    encoder is given what the first one's made (the values each argument can take)."""
+    key = (name, len(params))
+    hit = made.get(key)
+    if hit is None:
+        before, alive = set(enc.domains), len(enc._alive)
+        args, domain = search.params_args(enc, f"{name}@", params)
+        made[key] = hit = (args, domain, {k: v for k, v in enc.domains.items() if k not in before},
+                           enc._alive[alive:])
+        return args, domain
+    args, domain, domains, alive = hit
+    enc.domains.update(domains)
+    enc._alive.extend(alive)
+    return args, domain
 
 
 def _sharing(search, merged):

@@ -29,7 +29,7 @@ from checker.solver.selection import (Selections, away_from_start, forbidding, k
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.solver.template import Invariants
-from checker.solver.terms import assert_all, mk_atmost, mk_eq, mk_implies
+from checker.solver.terms import assert_all, mk_atmost, mk_eq, mk_implies, mk_or
 from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
@@ -63,6 +63,11 @@ class Claim:
         """For an unknown claim: what could not be decided."""
         return (f"cannot tell whether {forbid} is a special case of {self.via}, which {permit} overrides, "
                 f"so whether {permit} contradicts {forbid}")
+
+
+def _any(terms: list):
+    """``z3.Or(terms)`` (the same term, made with less Python work when there are some)."""
+    return mk_or(terms) if terms else z3.Or(terms)
 
 
 class SymbolicSearch:
@@ -183,7 +188,7 @@ class SymbolicSearch:
                 d for d, k in self.engine.def_kind.items() if k == ty.name]
             enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
             enc._alive.append(v)
-            d = z3.Or([mk_eq(v, i) for i in insts])
+            d = _any([mk_eq(v, i) for i in insts])
         elif isinstance(ty, EnumT):
             enc.domains[v.get_id()] = tuple(range(len(enc.enum_names[ty.name]))) + ((NONE,) if optional else ())
             enc._alive.append(v)
