@@ -23,7 +23,7 @@ from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
-from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
+from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
 from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
                                       required_cards)
 from checker.solver.shapes import field_domain, record_values, window
@@ -294,7 +294,7 @@ class SymbolicSearch:
     def _smallest(self, s, enc: Encoder, model):
         """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
         (:meth:`_objectives`); an undecided check does not end an objective's tightening."""
-        return smallest(s, model, self._objectives(enc), rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit),
+        return smallest(s, model, self._objectives(enc), rlimit=min(SEARCH_TIGHTENING_RLIMIT, self.settings.rlimit),
                         past_undecided=True).model
 
     def _with_selection(self, s, enc: Encoder, cards: tuple):
