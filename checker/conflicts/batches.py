@@ -82,9 +82,10 @@ class _Shared:
         self.solver = make_solver(dataclasses.replace(search.settings,
                                                       rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
         self.base: set = set()
+        self.known: dict = {}       # the bounds of the vars at the base (asserted there: alive, the same terms)
         empty = search.encoder()
         try:
-            self._assert(empty.defined + search.well_formed(empty))
+            self._assert(empty.defined + search.well_formed(empty, self.known))
         except Unsupported:
             pass
         try:
@@ -109,7 +110,7 @@ class _Shared:
         s = self.solver
         s.push()
         try:
-            formulas = [*merged.defined, *self.search.well_formed(merged), *extra]
+            formulas = [*merged.defined, *self.search.well_formed(merged, dict(self.known)), *extra]
             if any(is_const(f) and not f for f in formulas):
                 return set()
             assert_all(s, [f for f in formulas if not is_const(f) and f.get_id() not in self.base])

@@ -204,8 +204,11 @@ class SymbolicSearch:
         record = record.inner if isinstance(record, Opt) else record
         return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
-    def well_formed(self, enc: Encoder) -> list:
-        """The bounds of a state, for the cells the query made, and the spec's invariants."""
+    def well_formed(self, enc: Encoder, known: dict | None = None) -> list:
+        """The bounds of a state, for the cells the query made, and the spec's invariants.  ``known``: the bounds
+        of vars (by cell key) made already in this context, taken as they are (the same terms: a batch's groups
+        share the bounds of the cells the invariants read, :mod:`checker.conflicts.batches`); those made here
+        are added to it."""
         # first: the cells they make get their bounds below; an encoder named otherwise (diff's) encodes them itself
         out = self._invariants.into(enc) if enc in self._own else enc.invariants()
         places: dict[int, list] = {}
@@ -217,9 +220,12 @@ class SymbolicSearch:
             elif key[0] == "var" and isinstance(enc.var_types[key[1]], GridT):
                 out.append(z3.Or([cell == v for v in field_domain(enc, enc.var_types[key[1]])]))
             elif key[0] == "var":
-                _, name, index = key
-                ty = enc.var_types[name]
-                d = self._domain(enc, cell, ty) if ty != BOOL else True
+                d = known.get(key) if known is not None else None
+                if d is None:
+                    ty = enc.var_types[key[1]]
+                    d = self._domain(enc, cell, ty) if ty != BOOL else True
+                    if known is not None:
+                        known[key] = d
                 if not (is_const(d) and d):
                     out.append(d)
             elif key[0] == "in":
