@@ -94,8 +94,9 @@ class Search(SymbolicSearch):
                 focus = set(enc.cells.made)
                 others = []
                 for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
+                    a = enc.applies(r, h, args[:len(h.pattern.binders)])
                     if h.kind == "forbid" and r.name != fr.name:
-                        others.append(enc.applies(r, h, args[:len(h.pattern.binders)]))
+                        others.append(a)
             except Unsupported as exc:
                 out.append(Finding("unknown", f"cannot encode {pr.name} / {fr.name}: {exc.located()}",
                                    (pr.name, fr.name), (ph.span, fh.span), unknown=exc.located()))
