@@ -82,9 +82,10 @@ class _Shared:
         self.solver = make_solver(dataclasses.replace(search.settings,
                                                       rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
         self.base: set = set()
+        self.known: dict = {}       # the bounds of the vars at the base (asserted there: alive, the same terms)
         empty = search.encoder()
         try:
-            self._assert(empty.defined + search.well_formed(empty))
+            self._assert(empty.defined + search.well_formed(empty, self.known))
         except Unsupported:
             pass
         try:
@@ -109,7 +110,7 @@ class _Shared:
         s = self.solver
         s.push()
         try:
-            formulas = [*merged.defined, *self.search.well_formed(merged), *extra]
+            formulas = [*merged.defined, *self.search.well_formed(merged, dict(self.known)), *extra]
             if any(is_const(f) and not f for f in formulas):
                 return set()
             assert_all(s, [f for f in formulas if not is_const(f) and f.get_id() not in self.base])
@@ -124,12 +125,13 @@ def _live(search, heads: list, shared: "_Shared") -> set:
     p = search.p
     merged = search.encoder()
     questions = []
+    made: dict = {}
     for rule, head in heads:
         name = head.pattern.name
         params = p.actions[name].params if name in p.actions else p.quantities[name].params
         enc = _sharing(search, merged)
         try:
-            args, domain = search.params_args(enc, f"{name}@", params[:len(head.pattern.binders)])
+            args, domain = _arguments(search, enc, made, name, params[:len(head.pattern.binders)])
             cond = enc.applies(rule, head, args)
         except Unsupported:
             continue
@@ -154,10 +156,11 @@ def not_special_cases(search, cases: list) -> set:
     with private_context():
         merged = search.encoder()
         questions = []
+        made: dict = {}
         for key, other, head, forbid, fhead, action in cases:
             enc = _sharing(search, merged)
             try:
-                args, domain = search.params_args(enc, f"{action}@", search.p.actions[action].params)
+                args, domain = _arguments(search, enc, made, action, search.p.actions[action].params)
                 wider = enc.applies(other, head, args[:len(head.pattern.binders)])
                 narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
             except Unsupported:
@@ -167,6 +170,24 @@ def not_special_cases(search, cases: list) -> set:
             _merge(merged, enc, domain)
             questions.append((key, z3.And(narrow, z3.Not(wider))))
         return _rounds(search, merged, [], questions)
+
+
+def _arguments(search, enc, made: dict, name: str, params) -> tuple:
+    """``search.params_args(enc, f"{name}@", params)``, made once per action or quantity and its number of
+    arguments for a whole batch (the questions about one action share its arguments' constants): a question's
+    encoder is given what the first one's made (the values each argument can take)."""
+    key = (name, len(params))
+    hit = made.get(key)
+    if hit is None:
+        before, alive = set(enc.domains), len(enc._alive)
+        args, domain = search.params_args(enc, f"{name}@", params)
+        made[key] = hit = (args, domain, {k: v for k, v in enc.domains.items() if k not in before},
+                           enc._alive[alive:])
+        return args, domain
+    args, domain, domains, alive = hit
+    enc.domains.update(domains)
+    enc._alive.extend(alive)
+    return args, domain
 
 
 def _sharing(search, merged):

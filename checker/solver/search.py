@@ -23,13 +23,13 @@ from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
-from checker.solver.minimise import TIGHTENING_RLIMIT, count_true, smallest
+from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
 from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
                                       required_cards)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.solver.template import Invariants
-from checker.solver.terms import assert_all, mk_atmost, mk_eq, mk_implies
+from checker.solver.terms import assert_all, mk_atmost, mk_eq, mk_implies, mk_or
 from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
 __all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
@@ -63,6 +63,11 @@ class Claim:
         """For an unknown claim: what could not be decided."""
         return (f"cannot tell whether {forbid} is a special case of {self.via}, which {permit} overrides, "
                 f"so whether {permit} contradicts {forbid}")
+
+
+def _any(terms: list):
+    """``z3.Or(terms)`` (the same term, made with less Python work when there are some)."""
+    return mk_or(terms) if terms else z3.Or(terms)
 
 
 class SymbolicSearch:
@@ -183,7 +188,7 @@ class SymbolicSearch:
                 d for d, k in self.engine.def_kind.items() if k == ty.name]
             enc.domains[v.get_id()] = tuple(insts) + ((NONE,) if optional else ())
             enc._alive.append(v)
-            d = z3.Or([mk_eq(v, i) for i in insts])
+            d = _any([mk_eq(v, i) for i in insts])
         elif isinstance(ty, EnumT):
             enc.domains[v.get_id()] = tuple(range(len(enc.enum_names[ty.name]))) + ((NONE,) if optional else ())
             enc._alive.append(v)
@@ -199,8 +204,11 @@ class SymbolicSearch:
         record = record.inner if isinstance(record, Opt) else record
         return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
-    def well_formed(self, enc: Encoder) -> list:
-        """The bounds of a state, for the cells the query made, and the spec's invariants."""
+    def well_formed(self, enc: Encoder, known: dict | None = None) -> list:
+        """The bounds of a state, for the cells the query made, and the spec's invariants.  ``known``: the bounds
+        of vars (by cell key) made already in this context, taken as they are (the same terms: a batch's groups
+        share the bounds of the cells the invariants read, :mod:`checker.conflicts.batches`); those made here
+        are added to it."""
         # first: the cells they make get their bounds below; an encoder named otherwise (diff's) encodes them itself
         out = self._invariants.into(enc) if enc in self._own else enc.invariants()
         places: dict[int, list] = {}
@@ -212,9 +220,12 @@ class SymbolicSearch:
             elif key[0] == "var" and isinstance(enc.var_types[key[1]], GridT):
                 out.append(z3.Or([cell == v for v in field_domain(enc, enc.var_types[key[1]])]))
             elif key[0] == "var":
-                _, name, index = key
-                ty = enc.var_types[name]
-                d = self._domain(enc, cell, ty) if ty != BOOL else True
+                d = known.get(key) if known is not None else None
+                if d is None:
+                    ty = enc.var_types[key[1]]
+                    d = self._domain(enc, cell, ty) if ty != BOOL else True
+                    if known is not None:
+                        known[key] = d
                 if not (is_const(d) and d):
                     out.append(d)
             elif key[0] == "in":
@@ -289,7 +300,7 @@ class SymbolicSearch:
     def _smallest(self, s, enc: Encoder, model):
         """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
         (:meth:`_objectives`); an undecided check does not end an objective's tightening."""
-        return smallest(s, model, self._objectives(enc), rlimit=min(TIGHTENING_RLIMIT, self.settings.rlimit),
+        return smallest(s, model, self._objectives(enc), rlimit=min(SEARCH_TIGHTENING_RLIMIT, self.settings.rlimit),
                         past_undecided=True).model
 
     def _with_selection(self, s, enc: Encoder, cards: tuple):

@@ -4,6 +4,7 @@ interpreter and `rulebook legal` read, and said in the spec's terms."""
 from __future__ import annotations
 
 import z3
+from z3 import z3core
 
 from checker.front import ast
 from checker.runtime.engine import SLOTS, Engine
@@ -17,12 +18,21 @@ __all__ = ["witness_files", "interpreter_rules"]
 
 
 def _value(model, cell):
-    v = model.eval(cell, model_completion=True)
-    if z3.is_true(v):
+    """The value ``model`` (completed) gives ``cell``: True, False or an int.  Through Z3's C API, as
+    :func:`~checker.solver.terms.count_true_in` counts (z3py makes an object, and asks several questions, per
+    value; a witness reads thousands): the value is read before any other call can free it."""
+    ctx = model.ctx
+    ref, out = ctx.ref(), (z3.Ast * 1)()
+    if not z3core.Z3_model_eval(ref, model.model, cell.as_ast(), True, out):
+        raise z3.Z3Exception("failed to evaluate expression in the model")
+    truth = z3core.Z3_get_bool_value(ref, out[0])
+    if truth == z3.Z3_L_TRUE:
         return True
-    if z3.is_false(v):
+    if truth == z3.Z3_L_FALSE:
         return False
-    return v.as_long()
+    if z3core.Z3_get_ast_kind(ref, out[0]) == z3.Z3_NUMERAL_AST:
+        return int(z3core.Z3_get_numeral_string(ref, out[0]))
+    return model.eval(cell, model_completion=True).as_long()       # not a number: z3py says what it is
 
 
 def _turn_offer(program) -> tuple[ast.Offer | None, dict[str, str]]:
