@@ -232,7 +232,7 @@ def _rounds_command(args) -> int:
     if args.json:
         terminal.emit_json({"command": "reach", "ok": False, "exit_code": code, "status": o.status,
                             "rounds": o.rounds, "reason": o.reason, "where": str(o.where) if o.where else None,
-                            "kept": o.kept, "not_offered": o.pruned, "cpu_seconds": round(o.seconds, 2),
+                            "kept": o.kept, "not_followed": o.pruned, "cpu_seconds": round(o.seconds, 2),
                             "z3_questions": o.questions})
         return code
     if o.status == "proved":
@@ -241,7 +241,7 @@ def _rounds_command(args) -> int:
         print(f"undecided: {o.reason}" + (f"\n  at {o.where}" if o.where else ""))
     print(f"kept: {', '.join(o.kept)}; every other var and zone cut (an unknown at each read)")
     if o.pruned:
-        print(f"not offered (they write nothing kept): {', '.join(o.pruned)}")
+        print(f"not followed (they write nothing kept): {', '.join(o.pruned)}")
     print(f"CPU time: {o.seconds:.2f} s, {o.questions} Z3 questions while unrolling")
     return code
 

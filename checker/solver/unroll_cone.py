@@ -11,8 +11,8 @@ choices), changed in four ways, each of which only *adds* paths to the game's:
   (choose each unknown as the value the game reads at that point).  A card moved is still taken out of every
   kept zone of its kind, so a card is in at most one kept zone.
 - **No decision budget.** The flow is followed for its first ``rounds`` iterations of the rounds' `repeat` (the
-  `repeat` whose body calls the game's round procedure): a path that starts iteration ``rounds + 1`` ends there,
-  the condition asked first.  Any other `repeat` is unrolled ``max_loops`` times and cut beyond (undecided).
+  `repeat` whose body calls the game's round procedure; without one, a `repeat` of the flow procedure's body):
+  a path that starts iteration ``rounds + 1`` ends there, the condition asked first.  Any other `repeat` is unrolled ``max_loops`` times and cut beyond (undecided).
 - **Offers without the moves that cannot matter.** An action offered whose effect — its body, the procedures,
   actions and reactions it can run, read from the program's text (:class:`Writes`) — writes no kept name (a
   card moved writes every zone of its kind), ends no turn, opens no offer and calls no turn or round procedure,
@@ -38,7 +38,7 @@ import z3
 from checker.front import ast
 from checker.front.types import BOOL, GridT, RecordT
 from checker.solver.encode import AND, NOT, OR, as_bool, is_const
-from checker.solver.transition import _STMT, ABORT, END_TURN, Choice, Store
+from checker.solver.transition import ABORT, END_TURN, Choice, Store
 from checker.solver.unroll import Asked, Unrolled, _action_options, _power_options
 
 __all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
@@ -236,7 +236,7 @@ class Coned(Unrolled):
         self.forget()
         self.rounds = rounds
         self.writes = Writes(enc, self.kept)
-        self.pruned: set[str] = set()       # the actions not offered (they write nothing kept)
+        self.pruned: set[str] = set()       # the calls, actions, powers and reactions not followed
         self.scoped: list = []              # (when, span): a path that ends at the start of round rounds + 1
         self._decls = None
 
@@ -290,6 +290,10 @@ def _skip_do(t: Coned, s: ast.Do, env, guard):
 
 
 def _calls_round(t: Coned, s: ast.Repeat) -> bool:
+    """The rounds' `repeat`: its body calls the game's round procedure, or, in a game that names none, it is a
+    statement of the flow procedure's own body."""
+    if t.E.round_proc is None:
+        return any(x is s for x in t.p.procedures[t.E.flow].body)
     return any(isinstance(x, ast.CallProc) and x.name == t.E.round_proc for x in s.body)
 
 
@@ -383,5 +387,3 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
         t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
                                              f"{OFFER_ROUNDS} times when the state is cut)")
 
-
-_ = _STMT
