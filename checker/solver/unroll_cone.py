@@ -278,7 +278,9 @@ class Coned(Unrolled):
 
 def _skip(t: Coned, s, env, guard):
     """A call, or a window's reactions, that writes nothing kept: what it changes is cut (its failures, which
-    would end the game, are not followed: more paths)."""
+    would end the game, are not followed: more paths).  The encoder's memos are dropped, as after a write: a
+    quantity read later reads the cut cells afresh."""
+    t.forget()
     return None
 
 
@@ -286,6 +288,7 @@ def _skip_do(t: Coned, s: ast.Do, env, guard):
     """`do` of an action that writes nothing kept: it changes nothing followed, but an illegal action aborts the
     body it is in — whether it is legal is an unknown."""
     t.raise_(ABORT, AND(guard, t.running, z3.Bool(t.fresh_name(f"{s.action} refusé"))))
+    t.forget()
     return None
 
 
@@ -331,6 +334,7 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
         here = t.named(AND(going, t.running), "offre")
         if not t.feasible(here):
             return
+        t.forget()          # a move not offered may have changed cut cells since: quantities read them afresh
         t.enc.spent = 0
         options: list = []
         pending = False
