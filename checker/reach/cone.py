@@ -30,9 +30,9 @@ from checker.solver.unroll_cone import Coned, names_read
 
 __all__ = ["reach_rounds", "unknown_names"]
 
-CHUNK = 40                      # points asked together in one question
+CHUNK = 150                     # points asked together in one question
 FINAL_RLIMIT = 400_000_000      # Z3's steps for the questions after the unrolling (all of them: the limit counts
-                                # for the solver's life); the 4th edition's Crown question takes some 300 million
+                                # for the solver's life); the 4th edition's Crown question needs more than 50 million
 
 
 def unknown_names(program, keep) -> list[str]:
@@ -77,7 +77,7 @@ def reach_rounds(result, selection, players: int, seed: int, condition, rounds: 
     solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=FINAL_RLIMIT))
     solver.add(*[as_bool(c) for c in t.constraints])
     # one question per CHUNK points where it may hold: their disjunction in one question exceeded Z3's resource
-    # limit, one question per point (900 on the 4th edition's round) cost more than chunks (docs/reach.md)
+    # limit; 150 points a question took less CPU than 40 or 300 on the 4th edition's round (docs/reach.md)
     hits = [as_bool(when) for when, _, _ in t.hits if not (is_const(when) and not when)]
     for i in range(0, len(hits), CHUNK):
         out = run(solver, z3.Or(hits[i:i + CHUNK]))
