@@ -108,7 +108,15 @@ def add_parsers(new_command) -> dict:
                                     "unreachable within K decisions, 2 bad input, 4 undecided.")
     spec_arguments(reach)
     reach.add_argument("condition", metavar="CONDITION", help="a Bool expression of the spec's language")
-    reach.add_argument("--within", "-k", type=int, required=True, metavar="K", help="the most decisions searched")
+    reach.add_argument("--within", "-k", type=int, metavar="K", help="the most decisions searched (required "
+                                                                     "without --rounds)")
+    reach.add_argument("--rounds", type=int, metavar="N",
+                       help="instead of K decisions, the first N rounds whatever their decisions, on an "
+                            "over-approximation that keeps only the state CONDITION reads and --keep names "
+                            "(answers proved, for any deal, or undecided; see docs/reach.md)")
+    reach.add_argument("--keep", action="append", default=[], metavar="NAMES",
+                       help="with --rounds: vars and zones followed exactly besides those CONDITION reads "
+                            "(comma-separated; repeatable)")
     reach.add_argument("--players", "-n", type=int, help="number of players (required without --from)")
     reach.add_argument("--seed", "-s", type=int, default=0,
                        help="the seed of the set-up and of every shuffle (the same as `rulebook play`)")
@@ -132,6 +140,11 @@ def add_parsers(new_command) -> dict:
 def reach_command(args) -> int:
     from checker.front.command import default_configuration, prepare_game
     from checker.reach.search import MAX_LOOPS, reach
+    if args.rounds is not None:
+        return _rounds_command(args)
+    if args.within is None:
+        print("rulebook reach: --within K (the most decisions searched) or --rounds N is required", file=sys.stderr)
+        return 2
     if args.within < 0:
         print("rulebook reach: --within takes a number of decisions, 0 or more", file=sys.stderr)
         return 2
@@ -180,6 +193,56 @@ def reach_command(args) -> int:
         terminal.emit_json({"command": "reach", "ok": code == 0, "exit_code": code, **_as_json(outcome)})
         return code
     _print(outcome, args)
+    return code
+
+
+def _rounds_command(args) -> int:
+    """``--rounds N``: the first N rounds on the cut state (:mod:`checker.reach.cone`): exit 1 proved, 4
+    undecided, 2 bad input."""
+    from checker.front.command import prepare_game
+    from checker.reach.cone import reach_rounds, unknown_names
+    from checker.reach.search import MAX_LOOPS
+    for flag, bad in (("--within", args.within is not None), ("--split", args.split), ("--from", args.start),
+                      ("--log", args.log)):
+        if bad:
+            print(f"rulebook reach: --rounds does not take {flag} (it answers proved or undecided, from the "
+                  f"set-up, in one search)", file=sys.stderr)
+            return 2
+    if args.rounds < 1 or args.players is None:
+        print("rulebook reach: --rounds takes a number of rounds, 1 or more, and -n N", file=sys.stderr)
+        return 2
+    prepared = prepare_game("reach", [args.spec, *args.more], args.config, args.players)
+    if isinstance(prepared, int):
+        return prepared
+    result, selection = prepared
+    keep = [n.strip() for item in args.keep for n in item.split(",") if n.strip()]
+    unknown = unknown_names(result.program, keep)
+    if unknown:
+        print(f"rulebook reach: --keep {', '.join(unknown)}: not a var or a zone of the spec", file=sys.stderr)
+        return 2
+    from checker.runtime.engine import Engine
+    compiled, problem = _condition(result, Engine(result.typed), args.condition, args.players)
+    if compiled is None:
+        print(f"rulebook reach: {problem}", file=sys.stderr)
+        return 2
+    condition, seats, _test, monitors = compiled
+    o = reach_rounds(result, selection, args.players, args.seed, (condition, seats, monitors), args.rounds, keep,
+                     max_loops=args.loops or MAX_LOOPS)
+    code = 1 if o.status == "proved" else 4
+    if args.json:
+        terminal.emit_json({"command": "reach", "ok": False, "exit_code": code, "status": o.status,
+                            "rounds": o.rounds, "reason": o.reason, "where": str(o.where) if o.where else None,
+                            "kept": o.kept, "not_followed": o.pruned, "cpu_seconds": round(o.seconds, 2),
+                            "z3_questions": o.questions})
+        return code
+    if o.status == "proved":
+        print(f"proved: no path of the first {o.rounds} round(s) reaches the condition, for any deal")
+    else:
+        print(f"undecided: {o.reason}" + (f"\n  at {o.where}" if o.where else ""))
+    print(f"kept: {', '.join(o.kept)}; every other var and zone cut (an unknown at each read)")
+    if o.pruned:
+        print(f"not followed (they write nothing kept): {', '.join(o.pruned)}")
+    print(f"CPU time: {o.seconds:.2f} s, {o.questions} Z3 questions while unrolling")
     return code
 
 

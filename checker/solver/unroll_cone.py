@@ -1,0 +1,393 @@
+"""unroll_cone: the game's flow over its first rounds, with only the state a question reads kept — an
+over-approximation (``rulebook reach --rounds N --keep …``).
+
+:class:`Coned` is the unrolling of :mod:`checker.solver.unroll` (the same transition, the same offers and
+choices), changed in four ways, each of which only *adds* paths to the game's:
+
+- **The state cut.** A cell of a name that is not *kept* (a scalar var or a zone's membership; the names
+  CONDITION reads, those ``--keep`` gives, and the records, grids and power uses always are) is *havoc*: each
+  read of it is a fresh unknown, unconstrained, and a write to it is not encoded (:class:`CutStore`).  Whatever
+  the game reads there, some value of the unknowns is it, so every path of the game is a path of the encoding
+  (choose each unknown as the value the game reads at that point).  A card moved is still taken out of every
+  kept zone of its kind, so a card is in at most one kept zone.
+- **No decision budget.** The flow is followed for its first ``rounds`` iterations of the rounds' `repeat` (the
+  `repeat` whose body calls the game's round procedure; without one, a `repeat` of the flow procedure's body):
+  a path that starts iteration ``rounds + 1`` ends there, the condition asked first.  Any other `repeat` is unrolled ``max_loops`` times and cut beyond (undecided).
+- **Offers without the moves that cannot matter.** An action offered whose effect — its body, the procedures,
+  actions and reactions it can run, read from the program's text (:class:`Writes`) — writes no kept name (a
+  card moved writes every zone of its kind), ends no turn, opens no offer and calls no turn or round procedure,
+  is not offered.  Taken, it would change no kept cell and no power's use, and every unknown is read fresh
+  anyway, so the offer after it asks the same question again: a path of the game with such moves is a path of
+  the encoding without them, with the same kept states at the remaining decision points (the count of
+  ``changes`` is the same).  Powers are always offered (they record their use).  An offer is unrolled until
+  Z3 proves that no path asks it again, at most :data:`OFFER_ROUNDS` times; a path beyond is cut (undecided).
+- **Every order of the piles and every random choice.** The deal is not followed (a draw takes any cards of
+  the pile, a random choice any option), so a proof holds for any seed.
+
+What it can answer: *proved* — no path of the first ``rounds`` rounds meets the condition, for any deal; or
+*undecided* — the encoding has a path (it may be one the cut state forbids: the answer then is the plain
+search's, with ``--within``), a place not followed, or Z3 could not answer.  It never says *reached*.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import z3
+
+from checker.front import ast
+from checker.front.types import BOOL, GridT, RecordT
+from checker.solver.encode import AND, NOT, OR, as_bool, is_const
+from checker.solver.transition import ABORT, END_TURN, Choice, Store
+from checker.solver.unroll import Asked, Unrolled, _action_options, _power_options
+
+__all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
+
+# the most questions of one offer followed (each is one more move of the turn)
+OFFER_ROUNDS = 12
+
+
+class CutStore(Store):
+    """The state with only the kept cells followed: a read of another is a fresh unknown, a write to it is
+    dropped (see the module's docstring)."""
+
+    def __init__(self, base, kept: frozenset, fresh):
+        super().__init__(base)
+        self.kept = kept
+        self.fresh = fresh          # hint -> a new name
+
+    def _cut_var(self, name: str) -> bool:
+        return name not in self.kept and not isinstance(self.enc.var_types[name], (RecordT, GridT))
+
+    def var(self, name: str, index):
+        if self._cut_var(name):
+            ty = self.enc.var_types[name]
+            return (z3.Bool if ty == BOOL else z3.Int)(self.fresh(f"coupé {name}"))
+        return super().var(name, index)
+
+    def member(self, zone: str, index, inst: int):
+        if zone not in self.kept:
+            return z3.Bool(self.fresh(f"coupé {zone}"))
+        return super().member(zone, index, inst)
+
+    def write(self, key: tuple, value, guard) -> None:
+        if key[0] == "var" and self._cut_var(key[1]):
+            return
+        if key[0] == "in" and key[1] not in self.kept:
+            return
+        super().write(key, value, guard)
+
+
+class Writes:
+    """What an action's effect may write, read from the program's text, transitively: :meth:`touches` is True
+    when it may write a kept name, end a turn, open an offer, run a round or turn procedure, or use a statement
+    this reading does not know (then it is offered: the encoding follows it)."""
+
+    HARMLESS = (ast.Let, ast.Choose, ast.ChooseSubset, ast.If, ast.For, ast.Shuffle, ast.Reveal, ast.Log,
+                ast.CiteStmt, ast.DecisionStmt, ast.Stop, ast.Do, ast.CallProc, ast.Signal, ast.SetVar, ast.Reset,
+                ast.Transfer, ast.Move, ast.Draw)
+
+    def __init__(self, enc, kept: frozenset):
+        self.enc, self.p, self.E = enc, enc.p, enc.E
+        self.kept = kept
+        kinds = {enc.zone_kind[z] for z in kept if z in enc.zone_kind}
+        self.kept_kinds = kinds
+        self.reactions: dict[str, list] = {}
+        for card in self.p.cards.values():
+            for pw in card.powers:
+                if pw.window is not None:
+                    self.reactions.setdefault(pw.window[0], []).append(pw.body)
+        self._memo: dict[tuple, bool] = {}
+
+    def action(self, name: str) -> bool:
+        return self._entry(("action", name))
+
+    def _entry(self, key: tuple) -> bool:
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = False             # a cycle adds nothing the other entries do not
+        bodies: list = []
+        if key[0] == "action":
+            for anc in self.enc.ancestors(key[1]):
+                decl = self.p.actions[anc]
+                if decl.body is not None:
+                    bodies.append(decl.body)
+                    break
+            for h in self.p.hooks:
+                if h.action in self.enc.ancestors(key[1]):
+                    bodies += self.reactions.get(h.window, [])
+        elif key[0] == "procedure":
+            if key[1] in (self.E.turn_proc, self.E.round_proc):
+                self._memo[key] = True
+                return True
+            bodies.append(self.p.procedures[key[1]].body)
+        else:
+            bodies += self.reactions.get(key[1], [])
+        out = any(self._block(body) for body in bodies)
+        self._memo[key] = out
+        return out
+
+    def power(self, decl) -> bool:
+        """Does a power's body (a free power offered) write anything kept?"""
+        key = ("power", id(decl))
+        if key not in self._memo:
+            self._memo[key] = False
+            self._memo[key] = self._block(decl.body)
+        return self._memo[key]
+
+    def procedure(self, name: str) -> bool:
+        return self._entry(("procedure", name))
+
+    def window(self, name: str) -> bool:
+        return self._entry(("window", name))
+
+    def _block(self, body) -> bool:
+        """Statements in order; a card chosen from a zone that is not kept and moved by the next statement
+        leaves that zone, so the move changes no kept zone unless its destination is kept."""
+        chosen: dict[str, str] = {}
+        for s in body:
+            if self._stmt(s, chosen):
+                return True
+            chosen = {}
+            if isinstance(s, (ast.Choose, ast.ChooseSubset)) and not s.options.random:
+                zone = _zone_named(s.coll)
+                if zone is not None and zone in self.enc.zone_kind and zone not in self.kept:
+                    chosen = {s.var: zone}
+        return False
+
+    def _zone(self, name: str) -> bool:
+        return name in self.kept or self.enc.zone_kind.get(name) in self.kept_kinds
+
+    def _stmt(self, s, chosen=None) -> bool:
+        if not isinstance(s, self.HARMLESS):
+            return True                     # an offer, end turn, cancel, repeat, swap, retarget, each … chooses
+        if isinstance(s, ast.SetVar) and s.target.name in self.kept:
+            return True
+        if isinstance(s, ast.Reset) and s.name in self.kept:
+            return True
+        if isinstance(s, ast.Transfer) and (s.source.name in self.kept or s.target.name in self.kept):
+            return True
+        if isinstance(s, ast.Move):
+            dest = s.dest.target.name
+            if dest in self.kept:
+                return True
+            source = _zone_named(s.what)
+            if source is None and isinstance(s.what, ast.Name) and chosen:
+                source = chosen.get(s.what.id)
+            if source is not None and source in self.enc.zone_kind:
+                return source in self.kept
+            return self._zone(dest)
+        if isinstance(s, ast.Draw) and (s.dest.target.name in self.kept or s.source.name in self.kept):
+            return True
+        if isinstance(s, ast.Do) and self._entry(("action", s.action)):
+            return True
+        if isinstance(s, ast.CallProc) and self._entry(("procedure", s.name)):
+            return True
+        if isinstance(s, ast.Signal) and self._entry(("window", s.window)):
+            return True
+        if isinstance(s, ast.If):
+            return self._block(s.then) or self._block(s.else_)
+        if isinstance(s, ast.For):
+            return self._block(s.body)
+        return False
+
+
+def _zone_named(e) -> str | None:
+    """The zone an expression names (``z`` or ``z[i]``), else None."""
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name):
+        return e.obj.id
+    return None
+
+
+def names_read(program, expr) -> set[str]:
+    """The vars and zones an expression names, through the quantities it calls (their default values)."""
+    out: set[str] = set()
+    seen: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, ast.Name):
+            if node.id in program.vars or node.id in program.zones:
+                out.add(node.id)
+        if isinstance(node, ast.Call) and node.func in program.quantities and node.func not in seen:
+            seen.add(node.func)
+            walk(program.quantities[node.func].default)
+        if isinstance(node, (tuple, list)):
+            for x in node:
+                walk(x)
+        elif dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                if f.name != "span":
+                    walk(getattr(node, f.name))
+    walk(expr)
+    return out
+
+
+class Coned(Unrolled):
+    """The flow over its first ``rounds`` rounds, the state outside ``kept`` cut (see the module's docstring)."""
+
+    def __init__(self, enc, kept, rounds: int, max_loops: int, **kw):
+        super().__init__(enc, 0, max_loops=max_loops, follow_deal=False, **kw)
+        self.kept = frozenset(kept) | frozenset(n for n, ty in enc.var_types.items()
+                                                if isinstance(ty, (RecordT, GridT)))
+        self.store = CutStore(self.store.base, self.kept, self.fresh_name)
+        enc.cells = self.store
+        self.forget()
+        self.rounds = rounds
+        self.writes = Writes(enc, self.kept)
+        self.pruned: set[str] = set()       # the calls, actions, powers and reactions not followed
+        self.scoped: list = []              # (when, span): a path that ends at the start of round rounds + 1
+        self._decls = None
+
+    # every decision point is one where the condition is asked; none is counted
+    def _ask(self, c: Choice, asked) -> None:
+        if is_const(asked) and not asked:
+            return
+        self.check(asked, c.span)
+        self.asked.append(Asked(c, asked, self.count))
+
+    def reactions(self, window: str) -> list:
+        """The reactions whose body writes something kept (the others change nothing followed, and their use is
+        read only by themselves)."""
+        if self._decls is None:
+            self._decls = {(self.E.def_ids[c.name], pw.name): pw for c in self.p.cards.values() for pw in c.powers}
+        out = []
+        for power, card, test in super().reactions(window):
+            if self.writes.power(self._decls[(power.card, power.name)]):
+                out.append((power, card, test))
+            else:
+                self.pruned.add(power.name)
+        return out
+
+    def encoder_of(self, s):
+        if isinstance(s, ast.Offer):
+            return _offer
+        if isinstance(s, ast.CallProc) and not self.writes.procedure(s.name):
+            self.pruned.add(s.name)
+            return _skip
+        if isinstance(s, ast.Signal) and not self.writes.window(s.window):
+            return _skip
+        if isinstance(s, ast.Do) and not self.writes.action(s.action):
+            self.pruned.add(s.action)
+            return _skip_do
+        if isinstance(s, ast.Repeat) and _calls_round(self, s):
+            return _rounds
+        return super().encoder_of(s)
+
+
+def _skip(t: Coned, s, env, guard):
+    """A call, or a window's reactions, that writes nothing kept: what it changes is cut (its failures, which
+    would end the game, are not followed: more paths).  The encoder's memos are dropped, as after a write: a
+    quantity read later reads the cut cells afresh."""
+    t.forget()
+    return None
+
+
+def _skip_do(t: Coned, s: ast.Do, env, guard):
+    """`do` of an action that writes nothing kept: it changes nothing followed, but an illegal action aborts the
+    body it is in — whether it is legal is an unknown."""
+    t.raise_(ABORT, AND(guard, t.running, z3.Bool(t.fresh_name(f"{s.action} refusé"))))
+    t.forget()
+    return None
+
+
+def _calls_round(t: Coned, s: ast.Repeat) -> bool:
+    """The rounds' `repeat`: its body calls the game's round procedure, or, in a game that names none, it is a
+    statement of the flow procedure's own body."""
+    if t.E.round_proc is None:
+        return any(x is s for x in t.p.procedures[t.E.flow].body)
+    return any(isinstance(x, ast.CallProc) and x.name == t.E.round_proc for x in s.body)
+
+
+def _rounds(t: Coned, s: ast.Repeat, env, guard):
+    """The rounds' `repeat`: ``rounds`` iterations; a path that would start the next ends there (the condition
+    is asked there: the state after the last round searched)."""
+    going = guard
+    for _ in range(t.rounds):
+        t.running = t.named(t.running, "en cours")
+        here = t.named(AND(going, t.running), "manche")
+        if not t.feasible(here):
+            return
+        t.run(s.body, env, here)
+        done = t.expr(s.until, env)
+        t.checked_partial(AND(here, t.running))
+        going = AND(here, t.running, NOT(done))
+    last = AND(going, t.running)
+    if is_const(last) and not last:
+        return
+    t.check(last, s.span)
+    t.scoped.append((last, s.span))
+    t.running = AND(t.running, NOT(last))
+    t.raised["beyond"] = OR(t.raised.get("beyond", False), last)
+
+
+def _offer(t: Coned, s: ast.Offer, env, guard):
+    """The offer's loop (as :func:`checker.solver.unroll._offer`), without the actions that write nothing kept,
+    unrolled until no path asks again."""
+    player = t.expr(s.player, env)
+    t.checked_partial(guard)
+    going = guard
+    t.offers += 1
+    for turn in range(OFFER_ROUNDS):
+        t.running = t.named(t.running, "en cours")
+        here = t.named(AND(going, t.running), "offre")
+        if not t.feasible(here):
+            return
+        t.forget()          # a move not offered may have changed cut cells since: quantities read them afresh
+        t.enc.spent = 0
+        options: list = []
+        pending = False
+        for item in s.items:
+            if isinstance(item, ast.OfferAction):
+                if t.writes.action(item.action):
+                    _action_options(t, item, env, options)
+                else:
+                    t.pruned.add(item.action)
+            elif isinstance(item, ast.OfferPowers):
+                powers: list = []
+                _power_options(t, item, player, env, powers)
+                for g, option in powers:       # a power whose body writes nothing kept only records its use,
+                    if t.writes.power(option[3]):  # which only its own offer reads: not offered (a mandatory
+                        options.append((g, option))     # one no longer holds `finish` back: more paths)
+                        if option[1].mandatory:
+                            pending = OR(pending, g)
+                    else:
+                        t.pruned.add(option[1].name)
+        for item in s.items:
+            if isinstance(item, ast.OfferFinish):
+                when = True if item.when is None else t.expr(item.when, env)
+                options.append((AND(NOT(pending), when), ("finish", item.label)))
+        t.checked_partial(here)
+        going = AND(here, OR(*(g for g, _ in options)))
+        if is_const(going) and not going:
+            return
+        pick = z3.Int(t.fresh_name(f"que faire ? ({t.offers}.{turn + 1})"))
+        picked = [AND(g, pick == i) for i, (g, _) in enumerate(options)]
+        t.constraints.append(z3.Implies(as_bool(going), as_bool(OR(*picked))))
+        t.choices.append(Choice(s.span, "que faire ?", pick, going, list(options), kind="offer", chosen=going,
+                                inside=OR(*picked)))
+        ended = False
+        for i, (g, option) in enumerate(options):
+            chosen = AND(going, t.running, picked[i])
+            if is_const(chosen) and not chosen:
+                continue
+            if option[0] == "finish":
+                ended = OR(ended, chosen)
+                continue
+            saved = t.raised.pop(END_TURN, None)
+            if option[0] == "action":
+                t.catching((ABORT,), lambda o=option, c=chosen: t.perform(o[1], o[2], c))
+            else:
+                _, power, card, decl = option
+                t.power(decl, player, card, {}, chosen, power)
+            closed = t.raised.pop(END_TURN, False)
+            if saved is not None:
+                t.raised[END_TURN] = saved
+            t.running = OR(t.running, closed)
+            ended = OR(ended, closed)
+        going = AND(going, NOT(ended), t.running)
+    if t.feasible(AND(going, t.running)):
+        t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
+                                             f"{OFFER_ROUNDS} times when the state is cut)")
+

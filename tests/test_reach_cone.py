@@ -1,0 +1,93 @@
+"""`rulebook reach --rounds N --keep …`: the first N rounds on an over-approximation that follows only the kept
+state (checker/solver/unroll_cone.py, docs/reach.md).  It answers *proved* or *undecided*, never *reached*: held
+here to the plain search (`--within K`, every cell followed) on the market fixture, where both answer, and to a
+cut that would be unsound — an action that writes the state the condition reads only through a reaction, which
+must still be followed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from checker.cli import main
+from conftest import ROOT
+
+MARKET = str(ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules")
+WHOLE = ["--keep", "bourse,étal,tours_joués,réserve"]      # the market's whole state besides the baskets
+
+
+def _reach(capsys, spec, *args):
+    code = main(["reach", spec, *args, "-n", "2", "-s", "1", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("condition, plain_k", [
+    ("count(l in panier[Joueur 1]) >= 2", 3),
+    ("count(l in panier[Joueur 1]) == 3", 8),
+    ("changes(bourse[Joueur 1]) >= 3", 4),
+    ("changes(bourse[Joueur 1]) >= 4", 8),
+])
+def test_the_rounds_search_agrees_with_the_plain_search(capsys, condition, plain_k):
+    """Where the plain search reaches the condition (confirmed by the interpreter), the rounds search over the
+    whole game (three rounds) never says proved; where the plain search proves it within K, so does the rounds
+    search, over every path of the three rounds, for any deal."""
+    plain, p = _reach(capsys, MARKET, condition, "--within", str(plain_k))
+    coned, c = _reach(capsys, MARKET, condition, "--rounds", "3", *WHOLE)
+    assert p["status"] in ("reached", "proved")
+    if p["status"] == "reached":
+        assert p["confirmed"] is True and (coned, c["status"]) == (4, "undecided")
+        assert "over-approximation has a path" in c["reason"]
+    else:
+        assert (plain, coned, c["status"]) == (1, 1, "proved")
+    assert {"bourse", "étal", "tours_joués", "réserve"} <= set(c["kept"])
+
+
+def test_a_cut_that_forbids_nothing_the_game_forbids_is_undecided(capsys):
+    """Three lots are beyond a player's purse (proved above with the purse kept).  With the purses cut, every
+    purchase may be paid: the over-approximation has a path, and the answer is undecided — not proved, and not
+    reached (its path is not a game)."""
+    code, out = _reach(capsys, MARKET, "count(l in panier[Joueur 1]) == 3", "--rounds", "3",
+                       "--keep", "étal,tours_joués")
+    assert code == 4 and out["status"] == "undecided" and "bourse" not in out["kept"]
+
+
+REACTING = '''
+window acheté(p: Player) "Un lot vient d'être acheté."
+var achats: Int = 0
+card Lot "Clou de girofle" {
+  épice: cannelle
+  prix: 1
+  power compter "Compter l'achat." {
+    when acheté(p)
+    mandatory
+    set achats = achats + 1
+  }
+}
+'''
+
+
+def test_an_action_that_writes_the_kept_state_through_a_reaction_is_followed(tmp_path, capsys):
+    """`acheter` writes `achats` (what the condition reads, with the rounds' count the only state kept) only
+    through a reaction to a window it opens.  Were
+    it not followed (an action that writes nothing kept is not offered), no path would count a purchase and the
+    search would say proved; the plain search reaches it, so the rounds search must not prove it."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    text = text.replace("  move l to panier[p]\n}", "  move l to panier[p]\n  signal acheté(p)\n}", 1)
+    text = text.replace('include Lot: "Safran d\'Iran", "Poivre noir", "Cannelle"',
+                        'include Lot: "Safran d\'Iran", "Poivre noir", "Cannelle", "Clou de girofle"')
+    text = text.replace("require count(l in selected(Lot)) == 3", "require count(l in selected(Lot)) == 4")
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text + REACTING, encoding="utf-8")
+    plain, p = _reach(capsys, str(spec), "achats >= 1", "--within", "2")
+    assert plain == 0 and p["confirmed"] is True
+    coned, c = _reach(capsys, str(spec), "achats >= 1", "--rounds", "3", "--keep", "tours_joués")
+    assert (coned, c["status"]) == (4, "undecided") and "acheter" not in c["not_followed"]
+
+
+def test_rounds_refuses_what_it_does_not_answer(capsys):
+    """--rounds answers from the set-up, in one search, with kept names of the spec: anything else is bad input."""
+    assert main(["reach", MARKET, "true", "--rounds", "1", "--within", "3", "-n", "2"]) == 2
+    assert main(["reach", MARKET, "true", "--rounds", "1", "-n", "2", "--keep", "trésor"]) == 2
+    assert "not a var or a zone" in capsys.readouterr().err
+    assert main(["reach", MARKET, "true", "-n", "2"]) == 2
