@@ -35,7 +35,7 @@ def _engine(game: str):
     return _engines[game]
 
 
-def make(name: str, seed: int, mc: tuple[int, int, str, int]):
+def make(name: str, seed: int, mc: tuple):
     """An agent by the bench's names: random, builder (the first greedy), greedy, montecarlo."""
     from checker.runtime.agents import GreedyAgent, RandomAgent
     from checker.runtime.montecarlo import MonteCarloAgent
@@ -43,8 +43,9 @@ def make(name: str, seed: int, mc: tuple[int, int, str, int]):
         return RandomAgent(seed)
     if name in ("builder", "greedy"):
         return GreedyAgent(seed, ending=name == "greedy")
-    playouts, depth, rollout, candidates = mc
-    return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates)
+    playouts, depth, rollout, candidates, judge, turn = (tuple(mc) + ("wins", False))[:6]
+    return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates,
+                           judge=judge, turn=turn)
 
 
 def play(task: tuple) -> dict:
@@ -136,7 +137,8 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
     """The rows of the agents' section (see the module's docstring)."""
     rows: list[tuple[str, str, str]] = []
     mc_cit = (args.playouts, 300, "builder", 12)
-    mc_carc = (args.carc_playouts, args.carc_depth, args.carc_rollout, args.carc_candidates)
+    mc_carc = (args.carc_playouts, args.carc_depth, args.carc_rollout, args.carc_candidates, args.carc_judge,
+               not args.carc_whole_playouts)
     if args.cit_games > 0:
         rows += table_rows("Citadelles 4p, greedy + 3 random",
                            run("Citadelles", ("greedy", "random", "random", "random"), args.cit_games, workers, mc_cit))
@@ -195,8 +197,13 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
     group.add_argument("--carc-seeds", type=int, default=2,
                        help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
-    group.add_argument("--carc-playouts", type=int, default=8)
-    group.add_argument("--carc-depth", type=int, default=6)
-    group.add_argument("--carc-candidates", type=int, default=6)
-    group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="random")
+    group.add_argument("--carc-playouts", type=int, default=1, help="at least one a candidate")
+    group.add_argument("--carc-depth", type=int, default=3)
+    group.add_argument("--carc-candidates", type=int, default=8)
+    group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="greedy")
+    group.add_argument("--carc-judge", choices=("wins", "margin"), default="margin",
+                       help="what a Carcassonne playout is worth to the Monte-Carlo agent")
+    group.add_argument("--carc-whole-playouts", action="store_true",
+                       help="Carcassonne playouts go on through the other players' decisions (default: the "
+                            "rest of the player's own turn only)")
     group.add_argument("--skip-strength", action="store_true")

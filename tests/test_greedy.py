@@ -117,3 +117,66 @@ def test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options():
     assert COUNTS["outlooks"] == 3 + 2, "the ranking (the position, its 2 actions), then one per cut-off playout"
     with pytest.raises(ValueError):
         MonteCarloAgent(0, rollout="clever")
+
+
+def _tile_decision(seed: int, nth: int, then=None):
+    """Carcassonne at 2 players with one greedy agent (seeded ``seed``) at both seats, stopped at the ``nth``
+    tile to place (a decision of `poser` actions); with ``then`` (an option's index), that option is taken
+    there, the player's own next decisions are the greedy player's, and it stops at the first decision of the
+    other player instead.  Returns the engine and the decision it stopped at."""
+    result = checked_once(("spec/carcassonne",))
+    engine = Engine(result.typed)
+    engine.recording = False
+    program = result.program
+    selection = select(program, next(iter(program.configurations.values())), 2)
+    greedy, seen = GreedyAgent(seed), {"tiles": 0}
+
+    class Probe:
+        def choose(self, decision):
+            if "player" in seen:
+                if decision.player != seen["player"]:
+                    seen["decision"] = decision
+                    raise _Stop()
+                return GreedyAgent(99).choose(decision)
+            if decision.options[0][:2] == ("action", "poser"):
+                seen["tiles"] += 1
+                if seen["tiles"] == nth:
+                    seen["decision"] = decision
+                    if then is None:
+                        raise _Stop()
+                    seen["player"] = decision.player
+                    return then
+            return greedy.choose(decision)
+
+    with pytest.raises(_Stop):
+        engine.play(selection.cards, 2, seed, [Probe(), Probe()])
+    return engine, seen["decision"]
+
+
+def _turn_value(seed: int, nth: int, option: int) -> int:
+    """The player's lead, if the game ended, once it has placed the tile ``option`` and played the rest of its turn
+    as the greedy player."""
+    engine, decision = _tile_decision(seed, nth, option)
+    mover = 1 - decision.player
+    scores = outlook(engine)
+    return scores[mover] - scores[decision.player]
+
+
+def test_the_monte_carlo_agent_looks_at_the_rest_of_its_turn():
+    """Seed 2's third tile: the greedy player values each placement alone (the follower it puts next is not counted
+    yet); the Monte-Carlo agent with ``turn`` plays each placement on through the rest of the player's turn (the
+    follower, as the greedy player puts it) and takes a placement that the greedy player ranks lower but that
+    leads further once the follower is down.  Deterministic: the same seed, the same choice."""
+    from checker.runtime.montecarlo import MonteCarloAgent
+    engine, decision = _tile_decision(2, 3)
+    values = option_values(decision)
+    make = lambda: MonteCarloAgent(5, playouts=1, depth=3, rollout="greedy", candidates=0, judge="margin", turn=True)
+    agent = make()
+    pick = agent.choose(decision)
+    assert agent.played == len(decision.options), "one playout an option: the rest of the turn is not random"
+    assert make().choose(decision) == pick
+    greedy_picks = {GreedyAgent(s).choose(decision) for s in range(6)}
+    assert values[pick] < max(values) and pick not in greedy_picks, (pick, values)
+    assert all(_turn_value(2, 3, pick) > _turn_value(2, 3, g) for g in greedy_picks), (pick, greedy_picks)
+    with pytest.raises(ValueError):
+        MonteCarloAgent(0, judge="closest")

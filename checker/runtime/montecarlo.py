@@ -15,10 +15,14 @@ decision point; there it
 2. takes the option being tried, and plays on with a fast default policy (``rollout``: the first
    greedy builder, the greedy player, or uniformly random) for every player, for at most ``depth``
    decisions;
-3. scores the playout for the deciding player: 1 for a win, 1/k for a win shared by k players, 0
-   otherwise — by the game's winners, or, when the depth is reached first, by the scores the game
-   would give if it ended there (:mod:`checker.runtime.outlook`: the spec's ending run on the
-   playout's state) and the ``tiebreak`` at that moment.
+3. scores the playout for the deciding player.  ``judge="wins"``: 1 for a win, 1/k for a win shared
+   by k players, 0 otherwise — by the game's winners, or, when the depth is reached first, by the
+   scores the game would give if it ended there (:mod:`checker.runtime.outlook`: the spec's ending
+   run on the playout's state) and the ``tiebreak`` at that moment.  ``judge="margin"``: the
+   player's lead over the best other player (:func:`checker.runtime.outlook.margin`), in the final
+   scores or, when the depth is reached first, in the scores if the game ended there.  A short
+   playout seldom changes who leads, so judged by wins every option of a long game scores the same
+   and the tie goes to the greedy player's choice; the margin still tells them apart.
 
 Playouts are spread evenly over the options (``playouts`` per decision in all, at least one per
 option); the best mean wins, ties going to the first option.  A decision with more than
@@ -39,7 +43,7 @@ import random
 import threading
 
 from checker.runtime.agents import GreedyAgent, RandomAgent, option_values
-from checker.runtime.outlook import outlook
+from checker.runtime.outlook import margin, outlook
 from checker.runtime.state import SpecRuntimeError
 
 __all__ = ["MonteCarloAgent", "determinise"]
@@ -119,9 +123,9 @@ class _Driver:
     option tried there, then the default policy."""
 
     def __init__(self, engine, history: list[int], player: int, option: int, expected: int, seed: int,
-                 rollout: str, depth: int):
+                 rollout: str, depth: int, turn: bool = False):
         self.engine, self.history, self.player, self.option = engine, history, player, option
-        self.expected, self.depth = expected, depth
+        self.expected, self.depth, self.turn = expected, depth, turn
         self.rng = random.Random(seed)
         seed = self.rng.getrandbits(32)
         self.policy = (RandomAgent(seed) if rollout == "random" else GreedyAgent(seed, ending=rollout == "greedy"))
@@ -139,12 +143,13 @@ class _Driver:
             determinise(self.engine, self.player, decision, self.rng)
             self.engine.st.rng.seed(self.rng.getrandbits(64))
             return self.option
-        if asked - len(self.history) > self.depth:
+        if asked - len(self.history) > self.depth or (self.turn and decision.player != self.player):
             raise _Cutoff()
         return self.policy.choose(decision)
 
 
 ROLLOUTS = ("builder", "greedy", "random")
+JUDGES = ("wins", "margin")
 
 
 class MonteCarloAgent:
@@ -152,12 +157,17 @@ class MonteCarloAgent:
     ``playouts``: playouts per decision, spread over its options; ``depth``: decisions a playout plays
     at most after the option; ``rollout``: the policy of every player in the playouts — "builder" (the
     first greedy builder: the action that raises its score right away; cheap), "greedy" (the greedy
-    player) or "random"; ``candidates``: the most options played out at one decision (0: all)."""
+    player) or "random"; ``candidates``: the most options played out at one decision (0: all); ``judge``:
+    what a playout is worth, "wins" or "margin"; ``turn``: a playout stops at the first decision of another
+    player (see the module's docstring)."""
 
     def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "builder",
-                 candidates: int = 12):
+                 candidates: int = 12, judge: str = "wins", turn: bool = False):
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if judge not in JUDGES:
+            raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
+        self.judge, self.turn = judge, turn
         self.rng = random.Random(seed)
         self.playouts, self.depth, self.rollout = max(1, playouts), max(0, depth), rollout
         self.candidates = max(0, candidates)
@@ -187,16 +197,27 @@ class MonteCarloAgent:
         for k in range(max(self.playouts, len(options))):
             slot = k % len(options)
             driver = _Driver(sim, history, decision.player, options[slot], count, self.rng.getrandbits(64),
-                             self.rollout, self.depth)
-            try:
-                winners = sim.play(selection, players, seed, [driver] * players).winners
-            except _Cutoff:
-                winners = _leaders(sim)
-            totals[slot] += 1 / len(winners) if decision.player in winners else 0.0
+                             self.rollout, self.depth, self.turn)
+            totals[slot] += self._worth(sim, selection, players, seed, driver, decision.player)
             tries[slot] += 1
             self.played += 1
         means = [t / n for t, n in zip(totals, tries)]
         return options[means.index(max(means))]
+
+    def _worth(self, sim, selection, players: int, seed: int, driver: _Driver, player: int) -> float:
+        """One playout, judged for ``player`` (see the module's docstring)."""
+        try:
+            result = sim.play(selection, players, seed, [driver] * players)
+        except _Cutoff:
+            if self.judge == "margin":
+                scores = outlook(sim)
+                return margin(scores, player) if scores is not None else 0.0
+            winners = _leaders(sim)
+        else:
+            if self.judge == "margin":
+                return margin(result.scores, player) if result.scores else 0.0
+            winners = result.winners
+        return 1 / len(winners) if player in winners else 0.0
 
 
 def _leaders(engine) -> list[int]:
