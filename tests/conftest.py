@@ -3,7 +3,9 @@ N heaviest tests by CPU and the CPU per xdist worker (tests/cpu_durations.py say
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import os
 from pathlib import Path
 
@@ -30,6 +32,28 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if config.getoption("--cpu-durations") is not None:      # a plugin, not a conftest hook: doctests count too
         config.pluginmanager.register(cpu_durations.CpuDurations(config), "cpu-durations")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _commands_collect_only_what_they_made():
+    """A command that asks Z3 runs in ``solver.factory.steady_collector``, which starts with a full collection
+    of the process's heap.  A command's own process holds little when it starts; a test worker holds what every
+    earlier test left (hundreds of MB), and scanning it cost seconds per test that runs such commands in-process
+    (70 times in tests/test_fuzz_documents.py alone), more as the worker grew: the suite's cost depended on
+    which files a worker ran before.  Here the worker's heap is frozen first (``gc.freeze``, which the collector
+    leaves alone) so the command's collection scans what the test made; the collector then runs as it does in a
+    command (it unfreezes everything when the command ends)."""
+    import checker.solver.factory as factory
+    real = factory.steady_collector
+
+    @contextlib.contextmanager
+    def steady_collector():
+        gc.freeze()
+        with real():
+            yield
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(factory, "steady_collector", steady_collector)
+        yield
 
 
 @pytest.fixture

@@ -4,13 +4,15 @@ The machine the suite runs on is often shared, so wall time (`--durations`) is n
 every test this measures user + system CPU of the process *and* of its finished children (Sphinx, Chromium, worker
 pools: ``resource.getrusage`` SELF and CHILDREN) around setup + call + teardown, then prints, at the end:
 
-* the N heaviest tests (N = 0: all of them), with the phases' split (setup / call / teardown);
+* the N heaviest tests (N = 0: all of them), with the phases' split (setup / call / teardown) and, where there are
+  any, the CPU of the child processes reaped meanwhile (included in the phases);
 * per xdist worker: the sum over its tests, the whole worker process (collection included), and its test files —
   with ``--dist loadfile`` a whole file runs on one worker, so this shows whether the workers are balanced;
 * the total.
 
 A session-scoped fixture's work is counted in the setup of the first test that asks for it (on each worker).
-Children are counted when they have been waited for: a pool kept alive across tests is counted when it ends.
+Children are counted when they have been waited for: a pool kept alive across tests is counted when it ends (the
+test that ends it shows their CPU as its children's).
 """
 
 from __future__ import annotations
@@ -26,11 +28,18 @@ _PHASES = ("setup", "call", "teardown")
 
 def _cpu() -> float:
     """User + system seconds of this process and of its waited-for children."""
-    total = 0.0
-    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        usage = resource.getrusage(who)
-        total += usage.ru_utime + usage.ru_stime
-    return total
+    return _own() + _children()
+
+
+def _own() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _children() -> float:
+    """User + system seconds of the children this process has waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _worker() -> str:
@@ -60,10 +69,12 @@ class CpuDurations:
         if start is not None:
             report = outcome.get_result()
             report.cpu_seconds = _cpu() - start
+            report.cpu_children = _children() - item._cpu_children_start
             report.cpu_worker = _worker()
 
     def _around(self, item):
         item._cpu_phase_start = _cpu()
+        item._cpu_children_start = _children()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
@@ -90,6 +101,7 @@ class CpuDurations:
             return
         entry = self.tests.setdefault(report.nodeid, {"worker": getattr(report, "cpu_worker", "main")})
         entry[report.when] = entry.get(report.when, 0.0) + seconds
+        entry["children"] = entry.get("children", 0.0) + getattr(report, "cpu_children", 0.0)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error):
@@ -109,6 +121,8 @@ class CpuDurations:
         for nodeid in heaviest:
             entry = self.tests[nodeid]
             split = " ".join(f"{phase[0]}{entry.get(phase, 0.0):.1f}" for phase in _PHASES)
+            if entry.get("children", 0.0) >= 0.05:     # reaped child processes (part of the phases' figures)
+                split += f"; children {entry['children']:.1f}"
             write(f"{cost[nodeid]:8.2f}s  {entry['worker']:>5}  ({split})  {nodeid}")
         per_worker: dict[str, float] = defaultdict(float)
         per_file: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
