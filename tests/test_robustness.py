@@ -327,9 +327,7 @@ def _reader_waits(fifo: Path) -> bool:
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 @pytest.mark.parametrize("cache", [
     "off",
-    pytest.param("on", marks=pytest.mark.xfail(strict=True, reason=(
-        "checker/front/diskcache.py entry_key reads the bytes of each file to make the key, before read_regular "
-        "refuses the FIFO: with the disk cache on (the default outside the tests) `rulebook check FIFO` hangs"))),
+    "on",
 ])
 def test_fifo_without_writer_does_not_hang(tmp_path, cache):
     """`rulebook check FIFO` says the file is not a regular one and never opens it.  Under load the command's

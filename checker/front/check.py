@@ -228,6 +228,8 @@ def _disk_key(paths: list[Path]) -> str | None:
     if probe.diagnostics:
         return None
     try:
+        if not all(Path(file).is_file() for file in files):    # a FIFO, a device: read once, by the check
+            return None                                         # itself, which refuses it (never kept)
         return diskcache.entry_key(list(paths), files)
     except OSError:
         return None
