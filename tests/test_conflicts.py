@@ -100,7 +100,8 @@ def tutorial(tmp_path_factory):
     folder = tmp_path_factory.mktemp("witnesses")
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(["conflicts", "spec/citadelles", TUTORIAL, "--json", "--witnesses", str(folder)])
+        code = main(["conflicts", "spec/citadelles", TUTORIAL, "--json", "--witnesses", str(folder),
+                     "--workers", "1"])   # the parallel path is tests/test_conflicts_parallel.py's
     assert "Traceback" not in out.getvalue() + err.getvalue()
     return code, json.loads(out.getvalue())
 
