@@ -20,7 +20,7 @@ import z3
 from checker.front import ast
 from checker.front.configurations import ConfigEvalError, Selection, evaluate
 from checker.solver.encode import AND, NOT, OR, as_bool, is_const
-from checker.solver.factory import make_solver, private_context, run
+from checker.solver.factory import private_context, run
 
 __all__ = ["Selected", "legal_selection", "Selections", "away_from_start", "required_cards", "keep_if_sat",
            "forbidding"]
@@ -51,16 +51,12 @@ class Selections:
     """The spec's constraints on a selection, built once for a whole search (building them, term by term, cost
     more than Z3's answers about them), in a Z3 context of their own.  ``players``: the player count, or
     None for the symbolic one (named ``player_count``, as the search's encoders name it).
-
-    - :meth:`allows`: can a game with ``n`` players be set up with these cards?  One solver per player count,
-      the cards as assumptions; answers are kept.
-    - :meth:`formulas`: what :func:`legal_selection` gives, translated into the current context."""
+    :meth:`formulas`: what :func:`legal_selection` gives, translated into the current context (the private
+    context is kept, ``_ctx``, for the formulas to be translated from)."""
 
     def __init__(self, program, players: int | None, settings=None):
         self.program, self.settings = program, settings
         self._error: ConfigEvalError | None = None
-        self._solvers: dict = {}
-        self._answers: dict = {}
         with private_context() as ctx:
             self._ctx = ctx
             self._selected = Selected(program)
@@ -72,27 +68,6 @@ class Selections:
                 self._error, constraints = exc, []
             self._formulas = [as_bool(f) for f in constraints if not (is_const(f) and f)]
             self._false = any(is_const(f) and not f for f in constraints)
-
-    def allows(self, n: int, cards) -> bool | None:
-        """Does some selection every constraint allows, with ``n`` players, have all of ``cards`` (names)?
-        None when this cannot be told (a constraint this encoding cannot express, or Z3 undecided)."""
-        if self._error is not None:
-            return None
-        key = (n, frozenset(cards))
-        if key not in self._answers:
-            with private_context(self._ctx):
-                s = self._solvers.get(n)
-                if s is None:
-                    s = self._solvers[n] = make_solver(*([self.settings] if self.settings else []))
-                    s.add(*self._formulas)
-                    if self._false:
-                        s.add(z3.BoolVal(False))
-                    if not isinstance(self._players, int):
-                        s.add(self._players == n)
-                flags = [self._selected.flags[c] for c in key[1] if c in self._selected.flags]
-                status = run(s, *flags).status
-            self._answers[key] = None if status == "unknown" else status == "sat"
-        return self._answers[key]
 
     def formulas(self, required) -> list:
         """:func:`legal_selection`'s formulas (for this search's player count) in the current context."""
