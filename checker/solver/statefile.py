@@ -89,7 +89,7 @@ class _Values:
             return read_key_text(self, key, ty, path, problems)
         return self.read(key, ty, path, problems)
 
-    def read(self, data, ty: Ty, path: str, problems: list, *, card_literal: bool = False):
+    def read(self, data, ty: Ty, path: str, problems: list):
         """A JSON value → interpreter value (a problem is recorded, and None returned, if it is not one)."""
         if isinstance(ty, Coll):
             if not isinstance(data, list):
