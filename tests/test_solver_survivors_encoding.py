@@ -69,3 +69,15 @@ def test_a_card_name_with_two_copies_is_refused_where_a_physical_card_is_needed(
     with pytest.raises(Unsupported) as err:
         _when(game, "la_double", enc)
     assert '"Double" has 2 copies: `is` compares physical cards, not a card\'s name' in str(err.value)
+
+
+@pytest.mark.parametrize("modulus", [1, 2, 4, 4096])
+def test_a_remainder_of_a_value_not_known_takes_every_value_below_its_modulus(game, modulus):
+    """`x % m` (a `rotate` of a value whose values are not known) is one of 0 .. m-1, m = 1 included (always 0);
+    Z3's own value of the term is not asked."""
+    import z3
+    from checker.solver.shapes import known
+    enc = Encoder(game[1], concrete=True)
+    assert known(enc, z3.Int("r") % modulus) == tuple(range(modulus))
+    assert known(enc, z3.Int("r") % 4097) is None       # past MAX_COMBINATIONS (4,096): not enumerated
+    assert known(enc, z3.Int("r") % 0) is None          # no remainder: not "no value"
