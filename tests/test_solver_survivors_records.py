@@ -3,7 +3,8 @@
 field being false or true — and no constraint beyond (any subset, the empty one and the full one included).
 A set of cells likewise (one per cell of the grid's window).  Survivors of the blind mutation sample -e:
 search.py:156 (a set of cells' constraint made false; its twin for records, :159, too) and shapes.py:63 (a Bool
-field's values), which no test of the solver set ran."""
+field's values), which no test of the solver set ran; and search.py:252 (now :256: a question false before Z3
+is asked counts no query)."""
 
 from __future__ import annotations
 
@@ -72,3 +73,15 @@ def test_a_symbolic_set_of_cells_is_one_boolean_per_cell_of_the_window_and_any_s
         s = z3.Solver()
         s.add(domain, *[b == value for b, _ in members])
         assert s.check() == z3.sat, value
+
+
+def test_a_question_false_before_z3_is_asked_is_unsat_without_a_query(search):
+    """A formula that is the constant false makes the question unsat at once: no Z3 query is counted (the
+    `queries` that `conflicts` reports); a question Z3 answers is one query."""
+    enc = search.encoder()
+    before = search.queries
+    assert search.solve(enc, True, False)[0] == "unsat"
+    assert search.queries == before
+    x = z3.Bool("x")
+    assert search.solve(enc, x, z3.Not(x))[0] == "unsat"
+    assert search.queries == before + 1
