@@ -88,7 +88,7 @@ def game(tmp_path_factory):
     path = tmp_path_factory.mktemp("tas") / "tas.rules"
     path.write_text(GAME, encoding="utf-8")
     result = check_paths([path])
-    assert result.typed is not None
+    assert result.ok, result.reporter.sorted()
     return result
 
 

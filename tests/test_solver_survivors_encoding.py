@@ -38,7 +38,7 @@ def game(tmp_path_factory):
     path = tmp_path_factory.mktemp("doubles") / "doubles.rules"
     path.write_text(GAME, encoding="utf-8")
     result = check_paths([path])
-    assert result.typed is not None
+    assert result.ok, result.reporter.sorted()
     e = Engine(result.typed)
     e.recording = False
     selection = select(result.program, result.program.configurations["Tout"], 2)

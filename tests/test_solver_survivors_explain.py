@@ -28,7 +28,7 @@ action garder(p: Player) "Garder." { set vus = vus + 4 }
 card Jeton "Un" { valeur: 1 }
 
 procedure partie() {
-  for p in players { offer p { jouer(p)  passer(p)  finir(p)  garder(p) } }
+  for p in players { offer p { jouer(p)  passer(p)  finir(p)  garder(p)  finish "Fin" } }
 }
 
 rule au_départ { forbid jouer(p) when vus == 0 }
@@ -48,7 +48,7 @@ def veto(tmp_path_factory):
     path = tmp_path_factory.mktemp("veto") / "veto.rules"
     path.write_text(GAME, encoding="utf-8")
     result = check_paths([path])
-    assert result.typed is not None, result
+    assert result.ok, result.reporter.sorted()
     e = Engine(result.typed)
     e.recording = False
     selection = select(result.program, result.program.configurations["Tout"], 2)

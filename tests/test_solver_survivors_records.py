@@ -25,10 +25,9 @@ record Marque { côté: Côté, fort: Bool }
 
 kind Carte { valeur: Int in 1..2  start: pioche }
 zone pioche: pile of Carte public
-var marques: set of Marque = []
-var cases: set of Case = []
+var vus: Int = 0
 
-action marquer(p: Player, m: set of Marque) "Marquer." { set marques = m }
+action marquer(p: Player, m: Marque, c: Case) "Marquer." { set vus = vus + 1 }
 
 card Carte "Un" { valeur: 1 }
 
@@ -43,7 +42,7 @@ def search(tmp_path_factory):
     path = tmp_path_factory.mktemp("marques") / "marques.rules"
     path.write_text(GAME, encoding="utf-8")
     result = check_paths([path])
-    assert result.typed is not None, result
+    assert result.ok, result.reporter.sorted()
     return Search(result.typed, players=2)
 
 
