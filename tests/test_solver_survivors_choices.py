@@ -33,6 +33,12 @@ procedure partie() {
   }
 }
 
+procedure compter() {
+  let n = 0
+  for c in pioche { set n = n + c.valeur }
+  set pris = n
+}
+
 configuration "Tout" { include Carte: "Un", "Deux", "Trois" }
 """
 
@@ -72,3 +78,12 @@ def test_nothing_and_a_card_are_both_paths_of_an_optional_choice(game):
         answers.add(tuple(isinstance(a, int) for a in log))
         compare(_started(game, seed), "partie", (), 2, seed)
     assert len(answers) >= 2, answers
+
+
+def test_a_name_a_loop_sets_keeps_its_last_value_after_the_loop(game):
+    """`compter`: `set n = n + c.valeur` in a loop over the pile; after it, n is the sum (6), written to `pris`
+    (transition.py's `for`: what the body binds stays bound after it).  Survivor of sample -e: transition.py:696
+    (now :703), a changed name not carried out of the loop."""
+    e = _started(game, 1)
+    t = compare(e, "compter", (), 0, 1)
+    assert any(key == ("var", "pris", None) for key in t.store.writes)
