@@ -109,7 +109,10 @@ TESTS = {
                    "test_a_state_file_writes_cells_and_records_and_reads_them_back",
                    "test_rulebook_legal_and_moves_on_the_second_game",
                    "test_a_bad_record_in_a_move_is_refused_with_its_path",
-                   "test_what_z3_cannot_search_is_said_where_it_is"))],
+                   "test_what_z3_cannot_search_is_said_where_it_is")),
+               # the tests written for the survivors of the blind samples (one file per theme: explain's
+               # blocking rules, the commands' counters and exit codes, an optional choice, an each-point probe)
+               *sorted(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_solver_survivors_*.py"))],
 }
 # the tests of tests/test_conflicts.py that take seconds, not minutes: the dead rules a selection's constraints
 # make, a witness read back by `legal`, an undecided search's exit code, the Empereur's witness, and the

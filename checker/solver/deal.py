@@ -65,6 +65,8 @@ class Deal:
         self.not_in: set = set()               # piles the cards of the statement running are not in
         self.lost: list[tuple] = []
         self.why: dict[tuple, tuple] = {}      # pile -> (span, why) its order stopped being known
+        self.scattered: dict[str, tuple] = {}  # zone -> (span, why): a card went to a pile of it at an index
+        #                                        that depends on the path; its piles not made yet are not known
 
     def _lose(self, key, span, why: str) -> None:
         """The order of pile ``key`` is not known from here (said in :attr:`lost` when a draw or a shuffle
@@ -100,7 +102,11 @@ class Deal:
             return None
         key = (name, index)
         if key not in self.piles:            # an empty indexed pile the interpreter has not made yet
-            self.piles[key] = Pile([])
+            if name in self.scattered:      # unless a card may have gone to it
+                self.why[key] = self.scattered[name]
+                self.piles[key] = None
+            else:
+                self.piles[key] = Pile([])
         return self.piles[key]
 
     # ------------------------------------------------------------ what the statements do to them
@@ -128,8 +134,10 @@ class Deal:
                 elif self._may_leave(key, pile, card, possible, guard):
                     self._lose(key, span, "a card that may be in it leaves it, which one or whether depends on "
                                           "the path")
-        if where is not None and is_const(where) and (zone, where) not in self.piles:
-            self.piles[(zone, where)] = Pile([])
+        if where is not None and is_const(where):
+            self.pile(zone, where)
+        elif where is not None:
+            self.scattered.setdefault(zone, (span, "a card may be put on top of it on some paths only"))
         targets = [k for k in self.piles if k[0] == zone and (where is None or not is_const(where) or k[1] == where)]
         for key in targets:
             pile = self.piles[key]

@@ -31,11 +31,13 @@ def asked(engine: Engine, site: ast.ChooseEach, env: dict) -> list[tuple[int, li
     """(player, options) of each player ``site`` asks, in order, run by the interpreter on the engine's state with
     the local names ``env``, each answering with their first option (the state does not change until all have
     chosen: nobody's options depend on another's pick).  A player with nothing to choose stops the statement:
-    the list ends before them.  The state is left as it was."""
+    the list ends before them.  The state is left as it was, and so is the game's record (its log, the answers
+    given: ``Engine.choices``)."""
     names = {k: v for k, v in env.items() if k != site.player}
     run_it = engine.compiler.body((site,), tuple(names))
     snap = engine.st.snapshot()
     saved = (engine.observer, engine.agents, engine.recording, engine.decisions, engine.moves)
+    answers = len(engine.choices)      # the probe's answers are not the game's (as Engine.lookahead)
     out: list[tuple[int, list]] = []
     engine.observer = lambda decision: out.append((decision.player, list(decision.options)))
     engine.recording = False
@@ -47,6 +49,7 @@ def asked(engine: Engine, site: ast.ChooseEach, env: dict) -> list[tuple[int, li
     finally:
         engine.st.restore(snap)
         engine.observer, engine.agents, engine.recording, engine.decisions, engine.moves = saved
+        del engine.choices[answers:]
         engine.invalidate()
     return out
 

@@ -51,8 +51,8 @@ class Selections:
     """The spec's constraints on a selection, built once for a whole search (building them, term by term, cost
     more than Z3's answers about them), in a Z3 context of their own.  ``players``: the player count, or
     None for the symbolic one (named ``player_count``, as the search's encoders name it).
-
-    :meth:`formulas` gives what :func:`legal_selection` gives, translated into the current context."""
+    :meth:`formulas`: what :func:`legal_selection` gives, translated into the current context (the private
+    context is kept, ``_ctx``, for the formulas to be translated from)."""
 
     def __init__(self, program, players: int | None, settings=None):
         self.program, self.settings = program, settings

@@ -1,0 +1,165 @@
+"""The deal followed (the random source lost first, at a random subset, so that a shuffle is not followed) through the unrolled flow (checker/solver/deal.py, unroll.py's draws): what `lost` says when
+a pile's order stops being known, and which piles stay known.  Survivors of the blind mutation sample -e:
+unroll.py:537 (a draw under a constant guard), deal.py:80 (the pile named at a symbolic index) and others in
+deal.py, each asserted here on a tiny game."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.front.configurations import select
+from checker.runtime import Engine
+from checker.solver.encode import Encoder
+from checker.solver.unroll import Unrolled
+from test_unroll import compare
+
+GAME = """\
+game "Tas" { players: 2..2  flow: partie }
+
+kind Carte { valeur: Int in 1..4  start: pioche }
+zone pioche: pile of Carte public
+zone défausse: pile of Carte public
+zone tas[Player]: pile of Carte public
+
+card Carte "Un" { valeur: 1 }
+card Carte "Deux" { valeur: 2 }
+card Carte "Trois" { valeur: 3 }
+card Carte "Quatre" { valeur: 4 }
+
+procedure partie() { }
+
+procedure mêlée_puis_pioche() {
+  choose s subset of pioche size 1..1 at random
+  shuffle pioche
+  draw 1 from pioche to défausse
+}
+
+procedure viser() {
+  for p in players { draw 1 from pioche to tas[p] }
+  choose s subset of pioche size 1..1 at random
+  for p in players { shuffle tas[p] }
+  for p in players {
+    choose q in players by p
+    draw 1 from tas[q] to défausse
+  }
+}
+
+procedure dessous(p: Player, n: Int) {
+  draw 2 from pioche to défausse
+  choose c in défausse by p
+  move c to bottom of pioche
+  draw n from pioche to tas[p]
+}
+
+procedure poser(p: Player) {
+  for r in players { draw 1 from pioche to tas[r] }
+  draw 1 from pioche to tas[p]
+  for r in players { draw 1 from tas[r] to défausse }
+}
+
+procedure donner(p: Player) {
+  choose q in players by p
+  draw 1 from pioche to tas[p]
+  draw 1 from pioche to tas[q]
+  for r in players { draw 1 from tas[r] to défausse }
+}
+
+procedure reprendre(p: Player) {
+  choose q in players by p
+  if q == p { draw 1 from pioche to défausse }
+  choose c in défausse by p
+  move c to tas[p]
+  draw 1 from pioche to tas[p]
+}
+
+procedure écarter(p: Player) {
+  choose c in pioche by p
+  move c to défausse
+  draw 1 from pioche to tas[p]
+}
+
+configuration "Tout" { include Carte: "Un", "Deux", "Trois", "Quatre" }
+"""
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tas") / "tas.rules"
+    path.write_text(GAME, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    return result
+
+
+def _started(result, seed: int = 1) -> Engine:
+    e = Engine(result.typed)
+    e.recording = False
+    selection = select(result.program, result.program.configurations["Tout"], 2)
+    e.start(selection.cards, 2, seed, [None, None])
+    return e
+
+
+def _unrolled(result, proc: str, budget: int = 4, args: tuple = ()) -> Unrolled:
+    e = _started(result)
+    t = Unrolled(Encoder(e, concrete=True), budget)
+    t.procedure(proc, args)
+    return t
+
+
+def _lost(t: Unrolled) -> list[str]:
+    return [text.split(":")[0] for _span, text in t.deal.lost]
+
+
+def test_a_draw_on_every_path_from_a_shuffled_pile_is_said_to_take_any_card(game):
+    """No condition before it (its guard is the constant true): the draw after the shuffle is said in `lost`."""
+    assert _lost(_unrolled(game, "mêlée_puis_pioche")) == ["the random source is not followed from here",
+                                                           "a shuffle is not followed (pioche",
+                                                           "a draw takes any of the pile's cards (pioche"]
+
+
+def test_a_draw_from_a_pile_a_player_chooses_names_the_zone_not_a_symbolic_index(game):
+    """`tas[q]` with q a player's choice (a Z3 term): `lost` names the zone, as `moves` cannot write the index."""
+    lost = _lost(_unrolled(game, "viser"))
+    assert lost[:3] == ["the random source is not followed from here", "a shuffle is not followed (tas[Joueur 1]", "a shuffle is not followed (tas[Joueur 2]"]
+    assert lost[3:] and set(lost[3:]) == {"a draw takes any of the pile's cards (tas"}, lost
+
+
+@pytest.mark.parametrize("n,known", [(1, True), (2, True), (3, False)])
+def test_a_draw_of_the_known_cards_above_an_unknown_bottom_stays_known(game, n, known):
+    """Two cards stay in the pile, known, and the card a player chooses goes under them (which one depends on
+    the path: the bottom is not known).  Drawing one or both known cards follows them; a third reaches the
+    unknown bottom, and `lost` says so."""
+    lost = _lost(_unrolled(game, "dessous", 4, (0, n)))
+    assert lost == ([] if known else ["a draw takes any of the pile's cards (pioche"])
+
+
+@pytest.mark.parametrize("p", [0, 1])
+def test_a_card_put_on_one_players_pile_is_on_that_pile_only(game, p):
+    """`poser`: each player's pile gets a card, then the next card goes on `tas[p]` for certain; then one card is
+    drawn from each player's pile: the one put last on `tas[p]`, the first one on the other.  The unrolled flow reaches the interpreter's state (no decision: nothing to pin)."""
+    compare(_started(game, 3), "poser", (p,), 2, 3)
+
+
+def test_a_card_put_on_the_pile_a_player_chooses_makes_both_piles_unknown(game):
+    """`donner`: a card goes on the chooser's pile, then which player's pile gets the next card is a choice (a Z3
+    term): neither pile's order is known after it (the one made before, the one made after), so each draw from them takes any card, and `lost` says where each stopped being known."""
+    lost = [text for _span, text in _unrolled(game, "donner", 4, (0,)).deal.lost]
+    assert [x.split(":")[0] for x in lost] == ["a draw takes any of the pile's cards (tas[Joueur 1]",
+                                               "a draw takes any of the pile's cards (tas[Joueur 2]"]
+    assert all("where a card may be put on top of it on some paths only" in x for x in lost), lost
+
+
+def test_a_card_chosen_from_the_discard_is_not_taken_for_one_still_in_the_pile(game):
+    """`reprendre`: the pile's top card goes to the discard on some paths only, then a card of the discard is
+    moved: on the paths where it is that top card, the card is no longer in the pile (Z3 proves it), so the pile's
+    order stays known and the last draw follows it."""
+    assert _lost(_unrolled(game, "reprendre", 4, (0,))) == []
+
+
+def test_a_card_a_player_chooses_in_the_pile_leaves_it_so_its_order_is_not_known(game):
+    """`écarter`: the card moved out of the pile is a player's choice (a Z3 term): Z3 finds that it may be any of
+    the pile's cards, so the pile's order is not known after it, and the draw from it says so, with where."""
+    [(_span, text)] = _unrolled(game, "écarter", 4, (0,)).deal.lost
+    assert text.startswith("a draw takes any of the pile's cards (pioche: its order is not known since ")
+    assert text.endswith(", where a card that may be in it leaves it, which one or whether depends on the path)")

@@ -1,0 +1,83 @@
+"""The Z3 encoding's own counts and refusals (checker/solver/encode.py), on a tiny game: a range of constants
+counts each of its integers once against the encoding's limit (`spent`), and a card name with two copies is
+refused where a physical card is needed (`is`), naming its copies.  Survivors of the blind mutation sample -e
+(encode.py:691, a range counted as b + a + 1 elements; encode.py:252, two copies taken for one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.front.configurations import select
+from checker.runtime import Engine
+from checker.solver.encode import Encoder, Unsupported
+
+GAME = """\
+game "Doubles" { players: 2..2  flow: partie }
+
+kind Carte { valeur: Int in 1..4  copies: Int = 1  start: pioche }
+zone pioche: pile of Carte public
+
+action jouer(p: Player, c: Carte) "Jouer une carte." { move c to pioche }
+
+rule somme { forbid jouer(p, c) when sum(k in 5..9: k) > 40 }
+rule la_double { forbid jouer(p, c) when c is "Double" }
+rule la_simple { forbid jouer(p, c) when c is "Simple" }
+
+card Carte "Simple" { valeur: 1 }
+card Carte "Double" { valeur: 2  copies: 2 }
+
+procedure partie() { }
+
+configuration "Tout" { include Carte: "Simple", "Double" }
+"""
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("doubles") / "doubles.rules"
+    path.write_text(GAME, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    e = Engine(result.typed)
+    e.recording = False
+    selection = select(result.program, result.program.configurations["Tout"], 2)
+    e.start(selection.cards, 2, 1, [None, None])
+    return result, e
+
+
+def _when(game, name: str, enc: Encoder):
+    result, e = game
+    rule = result.program.rules[name]
+    head = rule.heads[0]
+    card = e.st.zone("pioche")[0]
+    return enc.expr(head.when, enc.rule_env(rule, head, (0, card)))
+
+
+def test_a_range_of_constants_counts_its_integers_once_against_the_limit(game):
+    """`sum(k in 5..9: k) > 40`: 5 + 6 + 7 + 8 + 9 = 35, false; the range is 5 integers, the sum ranges over
+    them once more: 10 elements spent."""
+    enc = Encoder(game[1], concrete=True)
+    before = enc.spent
+    assert _when(game, "somme", enc) is False
+    assert enc.spent - before == 10
+
+
+def test_a_card_name_with_two_copies_is_refused_where_a_physical_card_is_needed(game):
+    enc = Encoder(game[1], concrete=True)
+    _when(game, "la_simple", enc)        # one copy: its physical card
+    with pytest.raises(Unsupported) as err:
+        _when(game, "la_double", enc)
+    assert '"Double" has 2 copies: `is` compares physical cards, not a card\'s name' in str(err.value)
+
+
+@pytest.mark.parametrize("modulus", [1, 2, 4, 4096])
+def test_a_remainder_of_a_value_not_known_takes_every_value_below_its_modulus(game, modulus):
+    """`x % m` (a `rotate` of a value whose values are not known) is one of 0 .. m-1, m = 1 included (always 0);
+    Z3's own value of the term is not asked."""
+    import z3
+    from checker.solver.shapes import known
+    enc = Encoder(game[1], concrete=True)
+    assert known(enc, z3.Int("r") % modulus) == tuple(range(modulus))
+    assert known(enc, z3.Int("r") % 4097) is None       # past MAX_COMBINATIONS (4,096): not enumerated
+    assert known(enc, z3.Int("r") % 0) is None          # no remainder: not "no value"

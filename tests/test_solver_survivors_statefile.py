@@ -1,0 +1,52 @@
+"""State files (checker/solver/statefile.py) write an indexed counter's entries that are not 0 (a counter's
+default) and read them back: a player with 1 coin is written, and read back with 1.  Survivor of the blind
+mutation sample -e (statefile.py:217, a counter's default 0 → 1: the entries equal to 1 were left out, and read
+back as 0)."""
+
+from __future__ import annotations
+
+import json
+
+from checker.front.check import check_paths
+from checker.runtime import Engine
+from checker.solver.scopes import Scopes
+from checker.solver.statefile import load_state
+from conftest import run_cli
+
+GAME = """\
+game "Bourse" { players: 2..3  flow: partie }
+
+kind Jeton { valeur: Int in 1..1  start: sac }
+zone sac: pile of Jeton public
+counter réserve unlimited
+counter bourse[Player] public
+var mise[Player]: Int = 2
+
+action payer(p: Player) "Payer." { transfer up to 1 from bourse[p] to réserve }
+
+card Jeton "Un" { valeur: 1 }
+
+procedure partie() {
+  for p in players { transfer 1 from réserve to bourse[p] }
+  for p in players { set mise[p] = 1 }
+  for p in players { offer p { payer(p)  finish "Passer" } }
+}
+
+configuration "Tout" { include Jeton: "Un" }
+"""
+
+
+def test_a_counter_at_1_and_a_var_away_from_its_default_are_written_and_read_back(capsys, tmp_path):
+    spec = tmp_path / "bourse.rules"
+    spec.write_text(GAME, encoding="utf-8")
+    state = tmp_path / "etat.json"
+    code, _, err = run_cli(capsys, "play", str(spec), "-n", "3", "-s", "1", "-q", "--state-at", "1", str(state))
+    assert code == 0, err
+    data = json.loads(state.read_text(encoding="utf-8"))
+    assert data["vars"]["bourse"] == {"Joueur 1": 1, "Joueur 2": 1, "Joueur 3": 1}
+    assert data["vars"]["mise"] == {"Joueur 1": 1, "Joueur 2": 1, "Joueur 3": 1}
+    result = check_paths([spec])
+    e = Engine(result.typed)
+    e.recording = False
+    load_state(e, data, Scopes(result.typed))
+    assert e.st.vars["bourse"] == {0: 1, 1: 1, 2: 1} and e.st.vars["mise"] == {0: 1, 1: 1, 2: 1}
