@@ -19,6 +19,7 @@ within an eighth of its resources, a record, a collection — keeps B's own term
 from __future__ import annotations
 
 import itertools
+import math
 
 import z3
 
@@ -31,6 +32,21 @@ __all__ = ["Cuts"]
 
 SPLIT = 16          # cases a cut at a choice is asked in, one per value of the choices before, at most
 
+
+
+def _cases(split: list) -> list | None:
+    """Every combination of the values of ``split`` ([(unknown, its values)]), or None when there are more than
+    SPLIT: the product is counted before it is built (the earlier choices of a move can have millions of
+    combinations: a comparison of the first edition once ran out of memory building them).
+
+    >>> _cases([(None, [1, 2]), (None, [3])])
+    [(1, 3), (2, 3)]
+    >>> _cases([(None, range(10**6)), (None, range(10**6))]) is None
+    True
+    """
+    if math.prod(len(values) for _, values in split) > SPLIT:
+        return None
+    return list(itertools.product(*(values for _, values in split)))
 
 class Cuts:
     """Side A's values by statement, in the order computed; side B's, replaced by A's where proven equal."""
@@ -105,8 +121,8 @@ class Cuts:
         bounds = self._bounds()
         self.asked += 1
         status, _, _ = self.pair.solve(a.enc, b.enc, *facts, minimise=False, fallback=False, bounds=bounds)
-        cases = list(itertools.product(*(values for _, values in split)))
-        if status == "unknown" and split and len(cases) <= SPLIT:
+        cases = _cases(split) if status == "unknown" and split else None
+        if cases is not None:
             # the cases, and a value outside them (a choice not made): every one unsat
             outside = OR(*(AND(*(v != x for x in values)) for v, values in split))
             status, _, _ = self.pair.solve(a.enc, b.enc, *facts, outside, minimise=False, fallback=False,
