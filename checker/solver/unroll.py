@@ -355,24 +355,17 @@ class Unrolled(Transition):
 
 # ==================================================================== repeat and offer
 
-def repeat_times(t: Unrolled, s: ast.Repeat, env, guard, times: int, label: str):
-    """``times`` iterations of the `repeat` ``s`` on the paths ``guard``, each iteration's paths named ``label``;
-    the paths that would go round once more (False when Z3 proves an iteration unreachable)."""
+def _repeat(t: Unrolled, s: ast.Repeat, env, guard):
     going = guard
-    for _ in range(times):
+    for _ in range(t.max_loops):
         t.running = t.named(t.running, "en cours")
-        here = t.named(AND(going, t.running), label)
+        here = t.named(AND(going, t.running), "tour de boucle")
         if not t.feasible(here):
-            return False
+            return
         t.run(s.body, env, here)
         done = t.expr(s.until, env)
         t.checked_partial(AND(here, t.running))
         going = AND(here, t.running, NOT(done))
-    return going
-
-
-def _repeat(t: Unrolled, s: ast.Repeat, env, guard):
-    going = repeat_times(t, s, env, guard, t.max_loops, "tour de boucle")
     if t.feasible(AND(going, t.running)):
         t.cut(AND(going, t.running), s.span, f"its iteration number {t.max_loops + 1} (the encoding unrolls a "
                                          f"`repeat` {t.max_loops} times)")

@@ -39,8 +39,7 @@ from checker.front import ast
 from checker.front.types import BOOL, GridT, RecordT
 from checker.solver.encode import AND, NOT, OR, is_const
 from checker.solver.transition import ABORT, Choice, Store
-from checker.solver.unroll import (Asked, Unrolled, _action_options, _power_options, offer_question,
-                                   repeat_times)
+from checker.solver.unroll import Asked, Unrolled, _action_options, _power_options, offer_question
 
 __all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
 
@@ -304,7 +303,16 @@ def _calls_round(t: Coned, s: ast.Repeat) -> bool:
 def _rounds(t: Coned, s: ast.Repeat, env, guard):
     """The rounds' `repeat`: ``rounds`` iterations; a path that would start the next ends there (the condition
     is asked there: the state after the last round searched)."""
-    going = repeat_times(t, s, env, guard, t.rounds, "manche")
+    going = guard
+    for _ in range(t.rounds):
+        t.running = t.named(t.running, "en cours")
+        here = t.named(AND(going, t.running), "manche")
+        if not t.feasible(here):
+            return
+        t.run(s.body, env, here)
+        done = t.expr(s.until, env)
+        t.checked_partial(AND(here, t.running))
+        going = AND(here, t.running, NOT(done))
     last = AND(going, t.running)
     if is_const(last) and not last:
         return
