@@ -495,40 +495,34 @@ def _offer(t: Unrolled, s: ast.Offer, env, guard):
         going = AND(here, some)               # no option: the offer ends
         if is_const(going) and not going:
             return
-        going = offer_question(t, s, going, options, player, turn)
+        pick = z3.Int(t.fresh_name(f"que faire ? ({t.offers}.{turn + 1})"))
+        picked = [AND(g, pick == i) for i, (g, _) in enumerate(options)]
+        t.constraints.append(z3.Implies(as_bool(going), as_bool(OR(*picked))))
+        t.choices.append(Choice(s.span, "que faire ?", pick, going, [(g, o) for g, o in options], kind="offer",
+                                chosen=going, inside=OR(*picked)))
+        ended = False
+        for i, (g, option) in enumerate(options):
+            chosen = AND(going, t.running, picked[i])
+            if is_const(chosen) and not chosen:
+                continue
+            if option[0] == "finish":
+                ended = OR(ended, chosen)
+                continue
+            saved = t.raised.pop(END_TURN, None)
+            if option[0] == "action":
+                t.catching((ABORT,), lambda o=option, c=chosen: t.perform(o[1], o[2], c))
+            else:
+                _, power, card, decl = option
+                t.power(decl, player, card, {}, chosen, power)
+            closed = t.raised.pop(END_TURN, False)
+            if saved is not None:
+                t.raised[END_TURN] = saved
+            t.running = OR(t.running, closed)
+            ended = OR(ended, closed)
+        going = AND(going, NOT(ended), t.running)
     if t.feasible(AND(going, t.running)):
         t.cut(AND(going, t.running), s.span, f"its question number {t.budget + 3} (an offer is unrolled as many "
                                          f"times as decisions are searched, and twice more)")
-
-
-def offer_question(t: Unrolled, s: ast.Offer, going, options: list, player, turn: int):
-    """One question of an offer, asked on the paths ``going`` among ``options`` ((guard, option) pairs): the
-    player's pick, each option's effect where it is picked.  The paths still in the offer after it."""
-    pick = z3.Int(t.fresh_name(f"que faire ? ({t.offers}.{turn + 1})"))
-    picked = [AND(g, pick == i) for i, (g, _) in enumerate(options)]
-    t.constraints.append(z3.Implies(as_bool(going), as_bool(OR(*picked))))
-    t.choices.append(Choice(s.span, "que faire ?", pick, going, list(options), kind="offer",
-                            chosen=going, inside=OR(*picked)))
-    ended = False
-    for i, (g, option) in enumerate(options):
-        chosen = AND(going, t.running, picked[i])
-        if is_const(chosen) and not chosen:
-            continue
-        if option[0] == "finish":
-            ended = OR(ended, chosen)
-            continue
-        saved = t.raised.pop(END_TURN, None)
-        if option[0] == "action":
-            t.catching((ABORT,), lambda o=option, c=chosen: t.perform(o[1], o[2], c))
-        else:
-            _, power, card, decl = option
-            t.power(decl, player, card, {}, chosen, power)
-        closed = t.raised.pop(END_TURN, False)
-        if saved is not None:
-            t.raised[END_TURN] = saved
-        t.running = OR(t.running, closed)
-        ended = OR(ended, closed)
-    return AND(going, NOT(ended), t.running)
 
 
 # ==================================================================== the deal, followed (checker.solver.deal)

@@ -37,9 +37,9 @@ import z3
 
 from checker.front import ast
 from checker.front.types import BOOL, GridT, RecordT
-from checker.solver.encode import AND, NOT, OR, is_const
-from checker.solver.transition import ABORT, Choice, Store
-from checker.solver.unroll import Asked, Unrolled, _action_options, _power_options, offer_question
+from checker.solver.encode import AND, NOT, OR, as_bool, is_const
+from checker.solver.transition import ABORT, END_TURN, Choice, Store
+from checker.solver.unroll import Asked, Unrolled, _action_options, _power_options
 
 __all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
 
@@ -362,7 +362,31 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
         going = AND(here, OR(*(g for g, _ in options)))
         if is_const(going) and not going:
             return
-        going = offer_question(t, s, going, options, player, turn)
+        pick = z3.Int(t.fresh_name(f"que faire ? ({t.offers}.{turn + 1})"))
+        picked = [AND(g, pick == i) for i, (g, _) in enumerate(options)]
+        t.constraints.append(z3.Implies(as_bool(going), as_bool(OR(*picked))))
+        t.choices.append(Choice(s.span, "que faire ?", pick, going, list(options), kind="offer", chosen=going,
+                                inside=OR(*picked)))
+        ended = False
+        for i, (g, option) in enumerate(options):
+            chosen = AND(going, t.running, picked[i])
+            if is_const(chosen) and not chosen:
+                continue
+            if option[0] == "finish":
+                ended = OR(ended, chosen)
+                continue
+            saved = t.raised.pop(END_TURN, None)
+            if option[0] == "action":
+                t.catching((ABORT,), lambda o=option, c=chosen: t.perform(o[1], o[2], c))
+            else:
+                _, power, card, decl = option
+                t.power(decl, player, card, {}, chosen, power)
+            closed = t.raised.pop(END_TURN, False)
+            if saved is not None:
+                t.raised[END_TURN] = saved
+            t.running = OR(t.running, closed)
+            ended = OR(ended, closed)
+        going = AND(going, NOT(ended), t.running)
     if t.feasible(AND(going, t.running)):
         t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
                                              f"{OFFER_ROUNDS} times when the state is cut)")
