@@ -12,13 +12,12 @@ from types import SimpleNamespace
 import pytest
 
 from checker.front.check import check_paths
-from checker.front.configurations import select
 from checker.runtime import Engine
 from checker.solver.encode import Encoder
 from checker.solver.explain import explain
 from checker.solver.transition import Transition
 from checker.solver.unroll import Unrolled
-from test_unroll import compare, run_interpreter
+from test_unroll import compare, run_interpreter, started
 
 PILE = """\
 game "Pioche" { players: 2..2  flow: partie }
@@ -120,11 +119,7 @@ def pile(tmp_path_factory):
 
 
 def _started(result, seed: int) -> Engine:
-    e = Engine(result.typed)
-    e.recording = False
-    selection = select(result.program, result.program.configurations["Tout"], 2)
-    e.start(selection.cards, 2, seed, [None, None])
-    return e
+    return started(result, 2, seed, "Tout")
 
 
 def test_the_set_up_puts_the_first_card_at_the_bottom_as_instance_0(pile):

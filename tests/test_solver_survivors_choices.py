@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from checker.front.check import check_paths
-from checker.front.configurations import select
 from checker.runtime import Engine
-from test_unroll import compare, run_interpreter
+from test_unroll import compare, run_interpreter, started
 
 GAME = """\
 game "Cueillette" { players: 2..2  flow: partie }
@@ -53,11 +52,7 @@ def game(tmp_path_factory):
 
 
 def _started(result, seed: int) -> Engine:
-    e = Engine(result.typed)
-    e.recording = False
-    selection = select(result.program, result.program.configurations["Tout"], 2)
-    e.start(selection.cards, 2, seed, [None, None])
-    return e
+    return started(result, 2, seed, "Tout")
 
 
 @pytest.mark.parametrize("budget,seed", [(0, 1), (1, 2), (2, 3), (2, 4), (2, 5), (2, 8)])

@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 
 from checker.front.check import check_paths
-from checker.front.configurations import select
 from checker.runtime import Engine
 from checker.solver.encode import Encoder
 from checker.solver.unroll import Unrolled
-from test_unroll import compare
+from test_unroll import compare, started
 
 GAME = """\
 game "Tas" { players: 2..2  flow: partie }
@@ -93,11 +92,7 @@ def game(tmp_path_factory):
 
 
 def _started(result, seed: int = 1) -> Engine:
-    e = Engine(result.typed)
-    e.recording = False
-    selection = select(result.program, result.program.configurations["Tout"], 2)
-    e.start(selection.cards, 2, seed, [None, None])
-    return e
+    return started(result, 2, seed, "Tout")
 
 
 def _unrolled(result, proc: str, budget: int = 4, args: tuple = ()) -> Unrolled:

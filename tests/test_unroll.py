@@ -200,20 +200,22 @@ def _market():
     return result
 
 
-def _started(result, players: int, seed: int) -> Engine:
+def started(result, players: int, seed: int, configuration: str = "Standard") -> Engine:
+    """An engine set up for a game of ``result`` (recording nothing): the configuration, players, seed."""
     e = Engine(result.typed)
     e.recording = False
     program = result.program
-    selection = select(program, program.configurations["Standard"], players)
+    selection = select(program, program.configurations[configuration], players)
     e.start(selection.cards, players, seed, [None] * players)
     return e
+
 
 
 @pytest.mark.parametrize("players,seed,budget", [(2, 1, 0), (2, 3, 2), (3, 5, 4), (2, 7, 4)])
 def test_a_whole_game_of_the_market_over_k_decisions(players, seed, budget):
     """The flow from the set-up — a shuffle, a `repeat … until` of rounds, an `offer` per player in each — over
     K decisions: the encoding reaches the interpreter's state, at decision K + 1 or at the game's end."""
-    e = _started(_market(), players, seed)
+    e = started(_market(), players, seed)
     t = compare(e, e.flow, (), budget, seed)
     # the set-up's shuffle is the interpreter's: the random source is followed to the end
     assert t.deal is not None and not [x for x in t.deal.lost if "random source" in x[1]]
@@ -222,14 +224,14 @@ def test_a_whole_game_of_the_market_over_k_decisions(players, seed, budget):
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6), budget=st.integers(0, 5))
 def test_market_games_drawn_by_hypothesis(players, seed, budget):
-    e = _started(_market(), players, seed)
+    e = started(_market(), players, seed)
     compare(e, e.flow, (), budget, seed)
 
 
 def test_a_repeat_beyond_its_unrolling_is_cut_not_followed():
     """Unrolled once, the market's `repeat` of three rounds: the paths that would go round again are cut —
     not searched, and said so (a cut, never a path that ends)."""
-    e = _started(_market(), 2, 1)
+    e = started(_market(), 2, 1)
     t = Unrolled(Encoder(e, concrete=True), budget=9, max_loops=1)
     t.procedure(e.flow, ())
     assert any("iteration number 2" in c[2] for c in t.cuts)
