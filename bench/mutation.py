@@ -79,7 +79,9 @@ TESTS = {
                             # its quick tests, one by one (test_simulate.py's others run worker pools)
                             "tests/test_simulate.py::test_the_monte_carlo_agent_plays_complete_reproducible_games",
                             "tests/test_simulate.py::test_determinising_keeps_what_the_player_sees_and_every_cells_size",
-                            "tests/test_greedy.py::test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options"],
+                            "tests/test_greedy.py::test_the_monte_carlo_agent_plays_out_only_the_greedy_players_best_options",
+                            # the tests written for the survivors of the blind runtime samples (one file per theme)
+                            *sorted(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_runtime_survivors_*.py"))],
     # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
     # the conflict search and its witnesses, diff); of tests/test_conflicts.py (37 minutes under coverage) the
     # quick tests only, named one by one (CONFLICTS_QUICK): the whole file with `--tests tests/test_conflicts.py`
