@@ -26,6 +26,7 @@ zone vue[Player]: set of Carte public
 card Carte "A" { force: 1 }
 card Carte "B" { force: 2 }
 card Carte "C" { force: 6 }
+card Carte "D" { force: 3 }
 """
 
 
@@ -50,3 +51,29 @@ procedure partie() {{
     e.call("partie", ())
     decisions = [x for x in e.events if x["kind"] == "decision"]
     assert [(d["player"], d["options"], d["secret"]) for d in decisions] == [(0, ["A", "B"], secret)]
+
+
+OFFER = """
+action échanger(p: Player, a: Carte, b: Carte) "Échanger a contre b." { move a to pioche }
+rule trop_forte { forbid échanger(p, a, b) when a.force > 5 }
+rule pas_la_deux { forbid échanger(p, a, b) when a.force == 2 }
+rule pioche_trop_forte { forbid échanger(p, a, b) when b.force > 5 }
+procedure partie() {
+  for p in players { for c in filter(d in pioche where d.force < 3) { move c to main[p] } }
+  for p in players { offer p { échanger(p, a, b) for a in main[p] for b in pioche  finish "Passer" } }
+}
+"""
+
+
+def test_the_prohibitions_of_the_outer_binder_are_tested_together_before_the_inner_loop(tmp_path):
+    e = engine(tmp_path, OFFER)
+    (source,) = [src for name, src, _ in e.compiler.gen.sources if name.startswith("_offer")]
+    tested = [line.rsplit("# ", 1)[1] for line in source.splitlines() if "# " in line and "trop_forte" in line
+              or "# " in line and "pas_la_deux" in line]
+    assert tested == ["trop_forte, pas_la_deux", "pioche_trop_forte"], source
+    # the listing: A (force 1) against each card of the pile but C (force 6); B (force 2) never
+    agents = [ScriptedAgent(["Passer"]), ScriptedAgent([])]
+    e.start({"Carte": ["A", "B", "C", "D"]}, 2, 0, agents)
+    e.call("partie", ())
+    ((_, labels, _),) = agents[0].seen
+    assert labels == ["échanger(Joueur 1, A, D)", "Passer"]
