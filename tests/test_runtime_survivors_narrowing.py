@@ -1,7 +1,8 @@
 """What an offer's loops say about its legality tests (checker/runtime/narrowing.py), on a tiny game: inside
 ``for c in main[p]`` the parts `c not in main[p]` and `not (c in main[p])` are false and their prohibitions are
-not tested at all (`p not in gagnants`, of a player no loop ranges over, is tested); a prohibition `c != "<card>"` narrows the loop to the zones that hold that card only when
-nothing lifts it and the loop ranges over a zone.  Each listing is checked option by option."""
+not tested at all (`p not in gagnants`, of a player no loop ranges over, is tested); a prohibition
+`c != "<card>"` narrows the loop to the zones that hold that card only when nothing lifts it and the loop ranges
+over a zone.  Each listing is checked option by option."""
 
 from __future__ import annotations
 
