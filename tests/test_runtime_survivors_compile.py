@@ -68,8 +68,9 @@ procedure partie() {
 def test_the_prohibitions_of_the_outer_binder_are_tested_together_before_the_inner_loop(tmp_path):
     e = engine(tmp_path, OFFER)
     (source,) = [src for name, src, _ in e.compiler.gen.sources if name.startswith("_offer")]
-    tested = [line.rsplit("# ", 1)[1] for line in source.splitlines() if "# " in line and "trop_forte" in line
-              or "# " in line and "pas_la_deux" in line]
+    # each test's line names the prohibitions it tests: the outer binder's two together, then the inner one's
+    tested = [line.rsplit("  # ", 1)[1] for line in source.splitlines()
+              if "  # " in line and ("trop_forte" in line or "pas_la_deux" in line)]
     assert tested == ["trop_forte, pas_la_deux", "pioche_trop_forte"], source
     # the listing: A (force 1) against each card of the pile but C (force 6); B (force 2) never
     agents = [ScriptedAgent(["Passer"]), ScriptedAgent([])]
