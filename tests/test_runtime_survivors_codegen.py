@@ -1,0 +1,121 @@
+"""The code generator's choices that decide what a call costs and counts (checker/runtime/codegen.py): a quantity
+is inlined only where its arguments are each evaluated once and its value needs no range check, an aggregate's
+elements are left uncounted against MAX_WORK only when its body scans nothing but zones, and the analysis of
+what is static ends on a cycle of quantities (which the checker refuses, E0802, but a tool may compile)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.front.configurations import select
+from checker.runtime import Engine, RandomAgent
+from checker.runtime.codegen import is_cheap, is_static
+from checker.runtime.state import SpecRuntimeError
+from tests.test_limits import spec
+
+GAME = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+}
+kind Carte { force: Int in 0..9  start: pioche }
+zone pioche: pile of Carte public
+counter bourse[Player] public
+var niveau: Int = 0
+card Carte "A" { force: 1 }
+quantity plafond(x: Int): Int = if x > 0 then 1000000000 else 0
+quantity plancher(x: Int): Int = if x > 0 then 999999999 else 0
+quantity au_plafond(p: Player): Int = plafond(bourse[p]) - plancher(bourse[p])
+quantity entre(x: Int): Bool = x > 0 and x < 10
+quantity dans_les_bornes(p: Player): Bool = entre(bourse[p] + 1)
+quantity boucle_a(x: Int): Int = if x > 0 then boucle_b(x - 1) else 0
+quantity boucle_b(x: Int): Int = boucle_a(x)
+quantity boucle_c(x: Int): Int = if x > 0 then boucle_d(x - 1) else niveau
+quantity boucle_d(x: Int): Int = boucle_c(x)
+procedure partie() { stop }
+"""
+
+
+def _result(tmp_path: Path, text: str):
+    path = tmp_path / "jeu.rules"
+    path.write_text(text, encoding="utf-8")
+    return check_paths([path])
+
+
+@pytest.fixture
+def engine(tmp_path):
+    text = "\n".join(line for line in GAME.splitlines() if "boucle" not in line)
+    result = _result(tmp_path, text)
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    e.start({"Carte": ["A"]}, 2, 0, [None, None])
+    return e
+
+
+def _computed(e: Engine, quantity: str) -> str:
+    (source,) = [src for _, src, origin in e.compiler.gen.sources if origin == f"quantity {quantity}, computed"]
+    return source
+
+
+def test_a_quantity_whose_bound_reaches_max_int_itself_is_inlined(engine):
+    """`plafond` is at most 1,000,000,000 = MAX_INT: no check of its value can fail, so it is written in its
+    caller; the caller's own sum is still checked, and stops the spec past MAX_INT."""
+    source = _computed(engine, "au_plafond")
+    assert engine.quantity_name("plafond") not in source and engine.quantity_name("plancher") not in source
+    assert "1000000000 if" in source and "999999999 if" in source
+    engine.st.vars["bourse"] = {0: 3}
+    engine.invalidate()
+    assert [engine.quantity("au_plafond", (p,)) for p in (0, 1)] == [1, 0]
+
+
+def test_a_quantity_reading_its_argument_twice_is_called_not_inlined_with_the_argument_written_twice(engine):
+    source = _computed(engine, "dans_les_bornes")
+    assert engine.quantity_name("entre") in source
+    assert source.count("bourse") == 1, source
+    engine.st.vars["bourse"] = {0: 8, 1: 9}
+    engine.invalidate()
+    assert [engine.quantity("dans_les_bornes", (p,)) for p in (0, 1)] == [True, False]
+
+
+def test_the_static_and_cheap_analyses_end_on_a_cycle_of_quantities(tmp_path):
+    """A cycle that reads no state is static (each quantity is then computed from its arguments alone); one that
+    reads a var is not; neither is cheap (it has no bounded cost)."""
+    result = _result(tmp_path, GAME)
+    assert [d.code for d in result.reporter.errors] == ["E0802", "E0802"]
+    stub = SimpleNamespace(program=result.program, _heads={})
+    assert is_static(stub, "boucle_a") and is_static(stub, "boucle_b")
+    assert not is_static(stub, "boucle_c") and not is_static(stub, "boucle_d")
+    assert not is_cheap(stub, "boucle_a") and not is_cheap(stub, "boucle_c")
+    assert is_static(stub, "plafond") and is_cheap(stub, "plafond")
+
+
+@pytest.mark.parametrize("aggregate, counted", [
+    ("count(l in étal where l in gardés)", True),               # a membership in cards that are not a zone
+    ("count(l in étal where l in panier[p])", False),           # … in a zone
+])
+def test_a_membership_in_what_is_not_a_zone_counts_against_the_work_limit(monkeypatch, tmp_path,
+                                                                           aggregate, counted):
+    """As tests/test_limits.py's small aggregates: 4,000 aggregates of the 3 cards of the stall; with MAX_WORK
+    lowered to 10,000 they pass it only when their elements are counted (the var `gardés` is empty: scanning
+    it counts nothing itself)."""
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    added = ("var fait: Bool = false\nvar gardés: set of Lot = {}\n"
+             "procedure compter(p: Player) {\n"
+             f"  for x in 0..99 {{ for y in 0..39 {{ set tours_joués = {aggregate} }} }}\n}}\n")
+    path = spec(tmp_path, "membership", added=added,
+                first="for q in players { if not fait { set fait = true\n call compter(q) } }")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    selection = select(result.program, result.program.configurations["Standard"], 2)
+    engine = Engine(result.typed)
+    if counted:
+        with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
+            engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)])
+    else:
+        assert engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)]).decisions > 0

@@ -1,0 +1,80 @@
+"""The compiled statements' choices (checker/runtime/compile.py), on tiny games: a `choose … subset of` a zone
+that is not public is a secret decision (as `choose … secretly` is), and an offer's prohibitions that read only
+its outer binder are tested once per outer value, together, before the innermost loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.runtime import Engine
+from checker.runtime.agents import ScriptedAgent
+
+GAME = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+}
+kind Carte {
+  force: Int in 0..9
+  start: pioche
+}
+zone pioche: pile of Carte public
+zone main[Player]: set of Carte hidden
+zone vue[Player]: set of Carte public
+card Carte "A" { force: 1 }
+card Carte "B" { force: 2 }
+card Carte "C" { force: 6 }
+card Carte "D" { force: 3 }
+"""
+
+
+def engine(tmp_path, text: str) -> Engine:
+    path = tmp_path / "jeu.rules"
+    path.write_text(GAME + text, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    return Engine(result.typed)
+
+
+@pytest.mark.parametrize("zone, how, secret", [("main", "", True), ("vue", "", False), ("vue", " secretly", True)])
+def test_choosing_a_subset_of_a_hidden_zone_is_secret(tmp_path, zone, how, secret):
+    e = engine(tmp_path, f"""
+procedure partie() {{
+  for p in players {{ for c in pioche {{ move c to {zone}[p] }} }}
+  for p in players {{ choose xs subset of {zone}[p] size 1..1 by p{how} }}
+}}
+""")
+    agents = [ScriptedAgent(["A"]), ScriptedAgent([])]
+    e.start({"Carte": ["A", "B"]}, 2, 0, agents)
+    e.call("partie", ())
+    decisions = [x for x in e.events if x["kind"] == "decision"]
+    assert [(d["player"], d["options"], d["secret"]) for d in decisions] == [(0, ["A", "B"], secret)]
+
+
+OFFER = """
+action échanger(p: Player, a: Carte, b: Carte) "Échanger a contre b." { move a to pioche }
+rule trop_forte { forbid échanger(p, a, b) when a.force > 5 }
+rule pas_la_deux { forbid échanger(p, a, b) when a.force == 2 }
+rule pioche_trop_forte { forbid échanger(p, a, b) when b.force > 5 }
+procedure partie() {
+  for p in players { for c in filter(d in pioche where d.force < 3) { move c to main[p] } }
+  for p in players { offer p { échanger(p, a, b) for a in main[p] for b in pioche  finish "Passer" } }
+}
+"""
+
+
+def test_the_prohibitions_of_the_outer_binder_are_tested_together_before_the_inner_loop(tmp_path):
+    e = engine(tmp_path, OFFER)
+    (source,) = [src for name, src, _ in e.compiler.gen.sources if name.startswith("_offer")]
+    # each test's line names the prohibitions it tests: the outer binder's two together, then the inner one's
+    tested = [line.rsplit("  # ", 1)[1] for line in source.splitlines()
+              if "  # " in line and ("trop_forte" in line or "pas_la_deux" in line)]
+    assert tested == ["trop_forte, pas_la_deux", "pioche_trop_forte"], source
+    # the listing: A (force 1) against each card of the pile but C (force 6); B (force 2) never
+    agents = [ScriptedAgent(["Passer"]), ScriptedAgent([])]
+    e.start({"Carte": ["A", "B", "C", "D"]}, 2, 0, agents)
+    e.call("partie", ())
+    ((_, labels, _),) = agents[0].seen
+    assert labels == ["échanger(Joueur 1, A, D)", "Passer"]

@@ -1,0 +1,128 @@
+"""The engine's decisions on tiny games (the survivors of the blind runtime sample in checker/runtime/engine.py):
+a power limited to once per game is not offered again, an unrecorded game asks a scripted agent as a recorded
+one does while a random agent is asked for its pick only, and the look-ahead of the first greedy builder gives
+the score an action would leave."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.runtime import Engine
+from checker.runtime.agents import RandomAgent, ScriptedAgent
+
+GAME = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+  score: points
+}
+kind Carte {
+  force: Int in 0..9
+  controller: porteur
+  start: pioche
+}
+counter banque unlimited
+counter bourse[Player] public
+zone pioche: pile of Carte public
+zone main[Player]: set of Carte public
+quantity porteur(c: Carte): Player? = the(p in players where c in main[p])
+quantity points(p: Player): Int = sum(c in main[p]: c.force)
+action prendre(p: Player, c: Carte) "Prendre une carte." { move c to main[p] }
+card Carte "Lanterne" { force: 3
+  power briller "1 pièce" { limit once per game  transfer 1 from banque to bourse[me] } }
+card Carte "Pierre" { force: 5
+  power rouler "Rien" { limit unlimited  transfer 0 from banque to bourse[me] } }
+card Carte "Plume" { force: 1 }
+"""
+
+
+def engine(tmp_path, flow: str) -> Engine:
+    path = tmp_path / "jeu.rules"
+    path.write_text(GAME + flow, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    return Engine(result.typed)
+
+
+def test_a_power_limited_to_once_per_game_is_not_offered_again_after_its_use(tmp_path):
+    e = engine(tmp_path, """
+procedure partie() {
+  for p in players { for c in pioche { move c to main[p] } }
+  for p in players { offer p { powers of main[p]  finish "Passer" } }
+}
+""")
+    agents = [ScriptedAgent(["briller (Lanterne)", "Passer"]), ScriptedAgent([])]
+    e.start({"Carte": ["Lanterne", "Pierre"]}, 2, 0, agents)
+    e.call("partie", ())
+    (_, first, _), (_, second, _) = agents[0].seen
+    assert sorted(first) == ["Passer", "briller (Lanterne)", "rouler (Pierre)"]
+    assert sorted(second) == ["Passer", "rouler (Pierre)"]
+    assert e.st.vars["bourse"] == {0: 1}
+
+
+OFFER = """
+procedure partie() {
+  for p in players { offer p { prendre(p, c) for c in pioche  finish "Passer" } }
+}
+"""
+
+
+@pytest.mark.parametrize("recording", [True, False])
+def test_a_scripted_agent_is_asked_whether_the_game_is_recorded_or_not(tmp_path, recording):
+    """Without a log (the conflict search's replays, the fuzzer) the engine still asks an agent that is not the
+    plain random one for its choice: its script is followed."""
+    e = engine(tmp_path, OFFER)
+    agents = [ScriptedAgent(["prendre(Joueur 1, Pierre)", "Passer"]),
+              ScriptedAgent(["prendre(Joueur 2, Plume)", "Passer"])]
+    e.recording = recording
+    e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, 0, agents)
+    e.call("partie", ())
+    assert [e.quantity("points", (p,)) for p in (0, 1)] == [5, 1]
+    assert [answer for a in agents for _, _, answer in a.seen] == ["prendre(Joueur 1, Pierre)", "Passer",
+                                                                   "prendre(Joueur 2, Plume)", "Passer"]
+
+
+def test_an_unrecorded_random_agent_is_asked_for_its_pick_only_and_picks_as_when_recorded(tmp_path, monkeypatch):
+    """Unrecorded and unobserved, the plain random agent reads nothing but the count of options: the engine
+    asks its ``pick`` and makes no Decision; its choices are those it makes in a recorded game."""
+    e = engine(tmp_path, OFFER)
+    recorded = []
+    for seed in range(4):
+        e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, seed, [RandomAgent(seed), RandomAgent(seed + 10)])
+        e.call("partie", ())
+        recorded.append(list(e.choices))
+
+    def refused(self, decision):
+        raise AssertionError("a Decision was made for the plain random agent of an unrecorded game")
+    monkeypatch.setattr(RandomAgent, "choose", refused)
+    e.recording = False
+    for seed in range(4):
+        e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, seed, [RandomAgent(seed), RandomAgent(seed + 10)])
+        e.call("partie", ())
+        assert list(e.choices) == recorded[seed]
+    assert len({tuple(c) for c in recorded}) > 1, "the seeds make different games"
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_the_look_ahead_gives_the_score_an_offered_action_would_leave_and_changes_nothing(tmp_path):
+    e = engine(tmp_path, OFFER)
+    seen = {}
+
+    class Probe:
+        def choose(self, decision):
+            seen["decision"] = decision
+            raise _Stop()
+
+    e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, 0, [Probe(), Probe()])
+    with pytest.raises(_Stop):
+        e.call("partie", ())
+    decision = seen["decision"]
+    worth = {label: e.lookahead(0, option) for label, option in zip(decision.labels(), decision.options)}
+    assert worth == {"prendre(Joueur 1, Lanterne)": 3, "prendre(Joueur 1, Pierre)": 5,
+                     "prendre(Joueur 1, Plume)": 1, "Passer": None}
+    assert e.quantity("points", (0,)) == 0 and sorted(e.st.zones["pioche"]) == sorted(e.st.where)
