@@ -4,7 +4,8 @@ Run: python bench/carcassonne_walls.py [--games N] [--agent random|greedy|builde
 For each player count: how many games end by each of the rulebook's three end conditions (the spec's
 var `fin`), how many ramparts could not be placed while the wall was still open (a stuck end: the log's
 "ne peut poser son rempart nulle part"), how many walls the players built (the Porte included), how many
-were added when the wall was closed at the end, in how many games the players closed it themselves, and in how many it is closed once the game is over;
+were added when the wall was closed at the end, in how many games the players closed it themselves, and in how
+many it is closed once the game is over;
 how many construction phases a game had (each follows one tile: the ramparts laid come from them) and how far the
 tiles spread (rows + columns of the smallest rectangle that holds them: the frame round the city is at most
 2 × (rows + columns + 4) sides, decision rempart_au_bord_de_l_aire_de_jeu).
@@ -153,7 +154,8 @@ def measure(engine: Engine, program, players: int, games: int, name: str) -> dic
         no_gate += not st.vars["porte_posée"]
         engine.invalidate()
         closed_at_end += bool(engine.quantity("rempart_fermé", ()))
-    return {"ends": ends, "phases": phases, "spans": spans, "stuck": stuck, "stuck games": stuck_games, "built": built, "closing": closing,
+    return {"ends": ends, "phases": phases, "spans": spans, "stuck": stuck, "stuck games": stuck_games,
+            "built": built, "closing": closing,
             "closed in play": closed_in_play, "no gate": no_gate, "closed at end": closed_at_end, "seconds": time.perf_counter() - start}
 
 
