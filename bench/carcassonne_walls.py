@@ -4,7 +4,11 @@ Run: python bench/carcassonne_walls.py [--games N] [--agent random|greedy|builde
 For each player count: how many games end by each of the rulebook's three end conditions (the spec's
 var `fin`), how many ramparts could not be placed while the wall was still open (a stuck end: the log's
 "ne peut poser son rempart nulle part"), how many walls the players built (the Porte included), how many
-were added when the wall was closed at the end, in how many games the players closed it themselves, and in how many it is closed once the game is over.
+were added when the wall was closed at the end, in how many games the players closed it themselves, and in how
+many it is closed once the game is over;
+how many construction phases a game had (each follows one tile: the ramparts laid come from them) and how far the
+tiles spread (rows + columns of the smallest rectangle that holds them: the frame round the city is at most
+2 × (rows + columns + 4) sides, decision rempart_au_bord_de_l_aire_de_jeu).
 Game i is played by agents seeded i*100+seat (random ones, as in bench/play_carcassonne.py, greedy, the first greedy
 builder, or the stretcher below).  Nothing is asserted.
 
@@ -115,12 +119,29 @@ def agent(name: str, seed: int):
 def measure(engine: Engine, program, players: int, games: int, name: str) -> dict:
     selection = select(program, program.configurations[CONFIG], players)
     ends, stuck, stuck_games, built, closing = collections.Counter(), 0, 0, [], []
+    phases, spans = [], []
     closed_in_play = no_gate = closed_at_end = 0
     start = time.perf_counter()
     for seed in range(games):
         agents = [agent(name, seed * 100 + i) for i in range(players)]
-        result = engine.play(selection.cards, players, seed, agents)
+        seen: set[int] = set()        # a construction phase follows one tile: the tiles laid at its decisions
+
+        def watch(decision, seen=seen) -> None:
+            if any(isinstance(o, tuple) and o[:1] == ("action",) and o[1] in ("bâtir", "poser_la_porte")
+                   for o in decision.options):
+                seen.add(len(engine.st.zones["posées"]))
+
+        engine.observer = watch
+        try:
+            result = engine.play(selection.cards, players, seed, agents)
+        finally:
+            engine.observer = None
         st = engine.st
+        phases.append(len(seen))
+        grid = engine.grids["Case"]
+        cells = [st.vars["case_de"][t] for t in st.zones["posées"]]
+        rows, cols = {grid.row(c) for c in cells}, {grid.column(c) for c in cells}
+        spans.append(max(rows) - min(rows) + 1 + max(cols) - min(cols) + 1)
         ends[st.vars["fin"]] += 1
         logs = [e["text"] for e in result.events if e["kind"] == "log"]
         jammed = sum(STUCK in t for t in logs)
@@ -133,7 +154,8 @@ def measure(engine: Engine, program, players: int, games: int, name: str) -> dic
         no_gate += not st.vars["porte_posée"]
         engine.invalidate()
         closed_at_end += bool(engine.quantity("rempart_fermé", ()))
-    return {"ends": ends, "stuck": stuck, "stuck games": stuck_games, "built": built, "closing": closing,
+    return {"ends": ends, "phases": phases, "spans": spans, "stuck": stuck, "stuck games": stuck_games,
+            "built": built, "closing": closing,
             "closed in play": closed_in_play, "no gate": no_gate, "closed at end": closed_at_end, "seconds": time.perf_counter() - start}
 
 
@@ -150,13 +172,16 @@ def main() -> None:
     rows = {n: measure(engine, result.program, n, args.games, args.agent) for n in map(int, args.players.split(","))}
     print(f"Carcassonne Die Stadt, {args.agent} players, {args.games} games per row\n")
     print("| players | last rampart | last tile | ends ≤ 5 apart | stuck ramparts (games) | walls built: mean "
-          "[min..max] | added at the close: mean | closed in play | closed at the end | no Porte | s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "[min..max] | added at the close: mean | closed in play | closed at the end | no Porte | construction "
+          "phases: mean [min..max] | tiles' rows + columns: mean [min..max] | s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n, r in rows.items():
         e, b, c = r["ends"], r["built"], r["closing"]
         print(f"| {n} | {e[ENDS[0]]} | {e[ENDS[1]]} | {e[ENDS[2]]} | {r['stuck']} ({r['stuck games']}) | "
               f"{statistics.mean(b):.1f} [{min(b)}..{max(b)}] | {statistics.mean(c):.1f} | {r['closed in play']} | "
-              f"{r['closed at end']} | {r['no gate']} | {r['seconds']:.0f} |")
+              f"{r['closed at end']} | {r['no gate']} | {statistics.mean(r['phases']):.1f} [{min(r['phases'])}.."
+              f"{max(r['phases'])}] | {statistics.mean(r['spans']):.1f} [{min(r['spans'])}..{max(r['spans'])}] | "
+              f"{r['seconds']:.0f} |")
 
 
 if __name__ == "__main__":

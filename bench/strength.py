@@ -71,8 +71,12 @@ def play(task: tuple) -> dict:
     finally:
         engine.observer = None
     towers = engine.st.vars.get("tours")       # Carcassonne: the towers each player has left (12 shared at the start)
+    left = None                                # Carcassonne: the tiles left (a phase after the last tile may end
+    if game == "Carcassonne":                  # the game on « bouts proches » too)
+        engine.invalidate()
+        left = engine.quantity("tuiles_restantes", ())
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
-            "end": engine.st.vars.get("fin"), "walls": walls[0], "cpu": time.process_time() - start,
+            "end": engine.st.vars.get("fin"), "tiles_left": left, "walls": walls[0], "cpu": time.process_time() - start,
             "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0}
 
 
@@ -175,7 +179,9 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
         walls = [r["walls"] for r in improved]
         rows += _shown([("Carcassonne: how the games with greedy/MC players ended", f"{len(improved)} games",
                          f"{_ends(ends(improved), every=True)}; ramparts standing in play (Porte included): mean "
-                         f"{sum(walls) / len(walls):.1f}, most {max(walls)} of 71; towers placed "
+                         f"{sum(walls) / len(walls):.1f}, most {max(walls)} of 71; « bouts proches » with tiles "
+                         f"left {sum(r['end'] == 'bouts_proches' and bool(r['tiles_left']) for r in improved)}; "
+                         f"towers placed "
                          f"{sum(r['towers'] for r in improved)} (in {sum(r['towers'] > 0 for r in improved)} games)")])
     return rows
 
