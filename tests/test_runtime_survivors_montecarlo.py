@@ -126,8 +126,8 @@ def test_the_monte_carlo_agent_judges_a_short_playout_by_the_ending_and_stays_th
 
 def test_dealing_the_hidden_cards_again_keeps_each_cells_count_of_each_definition(tmp_path):
     """At Joueur 1's choice, Joueur 2's hand and the pile are unseen: their cards (3, less any whose number the
-    decision shows) are dealt again among them; each cell's count per definition (what `"Rubis" in main[p]` reads) is that of the cards now in it, and a card
-    moved out of the cell afterwards leaves it."""
+    decision shows) are dealt again among them; each cell's count per definition (what `"Rubis" in main[p]`
+    reads) is that of the cards now in it, and a card moved out of the cell afterwards leaves it."""
     engine = _engine(tmp_path, HIDDEN)
     engine.recording = False
 

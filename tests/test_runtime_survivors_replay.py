@@ -83,7 +83,8 @@ def test_the_log_replays_and_a_secret_decision_logged_as_open_is_caught_where_it
     code, out, err = _replay(capsys, log, record)
     assert code == 1 and "replay ok" not in out
     assert ("rulebook replay: the game differs from the log: decision 3 (tour 2, Joueur 1): « manche — choisir n » "
-            "is secret now, it was not in the log (in the same state: the spec now decides differently here)") in err, err
+            "is secret now, it was not in the log (in the same state: the spec now decides differently here)"
+            ) in err, err
 
 
 def test_changed_winners_are_named_by_seat(capsys, tmp_path):
