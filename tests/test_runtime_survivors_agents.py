@@ -1,0 +1,74 @@
+"""The first greedy builder (checker/runtime/agents.py, ``GreedyAgent(ending=False)``) on a tiny game: it takes
+the offered action that raises its score the most right away, passing over an action that aborts (its look-ahead
+has no score) and actions that gain less; with nothing left that gains, it draws among the options.  Written for
+the survivors of the blind runtime sample (bench/results/mutation-2026-11-28-f.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.runtime import Engine
+from checker.runtime.agents import GreedyAgent, RandomAgent
+
+GAME = """
+game "Gains" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+  score: score
+}
+kind Carte { start: pioche }
+counter banque unlimited
+counter bourse[Player] public
+zone pioche: pile of Carte public
+zone vide[Player]: set of Carte public
+quantity score(p: Player): Int = bourse[p]
+
+action fouiller(p: Player) "Prendre une carte de sa réserve, vide : l'action s'arrête." {
+  choose c in vide[p] by p
+  transfer 9 from banque to bourse[p]
+}
+action gagner(p: Player, n: Int) "Prendre n pièces." { transfer n from banque to bourse[p] }
+rule une_fois { forbid gagner(p, n) when bourse[p] > 0 }
+
+procedure partie() {
+  for p in players {
+    offer p { fouiller(p)  gagner(p, n) for n in 1..3  finish "Passer" }
+  }
+}
+configuration "Standard" { players: 2..4 }
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    path = tmp_path_factory.mktemp("agents") / "gains.rules"
+    path.write_text(GAME, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    return Engine(result.typed)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_builder_takes_the_action_that_gains_most_past_one_that_aborts(engine, seed):
+    """Each player's first move is « gagner 3 »: 3 coins, where « fouiller » aborts, « Passer » gains nothing and
+    « gagner 1 », « gagner 2 » less; then nothing gains: « fouiller » (drawn, aborts, asked again) or « Passer »."""
+    engine.recording = True
+    game = engine.play({}, 2, seed, [GreedyAgent(seed * 10 + k, ending=False) for k in range(2)])
+    firsts = [e for e in game.events if e["kind"] == "decision"]
+    assert game.scores == {0: 3, 1: 3}
+    for player in (0, 1):
+        first = next(e for e in firsts if e["player"] == player)
+        assert first["options"][first["chosen"]] == f"gagner(Joueur {player + 1}, 3)", first
+
+
+def test_a_random_player_with_one_option_takes_it_and_draws_as_for_one(engine):
+    """``pick(1)`` is 0 and uses the random source as ``randrange(1)`` does (one bit); no option is randrange's
+    error."""
+    a, b = RandomAgent(5), RandomAgent(5)
+    assert [a.pick(1) for _ in range(3)] == [0, 0, 0]
+    [b.rng.randrange(1) for _ in range(3)]
+    assert a.rng.getstate() == b.rng.getstate()
+    with pytest.raises(ValueError):
+        a.pick(0)
