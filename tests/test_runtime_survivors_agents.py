@@ -63,12 +63,28 @@ def test_the_builder_takes_the_action_that_gains_most_past_one_that_aborts(engin
         assert first["options"][first["chosen"]] == f"gagner(Joueur {player + 1}, 3)", first
 
 
-def test_a_random_player_with_one_option_takes_it_and_draws_as_for_one(engine):
-    """``pick(1)`` is 0 and uses the random source as ``randrange(1)`` does (one bit); no option is randrange's
-    error."""
+def test_a_random_player_with_one_option_takes_it_and_draws_as_for_one():
+    """``pick(1)`` is 0 and uses the random source as ``randrange(1)`` does (one bit), which is why the mutant
+    ``count <= 0`` → ``count <= 1`` (randrange for one option) changes nothing; no option is randrange's error
+    (with a cap: ``pick(0)`` by the inline loop would never end)."""
     a, b = RandomAgent(5), RandomAgent(5)
     assert [a.pick(1) for _ in range(3)] == [0, 0, 0]
     [b.rng.randrange(1) for _ in range(3)]
     assert a.rng.getstate() == b.rng.getstate()
     with pytest.raises(ValueError):
-        a.pick(0)
+        _capped(a.pick, 0)
+
+
+def _capped(fn, *args):
+    """``fn(*args)``, stopped after a second (a ``pick(0)`` that loops fails the test instead of hanging)."""
+    import signal
+
+    def stop(*_):
+        raise TimeoutError("pick(0) did not return")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        return fn(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
