@@ -23,6 +23,7 @@ counter banque unlimited
 counter bourse[Player] public
 zone pioche: pile of Carte public
 zone vide[Player]: set of Carte public
+var repos[Player]: Int = 0
 quantity score(p: Player): Int = bourse[p]
 
 action fouiller(p: Player) "Prendre une carte de sa réserve, vide : l'action s'arrête." {
@@ -30,11 +31,13 @@ action fouiller(p: Player) "Prendre une carte de sa réserve, vide : l'action s'
   transfer 9 from banque to bourse[p]
 }
 action gagner(p: Player, n: Int) "Prendre n pièces." { transfer n from banque to bourse[p] }
+action attendre(p: Player) "Attendre." { set repos[p] = repos[p] + 1 }
 rule une_fois { forbid gagner(p, n) when bourse[p] > 0 }
+rule patience { forbid attendre(p) when repos[p] >= 5 }
 
 procedure partie() {
   for p in players {
-    offer p { fouiller(p)  gagner(p, n) for n in 1..3  finish "Passer" }
+    offer p { fouiller(p)  attendre(p)  gagner(p, n) for n in 1..3  finish "Passer" }
   }
 }
 configuration "Standard" { players: 2..4 }
@@ -50,10 +53,35 @@ def engine(tmp_path_factory):
     return Engine(result.typed)
 
 
+class _Probe:
+    """Takes « gagner 3 », then, at the next offer, asks builders seeded 0 to 19 and keeps their choices; passes."""
+
+    def __init__(self):
+        self.asked, self.choices = 0, None
+
+    def choose(self, decision) -> int:
+        labels = decision.labels()
+        self.asked += 1
+        if self.asked == 1:
+            return labels.index("gagner(Joueur 1, 3)")
+        if self.asked == 2:
+            self.choices = {labels[GreedyAgent(seed, ending=False).choose(decision)] for seed in range(20)}
+        return labels.index("Passer")
+
+
+def test_with_nothing_that_gains_the_builder_draws_among_the_options(engine):
+    """After « gagner 3 » nothing gains: « attendre » gains 0, « fouiller » aborts, « Passer » is not an action; the
+    builder draws among all of them (an option that gains nothing is not taken as a gain)."""
+    engine.recording = False
+    probe = _Probe()
+    engine.play({}, 2, 0, [probe, GreedyAgent(1, ending=False)])
+    assert probe.choices == {"fouiller(Joueur 1)", "attendre(Joueur 1)", "Passer"}
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_builder_takes_the_action_that_gains_most_past_one_that_aborts(engine, seed):
-    """Each player's first move is « gagner 3 »: 3 coins, where « fouiller » aborts, « Passer » gains nothing and
-    « gagner 1 », « gagner 2 » less; then nothing gains: « fouiller » (drawn, aborts, asked again) or « Passer »."""
+    """Each player's first move is « gagner 3 »: 3 coins, where « fouiller » aborts, « attendre » and « Passer »
+    gain nothing and « gagner 1 », « gagner 2 » less; then nothing gains: options drawn until « Passer »."""
     engine.recording = True
     game = engine.play({}, 2, seed, [GreedyAgent(seed * 10 + k, ending=False) for k in range(2)])
     firsts = [e for e in game.events if e["kind"] == "decision"]

@@ -46,10 +46,20 @@ procedure manche(m: Int) {
     choose n in 1..3 by p
     set mises[p] = mises[p] + n * m
     log "{0} mise {1}", p, n
+    if n == 3 { log "{0} mise gros", p }
   }
 }
 configuration "Standard" { players: 2..4 }
 """
+
+# the same game, the bet asked one call deeper: three frames (the flow, the round, the bet)
+BET = """    choose n in 1..3 by p
+    set mises[p] = mises[p] + n * m
+    log "{0} mise {1}", p, n
+    if n == 3 { log "{0} mise gros", p }
+"""
+DEEPER = GAME.replace(BET, "    call miser(p, m)\n").replace(
+    'configuration "Standard"', "procedure miser(p: Player, m: Int) {\n" + BET + '}\nconfiguration "Standard"')
 
 # the answers (indices: 0 is 1, 2 is 3) of the six decisions, Joueur 1 then Joueur 2 in each round
 ANSWERS = [1, 0, 2, 0, 0, 1]
@@ -62,11 +72,21 @@ def spec(tmp_path_factory):
     return path
 
 
-@pytest.fixture(scope="module")
-def engine(spec):
-    result = check_paths([spec])
+def _compiled(path, text: str) -> Engine:
+    path.write_text(text, encoding="utf-8")
+    result = check_paths([path])
     assert result.ok, [d.message for d in result.reporter.errors]
     return Engine(result.typed)
+
+
+@pytest.fixture(scope="module")
+def engine(spec):
+    return _compiled(spec, GAME)
+
+
+@pytest.fixture(scope="module")
+def deeper(tmp_path_factory):
+    return _compiled(tmp_path_factory.mktemp("deeper") / "manches.rules", DEEPER)
 
 
 class _Answers:
@@ -115,11 +135,22 @@ def test_the_state_file_inside_the_called_round_records_both_frames(capsys, spec
 
 @pytest.mark.parametrize("n", [1, 3, 4, 6])
 def test_the_game_goes_on_from_a_decision_of_the_called_round_as_if_it_had_not_stopped(engine, n):
-    """From decision n, with the answers the game gave from there: the same events from that decision on, the
-    same scores (each bet times its round's number, plus a coin a round) and the same final state."""
+    """From decision n, with the answers the game gave from there: the same events from that decision on (a bet
+    of 3 logs one line more), the same scores (each bet times its round's number, plus a coin a round) and the
+    same final state."""
+    _goes_on(engine, n, [2, 2])
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_game_goes_on_from_a_decision_two_calls_deep(deeper, n):
+    """The bet asked by `miser`, called by the round, called by the flow: three frames, and the same game."""
+    _goes_on(deeper, n, [2, 2, 1])
+
+
+def _goes_on(engine, n: int, paths: list[int]):
     game, final, recorder, scopes = _played(engine, n)
     assert recorder.frames_note is None, recorder.frames_note
-    assert [len(f["path"]) for f in recorder.state["resume"]["frames"]] == [2, 2]
+    assert [len(f["path"]) for f in recorder.state["resume"]["frames"]] == paths
     assert game.scores == {0: 3 + 2 * 1 + 3 * 2 + 1 * 3, 1: 3 + 1 * 1 + 1 * 2 + 2 * 3}
     first = [i for i, e in enumerate(game.events) if e["kind"] == "decision"][n - 1]
     loaded = load_state(engine, json.loads(json.dumps(recorder.state)), scopes)
@@ -131,6 +162,8 @@ def test_the_game_goes_on_from_a_decision_of_the_called_round_as_if_it_had_not_s
     assert state_digest(engine.st) == final
     logs = [e for e in again.events if e["kind"] == "log"]
     assert sum("fin de la manche" in json.dumps(e, ensure_ascii=False) for e in logs) == 3 - (n - 1) // 2
+    big = sum(1 for k in range(n - 1, 6) if ANSWERS[k] == 2)
+    assert sum("mise gros" in json.dumps(e, ensure_ascii=False) for e in logs) == big
 
 
 def test_frames_of_the_flow_calling_the_round_are_resumable_and_a_cut_stack_is_not(engine):
@@ -144,6 +177,15 @@ def test_frames_of_the_flow_calling_the_round_are_resumable_and_a_cut_stack_is_n
     assert resumable(engine.program, [flow], choose) == "the last frame (partie) ends on a call"
     at_the_call = Frame("partie", {}, [Step(0, "repeat", 1), Step(1)])
     assert resumable(engine.program, [at_the_call, round_], choose) == "frame 1 (partie) does not call manche"
+
+
+def test_three_frames_are_resumable_only_each_calling_the_next(deeper):
+    bet = deeper.program.procedures["miser"].body[0]
+    flow = Frame("partie", {}, [Step(0, "repeat", 1), Step(1, "call")])
+    round_ = Frame("manche", {"m": 2, "p": 1}, [Step(0, "for", 1, (0, 1)), Step(1, "call")])
+    asked = Frame("miser", {"m": 2, "p": 1}, [Step(0)])
+    assert resumable(deeper.program, [flow, round_, asked], bet) is None
+    assert resumable(deeper.program, [flow, asked, round_], bet) == "frame 1 (partie) does not call miser"
 
 
 def test_capture_finds_the_frames_of_a_decision_and_says_when_the_game_has_no_such_decision(engine):
