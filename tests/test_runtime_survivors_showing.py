@@ -1,6 +1,7 @@
 """The French play log shows each logged value by its type (checker/runtime/showing.py), on a tiny game: a
 negative Int is a number even where a card's definition has that number inside the engine (definitions are
--1, -2, …), a non-empty set of cards is their names, an empty one "rien", enum values their names.  Written for
+-1, -2, …), a non-empty set of cards is their names, an empty one "rien", enum values their names, and a Text
+option is shown as its text (checker/human/words.py hands Int and Text values to Engine.show).  Written for
 the survivors of the blind runtime sample (bench/results/mutation-2026-11-28-f.txt)."""
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ procedure partie() {
   for p in players {
     log "{0} : bilan {1}, main {2}, couleurs {3}", p, bilan[p], main[p], collect(c in main[p]: c.couleur)
   }
+  for p in filter(q in players where bilan[q] == 0 - 1) {
+    choose côté in {"pile", "face"} by p
+    log "{0} dit {1}", p, côté
+  }
   log "en positif : {0}", filter(p in players where bilan[p] > 0)
   log "rangs : {0} et {1}", rang, 0 - rang
 }
@@ -43,10 +48,12 @@ def test_the_play_log_shows_negative_numbers_card_names_and_empty_sets_by_their_
     code, out, err = run_cli(capsys, "play", str(spec), "-n", "2", "-s", "1")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[:6] == [
+    assert lines[:8] == [
         "Montre — Standard, 2 joueurs, graine 1",
         "  Joueur 1 : bilan -1, main Saphir, Rubis, couleurs bleu, rouge",
         "  Joueur 2 : bilan -2, main rien, couleurs rien",
+        "  Joueur 1 choisit une option : Face",
+        "  Joueur 1 dit face",
         "  en positif : rien",
         "  rangs : 2 et -2",
         "",
