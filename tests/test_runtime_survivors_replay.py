@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from checker.base.documents import excerpt
 from conftest import run_cli
 
 GAME = """
@@ -120,13 +121,22 @@ def test_a_log_that_goes_on_after_the_games_error_is_caught_with_the_decisions_l
 def test_a_log_that_ends_on_another_error_is_a_difference_after_its_last_decision(capsys, tmp_path, where):
     """Another message, or the same message at another place of the spec (the round's first `transfer`): the
     replayed game stops on its error after the log's six decisions, and the difference is after decision 6."""
-    log, record = _log(capsys, tmp_path, FAILING, code=1)
+    deep = tmp_path / ("un-répertoire-au-nom-long-" * 4)      # the error's place: more than 200 characters with it
+    deep.mkdir()
+    log, record = _log(capsys, deep, FAILING, code=1)
+    found = dict(record["error"])
+    assert len(excerpt(found, 10_000)) > 201
     at = record["error"]["at"]
     assert at.endswith("mises.rules:29:40"), "the `transfer` of `solde`"
-    if where == "message":
-        record["error"]["message"] = "transfer of 5 from a counter holding 3"
+    if where == "message":          # a long message: the log's error is cut after 200 characters
+        record["error"]["message"] = "transfer of 5 from a counter holding 3 " + "x" * 300
     else:
         record["error"]["at"] = at.replace(":29:40", ":24:5")
     code, out, err = _replay(capsys, log, record)
     assert code == 1 and "replay ok" not in out
     assert "rulebook replay: the game differs from the log: after decision 6: the game stops on another error: " in err
+    if where == "message":
+        shown = err.split("the log has ", 1)[1].split(", the replay has ", 1)[0]
+        assert shown == ('{"message": "transfer of 5 from a counter holding 3 ' + "x" * 148)[:200] + "…", shown
+    replayed = err.split(", the replay has ", 1)[1].split("\n", 1)[0]
+    assert replayed == excerpt(found, 200) and len(replayed) == 201, replayed
