@@ -117,6 +117,9 @@ def add_parsers(new_command) -> dict:
     reach.add_argument("--keep", action="append", default=[], metavar="NAMES",
                        help="with --rounds: vars and zones followed exactly besides those CONDITION reads "
                             "(comma-separated; repeatable)")
+    reach.add_argument("--summarise", metavar="PROC",
+                       help="with --rounds: each call of procedure PROC is replaced by a summary, a bound on how "
+                            "much the zones CONDITION reads grow, proven by Z3 as a lemma (see docs/reach.md)")
     reach.add_argument("--players", "-n", type=int, help="number of players (required without --from)")
     reach.add_argument("--seed", "-s", type=int, default=0,
                        help="the seed of the set-up and of every shuffle (the same as `rulebook play`)")
@@ -226,13 +229,24 @@ def _rounds_command(args) -> int:
         print(f"rulebook reach: {problem}", file=sys.stderr)
         return 2
     condition, seats, _test, monitors = compiled
-    o = reach_rounds(result, selection, args.players, args.seed, (condition, seats, monitors), args.rounds, keep,
-                     max_loops=args.loops or MAX_LOOPS)
+    if args.summarise is not None:
+        problem = _summarise_refused(result.program, args.summarise, monitors)
+        if problem:
+            print(f"rulebook reach: --summarise {args.summarise}: {problem}", file=sys.stderr)
+            return 2
+        from checker.reach.summary import reach_summarised
+        o = reach_summarised(result, selection, args.players, args.seed, (condition, seats), args.rounds, keep,
+                             args.summarise, max_loops=args.loops or MAX_LOOPS)
+    else:
+        o = reach_rounds(result, selection, args.players, args.seed, (condition, seats, monitors), args.rounds,
+                         keep, max_loops=args.loops or MAX_LOOPS)
+    lemmas = getattr(o, "lemmas", None)
     code = 1 if o.status == "proved" else 4
     if args.json:
         terminal.emit_json({"command": "reach", "ok": False, "exit_code": code, "status": o.status,
                             "rounds": o.rounds, "reason": o.reason, "where": str(o.where) if o.where else None,
                             "kept": o.kept, "not_followed": o.pruned, "cpu_seconds": round(o.seconds, 2),
+                            **({"lemmas": lemmas} if lemmas is not None else {}),
                             "z3_questions": o.questions})
         return code
     if o.status == "proved":
@@ -242,8 +256,20 @@ def _rounds_command(args) -> int:
     print(f"kept: {', '.join(o.kept)}; every other var and zone cut (an unknown at each read)")
     if o.pruned:
         print(f"not followed (they write nothing kept): {', '.join(o.pruned)}")
+    for line in lemmas or ():
+        print(f"lemma: {line}")
     print(f"CPU time: {o.seconds:.2f} s, {o.questions} Z3 questions while unrolling")
     return code
+
+
+def _summarise_refused(program, name: str, monitors) -> str | None:
+    """Why ``--summarise NAME`` is bad input (None: it is not)."""
+    if name not in program.procedures:
+        return "not a procedure of the spec"
+    if monitors:
+        return "CONDITION reads the path (changes, initially): the decision points inside a summarised call are not " \
+               "counted"
+    return None
 
 
 def _from_state(args, paths):

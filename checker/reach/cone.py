@@ -28,7 +28,7 @@ from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import Coned, names_read
 
-__all__ = ["reach_rounds", "unknown_names"]
+__all__ = ["reach_rounds", "unknown_names", "answer", "CHUNK", "FINAL_RLIMIT"]
 
 CHUNK = 150                     # points asked together in one question
 FINAL_RLIMIT = 400_000_000      # Z3's steps for the questions after the unrolling (all of them: the limit counts
@@ -76,22 +76,28 @@ def reach_rounds(result, selection, players: int, seed: int, condition, rounds: 
                             where=exc.span))
     solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=FINAL_RLIMIT))
     solver.add(*[as_bool(c) for c in t.constraints])
+    return done(answer(t, solver, rounds))
+
+
+def answer(t, solver, rounds: int):
+    """The questions after the unrolling ``t`` (its constraints in ``solver``): does the condition hold at a point
+    of a path, does a path reach a place not followed?  An :class:`~checker.reach.search.Outcome`."""
+    from checker.reach.search import Outcome
     # one question per CHUNK points where it may hold: their disjunction in one question exceeded Z3's resource
     # limit; 150 points a question took less CPU than 40 or 300 on the 4th edition's round (docs/reach.md)
     hits = [as_bool(when) for when, _, _ in t.hits if not (is_const(when) and not when)]
     for i in range(0, len(hits), CHUNK):
         out = run(solver, z3.Or(hits[i:i + CHUNK]))
         if out.status == "unknown":
-            return done(Outcome("undecided", 0, reason=f"Z3 could not decide it: {out.reason}"))
+            return Outcome("undecided", 0, reason=f"Z3 could not decide it: {out.reason}")
         if out.status == "sat":
-            return done(Outcome("undecided", 0, reason="the over-approximation has a path where it holds (the "
-                                                       "state cut may be what forbids it in the game; the plain "
-                                                       "search, --within K, answers that)"))
+            return Outcome("undecided", 0, reason="the over-approximation has a path where it holds (the state cut "
+                                                  "may be what forbids it in the game; the plain search, --within "
+                                                  "K, answers that)")
     for g, span, what in t.cuts:
         out = run(solver, as_bool(AND(g, True)))
         if out.status != "unsat":
             why = what if out.status == "sat" else f"{what} (Z3 could not tell: {out.reason})"
-            return done(Outcome("undecided", 0, reason=f"a path of the first {rounds} round(s) reaches a place the "
-                                                       f"search does not follow: {why}", where=span))
-    return done(Outcome("proved", 0, reason=f"no path of the first {rounds} round(s) reaches the condition, for "
-                                            f"any deal"))
+            return Outcome("undecided", 0, reason=f"a path of the first {rounds} round(s) reaches a place the "
+                                                  f"search does not follow: {why}", where=span)
+    return Outcome("proved", 0, reason=f"no path of the first {rounds} round(s) reaches the condition, for any deal")

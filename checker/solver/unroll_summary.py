@@ -1,0 +1,355 @@
+"""unroll_summary: a procedure's calls replaced by a summary that Z3 proves — the cut unrolling of
+:mod:`checker.solver.unroll_cone` with ``rulebook reach --rounds N --summarise PROC``.
+
+The cut unrolling follows every move that writes a kept zone; with a city kept, that is every district built,
+over every turn of N rounds, which does not finish on the 4th edition.  Here each call of the procedure PROC
+(one player's moves in a turn, say) is not unrolled where it is called.  Instead:
+
+- **The summary** (:class:`Summarised`): after the call, every kept name that PROC may write — read from the
+  program's text, transitively (:func:`written`) — is *havoc* (an unknown, fresh for this call), and so is
+  every power's use; the zones CONDITION reads that are indexed by a player (the *watched* zones) are havoc
+  too, but each may hold at most ``bound(q)`` more cards than before the call: ``own`` more for the player
+  passed as PROC's first Player parameter, ``other`` more for every other.  CONDITION is asked twice: at a
+  *peak* state (the same bounds) that stands for every decision point inside the call, and after it.
+  Path functions (``changes``, ``initially``) are refused: the points inside a call are not counted.
+- **The lemma** (:class:`LemmaUnrolled`, asked by :mod:`checker.reach.summary`): PROC is unrolled once per
+  kind of call (its arguments other than the owner, constants), from a *symbolic* state — every kept cell an
+  unknown, every cut cell an unknown at each read, the owner any player — constrained only by the
+  *preconditions*: the kept vars (without an index) that the main unrolling proves equal, at every call of
+  that kind, to one of the call's arguments or to one constant.  Z3 then finds the least ``own`` and
+  ``other`` such that no path of PROC, at any decision point inside it or at its end, has a watched zone
+  grown by more; and it proves that no path of PROC reaches a place the unrolling does not follow, and that
+  none leaves PROC with something in flight.  The bounds are then the summary's.
+
+Why the answer stays a proof: by induction along a path of the game, at each call the state meets the
+preconditions (proven on the over-approximation, which has every path of the game up to that call, the calls
+before it summarised soundly), so the lemma holds for that call: every state the call goes through and ends
+in is one of the summary's (a value of its unknowns).  The over-approximation with summaries still has every
+path of the game; a proof on it is a proof for the game.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker.front import ast
+from checker.front.types import BOOL, PLAYER, GridT, RecordT
+from checker.solver.encode import AND, EQ, ITE, NOT, Unsupported, as_bool, is_const
+from checker.solver.unroll_cone import Coned, CutStore
+
+__all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owner_of", "USED"]
+
+USED = "\0used"         # in a havoc's names: every power's use
+
+
+def owner_of(enc, name: str) -> int | None:
+    """The position of the procedure's first Player parameter (its *owner*), or None."""
+    for i, prm in enumerate(enc.p.procedures[name].params):
+        if enc.resolve(prm.type) == PLAYER:
+            return i
+    return None
+
+
+class _Walk:
+    """The names a procedure may write, read from the program's text through what it calls."""
+
+    def __init__(self, enc):
+        self.enc, self.p, self.E = enc, enc.p, enc.E
+        present = set(enc.E.defs)
+        self.cards = [c for c in self.p.cards.values() if enc.E.def_ids.get(c.name) in present]
+        self.out: set[str] = set()
+        self.anything = False
+        self.seen: set = set()
+
+    def zones_of_kind(self, zone: str) -> set[str]:
+        kind = self.enc.zone_kind.get(zone)
+        return {z for z, k in self.enc.zone_kind.items() if k == kind}
+
+    def entry(self, key) -> None:
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        kind, name = key
+        if kind == "procedure":
+            self.block(self.p.procedures[name].body)
+        elif kind == "action":
+            for anc in self.enc.ancestors(name):
+                decl = self.p.actions[anc]
+                if decl.body is not None:
+                    self.block(decl.body)
+                    break
+            for h in self.p.hooks:
+                if h.action in self.enc.ancestors(name):
+                    self.entry(("window", h.window))
+        elif kind == "window":
+            for card in self.cards:
+                for pw in card.powers:
+                    if pw.window is not None and pw.window[0] == name:
+                        self.block(pw.body)
+        elif kind == "powers":
+            for card in self.cards:
+                for pw in card.powers:
+                    if pw.window is None:
+                        self.block(pw.body)
+
+    def block(self, body) -> None:
+        for s in body:
+            self.stmt(s)
+
+    def stmt(self, s) -> None:
+        if isinstance(s, (ast.Let, ast.Choose, ast.ChooseSubset, ast.Shuffle, ast.Reveal, ast.Log, ast.CiteStmt,
+                          ast.DecisionStmt, ast.EndTurn, ast.Stop, ast.Cancel)):
+            return
+        if isinstance(s, ast.SetVar):
+            self.out.add(s.target.name)
+        elif isinstance(s, ast.Reset):
+            self.out.add(s.name)
+        elif isinstance(s, ast.Transfer):
+            self.out |= {s.source.name, s.target.name}
+        elif isinstance(s, ast.Move):
+            # the card leaves whatever zone it is in: every zone of its kind, unless the source is named
+            dest = s.dest.target.name
+            self.out.add(dest)
+            source = _zone_of(s.what, self.p)
+            self.out |= {source} if source is not None else self.zones_of_kind(dest)
+        elif isinstance(s, ast.Draw):
+            self.out |= {s.source.name, s.dest.target.name}
+        elif isinstance(s, ast.If):
+            self.block(s.then)
+            self.block(s.else_)
+        elif isinstance(s, (ast.For, ast.Repeat)):
+            self.block(s.body)
+        elif isinstance(s, ast.Do):
+            self.entry(("action", s.action))
+        elif isinstance(s, ast.CallProc):
+            if s.name in (self.E.turn_proc, self.E.round_proc):
+                self.anything = True
+            self.entry(("procedure", s.name))
+        elif isinstance(s, ast.Signal):
+            self.entry(("window", s.window))
+        elif isinstance(s, ast.Offer):
+            for item in s.items:
+                if isinstance(item, ast.OfferAction):
+                    self.entry(("action", item.action))
+                elif isinstance(item, ast.OfferPowers):
+                    self.entry(("powers", None))
+        elif isinstance(s, ast.Swap) and all(_zone_of(x, self.p) for x in (s.left, s.right)):
+            self.out |= {_zone_of(s.left, self.p), _zone_of(s.right, self.p)}     # two zones exchange contents
+        elif isinstance(s, ast.Retarget):
+            return                          # gives the action back: writes nothing
+        else:
+            self.anything = True            # a swap of cards,  `each … chooses`, an install: not read here
+
+
+def _zone_of(e, program) -> str | None:
+    """The zone an expression names (``z`` or ``z[i]``), else None."""
+    if isinstance(e, ast.Name) and e.id in program.zones:
+        return e.id
+    if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) and e.obj.id in program.zones:
+        return e.obj.id
+    return None
+
+
+def written(enc, name: str) -> set[str] | None:
+    """The vars and zones procedure ``name`` may write (None: any, a statement this reading does not know)."""
+    w = _Walk(enc)
+    w.entry(("procedure", name))
+    return None if w.anything else w.out
+
+
+class HavocStore(CutStore):
+    """The cut state, where a summary may make kept cells unknowns from a point on (:meth:`havoc`)."""
+
+    def __init__(self, base, kept, fresh):
+        super().__init__(base, kept, fresh)
+        self.havocs: list[tuple] = []       # (guard, names or None for all, tag)
+        self._made: dict = {}
+
+    def _fresh_value(self, tag: int, key: tuple):
+        made = self._made.get((tag, key))
+        if made is None:
+            if key[0] == "var":
+                ty = self.enc.var_types[key[1]]
+                if isinstance(ty, (RecordT, GridT)):
+                    raise Unsupported(f"a summarised procedure writes {key[1]}, a record or a grid: not encoded")
+                made = (z3.Bool if ty == BOOL else z3.Int)(self.fresh(f"résumé {key[1]}"))
+            else:
+                made = z3.Bool(self.fresh(f"résumé {key[1]}"))
+            self._made[(tag, key)] = made
+        return made
+
+    @staticmethod
+    def _hit(names, key: tuple) -> bool:
+        return names is None or (USED in names if key[0] == "used" else key[1] in names)
+
+    def _after(self, key: tuple, value):
+        """A cell not written since the start: its value through the havocs so far, kept as written (a later
+        havoc wraps it), so that each read does not rebuild the chain."""
+        for guard, names, tag in self.havocs:
+            if self._hit(names, key):
+                value = ITE(guard, self._fresh_value(tag, key), value)
+        if self.havocs:
+            self.writes[key] = value
+        return value
+
+    def var(self, name: str, index):
+        if self._cut_var(name):
+            return super().var(name, index)
+        key = ("var", name, index)
+        if key in self.writes:
+            return self.writes[key]
+        return self._after(key, self.base.var(name, index))
+
+    def member(self, zone: str, index, inst: int):
+        if zone not in self.kept:
+            return super().member(zone, index, inst)
+        key = ("in", zone, index, inst)
+        if key in self.writes:
+            return self.writes[key]
+        return self._after(key, self.base.member(zone, index, inst))
+
+    def used(self, player: int, inst: int, name: str, scope: str):
+        key = ("used", player, inst, name, scope)
+        if key in self.writes:
+            return self.writes[key]
+        return self._after(key, self.base.used(player, inst, name, scope))
+
+    def havoc(self, guard, names) -> None:
+        """From here, where ``guard`` holds, each kept cell of ``names`` (None: all) is an unknown of its own."""
+        tag = len(self.havocs)
+        self.havocs.append((guard, names, tag))
+        for key in list(self.writes):
+            if self._hit(names, key):
+                self.writes[key] = ITE(guard, self._fresh_value(tag, key), self.writes[key])
+
+
+class Site:
+    """One call of the summarised procedure in the main unrolling."""
+
+    def __init__(self, guard, args, values: dict, own, other, span):
+        self.guard, self.args, self.values, self.own, self.other, self.span = guard, args, values, own, other, span
+
+    def kind(self, owner: int | None) -> tuple:
+        """The lemma this call needs: its arguments besides the owner (None where not a constant)."""
+        return tuple("*" if i == owner else (a if is_const(a) else None) for i, a in enumerate(self.args))
+
+
+class Summarised(Coned):
+    """The cut unrolling with the calls of ``summarise`` replaced by summaries (see the module's docstring)."""
+
+    def __init__(self, enc, kept, rounds: int, max_loops: int, summarise: str, watched, **kw):
+        super().__init__(enc, kept, rounds, max_loops, **kw)
+        self.store = HavocStore(self.store.base, self.kept, self.fresh_name)
+        enc.cells = self.store
+        self.forget()
+        self.summarise = summarise
+        self.owner = owner_of(enc, summarise)
+        self.watched = [z for z in watched if z in self.kept and self._player_indexed(z)]
+        names = written(enc, summarise)
+        self.havocked = None if names is None else (names & self.kept) | {USED}
+        self.sites: list[Site] = []
+
+    def _player_indexed(self, zone: str) -> bool:
+        ty = self.enc.zone_index_types.get(zone)
+        return ty == PLAYER
+
+    def counts(self) -> dict:
+        """(zone, seat) -> how many cards the zone holds now (a term)."""
+        out = {}
+        for z in self.watched:
+            kind = self.enc.zone_kind[z]
+            for q in self.enc.seats:
+                out[(z, q)] = sum(z3.If(as_bool(m), 1, 0) if not is_const(m) else int(bool(m))
+                                  for m in (self.store.member(z, q, inst) for inst in self.enc.kind_instances[kind]))
+        return out
+
+    def check(self, guard, span) -> None:
+        self.enc.spent = 0          # the limit of one encoding applies to each point where the condition is asked
+        super().check(guard, span)
+
+    def _holding(self, here, args, values: dict) -> dict:
+        """var -> what it is proven to equal at this call on every path (the question "can a path go on?" is
+        asked, with its resource limit: unknown drops the candidate): ("arg", i) or ("const", a Z3 value); None
+        when no path makes the call."""
+        out = {}
+        params = [self.enc.resolve(prm.type) for prm in self.p.procedures[self.summarise].params]
+        model = None
+        for v, value in values.items():
+            ty = self.enc.var_types[v]
+            for i, pty in enumerate(params):
+                if str(ty).rstrip("?") == str(pty).rstrip("?") and not self.feasible(AND(here, NOT(EQ(value, args[i])))):
+                    out[v] = ("arg", i)
+                    break
+            else:
+                if is_const(value):
+                    out[v] = ("const", z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value))
+                    continue
+                if model is None:
+                    if not self.feasible(here):
+                        return None             # no path makes this call
+                    model = self._model(here)
+                if model is False:
+                    continue
+                k = model.eval(as_bool(value) if z3.is_bool(value) else value, model_completion=True)
+                if not self.feasible(AND(here, NOT(EQ(value, k)))):
+                    out[v] = ("const", k)
+        return out
+
+    def _model(self, here):
+        """A model of the paths to this call (False when Z3 gives none within its limit)."""
+        self.feasible(z3.Bool(self.fresh_name("modèle")))         # the solver made, told every constraint
+        self.questions -= 1
+        answer = self._solver.check(as_bool(here) if not is_const(here) else z3.BoolVal(bool(here)))
+        return self._solver.model() if answer == z3.sat else False
+
+    def procedure(self, name: str, args: tuple, guard=True, span=None) -> None:
+        if name != self.summarise:
+            return super().procedure(name, args, guard, span)
+        here = AND(guard, self.running)
+        if is_const(here) and not here:
+            return
+        values = {v: self.store.var(v, None) for v in sorted(self.kept) if v in self.p.vars
+                  and self.p.vars[v].index is None and not isinstance(self.enc.var_types[v], (RecordT, GridT))}
+        self.sites.append(Site(here, args, self._holding(here, args, values), None, None, span))
+        own = z3.Int(self.fresh_name(f"borne {name} (propre)"))
+        other = z3.Int(self.fresh_name(f"borne {name} (autres)"))
+        self.sites[-1].own, self.sites[-1].other = own, other
+        self.enc.spent = 0
+        before = self.counts()
+        owner = args[self.owner] if self.owner is not None else None
+        for step in ("pic", "après"):
+            self.store.havoc(here, self.havocked)
+            self.forget()
+            after = self.counts()
+            for (z, q), n in after.items():
+                bound = own if owner is None else ITE(EQ(owner, q), own, other)   # no owner: own for all
+                self.constraints.append(z3.Implies(as_bool(here), n <= before[(z, q)] + bound))
+            if step == "pic":
+                self.check(here, span)          # every decision point inside the call
+        self.forget()
+
+
+class LemmaUnrolled(Coned):
+    """One call of the summarised procedure from a symbolic state: the watched zones' counts at every decision
+    point inside it and at its end (:attr:`points`)."""
+
+    def __init__(self, enc, kept, max_loops: int, watched, **kw):
+        super().__init__(enc, kept, 1, max_loops, **kw)
+        self.watched = list(watched)
+        self.points: list[tuple] = []           # (guard, {(zone, seat): count})
+
+    counts = Summarised.counts
+
+    def check(self, guard, span) -> None:
+        if is_const(guard) and not guard:
+            return
+        self.forget()
+        self.points.append((guard, self.counts()))
+
+    def call(self, name: str, args: tuple) -> None:
+        self.procedure(name, args, True, self.p.procedures[name].span)
+        self.check(self.running, None)
+
+    def escaping(self):
+        """When a path leaves the procedure with something in flight (a stop, an abort, an end of turn …)."""
+        return [(k, g) for k, g in self.raised.items() if k != "cut" and not (is_const(g) and not g)]

@@ -1,0 +1,114 @@
+"""`rulebook reach --rounds N --summarise PROC`: each call of PROC replaced by a summary whose bound Z3 proves as a
+lemma (checker/solver/unroll_summary.py, checker/reach/summary.py).  Held to the plain search (`--within K`, every
+cell followed, every "reached" replayed by the interpreter) on a market whose turns are a procedure with a permit
+of one purchase, and to a game where the lemma's bound "one lot a turn" would be unsound — a power that takes a
+second lot — which must not be proved."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from checker.cli import main
+from conftest import ROOT
+
+KEEP = ["--keep", "achats_du_tour,tours_joués,bourse,étal,réserve"]
+
+TURN = '''
+procedure tour(p: Player) {
+  set achats_du_tour = 0
+  offer p {
+    acheter(p, l) for l in étal
+    powers of panier[p]
+    finish "Passer"
+  }
+}
+var achats_du_tour: Int = 0
+rule une_par_tour { forbid acheter(p, l) when achats_du_tour >= 1 }
+'''
+
+SECOND = '''
+card Lot "Clou de girofle" {
+  épice: cannelle
+  prix: 1
+  power chaparder "Prendre un second lot de l'étal." {
+    limit once per turn
+    choose l in étal by me
+    move l to panier[me]
+  }
+}
+'''
+
+
+def _market(tmp_path, second: bool) -> str:
+    """The market fixture, each player's moves of a round a call of `tour` (one purchase a turn); with
+    ``second``, a fourth lot whose power takes a lot from the stall besides the purchase."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    turn_loop = '''    for p in players {
+      offer p {
+        acheter(p, l) for l in étal
+        powers of panier[p]
+        finish "Passer"
+      }
+    }'''
+    assert turn_loop in text
+    text = text.replace(turn_loop, "    for p in players { call tour(p) }")
+    text = text.replace("  move l to panier[p]\n}", "  move l to panier[p]\n  set achats_du_tour = achats_du_tour + 1\n}", 1)
+    text += TURN
+    if second:
+        text = text.replace('include Lot: "Safran d\'Iran", "Poivre noir", "Cannelle"',
+                            'include Lot: "Safran d\'Iran", "Poivre noir", "Cannelle", "Clou de girofle"')
+        text = text.replace("require count(l in selected(Lot)) == 3", "require count(l in selected(Lot)) == 4")
+        text += SECOND
+    spec = tmp_path / ("marché_chapardeur.rules" if second else "marché_par_tour.rules")
+    spec.write_text(text, encoding="utf-8")
+    return str(spec)
+
+
+def _reach(capsys, spec, *args):
+    code = main(["reach", spec, *args, "-n", "2", "-s", "1", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("condition, rounds, plain_k", [
+    ("tours_joués == 0 and count(l in panier[Joueur 1]) >= 2", 1, 8),   # one purchase a turn: never in round 1
+    ("count(l in panier[Joueur 1]) >= 2", 2, 4),                         # the second round's purchase reaches it
+    ("count(l in panier[Joueur 2]) >= 1", 1, 3),
+])
+def test_the_summarised_search_agrees_with_the_plain_search(tmp_path, capsys, condition, rounds, plain_k):
+    """Where the plain search reaches the condition (confirmed by the interpreter), the summarised search never
+    says proved; where the plain search proves it over the rounds asked, the summarised search proves it, and
+    its lemma says one lot a turn for the player whose turn it is, none for the other."""
+    spec = _market(tmp_path, second=False)
+    plain, p = _reach(capsys, spec, condition, "--within", str(plain_k))
+    summed, s = _reach(capsys, spec, condition, "--rounds", str(rounds), "--summarise", "tour", *KEEP)
+    assert p["status"] in ("reached", "proved")
+    if p["status"] == "reached":
+        assert p["confirmed"] is True and (summed, s["status"]) == (4, "undecided"), s
+    else:
+        assert (plain, summed, s["status"]) == (1, 1, "proved"), s
+    assert len(s["lemmas"]) == 1 and "at most 1 for p, 0 for another player" in s["lemmas"][0], s["lemmas"]
+
+
+def test_a_power_that_takes_a_second_lot_is_not_summarised_as_one(tmp_path, capsys):
+    """With the Clou de girofle's power, a turn may put two lots in a basket: the plain search reaches two lots in
+    the first round (confirmed by the interpreter); the lemma must find the bound 2, and the summarised search
+    must not prove the first round safe.  A summary that read the permit instead of the effects would."""
+    spec = _market(tmp_path, second=True)
+    condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2"
+    plain, p = _reach(capsys, spec, condition, "--within", "8")
+    assert (plain, p["status"], p["confirmed"]) == (0, "reached", True), p
+    summed, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
+    assert (summed, s["status"]) == (4, "undecided"), s
+    assert "at most 2 for p" in s["lemmas"][0], s["lemmas"]
+
+
+def test_summarise_refuses_what_it_does_not_answer(tmp_path, capsys):
+    """A name that is no procedure, and a condition over the path (the points inside a call are not counted), are
+    bad input."""
+    spec = _market(tmp_path, second=False)
+    assert main(["reach", spec, "true", "--rounds", "1", "-n", "2", "--summarise", "acheter"]) == 2
+    assert "not a procedure" in capsys.readouterr().err
+    assert main(["reach", spec, "changes(tours_joués) >= 1", "--rounds", "1", "-n", "2", "--summarise", "tour"]) == 2
+    assert "path" in capsys.readouterr().err
