@@ -299,9 +299,10 @@ class SymbolicSearch:
 
     def _smallest(self, s, enc: Encoder, model):
         """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
-        (:meth:`_objectives`); an undecided check does not end an objective's tightening."""
+        (:meth:`_objectives`); an undecided check does not end an objective's tightening, and the bounds are tried
+        up from the least value first (a witness is mostly small)."""
         return smallest(s, model, self._objectives(enc), rlimit=min(SEARCH_TIGHTENING_RLIMIT, self.settings.rlimit),
-                        past_undecided=True).model
+                        past_undecided=True, from_floor=True).model
 
     def _with_selection(self, s, enc: Encoder, cards: tuple):
         """A model of ``s`` whose cards (``cards``, and those away from their start zone) some legal game is
