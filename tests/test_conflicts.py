@@ -174,16 +174,23 @@ def tutorial_typed():
 
 
 def test_an_undecided_special_case_is_reported_with_z3s_reason_not_dropped(monkeypatch):
-    """Whether diplomate_pas_de_doublon is a special case of pas_de_doublon (which the Bâtisseuse overrides)
-    decides whether the pair is a conflict; when Z3 cannot decide it, the pair is listed as undecided with
-    Z3's reason and both rules — it does not vanish."""
-    pair = ("bâtisseuse_doublons", "diplomate_pas_de_doublon")
-    decided = Search(tutorial_typed()).contradictions(only={pair})
+    """Whether capitaine_paie is a special case of pas_de_doublon (which the Bâtisseuse overrides) decides
+    whether the pair is a conflict (it is not one: unrelated); when Z3 cannot decide it, the pair is listed as
+    undecided with Z3's reason and both rules — it does not vanish.  diplomate_pas_de_doublon is a special case
+    by its terms alone (`d in cité[p]` is pas_de_doublon's condition), with no query: at any limit the pair is
+    reported, a contradiction or undecided whether both rules can apply together."""
+    pair = ("bâtisseuse_doublons", "capitaine_paie")
+    assert Search(tutorial_typed()).contradictions(only={pair}) == []
+    special = ("bâtisseuse_doublons", "diplomate_pas_de_doublon")
+    decided = Search(tutorial_typed()).contradictions(only={special})
     assert [f.kind for f in decided] == ["contradiction"]
     monkeypatch.setenv("RULEBOOK_Z3_RLIMIT", "1")
     undecided = Search(tutorial_typed()).contradictions(only={pair})
     assert [(f.kind, f.rules) for f in undecided] == [("unknown", pair)]
     assert "resource" in undecided[0].unknown and "special case of pas_de_doublon" in undecided[0].message
+    undecided = Search(tutorial_typed()).contradictions(only={special})
+    assert [(f.kind, f.rules) for f in undecided] == [("unknown", special)]
+    assert "resource" in undecided[0].unknown and "can apply in the same situation" in undecided[0].message
 
 
 def test_conflicts_exits_4_when_z3_cannot_decide(capsys, monkeypatch):

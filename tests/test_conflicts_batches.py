@@ -46,7 +46,8 @@ def _tutorial():
 
 def test_a_batch_never_shows_a_special_case_satisfiable():
     """The house permission overrides pas_de_doublon: the Capitaine's own no-duplicate rule is a special case
-    of it (unsat: left to be asked alone), his cost limit is not (shown satisfiable by the batch)."""
+    of it (its question is false by its terms alone, so answered "unsat" with no query), his cost limit is not
+    (shown satisfiable by the batch)."""
     search = Search(_tutorial())
     permit = search.p.rules["bâtisseuse_doublons"]
     cases = {}
@@ -58,6 +59,8 @@ def test_a_batch_never_shows_a_special_case_satisfiable():
     assert all(len(found) == 1 for found in cases.values())
     shown = not_special_cases(search, [case for found in cases.values() for case in found])
     assert shown == {cases["capitaine_coût_3_ou_moins"][0][0]}
+    special = cases["capitaine_pas_de_doublon"][0][0]
+    assert search._cases == {special: ("unsat", "")}       # what asking it alone answers
     # and the claims the search makes with the batch's answers are those it makes asking alone
     search.no_special_case |= shown
     search.queries = 0
@@ -66,4 +69,30 @@ def test_a_batch_never_shows_a_special_case_satisfiable():
         forbid = search.p.rules[name]
         args = (permit, permit.heads[0], forbid, forbid.heads[0])
         assert search.claim(*args) == alone.claim(*args)
-    assert search.queries == 1 and alone.queries == 2
+    assert search.queries == 0 and alone.queries == 2
+    assert alone._cases[special] == ("unsat", "")
+
+
+def test_a_special_case_answered_by_its_terms_is_one_asking_alone_proves():
+    """A prohibition whose condition is the overridden rule's (the Capitaine's and the Diplomate's no-duplicate
+    rules: `d in cité[p]`, on two actions) is answered a special case without a query; one that is not (the
+    Capitaine's price) is shown satisfiable by the batch; the claims are those the search makes asking each
+    question alone, with Z3."""
+    search = Search(_tutorial())
+    permit = search.p.rules["bâtisseuse_doublons"]
+    found, keys = {}, {}
+    for name in ("capitaine_pas_de_doublon", "diplomate_pas_de_doublon", "capitaine_paie"):
+        forbid = search.p.rules[name]
+        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
+        found[name] = [(key, other, head, forbid, forbid.heads[0], on)
+                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
+        keys[name] = found[name][0][0]
+    shown = not_special_cases(search, [case for cases in found.values() for case in cases])
+    assert shown == {keys["capitaine_paie"]}
+    assert set(search._cases) == {keys["capitaine_pas_de_doublon"], keys["diplomate_pas_de_doublon"]}
+    alone = Search(_tutorial())
+    for name in found:
+        forbid = search.p.rules[name]
+        args = (permit, permit.heads[0], forbid, forbid.heads[0])
+        assert search.claim(*args) == alone.claim(*args)
+    assert alone.queries == 3

@@ -126,3 +126,45 @@ def test_smallest_tightens_each_objective_in_turn():
     found = smallest(s, s.model(), [(x, 0), (count_true(flags), 0), (y, 0)])
     assert found.values == [0, 4, 7] and found.undecided == 0
     assert s.check() == z3.sat      # the bounds found are kept: what is left is the smallest model
+
+
+def test_smallest_from_the_floor_finds_the_same_values_in_fewer_checks():
+    """Bounds tried up from the least value first (the conflict search's witnesses): the same smallest values as the
+    binary search from a large first model, far and near the floor, in fewer checks when it is near."""
+    x, y = z3.Ints("x y")
+    flags = [z3.Bool(f"b{i}") for i in range(40)]
+
+    def solver(least_x: int):
+        s = z3.Solver()
+        s.add(x >= least_x, x <= 100, y >= 0, y <= 100, x + y >= 60, z3.Implies(x < 30, z3.AtLeast(*flags[:3], 3)))
+        s.add(z3.And(flags[30:]))           # the first model has 10 flags at least
+        s.push()
+        s.add(x == 100, y == 100)
+        assert s.check() == z3.sat
+        model = s.model()
+        s.pop()
+        return s, model
+    for least_x, expected in ((0, [0, 13, 60]), (37, [37, 10, 23])):
+        found = {}
+        for from_floor in (False, True):
+            s, model = solver(least_x)
+            found[from_floor] = smallest(s, model, [(x, 0), (count_true(flags), 0), (y, 0)], checks=12,
+                                         from_floor=from_floor)
+            assert found[from_floor].values == expected and found[from_floor].undecided == 0
+            assert s.check() == z3.sat
+            assert [found[from_floor].model.eval(t, model_completion=True).as_long() for t in (x, y)] == \
+                [expected[0], expected[2]]
+    # a smallest witness near the floor, from a large first model: found from below in fewer checks
+    checks = {}
+    for from_floor in (False, True):
+        s = z3.Solver()
+        s.add(x >= 1, x <= 100, z3.AtLeast(*flags[:2], 2))
+        s.push()
+        s.add(x == 100, z3.And(flags))
+        assert s.check() == z3.sat
+        model = s.model()
+        s.pop()
+        found = smallest(s, model, [(x, 0), (count_true(flags), 0)], checks=12, from_floor=from_floor)
+        assert found.values == [1, 2] and found.undecided == 0
+        checks[from_floor] = found.checks
+    assert checks[True] < checks[False]

@@ -60,3 +60,24 @@ def test_a_witness_is_put_at_the_offer_of_the_player_who_acts(tmp_path, capsys):
     assert values["rules"] == ["un_peu_généreux", "très_généreux"] and values["move"] is None
     assert values["witness"]["decision"]["player"] == "Joueur 1", "no move: the first seat's offer"
     assert max(values["witness"]["vars"]["bourse"].values()) >= 3
+
+
+def test_a_witness_is_judged_on_the_search_s_own_engine_whose_game_is_then_as_before(tmp_path):
+    """The interpreter that re-judges a contradiction's witness is the search's engine (no second engine
+    compiled): after it, the engine's game is started again on every card at the largest player count, so what
+    the search asks next is encoded as on a fresh search's engine, and finds the same."""
+    from checker.conflicts.questions import Search
+    from checker.front.check import check_paths
+    game = tmp_path / "dons.rules"
+    game.write_text(GAME, encoding="utf-8")
+    result = check_paths([game])
+    assert result.ok
+    search = Search(result.typed)
+    gift, = search.contradictions()
+    assert gift.confirmed is True and gift.witness["players"] == 2      # loaded at 2 players …
+    assert search._judge is None                                         # … into the search's own engine
+    fresh = Search(result.typed)
+    assert search.engine.setup == fresh.engine.setup and search.engine.st.n == search.high == 3
+    assert search.engine.st.vars == fresh.engine.st.vars
+    assert [(f.kind, f.rules, f.witness) for f in search.competing_values()] == \
+        [(f.kind, f.rules, f.witness) for f in fresh.competing_values()]

@@ -150,25 +150,40 @@ def _live(search, heads: list, shared: "_Shared") -> set:
 def not_special_cases(search, cases: list) -> set:
     """The keys of the special-case questions (``cases``: (key, other rule, its head, prohibition, its head,
     action)) shown satisfiable: the prohibition applies where the other rule does not, so it is no special
-    case of it (:meth:`~checker.solver.search.SymbolicSearch._is_special_case`, one at a time)."""
+    case of it (:meth:`~checker.solver.search.SymbolicSearch._is_special_case`, one at a time).  A question
+    whose formula Z3's simplifier makes false (the prohibition's condition contains the other rule's) is
+    answered "unsat", a special case, in the search's answers (``_cases``), and not asked at all."""
     if not cases:
         return set()
     with private_context():
         merged = search.encoder()
         questions = []
         made: dict = {}
+        widers: dict = {}       # (the overridden head, the action) -> its term: the same for every prohibition
         for key, other, head, forbid, fhead, action in cases:
-            enc = _sharing(search, merged)
             try:
+                wider = widers.get((id(head), action))
+                if wider is None:       # on an encoder of its own, merged at once: the questions after it use it
+                    enc = _sharing(search, merged)
+                    args, domain = _arguments(search, enc, made, action, search.p.actions[action].params)
+                    wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+                    _merge(merged, enc, domain)
+                    widers[id(head), action] = wider
+                enc = _sharing(search, merged)
                 args, domain = _arguments(search, enc, made, action, search.p.actions[action].params)
-                wider = enc.applies(other, head, args[:len(head.pattern.binders)])
                 narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
             except Unsupported:
                 continue
             if is_const(wider) or is_const(narrow):
                 continue
+            question = z3.And(narrow, z3.Not(wider))
+            if z3.is_false(z3.simplify(question)):
+                # false by its terms alone, whatever the state: the prohibition is a special case, as the question
+                # asked alone finds (unsat), with no query
+                search._cases[key] = ("unsat", "")
+                continue
             _merge(merged, enc, domain)
-            questions.append((key, z3.And(narrow, z3.Not(wider))))
+            questions.append((key, question))
         return _rounds(search, merged, [], questions)
 
 

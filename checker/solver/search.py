@@ -92,11 +92,13 @@ class SymbolicSearch:
         self.low, self.high = player_range(p)
         self.players = players
         self.settings = settings
+        self._universe: tuple | None = None     # how the search's own engine's game was started (every card)
         if engine is None:
             engine = Engine(typed)
             engine.recording = False
             everything = {k: [c.name for c in p.cards_of(k)] for k in p.kinds}
-            engine.start(everything, players or self.high, 0, [])
+            self._universe = (everything, players or self.high, 0, [])
+            engine.start(*self._universe)
         self.engine = engine
         self.queries = 0
         self.unknowns = 0
@@ -110,6 +112,7 @@ class SymbolicSearch:
         self.no_special_case: set = set()        # keys of _cases a batch answered sat (checker.conflicts.batches)
         self._selection: Selections | None = None       # the spec's constraints on a selection, built once
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
+        self._scopes = None                      # the scopes a witness is loaded with into the search's engine
         self.legality = ""                       # what the last minimal solve found of its witness's cards
         self.forbidden: list = []                # and when no legal game has them, the constraints that forbid it
 
@@ -299,9 +302,10 @@ class SymbolicSearch:
 
     def _smallest(self, s, enc: Encoder, model):
         """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
-        (:meth:`_objectives`); an undecided check does not end an objective's tightening."""
+        (:meth:`_objectives`); an undecided check does not end an objective's tightening, and the bounds are tried
+        up from the least value first (a witness is mostly small)."""
         return smallest(s, model, self._objectives(enc), rlimit=min(SEARCH_TIGHTENING_RLIMIT, self.settings.rlimit),
-                        past_undecided=True).model
+                        past_undecided=True, from_floor=True).model
 
     def _with_selection(self, s, enc: Encoder, cards: tuple):
         """A model of ``s`` whose cards (``cards``, and those away from their start zone) some legal game is
@@ -516,13 +520,23 @@ class SymbolicSearch:
         finding.configuration = self.legality
 
     def _confirm_contradiction(self, finding, action: str, permit: str, forbid: str) -> bool | None:
-        """Load the witness into a fresh interpreter: do both rules apply there?"""
+        """Load the witness into the interpreter: do both rules apply there?  The search's own engine, when it
+        made it, its game then started again on every card as before (a start sets every part of a game anew,
+        as loading the witness did): a second engine compiled the whole spec again for it."""
         from checker.solver.scopes import Scopes
         from checker.solver.witness import interpreter_rules
-        if self._judge is None:         # one interpreter re-judges every witness
-            self._judge = Engine(self.typed), Scopes(self.typed)
-            self._judge[0].recording = False
-        got = interpreter_rules(*self._judge, finding.witness, finding.move)
+        if self._universe is not None:
+            if self._scopes is None:
+                self._scopes = Scopes(self.typed)
+            try:
+                got = interpreter_rules(self.engine, self._scopes, finding.witness, finding.move)
+            finally:
+                self.engine.start(*self._universe)
+        else:
+            if self._judge is None:         # one interpreter re-judges every witness
+                self._judge = Engine(self.typed), Scopes(self.typed)
+                self._judge[0].recording = False
+            got = interpreter_rules(*self._judge, finding.witness, finding.move)
         if got is None:
             return None
         forbids, permits = got
