@@ -187,8 +187,24 @@ def _report_eof(expected, source: SourceFile, reporter: Reporter) -> None:
                    hint=f"expected {describe_expected(expected)}" if expected else None)
 
 
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"i?')
+
+
 @functools.cache
 def _keyword_names() -> frozenset[str]:
+    # read from the grammar's text, not from the parser: a command whose spec comes from the disk cache (the
+    # conflict search's scope, the LSP) then never builds the Lark parser (about 0.06 s) just for this set;
+    # tests/test_parse_keywords.py holds it equal to the parser's own string terminals
+    words = set()
+    for line in grammar_text().splitlines():
+        for m in _LITERAL.finditer(line.split("//", 1)[0]):
+            if m.group(1).isidentifier():
+                words.add(m.group(1))
+    return frozenset(words)
+
+
+def parser_keyword_names() -> frozenset[str]:
+    """The reserved words as the Lark parser's string terminals (what :func:`keywords` must equal)."""
     return frozenset(t.pattern.value for t in parser().terminals
                      if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
