@@ -30,10 +30,15 @@ from checker.front.types import KindT
 __all__ = ["effect_failures", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
 # the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
-# window opened deeper is where the effect stops being followed: reported as undecided, never as safe)
-MAX_WINDOWS = 1
-# the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe)
-MAX_STEPS = 60
+# window opened deeper is where the effect stops being followed: reported as undecided, never as safe).  Two: the
+# Échevin's confiscation, a reaction to `quartier_payé`, builds the district and opens `quartier_bâti` (1 left
+# every way of building of the 4th edition undecided there)
+MAX_WINDOWS = 2
+# the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe).  200: a
+# district built pays, runs the reactions to `quartier_payé` and `quartier_bâti` and checks every city (60 left
+# nine moves of the 4th edition undecided, at `if not quartier_confisqué`; with 200 each is decided, at less CPU
+# than the question of where the encoding stopped took)
+MAX_STEPS = 200
 
 
 def _scope_keys(search, stmts, extra: set) -> set:
