@@ -76,7 +76,7 @@ def test_building_by_destroying_a_cursed_chantier_fails_found_and_replayed():
     """Ba'al's curse lifts `chantier_requis`: a player with no Chantier may build « en détruisant le
     Chantier », whose `only(x in cité[p] where x == "Chantier")` finds nothing — Z3 and the interpreter stop
     at the same place.  Fixed by chantier_en_état_requis (decision paiement_réservé_à_sa_carte).  The failure
-    is at the effect's first statement: the encoding follows 20 statements here (60 by default), and says
+    is at the effect's first statement: the encoding follows 20 statements here (200 by default), and says
     that it stops there (an undecided finding), which halves the question's cost."""
     def ask(which):
         s = search(which)

@@ -109,3 +109,30 @@ def test_integers_at_the_limit_and_draws_of_zero_agree_with_the_interpreter(hous
     for name in BEYOND:
         assert outcomes[name][1].startswith("failure"), (name, outcomes[name])
         assert any("beyond" in reason for reason in outcomes[name][2]), (name, outcomes[name])
+
+
+def test_neighbours_with_the_player_count_a_z3_term_are_decided():
+    """The conflict search's states have every player count at once (``player_count``, a Z3 term): `left(p)`
+    read as ``(p + 1) mod player_count`` is not linear, and a question asked without a `push` (Z3's QF_LIA
+    solver) came back undecided — "Benchmark contains uninterpreted function symbols" — so the Reine's
+    payment after the calls (`voisin_du_rang_4(r, true)`) could not be told safe.  Each neighbour is the
+    remainder by each count, and the same number as the interpreter's for every count and seat."""
+    import z3
+
+    from checker.conflicts.questions import Search
+    from checker.solver.encode import _BUILTIN
+    from checker.solver.factory import make_solver, run
+    from conftest import bundled
+    search = Search(bundled().typed, None)
+    enc = search.encoder()
+    seat = z3.Int("seat")
+    for name, expected in (("left", lambda p, n: (p + 1) % n), ("right", lambda p, n: (p - 1) % n)):
+        term = _BUILTIN[name](enc, seat)
+        for n in range(search.low, search.high + 1):
+            for p in range(n):
+                got = z3.simplify(z3.substitute(term, (enc.n, z3.IntVal(n)), (seat, z3.IntVal(p))))
+                assert got.as_long() == expected(p, n), (name, n, p)
+        s = make_solver()
+        s.add(enc.n >= search.low, enc.n <= search.high, seat >= 0, seat < enc.n, term == enc.n - 1)
+        assert run(s).status == "sat", (name, run(s).reason)
+    assert search.effect_failures({'"Reine".trois_pièces_après_les_appels'}) == []

@@ -23,16 +23,22 @@ import z3
 from checker.front import ast
 from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
 from checker.conflicts.findings import Finding
+from checker.conflicts.relaxed import Relaxed, well_placed
 from checker.solver.transition import Transition
 from checker.front.types import KindT
 
 __all__ = ["effect_failures", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
 # the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
-# window opened deeper is where the effect stops being followed: reported as undecided, never as safe)
-MAX_WINDOWS = 1
-# the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe)
-MAX_STEPS = 60
+# window opened deeper is where the effect stops being followed: reported as undecided, never as safe).  Two: the
+# Échevin's confiscation, a reaction to `quartier_payé`, builds the district and opens `quartier_bâti` (1 left
+# every way of building of the 4th edition undecided there)
+MAX_WINDOWS = 2
+# the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe).  200: a
+# district built pays, runs the reactions to `quartier_payé` and `quartier_bâti` and checks every city (60 left
+# nine moves of the 4th edition undecided, at `if not quartier_confisqué`; with 200 each is decided, at less CPU
+# than the question of where the encoding stopped took)
+MAX_STEPS = 200
 
 
 def _scope_keys(search, stmts, extra: set) -> set:
@@ -125,12 +131,20 @@ def effect_failures(search, only: set | None = None) -> list:
         enc.cells = before          # the state the witness and the invariants describe is the one before
         t.forget()
         cards = (card.name,) if card is not None else ()
-        for span, failures in _by_place(t.failures):
-            # the unknowns chosen before the place are all its question needs
-            made = max(f.constraints for f in failures)
-            out.extend(_place(search, enc, label, decl, move, card, t, span, failures,
-                              [*domain, legal, _any(failures), *t.constraints[:made]]))
-        out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
+        # each question asked first on the move's relaxed solver (checker.conflicts.relaxed): what it refutes
+        # needs no full question; the places in the order of the constraints they need
+        relaxed = Relaxed(search, [*domain, legal, *well_placed(search, enc)], t.constraints)
+        places = _by_place(t.failures)
+        # the unknowns chosen before the place are all its question needs
+        made = [max(f.constraints for f in failures) for _, failures in places]
+        refuted = {k for k in sorted(range(len(places)), key=made.__getitem__)
+                   if relaxed.refuted(_any(places[k][1]), upto=made[k])}
+        for k, (span, failures) in enumerate(places):
+            if k not in refuted:
+                out.extend(_place(search, enc, label, decl, move, card, t, span, failures,
+                                  [*domain, legal, _any(failures), *t.constraints[:made[k]]]))
+        if t.cuts and not relaxed.refuted(z3.Or([as_bool(w) for w, _, _ in t.cuts])):
+            out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
     return out
 
 

@@ -25,7 +25,7 @@ import z3
 from checker.front import ast
 from checker.base.diagnostics import Reporter
 from checker.base.limits import MAX_ENCODING, MAX_RANGE
-from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _num, _on, as_bool, is_const
+from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _mod, _num, _on, as_bool, is_const
 from checker.solver.terms import mk_const, mk_eq
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
@@ -547,13 +547,9 @@ def _(enc: Encoder, e: ast.Index, env):
     return enc.var(name, index, e.span)
 
 
-def _mod(a, n):
-    return a % n
-
-
 _BUILTIN = {
-    "left": lambda enc, p: _mod(p + 1, enc.n),
-    "right": lambda enc, p: _mod(p - 1 + enc.n, enc.n),
+    "left": lambda enc, p: _mod(p + 1, enc.n, enc.E.st.n),
+    "right": lambda enc, p: _mod(p - 1 + enc.n, enc.n, enc.E.st.n),
     "least": lambda enc, a, b: ITE(a < b, a, b) if not (is_const(a) and is_const(b)) else min(a, b),
     "greatest": lambda enc, a, b: ITE(a > b, a, b) if not (is_const(a) and is_const(b)) else max(a, b),
     "half": lambda enc, a: a // 2 if is_const(a) else a / 2,
@@ -570,9 +566,9 @@ def _(enc: Encoder, e: ast.Call, env):
         return [(True, i) for i in E.selected[e.args[0].id]]
     args = tuple(enc.expr(a, env) for a in e.args)
     if e.func == "seats_from":
-        return [(enc.seated(i), _mod(args[0] + i, enc.n)) for i in enc.seats]
+        return [(enc.seated(i), _mod(args[0] + i, enc.n, enc.E.st.n)) for i in enc.seats]
     if e.func == "seats_counterclockwise_from":
-        return [(enc.seated(i), _mod(args[0] - i + enc.n, enc.n)) for i in enc.seats]
+        return [(enc.seated(i), _mod(args[0] - i + enc.n, enc.n, enc.E.st.n)) for i in enc.seats]
     if e.func in _BUILTIN:
         return _BUILTIN[e.func](enc, *args)
     if e.func in enc.p.tables:

@@ -81,6 +81,18 @@ def ITE(c, a, b):
     return mk_if(c, a, b)
 
 
+def _mod(a, n, largest: int):
+    """``a`` modulo the number of players ``n``; with ``n`` a Z3 term (every player count at once, the largest
+    ``largest``), the remainder by each count: ``a % n`` is not linear, and Z3's QF_LIA solver, asked without
+    a `push`, refuses it ("Benchmark contains uninterpreted function symbols": its `mod0`)."""
+    if is_const(n):
+        return a % n
+    out = a % largest
+    for k in range(largest - 1, 0, -1):
+        out = ITE(n == k, a % k, out)
+    return out
+
+
 def EQ(a, b):
     """``a == b``: a Python bool for two constants, a Z3 term otherwise (records field by field)."""
     if isinstance(a, tuple) or isinstance(b, tuple):
