@@ -572,7 +572,10 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                if not self.usable(power, player, card, env):
+                if (player, card, power.name) in self.st.uses:        # used before: its limit may stop it
+                    if not self.usable(power, player, card, env):
+                        continue
+                elif power.requires is not None and not power.requires(env):     # as usable() would say
                     continue
                 if not power.mandatory:
                     yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
@@ -608,11 +611,14 @@ class Engine(Showing):
                                    getattr(site, "span", None))
         if self.invariants:
             st = self.st                # every invariant when a var or zone one reads changed (st.dirty), else
-            if st.dirty:                # those whose reads are not known (InvariantWatch.always)
+            watch = self.watch          # those whose reads are not known (InvariantWatch.always), if any
+            if st.dirty:
                 st.dirty = False
-                broken, due = self.watch.check_every(), self.watch.every
+                broken, due = watch.check_every(), watch.every
+            elif watch.always:
+                broken, due = watch.check_always(), watch.always
             else:
-                broken, due = self.watch.check_always(), self.watch.always
+                broken = -1
             if broken >= 0:
                 inv = due[broken][0]
                 raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
@@ -755,7 +761,12 @@ class Engine(Showing):
         if high - low >= MAX_RANGE:
             raise SpecRuntimeError(f"the range {low}..{high} holds more than {MAX_RANGE:,} integers (the limit "
                                    f"of one range)", span)
-        return self.spend(tuple(range(low, high + 1)), span)
+        coll = tuple(range(low, high + 1))
+        work = self.work + len(coll)
+        if work > MAX_WORK:
+            return self.spend(coll, span)       # its error, located
+        self.work = work                        # as spend() counts it, without the call
+        return coll
 
     def lookahead(self, player: int, option) -> int | None:
         """``player``'s score if the offered action ``option`` were taken now (None: not an action).
