@@ -23,6 +23,7 @@ from checker.front.ast import names_in
 from checker.front.bounds import quantity_bounds
 from checker.base.limits import MAX_INT
 from checker.base.registry import registrar
+from checker.runtime import codecache
 from checker.runtime.state import SpecRuntimeError
 from checker.front.types import Coll, EnumT, KindT, Opt
 
@@ -97,8 +98,8 @@ def _compiled(source: str, filename: str):
     """The code object of a generated function.  An engine made again for the same spec generates the same
     sources (its names are numbered afresh), so a process that makes many (the conflict search's replays, the
     tests, the editor) compiles each once; code objects are immutable, each engine execs them in its own
-    namespace."""
-    return compile(source, filename, "exec")
+    namespace.  A new process reads them from the disk (:mod:`checker.runtime.codecache`)."""
+    return codecache.code_of(source, filename)
 
 
 class Generator:

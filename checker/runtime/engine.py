@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from checker.front import ast
 from checker.runtime.agents import RandomAgent
 from checker.runtime.cards import Cancel, CardState, Redirected
+from checker.runtime import codecache
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
@@ -172,6 +173,7 @@ class Engine(Showing):
                             c.gen.env_function(inv.require, Scope({})))
                            for inv in p.invariants()]
         self.watch.bind(self.invariants, self)
+        codecache.flush()               # what was compiled anew, for the next process (checker.runtime.codecache)
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
