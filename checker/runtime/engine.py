@@ -25,7 +25,6 @@ from checker.runtime.layout import layout_of
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime import shapes
 from checker.runtime.fusion import selected_index
-from checker.runtime.replay import state_digest
 from checker.runtime.showing import Showing
 from checker.base.grids import grids_of
 from checker.base.diagnostics import Reporter
@@ -641,6 +640,7 @@ class Engine(Showing):
                 decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env,
                                     chosen)
             if self.recording and self.digests:     # before the agent looks
+                from checker.runtime.replay import state_digest     # not imported by a start-up that records none
                 decision.state = state_digest(self.st)
             index = agent.choose(decision)
         if not 0 <= index < n + (1 if optional else 0):
