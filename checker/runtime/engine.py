@@ -634,7 +634,9 @@ class Engine(Showing):
         self.moves += 1
         agent = self.agents[player]
         if decision is None and agent.__class__ is RandomAgent and not self.recording:
-            index = agent.pick(n + (1 if optional else 0))    # it reads nothing but the count: no Decision made
+            index = agent.pick(n + 1 if optional else n)     # it reads nothing but the count: no Decision made,
+            self.choices.append(index)                      # and its pick is in range: nothing else to do
+            return options[index] if index < n else _NOTHING
         else:
             if decision is None:
                 decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env,
