@@ -48,6 +48,7 @@ class CardState:
         self.hooks: dict[str, list] = {}      # action -> [(hook, window-args function)], ancestors' included
         self.firing: set[int] = set()         # the hooks whose action is taking effect now
         self.imitators: tuple[int, ...] = ()  # this game's physical cards of a kind that `imitates`
+        self._imitating: tuple = ()             # (imitator, the quantity naming what it imitates), see start()
         self._copied: tuple = (-1, {})          # (state version, imitated definition -> its imitators)
 
     # ---------------------------------------------------------------- compile time
@@ -88,6 +89,8 @@ class CardState:
         E = self.E
         self.firing = set()
         self.imitators = tuple(c for kind in self.imitates for c in E.selected.get(kind, ()))
+        # (card, the quantity saying what it imitates) of each imitator: what imitated() looks up, once a game
+        self._imitating = tuple((c, E.quantity_fns[self.imitates[E.def_kind[E.def_of[c]]]]) for c in self.imitators)
         self.forget()
 
     def is_active(self, card) -> bool:
@@ -120,8 +123,9 @@ class CardState:
         version = self.E.st.version
         if self._copied[0] != version:
             out: dict = {}
-            for card in self.imitators:
-                other = self.imitated(card)
+            def_of = self.E.def_of
+            for card, imitates in self._imitating:     # imitated(card), inline
+                other = def_of[imitates(card)]
                 if other is not None:
                     out.setdefault(other, []).append(card)
             self._copied = (version, out)

@@ -23,6 +23,7 @@ from checker.front.ast import names_in
 from checker.front.bounds import quantity_bounds
 from checker.base.limits import MAX_INT
 from checker.base.registry import registrar
+from checker.runtime import codecache
 from checker.runtime.state import SpecRuntimeError
 from checker.front.types import Coll, EnumT, KindT, Opt
 
@@ -51,6 +52,21 @@ class Scope:
 # ---------------------------------------------------------------- run-time helpers (called by generated code)
 
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+|'[^'\\]*'")    # a Python name or literal: cheap to read twice
+
+
+def _name_counts(e) -> dict[str, int]:
+    """How many times each name is read in ``e`` (an expression of the language)."""
+    counts: dict[str, int] = {}
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return counts
 
 
 class _Missing:
@@ -97,8 +113,8 @@ def _compiled(source: str, filename: str):
     """The code object of a generated function.  An engine made again for the same spec generates the same
     sources (its names are numbered afresh), so a process that makes many (the conflict search's replays, the
     tests, the editor) compiles each once; code objects are immutable, each engine execs them in its own
-    namespace."""
-    return compile(source, filename, "exec")
+    namespace.  A new process reads them from the disk (:mod:`checker.runtime.codecache`)."""
+    return codecache.code_of(source, filename)
 
 
 class Generator:
@@ -240,31 +256,40 @@ class Generator:
 
     def inline(self, name: str, args: list[str]) -> str | None:
         """A call of a quantity written as its body, when that costs less than the call: a cheap quantity (not
-        cached, see :func:`is_cheap`) without value rules or adjustments, not an Int unless its bounds are within
-        ±MAX_INT (an Int's value is checked against MAX_INT when it is returned: the bounds make that check
-        useless), each argument read at most once unless it is a name or a literal (an argument is not
-        evaluated twice).  None otherwise."""
+        cached, see :func:`is_cheap`) without value rules (an Int's adjustments are added in order, as the
+        computed quantity adds them, when none depends on its card being active or imitated), not an Int unless
+        its bounds are within ±MAX_INT (an Int's value is checked against MAX_INT when it is returned: the bounds
+        make that check useless), each argument read at most once unless it is a name or a literal (an argument
+        is not evaluated twice).  None otherwise."""
         q = self.p.quantities[name]
-        if name in self.E._heads or not is_cheap(self.E, name):
+        heads = self.E._heads.get(name, ())
+        if not is_cheap(self.E, name):
             return None
-        if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not self.within_max_int(name):
+        is_int = isinstance(q.type, ast.TypeName) and q.type.name == "Int"
+        if heads and not (is_int and all(h.kind == "adjust" and not any(self.E.cards.wrapping(rule))
+                                         for rule, h in heads)):
             return None
-        counts: dict[str, int] = {}
-        stack = [q.default]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.Name):
-                counts[node.id] = counts.get(node.id, 0) + 1
-            elif isinstance(node, tuple):
-                stack.extend(node)
-            elif hasattr(node, "__dataclass_fields__"):
-                stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+        if is_int and not self.within_max_int(name):
+            return None
         params = [x.name for x in q.params]
-        if any(counts.get(x, 0) > 1 and not _SIMPLE.fullmatch(a)
-               for x, a in zip(params, args)):
+        counts = [0] * len(params)          # reads of each argument, over the default and the adjustments
+        parts = [(q.default, params)] + [(x, [b for b, _ in h.pattern.binders]) for _, h in heads
+                                         for x in (h.when, h.expr) if x is not None]
+        for part, names in parts:
+            reads = _name_counts(part)
+            for i, x in enumerate(names[:len(params)]):
+                counts[i] += reads.get(x, 0)
+        if any(n > 1 and not _SIMPLE.fullmatch(a) for n, a in zip(counts, args)):
             return None
-        fixed = {x: a if _SIMPLE.fullmatch(a) else f"({a})" for x, a in zip(params, args)}
-        return f"({self.expr(q.default, Scope(fixed))})"
+        fixed = [a if _SIMPLE.fullmatch(a) else f"({a})" for a in args]
+        source = self.expr(q.default, Scope(dict(zip(params, fixed))))
+        if heads:
+            source = f"({source})"
+        for rule, h in heads:
+            scope = self.E._rule_scope(tuple(b for b, _ in h.pattern.binders), rule, lambda i: fixed[i])
+            when = self.expr(h.when, scope) if h.when is not None else "True"
+            source += f" + (({self.expr(h.expr, scope)}) if {when} else 0)"
+        return f"({source})"
 
     SMALL = 100     # an aggregate over at most this many elements with a simple body is not counted (MAX_WORK)
 

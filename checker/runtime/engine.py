@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from checker.front import ast
 from checker.runtime.agents import RandomAgent
 from checker.runtime.cards import Cancel, CardState, Redirected
+from checker.runtime import codecache
 from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
@@ -24,7 +25,6 @@ from checker.runtime.layout import layout_of
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
 from checker.runtime import shapes
 from checker.runtime.fusion import selected_index
-from checker.runtime.replay import state_digest
 from checker.runtime.showing import Showing
 from checker.base.grids import grids_of
 from checker.base.diagnostics import Reporter
@@ -172,6 +172,7 @@ class Engine(Showing):
                             c.gen.env_function(inv.require, Scope({})))
                            for inv in p.invariants()]
         self.watch.bind(self.invariants, self)
+        codecache.flush()               # what was compiled anew, for the next process (checker.runtime.codecache)
 
     # ---------------------------------------------------------------- compile time
     def _index_definitions(self) -> None:
@@ -572,7 +573,10 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                if not self.usable(power, player, card, env):
+                if (player, card, power.name) in self.st.uses:        # used before: its limit may stop it
+                    if not self.usable(power, player, card, env):
+                        continue
+                elif power.requires is not None and not power.requires(env):     # as usable() would say
                     continue
                 if not power.mandatory:
                     yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
@@ -608,11 +612,14 @@ class Engine(Showing):
                                    getattr(site, "span", None))
         if self.invariants:
             st = self.st                # every invariant when a var or zone one reads changed (st.dirty), else
-            if st.dirty:                # those whose reads are not known (InvariantWatch.always)
+            watch = self.watch          # those whose reads are not known (InvariantWatch.always), if any
+            if st.dirty:
                 st.dirty = False
-                broken, due = self.watch.check_every(), self.watch.every
+                broken, due = watch.check_every(), watch.every
+            elif watch.always:
+                broken, due = watch.check_always(), watch.always
             else:
-                broken, due = self.watch.check_always(), self.watch.always
+                broken = -1
             if broken >= 0:
                 inv = due[broken][0]
                 raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
@@ -627,12 +634,15 @@ class Engine(Showing):
         self.moves += 1
         agent = self.agents[player]
         if decision is None and agent.__class__ is RandomAgent and not self.recording:
-            index = agent.pick(n + (1 if optional else 0))    # it reads nothing but the count: no Decision made
+            index = agent.pick(n + 1 if optional else n)     # it reads nothing but the count: no Decision made,
+            self.choices.append(index)                      # and its pick is in range: nothing else to do
+            return options[index] if index < n else _NOTHING
         else:
             if decision is None:
                 decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env,
                                     chosen)
             if self.recording and self.digests:     # before the agent looks
+                from checker.runtime.replay import state_digest     # not imported by a start-up that records none
                 decision.state = state_digest(self.st)
             index = agent.choose(decision)
         if not 0 <= index < n + (1 if optional else 0):
@@ -755,7 +765,12 @@ class Engine(Showing):
         if high - low >= MAX_RANGE:
             raise SpecRuntimeError(f"the range {low}..{high} holds more than {MAX_RANGE:,} integers (the limit "
                                    f"of one range)", span)
-        return self.spend(tuple(range(low, high + 1)), span)
+        coll = tuple(range(low, high + 1))
+        work = self.work + len(coll)
+        if work > MAX_WORK:
+            return self.spend(coll, span)       # its error, located
+        self.work = work                        # as spend() counts it, without the call
+        return coll
 
     def lookahead(self, player: int, option) -> int | None:
         """``player``'s score if the offered action ``option`` were taken now (None: not an action).

@@ -92,10 +92,10 @@ class State:
         """Move ``card`` from wherever it is to zone ``name[index]`` (top = end of the list)."""
         self.version += 1
         key = self.defs[card]
-        where, counts = self.where, self.counts
+        where, counts, zones, watched = self.where, self.counts, self.zones, self.watched
         old = where.get(card)
         if old is not None:
-            zone = self.zones[old[0]]
+            zone = zones[old[0]]
             if zone.__class__ is dict:          # a zone is a list, or a dict of lists (index -> list)
                 zone = zone[old[1]]
             if zone[-1] == card:       # drawn from the top: no need to search
@@ -103,11 +103,11 @@ class State:
             else:
                 zone.remove(card)
             counts[old][key] -= 1
-            if old[0] in self.watched:
+            if old[0] in watched or name in watched:
                 self.dirty = True
-        if name in self.watched:
+        elif name in watched:
             self.dirty = True
-        zone = self.zones[name]
+        zone = zones[name]
         if zone.__class__ is dict:
             target = zone.get(index)
             if target is None:
@@ -118,8 +118,7 @@ class State:
             target.insert(0, card)
         else:
             target.append(card)
-        place = (name, index)
-        where[card] = place
+        where[card] = place = (name, index)
         held = counts.get(place)
         if held is None:
             counts[place] = {key: 1}
