@@ -31,7 +31,8 @@ __all__ = ["effect_failures", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
 # the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
 # window opened deeper is where the effect stops being followed: reported as undecided, never as safe).  Two: the
-# Échevin's confiscation, a reaction to `quartier_payé`, builds the district and opens `quartier_bâti` (1 left
+# confiscation power (10-personnages-1-4.rules), a reaction to `quartier_payé`, builds the district and opens
+# `quartier_bâti` (1 left
 # every way of building of the 4th edition undecided there)
 MAX_WINDOWS = 2
 # the statements of an effect followed, in the interpreter's order (the rest: undecided, never safe).  200: a

@@ -19,8 +19,8 @@ asked in that order (:meth:`Relaxed.refuted` with ``upto``).
 Measured on the 4th edition (`conflicts spec/citadelles --effects`): 135 of the 148 effect-failure questions
 refuted so, at 7.7 s of CPU in all, where the full questions took 65 s.  The invariant questions
 (:mod:`checker.conflicts.inductive`) were tried too, with the invariants asked holding before the move: the
-Théâtre's exchange, their one costly move, counts cards per rank and player, and 20 of its 25 questions ran out
-of the limit (4,000,000 steps refuted 21, at no gain in time).
+exchange of two characters (the 4th edition's one costly move here) counts cards per rank and player, and 20
+of its 25 questions ran out of the limit (4,000,000 steps refuted 21, at no gain in time).
 """
 
 from __future__ import annotations
