@@ -32,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 __all__ = ["cache_dir", "enabled", "entry_key", "load", "load_report", "save", "dumps", "loads", "suspended",
-           "MAX_ENTRIES"]
+           "write_atomically", "MAX_ENTRIES"]
 
 MAX_ENTRIES = 32
 _FORMAT = b"rulebook-check/3"
@@ -218,23 +218,33 @@ def save(key: str, result, read: list[Path], report: dict | None = None) -> bool
     except (pickle.PicklingError, RecursionError, TypeError, AttributeError):
         head = pickle.dumps(None)
     digests = [(str(p), _file_digest(p)) for p in read]
+
+    def write(handle) -> None:
+        handle.write(_FORMAT)
+        pickle.dump(digests, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        handle.write(head)
+        handle.write(data)
+
     directory = cache_dir()
+    if not write_atomically(directory / f"{key}.pickle", write):
+        return False
+    _trim(directory)
+    return True
+
+
+def write_atomically(path: Path, write) -> bool:
+    """Write a cache file whole or not at all: ``write(handle)`` fills a temporary file beside ``path``, which
+    then replaces it (a reader never sees half a file); False, and no file left behind, when it cannot be done."""
     handle = None
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False, suffix=".tmp") as handle:
-            handle.write(_FORMAT)
-            pickle.dump(digests, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            handle.write(head)
-            handle.write(data)
-        os.replace(handle.name, directory / f"{key}.pickle")
-        _trim(directory)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False, suffix=".tmp") as handle:
+            write(handle)
+        os.replace(handle.name, path)
     except OSError:
         if handle is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(handle.name)
-            except OSError:
-                pass
         return False
     return True
 

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 
 from checker.front import diskcache
 
@@ -78,17 +76,9 @@ def flush() -> None:
         store = {key: mine[key] for key in _used if key in mine}
     _store = store
     _new.clear()
-    directory = _path().parent
-    handle = None
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False, suffix=".tmp") as handle:
-            handle.write(_FORMAT)
-            marshal.dump(store, handle)
-        os.replace(handle.name, _path())
-    except OSError:
-        if handle is not None:
-            try:
-                os.unlink(handle.name)
-            except OSError:
-                pass
+
+    def write(handle) -> None:
+        handle.write(_FORMAT)
+        marshal.dump(store, handle)
+
+    diskcache.write_atomically(_path(), write)
