@@ -40,6 +40,17 @@ def unknown_names(program, keep) -> list[str]:
     return [n for n in keep if n not in program.vars and n not in program.zones]
 
 
+def finished(outcome, t, program, rounds: int, start: float):
+    """``outcome`` with what every answer of a cut search says: its CPU time since ``start``, its questions, the
+    names kept and pruned by the cut ``t``, its rounds."""
+    outcome.seconds = time.process_time() - start
+    outcome.questions = t.questions
+    outcome.kept = sorted(t.kept & (set(program.vars) | set(program.zones)))
+    outcome.pruned = sorted(t.pruned)
+    outcome.rounds = rounds
+    return outcome
+
+
 def reach_rounds(result, selection, players: int, seed: int, condition, rounds: int, keep=(),
                  max_loops: int = MAX_LOOPS, settings: SolverSettings | None = None):
     """Search the first ``rounds`` rounds of the game of ``selection`` for a state where ``condition`` holds
@@ -61,12 +72,7 @@ def reach_rounds(result, selection, players: int, seed: int, condition, rounds: 
     flow = engine.program.procedures[engine.flow]
 
     def done(outcome):
-        outcome.seconds = time.process_time() - start
-        outcome.questions = t.questions
-        outcome.kept = sorted(t.kept & (set(engine.program.vars) | set(engine.program.zones)))
-        outcome.pruned = sorted(t.pruned)
-        outcome.rounds = rounds
-        return outcome
+        return finished(outcome, t, engine.program, rounds, start)
 
     try:
         t.procedure(engine.flow, ())

@@ -43,7 +43,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     """As :func:`checker.reach.cone.reach_rounds`, with the calls of procedure ``summarise`` summarised.  The
     :class:`~checker.reach.search.Outcome` has ``lemmas`` (one line each: the kind of call, its preconditions,
     its bounds proven) besides ``kept`` and ``pruned``."""
-    from checker.reach.cone import FINAL_RLIMIT, answer
+    from checker.reach.cone import FINAL_RLIMIT, answer, finished
     from checker.reach.search import Outcome
     start = time.process_time()
     engine = Engine(result.typed)
@@ -58,13 +58,8 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     lemmas: list[str] = []
 
     def done(outcome):
-        outcome.seconds = time.process_time() - start
-        outcome.questions = t.questions
-        outcome.kept = sorted(t.kept & (set(engine.program.vars) | set(engine.program.zones)))
-        outcome.pruned = sorted(t.pruned)
-        outcome.rounds = rounds
         outcome.lemmas = lemmas
-        return outcome
+        return finished(outcome, t, engine.program, rounds, start)
 
     def undecided(reason, where=None):
         return done(Outcome("undecided", 0, reason=reason, where=where))
