@@ -75,6 +75,8 @@ TESTS = {
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
                             "tests/test_budgets.py", "tests/test_fusion.py",
+                            # which invariants a decision evaluates (checker/runtime/invariants.py's watch)
+                            "tests/test_invariants_incremental.py",
                             # the Monte Carlo agent (checker/runtime/montecarlo.py, 7 % of the runtime's mutants):
                             # its quick tests, one by one (test_simulate.py's others run worker pools)
                             "tests/test_simulate.py::test_the_monte_carlo_agent_plays_complete_reproducible_games",
