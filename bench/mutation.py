@@ -75,8 +75,15 @@ TESTS = {
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
                             "tests/test_budgets.py", "tests/test_fusion.py",
-                            # which invariants a decision evaluates (checker/runtime/invariants.py's watch)
-                            "tests/test_invariants_incremental.py",
+                            # the runtime's own unit tests, one file per mechanism (they were not in the set: the
+                            # watch of the invariants, the flow's frames, hoisting, narrowing, the selection's
+                            # indexes, inlined adjustments, lasting triggers, `each`, retarget and swap, card
+                            # identity, lifetimes, hooks): about 60 s together
+                            "tests/test_invariants_incremental.py", "tests/test_frames.py", "tests/test_hoist.py",
+                            "tests/test_narrowing.py", "tests/test_selection_index.py", "tests/test_inline_adjust.py",
+                            "tests/test_lasting_triggers.py", "tests/test_each_chooses_state.py",
+                            "tests/test_retarget_swap_each.py", "tests/test_identity.py", "tests/test_lifetimes.py",
+                            "tests/test_hooks.py",
                             # the Monte Carlo agent (checker/runtime/montecarlo.py, 7 % of the runtime's mutants):
                             # its quick tests, one by one (test_simulate.py's others run worker pools)
                             "tests/test_simulate.py::test_the_monte_carlo_agent_plays_complete_reproducible_games",
