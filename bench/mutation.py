@@ -75,6 +75,15 @@ TESTS = {
     "runtime": SCENARIOS + ["tests/test_runtime.py", "tests/test_runtime_agents.py", "tests/test_replay.py",
                             "tests/test_play_failure.py", "tests/test_language_constructs.py", "tests/test_limits.py",
                             "tests/test_budgets.py", "tests/test_fusion.py",
+                            # the runtime's own unit tests, one file per mechanism (they were not in the set: the
+                            # watch of the invariants, the flow's frames, hoisting, narrowing, the selection's
+                            # indexes, inlined adjustments, lasting triggers, `each`, retarget and swap, card
+                            # identity, lifetimes, hooks): about 60 s together
+                            "tests/test_invariants_incremental.py", "tests/test_frames.py", "tests/test_hoist.py",
+                            "tests/test_narrowing.py", "tests/test_selection_index.py", "tests/test_inline_adjust.py",
+                            "tests/test_lasting_triggers.py", "tests/test_each_chooses_state.py",
+                            "tests/test_retarget_swap_each.py", "tests/test_identity.py", "tests/test_lifetimes.py",
+                            "tests/test_hooks.py",
                             # the Monte Carlo agent (checker/runtime/montecarlo.py, 7 % of the runtime's mutants):
                             # its quick tests, one by one (test_simulate.py's others run worker pools)
                             "tests/test_simulate.py::test_the_monte_carlo_agent_plays_complete_reproducible_games",
@@ -115,6 +124,14 @@ TESTS = {
                    "test_rulebook_legal_and_moves_on_the_second_game",
                    "test_a_bad_record_in_a_move_is_refused_with_its_path",
                    "test_what_z3_cannot_search_is_said_where_it_is")),
+               # test files of the solver's own mechanisms that were not in the set (about 85 s together): the
+               # search's batches and escapes, the effects' relaxed first check, unrolling from a state file,
+               # diff's narrowing, and the constructs whose interpreter and Z3 encodings they hold to agree
+               # (`each`, retarget and swap, lasting triggers, hooks, card identity)
+               "tests/test_conflicts_batches.py", "tests/test_conflicts_escapes.py", "tests/test_effects_relaxed.py",
+               "tests/test_unroll_resume.py", "tests/test_diff_narrow.py", "tests/test_each_chooses_state.py",
+               "tests/test_retarget_swap_each.py", "tests/test_lasting_triggers.py", "tests/test_hooks.py",
+               "tests/test_identity.py",
                # the tests written for the survivors of the blind samples (one file per theme: explain's
                # blocking rules, the commands' counters and exit codes, an optional choice, an each-point probe)
                *sorted(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_solver_survivors_*.py"))],

@@ -126,3 +126,63 @@ def test_the_look_ahead_gives_the_score_an_offered_action_would_leave_and_change
     assert worth == {"prendre(Joueur 1, Lanterne)": 3, "prendre(Joueur 1, Pierre)": 5,
                      "prendre(Joueur 1, Plume)": 1, "Passer": None}
     assert e.quantity("points", (0,)) == 0 and sorted(e.st.zones["pioche"]) == sorted(e.st.where)
+
+
+REACTIONS = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+  score: points
+}
+kind Carte {
+  force: Int in 0..9
+  controller: porteur
+  start: pioche
+}
+counter banque unlimited
+counter bourse[Player] public
+zone pioche: pile of Carte public
+zone main[Player]: set of Carte public
+window fin(p: Player) "La fin."
+quantity porteur(c: Carte): Player? = the(p in players where c in main[p])
+quantity points(p: Player): Int = count(c in main[p])
+card Carte "Alpha" { force: 1
+  power secours "1 pièce à qui n'en a pas" { when fin(p)  mandatory  requires bourse[me] == 0
+    transfer 1 from banque to bourse[me] } }
+card Carte "Beta" { force: 2
+  power don "2 pièces" { when fin(p)  mandatory  transfer 2 from banque to bourse[me] } }
+procedure partie() {
+  for p in players { for c in pioche { move c to main[p] } }
+  for p in players { if count(c in main[p]) > 0 { signal fin(p) } }
+}
+"""
+
+
+@pytest.mark.parametrize("precedence, purse", [("", 3), ('precedence "Beta".don over "Alpha".secours { }', 2)])
+def test_a_precedence_between_powers_puts_the_winner_first_in_the_window(tmp_path, precedence, purse):
+    """Alpha's power is declared first and reacts first (1 coin, then Beta's 2: 3); with Beta's power declared
+    to go first, Alpha's owner holds 2 coins when its turn comes and its `requires` no longer holds: 2."""
+    path = tmp_path / "jeu.rules"
+    path.write_text(REACTIONS + precedence + "\n", encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.start({"Carte": ["Alpha", "Beta"]}, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    e.call("partie", ())
+    assert e.st.vars["bourse"] == {0: purse}
+
+
+@pytest.mark.parametrize("low, high", [(0, 3), (2, 3), (1, 1)])
+def test_a_subset_chosen_at_random_has_its_least_size(tmp_path, low, high):
+    """`choose … subset of … at random` takes exactly the least size (docs/language.md), never more."""
+    e = engine(tmp_path, f"""
+procedure partie() {{
+  choose xs subset of pioche size {low}..{high} at random
+  for p in players {{ for c in xs {{ if c in pioche {{ move c to main[p] }} }} }}
+}}
+""")
+    for seed in range(5):
+        e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, seed, [RandomAgent(0), RandomAgent(1)])
+        e.call("partie", ())
+        assert len(e.st.zones["main"].get(0, [])) == low

@@ -177,6 +177,11 @@ def test_frames_of_the_flow_calling_the_round_are_resumable_and_a_cut_stack_is_n
     assert resumable(engine.program, [flow], choose) == "the last frame (partie) ends on a call"
     at_the_call = Frame("partie", {}, [Step(0, "repeat", 1), Step(1)])
     assert resumable(engine.program, [at_the_call, round_], choose) == "frame 1 (partie) does not call manche"
+    # a path past the end of a block leads nowhere, whatever the step's kind (a state file edited by hand)
+    past_the_end = Frame("manche", {"m": 2, "p": 1}, [Step(0, "for", 1, (0, 1)), Step(99)])
+    assert resumable(engine.program, [flow, past_the_end], choose) == "frame 2 (manche) leads to no statement"
+    assert resumable(engine.program, [Frame("partie", {}, []), round_], choose) == \
+        "frame 1 (partie) leads to no statement"
 
 
 def test_three_frames_are_resumable_only_each_calling_the_next(deeper):

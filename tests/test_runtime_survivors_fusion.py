@@ -66,3 +66,50 @@ def test_the_narrowed_quantities_give_each_players_answer(engine):
     values = {q: [engine.quantity(q, (cards[name],)) for name in "ABC"]
               for q in ("porteur", "tenant", "riche_porteur")}
     assert values == {"porteur": [1, 2, None], "tenant": [1, 2, None], "riche_porteur": [None, 2, None]}
+
+
+SELECTED = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+}
+kind Carte {
+  force: Int in 0..9
+  poids: Int in 0..9
+  start: pioche
+}
+zone pioche: pile of Carte public
+quantity fortes(n: Int): Int = count(c in selected(Carte) where c.force == n)
+quantity lourdes(n: Int): Int = count(c in selected(Carte) where c.poids == n)
+quantity pareilles(d: Carte): Int = count(c in selected(Carte) where c == d)
+card Carte "A" { force: 3  poids: 1 }
+card Carte "B" { force: 5  poids: 3 }
+card Carte "C" { force: 1  poids: 3 }
+procedure partie() { stop }
+"""
+
+
+def test_each_narrowed_selection_reads_its_own_index(tmp_path):
+    """`count(c in selected(K) where c.attr == v)` reads an index of the selected cards by that attribute
+    (fusion.py's ``narrowed_selection``); two attributes and the definition itself are three indexes, and each
+    quantity must read its own, however many were made after it."""
+    path = tmp_path / "jeu.rules"
+    path.write_text(SELECTED, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    e.start({"Carte": ["A", "B", "C"]}, 2, 0, [None, None])
+    sources = [src for _, src, origin in e.compiler.gen.sources if origin.startswith("quantity ")]
+    assert sum("E.sel_index[" in src for src in sources) == 3, sources
+    cards = {e.def_names[e.def_of[c]]: c for c in e.st.where}
+    values = ([e.quantity("fortes", (n,)) for n in (1, 3, 5)], [e.quantity("lourdes", (n,)) for n in (1, 3, 5)],
+              [e.quantity("pareilles", (cards[name],)) for name in "ABC"])
+    assert values == ([1, 1, 1], [1, 2, 0], [1, 1, 1])
+    # the base value `rulebook scenario` explains a quantity with (Engine.quantities, generated apart) reads
+    # the same indexes: it was generated first, when each index was the newest
+    base = {name: e.quantities[name][1] for name in ("fortes", "lourdes")}
+    assert [base["fortes"]({"n": n}) for n in (1, 3, 5)] == [1, 1, 1]
+    assert [base["lourdes"]({"n": n}) for n in (1, 3, 5)] == [1, 2, 0]
+    assert [e.quantities["pareilles"][1]({"d": cards[name]}) for name in "ABC"] == [1, 1, 1]

@@ -82,3 +82,16 @@ def test_a_wrapped_invariant_whose_when_holds_is_tested_first(tmp_path):
     with pytest.raises(SpecRuntimeError, match="the game broke the invariant mains_prudentes"):
         e.call("partie", ())
     assert asked == ["mains_prudentes"]
+
+
+def test_the_generated_check_of_the_invariants_makes_no_environment_it_does_not_read(tmp_path):
+    """The invariants' one generated function (invariants.py's ``_checker``) is run before decisions: it binds
+    `env` only when a test reads it — none of these does."""
+    path = tmp_path / "jeu.rules"
+    path.write_text(GAME, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    (source,) = [src for _, src, origin in e.compiler.gen.sources
+                 if origin == "the invariants, tested before a decision" and "mains_prudentes" in src]
+    assert "if not " in source and "env" not in source, source

@@ -14,7 +14,7 @@ import pytest
 
 from checker.front.check import check_paths
 from checker.runtime import Engine
-from checker.runtime.montecarlo import MonteCarloAgent, _known, _leaders, determinise
+from checker.runtime.montecarlo import MonteCarloAgent, _Cutoff, _Driver, _known, _leaders, determinise
 from checker.runtime.outlook import outlook
 
 RACE = """
@@ -157,3 +157,29 @@ def test_dealing_the_hidden_cards_again_keeps_each_cells_count_of_each_definitio
     assert same_counts, counts
     assert all(n > 0 for held in counts.values() for n in held.values())
     assert holds
+
+
+class _Point:
+    """A decision point as a playout's driver reads it: whose it is, and its options."""
+
+    def __init__(self, player: int, options: int = 2):
+        self.player, self.options, self.optional = player, list(range(options)), False
+
+
+@pytest.mark.parametrize("turn", [False, True])
+def test_a_playout_is_cut_after_its_depth_and_with_turn_at_another_players_decision(turn):
+    """After the replayed answers and the option tried, the driver plays ``depth`` decisions by its policy,
+    then cuts the playout (checker/runtime/montecarlo.py's ``_Driver.choose``); with ``turn`` it also cuts at
+    the first decision of another player, and without it another player's decision is played."""
+    history = [1, 0, 1, 1, 0, 1]
+    driver = _Driver(None, history, player=0, option=0, expected=2, seed=3, rollout="random", depth=2,
+                     turn=turn)
+    driver.asked = len(history) + 1           # the option was tried: the policy's decisions follow
+    assert driver.choose(_Point(0)) in (0, 1)     # 1 after the option, within the depth
+    if turn:
+        with pytest.raises(_Cutoff):
+            driver.choose(_Point(1))
+        return
+    assert driver.choose(_Point(1)) in (0, 1)     # 2: another player's, played
+    with pytest.raises(_Cutoff):
+        driver.choose(_Point(0))                  # 3: past the depth

@@ -140,3 +140,15 @@ def test_a_log_that_ends_on_another_error_is_a_difference_after_its_last_decisio
         assert shown == ('{"message": "transfer of 5 from a counter holding 3 ' + "x" * 148)[:200] + "…", shown
     replayed = err.split(", the replay has ", 1)[1].split("\n", 1)[0]
     assert replayed == excerpt(found, 200) and len(replayed) == 201, replayed
+
+
+def test_an_event_changed_in_the_log_is_named_with_both_versions(capsys, tmp_path):
+    """The decisions and the states agree, but an event the game wrote (the closing log line) was edited:
+    replay compares every event, not only the decisions, and names the first that differs."""
+    log, record = _log(capsys, tmp_path, GAME)
+    (i, line), = [(i, e) for i, e in enumerate(record["events"]) if e["kind"] == "log"]
+    assert "fin" in json.dumps(line, ensure_ascii=False)
+    record["events"][i] = json.loads(json.dumps(line, ensure_ascii=False).replace('"fin"', '"début"'))
+    code, out, err = _replay(capsys, log, record)
+    assert code == 1 and "replay ok" not in out
+    assert f"after decision 6: event {i} differs: the log has " in err and "début" in err and "fin" in err, err

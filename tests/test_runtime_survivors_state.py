@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from checker.front.check import check_paths
-from checker.runtime import Engine
+from checker.runtime import Engine, RandomAgent
+from checker.runtime.state import SpecRuntimeError
 
 GAME = """
 game "Jeu" {
@@ -68,3 +69,33 @@ def test_a_card_of_a_set_swapped_with_one_inside_a_pile_takes_its_position(engin
     assert engine.st.where[card["Main"]] == ("pioche", None) and engine.st.where[card["Milieu"]] == ("main", 0)
     assert engine.st.holds("main", 0, engine.def_of[card["Milieu"]])
     assert not engine.st.holds("main", 0, engine.def_of[card["Main"]])
+
+
+WATCHED = GAME.replace("procedure partie() { stop }", """
+invariant pas_de_carte_forte_en_main {
+  require all(p in players: all(c in main[p]: c.force < 5))
+  message "Pas de carte forte en main."
+}
+procedure partie() {
+  for p in players {
+    for c in pioche { if c.force == 4 { move c to main[p] } }
+    choose x in pioche by p
+    for a in main[p] { for b in pioche { if b.force == 5 { call échanger(a, b) } } }
+    choose y in pioche by p
+  }
+}""")
+
+
+@pytest.mark.parametrize("order", ["a in the hand", "a in the pile"])
+def test_a_swap_into_a_zone_an_invariant_reads_makes_it_due_again(tmp_path, order):
+    """A swap between a pile and a set writes both zones in place (no `move`): the invariants reading either
+    zone are due again at the next decision, whichever card was named first."""
+    text = WATCHED if order == "a in the hand" else WATCHED.replace("call échanger(a, b)", "call échanger(b, a)")
+    path = tmp_path / "jeu.rules"
+    path.write_text(text, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    with pytest.raises(SpecRuntimeError, match="broke the invariant pas_de_carte_forte_en_main"):
+        e.play({"Carte": ["Bas", "Milieu", "Haut", "Main", "Autre"]}, 2, 0, [RandomAgent(1), RandomAgent(2)])
+    assert e.decisions == 2         # caught before the second decision, right after the swap

@@ -71,9 +71,9 @@ def _scores(engine) -> dict[int, int]:
     return {q: engine.quantity(engine.score, (q,)) for q in engine.seats}
 
 
-def outlook_after(engine, player: int, option=None) -> dict[int, int] | None:
+def outlook_after(engine, player: int | None, option=None) -> dict[int, int] | None:
     """Every player's score if ``player`` took ``option`` now (an ``("action", …)`` or ``("power", …)``
-    option of a decision; None: the position as it is) and the game then ended.  None when the game
+    option of a decision; None, and no player: the position as it is) and the game then ended.  None when the game
     has no score, the option is neither, or taking it aborts."""
     if engine.score is None or (option is not None and option[0] not in ("action", "power")):
         return None
@@ -111,9 +111,9 @@ def outlook_after(engine, player: int, option=None) -> dict[int, int] | None:
         del engine.choices[saved[8]:]
 
 
-def outlook(engine, player: int = 0) -> dict[int, int] | None:
-    """Every player's score if the game ended now (see the module's docstring)."""
-    return outlook_after(engine, player, None)
+def outlook(engine) -> dict[int, int] | None:
+    """Every player's score if the game ended now (see the module's docstring): nobody acts first."""
+    return outlook_after(engine, None, None)
 
 
 def margin(scores: dict[int, int], player: int) -> int:
