@@ -1,6 +1,7 @@
 """Small pieces of the solver's bookkeeping that the bundled games never exercise at their edge.  Survivors of
 the blind mutation sample -h (bench/results/mutation-2026-11-28-h.txt): unroll.py:120 (the decision count's
-``ge[0]``), bounded.py:28 (the later copies of a card in one place), encode.py:400 (value rules, winners first)."""
+``ge[0]``), bounded.py:28 (the later copies of a card in one place), encode.py:400 (value rules, winners first),
+shapes.py:158 (the values of an `if` term with one branch whose values are not known)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import z3
 
 from checker.solver.bounded import later_copies
 from checker.solver.encode import Encoder
+from checker.solver.shapes import known, remember
 from checker.solver.unroll import Tally
 
 
@@ -42,3 +44,13 @@ def test_a_value_rule_that_overrides_another_comes_first():
     enc = SimpleNamespace(defeats={("b", "a")})
     heads = [(a, "ha"), (c, "hc"), (b, "hb")]
     assert [r.name for r, _ in Encoder.ordered(enc, heads)] == ["c", "b", "a"]
+
+
+def test_the_values_of_an_if_are_known_only_when_both_branches_values_are():
+    enc = SimpleNamespace(domains={}, _alive=[])
+    r, x, b = z3.Int("r"), z3.Int("x"), z3.Bool("b")
+    remember(enc, r, (0, 1))
+    assert known(enc, z3.If(b, r, 3)) == (0, 1, 3)
+    assert known(enc, z3.If(b, r, x)) is None
+    assert known(enc, z3.If(b, x, r)) is None
+    assert known(enc, z3.If(b, x, x + 1)) is None
