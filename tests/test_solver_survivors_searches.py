@@ -76,18 +76,3 @@ def test_a_search_from_the_same_start_with_another_excluded_cell_is_searched_aga
         expected = set(e.quantity("voisins_sauf", (start, grid.cell(*excluded))))
         assert {y for _, y in reached} == expected and len(expected) == 8 and grid.cell(*excluded) not in expected
 
-
-def test_the_later_copies_are_the_cells_of_every_copy_after_the_first_in_one_place():
-    """`later_copies` (checker/solver/bounded.py): of the placement cells, those of a card whose definition already
-    has a copy in that place (zone and index) — not the first copy, not a copy in another place, not a var's
-    cell.  Survivor of the blind sample -h (bounded.py:28, In→NotIn: every cell set false on the retry); the
-    retry itself is tests/test_conflicts.py::test_an_undecided_question_is_asked_again_with_one_copy_of_each_card
-    (7 s, not in the solver set)."""
-    from types import SimpleNamespace
-    from checker.solver.bounded import later_copies
-    made = {("in", "cité", 0, 1): "t1 en 0", ("in", "cité", 0, 2): "t2 en 0", ("in", "cité", 0, 3): "t3 en 0",
-            ("in", "cité", 1, 2): "t2 en 1", ("in", "main", 0, 3): "t3 main", ("in", "cité", 0, 4): "m en 0",
-            ("var", "or", 0): "or"}
-    enc = SimpleNamespace(cells=SimpleNamespace(made=made))
-    defs = {1: "Temple", 2: "Temple", 3: "Temple", 4: "Manoir"}
-    assert later_copies(enc, defs) == ["t2 en 0", "t3 en 0"]
