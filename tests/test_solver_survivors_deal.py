@@ -78,6 +78,21 @@ procedure écarter(p: Player) {
   draw 1 from pioche to tas[p]
 }
 
+procedure écarter_deux(p: Player) {
+  choose s subset of pioche size 2..2 by p
+  move s to défausse
+  draw 1 from pioche to tas[p]
+}
+
+procedure rendre_deux(p: Player) {
+  draw 1 from pioche to défausse
+  choose q in players by p
+  if q == p { draw 2 from pioche to défausse }
+  choose s subset of défausse size 1..2 by p
+  move s to tas[p]
+  draw 1 from pioche to tas[p]
+}
+
 configuration "Tout" { include Carte: "Un", "Deux", "Trois", "Quatre" }
 """
 
@@ -158,3 +173,23 @@ def test_a_card_a_player_chooses_in_the_pile_leaves_it_so_its_order_is_not_known
     [(_span, text)] = _unrolled(game, "écarter", 4, (0,)).deal.lost
     assert text.startswith("a draw takes any of the pile's cards (pioche: its order is not known since ")
     assert text.endswith(", where a card that may be in it leaves it, which one or whether depends on the path)")
+
+
+def test_two_cards_a_player_chooses_in_the_pile_leave_it_so_its_order_is_not_known(game):
+    """`écarter_deux`: two cards of the pile, a player's choice, moved at once (one question for the pile,
+    `Deal.none_inside`): Z3 finds that they may be in it, so its order is not known after the move and the draw
+    from it says so.  Survivors of the blind sample -h: deal.py:173 (the pile's cell asked of another zone) and
+    deal.py:175 (`not` removed: a pile the cards may be in taken for one they are not in), not run by the set."""
+    [(_span, text)] = _unrolled(game, "écarter_deux", 4, (0,)).deal.lost
+    assert text.startswith("a draw takes any of the pile's cards (pioche: its order is not known since ")
+    assert text.endswith(", where a card that may be in it leaves it, which one or whether depends on the path)")
+
+
+def test_two_cards_chosen_from_the_discard_are_not_taken_for_cards_still_in_the_pile(game):
+    """`rendre_deux`: the pile's two top cards go to the discard on some paths only, then cards of the discard
+    move at once: Z3 proves that none of them is still in the pile, so its order stays known — in one question
+    for the pile (`none_inside`), not one per card that may be there: two questions in all (the other one:
+    whether the pile's first top card can be in the chosen cards, on its own).  Survivor of the blind sample -h:
+    deal.py:173 (0 → 1: the pile's cell asked of no zone, so each of the two cards is asked on its own: 3)."""
+    t = _unrolled(game, "rendre_deux", 4, (0,))
+    assert _lost(t) == [] and t.questions == 2

@@ -29,3 +29,27 @@ def test_the_next_player_asked_at_an_each_point_is_the_next_seat_with_the_choice
     following = next_decision(e, point, value)
     assert following is not None and following.player == (decision.player + 1) % 4
     assert following.chosen == ((decision.player, value),)
+
+
+def test_an_each_chooses_with_and_without_where_encodes_as_the_interpreter_plays(tmp_path_factory):
+    """`miser` (each player chooses a stake `where x <= bourse[q] + 1`, then a card with no `where`), encoded from
+    a seeded game's first decision: the same next state as the interpreter's, over constants and over Z3
+    constants.  Survivor of the blind sample -h (transition_statements.py:124, the `where` tested the wrong way
+    round): no test of the solver set encoded an `each … chooses`."""
+    from checker.runtime import Engine, RandomAgent
+    from test_retarget_swap_each import _exchanges
+    from test_transition import compare
+    e = Engine(_exchanges(tmp_path_factory).typed)
+    e.recording = False
+    compared = []
+
+    def observe(decision):
+        if decision.prompt == "que faire ?" and not compared:
+            option = next(o for o in decision.options if o[0] != "finish" and o[1] == "miser")
+            compared.extend(compare(e, option, decision.player, 7, symbolic) for symbolic in (False, True))
+    e.observer = observe
+    e.start({"Carte": ["A", "B", "C", "D", "E"]}, 2, 3, [RandomAgent(3), RandomAgent(4)])
+    for p in range(2):
+        e.st.vars["bourse"][p] = p
+    e.call("partie", ())
+    assert compared == ["same", "same"]

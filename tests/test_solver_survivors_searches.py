@@ -75,3 +75,4 @@ def test_a_search_from_the_same_start_with_another_excluded_cell_is_searched_aga
         assert all(g is True for g, _ in reached)
         expected = set(e.quantity("voisins_sauf", (start, grid.cell(*excluded))))
         assert {y for _, y in reached} == expected and len(expected) == 8 and grid.cell(*excluded) not in expected
+
