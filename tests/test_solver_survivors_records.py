@@ -87,8 +87,8 @@ def test_a_question_false_before_z3_is_asked_is_unsat_without_a_query(search):
 
 
 def test_the_seconds_a_search_counts_are_the_time_its_questions_took(search):
-    """`seconds` (what `conflicts` reports as Z3's time) grows by the time a question took: more than nothing,
-    no more than the time around the call.  Survivor of the blind sample -h (search.py:300, Sub→Add: the
+    """A search's `seconds` grows by the time a question took: more than nothing, no more than the time around
+    the call (nothing in checker/ reads the attribute now: `conflicts` reports its own elapsed time).  Survivor of the blind sample -h (search.py:300, Sub→Add: the
     clock's reading added instead of the time elapsed)."""
     import time
     enc = search.encoder()
