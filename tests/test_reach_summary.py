@@ -112,3 +112,40 @@ def test_summarise_refuses_what_it_does_not_answer(tmp_path, capsys):
     assert "not a procedure" in capsys.readouterr().err
     assert main(["reach", spec, "changes(tours_joués) >= 1", "--rounds", "1", "-n", "2", "--summarise", "tour"]) == 2
     assert "path" in capsys.readouterr().err
+
+
+def test_a_value_is_read_off_the_guard_only_where_the_guard_implies_it():
+    """The preconditions are read off the call's guard without a question where they can be: a var set under the
+    guard's conjuncts folds to what was set; one set under a condition the guard does not imply does not fold
+    (folding it would assume at the call a value that some path does not have)."""
+    import z3
+
+    from checker.solver.unroll_summary import _under
+    g, h, x = z3.Bools("g h x")
+    y = z3.Int("y")
+    value = z3.If(g, z3.IntVal(0), y)
+    assert _under(z3.And(g, x), value).eq(z3.IntVal(0))
+    assert _under(z3.And(z3.Not(h), g), z3.If(h, y, value)).eq(z3.IntVal(0))   # a negated conjunct: false
+    assert _under(x, value) is None                                               # g not implied: no value
+    assert _under(z3.Or(g, x), value) is None                                     # a disjunction implies neither
+    assert _under(True, value) is None and _under(g, 3) is None
+
+
+def test_a_permit_set_by_the_caller_is_a_precondition_of_the_lemma(tmp_path, capsys):
+    """The counter of purchases set to 0 by the procedure that calls `tour` (not by `tour`): the lemma holds only
+    from a state where it is 0, a precondition found at every call; with it, one lot a turn, and the first round
+    is proved as the plain search proves it.  Without the precondition the counter is any number and the lemma's
+    bound is not one lot."""
+    spec = _market(tmp_path, second=False)
+    text = open(spec, encoding="utf-8").read()
+    text = text.replace("  set achats_du_tour = 0\n  offer p {", "  offer p {")
+    text = text.replace("for p in players { call tour(p) }",
+                        "for p in players {\n      set achats_du_tour = 0\n      call tour(p)\n    }")
+    assert "set achats_du_tour = 0\n      call tour(p)" in text and "set achats_du_tour = 0\n  offer" not in text
+    open(spec, "w", encoding="utf-8").write(text)
+    condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2"
+    plain, p = _reach(capsys, spec, condition, "--within", "8")
+    summed, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
+    assert (plain, p["status"]) == (1, "proved"), p
+    assert (summed, s["status"]) == (1, "proved"), s
+    assert "achats_du_tour == 0" in s["lemmas"][0] and "at most 1 for p" in s["lemmas"][0], s["lemmas"]

@@ -234,6 +234,52 @@ class Site:
         return tuple("*" if i == owner else (a if is_const(a) else None) for i, a in enumerate(self.args))
 
 
+def _conjuncts(x, out: list) -> list:
+    if z3.is_and(x):
+        for c in x.children():
+            _conjuncts(c, out)
+    else:
+        out.append(x)
+    return out
+
+
+def _under(here, value):
+    """``value`` where ``here`` holds, when that is one constant (a Z3 value), else None.  Each conjunct of ``here``
+    (its top-level conjunction, flattened) is replaced by true in ``value`` (a negated one: its atom by false) and
+    the result simplified.  Where ``here`` holds, each conjunct does, so the value is the same: a constant when
+    the writes that made it are guarded by those conjuncts (a var set at the start of the procedure that makes
+    the call, on every path to it).  No question is asked; None is no answer, never a wrong one."""
+    if is_const(here) or is_const(value) or isinstance(value, tuple):
+        return None
+    subs = [(c.arg(0), z3.BoolVal(False)) if z3.is_not(c) else (c, z3.BoolVal(True)) for c in _conjuncts(here, [])]
+    folded = z3.simplify(z3.substitute(value, *subs))
+    return folded if z3.is_int_value(folded) or z3.is_true(folded) or z3.is_false(folded) else None
+
+
+def _value(v):
+    """A Z3 value as the encoder's constants are (an int, a bool)."""
+    return v.as_long() if z3.is_int_value(v) else z3.is_true(v)
+
+
+def _same_type(a, b) -> bool:
+    return str(a).rstrip("?") == str(b).rstrip("?")
+
+
+def _leaves(value, most: int = 4) -> list:
+    """The constants at the leaves of ``value``'s if-then-else terms (at most ``most``): the values it may take."""
+    out, seen, todo = [], set(), [value] if not is_const(value) and not isinstance(value, tuple) else []
+    while todo and len(out) < most:
+        v = todo.pop()
+        if v.get_id() in seen:
+            continue
+        seen.add(v.get_id())
+        if z3.is_app_of(v, z3.Z3_OP_ITE):
+            todo += [v.arg(2), v.arg(1)]
+        elif z3.is_int_value(v) or z3.is_true(v) or z3.is_false(v):
+            out.append(v)
+    return out
+
+
 class Summarised(Coned):
     """The cut unrolling with the calls of ``summarise`` replaced by summaries (see the module's docstring)."""
 
@@ -276,6 +322,12 @@ class Summarised(Coned):
         model = None
         for v, value in values.items():
             ty = self.enc.var_types[v]
+            folded = _under(here, value)
+            if folded is not None:          # the value where the call is made, read off the guard: no question
+                same = [i for i, a in enumerate(args) if is_const(a) and not isinstance(a, tuple)
+                        and _same_type(ty, params[i]) and _value(folded) == a]
+                out[v] = ("arg", same[0]) if same else ("const", folded)
+                continue
             for i, pty in enumerate(params):
                 if str(ty).rstrip("?") == str(pty).rstrip("?") and not self.feasible(AND(here, NOT(EQ(value, args[i])))):
                     out[v] = ("arg", i)
@@ -283,6 +335,10 @@ class Summarised(Coned):
             else:
                 if is_const(value):
                     out[v] = ("const", z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value))
+                    continue
+                found = next((k for k in _leaves(value) if not self.feasible(AND(here, NOT(EQ(value, k))))), None)
+                if found is not None:       # a constant the value may take, proven the only one: an unsat question,
+                    out[v] = ("const", found)   # cheaper than the model below (a sat one), which often ends unknown
                     continue
                 if model is None:
                     if not self.feasible(here):
