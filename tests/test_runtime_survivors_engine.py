@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from checker.base.limits import MAX_RANGE
 from checker.front.check import check_paths
 from checker.runtime import Engine
 from checker.runtime.agents import RandomAgent, ScriptedAgent
+from checker.runtime.state import SpecRuntimeError
 
 GAME = """
 game "Jeu" {
@@ -186,3 +188,13 @@ procedure partie() {{
         e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, seed, [RandomAgent(0), RandomAgent(1)])
         e.call("partie", ())
         assert len(e.st.zones["main"].get(0, [])) == low
+
+
+def test_a_range_is_refused_by_its_length_not_by_where_it_lies(tmp_path):
+    """`a..b` holds at most MAX_RANGE integers: a short range far from 0 is fine, a long one is refused."""
+    e = engine(tmp_path, "procedure partie() { stop }")
+    e.start({"Carte": ["Plume"]}, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    assert e.range_of(MAX_RANGE - 10, MAX_RANGE + 5) == tuple(range(MAX_RANGE - 10, MAX_RANGE + 6))
+    assert len(e.range_of(0, MAX_RANGE - 1)) == MAX_RANGE
+    with pytest.raises(SpecRuntimeError, match=f"the range 0..{MAX_RANGE} holds more than"):
+        e.range_of(0, MAX_RANGE)
