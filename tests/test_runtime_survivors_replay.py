@@ -152,3 +152,19 @@ def test_an_event_changed_in_the_log_is_named_with_both_versions(capsys, tmp_pat
     code, out, err = _replay(capsys, log, record)
     assert code == 1 and "replay ok" not in out
     assert f"after decision 6: event {i} differs: the log has " in err and "début" in err and "fin" in err, err
+
+
+@pytest.mark.parametrize("index", [0, 1, 3])
+def test_a_decision_reached_from_another_state_says_after_which_decision_the_game_went_another_way(
+        capsys, tmp_path, index):
+    """Decision ``index + 1`` of the log is offered other options, and its state digest differs: the game
+    went another way after the decision before it (not "set up differently", which is for the first)."""
+    log, record = _log(capsys, tmp_path, GAME)
+    asked = _decisions(record)
+    assert all("state" in e for e in asked)
+    asked[index]["state"] = "0" * len(asked[index]["state"])
+    asked[index]["options"] = asked[index]["options"] + ["4"]
+    code, _, err = _replay(capsys, log, record)
+    assert code == 1
+    why = f"the game went another way after decision {index}" if index else "the game was set up differently"
+    assert f"decision {index + 1} (" in err and f"({why})" in err, err

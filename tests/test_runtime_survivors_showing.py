@@ -6,6 +6,8 @@ the survivors of the blind runtime sample (bench/results/mutation-2026-11-28-f.t
 
 from __future__ import annotations
 
+from checker.front.check import check_paths
+from checker.runtime import Engine
 from conftest import run_cli
 
 GAME = """
@@ -58,3 +60,39 @@ def test_the_play_log_shows_negative_numbers_card_names_and_empty_sets_by_their_
         "  rangs : 2 et -2",
         "",
     ], out
+
+
+def test_kind_copies_counts_the_physical_cards_of_that_kind_only(tmp_path):
+    """``Engine.kind_copies`` (what the code generator asks to know whether a loop over a kind's cards is small
+    enough not to count against MAX_WORK): every copy of every card of the kind, and no card of another kind."""
+    text = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+}
+kind Carte {
+  force: Int in 0..9
+  copies: Int = 1
+  start: pioche
+}
+kind Jeton {
+  start: réserve
+}
+zone pioche: pile of Carte public
+zone réserve: pile of Jeton public
+card Carte "A" { force: 1  copies: 3 }
+card Carte "B" { force: 2 }
+card Jeton "Rond" { }
+card Jeton "Carré" { }
+card Jeton "Triangle" { }
+card Jeton "Étoile" { }
+card Jeton "Croix" { }
+procedure partie() { stop }
+"""
+    path = tmp_path / "jeu.rules"
+    path.write_text(text, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    assert (e.kind_copies("Carte"), e.kind_copies("Jeton")) == (4, 5)
