@@ -11,7 +11,6 @@ and written as state and move files the interpreter re-judges (:mod:`checker.sol
 from __future__ import annotations
 
 import dataclasses
-import time
 import weakref
 
 import z3
@@ -102,7 +101,6 @@ class SymbolicSearch:
         self.engine = engine
         self.queries = 0
         self.unknowns = 0
-        self.seconds = 0.0
         self._chains: dict | None = None        # action -> itself and its ancestors
         self._plain: Encoder | None = None
         self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
@@ -272,7 +270,6 @@ class SymbolicSearch:
         asserted = [*todo, *enc.defined, *self.well_formed(enc)]
         s = make_solver(self.settings)
         assert_all(s, asserted)
-        t = time.perf_counter()
         self.legality, self.forbidden = "", []
         if legal if legal is not None else minimal:
             model = self._with_selection(s, enc, cards)
@@ -280,7 +277,6 @@ class SymbolicSearch:
                 self.queries += 1
                 if minimal and self.minimal:
                     model = self._smallest(s, enc, model)
-                self.seconds += time.perf_counter() - t
                 return "sat", model, ""
             if minimal:         # asked again as before: the first check on a solver that has had no `push`
                 s = make_solver(self.settings)
@@ -297,7 +293,6 @@ class SymbolicSearch:
             model, self.legality = self._legal_game(s, enc, model, cards)
         if minimal and self.minimal and outcome.status == "sat" and not retried:
             model = self._smallest(s, enc, model)
-        self.seconds += time.perf_counter() - t
         return outcome.status, model, outcome.reason
 
     def _smallest(self, s, enc: Encoder, model):
