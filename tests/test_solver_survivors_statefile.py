@@ -100,3 +100,18 @@ def test_a_record_key_is_read_field_by_field_and_null_is_no_value_of_a_field_tha
     with pytest.raises(StateFileError) as refused:
         load({"null | true": 1})
     assert any("(côté)" in path for path, _ in refused.value.problems), refused.value.problems
+
+
+def test_a_cell_outside_the_grid_is_refused_with_the_grids_bounds(capsys, tmp_path):
+    """Carcassonne's grid `Case` is 155 by 155 around (0, 0): rows and columns run from -77 to 77, and a move
+    naming row 78 is refused with those bounds (shapefile.py's ``read_shape``), not read."""
+    state = tmp_path / "etat.json"
+    code, _, err = run_cli(capsys, "play", "spec/carcassonne", "-n", "2", "-s", "1", "-q", "--state-at", "1",
+                           str(state))
+    assert code == 0, err
+    move = tmp_path / "coup.json"
+    move.write_text(json.dumps({"player": "Joueur 1", "action": "placer",
+                                "args": ["Joueur 1", {"case": [78, 0], "segment": "x"}]}), encoding="utf-8")
+    code, _, err = run_cli(capsys, "legal", str(state), str(move))
+    assert code == 2
+    assert "args/1/case: [78, 0] is outside the grid Case (rows and columns from -77 to 77)" in err, err
