@@ -40,6 +40,7 @@ from checker.front import ast
 from checker.conflicts.findings import Finding
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
+from checker.solver.terms import conjuncts
 from checker.solver.transition import Transition
 from checker.front.types import KindT
 
@@ -235,15 +236,9 @@ def holds(enc, watched: list) -> dict:
         oks = [ok for _, ok, _ in enc.partial[partial:]]
         del enc.partial[partial:]
         enc.defined = defined
-        parts = _conjuncts(value)
+        parts = conjuncts(value)
         out[inv.name] = tuple(OR(NOT(when), AND(part, *oks)) for part in parts)
     return out
-
-
-def _conjuncts(value) -> list:
-    if is_const(value) or not z3.is_and(value):
-        return [value]
-    return [x for child in value.children() for x in _conjuncts(child)]
 
 
 def _same(a, b) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import z3
 from z3 import z3core
 
-__all__ = ["mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq"]
+__all__ = ["conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq"]
 
 _INT = z3.Z3_INT_SORT
 _int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
@@ -136,3 +136,10 @@ def mk_eq(a, b):
             y = _int_arg(ctx, b)
             return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), y.as_ast()), ctx)
     return a == b
+
+
+def conjuncts(value) -> list:
+    """The top-level conjunction ``value`` flattened (a value that is not a Z3 `and`: itself alone)."""
+    if not isinstance(value, z3.ExprRef) or not z3.is_and(value):
+        return [value]
+    return [x for child in value.children() for x in conjuncts(child)]

@@ -35,6 +35,7 @@ import z3
 from checker.front import ast
 from checker.front.types import BOOL, PLAYER, GridT, RecordT
 from checker.solver.encode import AND, EQ, ITE, NOT, Unsupported, as_bool, is_const
+from checker.solver.terms import conjuncts
 from checker.solver.unroll_cone import Coned, CutStore
 
 __all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owner_of", "USED"]
@@ -234,15 +235,6 @@ class Site:
         return tuple("*" if i == owner else (a if is_const(a) else None) for i, a in enumerate(self.args))
 
 
-def _conjuncts(x, out: list) -> list:
-    if z3.is_and(x):
-        for c in x.children():
-            _conjuncts(c, out)
-    else:
-        out.append(x)
-    return out
-
-
 def _under(here, value):
     """``value`` where ``here`` holds, when that is one constant (a Z3 value), else None.  Each conjunct of ``here``
     (its top-level conjunction, flattened) is replaced by true in ``value`` (a negated one: its atom by false) and
@@ -251,7 +243,7 @@ def _under(here, value):
     the call, on every path to it).  No question is asked; None is no answer, never a wrong one."""
     if is_const(here) or is_const(value) or isinstance(value, tuple):
         return None
-    subs = [(c.arg(0), z3.BoolVal(False)) if z3.is_not(c) else (c, z3.BoolVal(True)) for c in _conjuncts(here, [])]
+    subs = [(c.arg(0), z3.BoolVal(False)) if z3.is_not(c) else (c, z3.BoolVal(True)) for c in conjuncts(here)]
     folded = z3.simplify(z3.substitute(value, *subs))
     return folded if z3.is_int_value(folded) or z3.is_true(folded) or z3.is_false(folded) else None
 
@@ -329,7 +321,7 @@ class Summarised(Coned):
                 out[v] = ("arg", same[0]) if same else ("const", folded)
                 continue
             for i, pty in enumerate(params):
-                if str(ty).rstrip("?") == str(pty).rstrip("?") and not self.feasible(AND(here, NOT(EQ(value, args[i])))):
+                if _same_type(ty, pty) and not self.feasible(AND(here, NOT(EQ(value, args[i])))):
                     out[v] = ("arg", i)
                     break
             else:
