@@ -39,7 +39,31 @@ def test_a_timeout_says_the_answer_depends_on_the_machine():
 def test_the_default_limits_put_the_resource_count_first():
     """50 million steps take seconds; the safety timeout is far above (bench/z3_budget.py measures both)."""
     settings = SolverSettings()
-    assert settings.rlimit <= 50_000_000 and settings.timeout_ms >= 60_000
+    assert settings.rlimit <= 50_000_000 and make_solver(settings).rulebook_timeout_ms >= 60_000
+
+
+def test_the_clock_limit_grows_with_the_step_limit():
+    """A question given more steps gets more time before the safety net strikes: `reach`'s last questions (400
+    million steps) are decided by their steps on a loaded machine, as the default questions are (their clock
+    limit is 15 times the time their steps take at 6,000 steps a millisecond, and at least 120 s)."""
+    from checker.reach.cone import FINAL_RLIMIT
+    from checker.solver.factory import safety_ms
+    assert make_solver(SolverSettings(rlimit=2_000_000)).rulebook_timeout_ms == 120_000
+    assert make_solver(SolverSettings(rlimit=50_000_000)).rulebook_timeout_ms == 125_000
+    assert make_solver(SolverSettings(rlimit=FINAL_RLIMIT)).rulebook_timeout_ms == safety_ms(FINAL_RLIMIT) == 1_000_000
+    assert make_solver(SolverSettings(timeout_ms=5_000, rlimit=FINAL_RLIMIT)).rulebook_timeout_ms == 5_000
+
+
+def test_no_solver_of_the_package_sets_its_own_clock():
+    """The clock is the factory's safety net and nothing else: a solver made with a short clock of its own answers
+    differently on a loaded machine (a pile's card judged possible because the clock struck)."""
+    import re
+    from conftest import ROOT
+    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in (ROOT / "checker").rglob("*.py")
+                 if p.name != "factory.py"
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+                 if re.search(r"\btimeout_ms\s*=", line)]
+    assert offenders == []
 
 
 def test_an_easy_question_is_answered_within_both_limits():

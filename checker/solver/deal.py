@@ -195,7 +195,7 @@ class Deal:
             return False
         if self.feasible is not None:
             return self.feasible(OR(*tests))
-        solver = make_solver(SolverSettings(timeout_ms=2000, rlimit=2_000_000))
+        solver = make_solver(SolverSettings(rlimit=2_000_000))
         solver.add(z3.Or([as_bool(x) for x in tests]))
         return solver.check() != z3.unsat
 

@@ -9,8 +9,11 @@ that a query is too hard, so the same question gets the same answer on a quiet o
 Measured with ``bench/z3_budget.py``: the bundled specs' decided queries take at most 6.5 million steps
 (Citadelles with the fan expansion) and 37 million (Carcassonne), Z3 runs about 6 million steps a second
 on the development machine under load, so the limit of 50 million strikes after 8 s or so.  The
-timeout (120 s) is a safety net fifteen times above that, for a query whose steps Z3 does not count
-well; when it strikes, the reason says that this answer depends on the machine.
+timeout is a safety net fifteen times above the time the step limit takes at that rate (:func:`safety_ms`:
+125 s for 50 million steps, and never under 120 s), for a query whose steps Z3 does not count well; when
+it strikes, the reason says that this answer depends on the machine.  It grows with the step limit, so a
+question given more steps (`reach`'s last questions: 400 million) is still decided by its steps, not by the
+machine's load.
 
 Two environment variables lower (or raise) the limits of every solver the commands make:
 ``RULEBOOK_Z3_TIMEOUT_MS`` (milliseconds per query) and ``RULEBOOK_Z3_RLIMIT`` (Z3's resource
@@ -29,16 +32,26 @@ import time
 
 import z3
 
-__all__ = ["SolverSettings", "make_solver", "Outcome", "run", "environment_problem", "ENVIRONMENT",
+__all__ = ["SolverSettings", "make_solver", "safety_ms", "Outcome", "run", "environment_problem", "ENVIRONMENT",
            "fresh_context", "private_context", "steady_collector"]
 
 ENVIRONMENT = {"RULEBOOK_Z3_TIMEOUT_MS": "timeout_ms", "RULEBOOK_Z3_RLIMIT": "rlimit"}
 
 
+STEPS_PER_MS = 6_000        # Z3's steps a millisecond on the development machine under load (bench/z3_budget.py)
+SAFETY = 15                 # the clock's limit is this many times the time the step limit takes at that rate
+FLOOR_MS = 120_000          # and never less
+
+
+def safety_ms(rlimit: int) -> int:
+    """The clock's limit of a solver whose step limit is ``rlimit`` (see the module's docstring)."""
+    return max(FLOOR_MS, SAFETY * rlimit // STEPS_PER_MS)
+
+
 @dataclasses.dataclass(frozen=True)
 class SolverSettings:
     seed: int = 0
-    timeout_ms: int = 120_000          # the safety net (see the module's docstring)
+    timeout_ms: int | None = None      # None: the safety net for ``rlimit`` (:func:`safety_ms`)
     rlimit: int = 50_000_000
     minimize_cores: bool = True
     # Incremental: the solver starts with a `push`, so Z3 uses its SMT core at once rather than its one-shot
@@ -68,10 +81,11 @@ def make_solver(settings: SolverSettings = DEFAULT) -> z3.Solver:
     """A solver with the project's fixed settings (the only constructor of solvers in the package);
     the environment's limits, when given, replace the settings' (see the module's docstring)."""
     settings = _from_environment(settings)
+    timeout_ms = settings.timeout_ms if settings.timeout_ms is not None else safety_ms(settings.rlimit)
     s = z3.SolverFor("QF_LIA")
     s.set("random_seed", settings.seed)
-    s.set("timeout", settings.timeout_ms)
-    s.rulebook_timeout_ms = settings.timeout_ms       # read by `run`, to tell the clock from the step count
+    s.set("timeout", timeout_ms)
+    s.rulebook_timeout_ms = timeout_ms                # read by `run`, to tell the clock from the step count
     s.set("rlimit", settings.rlimit)
     s.set("core.minimize", settings.minimize_cores)
     if settings.incremental:
