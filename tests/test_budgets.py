@@ -36,3 +36,22 @@ def test_every_counter_has_a_budget_and_every_budget_a_counter():
 def test_cost_within_budget(key):
     problem = over_budget(key, budgets.measure(key), BUDGETS[key])
     assert problem is None, problem
+
+
+def test_the_play_budget_catches_every_invariant_tested_before_every_decision(monkeypatch):
+    """The cost this budget guards: the invariants tested before every decision took half of play time until
+    they were tested only when something they read had changed (checker/runtime/invariants.py).  Brought back
+    (every decision sees the state as changed), the Citadelles count goes past its budget and the test above
+    would fail, naming it."""
+    from checker.runtime.engine import Engine
+    decide = Engine.decide
+
+    def every_time(self, *args, **kwargs):
+        self.st.dirty = True
+        return decide(self, *args, **kwargs)
+
+    monkeypatch.setattr(Engine, "decide", every_time)
+    key = "play.citadelles.calls_per_decision"
+    count = budgets.play_counts.__wrapped__("citadelles")[key]
+    problem = over_budget(key, count, BUDGETS[key])
+    assert problem is not None and problem.startswith(f"{key} is "), count
