@@ -119,3 +119,29 @@ def test_a_membership_in_what_is_not_a_zone_counts_against_the_work_limit(monkey
             engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)])
     else:
         assert engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)]).decisions > 0
+
+
+@pytest.mark.parametrize("members, counted", [(100, False), (101, True)])
+def test_an_aggregate_over_a_set_of_an_enums_values_is_not_counted_up_to_small_members(monkeypatch, tmp_path,
+                                                                                       members, counted):
+    """codegen.py's ``small_set``: a set of the values of an enum of at most SMALL (100) members holds at most
+    that many, so an aggregate over it with a simple body is not counted against MAX_WORK; over a set of an enum of
+    101, it is.  As above: 4,000 aggregates of the set's 3 elements pass MAX_WORK lowered to 10,000 only when
+    counted."""
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    added = (f"enum Grand {{ {', '.join(f'm{i}' for i in range(members))} }}\n"
+             "var fait: Bool = false\nvar gardés: set of Grand = {m0, m1, m2}\n"
+             "procedure compter(p: Player) {\n"
+             "  for x in 0..99 { for y in 0..39 { set tours_joués = count(k in gardés where k != m1) } }\n}\n")
+    path = spec(tmp_path, "small_set", added=added,
+                first="for q in players { if not fait { set fait = true\n call compter(q) } }")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    selection = select(result.program, result.program.configurations["Standard"], 2)
+    engine = Engine(result.typed)
+    engine.recording = False
+    if counted:
+        with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
+            engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)])
+    else:
+        assert engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)]).decisions > 0
