@@ -145,3 +145,22 @@ def test_an_aggregate_over_a_set_of_an_enums_values_is_not_counted_up_to_small_m
             engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)])
     else:
         assert engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)]).decisions > 0
+
+
+def test_a_spec_run_despite_e0301_stops_where_it_reads_an_attribute_of_none(tmp_path):
+    """The checker refuses `.force` of a card that may be none (E0301) unless the name was tested against none; a
+    tool may still compile and run the spec (as the cycle above): the generated code reads an attribute of a
+    name whose type may be none through the engine's reader, which stops with a located error, never a
+    KeyError (codegen.py's ``name_may_be_none``)."""
+    text = "\n".join(line for line in GAME.splitlines() if "boucle" not in line).replace(
+        "procedure partie() { stop }",
+        "var favori: Carte? = none\nprocedure partie() {\n  set niveau = 1\n  set niveau = favori.force\n}")
+    result = _result(tmp_path, text)
+    assert [d.code for d in result.reporter.errors] == ["E0301"]
+    e = Engine(result.typed)
+    e.recording = False
+    with pytest.raises(SpecRuntimeError, match=r"^reading \.force of none$") as caught:
+        e.play({"Carte": ["A"]}, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    span = caught.value.span
+    assert (span.line, span.column) == (text.splitlines().index("  set niveau = favori.force") + 1, 16)
+    assert e.st.vars["niveau"] == 1
