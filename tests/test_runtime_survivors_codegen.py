@@ -13,7 +13,7 @@ import pytest
 from checker.front.check import check_paths
 from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
-from checker.runtime.codegen import is_cheap, is_static
+from checker.runtime.codegen import Generator, is_cheap, is_static
 from checker.runtime.state import SpecRuntimeError
 from tests.test_limits import spec
 
@@ -164,3 +164,44 @@ def test_a_spec_run_despite_e0301_stops_where_it_reads_an_attribute_of_none(tmp_
     span = caught.value.span
     assert (span.line, span.column) == (text.splitlines().index("  set niveau = favori.force") + 1, 16)
     assert e.st.vars["niveau"] == 1
+
+
+def test_fresh_python_names_are_distinct_whatever_their_hints_end_with(engine):
+    """A generated name is its hint (the language name it stands for, cleaned) and a counter: a hint ending in a
+    digit must not make the name of another hint, as `a1` with 5 and `a` with 15 both made ``_va15``."""
+    g = Generator(engine)           # its counter from 0
+    names = [g.fresh(hint) for hint in ("va1", "Qriche1", "attrprix2") for _ in range(20)]
+    names += [g.fresh(hint) for hint in ("va", "Qriche", "attrprix", "", "x") for _ in range(300)]
+    assert len(set(names)) == len(names)
+    assert not set(names) & set(g.ns)
+
+
+LOCALS = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+}
+kind Carte { force: Int in 0..9  start: pioche }
+zone pioche: pile of Carte public
+var vu: Int = 0
+card Carte "A" { force: 1 }
+procedure partie() {
+  let a1 = 1
+%s  let a = 2
+  set vu = a1 * 10 + a
+}
+"""
+
+
+@pytest.mark.parametrize("between", [8, 9, 10])
+def test_two_locals_whose_names_differ_by_a_final_digit_keep_their_values(tmp_path, between):
+    """`a1` and `a` with 9 locals between them were given one Python name (10, on this build: the counter's
+    values depend on what is compiled before): `vu` was 22."""
+    text = LOCALS % "".join(f"  let f{i} = 0\n" for i in range(between))
+    result = _result(tmp_path, text)
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    e.play({"Carte": ["A"]}, 2, 0, [None, None])
+    assert e.st.vars["vu"] == 12
