@@ -13,7 +13,7 @@ import pytest
 from checker.front.check import check_paths
 from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
-from checker.runtime.codegen import is_cheap, is_static
+from checker.runtime.codegen import Generator, is_cheap, is_static
 from checker.runtime.state import SpecRuntimeError
 from tests.test_limits import spec
 
@@ -119,3 +119,89 @@ def test_a_membership_in_what_is_not_a_zone_counts_against_the_work_limit(monkey
             engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)])
     else:
         assert engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)]).decisions > 0
+
+
+@pytest.mark.parametrize("members, counted", [(100, False), (101, True)])
+def test_an_aggregate_over_a_set_of_an_enums_values_is_not_counted_up_to_small_members(monkeypatch, tmp_path,
+                                                                                       members, counted):
+    """codegen.py's ``small_set``: a set of the values of an enum of at most SMALL (100) members holds at most
+    that many, so an aggregate over it with a simple body is not counted against MAX_WORK; over a set of an enum of
+    101, it is.  As above: 4,000 aggregates of the set's 3 elements pass MAX_WORK lowered to 10,000 only when
+    counted."""
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    added = (f"enum Grand {{ {', '.join(f'm{i}' for i in range(members))} }}\n"
+             "var fait: Bool = false\nvar gardés: set of Grand = {m0, m1, m2}\n"
+             "procedure compter(p: Player) {\n"
+             "  for x in 0..99 { for y in 0..39 { set tours_joués = count(k in gardés where k != m1) } }\n}\n")
+    path = spec(tmp_path, "small_set", added=added,
+                first="for q in players { if not fait { set fait = true\n call compter(q) } }")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    selection = select(result.program, result.program.configurations["Standard"], 2)
+    engine = Engine(result.typed)
+    engine.recording = False
+    if counted:
+        with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
+            engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)])
+    else:
+        assert engine.play(selection.cards, 2, 0, [RandomAgent(i) for i in range(2)]).decisions > 0
+
+
+def test_a_spec_run_despite_e0301_stops_where_it_reads_an_attribute_of_none(tmp_path):
+    """The checker refuses `.force` of a card that may be none (E0301) unless the name was tested against none; a
+    tool may still compile and run the spec (as the cycle above): the generated code reads an attribute of a
+    name whose type may be none through the engine's reader, which stops with a located error, never a
+    KeyError (codegen.py's ``name_may_be_none``)."""
+    text = "\n".join(line for line in GAME.splitlines() if "boucle" not in line).replace(
+        "procedure partie() { stop }",
+        "var favori: Carte? = none\nprocedure partie() {\n  set niveau = 1\n  set niveau = favori.force\n}")
+    result = _result(tmp_path, text)
+    assert [d.code for d in result.reporter.errors] == ["E0301"]
+    e = Engine(result.typed)
+    e.recording = False
+    with pytest.raises(SpecRuntimeError, match=r"^reading \.force of none$") as caught:
+        e.play({"Carte": ["A"]}, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    span = caught.value.span
+    assert (span.line, span.column) == (text.splitlines().index("  set niveau = favori.force") + 1, 16)
+    assert e.st.vars["niveau"] == 1
+
+
+def test_fresh_python_names_are_distinct_whatever_their_hints_end_with(engine):
+    """A generated name is its hint (the language name it stands for, cleaned) and a counter: a hint ending in a
+    digit must not make the name of another hint, as `a1` with 5 and `a` with 15 both made ``_va15``."""
+    g = Generator(engine)           # its counter from 0
+    names = [g.fresh(hint) for hint in ("va1", "Qriche1", "attrprix2") for _ in range(20)]
+    names += [g.fresh(hint) for hint in ("va", "Qriche", "attrprix", "", "x") for _ in range(300)]
+    assert len(set(names)) == len(names)
+    assert not set(names) & set(g.ns)
+
+
+LOCALS = """
+game "Jeu" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+}
+kind Carte { force: Int in 0..9  start: pioche }
+zone pioche: pile of Carte public
+var vu: Int = 0
+card Carte "A" { force: 1 }
+procedure partie() {
+  let a1 = 1
+%s  let a = 2
+  set vu = a1 * 10 + a
+}
+"""
+
+
+@pytest.mark.parametrize("between", [8, 9, 10])
+def test_two_locals_whose_names_differ_by_a_final_digit_keep_their_values(tmp_path, between):
+    """`a1` and `a` with 9 locals between them were given one Python name (10, on this build: the counter's
+    values depend on what is compiled before): `vu` was 22."""
+    text = LOCALS % "".join(f"  let f{i} = 0\n" for i in range(between))
+    result = _result(tmp_path, text)
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    e.play({"Carte": ["A"]}, 2, 0, [None, None])
+    assert e.st.vars["vu"] == 12

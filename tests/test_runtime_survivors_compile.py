@@ -1,6 +1,7 @@
 """The compiled statements' choices (checker/runtime/compile.py), on tiny games: a `choose … subset of` a zone
 that is not public is a secret decision (as `choose … secretly` is), and an offer's prohibitions that read only
-its outer binder are tested once per outer value, together, before the innermost loop."""
+its outer binder are tested once per outer value, together, before the innermost loop; a local name is read as the
+global of that name until it is bound."""
 
 from __future__ import annotations
 
@@ -78,3 +79,24 @@ def test_the_prohibitions_of_the_outer_binder_are_tested_together_before_the_inn
     e.call("partie", ())
     ((_, labels, _),) = agents[0].seen
     assert labels == ["échanger(Joueur 1, A, D)", "Passer"]
+
+
+def test_a_name_read_before_a_local_of_that_name_is_bound_is_the_global(tmp_path):
+    """A body's local names (`let`, `for`, `choose`) are read as the global of that name while they are unset
+    (compile.py's ``Compiler.bind``): before the `let`, and after an `if` whose branch binding it was not taken;
+    once bound, the local."""
+    e = engine(tmp_path, """
+var niveau: Int = 7
+var lus: Int = 0
+procedure partie() {
+  set lus = niveau
+  if lus > 100 { let niveau = 0 }
+  set lus = lus * 10 + niveau
+  let niveau = 3
+  set lus = lus * 10 + niveau
+  for niveau in 4..5 { set lus = lus * 10 + niveau }
+}
+""")
+    e.recording = False
+    e.play({"Carte": ["A", "B"]}, 2, 0, [None, None])
+    assert e.st.vars["lus"] == 77345 and e.st.vars["niveau"] == 7

@@ -113,3 +113,34 @@ def test_each_narrowed_selection_reads_its_own_index(tmp_path):
     assert [base["fortes"]({"n": n}) for n in (1, 3, 5)] == [1, 1, 1]
     assert [base["lourdes"]({"n": n}) for n in (1, 3, 5)] == [1, 2, 0]
     assert [e.quantities["pareilles"][1]({"d": cards[name]}) for name in "ABC"] == [1, 1, 1]
+
+
+def test_a_selection_narrowed_by_an_element_of_a_var_reads_the_index_and_one_by_a_count_does_not(tmp_path):
+    """``c.force == seuil[p]``: an element of a var is a read that cannot fail (fusion.py's ``_plain``), so it is
+    the index's key; ``c == favori[p]``, ``favori`` a var of cards, too.  A count of a zone's cards is not a
+    plain read: that test is evaluated per card.  Each gives the value of the test of every selected card."""
+    text = SELECTED.replace("procedure partie()", """var seuil[Player]: Int = 0
+var favori[Player]: Carte? = none
+zone main[Player]: set of Carte public
+quantity au_seuil(p: Player): Int = count(c in selected(Carte) where c.force == seuil[p])
+quantity favoris(p: Player): Int = count(c in selected(Carte) where c == favori[p])
+quantity autant(p: Player): Int = count(c in selected(Carte) where c.poids == count(d in main[p]))
+procedure partie()""")
+    path = tmp_path / "jeu.rules"
+    path.write_text(text, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    e.start({"Carte": ["A", "B", "C"]}, 2, 0, [None, None])
+    sources = {origin: src for _, src, origin in e.compiler.gen.sources}
+    assert "E.sel_index[" in sources["quantity au_seuil, computed"], sources["quantity au_seuil, computed"]
+    assert "E.sel_index[" in sources["quantity favoris, computed"], sources["quantity favoris, computed"]
+    assert "E.sel_index[" not in sources["quantity autant, computed"], sources["quantity autant, computed"]
+    cards = {e.def_names[e.def_of[c]]: c for c in e.st.where}
+    e.st.vars["seuil"] = {0: 5, 1: 2}
+    e.st.vars["favori"] = {0: cards["C"], 1: None}
+    e.st.put(cards["A"], "main", 1, "top")
+    e.invalidate()
+    assert [[e.quantity(q, (p,)) for p in (0, 1)] for q in ("au_seuil", "favoris", "autant")] == \
+        [[1, 0], [1, 0], [0, 1]]

@@ -6,12 +6,16 @@ log that ends on another error.  Written for the survivors of the blind runtime 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import struct
 from pathlib import Path
 
 import pytest
 
 from checker.base.documents import excerpt
+from checker.runtime.replay import state_digest
+from checker.runtime.state import State
 from conftest import run_cli
 
 GAME = """
@@ -168,3 +172,18 @@ def test_a_decision_reached_from_another_state_says_after_which_decision_the_gam
     assert code == 1
     why = f"the game went another way after decision {index}" if index else "the game was set up differently"
     assert f"decision {index + 1} (" in err and f"({why})" in err, err
+
+
+def test_a_states_digest_is_the_same_on_every_machine():
+    """A log written on one machine replays on another: the random source's 624 words and its position enter the
+    digest as little-endian 32-bit words whatever the machine's byte order (checker/runtime/replay.py's
+    ``state_digest``), after the canonical text of the vars, zones, uses, turn and round."""
+    st = State(2, 7, [-1])
+    st.vars["trésor"] = 3
+    st.zones["pioche"] = [0]
+    st.where[0] = ("pioche", None)
+    version, words, gauss = st.rng.getstate()
+    expected = hashlib.blake2b(repr(([("trésor", 3)], [("pioche", [0])], [], 0, 0)).encode("utf-8"), digest_size=8)
+    expected.update(struct.pack(f"<{len(words)}I", *words))
+    expected.update(repr((version, gauss)).encode("ascii"))
+    assert state_digest(st) == expected.hexdigest() == "3703cf9e999c8adc"

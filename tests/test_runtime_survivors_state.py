@@ -1,5 +1,6 @@
 """`swap a with b` between a pile and a set (checker/runtime/state.py's ``exchange``): each card takes the other's
-place, and in the pile the other's position — not the top, as two `move`s would put it."""
+place, and in the pile the other's position — not the top, as two `move`s would put it; and a change to a zone an
+invariant reads (a swap, a card placed) makes the invariants due again."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from checker.front.check import check_paths
 from checker.runtime import Engine, RandomAgent
-from checker.runtime.state import SpecRuntimeError
+from checker.runtime.state import SpecRuntimeError, State
 
 GAME = """
 game "Jeu" {
@@ -99,3 +100,24 @@ def test_a_swap_into_a_zone_an_invariant_reads_makes_it_due_again(tmp_path, orde
     with pytest.raises(SpecRuntimeError, match="broke the invariant pas_de_carte_forte_en_main"):
         e.play({"Carte": ["Bas", "Milieu", "Haut", "Main", "Autre"]}, 2, 0, [RandomAgent(1), RandomAgent(2)])
     assert e.decisions == 2         # caught before the second decision, right after the swap
+
+
+def test_a_card_placed_for_the_first_time_makes_the_invariants_due_only_in_a_zone_they_read():
+    """State.put of a card that had no place (a state file's cards, the start zones of a layout): the invariants
+    are due again when the zone it lands in is one they read (``watched``), not when it is another.  The
+    engine's callers raise the flag again themselves today (Engine.invalidate after a state file, Layout.place);
+    this is State.put's own contract, as for a card that moves."""
+    st = State(2, 0, [-1, -2, -1])
+    st.zones = {"pioche": [], "main": {}}
+    st.watched = frozenset({"main"})
+    st.dirty = False
+    st.put(0, "pioche", None, "top")
+    assert not st.dirty, "a zone no invariant reads"
+    st.put(1, "main", 1, "top")
+    assert st.dirty, "a zone an invariant reads"
+    st.dirty = False
+    st.put(2, "pioche", None, "bottom")
+    assert not st.dirty
+    assert st.zones == {"pioche": [2, 0], "main": {1: [1]}} and st.where == {0: ("pioche", None), 1: ("main", 1),
+                                                                              2: ("pioche", None)}
+    assert st.counts == {("pioche", None): {-1: 2}, ("main", 1): {-2: 1}}

@@ -141,9 +141,11 @@ class Generator:
 
     # ---------------------------------------------------------------- names and functions
     def fresh(self, hint: str = "t") -> str:
-        """A new Python identifier (language names are never used as Python names: NFKC could merge them)."""
+        """A new Python identifier (language names are never used as Python names: NFKC could merge them); the
+        ``_`` before the counter keeps a hint ending in a digit from making another hint's name (``a1`` and 5,
+        ``a`` and 15)."""
         self._count += 1
-        return f"_{re.sub(r'[^0-9A-Za-z]', '', hint)[:12]}{self._count}"
+        return f"_{re.sub(r'[^0-9A-Za-z]', '', hint)[:12]}_{self._count}"
 
     def const(self, value, hint: str = "k") -> str:
         """A global of the generated code holding ``value``."""
