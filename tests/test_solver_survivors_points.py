@@ -3,7 +3,8 @@ power answering a window) and a subset's stop.  At the first of each that a seed
 reaches: the reaction's local names are kept (the state file writes them), `legal` says yes and no to it are
 legal and anything else is not offered, and stopping a subset before its least size is illegal with the
 reason.  Survivors of the blind mutation sample -e: points.py:40 (a reaction's names dropped) and legal.py:381,
-:383 (a reaction or a stop judged), which no test of the solver set ran."""
+:383 (a reaction or a stop judged), which no test of the solver set ran; and the interpreter's own options at the
+reaction, sample -j's legal.py:587."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import functools
 
 from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent
-from checker.solver.legal import Legality, point_of
+from checker.solver.legal import Legality, interpreter_options, point_of
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import dump_state, load_state
 from conftest import bundled
@@ -76,6 +77,17 @@ def test_yes_and_no_to_a_reaction_are_legal_and_nothing_else_is_offered():
     verdict = legality.check(loaded.point, ("react", "peut-être"))
     assert verdict.status == "illegal" and [r.text for r in verdict.reasons] == [
         "no option of this kind is offered here (react)"], verdict.reasons
+
+
+def test_the_interpreter_offers_yes_and_no_to_a_reaction_as_z3_does():
+    """At the reaction, the interpreter's own options (legal.py's `interpreter_options`, the oracle the
+    interpreter-vs-Z3 tests compare with) are yes and no, each once, as Z3's moves are.  Survivor of the blind
+    mutation sample -j: legal.py:587 True → False (the interpreter's options "no" twice), which no test of the
+    solver set ran (the random games they compare at never stop at a reaction)."""
+    _decision, _env, state = first_points()["react"]
+    loaded, legality = _loaded(state)
+    assert interpreter_options(legality.E, loaded.point) == legality.moves(loaded.point) == [
+        ("react", True), ("react", False)]
 
 
 def test_stopping_a_subset_before_its_least_size_is_illegal_and_says_how_many():

@@ -1,7 +1,7 @@
 """State files (checker/solver/statefile.py) write an indexed counter's entries that are not 0 (a counter's
 default) and read them back: a player with 1 coin is written, and read back with 1.  Survivor of the blind
 mutation sample -e (statefile.py:217, a counter's default 0 → 1: the entries equal to 1 were left out, and read
-back as 0)."""
+back as 0).  Later tests: record keys (sample -h), the grid's bounds (sample -j), a record key with a card."""
 
 from __future__ import annotations
 
@@ -115,3 +115,49 @@ def test_a_cell_outside_the_grid_is_refused_with_the_grids_bounds(capsys, tmp_pa
     code, _, err = run_cli(capsys, "legal", str(state), str(move))
     assert code == 2
     assert "args/1/case: [78, 0] is outside the grid Case (rows and columns from -77 to 77)" in err, err
+
+
+
+PLEDGES = """\
+game "Gages" { players: 2..2  flow: partie }
+
+record Gage { jeton: Jeton, fort: Bool }
+
+kind Jeton { valeur: Int in 1..2  start: sac }
+zone sac: pile of Jeton public
+var vu[Gage]: Int = 0 public
+quantity vu_de(j: Jeton): Int = vu[Gage(j, j.valeur == 2)]
+
+action passer(p: Player) "Passer." { }
+
+card Jeton "Un" { valeur: 1 }
+card Jeton "Deux" { valeur: 2 }
+
+procedure partie() {
+  for j in sac { set vu[Gage(j, j.valeur == 2)] = j.valeur }
+  for p in players { offer p { passer(p)  finish "Finir" } }
+}
+
+configuration "Tout" { include Jeton: "Un", "Deux" }
+"""
+
+
+def test_a_record_key_with_a_card_names_the_card_and_reads_back_to_what_the_game_reads(capsys, tmp_path):
+    """A var indexed by a record with a card field: a card in a record is its definition (cards compare by name),
+    so each key names its card by its name and reads back to the definition, where the game, reading
+    `vu[Gage(j, …)]` with the card itself, finds the value again.  (Written for the blind mutation sample -j's
+    shapefile.py:91 `value < 0` → `value < 1`, which it does not kill: a card in a record is never card 0, see
+    bench/results/mutation-2026-11-28-j-kills.txt.)"""
+    spec = tmp_path / "gages.rules"
+    spec.write_text(PLEDGES, encoding="utf-8")
+    state = tmp_path / "etat.json"
+    code, _, err = run_cli(capsys, "play", str(spec), "-n", "2", "-s", "1", "-q", "--state-at", "1", str(state))
+    assert code == 0, err
+    data = json.loads(state.read_text(encoding="utf-8"))
+    assert data["vars"]["vu"] == {"Un | false": 1, "Deux | true": 2}
+    result = check_paths([spec])
+    e = Engine(result.typed)
+    e.recording = False
+    load_state(e, data, Scopes(result.typed))
+    assert e.st.vars["vu"] == {(e.def_ids["Un"], False): 1, (e.def_ids["Deux"], True): 2}
+    assert [e.quantity("vu_de", (e.card(name),)) for name in ("Un", "Deux")] == [1, 2]

@@ -2,7 +2,8 @@
 card) that the model puts in no zone while saying it is not in its kind's start zone: the card goes to the
 first zone of its kind that has no index and that the model says nothing about, and the state file reads back.
 Survivor of the blind mutation sample -e (witness.py:217, an indexed zone taken instead, which a state file
-cannot hold as a list), which no test of the solver set ran."""
+cannot hold as a list), which no test of the solver set ran.  And a var holding a record (one Z3 constant per
+field) put together from its fields: survivor of sample -j (witness.py:133)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,31 @@ def test_a_needed_card_not_in_its_start_zone_goes_to_a_zone_of_its_kind_without_
     e.recording = False
     load_state(e, {**state, "spec": [str(path)]}, Scopes(result.typed))
     assert [e.show_card(c) for c in e.st.zone("défausse")] == ["Deux"]
+
+
+MARKED = GAME.replace('game "Témoin"', 'game "Marqué"').replace(
+    "zone pioche:", 'enum Côté { nord, sud }\nrecord Marque { côté: Côté, fort: Bool }\n'
+    'var marque: Marque = Marque(nord, false) public\nzone pioche:')
+
+
+def test_a_record_valued_var_in_a_witness_is_written_from_its_fields_and_reads_back(tmp_path):
+    """A var holding a record is one Z3 constant per field in a symbolic state: the witness puts the fields the
+    model gives together into the record (the state file writes it as an object of its fields), and the
+    interpreter reads it back.  Survivor of the blind mutation sample -j: witness.py:133 `key[0] == "var"` →
+    `key[1] == "var"` (a field's cell taken for a whole var: the witness failed with a ValueError)."""
+    path = tmp_path / "marque.rules"
+    path.write_text(MARKED, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    search = Search(result.typed, players=2)
+    enc = search.encoder()
+    côté, fort = enc.var("marque")
+    s = z3.Solver()
+    s.add(côté == 1, fort)                                  # the model: Marque(sud, true), not the default
+    assert s.check() == z3.sat
+    state, _, _ = witness_files(search, enc, s.model(), None, ())
+    assert state["vars"]["marque"] == {"côté": "sud", "fort": True}, state["vars"]
+    e = Engine(result.typed)
+    e.recording = False
+    load_state(e, {**state, "spec": [str(path)]}, Scopes(result.typed))
+    assert e.st.vars["marque"] == ("sud", True)
