@@ -85,3 +85,36 @@ def test_a_witness_on_a_grid_writes_cells_and_records_in_the_language(tmp_path, 
     (spec / "99-témoin.rules").write_text(block.text, encoding="utf-8")
     code, out, _ = run_cli(capsys, "test", str(spec), "-k", "témoin")
     assert code == 0, out
+
+
+MARKET = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"     # its offer is in `for p in players`
+
+
+def test_an_at_that_cannot_bind_the_offers_loop_name_is_refused_where_it_is_written(tmp_path, capsys):
+    """`at partie()` stops at an offer inside `for p in players`: an example binds only the procedure's
+    parameters, so the offer's player `p` would be unknown when the example runs.  `check` says so, at the `at`."""
+    house = tmp_path / "exemples.rules"
+    house.write_text('example "au marché" {\n  players 2\n  configuration "Standard"\n  at partie()\n'
+                     '  expect can acheter(Joueur 2, "Safran d\'Iran")\n}\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "check", str(MARKET), str(house))
+    err += out
+    assert code == 1
+    assert (f"{house}:4:6: error[E0303]: the offer of procedure 'partie' (minimal_game.rules:56) reads 'p', "
+            f"which 'partie' binds itself") in err
+    assert "      |      ^^^^^^" in err and "hint: `call partie(…)` instead" in err
+
+
+def test_a_witness_at_an_offer_an_example_cannot_stop_at_is_written_without_at_and_says_why(tmp_path, capsys):
+    """A difference found at the market's offer (inside a loop of `partie`): the example is written from the setup,
+    with no `at` that `check` would refuse, and a note says why."""
+    variant = tmp_path / "sans_payer.rules"
+    variant.write_text('overlay "Sans payer" on "Marché aux épices"\nremove rule payer\n', encoding="utf-8")
+    folder = tmp_path / "témoins"
+    code, _, _ = run_cli(capsys, "diff", str(MARKET), "--with", str(variant), "--first", "--witnesses", str(folder))
+    assert code == 1
+    text = (folder / "examples.rules").read_text(encoding="utf-8")
+    assert 'example "diff acheter" {' in text and "  at " not in text
+    assert "# the witness stops at the offer of partie (minimal_game.rules:56:7), which reads p, bound by partie " \
+           "itself: an example's `at` cannot stop there" in text
+    code, _, err = run_cli(capsys, "check", str(MARKET), str(variant), str(folder / "examples.rules"))
+    assert code == 0, err

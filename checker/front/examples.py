@@ -8,6 +8,8 @@ the interpreter, which the front end does not run.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from checker.base.diagnostics import Reporter
 from checker.front import ast
 from checker.front import example_ast as ex
@@ -15,7 +17,7 @@ from checker.front.program import card_hint, did_you_mean
 from checker.front.typecheck_core import Checker, Env
 from checker.front.types import BOOL, ERROR, PLAYER, Coll, KindT, Ty
 
-__all__ = ["check_examples", "example_players", "example_env", "WINNERS", "offer_of"]
+__all__ = ["check_examples", "example_players", "example_env", "WINNERS", "offer_of", "offer_locals"]
 
 WINNERS = "winners"
 
@@ -39,6 +41,23 @@ def example_players(c_program, example: ex.ExampleDecl) -> int:
 def offer_of(procedure: ast.ProcedureDecl) -> ast.Offer | None:
     """The first `offer` of a procedure's body (nested blocks included): where an example's `at` stops."""
     return next((s for s in ast.statements(procedure.body) if isinstance(s, ast.Offer)), None)
+
+
+def offer_locals(procedure: ast.ProcedureDecl) -> list[str]:
+    """The names the procedure binds itself (a `for`'s, a `let`'s, a `choose`'s) that its first `offer` reads:
+    an example's `at` binds the procedure's parameters only, so it cannot stop at such an offer."""
+    site = offer_of(procedure)
+    if site is None:
+        return []
+    bound = set()
+    for s in ast.statements(procedure.body):
+        if isinstance(s, ast.Let):
+            bound.add(s.name)
+        elif isinstance(s, (ast.For, ast.Choose, ast.ChooseSubset)):
+            bound.add(s.var)
+    own = {name for item in site.items if isinstance(item, ast.OfferAction) for name, _ in item.binders}
+    params = {p.name for p in procedure.params}
+    return sorted((ast.names_in(site) - own) & bound - params)
 
 
 def example_env(c: Checker, example: ex.ExampleDecl) -> Env:
@@ -94,6 +113,14 @@ def _example(c: Checker, example: ex.ExampleDecl) -> None:
             c.err("E0303", f"procedure '{at.func}' makes no `offer`: an example's `at` names the procedure whose "
                            f"offer the situation stops at", at.func_span,
                   hint="start from an earlier procedure with `call` instead, and answer its decisions")
+        elif decl is not None and offer_locals(decl):
+            names = ", ".join(f"'{n}'" for n in offer_locals(decl))
+            where = offer_of(decl).span
+            c.err("E0303", f"the offer of procedure '{at.func}' ({Path(str(where.file)).name}:{where.line}) reads {names}, which "
+                           f"'{at.func}' binds itself (a `for`, "
+                           f"`let` or `choose`): an example's `at` binds only a procedure's parameters",
+                  at.func_span, hint=f"`call {at.func}(…)` instead, and answer the decisions before the offer; "
+                                     f"or give the offer a procedure of its own whose parameters are those names")
     env = example_env(c, example)
     for item in example.situation:
         if isinstance(item, ex.ExampleSet):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 from checker.front.configurations import select
-from checker.front.examples import offer_of
+from checker.front.examples import offer_locals, offer_of
 from checker.front.types import BOOL, INT, PLAYER, TEXT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 from checker.runtime.engine import Engine
 from checker.solver.scopes import Scopes
@@ -216,7 +216,7 @@ class _Writer:
                 index = vals.read_key(key, index_ty, f"vars/{var_name}", problems)
                 lines.append(f"  set {var_name}[{self.expr(index, index_ty)}] = "
                              f"{self.expr(vals.read(entry, ty, var_name, problems), ty)}")
-        at = self.at(state.get("decision") or {}, vals, problems)
+        at = self.at(state.get("decision") or {}, vals, problems, notes)
         if at is None and (state.get("decision") or {}).get("kind") not in (None, "offer"):
             notes.append(f"the witness stops at a {state['decision']['kind']} ({state['decision'].get('at')}), where "
                          f"an example's situation cannot: it starts at the setup's first decision")
@@ -227,13 +227,18 @@ class _Writer:
             notes.append("a card's copies are placed in order: `move \"Name\"` twice places two copies")
         return lines, notes
 
-    def at(self, decision: dict, vals, problems: list) -> str | None:
+    def at(self, decision: dict, vals, problems: list, notes: list) -> str | None:
         if decision.get("kind") != "offer":
             return None
         for name, procedure in self.program.procedures.items():
             site = offer_of(procedure)
             if site is None or site_label(site.span) != decision.get("at"):
                 continue
+            if offer_locals(procedure):         # `check` refuses an `at` there (docs/examples.md)
+                notes.append(f"the witness stops at the offer of {name} ({decision.get('at')}), which reads "
+                             f"{', '.join(offer_locals(procedure))}, bound by {name} itself: an example's `at` "
+                             f"cannot stop there; it starts at the setup's first decision")
+                return None
             names = decision.get("names", {})
             if any(p.name not in names for p in procedure.params):
                 return None
