@@ -212,7 +212,8 @@ def test_two_locals_whose_names_differ_by_a_final_digit_keep_their_values(tmp_pa
 def test_a_count_with_no_condition_is_the_collections_length_and_costs_no_work(tmp_path):
     """`count(i in c)` with no `where` is ``len(c)``: nothing is ranged over, so only making the range
     `0..999` counts against MAX_WORK (its 1,000 integers, Engine.range_of); the same count with a condition then
-    ranges over them and counts them again (a range is not small: SMALL is 100).  `any(c in pioche)` with no condition is a Bool, not the pile's length."""
+    ranges over them and counts them again (a range is not small: SMALL is 100).  `any(c in pioche)` with no
+    condition is a Bool, not the pile's length."""
     text = GAME.replace("procedure partie()", """quantity mille(x: Int): Int = count(i in 0..999)
 quantity pairs(x: Int): Int = count(i in 0..999 where i % 2 == x)
 quantity non_vide(x: Int): Bool = any(c in pioche)
