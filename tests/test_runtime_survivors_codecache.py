@@ -114,3 +114,30 @@ def test_a_store_past_its_limit_keeps_only_what_this_process_used(store, monkeyp
     _new_process(monkeypatch)
     Engine(second.typed)
     assert set(_kept(store)) == (used if over else both)
+
+
+def test_a_process_keeps_the_16384_functions_it_used_last_compiled(monkeypatch):
+    """codegen.py's ``_compiled`` holds the code objects of at most 16,384 generated sources in memory (an
+    engine made again for a spec reuses them; many specs in one process, as the editor's, do not grow it without
+    end): the 16,385th new source drops the least recently used, which is then compiled again, and a source used
+    since is kept.  The counter is the calls to the compiler (codecache.code_of)."""
+    made: list[str] = []
+
+    def counting(source, filename):
+        made.append(source)
+        return compile(source, filename, "exec")
+    monkeypatch.setattr(codecache, "code_of", counting)
+    codegen._compiled.cache_clear()
+    try:
+        sources = [f"x = {i}\n" for i in range(16_385)]
+        for source in sources[:16_384]:
+            codegen._compiled(source, "<rules:t>")
+        codegen._compiled(sources[0], "<rules:t>")          # used again: now the most recent
+        assert len(made) == 16_384
+        codegen._compiled(sources[16_384], "<rules:t>")     # one more: sources[1] goes
+        codegen._compiled(sources[0], "<rules:t>")
+        assert len(made) == 16_385
+        codegen._compiled(sources[1], "<rules:t>")
+        assert made[-1] == sources[1] and len(made) == 16_386
+    finally:
+        codegen._compiled.cache_clear()

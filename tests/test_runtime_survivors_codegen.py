@@ -205,3 +205,26 @@ def test_two_locals_whose_names_differ_by_a_final_digit_keep_their_values(tmp_pa
     e.recording = False
     e.play({"Carte": ["A"]}, 2, 0, [None, None])
     assert e.st.vars["vu"] == 12
+
+
+# ---------------------------------------------------------------- sample -k (bench/results/mutation-2026-11-28-k.txt)
+
+def test_a_count_with_no_condition_is_the_collections_length_and_costs_no_work(tmp_path):
+    """`count(i in c)` with no `where` is ``len(c)``: nothing is ranged over, so only making the range
+    `0..999` counts against MAX_WORK (its 1,000 integers, Engine.range_of); the same count with a condition then
+    ranges over them and counts them again (a range is not small: SMALL is 100).  `any(c in pioche)` with no
+    condition is a Bool, not the pile's length."""
+    text = GAME.replace("procedure partie()", """quantity mille(x: Int): Int = count(i in 0..999)
+quantity pairs(x: Int): Int = count(i in 0..999 where i % 2 == x)
+quantity non_vide(x: Int): Bool = any(c in pioche)
+procedure partie()""")
+    text = "\n".join(line for line in text.splitlines() if "boucle" not in line)
+    result = _result(tmp_path, text)
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    e.start({"Carte": ["A"]}, 2, 0, [None, None])
+    e.work = 0
+    assert e.quantity("mille", (0,)) == 1000 and e.work == 1000           # the range's integers, made once
+    assert e.quantity("pairs", (0,)) == 500 and e.work == 1000 + 2 * 1000  # made, then ranged over
+    assert e.quantity("non_vide", (0,)) is True         # `any` with no condition: is c empty? (not its length)

@@ -100,3 +100,26 @@ procedure partie() {
     e.recording = False
     e.play({"Carte": ["A", "B"]}, 2, 0, [None, None])
     assert e.st.vars["lus"] == 77345 and e.st.vars["niveau"] == 7
+
+
+# ---------------------------------------------------------------- sample -k (bench/results/mutation-2026-11-28-k.txt)
+
+def test_a_loop_over_a_filter_ranges_over_its_new_tuple_and_a_loop_over_a_zone_over_a_copy(tmp_path):
+    """A `for` copies what it ranges over (its body may move those cards), except a collection that is already
+    a new tuple, such as a `filter(…)` (compile.py's ``_fresh_tuple``): copied again, each iteration of the outer
+    loop would make a second tuple of the same cards.  The game moves the strong cards of the pile to Joueur 1's
+    view through the filter and the rest to Joueur 1's hand through the pile itself."""
+    e = engine(tmp_path, """
+procedure partie() {
+  for p in players { for c in filter(x in pioche where x.force > 1) { move c to vue[p] } }
+  for p in players { for c in pioche { move c to main[p] } }
+}
+""")
+    e.start({"Carte": ["A", "B", "C", "D"]}, 2, 0, [ScriptedAgent([]), ScriptedAgent([])])
+    e.call("partie", ())
+    assert e.st.zones["pioche"] == [] and len(e.st.zones["vue"][0]) == 3 and len(e.st.zones["main"][0]) == 1
+    (source,) = [s for _, s, origin in e.compiler.gen.sources if origin == "the body of partie"]
+    loops = [line.split(" = ", 1)[1] for line in source.splitlines() if line.strip().startswith("_items")]
+    assert len(loops) == 4, source
+    assert loops[1].startswith("tuple([") and not loops[1].startswith("tuple(tuple("), source
+    assert loops[3] == "tuple(st.zones['pioche'])", source

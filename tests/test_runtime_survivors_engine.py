@@ -198,3 +198,37 @@ def test_a_range_is_refused_by_its_length_not_by_where_it_lies(tmp_path):
     assert len(e.range_of(0, MAX_RANGE - 1)) == MAX_RANGE
     with pytest.raises(SpecRuntimeError, match=f"the range 0..{MAX_RANGE} holds more than"):
         e.range_of(0, MAX_RANGE)
+
+
+# ---------------------------------------------------------------- sample -k (bench/results/mutation-2026-11-28-k.txt)
+
+RULES = """
+rule doublé { value points(p) = 2 * sum(c in main[p]: c.force) when any(c in main[p] where c.force >= 5) }
+rule prime { adjust points(p) by 3 when count(c in main[p]) >= 1 }
+"""
+
+
+def test_the_score_is_explained_by_its_value_rule_or_its_base_and_each_adjustment(tmp_path):
+    """`rulebook score` explains each player's total from ``Engine.quantities`` (the value rules, then the
+    adjustments, apart): Joueur 1 holds the Pierre (force 5: the value rule doubles it), Joueur 2 the Plume (its
+    base value); both get the prime."""
+    from checker.scenario.command import _score_parts
+    e = engine(tmp_path, OFFER + RULES)
+    agents = [ScriptedAgent(["prendre(Joueur 1, Pierre)", "Passer"]),
+              ScriptedAgent(["prendre(Joueur 2, Plume)", "Passer"])]
+    e.start({"Carte": ["Lanterne", "Pierre", "Plume"]}, 2, 0, agents)
+    e.call("partie", ())
+    assert [e.quantity("points", (p,)) for p in (0, 1)] == [13, 4]
+    assert _score_parts(e, 0) == [("doublé", 10), ("prime", 3)]
+    assert _score_parts(e, 1) == [("sa valeur de base", 1), ("prime", 3)]
+
+
+def test_a_decision_made_without_saying_so_cannot_be_declined(tmp_path):
+    """A Decision made by a tool rather than the engine's `choose` (the next player asked at an `each … chooses`
+    point, `rulebook apply`'s next decision) is not optional: its labels are its options' alone, with no
+    « (rien) », and an agent picks among them only."""
+    from checker.runtime.engine import Decision
+    d = Decision(1, "n", (4, 6), str)
+    assert d.labels() == ["4", "6"]
+    assert RandomAgent(3).choose(d) in (0, 1)
+    assert Decision(1, "n", (4, 6), str, optional=True).labels() == ["4", "6", "(rien)"]

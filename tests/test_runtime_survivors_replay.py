@@ -187,3 +187,50 @@ def test_a_states_digest_is_the_same_on_every_machine():
     expected.update(struct.pack(f"<{len(words)}I", *words))
     expected.update(repr((version, gauss)).encode("ascii"))
     assert state_digest(st) == expected.hexdigest() == "3703cf9e999c8adc"
+
+
+# ---------------------------------------------------------------- sample -k (bench/results/mutation-2026-11-28-k.txt)
+
+def test_a_changed_final_state_is_caught_after_the_last_decision(capsys, tmp_path):
+    """The events and the scores agree, only the log's final state digest was edited: replay compares it too
+    (replay.py, ``final is not None and final != state_digest(…)``), and a log without one is not compared."""
+    log, record = _log(capsys, tmp_path, GAME)
+    final = record["final_state"]
+    assert len(final) == 16
+    record["final_state"] = "0" * 16
+    code, out, err = _replay(capsys, log, record)
+    assert code == 1 and "replay ok" not in out
+    assert f"after decision 6: the final state differs: expected {'0' * 16}, found {final}" in err, err
+    del record["final_state"]
+    code, out, err = _replay(capsys, log, record)
+    assert code == 0 and "replay ok: 6 decisions" in out, err
+
+
+def test_changed_scores_are_a_difference_after_the_last_decision(capsys, tmp_path):
+    """The scores are compared once the game has ended: the difference is *after* decision 6, not at it."""
+    log, record = _log(capsys, tmp_path, GAME)
+    scores = record["scores"]
+    assert sorted(scores) == ["0", "1"]
+    record["scores"] = {seat: s + 1 for seat, s in scores.items()}
+    code, out, err = _replay(capsys, log, record)
+    assert code == 1 and "replay ok" not in out
+    shown = ", ".join(f"Joueur {int(seat) + 1} {{}}" for seat in scores)
+    assert ("rulebook replay: the game differs from the log: after decision 6: the scores differ: the log has "
+            + shown.format(*(s + 1 for s in scores.values())) + ", the replay has "
+            + shown.format(*scores.values())) in err, err
+
+
+@pytest.mark.parametrize("written_at", ["/ailleurs/partie/mises.rules", "C:\\parties\\mises.rules", "mises.rules"])
+def test_a_log_of_a_failed_game_replays_from_a_spec_in_another_directory(capsys, tmp_path, written_at):
+    """The log's error is at the same line and column of a file of the same name, written in another
+    directory (or on Windows, or as a bare name): the same error; a file of another name is another error."""
+    log, record = _log(capsys, tmp_path, FAILING, code=1)
+    at = record["error"]["at"]
+    assert at.endswith("mises.rules:29:40") and at.startswith(str(tmp_path)), at
+    record["error"]["at"] = f"{written_at}:29:40"
+    code, out, err = _replay(capsys, log, record)
+    assert code == 1 and "replay ok: 6 decisions, same state at each, and the game stops again on the log's error" \
+        in out, err
+    record["error"]["at"] = f"{written_at.replace('mises.rules', 'paris.rules')}:29:40"
+    code, out, err = _replay(capsys, log, record)
+    assert code == 1 and "replay ok" not in out and "after decision 6: the game stops on another error" in err, err
