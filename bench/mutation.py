@@ -26,8 +26,10 @@ file under coverage, bench/mutation_plugin.py, kept in the temporary directory a
 sources and the test file): the tests that execute the mutated lines run first, quickest first, so a killed
 mutant stops early; ``--covering-only`` runs only those (a mutant no test executes then survives without a
 run).  The map credits a line to the test that ran it first, so a cached result (the compiled rules, the
-checked spec) is credited to one test only: a survivor of ``--covering-only`` is confirmed by a run of its
-package's whole files before it is called equivalent.  The map's run is pinned to one core, so the commands the
+checked spec, a module's shared fixture) is credited to one test only: a mutant the covering tests let live is
+run once more against their whole files (from after the solver sample -l, 2026-11-28: -k's fusion.py:186
+survived so, and the next case of its own file kills it), and a survivor of that is confirmed by a run of its package's whole files before
+it is called equivalent.  The map's run is pinned to one core, so the commands the
 tests run in-process (``conflicts``, ``diff``, ``fuzz``: one worker per core by default) run their work in the
 test's own process, where coverage sees it (before, the work of a two-core run went to worker processes, and a
 test such as tests/test_conflicts_scope.py was not credited with the solver lines it runs).  ``--tests`` replaces a package's test files (a file, or one
@@ -444,6 +446,17 @@ def run_mutant(clean: Path, mutant: Mutant, timeout: float, cover=None, covering
                                   timeout=timeout)
         except subprocess.TimeoutExpired:
             return "timeout", f"past {timeout:.0f} s"
+        if done.returncode == 0 and covering > 0 and covering_only:
+            # the map credits what a shared fixture ran to the first test that used it: the covering tests' whole
+            # files run once more, so a test that reads the fixture's work after another built it is not missed
+            whole = sorted({t.split("::", 1)[0] for t in tests})
+            try:
+                again = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *whole],
+                                       cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return "timeout", f"past {timeout:.0f} s (the covering tests' whole files)"
+            if again.returncode != 0:
+                done, note = again, ""
         failed = re.findall(r"^FAILED (\S+)|^ERROR (\S+)", done.stdout, re.M)
         if done.returncode == 0:
             return "survived", note or (f"{covering} tests execute it" if covering > 0 else "")
