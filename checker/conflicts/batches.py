@@ -31,6 +31,7 @@ import z3
 from checker.front.configurations import ConfigEvalError
 from checker.solver.encode import Unsupported, is_const
 from checker.solver.factory import make_solver, private_context, run
+from checker.solver.search import Assumed
 from checker.solver.selection import required_cards
 from checker.solver.terms import assert_all
 
@@ -83,9 +84,10 @@ class _Shared:
                                                       rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
         self.base: set = set()
         self.known: dict = {}       # the bounds of the vars at the base (asserted there: alive, the same terms)
+        self.held: list | None = [] if search.lazy else None   # the invariants, when assumed only as needed
         empty = search.encoder()
         try:
-            self._assert(empty.defined + search.well_formed(empty, self.known))
+            self._assert(empty.defined + search.well_formed(empty, self.known, held=self.held))
         except Unsupported:
             pass
         try:
@@ -110,11 +112,12 @@ class _Shared:
         s = self.solver
         s.push()
         try:
-            formulas = [*merged.defined, *self.search.well_formed(merged, dict(self.known)), *extra]
+            held: list | None = [] if self.held is not None else None
+            formulas = [*merged.defined, *self.search.well_formed(merged, dict(self.known), held=held), *extra]
             if any(is_const(f) and not f for f in formulas):
                 return set()
             assert_all(s, [f for f in formulas if not is_const(f) and f.get_id() not in self.base])
-            return _ask(self.search, s, questions)
+            return _ask(self.search, s, questions, Assumed(held) if held else None)
         finally:
             s.pop()
 
@@ -230,16 +233,20 @@ def _rounds(search, merged, extra: list, questions: list) -> set:
     (a `push` and a `pop`), and every question the model it gets makes true is answered with it."""
     s = make_solver(dataclasses.replace(search.settings, rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
     assert_all(s, merged.defined)
-    assert_all(s, search.well_formed(merged))
+    held: list | None = [] if search.lazy else None
+    assert_all(s, search.well_formed(merged, held=held))
     if any(is_const(f) and not f for f in extra):
         return set()
     assert_all(s, [f for f in extra if not is_const(f)])
-    return _ask(search, s, questions)
+    return _ask(search, s, questions, Assumed(held) if held else None)
 
 
-def _ask(search, s, questions: list) -> set:
+def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
     """The keys of the ``questions`` ((key, condition)) that hold in some model of ``s``: each one not answered
-    yet is added and taken away again, and every question the model it gets makes true is answered with it."""
+    yet is added and taken away again, and every question the model it gets makes true is answered with it.
+    ``assumed``: the invariants, left out of ``s``: a model that breaks one is no answer; they are asserted
+    in ``s`` then (for the rest of the batch) and the question asked again (:class:`~checker.solver.search.
+    Assumed`)."""
     done: set = set()
     left = questions
     while left:
@@ -250,6 +257,16 @@ def _ask(search, s, questions: list) -> set:
         s.pop()
         search.queries += 1
         search.batched += 1
+        if outcome.status == "sat" and assumed is not None and not assumed.meets(outcome.model):
+            assumed.assume(s)
+            search.assumed += 1
+            assumed = None
+            s.push()
+            s.add(cond)
+            outcome = run(s)
+            s.pop()
+            search.queries += 1
+            search.batched += 1
         if outcome.status == "sat":
             model = outcome.model
             shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
