@@ -8,7 +8,8 @@ them is asked over one symbolic state: the questions about one action or quantit
 (each is asked on its own, so they need not differ), its condition is encoded by an encoder of its own, as the
 question alone encodes it (the cells, named alike, are the same Z3 constants; the zones and tests read at a
 symbolic index are encoded once for all), and one solver holds the bounds of all the cells they read,
-the invariants and everything their terms need to mean something (and, for dead rules, the selection
+the invariants (asserted once a model breaks one, :class:`~checker.solver.search.Assumed`: a model that breaks
+none is a model with them) and everything their terms need to mean something (and, for dead rules, the selection
 constraints, each question's card selected when its condition holds).  Each question not answered yet is added
 to it and taken away again (`push`, `pop`: Z3 reads the rest once); every question whose condition the model it
 gets makes true is answered "yes" with it.
