@@ -34,7 +34,7 @@ from checker.solver.encode import Unsupported, is_const
 from checker.solver.factory import make_solver, private_context, run
 from checker.solver.search import Assumed
 from checker.solver.selection import required_cards
-from checker.solver.terms import assert_all
+from checker.solver.terms import assert_all, conjuncts
 
 __all__ = ["live_rules", "not_special_cases", "upcoming", "BATCH_RLIMIT"]
 
@@ -155,8 +155,8 @@ def not_special_cases(search, cases: list) -> set:
     """The keys of the special-case questions (``cases``: (key, other rule, its head, prohibition, its head,
     action)) shown satisfiable: the prohibition applies where the other rule does not, so it is no special
     case of it (:meth:`~checker.solver.search.SymbolicSearch._is_special_case`, one at a time).  A question
-    whose formula Z3's simplifier makes false (the prohibition's condition contains the other rule's) is
-    answered "unsat", a special case, in the search's answers (``_cases``), and not asked at all."""
+    false by its terms (every conjunct of the other rule's condition is one of the prohibition's: :func:`_within`)
+    is answered "unsat", a special case, in the search's answers (``_cases``), and not asked at all."""
     if not cases:
         return set()
     with private_context():
@@ -180,15 +180,25 @@ def not_special_cases(search, cases: list) -> set:
                 continue
             if is_const(wider) or is_const(narrow):
                 continue
-            question = z3.And(narrow, z3.Not(wider))
-            if z3.is_false(z3.simplify(question)):
+            if _within(wider, narrow):
                 # false by its terms alone, whatever the state: the prohibition is a special case, as the question
                 # asked alone finds (unsat), with no query
                 search._cases[key] = ("unsat", "")
                 continue
+            question = z3.And(narrow, z3.Not(wider))
             _merge(merged, enc, domain)
             questions.append((key, question))
         return _rounds(search, merged, [], questions)
+
+
+def _within(wider, narrow) -> bool:
+    """Is every conjunct of ``wider`` one of ``narrow``'s (the same Z3 term: the conditions are encoded on shared
+    caches)?  Then ``narrow and not wider`` is false whatever the state.  Z3's simplifier, asked this before,
+    found the same questions in the house file's search and the 4th edition's (2 and 0), for about 5% of the
+    house file's CPU time; one it would find and this does not is asked (in the batch, then alone) and answered
+    the same."""
+    mine = {c.get_id() for c in conjuncts(narrow)}
+    return all(c.get_id() in mine for c in conjuncts(wider))
 
 
 def _arguments(search, enc, made: dict, name: str, params) -> tuple:
