@@ -80,13 +80,18 @@ class Assumed:
         self.held = held
         self._all = z3.And(held)
         self.times = 0              # the checks whose model broke an invariant (asked again with them)
+        self.kept: list = []        # the solvers they are asserted in at their base (no `pop` takes them away)
 
     def meets(self, model) -> bool:
         return z3.is_true(model.eval(self._all, model_completion=True))
 
     def assume(self, s) -> None:
-        """Assert the invariants in ``s`` (at its current scope)."""
+        """Assert the invariants in ``s`` (at its current scope), unless they are at its base already."""
+        if any(k is s for k in self.kept):
+            return
         assert_all(s, self.held)
+        if s.num_scopes() == 0:
+            self.kept.append(s)
 
     def check(self, s):
         """``run(s)``; when its model breaks an invariant, the invariants asserted in ``s`` and ``s`` checked
@@ -369,6 +374,8 @@ class SymbolicSearch:
         up from the least value first (a witness is mostly small).  Each model meets the invariants
         (``assumed``: asserted in a check whose model breaks one)."""
         check = None if assumed is None else assumed.check
+        if assumed is not None and assumed.times:       # a model of this question broke them: each check inside a
+            assumed.assume(s)                           # `push` would break them again, and assert them only there
         return smallest(s, model, self._objectives(enc), rlimit=min(SEARCH_TIGHTENING_RLIMIT, self.settings.rlimit),
                         past_undecided=True, from_floor=True, check=check).model
 
