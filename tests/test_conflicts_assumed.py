@@ -58,7 +58,6 @@ def test_a_witness_the_lazy_search_keeps_meets_every_invariant(tmp_path):
         cond = enc.applies(rule, rule.heads[0], args[:len(rule.heads[0].pattern.binders)])
         status, model, _ = search.solve(enc, *domain, cond, minimal=True)
         assert status == "sat" and model.eval(enc.n, model_completion=True).as_long() == 5
-        held: list = []
-        search.well_formed(enc, held=held)
-        assert held and all(z3.is_true(model.eval(f, model_completion=True)) for f in held)
+        invariants = search.well_formed(search.encoder())      # the invariants, their cells named as the model's
+        assert invariants and all(z3.is_true(model.eval(f, model_completion=True)) for f in invariants)
         assert (search.assumed >= 1) == lazy

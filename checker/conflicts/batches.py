@@ -85,10 +85,9 @@ class _Shared:
                                                       rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
         self.base: set = set()
         self.known: dict = {}       # the bounds of the vars at the base (asserted there: alive, the same terms)
-        self.held: list | None = [] if search.lazy else None   # the invariants, when assumed only as needed
         empty = search.encoder()
-        try:
-            self._assert(empty.defined + search.well_formed(empty, self.known, held=self.held))
+        try:           # the invariants only when assumed in every question: else when a model breaks one (Assumed)
+            self._assert(empty.defined + search.well_formed(empty, self.known, invariants=not search.lazy))
         except Unsupported:
             pass
         try:
@@ -113,12 +112,14 @@ class _Shared:
         s = self.solver
         s.push()
         try:
-            held: list | None = [] if self.held is not None else None
-            formulas = [*merged.defined, *self.search.well_formed(merged, dict(self.known), held=held), *extra]
+            lazy = self.search.lazy
+            formulas = [*merged.defined, *self.search.well_formed(merged, dict(self.known), invariants=not lazy),
+                        *extra]
             if any(is_const(f) and not f for f in formulas):
                 return set()
             assert_all(s, [f for f in formulas if not is_const(f) and f.get_id() not in self.base])
-            return _ask(self.search, s, questions, Assumed(held) if held else None)
+            assumed = Assumed(self.search, merged, formulas, self.known, self.base) if lazy else None
+            return _ask(self.search, s, questions, assumed)
         finally:
             s.pop()
 
@@ -244,12 +245,12 @@ def _rounds(search, merged, extra: list, questions: list) -> set:
     (a `push` and a `pop`), and every question the model it gets makes true is answered with it."""
     s = make_solver(dataclasses.replace(search.settings, rlimit=min(search.settings.rlimit, BATCH_RLIMIT)))
     assert_all(s, merged.defined)
-    held: list | None = [] if search.lazy else None
-    assert_all(s, search.well_formed(merged, held=held))
+    wf = search.well_formed(merged, invariants=not search.lazy)
+    assert_all(s, wf)
     if any(is_const(f) and not f for f in extra):
         return set()
     assert_all(s, [f for f in extra if not is_const(f)])
-    return _ask(search, s, questions, Assumed(held) if held else None)
+    return _ask(search, s, questions, Assumed(search, merged, [*merged.defined, *wf, *extra]) if search.lazy else None)
 
 
 def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:

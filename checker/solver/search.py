@@ -25,7 +25,7 @@ from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
 from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
-                                      required_cards)
+                                      required_cards, required_formulas)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.solver.template import Invariants
@@ -68,33 +68,59 @@ class Claim:
 class Assumed:
     """The spec's invariants for one question, assumed only when a model breaks one (counter-example guided).
 
-    A question is asked on the well-formed states without its invariants (their cells are made, and bounded,
-    as with them): an unsat is the question's unsat with them too (it asserts less); a model is evaluated on
-    the invariants (completed: a cell it leaves free is false, or 0) and, when it meets them all, it is a model
-    of the question with them.  When it breaks one, the invariants are asserted and the check is asked again:
-    every model a check gives meets every invariant, and every answer is the one the question with them gets.
-    Most questions are about rules the invariants say nothing against: Z3 reasons on them without the
-    invariants' sums."""
+    A question is asked on the well-formed states of its own cells, without the invariants and the cells only they
+    read: an unsat is the question's unsat with them too (it asserts less).  A model is judged on them: the
+    invariants and the bounds of their cells, the cells it leaves free completed (false, or 0: no card placed
+    there); when it meets them, it is a model of the question with them (those cells as completed: no bound, no
+    card selected, broken).  When it breaks one, the question's encoder makes their cells, and what the question
+    with them asserts more (the invariants, those cells' bounds, the cards they place selected) is asserted, and
+    the check asked again: every model a check gives meets every invariant, and every answer is the one the
+    question with them gets.  Most questions are about rules the invariants say nothing against: neither Python
+    nor Z3 spends anything on the invariants' sums and cells (the 4th edition's read every character in front of
+    every player)."""
 
-    def __init__(self, held: list):
-        self.held = held
-        self._all = z3.And(held)
+    def __init__(self, search, enc: Encoder, asserted: list, known: dict | None = None, ids: set = frozenset()):
+        """``asserted``: what the question asserts (and ``ids``, the ids of more); ``known``: as for
+        :meth:`SymbolicSearch.well_formed`."""
+        self.search, self.enc, self.known = search, enc, known
+        self._ids = {f.get_id() for f in asserted if not is_const(f)} | set(ids)
+        self._test = None           # the invariants and their cells' bounds, on an encoder of their own
+        self._extra: list | None = None     # what the question with them asserts more
         self.times = 0              # the checks whose model broke an invariant (asked again with them)
         self.kept: list = []        # the solvers they are asserted in at their base (no `pop` takes them away)
 
     def meets(self, model) -> bool:
-        return z3.is_true(model.eval(self._all, model_completion=True))
+        if self._test is None:
+            probe = self.search.encoder()       # the same context: its cells are the question's, by name
+            formulas = self.search.well_formed(probe)
+            self._test = z3.And([z3.BoolVal(f) if isinstance(f, bool) else f for f in formulas])
+        return z3.is_true(model.eval(self._test, model_completion=True))
+
+    def extra(self) -> list:
+        """What the question asserts more with the invariants: they, and, on the cells they read that it did not
+        make (made now, in its encoder), the bounds and the cards selected (:func:`~checker.solver.selection.
+        required_formulas`: a constraint on the selection only where one is asserted)."""
+        if self._extra is None:
+            search, enc = self.search, self.enc
+            before = set(enc.cells.made)
+            formulas = search.well_formed(enc, dict(self.known) if self.known is not None else None)
+            required = [(search.engine.def_names[search.engine.defs[key[3]]], cell)
+                        for key, cell in away_from_start(search.engine, enc) if key not in before]
+            formulas += required_formulas(search.p, required)
+            self._extra = [z3.BoolVal(False) if is_const(f) else f for f in formulas
+                           if not (is_const(f) and f) and (is_const(f) or f.get_id() not in self._ids)]
+        return self._extra
 
     def assume(self, s) -> None:
-        """Assert the invariants in ``s`` (at its current scope), unless they are at its base already."""
+        """Assert :meth:`extra` in ``s`` (at its current scope), unless it is at its base already."""
         if any(k is s for k in self.kept):
             return
-        assert_all(s, self.held)
+        assert_all(s, self.extra())
         if s.num_scopes() == 0:
             self.kept.append(s)
 
     def check(self, s):
-        """``run(s)``; when its model breaks an invariant, the invariants asserted in ``s`` and ``s`` checked
+        """``run(s)``; when its model breaks an invariant, :meth:`extra` asserted in ``s`` and ``s`` checked
         again.  An undecided check stays so (as it is with them, the question is asked again on the states
         with one copy of each card, :meth:`SymbolicSearch._one_copy_each`, or the tightening goes on)."""
         outcome = run(s)
@@ -265,18 +291,18 @@ class SymbolicSearch:
         record = record.inner if isinstance(record, Opt) else record
         return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
-    def well_formed(self, enc: Encoder, known: dict | None = None, held: list | None = None) -> list:
+    def well_formed(self, enc: Encoder, known: dict | None = None, invariants: bool = True) -> list:
         """The bounds of a state, for the cells the query made, and the spec's invariants.  ``known``: the bounds
         of vars (by cell key) made already in this context, taken as they are (the same terms: a batch's groups
         share the bounds of the cells the invariants read, :mod:`checker.conflicts.batches`); those made here
-        are added to it.  ``held``: a list the invariants are put in rather than in the result (their cells are
-        made and bounded all the same), for a question that assumes them only when a model breaks one
-        (:class:`Assumed`); one that folds to false stays in the result."""
+        are added to it.  Without ``invariants`` (an encoder of this search's: a question that assumes them only
+        when a model breaks one, :class:`Assumed`), neither the invariants nor their cells."""
         # first: the cells they make get their bounds below; an encoder named otherwise (diff's) encodes them itself
-        out = self._invariants.into(enc) if enc in self._own else enc.invariants()
-        if held is not None:
-            held.extend(f for f in out if not is_const(f))
-            out = [f for f in out if is_const(f)]
+        if not invariants and enc in self._own:
+            self._invariants.check()        # a question they cannot be encoded for cannot be asked, as with them
+            out = []
+        else:
+            out = self._invariants.into(enc) if enc in self._own else enc.invariants()
         places: dict[int, list] = {}
         for key, cell in list(enc.cells.made.items()):
             if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
@@ -332,9 +358,9 @@ class SymbolicSearch:
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
-        held: list | None = [] if self.lazy else None
-        asserted = [*todo, *enc.defined, *self.well_formed(enc, held=held)]
-        assumed = Assumed(held) if held else None
+        lazy = self.lazy and enc in self._own
+        asserted = [*todo, *enc.defined, *self.well_formed(enc, invariants=not lazy)]
+        assumed = Assumed(self, enc, asserted) if lazy else None
         s = make_solver(self.settings)
         assert_all(s, asserted)
         self.legality, self.forbidden = "", []
