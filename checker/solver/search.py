@@ -366,10 +366,13 @@ class SymbolicSearch:
         self.legality, self.forbidden = "", []
         try:
             if legal if legal is not None else minimal:
-                model = self._with_selection(s, enc, cards, assumed)
+                tight = minimal and self.minimal and assumed is not None
+                model = self._with_selection(s, enc, cards, None if tight else assumed)
+                if model is not None and tight:
+                    model = self._first_smallest(s, enc, model, cards, asserted, assumed)
                 if model is not None:
                     self.queries += 1
-                    if minimal and self.minimal:
+                    if minimal and self.minimal and not tight:
                         model = self._smallest(s, enc, model, assumed)
                     return "sat", model, ""
                 if minimal:         # asked again as before: the first check on a solver that has had no `push`
@@ -393,6 +396,21 @@ class SymbolicSearch:
         finally:
             if assumed is not None:
                 self.assumed += assumed.times
+
+    def _first_smallest(self, s, enc: Encoder, model, cards: tuple, asserted: list, assumed: Assumed):
+        """The smallest model of ``s`` (the question and the selection, without the invariants) when it meets the
+        invariants: it is the smallest with them too (a model with them is one without).  Else the question is
+        asked again with them, on a solver of its own (the bounds the tightening left in ``s`` are the smallest
+        without them); None when no selection has it then."""
+        model = self._smallest(s, enc, model)
+        if assumed.meets(model):
+            return model
+        assumed.times += 1
+        s = make_solver(self.settings)
+        assert_all(s, asserted)
+        assumed.assume(s)
+        model = self._with_selection(s, enc, cards, assumed)
+        return None if model is None else self._smallest(s, enc, model, assumed)
 
     def _smallest(self, s, enc: Encoder, model, assumed: Assumed | None = None):
         """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
