@@ -3,6 +3,7 @@ on the 4th edition with a house-rule file or the fan expansion, scoped to the fi
 
     python bench/conflicts.py              # both tables
     python bench/conflicts.py scoped       # only the house-rule table
+    python bench/conflicts.py assumed [--runs N] [SPEC...]   # invariants assumed lazily or in every question
 
 Prints, for each search, its time, its Z3 queries and unknowns, then the conflicts found with the
 spec as it is and with every `precedence` and `overrides` taken away (what the rulebook's
@@ -11,6 +12,11 @@ clarifications settle).  Then, for the 4th edition with `spec/maison/bâtisseuse
 `--all-rules`, and with `--all-rules` keeping Z3's first model as the witness ("first": what making
 witnesses small costs), on one process: seconds, questions searched of all, Z3 queries, findings,
 unresolved, and the largest witness (players, cards placed).
+
+``assumed``: the whole search of SPEC (by default the 4th edition; scoped to the files after the first, as
+`rulebook conflicts` does) with the invariants assumed only when a model breaks one (the default,
+:class:`checker.solver.search.Assumed`) and assumed in every question, runs alternated in one process: CPU
+seconds of each run, queries, the checks whose model broke an invariant, and whether the findings are the same.
 """
 
 from __future__ import annotations
@@ -31,6 +37,35 @@ from checker.conflicts.scope import Scope  # noqa: E402
 from checker.base.diagnostics import Reporter  # noqa: E402
 
 SEARCHES = ("contradictions", "competing_values", "order_dependence", "dead_rules", "dangling")
+
+
+def assumed(args: list[str]) -> int:
+    """Lazy and eager invariants, alternated: CPU seconds, queries, models that broke one, same findings."""
+    from checker.solver.search import SymbolicSearch
+    runs = 3
+    if args[:1] == ["--runs"]:
+        runs, args = int(args[1]), args[2:]
+    paths = [Path(a) for a in args] or [Path("spec/citadelles")]
+    result = check_paths(paths)
+    files = [f for added in paths[1:] for f in spec_files(added, Reporter())]
+    print(f"{' '.join(map(str, paths))}: invariants assumed lazily or in every question")
+    print(f"{'run':>3} | {'mode':<6} | {'CPU s':>6} | {'queries':>7} | {'assumed':>7} | {'findings':>8} | same")
+    print("-" * 62)
+    seen: dict = {}
+    for i in range(runs):
+        for lazy in (True, False):
+            SymbolicSearch.lazy = lazy
+            search = Search(result.typed, scope=Scope(result, files) if files else None)
+            start = time.process_time()
+            found = [f for name in SEARCHES for f in getattr(search, name)()]
+            spent = time.process_time() - start
+            key = [(f.kind, f.rules, f.witness) for f in found]
+            seen.setdefault(lazy, key)
+            print(f"{i + 1:>3} | {'lazy' if lazy else 'eager':<6} | {spent:>6.2f} | {search.queries:>7} | "
+                  f"{search.assumed:>7} | {len(found):>8} | "
+                  f"{[(k, r) for k, r, _ in key] == [(k, r) for k, r, _ in seen[True]]}", flush=True)
+    SymbolicSearch.lazy = True
+    return 0
 
 
 def run(typed, label: str) -> list:
@@ -83,6 +118,8 @@ def scoped() -> int:
 def main() -> int:
     if sys.argv[1:] == ["scoped"]:
         return scoped()
+    if sys.argv[1:2] == ["assumed"]:
+        return assumed(sys.argv[2:])
     result = check_paths([Path("spec/citadelles")])
     with_them = run(result.typed, "4th edition, with its clarifications (precedences and overrides)")
     program = dataclasses.replace(result.typed.program, precedences=[],

@@ -55,7 +55,8 @@ def _quantiles(values: list, qs=(0.5, 0.9, 0.99, 1.0)) -> list:
 
 
 def main(paths: list[str]) -> None:
-    for module in ("checker.solver.search", "checker.solver.minimise", "checker.solver.selection"):
+    for module in ("checker.solver.search", "checker.solver.minimise", "checker.solver.selection",
+                   "checker.conflicts.batches"):
         setattr(sys.modules[module], "run", _counted)
     result = check_paths([Path(p) for p in paths])
     start = time.perf_counter()

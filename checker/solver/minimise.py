@@ -87,7 +87,8 @@ def _at_most(term, bound: int):
 
 def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[object, int]], checks: int = 8,
              rlimit: int | None = None, shrink: Callable[[z3.ModelRef], list] | None = None,
-             past_undecided: bool = False, from_floor: bool = False) -> Tightened:
+             past_undecided: bool = False, from_floor: bool = False,
+             check: Callable[[z3.Solver], object] | None = None) -> Tightened:
     """The model of ``solver`` that makes each objective, in turn, as small as possible.  ``objectives``:
     (an integer term or a :class:`Count`, the least value it can take).  At most ``checks`` checks per
     objective, each within ``rlimit`` (Z3's resource limit, when given); the bounds found are added to the
@@ -100,7 +101,9 @@ def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[objec
     the binary search goes on below its model.  The smallest value is the same (it is unique); only the way
     to it differs: a bound far below the smallest is refuted at once, and a model near the smallest is found
     without the satisfiable checks halfway down from a large first model (a witness is mostly small: the
-    conflict search's need about half the checks and Z3 steps so)."""
+    conflict search's need about half the checks and Z3 steps so).  ``check(solver)``: how a check is made
+    (:func:`~checker.solver.factory.run` by default; the conflict search's asserts the invariants when a
+    model breaks one, :class:`~checker.solver.search.Assumed`)."""
     out = Tightened(model, [])
     sums: dict = {}
     if rlimit is not None:
@@ -120,7 +123,7 @@ def smallest(solver: z3.Solver, model: z3.ModelRef, objectives: list[tuple[objec
                 bound = min(bound, least + step - 1)
             solver.push()
             solver.add(_at_most(term, bound))
-            outcome = run(solver)
+            outcome = run(solver) if check is None else check(solver)
             solver.pop()
             out.checks += 1
             if outcome.status == "sat":

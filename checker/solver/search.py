@@ -3,7 +3,8 @@
 Every card of the spec is in the universe; the state is symbolic (one Z3 constant per cell a
 rule reads, :class:`~checker.solver.encode.Cells`), bounded by well-formedness (a card is in one
 place at most, counters and integers are natural numbers up to :data:`BOUND`, a var holds a value
-of its type) and by the spec's `invariant`s.  A witness found on it is a state a legal game can be set
+of its type) and by the spec's `invariant`s (assumed by a question only when a model it gets breaks one,
+:class:`Assumed`: the same answers, with less for Z3 to reason on).  A witness found on it is a state a legal game can be set
 up for when there is one (:mod:`checker.solver.selection`), kept small (:mod:`checker.solver.minimise`),
 and written as state and move files the interpreter re-judges (:mod:`checker.solver.witness`).
 """
@@ -24,14 +25,14 @@ from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
 from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
-                                      required_cards)
+                                      required_cards, required_formulas)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
 from checker.solver.template import Invariants
 from checker.solver.terms import assert_all, mk_atmost, mk_eq, mk_implies, mk_or
 from checker.front.types import BOOL, INT, PLAYER, Coll, EnumT, GridT, KindT, Opt, RecordT
 
-__all__ = ["SymbolicSearch", "Claim", "BOUND", "ILLEGAL"]
+__all__ = ["SymbolicSearch", "Claim", "Assumed", "BOUND", "ILLEGAL"]
 
 BOUND = 100          # integers of a symbolic state are 0..BOUND
 MAX_SET = 256        # the possible values of a symbolic set
@@ -64,6 +65,88 @@ class Claim:
                 f"so whether {permit} contradicts {forbid}")
 
 
+class Assumed:
+    """The spec's invariants for one question, assumed only when a model breaks one (counter-example guided).
+
+    A question is asked on the well-formed states of its own cells, without the invariants and the cells only they
+    read: an unsat is the question's unsat with them too (it asserts less).  A model is judged on them: the
+    invariants and the bounds of their cells, the cells it leaves free completed (false, or 0: no card placed
+    there); when it meets them, it is a model of the question with them (those cells as completed: no bound, no
+    card selected, broken).  When it breaks one, the question's encoder makes their cells, and what the question
+    with them asserts more (the invariants, those cells' bounds, the cards they place selected) is asserted, and
+    the check asked again: every model a check gives meets every invariant, and every answer is the one the
+    question with them gets.  Most questions are about rules the invariants say nothing against: neither Python
+    nor Z3 spends anything on the invariants' sums and cells (the 4th edition's read every character in front of
+    every player)."""
+
+    def __init__(self, search, enc: Encoder, asserted: list, known: dict | None = None, ids: set = frozenset()):
+        """``asserted``: what the question asserts (and ``ids``, the ids of more); ``known``: as for
+        :meth:`SymbolicSearch.well_formed`."""
+        self.search, self.enc, self.known = search, enc, known
+        self._ids = {f.get_id() for f in asserted if not is_const(f)} | set(ids)
+        self._test = None           # the invariants and their cells' bounds, on an encoder of their own
+        self._extra: list | None = None     # what the question with them asserts more
+        self.times = 0              # the checks whose model broke an invariant (asked again with them)
+        self.kept: list = []        # the solvers they are asserted in at their base (no `pop` takes them away)
+
+    def meets(self, model) -> bool:
+        if self._test is None:
+            probe = self.search.encoder()       # the same context: its cells are the question's, by name
+            formulas = self.search.well_formed(probe)
+            self._test = z3.And([z3.BoolVal(f) if isinstance(f, bool) else f for f in formulas])
+        return z3.is_true(model.eval(self._test, model_completion=True))
+
+    def extra(self) -> list:
+        """What the question asserts more with the invariants: they, and, on the cells they read that it did not
+        make (made now, in its encoder), the bounds and the cards selected (:func:`~checker.solver.selection.
+        required_formulas`: a constraint on the selection only where one is asserted)."""
+        if self._extra is None:
+            search, enc = self.search, self.enc
+            before = set(enc.cells.made)
+            formulas = search.well_formed(enc, dict(self.known) if self.known is not None else None)
+            required = [(search.engine.def_names[search.engine.defs[key[3]]], cell)
+                        for key, cell in away_from_start(search.engine, enc) if key not in before]
+            formulas += required_formulas(search.p, required)
+            self._extra = [z3.BoolVal(False) if is_const(f) else f for f in formulas
+                           if not (is_const(f) and f) and (is_const(f) or f.get_id() not in self._ids)]
+        return self._extra
+
+    def assume(self, s) -> None:
+        """Assert :meth:`extra` in ``s`` (at its current scope), unless it is at its base already."""
+        if any(k is s for k in self.kept):
+            return
+        assert_all(s, self.extra())
+        if s.num_scopes() == 0:
+            self.kept.append(s)
+
+    def check(self, s):
+        """``run(s)``; when its model breaks an invariant, :meth:`extra` asserted in ``s`` and ``s`` checked
+        again.  An undecided check stays so (as it is with them, the question is asked again on the states
+        with one copy of each card, :meth:`SymbolicSearch._one_copy_each`, or the tightening goes on)."""
+        outcome = run(s)
+        if outcome.status != "sat" or self.meets(outcome.model):
+            return outcome
+        self.times += 1
+        self.assume(s)
+        return run(s)
+
+
+def _check(s, assumed: Assumed | None):
+    return run(s) if assumed is None else assumed.check(s)
+
+
+def _keep_if_sat(s, formulas: list, assumed: Assumed | None):
+    """:func:`~checker.solver.selection.keep_if_sat`, its check :func:`_check`'s."""
+    if assumed is None:
+        return keep_if_sat(s, formulas)
+    s.push()
+    s.add(*formulas)
+    outcome = assumed.check(s)
+    if outcome.status != "sat":
+        s.pop()
+    return outcome
+
+
 def _any(terms: list):
     """``z3.Or(terms)`` (the same term, made with less Python work when there are some)."""
     return mk_or(terms) if terms else z3.Or(terms)
@@ -74,6 +157,8 @@ class SymbolicSearch:
     (:meth:`symbolic`, :meth:`well_formed`), solving on them (:meth:`solve`, witnesses a legal game can be
     set up for, kept small), and the claims permissions make on prohibitions (:meth:`claim`).  The conflict
     finder (:class:`checker.conflicts.questions.Search`), legality's explanations and `diff` ask through it."""
+
+    lazy = True         # a question assumes the invariants only when its model breaks one (:class:`Assumed`)
 
     def __init__(self, typed, players: int | None = None,
                  settings: SolverSettings = SolverSettings(), shard: tuple[int, int] = (0, 1),
@@ -104,6 +189,7 @@ class SymbolicSearch:
         self._chains: dict | None = None        # action -> itself and its ancestors
         self._plain: Encoder | None = None
         self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
+        self.assumed = 0            # the checks whose model broke an invariant (:class:`Assumed`)
         self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
         self._cases: dict = {}                   # (overridden head id, forbid head id, action) -> (status, reason)
@@ -205,13 +291,18 @@ class SymbolicSearch:
         record = record.inner if isinstance(record, Opt) else record
         return next(enc.resolve(f.type) for f in self.p.records[record.name].fields if f.name == field)
 
-    def well_formed(self, enc: Encoder, known: dict | None = None) -> list:
+    def well_formed(self, enc: Encoder, known: dict | None = None, invariants: bool = True) -> list:
         """The bounds of a state, for the cells the query made, and the spec's invariants.  ``known``: the bounds
         of vars (by cell key) made already in this context, taken as they are (the same terms: a batch's groups
         share the bounds of the cells the invariants read, :mod:`checker.conflicts.batches`); those made here
-        are added to it."""
+        are added to it.  Without ``invariants`` (an encoder of this search's: a question that assumes them only
+        when a model breaks one, :class:`Assumed`), neither the invariants nor their cells."""
         # first: the cells they make get their bounds below; an encoder named otherwise (diff's) encodes them itself
-        out = self._invariants.into(enc) if enc in self._own else enc.invariants()
+        if not invariants and enc in self._own:
+            self._invariants.check()        # a question they cannot be encoded for cannot be asked, as with them
+            out = []
+        else:
+            out = self._invariants.into(enc) if enc in self._own else enc.invariants()
         places: dict[int, list] = {}
         for key, cell in list(enc.cells.made.items()):
             if key[0] == "var" and len(key) == 4:        # a field of a record-valued var
@@ -267,42 +358,72 @@ class SymbolicSearch:
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
-        asserted = [*todo, *enc.defined, *self.well_formed(enc)]
+        lazy = self.lazy and enc in self._own
+        asserted = [*todo, *enc.defined, *self.well_formed(enc, invariants=not lazy)]
+        assumed = Assumed(self, enc, asserted) if lazy else None
         s = make_solver(self.settings)
         assert_all(s, asserted)
         self.legality, self.forbidden = "", []
-        if legal if legal is not None else minimal:
-            model = self._with_selection(s, enc, cards)
-            if model is not None:
-                self.queries += 1
-                if minimal and self.minimal:
-                    model = self._smallest(s, enc, model)
-                return "sat", model, ""
-            if minimal:         # asked again as before: the first check on a solver that has had no `push`
-                s = make_solver(self.settings)
-                assert_all(s, asserted)
-        outcome = run(s)
-        retried = outcome.status == "unknown"
-        if retried:
-            outcome = self._one_copy_each(enc, todo, outcome)
-        self.queries += 1
-        if outcome.status == "unknown":
-            self.unknowns += 1
-        model = outcome.model
-        if (minimal if legal is None else legal) and outcome.status == "sat" and not retried:
-            model, self.legality = self._legal_game(s, enc, model, cards)
-        if minimal and self.minimal and outcome.status == "sat" and not retried:
-            model = self._smallest(s, enc, model)
-        return outcome.status, model, outcome.reason
+        try:
+            if legal if legal is not None else minimal:
+                tight = minimal and self.minimal and assumed is not None
+                model = self._with_selection(s, enc, cards, None if tight else assumed)
+                if model is not None and tight:
+                    model = self._first_smallest(s, enc, model, cards, asserted, assumed)
+                if model is not None:
+                    self.queries += 1
+                    if minimal and self.minimal and not tight:
+                        model = self._smallest(s, enc, model, assumed)
+                    return "sat", model, ""
+                if minimal:         # asked again as before: the first check on a solver that has had no `push`
+                    s = make_solver(self.settings)
+                    assert_all(s, asserted)
+                    if assumed is not None and assumed.times:      # this question's models break them
+                        assumed.assume(s)
+            outcome = _check(s, assumed)
+            retried = outcome.status == "unknown"
+            if retried:
+                outcome = self._one_copy_each(enc, todo, outcome)
+            self.queries += 1
+            if outcome.status == "unknown":
+                self.unknowns += 1
+            model = outcome.model
+            if (minimal if legal is None else legal) and outcome.status == "sat" and not retried:
+                model, self.legality = self._legal_game(s, enc, model, cards, assumed)
+            if minimal and self.minimal and outcome.status == "sat" and not retried:
+                model = self._smallest(s, enc, model, assumed)
+            return outcome.status, model, outcome.reason
+        finally:
+            if assumed is not None:
+                self.assumed += assumed.times
 
-    def _smallest(self, s, enc: Encoder, model):
+    def _first_smallest(self, s, enc: Encoder, model, cards: tuple, asserted: list, assumed: Assumed):
+        """The smallest model of ``s`` (the question and the selection, without the invariants) when it meets the
+        invariants: it is the smallest with them too (a model with them is one without).  Else the question is
+        asked again with them, on a solver of its own (the bounds the tightening left in ``s`` are the smallest
+        without them); None when no selection has it then."""
+        model = self._smallest(s, enc, model)
+        if assumed.meets(model):
+            return model
+        assumed.times += 1
+        s = make_solver(self.settings)
+        assert_all(s, asserted)
+        assumed.assume(s)
+        model = self._with_selection(s, enc, cards, assumed)
+        return None if model is None else self._smallest(s, enc, model, assumed)
+
+    def _smallest(self, s, enc: Encoder, model, assumed: Assumed | None = None):
         """The model of ``s`` with the fewest players, then cards away from their start zone, then vars changed
         (:meth:`_objectives`); an undecided check does not end an objective's tightening, and the bounds are tried
-        up from the least value first (a witness is mostly small)."""
+        up from the least value first (a witness is mostly small).  Each model meets the invariants
+        (``assumed``: asserted in a check whose model breaks one)."""
+        check = None if assumed is None else assumed.check
+        if assumed is not None and assumed.times:       # a model of this question broke them: each check inside a
+            assumed.assume(s)                           # `push` would break them again, and assert them only there
         return smallest(s, model, self._objectives(enc), rlimit=min(SEARCH_TIGHTENING_RLIMIT, self.settings.rlimit),
-                        past_undecided=True, from_floor=True).model
+                        past_undecided=True, from_floor=True, check=check).model
 
-    def _with_selection(self, s, enc: Encoder, cards: tuple):
+    def _with_selection(self, s, enc: Encoder, cards: tuple, assumed: Assumed | None = None):
         """A model of ``s`` whose cards (``cards``, and those away from their start zone) some legal game is
         set up with, asked in one check; None when there is none or it cannot be told so (then the selection
         formulas are taken away again, and :meth:`solve` asks as for any question)."""
@@ -310,7 +431,7 @@ class SymbolicSearch:
             formulas = self._selections().formulas([*cards, *required_cards(self.engine, enc)])
         except ConfigEvalError:
             return None
-        outcome = keep_if_sat(s, formulas)
+        outcome = _keep_if_sat(s, formulas, assumed)
         return outcome.model if outcome.status == "sat" else None
 
     def _selections(self) -> Selections:
@@ -318,7 +439,7 @@ class SymbolicSearch:
             self._selection = Selections(self.p, self.players, self.settings)
         return self._selection
 
-    def _legal_game(self, s, enc: Encoder, model, cards: tuple) -> tuple:
+    def _legal_game(self, s, enc: Encoder, model, cards: tuple, assumed: Assumed | None = None) -> tuple:
         """(model, note): a model of ``s`` whose cards some legal game is set up with — ``cards`` and every
         card away from its start zone selected together, at the model's player count, as every `constraint`
         of the spec allows (:mod:`checker.solver.selection`); those formulas stay in ``s``.  When there is
@@ -331,11 +452,13 @@ class SymbolicSearch:
             return model, f"cannot tell whether a legal game has these cards: {exc}"
         if not formulas:
             return model, ""
-        outcome = keep_if_sat(s, formulas)
+        outcome = _keep_if_sat(s, formulas, assumed)
         if outcome.status == "sat":
             return outcome.model, ""
         if outcome.status == "unknown":
             return model, f"cannot tell whether a legal game has these cards ({outcome.reason})"
+        if assumed is not None:         # the constraints that forbid it, on the states that meet the invariants
+            assumed.assume(s)
         self.forbidden = forbidding(s, self.p, enc.n, required)[1]
         named = ", ".join(f'"{c}"' for c in dict.fromkeys(cards))
         at = f"with {self.players} players" if self.players else "at any player count"

@@ -23,7 +23,7 @@ from checker.solver.encode import AND, NOT, OR, as_bool, is_const
 from checker.solver.factory import private_context, run
 
 __all__ = ["Selected", "legal_selection", "Selections", "away_from_start", "required_cards", "keep_if_sat",
-           "forbidding"]
+           "forbidding", "required_formulas"]
 
 
 class Selected:
@@ -108,6 +108,12 @@ def forbidding(s: z3.Solver, program, players, required) -> tuple:
         return outcome, [c for n, (_, c) in track.items() if n in core]      # in the spec's order
     finally:
         s.pop()
+
+
+def required_formulas(program, required) -> list:
+    """The formulas that select the cards ``required`` (as :func:`legal_selection` has them), without the spec's
+    constraints: where none is asserted, the *selected* Booleans are free and these constrain nothing."""
+    return [f for f in _required(Selected(program), required) if not (is_const(f) and f)]
 
 
 def _required(selected: Selected, required) -> list:

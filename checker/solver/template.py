@@ -12,6 +12,7 @@ of symbolic terms, what must hold for partial terms, the elements ranged over) i
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 import z3
 
@@ -33,13 +34,22 @@ class Invariants:
     _partial: list = dataclasses.field(default_factory=list)
     _spent: int = 0
     _unsupported: Unsupported | None = None
+    _given: weakref.WeakKeyDictionary = dataclasses.field(default_factory=weakref.WeakKeyDictionary)
 
-    def into(self, enc: Encoder) -> list:
-        """The invariants as formulas of ``enc``'s context (the question's), its cells made as they read them."""
+    def check(self) -> None:
+        """Raise what encoding the invariants raises (a question that may assume them cannot be asked)."""
         if not self._done:
             self._encode()
         if self._unsupported is not None:
             raise self._unsupported
+
+    def into(self, enc: Encoder) -> list:
+        """The invariants as formulas of ``enc``'s context (the question's), its cells made as they read them;
+        the same formulas again, and nothing made twice, when ``enc`` has them already."""
+        self.check()
+        given = self._given.get(enc)
+        if given is not None:
+            return list(given)
         enc.spend(self._spent, None)
         ctx = z3.main_ctx()
         for key, sort, name in self._cells:
@@ -51,7 +61,8 @@ class Invariants:
         enc.defined.extend(f.translate(ctx) for f in self._defined)
         enc.partial.extend((span, holds if is_const(holds) else holds.translate(ctx), reason)
                            for span, holds, reason in self._partial)
-        return [f.translate(ctx) for f in self._formulas]
+        given = self._given[enc] = [f.translate(ctx) for f in self._formulas]
+        return list(given)
 
     def _encode(self) -> None:
         self._done = True
