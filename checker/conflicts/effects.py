@@ -142,6 +142,7 @@ def encode_effect(search, enc, label: str, decl, card=None) -> tuple:
     it: (the move's domain, that it is legal, the :class:`Transition`, the state before, the move — (action,
     args), or None for a power)."""
     steps = getattr(search, "effect_steps", MAX_STEPS)
+    enc.memos.rules = {}        # a rule's condition kept by the arguments it reads (a `can` over many moves asks it often)
     if card is None:
         args, domain = search.action_args(enc, label)
         legal = enc.legality(label, args)[0]

@@ -443,8 +443,8 @@ class Encoder:
         return self.quantity(q, (card,))
 
     def applies(self, rule: ast.RuleDecl, head: ast.RuleHead, args: tuple):
-        return OR(*(AND(g, True if head.when is None else self.expr(head.when, env))
-                    for g, env in self.rule_cases(rule, head, args)))
+        return self.memos.applies(rule, head, args, lambda: OR(*(
+            AND(g, True if head.when is None else self.expr(head.when, env)) for g, env in self.rule_cases(rule, head, args))))
 
     def quantity(self, name: str, args: tuple):
         key = (name, tuple(self.key(a) for a in args))

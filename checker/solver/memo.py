@@ -1,7 +1,8 @@
 """memo: the encoder's memos of quantities, legality and zones, each with the state it read.
 
 A memo is a term built from the state: a quantity's value, an action's legality, a zone at a symbolic
-index.  The statements of an effect (:class:`~checker.solver.transition.Transition`) write cells as they
+index, and (in the effects' encoders) whether a rule applies, kept by the arguments its condition reads — a
+`can` asked of every district of every city builds each prohibition that reads only the player once.  The statements of an effect (:class:`~checker.solver.transition.Transition`) write cells as they
 run; a memo that read a cell written since it was built no longer describes the state.  Each memo notes
 what it read while it is built, by name — ``("var", name)`` and ``("in", zone)``, whichever index or card:
 :meth:`Encoder.var <checker.solver.encode.Encoder.var>` and :meth:`Encoder.zone
@@ -17,11 +18,14 @@ the effect asks whether it fails; :attr:`Encoder.defined`), and the elements ran
 (:meth:`Encoder.spend`, the limit of one encoding).  Before the memos were kept past a forget, a memo used after
 one was built again, and did all that again (and the memos it used, unless used since the forget).  A memo
 keeps what it did, in order, with the memos it used in their places (``parts``), and a memo used for the first
-time since a forget does it again, the same way (:meth:`_Entry.replay`): an effect's failures, constraints and
-limits are those of the encoding that kept no memo past a forget — it builds fewer terms.
+time since a forget does it again, the same way (:meth:`_Entry.replay`); a rule's, built each time before, does it
+again wherever it is used (``always``).  An effect's failures, constraints and limits are those of the encoding
+that kept no memo past a forget and none of a rule — it builds fewer terms.
 """
 
 from __future__ import annotations
+
+from checker.front import ast
 
 __all__ = ["Memos", "MISS", "Written"]
 
@@ -33,11 +37,11 @@ class _Entry:
     the last forget it was used after (``generation``), and ``parts``: in order, what it did itself (a tuple of
     the notes it added to ``partial``, those to ``defined``, and the (elements, span) it spent) and the memos it
     used (an entry)."""
-    __slots__ = ("value", "reads", "cells", "generation", "parts", "keep")
+    __slots__ = ("value", "reads", "cells", "generation", "parts", "keep", "always")
 
-    def __init__(self, value, reads, cells, generation, parts, keep):
+    def __init__(self, value, reads, cells, generation, parts, keep, always):
         self.value, self.reads, self.cells, self.generation = value, reads, cells, generation
-        self.parts, self.keep = parts, keep
+        self.parts, self.keep, self.always = parts, keep, always    # ``always``: done again wherever it is used
 
     def replay(self, memos: "Memos") -> None:
         """Used for the first time since the last forget: what building it again would do, done."""
@@ -45,7 +49,7 @@ class _Entry:
         enc = memos.enc
         for part in self.parts:
             if isinstance(part, _Entry):
-                if part.generation != memos.generation:     # (one used since: its memo would be found)
+                if part.always or part.generation != memos.generation:     # (one used since: its memo was found)
                     part.replay(memos)
                 continue
             partial, defined, spends = part
@@ -102,11 +106,13 @@ class Memos:
         self.enc = enc
         self.quantities: dict = {}
         self.legal: dict = {}
+        self.rules: dict | None = None  # with a dict: whether each rule's head applies, by the arguments it reads
+        self._read: dict = {}           # id(head) -> the positions of the arguments its condition reads
         self.keep = True
         self.frames: list[_Frame] = []
         self.replaying = 0              # a memo's spends done again are its own, not the builder's
         self.generation = 0
-        self.built = {"quantities": 0, "legal": 0, "zones": 0}
+        self.built = {"quantities": 0, "legal": 0, "zones": 0, "rules": 0}
 
     def owner(self):
         """Whose the memos made now are: the store the encoder reads (its own), or None (any state's)."""
@@ -127,6 +133,21 @@ class Memos:
         hit = self.get(table, key)
         return self.build(table, name, key, make, keep) if hit is MISS else hit
 
+    def applies(self, rule, head, args: tuple, make):
+        """Does ``head`` of ``rule`` apply to ``args`` — ``make()``, kept by the arguments its condition reads (the
+        same for every other argument), when ``rules`` is on (the effects' encoders: checker/conflicts/effects.py).
+        What building it does is done again wherever it is used, as it was built each time before: the same
+        `only(…)` notes, and the same elements spent (the limit of one encoding is met where it was)."""
+        if self.rules is None or not self.keep:
+            return make()
+        read = self._read.get(id(head))
+        if read is None:
+            names = {n.id for n in ast.walk(head.when) if isinstance(n, ast.Name)} if head.when is not None else ()
+            read = self._read[id(head)] = tuple(i for i, (b, _) in enumerate(head.pattern.binders) if b in names)
+        used = tuple(args[i] for i in read if i < len(args))
+        key = (id(rule), id(head), tuple(self.enc.key(a) for a in used))
+        return self.memo(self.rules, "rules", key, make, (rule, head, used))
+
     def get(self, table: dict, key):
         """The memo of ``key`` in ``table`` over the encoder's state now, or :data:`MISS`."""
         entry = table.get(key)
@@ -134,7 +155,7 @@ class Memos:
             return MISS
         enc = self.enc
         p, d = len(enc.partial), len(enc.defined)
-        if entry.generation != self.generation:
+        if entry.always or entry.generation != self.generation:
             self.replaying += 1
             try:
                 entry.replay(self)
@@ -164,7 +185,7 @@ class Memos:
         self.built[name] += 1
         frame.close(enc, len(enc.partial), len(enc.defined))
         entry = table[key] = _Entry(value, frozenset(frame.reads), self.owner(), self.generation, tuple(frame.parts),
-                                    keep)
+                                    keep, table is self.rules)
         if self.frames:
             self.frames[-1].reads |= frame.reads
             self.frames[-1].used(enc, entry, p, d)
@@ -174,7 +195,7 @@ class Memos:
         """The state changed: the memos that read a name of ``written`` go (all of them, with None), and those
         made over another state than the encoder's now."""
         self.generation += 1
-        tables = (self.quantities, self.legal, self.enc._zones)
+        tables = (self.quantities, self.legal, self.rules or {}, self.enc._zones)
         if written is None or not self.keep:
             for table in tables:
                 table.clear()
@@ -187,7 +208,7 @@ class Memos:
 
     def adopt(self, old, new) -> None:
         """The memos made over state ``old`` are over ``new`` too (a store that has written nothing over it)."""
-        for table in (self.quantities, self.legal, self.enc._zones):
+        for table in (self.quantities, self.legal, self.rules or {}, self.enc._zones):
             for e in table.values():
                 if e.cells is old:
                     e.cells = new
