@@ -6,6 +6,8 @@ Counts, never times: the same on every machine (for one Python and one Z3 versio
   over fixed seeded random games of each bundled game, the engine built beforehand: what the generated
   code, the engine and the invariants cost per decision.
 - ``check.*``: Python function calls of checking a spec (parse, lower, resolve, typecheck).
+- ``effects.*``: the legality and quantity terms the encoder builds for the effects of some moves, each encoded
+  as the effect-failure search does (checker/conflicts/effects.py; the memos it keeps: checker/solver/memo.py).
 - ``conflicts.*``: Z3's resource count (``rlimit count``, Z3's own steps) summed over every query of a
   conflict search, the largest of one query, and the number of queries.
 
@@ -32,6 +34,10 @@ GAMES = {
 }
 CHECKED = {"citadelles": ["spec/citadelles"]}
 SEARCHES = {"maison": ["spec/citadelles", "spec/maison/bâtisseuse.rules"]}
+# name -> (spec, moves): moves of the 4th edition whose effects build many legality terms (the Condottiere's and the
+# Poudrière's ask `can` of every district of every city; the Capitaine's is the Condottiere's again)
+EFFECTS = {"citadelles": (["spec/citadelles"], ('"Condottiere".détruire_un_quartier', '"Poudrière".poudrière_exploser',
+                                                "bâtir"))}
 
 
 def calls(fn) -> tuple[int, object]:
@@ -120,6 +126,28 @@ def conflict_counts(name: str) -> dict[str, float]:
             f"conflicts.{name}.rlimit_max_query": max(counted, default=0)}
 
 
+@functools.cache
+def effect_counts(name: str) -> dict[str, float]:
+    from checker.conflicts.effects import encode_effect
+    from checker.conflicts.questions import Search
+    from checker.front.check import check_paths
+    paths, moves = EFFECTS[name]
+    with _at_root():
+        result = check_paths([Path(p) for p in paths])
+    search = Search(result.typed, None)
+    built = {"legal": 0, "quantities": 0}
+    for label in moves:
+        enc = search.encoder()
+        decl = card = None
+        if label.startswith('"'):
+            card = search.p.cards[label[1:].split('".')[0]]
+            decl = next(x for x in card.powers if x.name == label.split('".')[1])
+        encode_effect(search, enc, label, decl, card)
+        for k in built:
+            built[k] += enc.memos.built[k]
+    return {f"effects.{name}.legality_terms": built["legal"], f"effects.{name}.quantity_terms": built["quantities"]}
+
+
 def _rlimit(solver) -> int:
     stats = solver.statistics()
     return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
@@ -128,12 +156,14 @@ def _rlimit(solver) -> int:
 def measure(key: str) -> float:
     """The count named ``key`` (a key of tests/budgets.toml), measured now."""
     group, name, _ = key.split(".", 2)
-    table = {"play": play_counts, "check": check_counts, "conflicts": conflict_counts}[group](name)
+    counts = {"play": play_counts, "check": check_counts, "effects": effect_counts, "conflicts": conflict_counts}
+    table = counts[group](name)
     return table[key]
 
 
 def every_key() -> list[str]:
     return ([f"play.{n}.calls_per_decision" for n in GAMES] + [f"check.{n}.calls" for n in CHECKED]
+            + [f"effects.{n}.{c}" for n in EFFECTS for c in ("legality_terms", "quantity_terms")]
             + [f"conflicts.{n}.{c}" for n in SEARCHES for c in ("queries", "rlimit_total", "rlimit_max_query")])
 
 

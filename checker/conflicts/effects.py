@@ -27,7 +27,7 @@ from checker.conflicts.relaxed import Relaxed, well_placed
 from checker.solver.transition import Transition
 from checker.front.types import KindT
 
-__all__ = ["effect_failures", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
+__all__ = ["effect_failures", "encode_effect", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
 # the reactions followed inside an effect: to the windows it opens, and to those their reactions open (a
 # window opened deeper is where the effect stops being followed: reported as undecided, never as safe).  Two: the
@@ -111,20 +111,8 @@ def effect_failures(search, only: set | None = None) -> list:
         if not search._mine(out, involved):
             continue
         enc = search.encoder()
-        steps = getattr(search, "effect_steps", MAX_STEPS)
         try:
-            if kind == "action":
-                args, domain = search.action_args(enc, label)
-                legal = enc.legality(label, args)[0]
-                before = enc.cells
-                t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps,
-                               lazy_moves=True)
-                t.perform(label, args, legal)
-                move = (label, args)
-            else:
-                domain, legal, t, args = _power_move(search, enc, decl, card, steps)
-                before = t.store.base
-                move = None
+            domain, legal, t, before, move = encode_effect(search, enc, label, decl, card)
         except Unsupported as exc:
             out.append(Finding("unknown", f"cannot encode the effect of {label}: {exc.located()}", (label,),
                                (decl.span,), unknown=exc.located()))
@@ -147,6 +135,23 @@ def effect_failures(search, only: set | None = None) -> list:
         if t.cuts and not relaxed.refuted(z3.Or([as_bool(w) for w, _, _ in t.cuts])):
             out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
     return out
+
+
+def encode_effect(search, enc, label: str, decl, card=None) -> tuple:
+    """The effect of action ``label`` (``card`` None) or of power ``decl`` of ``card``, encoded as the search asks
+    it: (the move's domain, that it is legal, the :class:`Transition`, the state before, the move — (action,
+    args), or None for a power)."""
+    steps = getattr(search, "effect_steps", MAX_STEPS)
+    enc.memos.rules = {}        # a rule's condition kept by the arguments it reads (a `can` over many moves asks it often)
+    if card is None:
+        args, domain = search.action_args(enc, label)
+        legal = enc.legality(label, args)[0]
+        before = enc.cells
+        t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
+        t.perform(label, args, legal)
+        return domain, legal, t, before, (label, args)
+    domain, legal, t, _ = _power_move(search, enc, decl, card, steps)
+    return domain, legal, t, t.store.base, None
 
 
 def _nowhere(enc, key) -> bool:

@@ -303,6 +303,7 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
     from checker.conflicts.effects import MAX_STEPS, MAX_WINDOWS, _power_move
     tally = search.inductive
     enc = search.encoder()
+    enc.memos.rules = {}        # as the effect failures' (checker/conflicts/effects.py encode_effect)
     steps = getattr(search, "effect_steps", MAX_STEPS)
     options = dict(cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
     try:

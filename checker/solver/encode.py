@@ -26,6 +26,7 @@ from checker.front import ast
 from checker.base.diagnostics import Reporter
 from checker.base.limits import MAX_ENCODING, MAX_RANGE
 from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _mod, _num, _on, as_bool, is_const
+from checker.solver.memo import Memos
 from checker.solver.terms import mk_const, mk_eq
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
@@ -41,6 +42,8 @@ class Cells:
     """The state, read by the encoding.  A *concrete* model reads an engine's state: each read is a
     constant and folds away, so the terms Z3 sees are about the move alone.  A *symbolic* model makes
     one Z3 constant per cell read, named in the spec's terms, for the searches over all states."""
+
+    own_memos = False       # the encoder's memos made over one hold over another (a store has its own: memo.py)
 
     def __init__(self, encoder: "Encoder", concrete: bool):
         self.enc = encoder
@@ -129,8 +132,7 @@ class Encoder:
         self.defeats |= {(x.winner.name, x.loser.name) for x in p.precedences if x.winner.card is None}
         self.domains: dict[int, tuple] = {}       # symbolic value id -> the values it can take
         self._alive: list = []                    # the terms of `domains`, kept so that their ids stay theirs
-        self._quantities: dict = {}
-        self._legal: dict = {}
+        self.memos = Memos(self)                  # of quantities and legality, and (``_zones``) zones: memo.py
         self._eqs: dict = {}
         self._defs: dict = {}
         self._zones: dict = {}
@@ -306,6 +308,7 @@ class Encoder:
         return True if is_const(self.n) else (True if k < 2 else k < self.n)
 
     def var(self, name: str, index=None, span=None):
+        self.memos.note(("var", name))
         if index is None:
             return self.cells.var(name, None)
         ty = self.index_types[name]
@@ -321,6 +324,7 @@ class Encoder:
 
     def zone(self, name: str, index=None, span=None) -> list:
         kind = self.zone_kind[name]
+        self.memos.note(("in", name))
         if index is not None and isinstance(self.zone_index_types[name], (GridT, RecordT)) and not (
                 is_const(index) and (not isinstance(index, tuple) or all(is_const(x) for x in index))):
             guards = {}
@@ -334,18 +338,16 @@ class Encoder:
             index = self.physical(index, span)
         if index is None or is_const(index):
             return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
-        hit = self._zones.get((name, index.get_id()))
-        if hit is not None:
-            return hit[0]
-        domain = self.index_domain(self.zone_index_types[name], index)
-        at = [(self.eq(index, k), k) for k in domain]
+        return self.memos.memo(self._zones, "zones", (name, index.get_id()), lambda: self._zone_at(name, index), index)
+
+    def _zone_at(self, name: str, index) -> list:
+        at = [(self.eq(index, k), k) for k in self.index_domain(self.zone_index_types[name], index)]
         out = []
-        for i in self.kind_instances[kind]:
+        for i in self.kind_instances[self.zone_kind[name]]:
             guard = OR(*(AND(e, m) for e, k in at for m in (self.cells.member(name, k, i),)
                          if not (is_const(m) and not m)))
             if not (is_const(guard) and not guard):
                 out.append((guard, i))
-        self._zones[(name, index.get_id())] = (out, index)
         return out
 
     # ------------------------------------------------------------ expressions
@@ -359,6 +361,7 @@ class Encoder:
         """Count ``n`` more elements ranged over; past :data:`~checker.base.limits.MAX_ENCODING` the question
         is too large to encode (a located :class:`Unsupported`, which the commands report as undecided)."""
         self.spent += n
+        self.memos.spent(n, span)
         if self.spent > MAX_ENCODING:
             raise Unsupported(f"this question ranges over more than {MAX_ENCODING:,} elements (the limit of "
                               f"one Z3 encoding): its aggregates are nested too deeply over large collections", span)
@@ -440,13 +443,14 @@ class Encoder:
         return self.quantity(q, (card,))
 
     def applies(self, rule: ast.RuleDecl, head: ast.RuleHead, args: tuple):
-        return OR(*(AND(g, True if head.when is None else self.expr(head.when, env))
-                    for g, env in self.rule_cases(rule, head, args)))
+        return self.memos.applies(rule, head, args, lambda: OR(*(
+            AND(g, True if head.when is None else self.expr(head.when, env)) for g, env in self.rule_cases(rule, head, args))))
 
     def quantity(self, name: str, args: tuple):
         key = (name, tuple(self.key(a) for a in args))
-        if key in self._quantities:
-            return self._quantities[key]
+        return self.memos.memo(self.memos.quantities, "quantities", key, lambda: self._quantity(name, args), args)
+
+    def _quantity(self, name: str, args: tuple):
         decl = self.p.quantities[name]
         env = {prm.name: a for prm, a in zip(decl.params, args)}
         result = self.expr(decl.default, env)
@@ -462,7 +466,6 @@ class Encoder:
                     amount = ITE(when, _num(self.expr(head.expr, renv)), 0)
                     if not (is_const(amount) and amount == 0):     # an adjustment that never applies adds no term
                         result = _num(result) + amount
-        self._quantities[key] = result
         return result
 
     def ancestors(self, action: str) -> list[str]:
@@ -479,8 +482,9 @@ class Encoder:
     def legality(self, action: str, args: tuple):
         """(legal, [(forbid rule, applies, lifted, [(permit rule, applies)])]) for ``action(args)``."""
         key = (action, tuple(self.key(a) for a in args))
-        if key in self._legal:
-            return self._legal[key]
+        return self.memos.memo(self.memos.legal, "legal", key, lambda: self._legality(action, args), args)
+
+    def _legality(self, action: str, args: tuple):
         about = self.rules_about(action)
         permits = [(r, h) for r, h in about if h.kind == "permit"]
         parts, legal = [], True
@@ -494,9 +498,7 @@ class Encoder:
             lifted = OR(*(a for _, a in lifters))
             parts.append((r, h, applies[id(h)], lifted, lifters))
             legal = AND(legal, OR(NOT(applies[id(h)]), lifted))
-        out = (legal, parts, [(r, h, applies[id(h)]) for r, h in permits])
-        self._legal[key] = out
-        return out
+        return legal, parts, [(r, h, applies[id(h)]) for r, h in permits]
 
 
 # ==================================================================== expressions

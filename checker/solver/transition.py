@@ -43,9 +43,10 @@ import z3
 from checker.front import ast
 from checker.base.limits import MAX_INT
 from checker.base.registry import registrar
-from checker.solver.encode import (AND, EQ, ITE, NONE, NOT, OR, USE_SCOPES, Cells, Encoder, Unsupported, as_bool,
+from checker.solver.encode import (AND, EQ, ITE, NONE, NOT, OR, USE_SCOPES, Encoder, Unsupported, as_bool,
                                    is_const)
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT
+from checker.solver.transition_store import Store
 
 __all__ = ["Store", "Transition", "Failure", "Choice", "STATEMENT_FORMS", "NOT_ENCODED"]
 
@@ -85,63 +86,6 @@ class Choice:
     size: object = True         # a subset: that as many elements are chosen as its bounds allow
 
 
-class Store(Cells):
-    """The state after some statements: the cells they wrote, over the cells before."""
-
-    def __init__(self, base: Cells):
-        self.base = base
-        self.enc = base.enc
-        self.concrete = base.concrete
-        self.made = base.made
-        self.meaning = base.meaning
-        self.writes: dict[tuple, object] = {}
-        # with lazy moves: ({inst: test}, zones of the kind, dest zone, index, guard) per move, in order; a
-        # card's place is then a term only where it is read (``writes`` holds no "in" cell)
-        self.moves: list[tuple] = []
-
-    def var(self, name: str, index):
-        key = ("var", name, index)
-        if key in self.writes:
-            return self.writes[key]
-        return self.base.var(name, index)
-
-    def member(self, zone: str, index, inst: int):
-        key = ("in", zone, index, inst)
-        if key in self.writes:
-            return self.writes[key]
-        value = self.base.member(zone, index, inst)
-        for m in self.moves:        # the lazy moves (see Transition.move), in order, that may move inst
-            test = m[0].get(inst)
-            if test is None or zone not in m[1]:
-                continue
-            _, _, dest, where, guard = m
-            now = zone == dest and (index is None or EQ(where, index))
-            value = ITE(AND(guard, test), now, value)
-        return value
-
-    def used(self, player: int, inst: int, name: str, scope: str):
-        key = ("used", player, inst, name, scope)
-        if key in self.writes:
-            return self.writes[key]
-        return self.base.used(player, inst, name, scope)
-
-    def read(self, key: tuple):
-        """A cell by its key (as :meth:`write` takes it)."""
-        if key[0] == "var":
-            return self.var(key[1], key[2])
-        if key[0] == "in":
-            return self.member(key[1], key[2], key[3])
-        if key[0] == "used":
-            return self.used(*key[1:])
-        raise KeyError(key)
-
-    def write(self, key: tuple, value, guard) -> None:
-        if is_const(guard) and not guard:
-            return
-        old = self.writes[key] if key in self.writes else self.read(key)
-        self.writes[key] = value if is_const(guard) and guard else ITE(guard, value, old)
-
-
 class Transition:
     """The statements of one body (and what they call), from the state before to the state after."""
 
@@ -151,6 +95,7 @@ class Transition:
         self.E = enc.E
         self.p = enc.p
         self.store = Store(enc.cells)
+        enc.memos.adopt(enc.memos.owner(), self.store)      # the store reads as the state before, so far
         enc.cells = self.store
         enc.partial.clear()
         self.forget()
@@ -177,11 +122,13 @@ class Transition:
         self._fresh = 0
 
     def forget(self) -> None:
-        """A cell was written: the encoder's memos of quantities and legality read the old state."""
-        enc = self.enc
-        enc._quantities.clear()
-        enc._legal.clear()
-        enc._zones.clear()
+        """A cell was written: the encoder's memos that read it (quantities, legality, zones) read the old state
+        (:mod:`checker.solver.memo`).  All of them go when the encoder reads another state than this store, or a
+        store of another class (which may read otherwise than by what it notes written)."""
+        store = self.store
+        selective = self.enc.cells is store and type(store) is Store
+        self.enc.memos.forget(store.dirty if selective else None)
+        store.dirty.clear()
 
     # ------------------------------------------------------------ bookkeeping
     def fresh_name(self, hint: str) -> str:
@@ -356,7 +303,7 @@ class Transition:
                 if not (is_const(test) and not test):
                     tests[inst] = test
             if tests and not (is_const(guard) and not guard):
-                self.store.moves.append((tests, frozenset(zones), zone, where, guard))
+                self.store.move(tests, frozenset(zones), zone, where, guard)
             self.forget()
             return
         for inst in enc.possible(card, kind):
