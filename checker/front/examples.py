@@ -113,8 +113,8 @@ def _example(c: Checker, example: ex.ExampleDecl) -> None:
             c.err("E0303", f"procedure '{at.func}' makes no `offer`: an example's `at` names the procedure whose "
                            f"offer the situation stops at", at.func_span,
                   hint="start from an earlier procedure with `call` instead, and answer its decisions")
-        elif decl is not None and offer_locals(decl):
-            names = ", ".join(f"'{n}'" for n in offer_locals(decl))
+        elif decl is not None and (bound := offer_locals(decl)):
+            names = ", ".join(f"'{n}'" for n in bound)
             where = offer_of(decl).span
             c.err("E0303", f"the offer of procedure '{at.func}' ({Path(str(where.file)).name}:{where.line}) reads {names}, which "
                            f"'{at.func}' binds itself (a `for`, "
