@@ -24,13 +24,16 @@ _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operato
 
 def count_per_key(values, keys, test, bound, every: bool) -> bool:
     """Runtime helper: ``all`` (``every``) or ``any`` of ``test(how many keys equal v, bound())`` over
-    ``values``; ``keys()`` and ``bound()`` are called only when there are values."""
+    ``values``; ``keys()`` (a list) and ``bound()`` are called only when there are values."""
     if not values:
         return every
-    counts: dict = {}
-    for key in keys():
-        counts[key] = counts.get(key, 0) + 1
+    keyed = keys()
     k = bound()
+    if every and test(0, k) and test(1, k) and len(set(keyed)) == len(keyed):
+        return True             # no key twice: every count is 0 or 1, and both pass (one set, built in C)
+    counts: dict = {}
+    for key in keyed:
+        counts[key] = counts.get(key, 0) + 1
     get = counts.get
     if every and test(0, k):    # a value no key equals passes: only the keys counted can fail (fewer than
         for key, n in counts.items():       # the values, as a rank of each character chosen)
