@@ -701,10 +701,20 @@ def _(g: Generator, e: ast.Aggregate, scope):
     if fused is not None:
         return fused
     x = g.fresh("x")
-    coll = fusion.narrowed_selection(g, e, scope, x) or fusion.narrowed_players(g, e, scope, x) \
-        or g.expr(e.coll, scope)
-    inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
+    holders = fusion.narrowed_players(g, e, scope, x)
     kind = e.kind
+    if holders is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and") \
+            and g.small_and_simple(e):
+        # the test is the membership the holders were found by: it holds for each of them (a tuple)
+        if kind == "count":
+            return f"len({holders})"
+        if kind == "filter":
+            return holders
+        if kind == "any":
+            return f"bool({holders})"
+        return f"_single({holders}, {kind!r}, {g.const(e.span, 'span')})"
+    coll = fusion.narrowed_selection(g, e, scope, x) or holders or g.expr(e.coll, scope)
+    inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
     if e.body is None:
         body = "True"
         if kind == "count":
