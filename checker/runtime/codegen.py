@@ -350,10 +350,13 @@ def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
 # ==================================================================== quantities
 
 def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
-    """Is the quantity computed without iterating (no aggregate, no legality test, only cheap quantities)?"""
+    """Is the quantity computed without iterating (no aggregate but a plain count — the length of its
+    collection —, no legality test, only cheap quantities)?"""
     if name in seen:
         return False
     for node in ast.walk(tuple(_quantity_exprs(engine, name))):
+        if isinstance(node, ast.Aggregate) and node.kind == "count" and node.body is None:
+            continue            # len() of its collection, which the walk looks into on its own
         if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
