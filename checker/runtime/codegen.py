@@ -351,12 +351,15 @@ def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
 
 def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
     """Is the quantity computed without iterating (no aggregate but a plain count — the length of its
-    collection —, no legality test, only cheap quantities)?"""
+    collection — or a test answered by its holders (fusion.holders_answer), no legality test, only cheap
+    quantities)?"""
     if name in seen:
         return False
+    gen = getattr(getattr(engine, "compiler", None), "gen", None)
     for node in ast.walk(tuple(_quantity_exprs(engine, name))):
-        if isinstance(node, ast.Aggregate) and node.kind == "count" and node.body is None:
-            continue            # len() of its collection, which the walk looks into on its own
+        if isinstance(node, ast.Aggregate) and (node.kind == "count" and node.body is None or gen is not None
+                                                and fusion.holders_answer(gen, node)):
+            continue            # len() of its collection, or its holders: the walk looks into its parts
         if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
@@ -706,8 +709,7 @@ def _(g: Generator, e: ast.Aggregate, scope):
     x = g.fresh("x")
     holders = fusion.narrowed_players(g, e, scope, x)
     kind = e.kind
-    if holders is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and") \
-            and g.small_and_simple(e):
+    if holders is not None and fusion.holders_answer(g, e) and g.small_and_simple(e):
         # the test is the membership the holders were found by: it holds for each of them (a tuple)
         if kind == "count":
             return f"len({holders})"
