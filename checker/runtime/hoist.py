@@ -23,8 +23,6 @@ __all__ = ["memoize", "shared_key"]
 
 _NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
 _BLOCKING = (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred)
 
 
@@ -51,10 +49,10 @@ def _facts(tree: ast.AST) -> dict[int, tuple[frozenset, bool, bool, int]]:
 
 
 def shared_key(node: ast.AST | str, same: dict[str, str]) -> str:
-    """The tree of ``node`` (:func:`ast.dump`) with each local of ``same`` replaced by the local it equals for the whole listing
-    (an action's argument that is the offer's own player, say): two actions' tests with the same key have
-    one value in one listing.  ``node`` is renamed where it is, unparsed, and given its names back (a deep copy
-    of each part cost more than the rest of the offer's compilation)."""
+    """The tree of ``node`` (:func:`ast.dump`) with each local of ``same`` replaced by the local it equals for
+    the whole listing (an action's argument that is the offer's own player, say): two actions' tests with the
+    same key have one value in one listing.  ``node`` is renamed where it is, dumped, and given its names back
+    (a deep copy of each part cost more than the rest of the offer's compilation)."""
     tree = node if isinstance(node, ast.AST) else ast.parse(node, mode="eval")
     rename, bound = dict(same), 0
     undo: list[tuple[ast.AST, str, str]] = []       # (node, field, name it had)
