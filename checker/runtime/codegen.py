@@ -21,7 +21,7 @@ from typing import Callable
 from checker.front import ast
 from checker.front.ast import names_in
 from checker.front.bounds import quantity_bounds
-from checker.base.limits import MAX_INT
+from checker.base.limits import MAX_INT, MAX_RANGE
 from checker.base.registry import registrar
 from checker.runtime import codecache
 from checker.runtime.state import SpecRuntimeError
@@ -685,6 +685,10 @@ def _(g: Generator, e: ast.Binary, scope):
     if op in ("/", "%"):
         return f"_divide({a}, {b}, {op!r}, {g.const(e.span, 'span')})"
     if op == "..":
+        low, high = (x.value if isinstance(x, ast.IntLit) else None for x in (e.left, e.right))
+        if low is not None and high is not None and high - low < MAX_RANGE:
+            # literal bounds: the integers once, their work counted as range_of counts it
+            return f"SPEND({g.const(tuple(range(low, high + 1)), 'range')}, {g.const(e.span, 'span')})"
         return f"RANGE({a}, {b}, {g.const(e.span, 'span')})"
     raise SpecRuntimeError(f"no compiler for operator {op}", e.span)
 
