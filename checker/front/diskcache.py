@@ -68,15 +68,26 @@ def _code_digest() -> bytes:
     """The front end's code, the grammar, and the versions of Python and Lark (Lark's by its ``__init__.py``,
     which states it: importing Lark would cost a load more than the whole load does)."""
     from importlib.util import find_spec
-    from checker.front.grammar_file import grammar_path
     here = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(_FORMAT + sys.version.encode())
     lark = find_spec("lark")
     digest.update(Path(lark.origin).read_bytes() if lark is not None and lark.origin else b"no lark")
-    for file in sorted([*here.glob("front/*.py"), *here.glob("base/*.py"), grammar_path()]):
+    for file in sorted([*here.glob("front/*.py"), *here.glob("base/*.py"), _grammar_file(here)]):
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
     return digest.digest()
+
+
+def _grammar_file(package: Path) -> Path:
+    """The grammar :func:`checker.front.grammar_file.grammar_path` reads (``package``: the checker package's
+    folder), found without :mod:`importlib.resources`, whose import was a third of reading a check back.
+
+    >>> from checker.front.grammar_file import grammar_path
+    >>> _grammar_file(Path(__file__).resolve().parent.parent) == grammar_path()
+    True
+    """
+    packaged = package / "_grammar" / "rules.lark"
+    return packaged if packaged.is_file() else package.parent / "grammar" / "rules.lark"
 
 
 def entry_key(paths: list[Path], files: list[Path]) -> str:

@@ -46,7 +46,6 @@ def play_command(args) -> int:
         print("rulebook play: the number of players is required: -n N (or --from STATE)", file=sys.stderr)
         return 2
     from checker.runtime import Engine, SpecRuntimeError
-    from checker.human.agent import HumanQuit
     from checker.front.command import card_names as _names, prepare_game as _prepare
     from checker.runtime.players import make_agent
     from checker.runtime.replay import state_digest
@@ -75,7 +74,7 @@ def play_command(args) -> int:
     names = [f"Joueur {seat + 1}" for seat in range(args.players)]
     agents = [make_agent(getattr(args, "agent", "random"), args.seed * 1000 + seat) for seat in range(args.players)]
 
-    table = None
+    table, stops = None, ()     # what ends the game early: a person leaving (only where one sits or sees the log)
     if human is not None or not args.quiet:
         # the log in the book's words: a person at a seat sees what that seat may see; else every choice
         from checker.human import LexiconError, Table, find_lexicon
@@ -84,7 +83,8 @@ def play_command(args) -> int:
         except LexiconError as exc:
             print(f"rulebook play: {exc}", file=sys.stderr)
             return 2
-        table = Table(engine, lexicon, human - 1 if human is not None else None, input=_ask)
+        from checker.human.agent import HumanQuit
+        table, stops = Table(engine, lexicon, human - 1 if human is not None else None, input=_ask), (HumanQuit,)
         agents = table.agents(agents)
     recorder = _state_recorder("play", args, engine, result, [str(args.spec), *map(str, args.more)])
     if isinstance(recorder, int):
@@ -99,7 +99,7 @@ def play_command(args) -> int:
         game = engine.play(selection.cards, args.players, args.seed, agents)
     except SpecRuntimeError as exc:
         return _play_failed(args, engine, table, result, record, exc)
-    except HumanQuit:
+    except stops:
         print("\nPartie interrompue.", file=sys.stderr)
         return 130
     if table is not None:

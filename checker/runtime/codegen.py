@@ -21,7 +21,7 @@ from typing import Callable
 from checker.front import ast
 from checker.front.ast import names_in
 from checker.front.bounds import quantity_bounds
-from checker.base.limits import MAX_INT
+from checker.base.limits import MAX_INT, MAX_RANGE
 from checker.base.registry import registrar
 from checker.runtime import codecache
 from checker.runtime.state import SpecRuntimeError
@@ -352,10 +352,16 @@ def int_guard(var: str, what: str, span: str, ind: str) -> list[str]:
 # ==================================================================== quantities
 
 def is_cheap(engine, name: str, seen: frozenset = frozenset()) -> bool:
-    """Is the quantity computed without iterating (no aggregate, no legality test, only cheap quantities)?"""
+    """Is the quantity computed without iterating (no aggregate but a plain count — the length of its
+    collection — or a test answered by its holders (fusion.holders_answer), no legality test, only cheap
+    quantities)?"""
     if name in seen:
         return False
+    gen = getattr(getattr(engine, "compiler", None), "gen", None)
     for node in ast.walk(tuple(_quantity_exprs(engine, name))):
+        if isinstance(node, ast.Aggregate) and (node.kind == "count" and node.body is None or gen is not None
+                                                and fusion.holders_answer(gen, node)):
+            continue            # len() of its collection, or its holders: the walk looks into its parts
         if isinstance(node, (ast.Aggregate, ast.Can, ast.Connected, ast.Path)):
             return False
         if isinstance(node, ast.Call) and node.func in engine.program.quantities \
@@ -681,6 +687,10 @@ def _(g: Generator, e: ast.Binary, scope):
     if op in ("/", "%"):
         return f"_divide({a}, {b}, {op!r}, {g.const(e.span, 'span')})"
     if op == "..":
+        low, high = (x.value if isinstance(x, ast.IntLit) else None for x in (e.left, e.right))
+        if low is not None and high is not None and high - low < MAX_RANGE:
+            # literal bounds: the integers once, their work counted as range_of counts it
+            return f"SPEND({g.const(tuple(range(low, high + 1)), 'range')}, {g.const(e.span, 'span')})"
         return f"RANGE({a}, {b}, {g.const(e.span, 'span')})"
     raise SpecRuntimeError(f"no compiler for operator {op}", e.span)
 
@@ -703,10 +713,19 @@ def _(g: Generator, e: ast.Aggregate, scope):
     if fused is not None:
         return fused
     x = g.fresh("x")
-    coll = fusion.narrowed_selection(g, e, scope, x) or fusion.narrowed_players(g, e, scope, x) \
-        or g.expr(e.coll, scope)
-    inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
+    holders = fusion.narrowed_players(g, e, scope, x)
     kind = e.kind
+    if holders is not None and fusion.holders_answer(g, e) and g.small_and_simple(e):
+        # the test is the membership the holders were found by: it holds for each of them (a tuple)
+        if kind == "count":
+            return f"len({holders})"
+        if kind == "filter":
+            return holders
+        if kind == "any":
+            return f"bool({holders})"
+        return f"_single({holders}, {kind!r}, {g.const(e.span, 'span')})"
+    coll = fusion.narrowed_selection(g, e, scope, x) or holders or g.expr(e.coll, scope)
+    inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
     if e.body is None:
         body = "True"
         if kind == "count":

@@ -301,7 +301,7 @@ class Engine(Showing):
             binders = tuple(b for b, _ in h.pattern.binders)
             parts.append(self.cards.when_source(rule, h, self._rule_scope(binders, rule, args.__getitem__)))
             if h.when is not None:
-                used |= {i for i, b in enumerate(binders) if b in names_in(h.when)}
+                used |= {i for read in (names_in(h.when),) for i, b in enumerate(binders) if b in read}
         if len(parts) == 1:
             return parts[0], used
         return f"({parts[0]}) and not ({' or '.join(parts[1:])})", used

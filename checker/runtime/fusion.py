@@ -16,7 +16,7 @@ from checker.front import ast
 from checker.front.ast import names_in
 
 __all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "holders_of",
-           "narrowed_players"]
+           "narrowed_players", "holders_answer"]
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
             "!=": operator.ne}
@@ -24,13 +24,16 @@ _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operato
 
 def count_per_key(values, keys, test, bound, every: bool) -> bool:
     """Runtime helper: ``all`` (``every``) or ``any`` of ``test(how many keys equal v, bound())`` over
-    ``values``; ``keys()`` and ``bound()`` are called only when there are values."""
+    ``values``; ``keys()`` (a list) and ``bound()`` are called only when there are values."""
     if not values:
         return every
-    counts: dict = {}
-    for key in keys():
-        counts[key] = counts.get(key, 0) + 1
+    keyed = keys()
     k = bound()
+    if every and test(0, k) and test(1, k) and len(set(keyed)) == len(keyed):
+        return True             # no key twice: every count is 0 or 1, and both pass (one set, built in C)
+    counts: dict = {}
+    for key in keyed:
+        counts[key] = counts.get(key, 0) + 1
     get = counts.get
     if every and test(0, k):    # a value no key equals passes: only the keys counted can fail (fewer than
         for key, n in counts.items():       # the values, as a rank of each character chosen)
@@ -163,32 +166,44 @@ def holders_of(key, zone: str, engine) -> tuple:
     return tuple(p for p in seats if p in found)
 
 
-def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
-    """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``, or ``c in z[p]``
-    by definition) can match; None when it has no such shape."""
+def _holders_test(g, e: ast.Aggregate) -> tuple[str, ast.Binary] | None:
+    """("in" or "isin", the membership) when ``e`` is a test over ``players`` starting with ``c is in z[p]``, or
+    ``c in z[p]`` by definition, ``z`` a zone of each player; None when it has no such shape."""
     if e.kind not in _CONDITIONS or e.body is None or not (isinstance(e.coll, ast.Name) and e.coll.id == "players"):
         return None
     first = e.body
     while isinstance(first, ast.Binary) and first.op == "and":
         first = first.left
-    if isinstance(first, ast.Binary) and first.op == "in" and g.is_card(first.left) and g.is_card_coll(first.right) \
-            and isinstance(first.right, ast.Index) and isinstance(first.right.obj, ast.Name) \
-            and first.right.obj.id in g.p.zones and isinstance(first.right.index, ast.Name) \
-            and first.right.index.id == e.var and e.var not in names_in(first.left) and _plain(g, first.left):
-        decl = g.p.zones[first.right.obj.id]
-        if decl.index is None or decl.index.name in g.p.kinds:
-            return None
-        # by definition: the players whose zone holds a copy of the card's definition (State.counts and
-        # State.where agree), found from the copies' places instead of every player's count
-        return f"HOLDERS_OF({g.card_key(first.left, scope)}, {first.right.obj.id!r}, E)"
-    if not (isinstance(first, ast.Binary) and first.op == "isin" and isinstance(first.right, ast.Index)
+    if not (isinstance(first, ast.Binary) and first.op in ("in", "isin") and isinstance(first.right, ast.Index)
             and isinstance(first.right.obj, ast.Name) and first.right.obj.id in g.p.zones
             and isinstance(first.right.index, ast.Name) and first.right.index.id == e.var
             and e.var not in names_in(first.left) and _plain(g, first.left)):
         return None
+    if first.op == "in" and not (g.is_card(first.left) and g.is_card_coll(first.right)):
+        return None
     decl = g.p.zones[first.right.obj.id]
     if decl.index is None or decl.index.name in g.p.kinds:
         return None
+    return first.op, first
+
+
+def holders_answer(g, e: ast.Aggregate) -> bool:
+    """Is ``e`` answered by its holders alone: a test over ``players`` that is just the membership
+    :func:`narrowed_players` finds them by (the code generator writes no loop for it)?"""
+    return _holders_test(g, e) is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and")
+
+
+def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
+    """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``, or ``c in z[p]``
+    by definition) can match; None when it has no such shape."""
+    found = _holders_test(g, e)
+    if found is None:
+        return None
+    op, first = found
+    if op == "in":
+        # by definition: the players whose zone holds a copy of the card's definition (State.counts and
+        # State.where agree), found from the copies' places instead of every player's count
+        return f"HOLDERS_OF({g.card_key(first.left, scope)}, {first.right.obj.id!r}, E)"
     card = g.expr(first.left, scope)
     span = g.const(first.span, "span")      # the test's own error, if the card is not one physical card
     card = f"({card} if {card} is None or {card} >= 0 else SAME({card}, {span}))" if card.isidentifier() \

@@ -17,50 +17,64 @@ place.  The memo locals are reset to MISSING before each listing.
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Callable
 
 __all__ = ["memoize", "shared_key"]
 
 _NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_BLOCKING = (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred)
 
 
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def _worth(node: ast.expr) -> bool:
-    """A part whose evaluation costs more than reading a local back: a call, or two subscripts."""
-    if isinstance(node, (ast.Name, ast.Constant)):
-        return False
-    subscripts = 0
-    for n in ast.walk(node):
-        if isinstance(n, ast.Call):
-            return True
-        subscripts += isinstance(n, ast.Subscript)
-    return subscripts >= 2
+def _facts(tree: ast.AST) -> dict[int, tuple[frozenset, bool, bool, int]]:
+    """For every node of ``tree`` (by ``id``), what its subtree holds: the names it reads, whether it holds a
+    node that must stay where it is (``_BLOCKING``), whether it holds a call, how many subscripts.  One pass
+    from the leaves up, where testing every node with ``ast.walk`` walked each subtree again per ancestor."""
+    order, todo = [], [tree]
+    while todo:                     # parents before children; reversed, children before parents
+        node = todo.pop()
+        order.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    facts: dict[int, tuple[frozenset, bool, bool, int]] = {}
+    for node in reversed(order):
+        names: set[str] = {node.id} if isinstance(node, ast.Name) else set()
+        blocked, call, subscripts = isinstance(node, _BLOCKING), isinstance(node, ast.Call), \
+            int(isinstance(node, ast.Subscript))
+        for child in ast.iter_child_nodes(node):
+            c_names, c_blocked, c_call, c_subscripts = facts[id(child)]
+            names |= c_names
+            blocked, call, subscripts = blocked or c_blocked, call or c_call, subscripts + c_subscripts
+        facts[id(node)] = (frozenset(names), blocked, call, subscripts)
+    return facts
 
 
 def shared_key(node: ast.AST | str, same: dict[str, str]) -> str:
-    """The source of ``node`` with each local of ``same`` replaced by the local it equals for the whole listing
-    (an action's argument that is the offer's own player, say): two actions' tests with the same key have
-    one value in one listing."""
-    tree = copy.deepcopy(node) if isinstance(node, ast.AST) else ast.parse(node, mode="eval")
+    """The tree of ``node`` (:func:`ast.dump`) with each local of ``same`` replaced by the local it equals for
+    the whole listing (an action's argument that is the offer's own player, say): two actions' tests with the
+    same key have one value in one listing.  ``node`` is renamed where it is, dumped, and given its names back
+    (a deep copy of each part cost more than the rest of the offer's compilation)."""
+    tree = node if isinstance(node, ast.AST) else ast.parse(node, mode="eval")
     rename, bound = dict(same), 0
-    for n in ast.walk(tree):        # a comprehension's or lambda's own names: by position (fresh names differ)
-        if isinstance(n, ast.comprehension):
-            for t in ast.walk(n.target):
-                if isinstance(t, ast.Name):
-                    rename[t.id], bound = f"_bound{bound}", bound + 1
-        elif isinstance(n, ast.arguments):
-            for a in n.args:
-                rename[a.arg] = a.arg = f"_bound{bound}"
-                bound += 1
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id in rename:
-            n.id = rename[n.id]
-    return ast.unparse(tree)
+    undo: list[tuple[ast.AST, str, str]] = []       # (node, field, name it had)
+    try:
+        for n in ast.walk(tree):    # a comprehension's or lambda's own names: by position (fresh names differ)
+            if isinstance(n, ast.comprehension):
+                for t in ast.walk(n.target):
+                    if isinstance(t, ast.Name):
+                        rename[t.id], bound = f"_bound{bound}", bound + 1
+            elif isinstance(n, ast.arguments):
+                for a in n.args:
+                    undo.append((a, "arg", a.arg))
+                    rename[a.arg] = a.arg = f"_bound{bound}"
+                    bound += 1
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and n.id in rename:
+                undo.append((n, "id", n.id))
+                n.id = rename[n.id]
+        return ast.dump(tree)       # equal trees, equal keys: half the cost of unparsing them
+    finally:
+        for n, field, name in reversed(undo):
+            setattr(n, field, name)
 
 
 def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: list[str],
@@ -72,16 +86,19 @@ def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: lis
     one's, and computed by whichever reaches it first)."""
     tree = ast.parse(source, mode="eval")
     changed = False
+    facts, outside = _facts(tree.body), varying | _NEVER
 
-    def fixed(node: ast.expr) -> bool:
-        if any(isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred))
-               for n in ast.walk(node)):
+    def hoisted(node: ast.expr) -> bool:
+        """Does the part read none of ``varying``, stay put, and cost more than reading a local back (a
+        call, or two subscripts)?"""
+        names, blocked, call, subscripts = facts[id(node)]
+        if blocked or names & outside or isinstance(node, (ast.Name, ast.Constant)):
             return False
-        return not (_names(node) & (varying | _NEVER))
+        return call or subscripts >= 2
 
     def visit(node: ast.AST) -> ast.AST:
         nonlocal changed
-        if isinstance(node, ast.expr) and fixed(node) and _worth(node):
+        if isinstance(node, ast.expr) and hoisted(node):
             changed = True
             key = None if shared is None else "part " + shared_key(node, same or {})
             memo = shared.get(key) if key is not None else None
@@ -106,4 +123,4 @@ def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: lis
     tree.body = visit(tree.body)
     if not changed:
         return source
-    return ast.unparse(ast.fix_missing_locations(tree))
+    return ast.unparse(tree)        # unparsing reads no locations: the new nodes need none

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from checker.front import ast
 from checker.front.ast import names_in
+from checker.runtime import fusion
 from checker.runtime.codegen import Scope, _quantity_exprs
 
 __all__ = ["InvariantWatch", "state_reads"]
@@ -82,10 +83,36 @@ def _checker(engine, entries: list[tuple]):
     name = g.fresh("invariants")
     lines = []
     for i, (inv, _when, _require) in enumerate(entries):
-        test = f"not {g.expr(inv.require, Scope({}))}"
-        if inv.when is not None:
-            test = f"{g.expr(inv.when, Scope({}))} and {test}"
-        lines += [f"    if {test}:  # {inv.name}", f"        return {i}"]
+        loop = _every_loop(g, inv.require, i, "        " if inv.when is not None else "    ")
+        if loop is None:
+            test = f"not {g.expr(inv.require, Scope({}))}"
+            if inv.when is not None:
+                test = f"{g.expr(inv.when, Scope({}))} and {test}"
+            lines += [f"    if {test}:  # {inv.name}", f"        return {i}"]
+        elif inv.when is None:
+            lines += [f"    # {inv.name}"] + loop
+        else:
+            lines += [f"    if {g.expr(inv.when, Scope({}))}:  # {inv.name}"] + loop
     head = [f"def {name}():", "    st = E.st"] + (["    env = {}"] if any("env" in line for line in lines) else [])
     return g.define(name, "\n".join(head + lines + ["    return -1"]) + "\n",
                     "the invariants, tested before a decision")
+
+
+def _every_loop(g, e, number: int, ind: str) -> list[str] | None:
+    """``require all(x in xs: test)`` as the lines of a loop returning ``number`` at the first ``x`` that fails
+    the test (no generator resumed per element, its work counted inline as SPEND would count it), or the one
+    test of it counted per key (fusion.per_key_count); None for another shape."""
+    if not (isinstance(e, ast.Aggregate) and e.kind == "all" and e.body is not None):
+        return None
+    fused = fusion.per_key_count(g, e, Scope({}))
+    if fused is not None:
+        return [f"{ind}if not {fused}:", f"{ind}    return {number}"]
+    x = g.fresh("x")
+    coll = g.expr(e.coll, Scope({}))
+    body = g.expr(e.body, Scope({}).with_fixed(e.var, x))
+    items = g.fresh("items")
+    lines = [f"{ind}{items} = {coll}"]
+    if not g.small_and_simple(e):
+        lines += [f"{ind}E.work += len({items})", f"{ind}if E.work > MAX_WORK:",
+                  f"{ind}    SPEND((), {g.const(e.span, 'span')})"]
+    return lines + [f"{ind}for {x} in {items}:", f"{ind}    if not {body}:", f"{ind}        return {number}"]
