@@ -70,6 +70,7 @@ def play(task: tuple) -> dict:
         result = engine.play(selection.cards, n, seed, agents)
     finally:
         engine.observer = None
+    playouts = [(a.played, a.finished, *a.ends) for a in agents if hasattr(a, "ends")]
     towers = engine.st.vars.get("tours")       # Carcassonne: the towers each player has left (12 shared at the start)
     left = None                                # Carcassonne: the tiles left (a phase after the last tile may end
     if game == "Carcassonne":                  # the game on « bouts proches » too)
@@ -77,7 +78,8 @@ def play(task: tuple) -> dict:
         left = engine.quantity("tuiles_restantes", ())
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
             "end": engine.st.vars.get("fin"), "tiles_left": left, "walls": walls[0], "cpu": time.process_time() - start,
-            "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0}
+            "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0,
+            "playouts": [sum(p[i] for p in playouts) for i in range(4)]}
 
 
 def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc) -> list[dict]:
@@ -126,6 +128,11 @@ def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
                      f"[{100 * low:.1f}%, {100 * high:.1f}%] over {row['seats']} seats; mean score "
                      f"{row['mean']:.1f} ± {row['half']:.1f}"))
     ended = f"; ends: {_ends(ends(records), every=True)}" if any(r["end"] for r in records) else ""
+    played, finished, reach, chosen = (sum(r["playouts"][i] for r in records) for i in range(4))
+    if played:
+        ended += (f"; Monte-Carlo: {played} playouts, {finished} reached the end of the game; the end in reach "
+                  f"(some options' playouts ended the game, others' did not) at {reach} decisions, an option "
+                  f"that ended it taken at {chosen}")
     rows.append((f"{title}: games", f"{len(records)} games",
                  f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game){ended}"))
     return _shown(rows)

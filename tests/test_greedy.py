@@ -245,12 +245,15 @@ def test_judged_by_the_outcome_a_player_ends_the_game_it_leads_and_not_one_it_tr
     from checker.runtime.montecarlo import MonteCarloAgent
     make = lambda judge: MonteCarloAgent(3, playouts=3, rollout="greedy", candidates=0, judge=judge,  # noqa: E731
                                          next_turn=True)
-    outcome, engine = _stop_choice(tmp_path, history, make("outcome"))
-    margin, _ = _stop_choice(tmp_path, history, make("margin"))
+    by_outcome, by_margin = make("outcome"), make("margin")
+    outcome, engine = _stop_choice(tmp_path, history, by_outcome)
+    margin, _ = _stop_choice(tmp_path, history, by_margin)
     engine.invalidate()
     assert engine.quantity("score", (0,)) - engine.quantity("score", (1,)) == (1 if leads else -1)
     assert margin == 2
     assert outcome == (0 if leads else 2)
+    assert by_outcome.played == 3 and by_outcome.finished == 1, "only the option that stops ends the game"
+    assert by_outcome.ends == [1, 1 if leads else 0] and by_margin.ends == [1, 0]
 
 
 def test_the_chance_of_a_game_that_goes_on_lies_between_a_lost_and_a_won_end_and_grows_with_the_lead():

@@ -189,6 +189,9 @@ class MonteCarloAgent:
         self.playouts, self.depth, self.rollout = max(1, playouts), max(0, depth), rollout
         self.candidates = max(0, candidates)
         self.played = 0           # playouts run so far, for benchmarks
+        self.finished = 0         # of them, playouts that reached the end of the game
+        self.ends = [0, 0]        # decisions where some options' playouts ended the game and others' did not; of
+                                  # them, those where the option taken ended it
 
     def _ranked(self, decision, count: int) -> list[int]:
         """The options to play out, in the order ties go: all of them, or the best ``candidates`` by the
@@ -211,15 +214,22 @@ class MonteCarloAgent:
         selection, players, seed = engine.setup
         totals = [0.0] * len(options)
         tries = [0] * len(options)
+        ended = [False] * len(options)
         for k in range(max(self.playouts, len(options))):
             slot = k % len(options)
             driver = _Driver(sim, history, decision.player, options[slot], count, self.rng.getrandbits(64),
                              self.rollout, self.depth, self.turn, self.next_turn)
+            finished = self.finished
             totals[slot] += self._worth(sim, selection, players, seed, driver, decision.player)
+            ended[slot] |= self.finished > finished
             tries[slot] += 1
             self.played += 1
         means = [t / n for t, n in zip(totals, tries)]
-        return options[means.index(max(means))]
+        best = means.index(max(means))
+        if any(ended) and not all(ended):
+            self.ends[0] += 1
+            self.ends[1] += ended[best]
+        return options[best]
 
     def _worth(self, sim, selection, players: int, seed: int, driver: _Driver, player: int) -> float:
         """One playout, judged for ``player`` (see the module's docstring)."""
@@ -233,6 +243,7 @@ class MonteCarloAgent:
                 return margin(scores, player) if self.judge == "margin" else chance(scores, player)
             winners = _leaders(sim)
         else:
+            self.finished += 1
             if self.judge == "margin":
                 return margin(result.scores, player) if result.scores else 0.0
             winners = result.winners
