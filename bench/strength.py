@@ -216,13 +216,13 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-mc-players", type=int, choices=(2, 3, 4), default=2,
                        help="players at the Monte-Carlo table: 1 Monte-Carlo, the others greedy (default 2)")
     group.add_argument("--carc-playouts", type=int, default=1, help="at least one a candidate")
-    group.add_argument("--carc-depth", type=int, default=3)
+    group.add_argument("--carc-depth", type=int, default=60)
     group.add_argument("--carc-candidates", type=int, default=8)
     group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="greedy")
-    group.add_argument("--carc-judge", choices=("wins", "margin", "outcome"), default="margin",
+    group.add_argument("--carc-judge", choices=("wins", "margin", "outcome"), default="outcome",
                        help="what a Carcassonne playout is worth to the Monte-Carlo agent")
-    group.add_argument("--carc-span", choices=("own", "turn", "game"), default="own",
+    group.add_argument("--carc-span", choices=("own", "turn", "game"), default="turn",
                        help="how far a Carcassonne playout goes before its depth: the player's own decisions "
-                            "(own, the default), the rest of the game's turn, every player's decisions in it "
-                            "(turn), or on through the other players' turns (game)")
+                            "(own), the rest of the game's turn, every player's decisions in it (turn, the "
+                            "default), or on through the other players' turns (game)")
     group.add_argument("--skip-strength", action="store_true")
