@@ -4,9 +4,14 @@ documents it drew), nor the largest of all the children so far."""
 
 from __future__ import annotations
 
+import os
 import sys
 
+import pytest
+
 from bench import fuzz as bench
+
+pytestmark = pytest.mark.skipif(not os.access(bench.TIME, os.X_OK), reason=f"no GNU time at {bench.TIME}")
 
 TOUCH = "x = bytearray({} * 2**20); x[::4096] = b'1' * len(x[::4096])"     # so many MiB, every page written
 
