@@ -43,9 +43,9 @@ def make(name: str, seed: int, mc: tuple):
         return RandomAgent(seed)
     if name in ("builder", "greedy"):
         return GreedyAgent(seed, ending=name == "greedy")
-    playouts, depth, rollout, candidates, judge, turn = (tuple(mc) + ("wins", False))[:6]
+    playouts, depth, rollout, candidates, judge, span = (tuple(mc) + ("wins", "game"))[:6]
     return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates,
-                           judge=judge, turn=turn)
+                           judge=judge, turn=span == "own", next_turn=span == "turn")
 
 
 def play(task: tuple) -> dict:
@@ -70,6 +70,7 @@ def play(task: tuple) -> dict:
         result = engine.play(selection.cards, n, seed, agents)
     finally:
         engine.observer = None
+    playouts = [(a.played, a.finished, *a.ends) for a in agents if hasattr(a, "ends")]
     towers = engine.st.vars.get("tours")       # Carcassonne: the towers each player has left (12 shared at the start)
     left = None                                # Carcassonne: the tiles left (a phase after the last tile may end
     if game == "Carcassonne":                  # the game on « bouts proches » too)
@@ -77,7 +78,8 @@ def play(task: tuple) -> dict:
         left = engine.quantity("tuiles_restantes", ())
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
             "end": engine.st.vars.get("fin"), "tiles_left": left, "walls": walls[0], "cpu": time.process_time() - start,
-            "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0}
+            "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0,
+            "playouts": [sum(p[i] for p in playouts) for i in range(4)]}
 
 
 def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc) -> list[dict]:
@@ -125,8 +127,14 @@ def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
         rows.append((f"{title}: {name}", f"{100 * row['rate']:.1f}% wins",
                      f"[{100 * low:.1f}%, {100 * high:.1f}%] over {row['seats']} seats; mean score "
                      f"{row['mean']:.1f} ± {row['half']:.1f}"))
+    ended = f"; ends: {_ends(ends(records), every=True)}" if any(r["end"] for r in records) else ""
+    played, finished, reach, chosen = (sum(r["playouts"][i] for r in records) for i in range(4))
+    if played:
+        ended += (f"; Monte-Carlo: {played} playouts, {finished} reached the end of the game; the end in reach "
+                  f"(some options' playouts ended the game, others' did not) at {reach} decisions, an option "
+                  f"that ended it taken at {chosen}")
     rows.append((f"{title}: games", f"{len(records)} games",
-                 f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game)"))
+                 f"{cpu:.0f} s CPU in all ({cpu / len(records):.1f} s a game){ended}"))
     return _shown(rows)
 
 
@@ -142,7 +150,7 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     mc_cit = (args.playouts, 300, "builder", 12)
     mc_carc = (args.carc_playouts, args.carc_depth, args.carc_rollout, args.carc_candidates, args.carc_judge,
-               not args.carc_whole_playouts)
+               args.carc_span)
     if args.cit_games > 0:
         rows += table_rows("Citadelles 4p, greedy + 3 random",
                            run("Citadelles", ("greedy", "random", "random", "random"), args.cit_games, workers, mc_cit))
@@ -159,10 +167,12 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
         improved += records
         rows += table_rows("Carcassonne 2p, greedy vs random", records)
     if args.carc_mc_games > 0:
-        records = run("Carcassonne", ("montecarlo", "greedy"), args.carc_mc_games, workers, mc_carc)
+        n = args.carc_mc_players
+        records = run("Carcassonne", ("montecarlo",) + ("greedy",) * (n - 1), args.carc_mc_games, workers, mc_carc)
         improved += records
-        rows += table_rows(f"Carcassonne 2p, MC({args.carc_playouts}, depth {args.carc_depth}, {args.carc_rollout}) "
-                           "vs greedy", records)
+        rows += table_rows(f"Carcassonne {n}p, MC({args.carc_playouts} a candidate, {args.carc_candidates} candidates, "
+                           f"depth {args.carc_depth}, {args.carc_rollout}, {args.carc_judge}, {args.carc_span}) "
+                           f"vs {n - 1} greedy", records)
     if args.carc_seeds > 0:
         for players in (2, 3, 4):
             before = run("Carcassonne", ("builder",) * players, args.carc_seeds, workers, mc_carc)
@@ -203,13 +213,16 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
     group.add_argument("--carc-seeds", type=int, default=2,
                        help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
+    group.add_argument("--carc-mc-players", type=int, choices=(2, 3, 4), default=2,
+                       help="players at the Monte-Carlo table: 1 Monte-Carlo, the others greedy (default 2)")
     group.add_argument("--carc-playouts", type=int, default=1, help="at least one a candidate")
-    group.add_argument("--carc-depth", type=int, default=3)
+    group.add_argument("--carc-depth", type=int, default=60)
     group.add_argument("--carc-candidates", type=int, default=8)
     group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="greedy")
-    group.add_argument("--carc-judge", choices=("wins", "margin"), default="margin",
+    group.add_argument("--carc-judge", choices=("wins", "margin", "outcome"), default="outcome",
                        help="what a Carcassonne playout is worth to the Monte-Carlo agent")
-    group.add_argument("--carc-whole-playouts", action="store_true",
-                       help="Carcassonne playouts go on through the other players' decisions (default: the "
-                            "rest of the player's own turn only)")
+    group.add_argument("--carc-span", choices=("own", "turn", "game"), default="turn",
+                       help="how far a Carcassonne playout goes before its depth: the player's own decisions "
+                            "(own), the rest of the game's turn, every player's decisions in it (turn, the "
+                            "default), or on through the other players' turns (game)")
     group.add_argument("--skip-strength", action="store_true")

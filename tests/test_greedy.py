@@ -180,3 +180,101 @@ def test_the_monte_carlo_agent_looks_at_the_rest_of_its_turn():
     assert all(_turn_value(2, 3, pick) > _turn_value(2, 3, g) for g in greedy_picks), (pick, greedy_picks)
     with pytest.raises(ValueError):
         MonteCarloAgent(0, judge="closest")
+
+
+# A race where the player whose turn it is may end the game (0) or take 1 or 2 coins (1, 2); the richer wins.
+STOP = """
+game "Arrêt" {
+  edition: "test"
+  players: 2..2
+  flow: partie
+  turn: tour
+  score: score
+}
+counter banque unlimited
+counter bourse[Player] public
+var fini: Bool = false
+var numéro: Int = 0
+quantity score(p: Player): Int = bourse[p]
+
+procedure tour(p: Player) {
+  choose n in 0..2 by p
+  if n == 0 { set fini = true } else { transfer n from banque to bourse[p] }
+}
+
+procedure partie() {
+  repeat {
+    set numéro = numéro + 1
+    for p in players {
+      if not fini { call tour(p) }
+    }
+  } until fini or numéro >= 6
+}
+configuration "Standard" { players: 2..2 }
+"""
+
+
+def _stop_choice(tmp_path, history: list[int], agent) -> tuple[int, object]:
+    """The race above, the answers ``history`` given, then ``agent`` asked once; (its answer, the engine)."""
+    from checker.front.check import check_paths
+    path = tmp_path / "arret.rules"
+    path.write_text(STOP, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    engine = Engine(result.typed)
+    engine.recording = False
+    answers, seen = list(history), {}
+
+    class Probe:
+        def choose(self, decision):
+            if answers:
+                return answers.pop(0)
+            seen["answer"] = agent.choose(decision)
+            raise _Stop()
+    with pytest.raises(_Stop):
+        engine.play({}, 2, 1, [Probe(), Probe()])
+    return seen["answer"], engine
+
+
+@pytest.mark.parametrize("history, leads", [([2, 1], True), ([1, 2], False), ([2, 2, 2, 1], True)])
+def test_judged_by_the_outcome_a_player_ends_the_game_it_leads_and_not_one_it_trails(tmp_path, history, leads):
+    """Playouts over the rest of the turn (``next_turn``): ending the game is a finished playout, taking coins one
+    cut off at the next turn.  Judged by the margin, 2 more coins are worth more than ending with a lead of 1;
+    judged by the outcome, ending a game it leads is a certain win (1) and taking coins only a chance of one, and
+    ending a game it trails a certain loss (0)."""
+    from checker.runtime.montecarlo import MonteCarloAgent
+    make = lambda judge: MonteCarloAgent(3, playouts=3, rollout="greedy", candidates=0, judge=judge,  # noqa: E731
+                                         next_turn=True)
+    by_outcome, by_margin = make("outcome"), make("margin")
+    outcome, engine = _stop_choice(tmp_path, history, by_outcome)
+    margin, _ = _stop_choice(tmp_path, history, by_margin)
+    engine.invalidate()
+    assert engine.quantity("score", (0,)) - engine.quantity("score", (1,)) == (1 if leads else -1)
+    assert margin == 2
+    assert outcome == (0 if leads else 2)
+    assert by_outcome.played == 3 and by_outcome.finished == 1, "only the option that stops ends the game"
+    assert by_outcome.ends == [1, 1 if leads else 0] and by_margin.ends == [1, 0]
+
+
+def test_the_chance_of_a_game_that_goes_on_lies_between_a_lost_and_a_won_end_and_grows_with_the_lead():
+    from checker.runtime.montecarlo import chance
+    values = [chance({0: mine, 1: 40}, 0) for mine in (0, 20, 39, 40, 41, 60, 400)]
+    assert values == sorted(values) and len(set(values)) == len(values)
+    assert 0 < values[0] and values[-1] < 1 and values[3] == 0.5
+    assert chance({0: 0, 1: 0}, 0) == 0.5 and chance({0: 1, 1: 0}, 0) > 0.5     # no score yet: a scale of 1
+    assert chance({0: 50, 1: 40, 2: 45}, 2) < 0.5, "behind the best of the others"
+
+
+def test_a_playout_over_the_rest_of_the_turn_goes_on_through_other_players_decisions_until_the_next_turn():
+    """``next_turn``: the driver plays every decision while the game's turn counter is the one it was when the
+    option was taken, whoever takes it, and cuts the playout at the first decision of the next turn."""
+    from checker.runtime.montecarlo import _Cutoff, _Driver
+    engine = SimpleNamespace(st=SimpleNamespace(turn=7))
+    driver = _Driver(engine, [1, 0], player=0, option=0, expected=2, seed=3, rollout="random", depth=50,
+                     next_turn=True)
+    driver.asked, driver.turn_at = 3, 7          # the option was taken in turn 7
+    point = SimpleNamespace(player=1, options=[0, 1], optional=False, engine=None)
+    assert driver.choose(point) in (0, 1), "another player's decision in the same turn is played"
+    engine.st.turn = 8
+    with pytest.raises(_Cutoff):
+        driver.choose(SimpleNamespace(player=0, options=[0, 1], optional=False, engine=None))

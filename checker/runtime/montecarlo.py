@@ -22,7 +22,20 @@ decision point; there it
    player's lead over the best other player (:func:`checker.runtime.outlook.margin`), in the final
    scores or, when the depth is reached first, in the scores if the game ended there.  A short
    playout seldom changes who leads, so judged by wins every option of a long game scores the same
-   and the tie goes to the greedy player's choice; the margin still tells them apart.
+   and the tie goes to the greedy player's choice; the margin still tells them apart.  ``judge="outcome"``:
+   a playout that reaches the end of the game is worth its result (1 for a win, 1/k shared, 0 otherwise),
+   and one cut off is worth a chance of winning that grows with the lead, ``(1 + tanh(lead / scale)) / 2``,
+   where the scale is the players' mean score (at least 1) in the scores if the game ended there: strictly
+   between 0 and 1.  Judged by wins or by the margin, a lead is worth as much whether the game ends there
+   or goes on, so nothing makes a player end a game it leads (or put off the end of one it trails); judged
+   by the outcome, a won end is worth more than any lead the game may still undo, and a lost end less
+   than any deficit it may still make up.
+
+How far a playout goes, besides ``depth``: ``turn=True`` stops it at the first decision of another player
+(the rest of the player's own decisions); ``next_turn=True`` stops it at the first decision of the game's next
+turn (the spec's ``turn`` procedure entered again), so the rest of the turn is played, every player's decisions
+in it by the rollout policy — what the turn leads to, the end of the game included when the turn ends it.  A
+game without a ``turn`` procedure is played to the depth.
 
 Playouts are spread evenly over the options (``playouts`` per decision in all, at least one per
 option); the best mean wins, ties going to the first option.  A decision with more than
@@ -39,6 +52,7 @@ are not resampled.  Nothing here knows a card by name.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 
@@ -46,7 +60,7 @@ from checker.runtime.agents import GreedyAgent, RandomAgent, option_values
 from checker.runtime.outlook import margin, outlook
 from checker.runtime.state import SpecRuntimeError
 
-__all__ = ["MonteCarloAgent", "determinise"]
+__all__ = ["MonteCarloAgent", "chance", "determinise"]
 
 _shadows = threading.local()      # per thread: id(typed) -> (typed, the second engine)
 
@@ -123,9 +137,10 @@ class _Driver:
     option tried there, then the default policy."""
 
     def __init__(self, engine, history: list[int], player: int, option: int, expected: int, seed: int,
-                 rollout: str, depth: int, turn: bool = False):
+                 rollout: str, depth: int, turn: bool = False, next_turn: bool = False):
         self.engine, self.history, self.player, self.option = engine, history, player, option
-        self.expected, self.depth, self.turn = expected, depth, turn
+        self.expected, self.depth, self.turn, self.next_turn = expected, depth, turn, next_turn
+        self.turn_at = None       # the game's turn counter when the option was taken
         self.rng = random.Random(seed)
         seed = self.rng.getrandbits(32)
         self.policy = (RandomAgent(seed) if rollout == "random" else GreedyAgent(seed, ending=rollout == "greedy"))
@@ -142,14 +157,16 @@ class _Driver:
                                        "(the game is not a function of its seed and answers)")
             determinise(self.engine, self.player, decision, self.rng)
             self.engine.st.rng.seed(self.rng.getrandbits(64))
+            self.turn_at = self.engine.st.turn
             return self.option
-        if asked - len(self.history) > self.depth or (self.turn and decision.player != self.player):
+        if (asked - len(self.history) > self.depth or (self.turn and decision.player != self.player)
+                or (self.next_turn and self.engine.st.turn != self.turn_at)):
             raise _Cutoff()
         return self.policy.choose(decision)
 
 
 ROLLOUTS = ("builder", "greedy", "random")
-JUDGES = ("wins", "margin")
+JUDGES = ("wins", "margin", "outcome")
 
 
 class MonteCarloAgent:
@@ -158,20 +175,23 @@ class MonteCarloAgent:
     at most after the option; ``rollout``: the policy of every player in the playouts — "builder" (the
     first greedy builder: the action that raises its score right away; cheap), "greedy" (the greedy
     player) or "random"; ``candidates``: the most options played out at one decision (0: all); ``judge``:
-    what a playout is worth, "wins" or "margin"; ``turn``: a playout stops at the first decision of another
-    player (see the module's docstring)."""
+    what a playout is worth, "wins", "margin" or "outcome"; ``turn``: a playout stops at the first decision of
+    another player; ``next_turn``: at the first decision of the game's next turn (see the module's docstring)."""
 
     def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "builder",
-                 candidates: int = 12, judge: str = "wins", turn: bool = False):
+                 candidates: int = 12, judge: str = "wins", turn: bool = False, next_turn: bool = False):
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if judge not in JUDGES:
             raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
-        self.judge, self.turn = judge, turn
+        self.judge, self.turn, self.next_turn = judge, turn, next_turn
         self.rng = random.Random(seed)
         self.playouts, self.depth, self.rollout = max(1, playouts), max(0, depth), rollout
         self.candidates = max(0, candidates)
         self.played = 0           # playouts run so far, for benchmarks
+        self.finished = 0         # of them, playouts that reached the end of the game
+        self.ends = [0, 0]        # decisions where some options' playouts ended the game and others' did not; of
+                                  # them, those where the option taken ended it
 
     def _ranked(self, decision, count: int) -> list[int]:
         """The options to play out, in the order ties go: all of them, or the best ``candidates`` by the
@@ -194,30 +214,48 @@ class MonteCarloAgent:
         selection, players, seed = engine.setup
         totals = [0.0] * len(options)
         tries = [0] * len(options)
+        ended = [False] * len(options)
         for k in range(max(self.playouts, len(options))):
             slot = k % len(options)
             driver = _Driver(sim, history, decision.player, options[slot], count, self.rng.getrandbits(64),
-                             self.rollout, self.depth, self.turn)
+                             self.rollout, self.depth, self.turn, self.next_turn)
+            finished = self.finished
             totals[slot] += self._worth(sim, selection, players, seed, driver, decision.player)
+            ended[slot] |= self.finished > finished
             tries[slot] += 1
             self.played += 1
         means = [t / n for t, n in zip(totals, tries)]
-        return options[means.index(max(means))]
+        best = means.index(max(means))
+        if any(ended) and not all(ended):
+            self.ends[0] += 1
+            self.ends[1] += ended[best]
+        return options[best]
 
     def _worth(self, sim, selection, players: int, seed: int, driver: _Driver, player: int) -> float:
         """One playout, judged for ``player`` (see the module's docstring)."""
         try:
             result = sim.play(selection, players, seed, [driver] * players)
         except _Cutoff:
-            if self.judge == "margin":
+            if self.judge != "wins":
                 scores = outlook(sim)
-                return margin(scores, player) if scores is not None else 0.0
+                if scores is None:
+                    return 0.0 if self.judge == "margin" else 0.5
+                return margin(scores, player) if self.judge == "margin" else chance(scores, player)
             winners = _leaders(sim)
         else:
+            self.finished += 1
             if self.judge == "margin":
                 return margin(result.scores, player) if result.scores else 0.0
             winners = result.winners
         return 1 / len(winners) if player in winners else 0.0
+
+
+def chance(scores: dict[int, int], player: int) -> float:
+    """What a game that goes on is worth to ``player`` by the "outcome" judge: a chance of winning that grows
+    with its lead in ``scores`` (the scores if the game ended now), ``(1 + tanh(lead / scale)) / 2`` with the
+    players' mean score as the scale (at least 1): strictly between a lost end (0) and a won one (1)."""
+    scale = max(1.0, sum(abs(s) for s in scores.values()) / max(1, len(scores)))
+    return (1 + math.tanh(margin(scores, player) / scale)) / 2
 
 
 def _leaders(engine) -> list[int]:
