@@ -126,3 +126,21 @@ def test_a_memo_that_read_a_written_cell_is_built_again_and_the_others_are_kept(
         stays[name] = key in enc.memos.legal
         assert stays[name] == (("var", written) not in entry.reads)
     assert stays == {"bâtir": False, "assassiner": True}
+
+
+def test_a_power_that_reads_a_city_at_a_chosen_player_after_moving_cards_gets_the_city_as_it_is_then():
+    """The Poudrière's power chooses a player and reads his city (a zone at a symbolic index, memoised), then
+    destroys cards of it and reacts: the memo of the city at that index read the zone, and a move out of it drops
+    it.  (It once noted nothing — its zone's read went to the memo using it — and was reused after the move:
+    the transition differed from the one built without memos, and `diff` could no longer prove a clarification
+    of the Poudrière changes no game.)"""
+    _, all_ = _encode('"Poudrière".poudrière_exploser', keep=False)
+    enc_kept, kept = _encode('"Poudrière".poudrière_exploser', keep=True)
+    assert set(all_.store.writes) == set(kept.store.writes)
+    assert all(_same(all_.store.writes[k], kept.store.writes[k]) for k in all_.store.writes)
+    assert len(all_.store.moves) == len(kept.store.moves) and all(
+        _same(list(a[0].values()), list(b[0].values())) and a[1:4] == b[1:4] and _same(a[4], b[4])
+        for a, b in zip(all_.store.moves, kept.store.moves))
+    assert all(_same(a.when, b.when) for a, b in zip(all_.failures, kept.failures)) and all_.failures
+    at_index = [e for (zone, _), e in enc_kept._zones.items() if zone == "cité"]
+    assert all(("in", "cité") in e.reads for e in at_index)

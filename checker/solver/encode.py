@@ -341,6 +341,7 @@ class Encoder:
         return self.memos.memo(self._zones, "zones", (name, index.get_id()), lambda: self._zone_at(name, index), index)
 
     def _zone_at(self, name: str, index) -> list:
+        self.memos.note(("in", name))       # the memo's own read (the caller's note went to the memo using it)
         at = [(self.eq(index, k), k) for k in self.index_domain(self.zone_index_types[name], index)]
         out = []
         for i in self.kind_instances[self.zone_kind[name]]:
