@@ -44,7 +44,7 @@ os.chdir(ROOT)
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 
-from fuzzing import KINDS, cases, checked_once, real_documents, run_case  # noqa: E402
+from fuzzing import KINDS, case_argv, cases, checked_once, real_documents, run_case  # noqa: E402
 
 CITADELLES = "spec/citadelles"
 RULE_SETS: dict[str, list[str]] = {
@@ -169,15 +169,7 @@ def own_process(argv: list[str], limit: float) -> tuple[int | str, str, int]:
 def command_argv(kind: str, data: bytes, folder: Path) -> list[str]:
     """The command `run_case` runs for this case, as a command line (the case and, for a move, its state
     written under ``folder``)."""
-    case = folder / f"own.{kind}.json"
-    case.write_bytes(data)
-    if kind == "move":
-        state = folder / "own-state.json"
-        if not state.exists():
-            offer = next(s for s in real_documents()["state"] if s["decision"]["kind"] == "offer")
-            state.write_text(json.dumps(offer, ensure_ascii=False), encoding="utf-8")
-        return [sys.executable, "-m", "checker", "legal", str(state), str(case)]
-    return [sys.executable, "-m", "checker", {"state": "moves", "log": "replay"}[kind], str(case)]
+    return [sys.executable, "-m", "checker", *case_argv(kind, data, folder, prefix="own-")]
 
 
 def fuzz(kind: str, n: int, limit: float, folder: Path, huge: bool = True,

@@ -234,19 +234,24 @@ class Hang(BaseException):
     """A case took longer than its time limit (a BaseException: the CLI must not report it as its own error)."""
 
 
-def run_case(kind: str, data: bytes, folder: Path, limit: float = 60) -> tuple[int | str, str]:
-    """Give the file to its command (in-process, from the repository's root); (exit code or "hang", stderr)."""
-    from checker.cli import main
-    case = folder / f"case.{kind}.json"
+def case_argv(kind: str, data: bytes, folder: Path, prefix: str = "") -> list[str]:
+    """The command line of the case's command (its arguments after `rulebook`): the case written under
+    ``folder`` (``prefix`` + ``case.KIND.json``) and, for a move, the state it is a move of."""
+    case = folder / f"{prefix}case.{kind}.json"
     case.write_bytes(data)
     if kind == "move":
-        state = folder / "state.json"
+        state = folder / f"{prefix}state.json"
         if not state.exists():
             offer = next(s for s in real_documents()["state"] if s["decision"]["kind"] == "offer")
             state.write_text(json.dumps(offer, ensure_ascii=False), encoding="utf-8")
-        argv = ["legal", str(state), str(case)]
-    else:
-        argv = [COMMAND[kind], str(case)]
+        return [COMMAND[kind], str(state), str(case)]
+    return [COMMAND[kind], str(case)]
+
+
+def run_case(kind: str, data: bytes, folder: Path, limit: float = 60) -> tuple[int | str, str]:
+    """Give the file to its command (in-process, from the repository's root); (exit code or "hang", stderr)."""
+    from checker.cli import main
+    argv = case_argv(kind, data, folder)
     err = io.StringIO()
 
     def alarm(signum, frame):

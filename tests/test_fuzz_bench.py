@@ -40,5 +40,5 @@ def test_a_case_runs_as_the_command_it_fuzzes(tmp_path):
     argv = bench.command_argv("state", b'{"zones": [1, 2', tmp_path)
     assert argv[1:4] == ["-m", "checker", "moves"]
     code, err, peak = bench.own_process(argv, 60)
-    assert code == 2 and "Traceback" not in err and "own.state.json" in err, err
+    assert code == 2 and "Traceback" not in err and "own-case.state.json" in err, err
     assert 10 * 1024 < peak < 500 * 1024

@@ -259,26 +259,25 @@ def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
     ``assumed``: the invariants, left out of ``s``: a model that breaks one is no answer; they are asserted
     in ``s`` then (for the rest of the batch) and the question asked again (:class:`~checker.solver.search.
     Assumed`)."""
-    done: set = set()
-    left = questions
-    while left:
-        (key, cond), left = left[0], left[1:]
+    def check(cond):
         s.push()
         s.add(cond)
         outcome = run(s)
         s.pop()
         search.queries += 1
         search.batched += 1
+        return outcome
+
+    done: set = set()
+    left = questions
+    while left:
+        (key, cond), left = left[0], left[1:]
+        outcome = check(cond)
         if outcome.status == "sat" and assumed is not None and not assumed.meets(outcome.model):
             assumed.assume(s)
             search.assumed += 1
             assumed = None
-            s.push()
-            s.add(cond)
-            outcome = run(s)
-            s.pop()
-            search.queries += 1
-            search.batched += 1
+            outcome = check(cond)
         if outcome.status == "sat":
             model = outcome.model
             shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
