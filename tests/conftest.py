@@ -57,6 +57,21 @@ def _commands_collect_only_what_they_made():
 
 
 @pytest.fixture
+def store(tmp_path: Path, monkeypatch) -> Path:
+    """The disk cache on, in a folder of the test's own, and the compiled code's store and memos empty
+    (checker/runtime/codecache.py): the folder the store is written to."""
+    from checker.runtime import codecache, codegen
+    monkeypatch.setenv("RULEBOOK_CACHE", "1")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(codecache, "_store", None)
+    monkeypatch.setattr(codecache, "_new", {})
+    monkeypatch.setattr(codecache, "_used", set())
+    codegen._compiled.cache_clear()
+    yield tmp_path / "cache"
+    codegen._compiled.cache_clear()
+
+
+@pytest.fixture
 def update_golden(request) -> bool:
     return request.config.getoption("--update-golden")
 

@@ -6,25 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from checker.front.check import check_paths
 from checker.front.configurations import select
 from checker.runtime import Engine, RandomAgent, codecache, codegen
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("RULEBOOK_CACHE", "1")
-    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(codecache, "_store", None)
-    monkeypatch.setattr(codecache, "_new", {})
-    monkeypatch.setattr(codecache, "_used", set())
-    codegen._compiled.cache_clear()
-    yield tmp_path / "cache"
-    codegen._compiled.cache_clear()
 
 
 def _new_process(monkeypatch) -> None:

@@ -19,18 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
 
 
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("RULEBOOK_CACHE", "1")
-    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(codecache, "_store", None)
-    monkeypatch.setattr(codecache, "_new", {})
-    monkeypatch.setattr(codecache, "_used", set())
-    codegen._compiled.cache_clear()
-    yield tmp_path / "cache"
-    codegen._compiled.cache_clear()
-
-
 def _compiles(monkeypatch) -> list[str]:
     made: list[str] = []
 
