@@ -41,6 +41,11 @@ procedure partie() { stop }
 """
 
 
+def _without_loop(text: str) -> str:
+    """The game without its quantities that call each other in a cycle (the lines that name `boucle`)."""
+    return "\n".join(line for line in text.splitlines() if "boucle" not in line)
+
+
 def _result(tmp_path: Path, text: str):
     path = tmp_path / "jeu.rules"
     path.write_text(text, encoding="utf-8")
@@ -49,7 +54,7 @@ def _result(tmp_path: Path, text: str):
 
 @pytest.fixture
 def engine(tmp_path):
-    text = "\n".join(line for line in GAME.splitlines() if "boucle" not in line)
+    text = _without_loop(GAME)
     result = _result(tmp_path, text)
     assert result.ok, [d.message for d in result.reporter.errors]
     e = Engine(result.typed)
@@ -152,7 +157,7 @@ def test_a_spec_run_despite_e0301_stops_where_it_reads_an_attribute_of_none(tmp_
     tool may still compile and run the spec (as the cycle above): the generated code reads an attribute of a
     name whose type may be none through the engine's reader, which stops with a located error, never a
     KeyError (codegen.py's ``name_may_be_none``)."""
-    text = "\n".join(line for line in GAME.splitlines() if "boucle" not in line).replace(
+    text = _without_loop(GAME).replace(
         "procedure partie() { stop }",
         "var favori: Carte? = none\nprocedure partie() {\n  set niveau = 1\n  set niveau = favori.force\n}")
     result = _result(tmp_path, text)
@@ -218,7 +223,7 @@ def test_a_count_with_no_condition_is_the_collections_length_and_costs_no_work(t
 quantity pairs(x: Int): Int = count(i in 0..999 where i % 2 == x)
 quantity non_vide(x: Int): Bool = any(c in pioche)
 procedure partie()""")
-    text = "\n".join(line for line in text.splitlines() if "boucle" not in line)
+    text = _without_loop(text)
     result = _result(tmp_path, text)
     assert result.ok, [d.message for d in result.reporter.errors]
     e = Engine(result.typed)
