@@ -135,18 +135,6 @@ def _check(s, assumed: Assumed | None):
     return run(s) if assumed is None else assumed.check(s)
 
 
-def _keep_if_sat(s, formulas: list, assumed: Assumed | None):
-    """:func:`~checker.solver.selection.keep_if_sat`, its check :func:`_check`'s."""
-    if assumed is None:
-        return keep_if_sat(s, formulas)
-    s.push()
-    s.add(*formulas)
-    outcome = assumed.check(s)
-    if outcome.status != "sat":
-        s.pop()
-    return outcome
-
-
 def _any(terms: list):
     """``z3.Or(terms)`` (the same term, made with less Python work when there are some)."""
     return mk_or(terms) if terms else z3.Or(terms)
@@ -431,7 +419,7 @@ class SymbolicSearch:
             formulas = self._selections().formulas([*cards, *required_cards(self.engine, enc)])
         except ConfigEvalError:
             return None
-        outcome = _keep_if_sat(s, formulas, assumed)
+        outcome = keep_if_sat(s, formulas, run if assumed is None else assumed.check)
         return outcome.model if outcome.status == "sat" else None
 
     def _selections(self) -> Selections:
@@ -452,7 +440,7 @@ class SymbolicSearch:
             return model, f"cannot tell whether a legal game has these cards: {exc}"
         if not formulas:
             return model, ""
-        outcome = _keep_if_sat(s, formulas, assumed)
+        outcome = keep_if_sat(s, formulas, run if assumed is None else assumed.check)
         if outcome.status == "sat":
             return outcome.model, ""
         if outcome.status == "unknown":

@@ -144,12 +144,13 @@ def required_cards(engine, enc) -> list[tuple[str, object]]:
     return [(engine.def_names[engine.defs[key[3]]], cell) for key, cell in away_from_start(engine, enc)]
 
 
-def keep_if_sat(s: z3.Solver, formulas: list):
+def keep_if_sat(s: z3.Solver, formulas: list, check=run):
     """Check ``s`` with ``formulas`` added: when satisfiable they stay in ``s``, else they are taken away.
-    The outcome of the check (:func:`~checker.solver.factory.run`)."""
+    The outcome of the check (``check``: :func:`~checker.solver.factory.run`, or a check that asserts more when
+    its model asks for it, :meth:`checker.solver.search.Assumed.check`)."""
     s.push()
     s.add(*formulas)
-    outcome = run(s)
+    outcome = check(s)
     if outcome.status != "sat":
         s.pop()
     return outcome
