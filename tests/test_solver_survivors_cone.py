@@ -29,3 +29,50 @@ def test_a_reset_of_a_kept_var_is_followed_and_one_of_a_cut_var_is_not(tmp_path,
     out = json.loads(capsys.readouterr().out)
     assert (code, out["kept"]) == (4, ["achats"]), out      # undecided: the offer is unrolled 12 times at most
     assert out["not_followed"] == ["acheter", "flairer", "oublier"], out
+
+
+def _reach(capsys, spec, *args):
+    code = main(["reach", str(spec), *args, "-n", "2", "-s", "1", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_player_may_end_an_offer_without_acting_in_the_rounds_search(capsys):
+    """Joueur 1 may pass (`finish "Passer"`) at their first offer, with lots they could buy on the stall: the plain
+    search reaches "a round played and Joueur 1's basket empty", confirmed by the interpreter, so the rounds search
+    must not prove it unreachable — it has a path (undecided: its paths are not games).  Survivor of the blind
+    mutation sample -l (unroll_cone.py:340, `pending = True`: `finish` never offered, every player made to buy
+    while they can, and the condition proved unreachable)."""
+    market = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
+    condition = "tours_joués >= 1 and count(l in panier[Joueur 1]) == 0"
+    plain, p = _reach(capsys, market, condition, "--within", "3")
+    assert (plain, p["status"], p["confirmed"]) == (0, "reached", True)
+    coned, c = _reach(capsys, market, condition, "--rounds", "2", "--keep", "bourse,étal,tours_joués,réserve,panier")
+    assert (coned, c["status"]) == (4, "undecided"), c
+    assert "over-approximation has a path" in c["reason"]
+
+
+DOS = '''
+var achats: Int = 0
+var autre: Int = 0
+action gagner(p: Player) "Gagner." { set achats = achats + 1 }
+action oublier(p: Player) "Oublier." { set autre = autre + 1 }
+'''
+
+
+def test_a_do_of_an_action_that_writes_the_kept_state_is_followed_and_one_that_does_not_is_cut(tmp_path, capsys):
+    """At the end of each round every player `do gagner(p)` (which writes `achats`, kept: the condition reads it) and
+    `do oublier(p)` (which writes `autre`, not kept).  The plain search reaches `achats >= 1`; the rounds search
+    follows `gagner` (it has a path: undecided) and cuts `oublier` (listed as not followed).  Survivor of the blind
+    mutation sample -l (unroll_cone.py:271, `not` removed: the `do` that writes the kept state cut — an unsound
+    « proved » — and the other one followed)."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    assert text.count("    set tours_joués = tours_joués + 1\n") == 1
+    text = text.replace("    set tours_joués = tours_joués + 1\n", "    for p in players {\n      do gagner(p)\n"
+                        "      do oublier(p)\n    }\n    set tours_joués = tours_joués + 1\n")
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text + DOS, encoding="utf-8")
+    plain, p = _reach(capsys, spec, "achats >= 1", "--within", "4")
+    assert (plain, p["status"], p["confirmed"]) == (0, "reached", True)
+    coned, c = _reach(capsys, spec, "achats >= 1", "--rounds", "1", "--keep", "tours_joués")
+    assert (coned, c["status"], c["kept"]) == (4, "undecided", ["achats", "tours_joués"]), c
+    assert "oublier" in c["not_followed"] and "gagner" not in c["not_followed"], c

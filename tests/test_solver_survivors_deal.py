@@ -193,3 +193,26 @@ def test_two_cards_chosen_from_the_discard_are_not_taken_for_cards_still_in_the_
     deal.py:173 (0 → 1: the pile's cell asked of no zone, so each of the two cards is asked on its own: 3)."""
     t = _unrolled(game, "rendre_deux", 4, (0,))
     assert _lost(t) == [] and t.questions == 2
+
+
+EMPTYING = """procedure vider(p: Player) {
+  for r in players { draw 1 from pioche to tas[r] }
+  move tas[p] to défausse
+  draw 1 from tas[p] to pioche
+}
+
+"""
+
+
+@pytest.mark.parametrize("p,seed", [(0, 1), (1, 2)])
+def test_the_cards_of_a_pile_moved_whole_leave_that_pile(tmp_path, p, seed):
+    """`vider`: a card on each player's pile, then `move tas[p]` (the pile moved whole, from a known place): its
+    card leaves that pile, so the draw from it after takes nothing, as in the interpreter (the other player's
+    pile keeps its card), and no pile's order is lost.  Survivor of the blind mutation sample -l (deal.py:128
+    `!=` → `==`: the moved pile skipped as if it were another one, its card still drawn from it)."""
+    path = tmp_path / "tas.rules"
+    path.write_text(GAME.replace('configuration "Tout"', EMPTYING + 'configuration "Tout"'), encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    t = compare(started(result, 2, seed, "Tout"), "vider", (p,), 2, seed)
+    assert _lost(t) == []

@@ -29,6 +29,9 @@ def test_the_next_player_asked_at_an_each_point_is_the_next_seat_with_the_choice
     following = next_decision(e, point, value)
     assert following is not None and following.player == (decision.player + 1) % 4
     assert following.chosen == ((decision.player, value),)
+    # asked in secret, as the game asks it (everyone chooses at once): survivor of the blind mutation sample -l,
+    # eachpoint.py:127 (the next decision not secret)
+    assert decision.secret is True and following.secret is True
 
 
 def test_an_each_chooses_with_and_without_where_encodes_as_the_interpreter_plays(tmp_path_factory):

@@ -81,3 +81,22 @@ def test_a_remainder_of_a_value_not_known_takes_every_value_below_its_modulus(ga
     assert known(enc, z3.Int("r") % modulus) == tuple(range(modulus))
     assert known(enc, z3.Int("r") % 4097) is None       # past MAX_COMBINATIONS (4,096): not enumerated
     assert known(enc, z3.Int("r") % 0) is None          # no remainder: not "no value"
+
+
+def test_a_constant_is_made_with_the_sorts_its_context_made_once(monkeypatch):
+    """terms.py's `mk_const`: `z3.Bool(name)` or `z3.Int(name)` without a sort object made per call — the context's
+    Bool and Int sorts are made once and kept with it; ten constants, one Bool sort made.  Survivor of the blind
+    mutation sample -l (terms.py:101 `_sorts[0]` → `_sorts[1]`: the context never kept, both sorts made again at
+    every call; the constants the same)."""
+    import z3
+
+    from checker.solver import terms
+    expected = [z3.Bool(f"b{i}") if i % 2 == 0 else z3.Int(f"b{i}") for i in range(10)]
+    made = []
+    real = z3.BoolSort
+    monkeypatch.setattr(z3, "BoolSort", lambda ctx=None: made.append(ctx) or real(ctx))
+    monkeypatch.setattr(terms, "_sorts", [None, None, None])
+    constants = [terms.mk_const(f"b{i}", i % 2 == 0) for i in range(10)]
+    assert all(c.eq(e) for c, e in zip(constants, expected))
+    assert [z3.is_bool(c) for c in constants] == [i % 2 == 0 for i in range(10)]
+    assert made == [z3.main_ctx()]

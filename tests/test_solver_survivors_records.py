@@ -8,6 +8,8 @@ is asked counts no query)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import z3
 
@@ -85,3 +87,84 @@ def test_a_question_false_before_z3_is_asked_is_unsat_without_a_query(search):
     assert search.solve(enc, x, z3.Not(x))[0] == "unsat"
     assert search.queries == before + 1
 
+
+
+CELLS = """\
+game "Cases" { players: 2..2  flow: partie }
+
+enum Côté { nord, est, sud, ouest }
+grid Case 3 by 3 directions Côté
+
+kind Jeton { valeur: Int in 1..1  start: réserve }
+zone réserve: pile of Jeton public
+zone sur[Case]: set of Jeton public
+
+action poser(p: Player, x: Case) "Poser un jeton." { }
+
+rule occupée { forbid poser(p, x) when count(j in sur[x]) >= 1 }
+rule empilée { permit poser(p, x) when count(j in sur[x]) >= 2 }
+
+card Jeton "Un" { valeur: 1 }
+card Jeton "Deux" { valeur: 1 }
+procedure partie() {
+  for p in players { offer p { poser(p, x) for x in collect(d in Côté: step(center(Case), d))  finish "Passer" } }
+}
+configuration "Tout" { include Jeton: "Un", "Deux" }
+"""
+
+
+def test_a_zone_at_a_symbolic_cell_is_encoded_over_the_cells_it_can_be(tmp_path):
+    """`sur[x]`, a zone indexed by a grid cell, read at the move's cell (a Z3 term whose cells are known: the
+    window's): both rules are encoded, and the search finds that they contradict each other where both tokens are
+    on one cell — a witness the interpreter confirms.  Survivor of the blind mutation sample -l (encode.py:330, now
+    :334, `is None` → `is not None`: a zone at a cell whose values are known refused as not known in advance),
+    which no test of the solver set ran."""
+    path = tmp_path / "cases.rules"
+    path.write_text(CELLS, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    found = Search(result.typed).contradictions()
+    assert [(f.kind, f.rules, f.confirmed) for f in found] == [("contradiction", ("empilée", "occupée"), True)]
+    [cell] = found[0].witness["zones"]["sur"].values()
+    assert sorted(cell) == ["Deux", "Un"]
+
+
+BRANCHES = """\
+game "Marques" { players: 2..2  flow: partie }
+
+enum Côté { nord, sud }
+record Marque { côté: Côté, fort: Bool }
+
+kind Jeton { valeur: Int in 1..1  start: sac }
+zone sac: pile of Jeton public
+counter réserve unlimited
+counter bourse[Player] public
+var dernière: Marque? = none
+
+action marquer(p: Player, b: Bool) "Marquer." {
+  let m = dernière
+  if b { set m = Marque(sud, true) }
+  transfer 1 from bourse[p] to réserve
+}
+
+card Jeton "Un" { valeur: 1 }
+procedure partie() { for p in players { offer p { marquer(p, true)  finish "Finir" } } }
+configuration "Tout" { include Jeton: "Un" }
+"""
+
+
+def test_a_record_bound_in_one_branch_of_an_if_only_is_refused_where_it_is(tmp_path, capsys):
+    """`m`, an optional record, set to a record in the `then` branch only: the encoding does not merge a record
+    with none, and `conflicts --effects` says so at the `if` (line 14) — an undecided question, exit 4, not a
+    Python error and not a message without its place.  Survivor of the blind mutation sample -l (transition.py:691,
+    now :638, `or` → `and`: a record and a none merged, refused deeper with no location), which no test of the
+    solver set ran."""
+    from checker.cli import main
+    path = tmp_path / "marques.rules"
+    path.write_text(BRANCHES, encoding="utf-8")
+    code = main(["conflicts", str(path), "--effects", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 4
+    [finding] = out["findings"]
+    assert finding["kind"] == "unknown" and finding["rules"] == ["marquer"]
+    assert finding["unknown"] == f"{path}:14:3: a record bound differently in the two branches of an if is not encoded"

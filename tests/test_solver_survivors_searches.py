@@ -76,3 +76,23 @@ def test_a_search_from_the_same_start_with_another_excluded_cell_is_searched_aga
         expected = set(e.quantity("voisins_sauf", (start, grid.cell(*excluded))))
         assert {y for _, y in reached} == expected and len(expected) == 8 and grid.cell(*excluded) not in expected
 
+
+
+def test_a_search_is_refused_past_max_searched_values_and_not_at_it(monkeypatch):
+    """`connected` on a symbolic state follows at most MAX_SEARCHED values: from the middle of the empty table,
+    `réseau` may reach the 25 cells of the 5 × 5 window around it.  With the limit at 25 that is every value it
+    may reach, and the search is encoded (25 values); at 24 the 25th is one too many, and the search is refused
+    with the limit named.  Survivor of the blind mutation sample -l (searches.py:184 `>=` → `>`: one value past
+    the limit followed)."""
+    from checker.solver import searches
+    search = _search()
+    _lay(search, {})
+    centre = search.engine.grids["Case"].cell(0, 0)
+    monkeypatch.setattr(searches, "MAX_SEARCHED", 25)
+    reached = search.encoder().quantity("réseau", (centre,))
+    assert len(reached) == 25
+    monkeypatch.setattr(searches, "MAX_SEARCHED", 24)
+    with pytest.raises(Unsupported) as err:
+        search.encoder().quantity("réseau", (centre,))
+    assert str(err.value) == ("connected(…) may reach more than 24 values on a symbolic state (the most one "
+                              "encoding follows)")

@@ -161,3 +161,52 @@ def test_a_record_key_with_a_card_names_the_card_and_reads_back_to_what_the_game
     load_state(e, data, Scopes(result.typed))
     assert e.st.vars["vu"] == {(e.def_ids["Un"], False): 1, (e.def_ids["Deux"], True): 2}
     assert [e.quantity("vu_de", (e.card(name),)) for name in ("Un", "Deux")] == [1, 2]
+
+
+def test_a_record_key_with_an_optional_field_reads_its_value_and_null_as_none(capsys, tmp_path):
+    """A var indexed by a record whose first field is optional (`côté: Côté?`): the key "nord | true" reads back
+    with the field's value, "null | false" with none in it, and the game reads both entries where it wrote
+    them.  Survivor of the blind mutation sample -l (shapefile.py:120 `==` → `!=`: an optional field's value read
+    as none, and its `null` read as a value of the field's type, which is refused)."""
+    spec = tmp_path / "marques.rules"
+    spec.write_text(MARKS.replace("record Marque { côté: Côté, fort: Bool }",
+                                  "record Marque { côté: Côté?, fort: Bool }").replace(
+        "set vu[Marque(nord, false)] = 2", "set vu[Marque(nord, true)] = 2\n  set vu[Marque(none, false)] = 4"),
+        encoding="utf-8")
+    state = tmp_path / "etat.json"
+    code, _, err = run_cli(capsys, "play", str(spec), "-n", "2", "-s", "1", "-q", "--state-at", "1", str(state))
+    assert code == 0, err
+    data = json.loads(state.read_text(encoding="utf-8"))
+    assert data["vars"]["vu"] == {"nord | true": 2, "null | false": 4}
+    result = check_paths([spec])
+    e = Engine(result.typed)
+    e.recording = False
+    load_state(e, data, Scopes(result.typed))
+    assert e.st.vars["vu"] == {("nord", True): 2, (None, False): 4}
+
+
+def test_a_resume_section_counts_the_decisions_asked_before_and_one_without_the_count_is_refused(tmp_path):
+    """`play --state-at 4` on tests/test_runtime_survivors_frames.py's game of three rounds (six decisions): the
+    resume section says 3 decisions were asked before, and the game resumed from it counts all 6, with the same
+    scores.  The count is required (docs/formats.md's schema): a section without it is refused with its path, so
+    framefile.py's `read_resume` always has it.  Written for the blind mutation sample -l's framefile.py:176 (the
+    count missing read as 1 instead of 0), which no state file reaches: the default was dead, and is gone."""
+    import copy
+
+    import pytest
+
+    from checker.play.resume import resume_game
+    from checker.solver.statefile import StateFileError
+    from test_runtime_survivors_frames import ANSWERS, GAME as ROUNDS, _Answers, _compiled, _played
+    engine = _compiled(tmp_path / "manches.rules", ROUNDS)
+    game, _final, recorder, scopes = _played(engine, 4)
+    assert game.decisions == 6 and recorder.state["resume"]["decisions"] == 3
+    loaded = load_state(engine, json.loads(json.dumps(recorder.state)), scopes)
+    engine.recording, engine.digests = True, False
+    again = resume_game(loaded, [_Answers(ANSWERS[3:])] * 2)
+    assert (again.decisions, again.scores) == (6, game.scores)
+    data = copy.deepcopy(recorder.state)
+    del data["resume"]["decisions"]
+    with pytest.raises(StateFileError) as refused:
+        load_state(engine, data, scopes)
+    assert refused.value.problems == [("resume", "'decisions' is a required property")]

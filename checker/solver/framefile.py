@@ -173,4 +173,4 @@ def read_resume(engine, scopes, data: dict, vals, site, problems: list) -> Resum
     except (TypeError, ValueError, OverflowError):
         problems.append(("resume/random", "not a state of the random source"))
         return None
-    return Resume(frames, state, data.get("decisions", 0))
+    return Resume(frames, state, data["decisions"])
