@@ -104,9 +104,9 @@ def _every_loop(g, e, number: int, ind: str) -> list[str] | None:
     test of it counted per key (fusion.per_key_count); None for another shape."""
     if not (isinstance(e, ast.Aggregate) and e.kind == "all" and e.body is not None):
         return None
-    fused = fusion.per_key_count(g, e, Scope({}))
+    fused = fusion.per_key_count(g, e, Scope({}), (number, ind))
     if fused is not None:
-        return [f"{ind}if not {fused}:", f"{ind}    return {number}"]
+        return fused
     x = g.fresh("x")
     coll = g.expr(e.coll, Scope({}))
     body = g.expr(e.body, Scope({}).with_fixed(e.var, x))
