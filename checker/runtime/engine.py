@@ -556,6 +556,7 @@ class Engine(Showing):
         active = cards.active
         if cards.imitators:
             reactions = [*reactions, *cards.reactions(window)]
+        st = self.st
         try:
             for power, card, controller in reactions:
                 player = controller(card)
@@ -566,7 +567,7 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                if (player, card, power.name) in self.st.uses:        # used before: its limit may stop it
+                if (player, card, power.name) in st.uses:        # used before: its limit may stop it
                     if not self.usable(power, player, card, env):
                         continue
                 elif power.requires is not None and not power.requires(env):     # as usable() would say

@@ -11,13 +11,15 @@ counted in one pass and each ``x`` looks its count up.  Same value: the expressi
 from __future__ import annotations
 
 import operator
+import re
 
 from checker.front import ast
 from checker.front.ast import names_in
 
 __all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "holders_of",
-           "narrowed_players", "holders_answer"]
+           "narrowed_players", "holders_answer", "holder"]
 
+_SPENT = re.compile(r"SPEND\((\w+), (\w+)\)")
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
             "!=": operator.ne}
 
@@ -81,7 +83,12 @@ def per_key_count(g, e: ast.Aggregate, scope, statement: tuple[int, str] | None 
         number, ind = statement
         values, keyed, seats = g.fresh("values"), g.fresh("keys"), g.fresh("items")
         spend = [f"{ind}    E.work += len({{0}})", f"{ind}    if E.work > MAX_WORK:", f"{ind}        SPEND((), {span})"]
-        lines = [f"{ind}{values} = {g.expr(e.coll, scope)}"] + [line[4:].format(values) for line in spend]
+        coll = g.expr(e.coll, scope)
+        counted = _SPENT.fullmatch(coll)          # a range of literal bounds: its work counted inline too
+        lines = [f"{ind}{values} = {counted.group(1) if counted else coll}"]
+        if counted:
+            lines += [line[4:].format(values).replace(span, counted.group(2)) for line in spend]
+        lines += [line[4:].format(values) for line in spend]
         lines.append(f"{ind}if {values}:")
         if outer is None:
             lines.append(f"{ind}    {keyed} = [{g.expr(key, scope.with_fixed(left.var, z))} for {z} in "
@@ -179,6 +186,13 @@ def holders(place, zone: str, seats) -> tuple:
     if place.__class__ is tuple and place[0] == zone and place[1] in seats:
         return (place[1],)
     return ()
+
+
+def holder(place, zone: str, seats):
+    """``the`` of :func:`holders`: the player whose ``zone`` is ``place``, or None."""
+    if place.__class__ is tuple and place[0] == zone and place[1] in seats:
+        return place[1]
+    return None
 
 
 def holders_of(key, zone: str, engine) -> tuple:
