@@ -380,9 +380,10 @@ def _(c: Compiler, s: ast.Move, ind):
     name, index, position = _place(c, s.dest)
     what = c.expr(s.what)
     span = c.const(s.span, 'span')
-    if isinstance(c.types.get(id(s.what)), Coll):      # the cards as they are now, moved in order
-        return [f"{ind}st.put_all(tuple({what}), {name!r}, {index}, {position!r}, {span})"]
     card, where = g.fresh("card"), g.fresh("where")
+    if isinstance(c.types.get(id(s.what)), Coll):      # the cards as they are now, moved in order
+        return [f"{ind}{card} = tuple({what})", f"{ind}{where} = {index}", f"{ind}if {card}:",
+                f"{ind}    st.put_all({card}, {name!r}, {where}, {position!r}, {span})"]
     return [f"{ind}{card} = {what}", f"{ind}{where} = {index}",
             f"{ind}if {card} is None or {card} < 0:",
             f"{ind}    raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', {span})",

@@ -173,7 +173,9 @@ class State:
         """`draw count from pile to name[index]`: the top card ``count`` times (at most all of them), as that many
         :meth:`put` would move them."""
         n = min(count, len(pile))
-        if n <= 0:
+        if n <= 1:
+            if n == 1:
+                self.put(pile[-1], name, index, position)
             return
         drawn = pile[-n:]
         if self.where.get(drawn[-1]) == (name, index):     # to the pile itself: one card at a time
