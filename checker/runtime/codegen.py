@@ -131,7 +131,7 @@ class Generator:
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
                          "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key,
-                         "HOLDERS": fusion.holders, "HOLDER": fusion.holder, "HOLDERS_OF": fusion.holders_of,
+                         "HOLDERS": fusion.holders, "THE_HOLDERS": fusion.holder, "HOLDERS_OF": fusion.holders_of,
                          "HERE": engine.present}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
@@ -728,7 +728,7 @@ def _(g: Generator, e: ast.Aggregate, scope):
         if kind == "any":
             return f"bool({holders})"
         if kind == "the" and holders.startswith("HOLDERS("):     # one place: one holder at most, or none
-            return "HOLDER(" + holders[len("HOLDERS("):]
+            return "THE_HOLDERS(" + holders[len("HOLDERS("):]
         return f"_single({holders}, {kind!r}, {g.const(e.span, 'span')})"
     narrowed = fusion.narrowed_selection(g, e, scope, x)
     if narrowed is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and"):

@@ -189,7 +189,8 @@ def holders(place, zone: str, seats) -> tuple:
 
 
 def holder(place, zone: str, seats):
-    """``the`` of :func:`holders`: the player whose ``zone`` is ``place``, or None."""
+    """``the`` of :func:`holders` (generated code calls it THE_HOLDERS): the player whose ``zone`` is ``place``, or
+    None."""
     if place.__class__ is tuple and place[0] == zone and place[1] in seats:
         return place[1]
     return None
