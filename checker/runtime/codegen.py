@@ -131,7 +131,8 @@ class Generator:
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
                          "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key,
-                         "HOLDERS": fusion.holders, "HOLDERS_OF": fusion.holders_of, "HERE": engine.present}
+                         "HOLDERS": fusion.holders, "THE_HOLDERS": fusion.holder, "HOLDERS_OF": fusion.holders_of,
+                         "HERE": engine.present}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids
         self._consts: dict[int, str] = {}
@@ -553,8 +554,10 @@ def _(g: Generator, e: ast.Index, scope):
     if name in g.p.zones:
         index = g.index(g.p.zones[name], e.index, scope)
         if index.isidentifier() or index.lstrip("-").isdigit():     # cheap to read twice
-            # an empty or missing place: setdefault makes it as State.zone does, without a Python call
-            return f"(st.zones[{name!r}].get({index}) or st.zones[{name!r}].setdefault({index}, []))"
+            # a missing place: setdefault makes it as State.zone does, without a Python call (one there, empty
+            # or not, is read with no call at all)
+            return (f"(st.zones[{name!r}][{index}] if {index} in st.zones[{name!r}] else "
+                    f"st.zones[{name!r}].setdefault({index}, []))")
         return f"st.zone({name!r}, {index})"
     index = g.index(g.p.vars[name], e.index, scope)
     default = g.E.var_defaults[name]
@@ -669,6 +672,7 @@ def _same(src: str, span: str) -> str:
     return f"SAME({src}, {span})"
 
 
+_NAMED_CARD = re.compile(r"E\.sel_index\[(\d+)\]\.get\((-\d+), \(\)\)")
 _ARITH = {"+", "-", "*", "<", "<=", ">", ">=", "and", "or"}
 
 
@@ -723,8 +727,21 @@ def _(g: Generator, e: ast.Aggregate, scope):
             return holders
         if kind == "any":
             return f"bool({holders})"
+        if kind == "the" and holders.startswith("HOLDERS("):     # one place: one holder at most, or none
+            return "THE_HOLDERS(" + holders[len("HOLDERS("):]
         return f"_single({holders}, {kind!r}, {g.const(e.span, 'span')})"
-    coll = fusion.narrowed_selection(g, e, scope, x) or holders or g.expr(e.coll, scope)
+    narrowed = fusion.narrowed_selection(g, e, scope, x)
+    if narrowed is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and"):
+        # the test is the comparison the cards were narrowed by: it holds for each of them (a tuple)
+        found = narrowed if g.small_and_simple(e) else f"SPEND({narrowed}, {g.const(e.span, 'span')})"
+        if kind == "count":
+            return f"len({found})"
+        if kind == "filter":
+            return found
+        if kind == "any":
+            return f"bool({found})"
+        return f"_single({found}, {kind!r}, {g.const(e.span, 'span')})"
+    coll = narrowed or holders or g.expr(e.coll, scope)
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
     if e.body is None:
         body = "True"
@@ -738,6 +755,11 @@ def _(g: Generator, e: ast.Aggregate, scope):
     if kind == "sum":
         return f"sum([{body} {loop}])"
     if kind == "any":
+        named = _NAMED_CARD.fullmatch(narrowed or "")
+        if named and g.E._sel_specs[int(named.group(1))][1] is None:
+            # the selected cards of one definition named in the rules: none when no copy of it is in this game
+            # (HERE), and then nothing to range over (no generator made)
+            return f"(any({body} {loop}) if {named.group(2)} in HERE else False)"
         return f"any({body} {loop})"
     if kind == "all":
         return f"all({body} {loop})"

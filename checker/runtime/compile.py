@@ -378,15 +378,16 @@ def _place(c: Compiler, place: ast.Place) -> tuple[str, str, str]:
 def _(c: Compiler, s: ast.Move, ind):
     g = c.gen
     name, index, position = _place(c, s.dest)
-    cards, where, card = g.fresh("cards"), g.fresh("where"), g.fresh("card")
     what = c.expr(s.what)
-    many = isinstance(c.types.get(id(s.what)), Coll)
-    return [f"{ind}{cards} = {f'tuple({what})' if many else f'({what},)'}", f"{ind}{where} = {index}",
-            f"{ind}for {card} in {cards}:",
-            f"{ind}    if {card} is None or {card} < 0:",
-            f"{ind}        raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', "
-            f"{c.const(s.span, 'span')})",
-            f"{ind}    st.put({card}, {name!r}, {where}, {position!r})"]
+    span = c.const(s.span, 'span')
+    card, where = g.fresh("card"), g.fresh("where")
+    if isinstance(c.types.get(id(s.what)), Coll):      # the cards as they are now, moved in order
+        return [f"{ind}{card} = tuple({what})", f"{ind}{where} = {index}", f"{ind}if {card}:",
+                f"{ind}    st.put_all({card}, {name!r}, {where}, {position!r}, {span})"]
+    return [f"{ind}{card} = {what}", f"{ind}{where} = {index}",
+            f"{ind}if {card} is None or {card} < 0:",
+            f"{ind}    raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', {span})",
+            f"{ind}st.put({card}, {name!r}, {where}, {position!r})"]
 
 
 @_on(ast.Draw)
@@ -397,8 +398,7 @@ def _(c: Compiler, s: ast.Draw, ind):
     pile, where = g.fresh("pile"), g.fresh("where")
     return [f"{ind}{pile} = st.zone({src!r}, {c.index(c.p.zones[src], s.source.index)})",
             f"{ind}{where} = {index}",
-            f"{ind}for _ in range(min({c.expr(s.count)}, len({pile}))):",
-            f"{ind}    st.put({pile}[-1], {name!r}, {where}, {position!r})"]
+            f"{ind}st.draw({pile}, {c.expr(s.count)}, {name!r}, {where}, {position!r})"]
 
 
 @_on(ast.Shuffle)
@@ -461,10 +461,14 @@ def _(c: Compiler, s: ast.Offer, ind):
             lines += [f"        {source} = {c.expr(item.source)}",
                       f"        for card in {cards}:",
                       f"            for power in {powers}:",
+                      # Engine.usable inline: a power used before may have reached its limit
+                      "                last = st.uses.get((player, card, power.name))",
+                      "                if last is not None and (power.limit == 'once_per_game' or power.limit == "
+                      "'once_per_turn' and last[0] == st.turn or power.limit == 'once_per_round' and "
+                      "last[1] == st.round):",
+                      "                    continue",
                       "                penv = {'me': player, 'this': card}",
-                      # Engine.usable, its first step inline: a power never used yet is limited by nothing
-                      "                if (E.usable(power, player, card, penv) if (player, card, power.name) in st.uses"
-                      " else power.requires is None or power.requires(penv)):",
+                      "                if power.requires is None or power.requires(penv):",
                       "                    options.append(('power', power, card, penv))",
                       "                    if power.mandatory:",
                       "                        pending = True"]

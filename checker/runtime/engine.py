@@ -22,8 +22,8 @@ from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
 from checker.runtime.layout import layout_of
-from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, State, StopProc
-from checker.runtime import shapes
+from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc
+from checker.runtime import outlook, shapes
 from checker.runtime.fusion import selected_index
 from checker.runtime.showing import Showing
 from checker.base.grids import grids_of
@@ -79,13 +79,6 @@ class Decision:
 
 def _yes_no(value) -> str:
     return "oui" if value else "non"
-
-
-class _FirstOption:
-    """The agent used inside a look-ahead: always the first option."""
-
-    def choose(self, decision) -> int:
-        return 0
 
 
 @dataclasses.dataclass
@@ -563,6 +556,7 @@ class Engine(Showing):
         active = cards.active
         if cards.imitators:
             reactions = [*reactions, *cards.reactions(window)]
+        st = self.st
         try:
             for power, card, controller in reactions:
                 player = controller(card)
@@ -573,7 +567,7 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                if (player, card, power.name) in self.st.uses:        # used before: its limit may stop it
+                if (player, card, power.name) in st.uses:        # used before: its limit may stop it
                     if not self.usable(power, player, card, env):
                         continue
                 elif power.requires is not None and not power.requires(env):     # as usable() would say
@@ -634,8 +628,15 @@ class Engine(Showing):
         self.moves += 1
         agent = self.agents[player]
         if decision is None and agent.__class__ is RandomAgent and not self.recording:
-            index = agent.pick(n + 1 if optional else n)     # it reads nothing but the count: no Decision made,
-            self.choices.append(index)                      # and its pick is in range: nothing else to do
+            count = n + 1 if optional else n    # it reads nothing but the count: no Decision made, and its pick
+            if agent._inline and count:         # is in range: nothing else to do; RandomAgent.pick inline
+                bits, k = agent._bits, count.bit_length()
+                index = bits(k)
+                while index >= count:
+                    index = bits(k)
+            else:
+                index = agent.pick(count)
+            self.choices.append(index)
             return options[index] if index < n else _NOTHING
         else:
             if decision is None:
@@ -773,23 +774,5 @@ class Engine(Showing):
         return coll
 
     def lookahead(self, player: int, option) -> int | None:
-        """``player``'s score if the offered action ``option`` were taken now (None: not an action).
-        The state, the log, the agents and the observer are put back as they were; nested choices take the
-        first option, unseen by the observer."""
-        if option[0] != "action" or self.score is None:
-            return None
-        snap = self.st.snapshot()
-        saved = (self.recording, self.agents, self.observer, self.decisions, self.moves, len(self.events),
-                 len(self.choices))
-        # a look-ahead is not the game: nothing records or observes its decisions
-        self.recording, self.agents, self.observer = False, [_FirstOption()] * self.st.n, None
-        try:
-            self.perform(option[1], option[2])
-            return self.quantity(self.score, (player,))
-        except (Abort, StopProc, EndTurn):
-            return None
-        finally:
-            self.st.restore(snap)
-            self.recording, self.agents, self.observer, self.decisions, self.moves = saved[:5]
-            del self.events[saved[5]:]
-            del self.choices[saved[6]:]
+        """``player``'s score if the offered action ``option`` were taken now (see :func:`outlook.lookahead`)."""
+        return outlook.lookahead(self, player, option)

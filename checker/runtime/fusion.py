@@ -11,13 +11,15 @@ counted in one pass and each ``x`` looks its count up.  Same value: the expressi
 from __future__ import annotations
 
 import operator
+import re
 
 from checker.front import ast
 from checker.front.ast import names_in
 
 __all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "holders_of",
-           "narrowed_players", "holders_answer"]
+           "narrowed_players", "holders_answer", "holder"]
 
+_SPENT = re.compile(r"SPEND\((\w+), (\w+)\)")
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
             "!=": operator.ne}
 
@@ -51,8 +53,11 @@ def count_per_key(values, keys, test, bound, every: bool) -> bool:
     return False
 
 
-def per_key_count(g, e: ast.Aggregate, scope) -> str | None:
-    """The one-pass source of ``e`` when it has the shape above, else None."""
+def per_key_count(g, e: ast.Aggregate, scope, statement: tuple[int, str] | None = None):
+    """The one-pass source of ``e`` when it has the shape above, else None.  With ``statement`` (number,
+    indent): instead, the lines of a test that returns ``number`` when ``e`` is false — an `all` whose test a
+    count of 0 and of 1 both pass (a constant bound) asks no call when no key is counted twice, its work
+    counted inline as SPEND counts it, in the same order."""
     if e.kind not in ("all", "any") or not isinstance(e.body, ast.Binary) or e.body.op not in _COMPARE:
         return None
     left, bound, x = e.body.left, e.body.right, e.var
@@ -71,6 +76,33 @@ def per_key_count(g, e: ast.Aggregate, scope) -> str | None:
         return None
     span = g.const(e.span, "span")
     z = g.fresh("z")
+    test = g.const(_COMPARE[e.body.op], "cmp")
+    compare = _COMPARE[e.body.op]
+    if statement is not None and e.kind == "all" and isinstance(bound, ast.IntLit) \
+            and compare(0, bound.value) and compare(1, bound.value):
+        number, ind = statement
+        values, keyed, seats = g.fresh("values"), g.fresh("keys"), g.fresh("items")
+        spend = [f"{ind}    E.work += len({{0}})", f"{ind}    if E.work > MAX_WORK:", f"{ind}        SPEND((), {span})"]
+        coll = g.expr(e.coll, scope)
+        counted = _SPENT.fullmatch(coll)          # a range of literal bounds: its work counted inline too
+        lines = [f"{ind}{values} = {counted.group(1) if counted else coll}"]
+        if counted:
+            lines += [line[4:].format(values).replace(span, counted.group(2)) for line in spend]
+        lines += [line[4:].format(values) for line in spend]
+        lines.append(f"{ind}if {values}:")
+        if outer is None:
+            lines.append(f"{ind}    {keyed} = [{g.expr(key, scope.with_fixed(left.var, z))} for {z} in "
+                         f"{g.expr(left.coll, scope)}]")
+        else:
+            y = g.fresh("y")
+            around = scope.with_fixed(outer.var, y)
+            lines += [f"{ind}    {seats} = {g.expr(outer.coll, scope)}"] + [line.format(seats) for line in spend]
+            lines.append(f"{ind}    {keyed} = [{g.expr(key, around.with_fixed(left.var, z))} for {y} in {seats} "
+                         f"for {z} in {g.expr(left.coll, around)}]")
+        lines += [line.format(keyed) for line in spend]
+        return lines + [f"{ind}    if len(set({keyed})) != len({keyed}) and not COUNT_PER_KEY({values}, "
+                        f"lambda: {keyed}, {test}, lambda: {bound.value}, True):",
+                        f"{ind}        return {number}"]
     if outer is None:
         keys = f"[{g.expr(key, scope.with_fixed(left.var, z))} for {z} in {g.expr(left.coll, scope)}]"
     else:
@@ -78,9 +110,11 @@ def per_key_count(g, e: ast.Aggregate, scope) -> str | None:
         around = scope.with_fixed(outer.var, y)
         keys = f"[{g.expr(key, around.with_fixed(left.var, z))} for {y} in SPEND({g.expr(outer.coll, scope)}, " \
                f"{span}) for {z} in {g.expr(left.coll, around)}]"
-    test = g.const(_COMPARE[e.body.op], "cmp")
-    return (f"COUNT_PER_KEY(SPEND({g.expr(e.coll, scope)}, {span}), lambda: SPEND({keys}, {span}), {test}, "
-            f"lambda: {g.expr(bound, scope)}, {e.kind == 'all'})")
+    fused = (f"COUNT_PER_KEY(SPEND({g.expr(e.coll, scope)}, {span}), lambda: SPEND({keys}, {span}), {test}, "
+             f"lambda: {g.expr(bound, scope)}, {e.kind == 'all'})")
+    if statement is None:
+        return fused
+    return [f"{statement[1]}if not {fused}:", f"{statement[1]}    return {statement[0]}"]
 
 
 # ---------------------------------------------------------------- the selected cards, by definition or attribute
@@ -152,6 +186,14 @@ def holders(place, zone: str, seats) -> tuple:
     if place.__class__ is tuple and place[0] == zone and place[1] in seats:
         return (place[1],)
     return ()
+
+
+def holder(place, zone: str, seats):
+    """``the`` of :func:`holders` (generated code calls it THE_HOLDERS): the player whose ``zone`` is ``place``, or
+    None."""
+    if place.__class__ is tuple and place[0] == zone and place[1] in seats:
+        return place[1]
+    return None
 
 
 def holders_of(key, zone: str, engine) -> tuple:

@@ -10,6 +10,8 @@ asks `can`, or calls a quantity some card's rule gives a value) is evaluated bef
 
 from __future__ import annotations
 
+import re
+
 from checker.front import ast
 from checker.front.ast import names_in
 from checker.runtime import fusion
@@ -94,8 +96,17 @@ def _checker(engine, entries: list[tuple]):
         else:
             lines += [f"    if {g.expr(inv.when, Scope({}))}:  # {inv.name}"] + loop
     head = [f"def {name}():", "    st = E.st"] + (["    env = {}"] if any("env" in line for line in lines) else [])
-    return g.define(name, "\n".join(head + lines + ["    return -1"]) + "\n",
-                    "the invariants, tested before a decision")
+    # each zone read once, before the tests (they are pure: nothing in them replaces a zone of the state)
+    body = "\n".join(lines)
+    zones = {}
+    for zone in dict.fromkeys(_ZONE_READ.findall(body)):
+        zones[zone] = g.fresh("zone")
+        head.append(f"    {zones[zone]} = st.zones.get({zone[9:-1]})")
+    body = _ZONE_READ.sub(lambda m: zones[m.group(0)], body)
+    return g.define(name, "\n".join(head + [body, "    return -1"]) + "\n", "the invariants, tested before a decision")
+
+
+_ZONE_READ = re.compile(r"st\.zones\[(?:'[^'\\]*'|\"[^\"\\]*\")\]")
 
 
 def _every_loop(g, e, number: int, ind: str) -> list[str] | None:
@@ -104,9 +115,9 @@ def _every_loop(g, e, number: int, ind: str) -> list[str] | None:
     test of it counted per key (fusion.per_key_count); None for another shape."""
     if not (isinstance(e, ast.Aggregate) and e.kind == "all" and e.body is not None):
         return None
-    fused = fusion.per_key_count(g, e, Scope({}))
+    fused = fusion.per_key_count(g, e, Scope({}), (number, ind))
     if fused is not None:
-        return [f"{ind}if not {fused}:", f"{ind}    return {number}"]
+        return fused
     x = g.fresh("x")
     coll = g.expr(e.coll, Scope({}))
     body = g.expr(e.body, Scope({}).with_fixed(e.var, x))

@@ -29,7 +29,7 @@ from checker.front import ast
 from checker.runtime.compile import bound_names
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 
-__all__ = ["ending", "outlook", "outlook_after", "margin", "COUNTS"]
+__all__ = ["ending", "outlook", "outlook_after", "margin", "lookahead", "COUNTS"]
 
 COUNTS: Counter = Counter()      # "outlooks": positions valued; "endings": times the ending was run
 
@@ -120,3 +120,26 @@ def margin(scores: dict[int, int], player: int) -> int:
     """``player``'s lead over the best of the others (negative: behind); its score when alone."""
     others = [s for q, s in scores.items() if q != player]
     return scores[player] - (max(others) if others else 0)
+
+
+def lookahead(engine, player: int, option) -> int | None:
+    """``player``'s score if the offered action ``option`` were taken now (None: not an action).
+    The state, the log, the agents and the observer are put back as they were; nested choices take the
+    first option, unseen by the observer."""
+    if option[0] != "action" or engine.score is None:
+        return None
+    snap = engine.st.snapshot()
+    saved = (engine.recording, engine.agents, engine.observer, engine.decisions, engine.moves, len(engine.events),
+             len(engine.choices))
+    # a look-ahead is not the game: nothing records or observes its decisions
+    engine.recording, engine.agents, engine.observer = False, [_FirstOption()] * engine.st.n, None
+    try:
+        engine.perform(option[1], option[2])
+        return engine.quantity(engine.score, (player,))
+    except (Abort, StopProc, EndTurn):
+        return None
+    finally:
+        engine.st.restore(snap)
+        engine.recording, engine.agents, engine.observer, engine.decisions, engine.moves = saved[:5]
+        del engine.events[saved[5]:]
+        del engine.choices[saved[6]:]

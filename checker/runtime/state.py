@@ -125,6 +125,66 @@ class State:
         else:
             held[key] = held.get(key, 0) + 1
 
+    def put_all(self, cards: tuple, name: str, index, position: str, span=None) -> None:
+        """`move cards to name[index]`: :meth:`put` of each card in order, its lookups made once for them all.
+        A card that is not physical (None, a definition) is a located error, the cards before it moved."""
+        where, counts, zones, defs, watched = self.where, self.counts, self.zones, self.defs, self.watched
+        target = held = None
+        place = (name, index)
+        for card in cards:
+            if card is None or card < 0:
+                raise SpecRuntimeError("only a physical card can move (this is a card's name)", span)
+            self.version += 1
+            key = defs[card]
+            old = where.get(card)
+            if old is not None:
+                zone = zones[old[0]]
+                if zone.__class__ is dict:
+                    zone = zone[old[1]]
+                if zone[-1] == card:
+                    zone.pop()
+                else:
+                    zone.remove(card)
+                counts[old][key] -= 1
+                if old[0] in watched or name in watched:
+                    self.dirty = True
+            elif name in watched:
+                self.dirty = True
+            if target is None:          # the first card: the target (and its counts) made as put makes them
+                zone = zones[name]
+                if zone.__class__ is dict:
+                    target = zone.get(index)
+                    if target is None:
+                        target = zone[index] = []
+                else:
+                    target = zone
+            if position == "bottom":
+                target.insert(0, card)
+            else:
+                target.append(card)
+            where[card] = place
+            if held is None:
+                held = counts.get(place)
+                if held is None:
+                    counts[place] = held = {}
+            held[key] = held.get(key, 0) + 1
+
+    def draw(self, pile: list, count: int, name: str, index, position: str) -> None:
+        """`draw count from pile to name[index]`: the top card ``count`` times (at most all of them), as that many
+        :meth:`put` would move them."""
+        n = min(count, len(pile))
+        if n <= 1:
+            if n == 1:
+                self.put(pile[-1], name, index, position)
+            return
+        drawn = pile[-n:]
+        if self.where.get(drawn[-1]) == (name, index):     # to the pile itself: one card at a time
+            for _ in range(n):
+                self.put(pile[-1], name, index, position)
+            return
+        drawn.reverse()                 # the top first: each is the top when its turn comes
+        self.put_all(drawn, name, index, position)
+
     def holds(self, name: str, index, key: int) -> bool:
         """Does zone ``name[index]`` hold a card of definition ``key``?"""
         counts = self.counts.get((name, index))
