@@ -172,8 +172,8 @@ class Writes:
             if dest in self.kept:
                 return True
             source = _zone_named(s.what)
-            if source is None and isinstance(s.what, ast.Name) and chosen:
-                source = chosen.get(s.what.id)
+            if source not in self.enc.zone_kind and isinstance(s.what, ast.Name) and chosen:
+                source = chosen.get(s.what.id)      # a name bound by the choice just before: the zone it chose from
             if source is not None and source in self.enc.zone_kind:
                 return source in self.kept
             return self._zone(dest)
