@@ -157,10 +157,15 @@ def _lemma(engine, t, name, kind, params, pre, settings):
     solver.add(*[as_bool(c) for c in lemma.constraints])
     for what, guard in lemma.escaping():
         out = run(solver, as_bool(guard))
+        if out.status == "unknown":
+            return f"Z3 could not decide whether a path leaves it with `{what}` in flight: {out.reason}"
         if out.status != "unsat":
             return f"a path leaves it with `{what}` in flight (not summarised)"
     for g, span, what in lemma.cuts:
         out = run(solver, as_bool(g))
+        if out.status == "unknown":
+            return f"Z3 could not decide whether a path reaches a place the unrolling does not follow ({what} at " \
+                   f"{span}): {out.reason}"
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds = []
