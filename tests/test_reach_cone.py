@@ -103,3 +103,31 @@ def test_the_crown_does_not_change_hands_twice_in_the_first_round(capsys):
                  "paquet,choisis,écartés_visibles,écartés_cachés,assassiné,ensorcelé_par,interrompu", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert (code, result["status"]) == (1, "proved"), result
+
+
+DISCARD = '''
+zone rebut: pile of Lot public
+action écarter(p: Player) "Écarter un lot de l'étal." {
+  choose l in étal by p
+  log "Un lot quitte l'étal."
+  move l to rebut
+}
+'''
+
+
+@pytest.mark.parametrize("kept, followed", [("bourse,tours_joués,réserve", False),
+                                            ("bourse,tours_joués,réserve,étal", True)])
+def test_a_card_chosen_from_a_cut_zone_and_moved_to_a_cut_zone_writes_nothing_kept(tmp_path, capsys, kept,
+                                                                                    followed):
+    """`écarter` chooses a lot of the stall and moves it to the discard, a zone of the same kind as the kept
+    baskets.  The card named by the choice just before the move (a log between them) comes from the stall:
+    with the stall cut, the move changes no kept zone and the action is not followed; with the stall kept, it
+    takes the card out of a kept zone and must be followed (a version that read the chosen name as a zone of its
+    own, and one that forgot the choice at the log, followed both)."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    text = text.replace("        acheter(p, l) for l in étal\n", "        acheter(p, l) for l in étal\n        écarter(p)\n")
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text + DISCARD, encoding="utf-8")
+    code, c = _reach(capsys, str(spec), "count(l in panier[Joueur 1]) == 3", "--rounds", "1", "--keep", kept)
+    assert code in (1, 4), c
+    assert ("écarter" not in c["not_followed"]) is followed, c["not_followed"]

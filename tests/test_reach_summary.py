@@ -149,3 +149,54 @@ def test_a_permit_set_by_the_caller_is_a_precondition_of_the_lemma(tmp_path, cap
     assert (plain, p["status"]) == (1, "proved"), p
     assert (summed, s["status"]) == (1, "proved"), s
     assert "achats_du_tour == 0" in s["lemmas"][0] and "at most 1 for p" in s["lemmas"][0], s["lemmas"]
+
+
+def test_a_value_read_off_the_guard_is_a_precondition_only_once_z3_proves_it():
+    """What the guard's conjuncts fold a value to is kept only when Z3 answers unsat to "the guard holds and the
+    value is another": a fold the guard implies is proven, one it does not imply (a wrong fold, or a guard that
+    says nothing about the value) is refused."""
+    import z3
+
+    from checker.solver.unroll_summary import entailed
+    g, x = z3.Bools("g x")
+    y = z3.Int("y")
+    value = z3.If(g, z3.IntVal(0), y)
+    assert entailed(z3.And(g, x), value, z3.IntVal(0))
+    assert not entailed(z3.And(g, x), value, z3.IntVal(1))          # the guard implies 0, not 1
+    assert not entailed(x, value, z3.IntVal(0))                      # y may be anything where g is false
+    assert entailed(z3.And(z3.Not(g), y == 2, x), value, z3.IntVal(2))
+
+
+def test_a_permit_that_differs_between_calls_is_no_precondition(tmp_path, capsys):
+    """The permit is one purchase for the game's first call of `tour` (Joueur 1's) and two for every later one
+    (the caller raises it after each call).  No value holds at every call, so the lemma must not assume one:
+    assumed from the first call (permit 1), the lemma would bound a turn by one lot and prove that Joueur 2 never
+    holds two lots in the first round, where the plain search reaches it and the interpreter confirms it."""
+    spec = _market(tmp_path, second=False)
+    text = open(spec, encoding="utf-8").read()
+    text = text.replace("  set achats_du_tour = 0\n  offer p {", "  offer p {")
+    text = text.replace("for p in players { call tour(p) }",
+                        "for p in players {\n      set achats_du_tour = 0\n      call tour(p)\n      set permis = 2\n    }")
+    text = text.replace("rule une_par_tour { forbid acheter(p, l) when achats_du_tour >= 1 }",
+                        "var permis: Int = 1\nrule une_par_tour { forbid acheter(p, l) when achats_du_tour >= permis }")
+    assert "call tour(p)\n      set permis = 2" in text and "achats_du_tour >= permis" in text
+    open(spec, "w", encoding="utf-8").write(text)
+    condition = "tours_joués == 0 and count(l in panier[Joueur 2]) >= 2"
+    plain, p = _reach(capsys, spec, condition, "--within", "8")
+    assert (plain, p["status"], p["confirmed"]) == (0, "reached", True), p
+    summed, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP, "--keep", "permis")
+    assert (summed, s["status"]) == (4, "undecided"), s
+    assert "permis ==" not in " ".join(s["lemmas"]), s["lemmas"]
+
+
+def test_a_lemma_question_z3_cannot_decide_is_said_so(tmp_path, capsys, monkeypatch):
+    """With Z3's steps cut to 2,000 a question, whether the turn's offer asks a 13th question is not decided: the
+    answer is undecided and says that Z3 could not decide it — not that a path reaches it (the version before
+    this one said "a path reaches a place the unrolling does not follow" for an unknown)."""
+    spec = _market(tmp_path, second=False)
+    monkeypatch.setenv("RULEBOOK_Z3_RLIMIT", "2000")
+    summed, s = _reach(capsys, spec, "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2", "--rounds", "1",
+                       "--summarise", "tour", *KEEP)
+    assert (summed, s["status"]) == (4, "undecided"), s
+    assert "Z3 could not decide whether a path reaches" in s["reason"], s["reason"]
+    assert not s["reason"].startswith("the lemma of tour(p): a path reaches"), s["reason"]

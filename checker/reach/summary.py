@@ -147,7 +147,11 @@ def _lemma(engine, t, name, kind, params, pre, settings):
             args.append(k)
     for v, what, _ in pre:
         value = args[owner] if isinstance(what, str) and what == "*" else what
-        lemma.constraints.append(as_bool(EQ(lemma.store.var(v, None), value)))
+        if isinstance(value, z3.ExprRef) and (z3.is_int_value(value) or z3.is_true(value) or z3.is_false(value)):
+            value = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
+        # the var starts at its value (the same states as an unknown constrained to it, but a constant folds: the
+        # rules that read it are decided while encoding instead of by Z3)
+        lemma.store.write(("var", v, None), value, True)
     before = lemma.counts()
     try:
         lemma.call(name, tuple(args))
@@ -157,10 +161,15 @@ def _lemma(engine, t, name, kind, params, pre, settings):
     solver.add(*[as_bool(c) for c in lemma.constraints])
     for what, guard in lemma.escaping():
         out = run(solver, as_bool(guard))
+        if out.status == "unknown":
+            return f"Z3 could not decide whether a path leaves it with `{what}` in flight: {out.reason}"
         if out.status != "unsat":
             return f"a path leaves it with `{what}` in flight (not summarised)"
     for g, span, what in lemma.cuts:
         out = run(solver, as_bool(g))
+        if out.status == "unknown":
+            return f"Z3 could not decide whether a path reaches a place the unrolling does not follow ({what} at " \
+                   f"{span}): {out.reason}"
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds = []

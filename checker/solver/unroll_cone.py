@@ -142,12 +142,15 @@ class Writes:
         return self._entry(("window", name))
 
     def _block(self, body) -> bool:
-        """Statements in order; a card chosen from a zone that is not kept and moved by the next statement
-        leaves that zone, so the move changes no kept zone unless its destination is kept."""
+        """Statements in order; a card chosen from a zone that is not kept and moved by the next statement (a
+        citation, a decision or a log between them aside) leaves that zone, so the move changes no kept zone
+        unless its destination is kept."""
         chosen: dict[str, str] = {}
         for s in body:
             if self._stmt(s, chosen):
                 return True
+            if isinstance(s, (ast.CiteStmt, ast.DecisionStmt, ast.Log)):
+                continue                    # binds nothing and moves nothing: the choice before it still holds
             chosen = {}
             if isinstance(s, (ast.Choose, ast.ChooseSubset)) and not s.options.random:
                 zone = _zone_named(s.coll)
@@ -172,8 +175,8 @@ class Writes:
             if dest in self.kept:
                 return True
             source = _zone_named(s.what)
-            if source is None and isinstance(s.what, ast.Name) and chosen:
-                source = chosen.get(s.what.id)
+            if source not in self.enc.zone_kind and isinstance(s.what, ast.Name) and chosen:
+                source = chosen.get(s.what.id)      # a name bound by the choice just before: the zone it chose from
             if source is not None and source in self.enc.zone_kind:
                 return source in self.kept
             return self._zone(dest)

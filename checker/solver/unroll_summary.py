@@ -35,12 +35,14 @@ import z3
 from checker.front import ast
 from checker.front.types import BOOL, PLAYER, GridT, RecordT
 from checker.solver.encode import AND, EQ, ITE, NOT, Unsupported, as_bool, is_const
+from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.terms import conjuncts
 from checker.solver.unroll_cone import Coned, CutStore
 
-__all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owner_of", "USED"]
+__all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owner_of", "entailed", "USED"]
 
 USED = "\0used"         # in a havoc's names: every power's use
+ENTAILED_RLIMIT = 1_000_000     # the steps of the question that proves a precondition read off a call's guard
 
 
 def owner_of(enc, name: str) -> int | None:
@@ -240,12 +242,23 @@ def _under(here, value):
     (its top-level conjunction, flattened) is replaced by true in ``value`` (a negated one: its atom by false) and
     the result simplified.  Where ``here`` holds, each conjunct does, so the value is the same: a constant when
     the writes that made it are guarded by those conjuncts (a var set at the start of the procedure that makes
-    the call, on every path to it).  No question is asked; None is no answer, never a wrong one."""
+    the call, on every path to it).  No question is asked here (:func:`entailed` then proves it); None is no
+    answer, never a wrong one."""
     if is_const(here) or is_const(value) or isinstance(value, tuple):
         return None
     subs = [(c.arg(0), z3.BoolVal(False)) if z3.is_not(c) else (c, z3.BoolVal(True)) for c in conjuncts(here)]
     folded = z3.simplify(z3.substitute(value, *subs))
     return folded if z3.is_int_value(folded) or z3.is_true(folded) or z3.is_false(folded) else None
+
+
+def entailed(here, value, folded) -> bool:
+    """Z3 proves that ``here`` implies ``value == folded``: the question ``here and value != folded`` is unsatisfiable
+    by itself (without the unrolling's constraints, which could only remove models), so it holds on every path.
+    It is small — the guard's conjuncts decide the value's if-then-else — and has its own solver, with a resource
+    limit of :data:`ENTAILED_RLIMIT` steps.  Anything but unsat (unknown included) is no proof."""
+    solver = make_solver(SolverSettings(incremental=False, rlimit=ENTAILED_RLIMIT, minimize_cores=False))
+    solver.add(as_bool(here), NOT(EQ(value, folded)))
+    return solver.check() == z3.unsat
 
 
 def _value(v):
@@ -315,7 +328,9 @@ class Summarised(Coned):
         for v, value in values.items():
             ty = self.enc.var_types[v]
             folded = _under(here, value)
-            if folded is not None:          # the value where the call is made, read off the guard: no question
+            self.questions += folded is not None
+            if folded is not None and entailed(here, value, folded):
+                # the value where the call is made, read off the guard, then proven by an unsat question
                 same = [i for i, a in enumerate(args) if is_const(a) and not isinstance(a, tuple)
                         and _same_type(ty, params[i]) and _value(folded) == a]
                 out[v] = ("arg", same[0]) if same else ("const", folded)
