@@ -123,3 +123,27 @@ procedure partie() {
     assert len(loops) == 4, source
     assert loops[1].startswith("tuple([") and not loops[1].startswith("tuple(tuple("), source
     assert loops[3] == "tuple(st.zones['pioche'])", source
+
+
+# ---------------------------------------------------------------- sample -n (bench/results/mutation-2026-11-28-n.txt)
+
+def test_a_choice_that_may_be_declined_can_end_its_block(tmp_path):
+    """`choose … optionally` as the last statement of a loop's body: nothing follows it to skip (its block is
+    `pass`), so each player is asked, and the loop and the statement after it go on whatever the answer."""
+    e = engine(tmp_path, """
+var vus: Int = 0
+var fini: Int = 0
+procedure partie() {
+  for p in players {
+    set vus = vus + 1
+    choose c in pioche by p optionally
+  }
+  set fini = 1
+}
+""")
+    agents = [ScriptedAgent(["A"]), ScriptedAgent(["(rien)"])]
+    e.start({"Carte": ["A", "B"]}, 2, 0, agents)
+    e.call("partie", ())
+    decisions = [x for x in e.events if x["kind"] == "decision"]
+    assert [(d["player"], d["options"]) for d in decisions] == [(0, ["A", "B", "(rien)"]), (1, ["A", "B", "(rien)"])]
+    assert e.st.vars["vus"] == 2 and e.st.vars["fini"] == 1
