@@ -233,3 +233,26 @@ procedure partie()""")
     assert e.quantity("mille", (0,)) == 1000 and e.work == 1000           # the range's integers, made once
     assert e.quantity("pairs", (0,)) == 500 and e.work == 1000 + 2 * 1000  # made, then ranged over
     assert e.quantity("non_vide", (0,)) is True         # `any` with no condition: is c empty? (not its length)
+
+
+# ---------------------------------------------------------------- sample -n (bench/results/mutation-2026-11-28-n.txt)
+
+def test_a_quantity_is_written_inline_unless_it_would_evaluate_an_argument_twice(tmp_path):
+    """Generator.inline: `positif(x)` reads `x` once, so any argument is written in its place; `entre(x)` reads it
+    twice, so only a name or a literal is (an expression would be evaluated twice), and the call stays a call.
+    The reads are counted over the body and each adjustment: `force_de(c)` reads `c` in its body only (its
+    adjustment's condition and amount do not), once in all, so it is inlined whatever its argument."""
+    text = _without_loop(GAME).replace("procedure partie()", """quantity positif(x: Int): Bool = x > 0
+quantity force_de(c: Carte): Int = c.force
+rule renfort { adjust force_de(c) by 2 when niveau > 0 }
+procedure partie()""")
+    result = _result(tmp_path, text)
+    assert result.ok, [d.message for d in result.reporter.errors]
+    g = Engine(result.typed).compiler.gen
+    once = g.inline("positif", ["(f(y) + 1)"])
+    assert once is not None and once.count("f(y)") == 1
+    assert g.inline("entre", ["(f(y) + 1)"]) is None
+    twice = g.inline("entre", ["y"])
+    assert twice is not None and twice.count("y") == 2
+    adjusted = g.inline("force_de", ["f(y)"])
+    assert adjusted is not None and adjusted.count("f(y)") == 1

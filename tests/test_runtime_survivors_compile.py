@@ -123,3 +123,53 @@ procedure partie() {
     assert len(loops) == 4, source
     assert loops[1].startswith("tuple([") and not loops[1].startswith("tuple(tuple("), source
     assert loops[3] == "tuple(st.zones['pioche'])", source
+
+
+# ---------------------------------------------------------------- sample -n (bench/results/mutation-2026-11-28-n.txt)
+
+def test_a_choice_that_may_be_declined_can_end_its_block(tmp_path):
+    """`choose … optionally` as the last statement of a loop's body: nothing follows it to skip (its block is
+    `pass`), so each player is asked, and the loop and the statement after it go on whatever the answer."""
+    e = engine(tmp_path, """
+var vus: Int = 0
+var fini: Int = 0
+procedure partie() {
+  for p in players {
+    set vus = vus + 1
+    choose c in pioche by p optionally
+  }
+  set fini = 1
+}
+""")
+    agents = [ScriptedAgent(["A"]), ScriptedAgent(["(rien)"])]
+    e.start({"Carte": ["A", "B"]}, 2, 0, agents)
+    e.call("partie", ())
+    decisions = [x for x in e.events if x["kind"] == "decision"]
+    assert [(d["player"], d["options"]) for d in decisions] == [(0, ["A", "B", "(rien)"]), (1, ["A", "B", "(rien)"])]
+    assert e.st.vars["vus"] == 2 and e.st.vars["fini"] == 1
+
+
+# a prohibition that reads no binder of the offer first, then the three of OFFER, the one on B next
+CLOSED = OFFER.replace("rule trop_forte {", """var fermeture: Int = 0
+rule fermée { forbid échanger(p, a, b) when fermeture == 1 }
+rule pas_la_deux { forbid échanger(p, a, b) when a.force == 2 }
+rule trop_forte {""", 1).replace("rule pas_la_deux { forbid échanger(p, a, b) when a.force == 2 }\nrule pioche",
+                                  "rule pioche", 1)
+
+
+@pytest.mark.parametrize("closed", [0, 1])
+def test_a_prohibition_that_reads_no_binder_is_tested_before_the_loops_and_the_next_one_still_inside(tmp_path,
+                                                                                                    closed):
+    """`fermée` reads none of the offer's binders: it is tested once, before the loops (compile.py's `before`);
+    `pas_la_deux`, the next prohibition, reads `a` and is still tested for each card: B (force 2) is never
+    offered.  Closed, nothing is (and a finish alone is not asked)."""
+    e = engine(tmp_path, CLOSED)
+    (source,) = [src for name, src, _ in e.compiler.gen.sources if name.startswith("_offer")]
+    assert [line.rsplit("  # ", 1)[1] for line in source.splitlines() if "  # " in line and "if " in line] == \
+        ["fermée", "pas_la_deux, trop_forte", "pioche_trop_forte"], source
+    agents = [ScriptedAgent(["Passer"]), ScriptedAgent([])]
+    e.start({"Carte": ["A", "B", "C", "D"]}, 2, 0, agents)
+    e.st.vars["fermeture"] = closed
+    e.call("partie", ())
+    offered = [labels for _, labels, _ in agents[0].seen]
+    assert offered == ([] if closed else [["échanger(Joueur 1, A, D)", "Passer"]])     # « Passer » alone: not asked

@@ -232,3 +232,28 @@ def test_a_decision_made_without_saying_so_cannot_be_declined(tmp_path):
     assert d.labels() == ["4", "6"]
     assert RandomAgent(3).choose(d) in (0, 1)
     assert Decision(1, "n", (4, 6), str, optional=True).labels() == ["4", "6", "(rien)"]
+
+
+# ---------------------------------------------------------------- sample -n (bench/results/mutation-2026-11-28-n.txt)
+
+def test_a_range_whose_bounds_are_computed_counts_its_integers_against_the_work_limit(tmp_path):
+    """`0..x` with a bound known only at run time is made by Engine.range_of, which counts its integers in
+    E.work as spend() does (a range of literals is counted by the generated code instead): `count(i in 0..n)`
+    costs n + 1, and a range that would take the work past MAX_WORK stops the spec, with spend()'s message."""
+    from checker.base.limits import MAX_WORK
+    e = engine(tmp_path, """
+quantity jusqu_a(p: Player): Int = count(i in 0..count(c in main[p]) * 100)
+procedure partie() { stop }""")
+    e.start({"Carte": ["Plume", "Lanterne", "Pierre"]}, 2, 0, [RandomAgent(0), RandomAgent(1)])
+    for c in list(e.st.zones["pioche"])[:2]:
+        e.st.put(c, "main", 1, "top")
+    e.work = 0
+    assert e.quantity("jusqu_a", (0,)) == 1 and e.work == 1          # 0..0
+    assert e.quantity("jusqu_a", (1,)) == 201 and e.work == 202      # 0..200: two cards in hand
+    assert e.range_of(3, 7) == (3, 4, 5, 6, 7) and e.work == 207
+    e.work = MAX_WORK - 10
+    assert len(e.range_of(0, 9)) == 10 and e.work == MAX_WORK
+    e.work = MAX_WORK - 10
+    with pytest.raises(SpecRuntimeError, match="more than 2,000,000 loop iterations and aggregate elements"):
+        e.range_of(0, 10)
+    assert e.work == 0

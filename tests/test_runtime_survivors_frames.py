@@ -203,3 +203,41 @@ def test_capture_finds_the_frames_of_a_decision_and_says_when_the_game_has_no_su
         ("partie", [(0, "repeat", 2), (1, "call", 0)]), ("manche", [(0, "for", 0), (1, "at", 0)])]
     assert frames[1].names["m"] == 3
     assert capture(engine, setup, ANSWERS, 7) == (None, "the game stepped again has no decision 7", None)
+
+
+# ---------------------------------------------------------------- sample -n (bench/results/mutation-2026-11-28-n.txt)
+
+# the bet may be declined (index 3, « (rien) »): the rest of the loop's body (the bet counted, its log) is skipped
+OPTIONAL = GAME.replace("    choose n in 1..3 by p\n", "    choose n in 1..3 by p optionally\n")
+# Joueur 1 declines in round 1, Joueur 2 in round 2
+DECLINED = [3, 0, 2, 3, 1, 0]
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_a_bet_declined_after_the_game_went_on_from_its_frames_skips_the_rest_of_the_round(tmp_path, n):
+    """The resumed game runs its statements itself (frames.py's ``_statement``), the declined bets among them (at
+    decision 1 the resumed choice itself, at 2 and 4 a later one): each skips its bet and its log, as in the game
+    played without stopping.  Scores: a coin a round, plus each bet made times its round's number."""
+    engine = _compiled(tmp_path / "manches.rules", OPTIONAL)
+    scopes = Scopes(engine.typed)
+    recorder = StateRecorder(engine, scopes, n, ["manches.rules"])
+    engine.observer = recorder
+    engine.recording, engine.digests = True, False
+    game = engine.play({}, 2, 1, [_Answers(DECLINED)] * 2)
+    engine.observer = None
+    final = state_digest(engine.st)
+    recorder.add_frames()
+    assert recorder.frames_note is None, recorder.frames_note
+    assert game.scores == {0: 3 + 3 * 2 + 2 * 3, 1: 3 + 1 * 1 + 1 * 3}
+    first = [i for i, e in enumerate(game.events) if e["kind"] == "decision"][n - 1]
+    loaded = load_state(engine, json.loads(json.dumps(recorder.state)), scopes)
+    from checker.play.resume import resume_game
+    engine.recording, engine.digests = True, False
+    again = resume_game(loaded, [_Answers(DECLINED[n - 1:])] * 2)
+    assert again.events == game.events[first:]
+    assert again.scores == game.scores
+    assert state_digest(engine.st) == final
+    bets = [e["text"] for e in again.events if e["kind"] == "log" and e["text"][-1].isdigit()
+            and " mise " in e["text"]]
+    made = [None, "Joueur 2 mise 1", "Joueur 1 mise 3", None, "Joueur 1 mise 2", "Joueur 2 mise 1"]   # per decision
+    assert bets == [b for b in made[n - 1:] if b is not None]

@@ -95,3 +95,24 @@ def test_the_generated_check_of_the_invariants_makes_no_environment_it_does_not_
     (source,) = [src for _, src, origin in e.compiler.gen.sources
                  if origin == "the invariants, tested before a decision" and "mains_prudentes" in src]
     assert "if not " in source and "env" not in source, source
+
+
+# ---------------------------------------------------------------- sample -n (bench/results/mutation-2026-11-28-n.txt)
+
+@pytest.mark.parametrize("cards, broken", [(["A", "B", "C"], "petites_mains"), (["A", "B"], None)])
+def test_the_generated_check_breaks_an_every_loop_invariant_only_when_it_fails(tmp_path, cards, broken):
+    """The engine's own check (one generated function, invariants.py's ``_checker``): `petites_mains` is a
+    `require all(…)` that is not a count per key, tested as a loop over the players; Joueur 1 takes the whole
+    pile: two cards keep it, three break it.  (Before, only the wrapped entries of ``_calling`` were played here.)"""
+    path = tmp_path / "jeu.rules"
+    path.write_text(GAME, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    e = Engine(result.typed)
+    e.recording = False
+    if broken:
+        with pytest.raises(SpecRuntimeError, match=f"the game broke the invariant {broken} "):
+            e.play({"Carte": cards}, 2, 0, [RandomAgent(1), RandomAgent(2)])
+    else:
+        e.play({"Carte": cards}, 2, 0, [RandomAgent(1), RandomAgent(2)])
+        assert len(e.st.zones["main"][0]) == 2

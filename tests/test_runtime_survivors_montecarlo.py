@@ -124,6 +124,20 @@ def test_the_monte_carlo_agent_judges_a_short_playout_by_the_ending_and_stays_th
     assert agent.seen == 0 and mc.played == 3
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_monte_carlo_agent_without_a_candidate_limit_plays_out_every_option(tmp_path, seed):
+    """``candidates=0`` means every option (montecarlo.py's ``max(0, candidates)``): Joueur 1's last choice has 3
+    options that are not actions, which the greedy player's measure values alike (the position as it is), so a
+    limit of one candidate would play out one option drawn by the tie-break; played out all, the 1 coin that
+    keeps the ending's bonus is taken."""
+    engine = _engine(tmp_path, RACE)
+    engine.recording = False
+    mc = MonteCarloAgent(seed, playouts=3, depth=0, judge="wins", candidates=0)
+    agent = _Answers(HISTORY + [0, 0], look=5, probe=mc.choose)
+    engine.play({}, 2, 1, [agent] * 2)
+    assert agent.seen == 0 and mc.played == 3
+
+
 def test_dealing_the_hidden_cards_again_keeps_each_cells_count_of_each_definition(tmp_path):
     """At Joueur 1's choice, Joueur 2's hand and the pile are unseen: their cards (3, less any whose number the
     decision shows) are dealt again among them; each cell's count per definition (what `"Rubis" in main[p]`

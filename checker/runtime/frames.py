@@ -56,15 +56,15 @@ class Frame:
     path: list
 
 
-def statement_at(block, path: list, depth: int = 0):
+def statement_at(block, path: list):
     """The statement ``path`` leads to from ``block`` (None when it leads nowhere)."""
     stmts = block
     s = None
-    for k, step in enumerate(path[depth:]):
+    for k, step in enumerate(path):
         if not 0 <= step.index < len(stmts):
             return None
         s = stmts[step.index]
-        if k == len(path) - depth - 1:
+        if k == len(path) - 1:
             return s
         if step.kind == "if" and isinstance(s, ast.If):
             stmts = s.then if step.branch else s.else_
