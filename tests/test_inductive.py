@@ -72,14 +72,43 @@ def test_the_4th_editions_invariants_read_what_only_the_theatre_and_the_draft_wr
     assert "choisir_un_personnage" in uncovered_procedures(search)["un_personnage_de_chaque_rang"]
 
 
+def _full_questions(search) -> list:
+    """The full questions ``search`` asks from now on (their answers), as a list that fills as it goes."""
+    asked, solve = [], search.solve
+
+    def counted(*args, **kwargs):
+        answer = solve(*args, **kwargs)
+        asked.append(answer[0])
+        return answer
+    search.solve = counted
+    return asked
+
+
 def test_the_theatres_exchange_keeps_the_invariants_at_two_players():
+    """Each question is refuted as it is (checker.conflicts.relaxed.Eager): every invariant holding before
+    the exchange — without them, a player may hold three characters before it and after it — and no full
+    question (a witness's selection, its tightening) is asked."""
     search = _search("spec/citadelles", players=2)
+    full = _full_questions(search)
     assert search.broken_invariants(only={'"Théâtre".théâtre_échanger'}) == []
     tally = search.inductive
     assert all(tally[name]["proven"] == ['"Théâtre".théâtre_échanger'] for name in tally)
+    assert full == []
     # a budget, not a timing: the per-player split asks two seats of deux_personnages and nine ranks (the
     # invariant of 4 players or more folds to true at 2); 3.5 s CPU when this was written
     assert search.queries <= 11
+
+
+def test_what_the_first_asking_cannot_refute_is_asked_in_full():
+    """The Muscade that breaks the cap: its question has a model, so it is asked in full, which finds the
+    witness; bounded by its `requires`, it is refuted with no full question."""
+    search = _search(GAME, HOUSE / "rafle.rules")
+    full = _full_questions(search)
+    assert [f.kind for f in search.broken_invariants(only={'"Muscade".rafler'})] == ["invariant-broken"]
+    assert full == ["sat"]
+    search = _search(GAME, HOUSE / "rafle_borné.rules")
+    full = _full_questions(search)
+    assert search.broken_invariants(only={'"Muscade".rafler'}) == [] and full == []
 
 
 def test_conflicts_effects_reports_the_broken_invariant_and_the_tally_as_json(capsys):

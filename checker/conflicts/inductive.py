@@ -38,6 +38,7 @@ import z3
 
 from checker.front import ast
 from checker.conflicts.findings import Finding
+from checker.conflicts.relaxed import Eager
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
 from checker.solver.terms import conjuncts
@@ -336,9 +337,10 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
     cards = (card.name,) if card is not None else ()
     out = []
     bounded = None                  # may the move reach where the encoding stops following it?
+    eager = Eager(search, enc, [*domain, legal, *t.constraints])
     for inv in asked:
         status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
-                                        before[inv.name], cards)
+                                        before[inv.name], cards, eager)
         if status == "sat":
             tally[inv.name]["broken"].append(label)
             out.append(_found(search, enc, model, label, decl, move, card, t, inv))
@@ -360,11 +362,12 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
     return out
 
 
-def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
+def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager) -> tuple:
     """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
     conjunct (a sum of cards counted per player is easier for Z3 one player at a time); a conjunct that does
-    not change at a check (the same term as before the move) is not asked there.  After one Z3 cannot decide,
-    the others are still asked: one may be broken."""
+    not change at a check (the same term as before the move) is not asked there.  Each is asked first as it is
+    (``eager``, :class:`~checker.conflicts.relaxed.Eager`): what that refutes needs no full question.  After one
+    Z3 cannot decide, the others are still asked: one may be broken."""
     unknown = None
     for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
         broken = []
@@ -377,7 +380,7 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards) -> tuple:
             if j < len(parts) and not any(_same(parts[j], b) for b in before):
                 broken.append(AND(g, NOT(parts[j])))
         broken = [b for b in broken if not (is_const(b) and not b)]
-        if not broken:
+        if not broken or eager.refuted(OR(*broken)):
             continue
         status, model, reason = search.solve(enc, *formulas, OR(*broken), minimal=True, cards=cards)
         if status == "sat":
