@@ -48,7 +48,7 @@ def run_interpreter(e: Engine, option, player: int, seed: int):
     agents, observer = e.agents, e.observer
     e.agents = [_Recorder(seed * 7 + k, log) for k in range(st_.n)]
     e.observer = None
-    real_choice, real_put = st_.rng.choice, State.put
+    real_choice, real_put, real_put_all = st_.rng.choice, State.put, State.put_all
 
     def choice(seq):
         value = real_choice(seq)
@@ -58,8 +58,12 @@ def run_interpreter(e: Engine, option, player: int, seed: int):
     def put(self, card, name, index, position):
         log.append(("put", card, self.where.get(card), (name, index)))
         real_put(self, card, name, index, position)
+
+    def put_all(self, cards, name, index, position, span=None):     # several cards in one call, each logged
+        log.extend(("put", card, self.where.get(card), (name, index)) for card in cards)
+        real_put_all(self, cards, name, index, position, span)
     st_.rng.choice = choice
-    State.put = put
+    State.put, State.put_all = put, put_all
     outcome = "done"
     e.invalidate()
     try:
@@ -76,7 +80,7 @@ def run_interpreter(e: Engine, option, player: int, seed: int):
     except SpecRuntimeError as err:
         outcome = f"failure: {err}"
     finally:
-        State.put = real_put
+        State.put, State.put_all = real_put, real_put_all
         del st_.rng.choice
     after = (dict(st_.where), {k: (dict(v) if isinstance(v, dict) else v) for k, v in st_.vars.items()},
              dict(st_.uses))
