@@ -9,7 +9,7 @@ names it, never a hang.
 from __future__ import annotations
 
 __all__ = ["MAX_PLAYERS", "MAX_RANGE", "MAX_INT", "MAX_LOOP", "MAX_WORK", "MAX_OPTIONS", "MAX_STEPS", "MAX_LOG",
-           "MAX_ENCODING", "MAX_MOVES", "MAX_SEARCHED", "MAX_RECORD_SET"]
+           "MAX_ENCODING", "MAX_NARROWED", "MAX_MOVES", "MAX_SEARCHED", "MAX_RECORD_SET"]
 
 MAX_PLAYERS = 100          # player counts a game or configuration may name
 MAX_RANGE = 1_000          # elements of one range `a..b` (checked when the spec is checked)
@@ -20,6 +20,7 @@ MAX_OPTIONS = 10_000       # options at one decision point
 MAX_STEPS = 200_000        # decisions in one game
 MAX_LOG = 1_000_000        # entries of one game's log, each decision counting its options too
 MAX_ENCODING = 200_000    # elements the Z3 encoding of one question may range over
+MAX_NARROWED = 300_000    # and one asked again with its `connected` searches narrowed (checker.solver.narrowed)
 MAX_SEARCHED = 4_096       # values a `connected` through a symbolic state may reach (one unknown and one rank each)
 MAX_RECORD_SET = 4_096     # records a symbolic set of records of the conflict search may hold
 MAX_MOVES = 10_000         # moves `rulebook moves` lists at one decision point

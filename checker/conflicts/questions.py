@@ -30,7 +30,9 @@ from checker.solver.encode import NONE, Unsupported, is_const
 from checker.conflicts.batches import live_rules, not_special_cases, upcoming
 from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
+from checker.solver.narrowed import narrowed
 from checker.solver.search import BOUND, ILLEGAL, Claim, SymbolicSearch
+from checker.solver.searches import TooLarge
 
 __all__ = ["Finding", "Claim", "Search", "find_conflicts", "KIND_METHODS", "BOUND"]
 
@@ -266,13 +268,22 @@ class Search(SymbolicSearch):
                 params = self.p.actions[name].params
             else:
                 params = self.p.quantities[name].params
+
+            def encode(enc, params=params[:len(head.pattern.binders)], rule=rule, head=head, name=name):
+                args, domain = self.params_args(enc, name, params)
+                return [*domain, enc.applies(rule, head, args)], args
             try:
-                args, domain = self.params_args(enc, name, params[:len(head.pattern.binders)])
-                cond = enc.applies(rule, head, args)
+                (*domain, cond), args = encode(enc)
             except Unsupported as exc:
+                why = exc.located()
+                if isinstance(exc, TooLarge):       # asked again with the search narrowed: a state found settles it
+                    found, narrower = narrowed(self, encode, rule.name, name if name in self.p.actions else None,
+                                              (rule.card,) if rule.card else ())
+                    if found:
+                        continue
+                    why = f"{why}; {narrower}"
                 out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
-                                              f"it ({exc.located()})", (rule.name,), (head.span,), _cites(rule),
-                                   unknown=exc.located()))
+                                              f"it ({why})", (rule.name,), (head.span,), _cites(rule), unknown=why))
                 continue
             # a state where it applies, whose cards (the rule's own, and those out of their start zone) some
             # selection the constraints allow has at the state's player count

@@ -138,7 +138,7 @@ class Encoder:
         self._zones: dict = {}
         self.defined: list = []     # what must hold for the terms to mean something (`only` finds one …)
         self.partial: list = []     # [(span, holds, reason)]: each `only`/`the` met, and when it finds one element
-        self.spent = 0              # elements ranged over so far (aggregates, ranges): at most MAX_ENCODING
+        self.spent, self.limit = 0, MAX_ENCODING    # elements ranged over so far (aggregates, ranges), at most
 
     # ------------------------------------------------------------ values
     def show(self, value, ty: Ty) -> str:
@@ -363,8 +363,8 @@ class Encoder:
         is too large to encode (a located :class:`Unsupported`, which the commands report as undecided)."""
         self.spent += n
         self.memos.spent(n, span)
-        if self.spent > MAX_ENCODING:
-            raise Unsupported(f"this question ranges over more than {MAX_ENCODING:,} elements (the limit of "
+        if self.spent > self.limit:
+            raise Unsupported(f"this question ranges over more than {self.limit:,} elements (the limit of "
                               f"one Z3 encoding): its aggregates are nested too deeply over large collections", span)
 
     def invariants(self) -> list:

@@ -21,6 +21,10 @@ search exist; any ranks that hold describe a derivation from a start).  These co
 the window (or a record with one) is outside those states, and the constraint that it does not is
 added too, so the answers hold for the states whose searches stay inside the window.
 
+A search too large for one encoding over the whole window raises :class:`TooLarge`; a dead-rule question
+is then asked again with the search narrowed nearer the centre (``enc.narrowed``, a radius: its starts and
+the values it reaches within it, :mod:`checker.solver.narrowed`), where a state found settles it.
+
 `path(…)` through a state-dependent relation is not encoded (see :func:`_path`).
 Handlers register in the table of :mod:`checker.solver.formulas`; ``enc`` is always the
 :class:`checker.solver.encode.Encoder`, which imports this module (so this one does not import it).
@@ -33,7 +37,7 @@ from collections import deque
 import z3
 
 from checker.front import ast
-from checker.base.limits import MAX_ENCODING, MAX_SEARCHED
+from checker.base.limits import MAX_SEARCHED
 from checker.base.graphs import TooFar, reachable, shortest_path
 from checker.solver.formulas import AND, NONE, NOT, OR, Unsupported, _on, as_bool, is_const
 from checker.solver.shapes import known, window
@@ -44,6 +48,12 @@ __all__: list[str] = []        # registers the encodings of ast.Connected and as
 
 class _Symbolic(Unsupported):
     """The next values of a search depend on what is not known in advance."""
+
+
+class TooLarge(Unsupported):
+    """A `connected(…)` on a symbolic state that would reach too many values, or range over too many
+    elements, to be encoded over the whole window: the question may be asked again with the search kept in
+    a narrower one (:mod:`checker.solver.narrowed`)."""
 
 
 def _constant_successors(enc, var: str, step: ast.Expr, env: dict, node, span) -> list:
@@ -131,14 +141,17 @@ def _edges(enc, e: ast.Connected, env: dict, node) -> list:
             if y != NONE]
 
 
-def _inside(enc, ty: Ty):
-    """A test: is a value of type ``ty`` one the symbolic states range over (its cells in the window)?"""
+def _inside(enc, ty: Ty, radius: int | None = None):
+    """A test: is a value of type ``ty`` one the symbolic states range over (its cells in the window, or
+    within ``radius`` rows and columns of the grid's centre)?"""
     ty = ty.inner if isinstance(ty, Opt) else ty
     if isinstance(ty, GridT):
-        cells = frozenset(window(enc.E.grids[ty.name]))
+        grid = enc.E.grids[ty.name]
+        cells = frozenset(window(grid) if radius is None else
+                          [c for c in window(grid) if max(map(abs, grid.coordinates(c))) <= radius])
         return lambda v: v in cells
     if isinstance(ty, RecordT):
-        tests = [_inside(enc, enc.resolve(f.type)) for f in enc.p.records[ty.name].fields]
+        tests = [_inside(enc, enc.resolve(f.type), radius) for f in enc.p.records[ty.name].fields]
         return lambda v: all(t(x) for t, x in zip(tests, v))
     return lambda v: True
 
@@ -155,10 +168,14 @@ def _fixpoint(enc, e: ast.Connected, env: dict, starts: list) -> list:
     hit = cache.get(key)
     if hit is not None:
         return hit[0]
-    inside = _inside(enc, elem)
+    radius = enc.__dict__.get("narrowed")     # set by checker.solver.narrowed: the search kept nearer the centre
+    inside = _inside(enc, elem, radius)
     start_guard: dict = {}
+    rules = []
     for g, s in starts:
-        if s != NONE:
+        if s != NONE and radius is not None and not inside(s):     # a start outside the narrowed window: not searched
+            rules.append(as_bool(NOT(g)))
+        elif s != NONE:
             start_guard[s] = OR(start_guard[s], g) if s in start_guard else g
     order = list(start_guard)
     seen = set(order)
@@ -172,9 +189,9 @@ def _fixpoint(enc, e: ast.Connected, env: dict, starts: list) -> list:
             edges = _edges(enc, e, env, x)
             enc.spend(len(edges), e.span)
         except Unsupported:
-            if enc.spent <= MAX_ENCODING:
+            if enc.spent <= enc.limit:
                 raise
-            _too_large(e, len(seen), (enc.spent - spent) // (followed + 1))
+            _too_large(e, len(seen), (enc.spent - spent) // (followed + 1), enc.limit)
         for g, y in edges:
             if not inside(y):
                 leaving.append((x, g))
@@ -182,15 +199,17 @@ def _fixpoint(enc, e: ast.Connected, env: dict, starts: list) -> list:
             incoming.setdefault(y, []).append((x, g))
             if y not in seen:
                 if len(seen) >= MAX_SEARCHED:
-                    raise Unsupported(f"connected(…) may reach more than {MAX_SEARCHED:,} values on a symbolic "
+                    raise TooLarge(f"connected(…) may reach more than {MAX_SEARCHED:,} values on a symbolic "
                                       f"state (the most one encoding follows)", e.span)
                 seen.add(y)
                 order.append(y)
                 todo.append(y)
         followed += 1
         each = (enc.spent - spent) / followed
-        if enc.spent + each * len(todo) > MAX_ENCODING:     # give up now, not after minutes of encoding
-            _too_large(e, len(seen), round(each))
+        # give up now, not after minutes of encoding; a narrowed search, near its limit, past its first values (the
+        # first builds what the others reuse: 3,600 elements where each next one costs 2,300, measured)
+        if (radius is None or followed >= 8) and enc.spent + each * len(todo) > enc.limit:
+            _too_large(e, len(seen), round(each), enc.limit)
     number = enc.__dict__["_fixpoint_count"] = enc.__dict__.get("_fixpoint_count", 0) + 1
     reached, rank = {}, {}
     for i, y in enumerate(order):
@@ -199,7 +218,6 @@ def _fixpoint(enc, e: ast.Connected, env: dict, starts: list) -> list:
             rank[y] = z3.Int(f"connected#{number}.rang[{i}]")
         else:                     # reached only as a start
             reached[y] = start_guard.get(y, False)
-    rules = []
     for y in order:
         if y not in incoming:
             continue
@@ -224,9 +242,9 @@ def _fixpoint(enc, e: ast.Connected, env: dict, starts: list) -> list:
     return result
 
 
-def _too_large(e: ast.Connected, values: int, each: int):
-    raise Unsupported(f"connected(…) on a symbolic state: the values it may reach, each with the next values it may "
-                      f"have in some state, would range over more than {MAX_ENCODING:,} elements (the limit of one Z3 "
+def _too_large(e: ast.Connected, values: int, each: int, limit: int):
+    raise TooLarge(f"connected(…) on a symbolic state: the values it may reach, each with the next values it may "
+                      f"have in some state, would range over more than {limit:,} elements (the limit of one Z3 "
                       f"encoding): at least {values:,} values, about {each:,} elements each", e.span)
 
 

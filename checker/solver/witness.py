@@ -9,7 +9,7 @@ from z3 import z3core
 from checker.front import ast
 from checker.runtime.engine import SLOTS, Engine
 from checker.runtime.state import SpecRuntimeError
-from checker.solver.encode import Encoder, is_const
+from checker.solver.encode import NONE, Encoder, is_const
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state, site_label
 from checker.front.types import PLAYER, KindT, Opt
@@ -130,6 +130,8 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
                 uses.setdefault((player, inst, name), {})[scope] = value
                 if value and (focus is None or key in focus):
                     situation.append((2, E.defs[inst], f"{cell}"))
+        elif key[0] == "var" and NONE in (key[2] if isinstance(key[2], tuple) else (key[2],)):
+            continue        # read at `none`, or a record with a field `none` (where the state holds one): no cell
         elif key[0] == "var" and len(key) == 4:       # a field of a record-valued var: set with the others
             records.setdefault(key[:3], {})[key[3]] = value
         elif key[0] == "var":
@@ -166,7 +168,9 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         for a, t in zip(args, types):
             if isinstance(a, list):         # a set: the values whose guard the model makes true
                 a = [(True, x) for g, x in a if is_const(g) and g or not is_const(g) and _value(model, g)]
-            v = enc.to_runtime(_value(model, a) if not isinstance(a, (int, bool, list)) else a, t)
+            if isinstance(a, tuple):        # a record: each field's value
+                a = tuple(f if isinstance(f, (int, bool)) else _value(model, f) for f in a)
+            v = enc.to_runtime(_value(model, a) if not isinstance(a, (int, bool, list, tuple)) else a, t)
             move_values.append(v)
             inner = t.inner if isinstance(t, Opt) else t
             if isinstance(inner, KindT) and v is not None:
