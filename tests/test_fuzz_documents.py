@@ -1,7 +1,8 @@
 """Fuzzing the state, move and log loaders through `rulebook moves`, `legal`, `replay`, `eval` and `apply`, and
 `eval`'s expressions: whatever the file or the expression, the answer is an exit code the commands document
-(never 3, an internal error), no traceback, and a message that quotes at most excerpts of the input.  Cases: schema-valid documents (hypothesis-jsonschema),
-mutations of real files, spliced bytes (see ``tests/fuzzing.py``; ``bench/fuzz.py`` runs many more)."""
+(never 3, an internal error), no traceback, and a message that quotes at most excerpts of the input.  Cases:
+schema-valid documents (hypothesis-jsonschema), mutations of real files, spliced bytes; edited and random
+expressions (see ``tests/fuzzing.py``; ``bench/fuzz.py`` runs many more, and huge ones)."""
 
 from __future__ import annotations
 
