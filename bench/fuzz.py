@@ -22,7 +22,8 @@ moves --json`, spliced bytes, and real files with one list made a million elemen
 expressions, good ones, edited ones, the spec's words in random order, any text, and expressions of up to
 120,000 bytes (the most one command-line argument holds: "huge").  Each is run with a time limit;
 the table counts the exit codes, the internal errors (exit 3, which must never happen) and the hangs (over
-the limit), a row printed as each loader ends.  The first few internal errors are printed after the table.
+the limit), a row printed as each loader ends.  The first few failures (internal errors, tracebacks, hangs)
+are printed after the table, and ``--keep DIR`` writes each failing case whole.
 The huge cases (every case with ``--own-process all``) run as the command itself, `python -m checker …` in a
 process of its own, and the column "command peak MB" is the largest peak resident memory of one such process
 (read by GNU time, /usr/bin/time; this bench's process, which keeps every spec checked and every real
@@ -178,7 +179,11 @@ def command_argv(target: str, data: bytes, folder: Path) -> list[str]:
 
 
 def fuzz(target: str, n: int, limit: float, folder: Path, huge: bool = True,
-         own: str = "huge") -> tuple[collections.Counter, list, float]:
+         own: str = "huge", keep: Path | None = None) -> tuple[collections.Counter, list, float]:
+    """Run ``n`` cases of ``target``: (counts, failures, wall seconds).  A failure is an internal error (exit 3),
+    a traceback or a hang: (sort, the case's first bytes, the end of its stderr); with ``keep``, each failing
+    case is written whole there too (``TARGET-K.case``), to be run again.  ``counts["slowest ms"]`` is the
+    longest case's wall time."""
     counts: collections.Counter = collections.Counter()
     failures: list = []
     start = time.perf_counter()
@@ -188,6 +193,7 @@ def fuzz(target: str, n: int, limit: float, folder: Path, huge: bool = True,
     @given(case=cases(target, huge))
     def one(case):
         sort, data = case
+        began = time.perf_counter()
         if own == "all" or sort == own:
             code, err, peak = own_process(command_argv(target, data, folder), limit)
             counts["own process"] += 1
@@ -197,8 +203,12 @@ def fuzz(target: str, n: int, limit: float, folder: Path, huge: bool = True,
         counts["cases"] += 1
         counts[sort] += 1
         counts[f"exit {code}"] += 1
-        if code == 3 or "Traceback" in err:
-            failures.append((sort, data[:300], err.strip()[-500:]))
+        counts["slowest ms"] = max(counts["slowest ms"], round(1000 * (time.perf_counter() - began)))
+        if code == 3 or code == "hang" or "Traceback" in err:
+            failures.append((sort, data[:300], err.strip()[-500:] if code != "hang" else f"ran past {limit:g} s"))
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                (keep / f"{target}-{len(failures)}.case").write_bytes(data)
     one()
     return counts, failures, time.perf_counter() - start
 
@@ -265,6 +275,8 @@ def main() -> None:
     parser.add_argument("--loaders", default=",".join(TARGETS),
                         help=f"{','.join(TARGETS)} (default: all): what is fuzzed through which command, "
                              f"{', '.join(f'{t} = {k} to {c}' for t, (k, c) in TARGETS.items())}")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="write each failing case (exit 3, a traceback, a hang) whole to DIR")
     parser.add_argument("--outputs", action="store_true", help="also the outputs every command must refuse")
     parser.add_argument("--own-process", choices=("huge", "all"), default="huge",
                         help="cases run as the command in a process of its own, its peak memory measured: the huge "
@@ -285,17 +297,18 @@ def main() -> None:
     real_documents()
     failures = []
     header = ("loader", "command", "cases", "sorts", "exit 0", "exit 1", "exit 2", "exit 4", "exit 3", "hangs",
-              "seconds", "CPU s", "own processes", "command peak MB")
+              "seconds", "slowest case s", "CPU s", "own processes", "command peak MB")
     print(" | ".join(header))
     print(" | ".join("---" for _ in header), flush=True)
     with tempfile.TemporaryDirectory() as tmp, checked_once():
         for target in loaders:
             start = cpu()
-            c, found, seconds = fuzz(target, args.cases, args.limit, Path(tmp), own=args.own_process)
+            c, found, seconds = fuzz(target, args.cases, args.limit, Path(tmp), own=args.own_process, keep=args.keep)
             sorts = ", ".join(f"{sort} {c[sort]}" for sort in ("schema", "mutant", "bytes", "good", "words", "text",
                                                                "huge") if c[sort])
             print(" | ".join(str(x) for x in (*TARGETS[target], c["cases"], sorts, c["exit 0"], c["exit 1"],
                                               c["exit 2"], c["exit 4"], c["exit 3"], c["exit hang"], f"{seconds:.0f}",
+                                              f"{c['slowest ms'] / 1000:.1f}",
                                               f"{cpu() - start:.0f}", c["own process"],
                                               f"{c['peak KiB'] / 1024:.0f}" if c["own process"] else "")), flush=True)
             failures += [(target, *f) for f in found]
