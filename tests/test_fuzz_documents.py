@@ -68,3 +68,19 @@ def test_a_million_numbers_in_the_random_source_are_checked_in_bounded_time(fold
     assert [p for p, _ in schema_problems(state, "state")] == ["decision/chosen/5", "decision/chosen/5/player",
                                                                "decision/chosen/7"]
     assert time.process_time() - start < 5
+
+
+def test_a_state_naming_its_spec_a_million_times_is_refused_at_once(folder):
+    """Found by bench/fuzz.py (`moves`, a huge case: 1.2 GB): a state whose `spec` lists "" (the current
+    directory) a million times had each checked as a spec — 20,000 of them took 150 s of CPU and 580 MB.
+    A spec named twice is refused, and past 20 problems the rest are not looked at."""
+    import copy
+    import json
+    import time
+    state = copy.deepcopy(real_documents()["offer"][0])
+    for entry in ("", "spec", "x"):
+        state["spec"] = ["spec/citadelles"] + [entry] * 1_000_000
+        start = time.process_time()
+        code, err = run_case("state", json.dumps(state).encode(), folder)
+        assert code == 2 and "spec/1" in err and len(err) < 4000, err[-500:]
+        assert time.process_time() - start < 10

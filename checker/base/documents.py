@@ -383,9 +383,12 @@ def spec_paths(named: list[str], document: str | Path) -> list[Path]:
     one ``.rules`` file; relative to the current directory, or else to the directory of ``document``.  Raises
     :class:`DocumentError` with the JSON path ``spec/i`` of each that is not one."""
     here = Path(document).parent
-    paths, problems = [], []
+    paths, problems, seen = [], [], {}
     for i, entry in enumerate(named):
         where = f"spec/{i}"
+        if len(problems) >= MAX_PROBLEMS:       # a list of a million: say so, and do not look at each
+            problems.append(("…", f"and the {len(named) - i} spec(s) after spec/{i - 1}, not checked"))
+            break
         candidates = [Path(entry)] if Path(entry).is_absolute() else [Path(entry), here / entry]
         try:
             found = next((c for c in candidates if c.exists()), None)
@@ -400,6 +403,10 @@ def spec_paths(named: list[str], document: str | Path) -> list[Path]:
             problems.append((where, f"{excerpt(entry)} is not a spec: a spec is a directory of .rules files or a "
                                     f".rules file"))
             continue
+        if real in seen:        # each would be checked again: a million times "" (the current directory) never ended
+            problems.append((where, f"{excerpt(entry)} is the spec of spec/{seen[real]} again"))
+            continue
+        seen[real] = i
         paths.append(found)
     if problems:
         raise DocumentError(problems)
