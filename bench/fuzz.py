@@ -129,6 +129,7 @@ def fuzz_games(games: int, seed: int, workers: int, only: list[str] | None) -> N
               f"{case.seed}, {len(case.choices)} choix")
 
 
+PEAK_KIB = 500 * 1024     # a command's peak over this is a failure too (issue 24: "peak memory under 500 MB")
 TIME = "/usr/bin/time"      # GNU time: its -f %M is the peak resident memory of the one command it runs
 
 
@@ -181,9 +182,9 @@ def command_argv(target: str, data: bytes, folder: Path) -> list[str]:
 def fuzz(target: str, n: int, limit: float, folder: Path, huge: bool = True,
          own: str = "huge", keep: Path | None = None) -> tuple[collections.Counter, list, float]:
     """Run ``n`` cases of ``target``: (counts, failures, wall seconds).  A failure is an internal error (exit 3),
-    a traceback or a hang: (sort, the case's first bytes, the end of its stderr); with ``keep``, each failing
-    case is written whole there too (``TARGET-K.case``), to be run again.  ``counts["slowest ms"]`` is the
-    longest case's wall time."""
+    a traceback, a hang or a peak over 500 MB: (sort, the case's first bytes, the end of its stderr); with
+    ``keep``, each failing case is written whole there too (``TARGET-K.case``), to be run again.
+    ``counts["slowest ms"]`` is the longest case's wall time."""
     counts: collections.Counter = collections.Counter()
     failures: list = []
     start = time.perf_counter()
@@ -204,7 +205,10 @@ def fuzz(target: str, n: int, limit: float, folder: Path, huge: bool = True,
         counts[sort] += 1
         counts[f"exit {code}"] += 1
         counts["slowest ms"] = max(counts["slowest ms"], round(1000 * (time.perf_counter() - began)))
-        if code == 3 or code == "hang" or "Traceback" in err:
+        heavy = own == "all" or sort == own
+        if heavy and peak > PEAK_KIB:
+            err += f"\npeak memory {peak // 1024} MB, over {PEAK_KIB // 1024} MB"
+        if code == 3 or code == "hang" or "Traceback" in err or (heavy and peak > PEAK_KIB):
             failures.append((sort, data[:300], err.strip()[-500:] if code != "hang" else f"ran past {limit:g} s"))
             if keep is not None:
                 keep.mkdir(parents=True, exist_ok=True)
@@ -276,7 +280,7 @@ def main() -> None:
                         help=f"{','.join(TARGETS)} (default: all): what is fuzzed through which command, "
                              f"{', '.join(f'{t} = {k} to {c}' for t, (k, c) in TARGETS.items())}")
     parser.add_argument("--keep", type=Path, metavar="DIR",
-                        help="write each failing case (exit 3, a traceback, a hang) whole to DIR")
+                        help="write each failing case (exit 3, a traceback, a hang, a peak over 500 MB) whole to DIR")
     parser.add_argument("--outputs", action="store_true", help="also the outputs every command must refuse")
     parser.add_argument("--own-process", choices=("huge", "all"), default="huge",
                         help="cases run as the command in a process of its own, its peak memory measured: the huge "
