@@ -82,8 +82,9 @@ def play(task: tuple) -> dict:
             "playouts": [sum(p[i] for p in playouts) for i in range(4)]}
 
 
-def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc) -> list[dict]:
-    return ordered_map(play, [(game, lineup, seed, mc) for seed in range(games)], workers)
+def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc, first: int = 0) -> list[dict]:
+    """``games`` games on seeds ``first``, ``first`` + 1, …"""
+    return ordered_map(play, [(game, lineup, seed, mc) for seed in range(first, first + games)], workers)
 
 
 def per_agent(records: list[dict]) -> dict[str, dict]:
@@ -168,11 +169,13 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
         rows += table_rows("Carcassonne 2p, greedy vs random", records)
     if args.carc_mc_games > 0:
         n = args.carc_mc_players
-        records = run("Carcassonne", ("montecarlo",) + ("greedy",) * (n - 1), args.carc_mc_games, workers, mc_carc)
+        first = args.carc_mc_first_seed
+        records = run("Carcassonne", ("montecarlo",) + ("greedy",) * (n - 1), args.carc_mc_games, workers, mc_carc,
+                      first)
         improved += records
         rows += table_rows(f"Carcassonne {n}p, MC({args.carc_playouts} a candidate, {args.carc_candidates} candidates, "
                            f"depth {args.carc_depth}, {args.carc_rollout}, {args.carc_judge}, {args.carc_span}) "
-                           f"vs {n - 1} greedy", records)
+                           f"vs {n - 1} greedy, seeds {first}-{first + args.carc_mc_games - 1}", records)
     if args.carc_seeds > 0:
         for players in (2, 3, 4):
             before = run("Carcassonne", ("builder",) * players, args.carc_seeds, workers, mc_carc)
@@ -213,6 +216,8 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
     group.add_argument("--carc-seeds", type=int, default=2,
                        help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
+    group.add_argument("--carc-mc-first-seed", type=int, default=0,
+                       help="the Monte-Carlo table's first seed (default 0): its games play seeds N, N+1, …")
     group.add_argument("--carc-mc-players", type=int, choices=(2, 3, 4), default=2,
                        help="players at the Monte-Carlo table: 1 Monte-Carlo, the others greedy (default 2)")
     group.add_argument("--carc-playouts", type=int, default=1, help="at least one a candidate")

@@ -1,4 +1,4 @@
-"""Fuzzing the three documents the commands read — state, move and game-log files — through the CLI.
+"""Fuzzing what the commands read — state, move and game-log files, and `eval`'s expressions — through the CLI.
 
 Shared by ``tests/test_fuzz_documents.py`` (about a hundred examples) and ``bench/fuzz.py`` (as many as
 asked, with a table of outcomes).  Cases are of three sorts:
@@ -9,9 +9,12 @@ asked, with a table of outcomes).  Cases are of three sorts:
   values (huge integers, floats, deep nesting, odd text);
 - ``bytes``: the text of a real file cut, spliced, or with bytes that are not UTF-8.
 
-Each case is written to a file and given to ``rulebook moves`` (states), ``rulebook legal`` (moves,
-at a real state) or ``rulebook replay`` (logs).  The contract: exit code 0, 1, 2 or 4, never 3 (an
-internal error), and no traceback.
+Each case is written to a file and given to its command (:data:`TARGETS`): a state to ``rulebook moves``,
+to ``rulebook eval`` (with a good expression) and to ``rulebook apply`` (with a move legal at the real state
+it was made from), a move to ``rulebook legal`` and ``rulebook apply`` (at a real state), a log to
+``rulebook replay``.  An expression, the one loader that reads no file, is given to ``rulebook eval`` at a
+real state; its sorts are its own (see :func:`expressions`).  The contract: exit code 0, 1, 2 or 4, never 3
+(an internal error), and no traceback.
 """
 
 from __future__ import annotations
@@ -31,7 +34,15 @@ from checker.base.documents import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("state", "move", "log")
-COMMAND = {"state": "moves", "move": "legal", "log": "replay"}
+# what is fuzzed, and through which command: target -> (what the case is, the command given it)
+TARGETS = {"state": ("state", "moves"), "move": ("move", "legal"), "log": ("log", "replay"),
+           "eval": ("state", "eval"), "apply": ("state", "apply"), "apply-move": ("move", "apply"),
+           "expression": ("expression", "eval")}
+COMMAND = {target: command for target, (_, command) in TARGETS.items()}
+# the good expression `eval` is given with a fuzzed state: the score, a var and a zone of a player every game has
+EXPRESSION = "score(Joueur 1) + trésor[Joueur 1] + count(d in main[Joueur 1])"
+# Linux takes one command-line argument of at most 128 KiB (MAX_ARG_STRLEN): a huge expression stays under it
+HUGE_EXPRESSION = 120_000
 
 
 # ---------------------------------------------------------------- real documents
@@ -39,11 +50,12 @@ COMMAND = {"state": "moves", "move": "legal", "log": "replay"}
 @functools.cache
 def real_documents() -> dict[str, list]:
     """States at several decisions, the legal moves at two of them, and two game logs, as written by the
-    commands themselves (in-process, from the repository's root)."""
+    commands themselves (in-process, from the repository's root); under "offer", the first state at an
+    offer and the first of its moves that is not finishing (an action or a power: `apply` runs it)."""
     from checker.cli import main
     cwd = os.getcwd()
     os.chdir(ROOT)
-    out: dict[str, list] = {"state": [], "move": [], "log": []}
+    out: dict[str, list] = {"state": [], "move": [], "log": [], "offer": []}
     try:
         import tempfile
         with tempfile.TemporaryDirectory() as tmp, checked_once(), _quiet():
@@ -63,6 +75,14 @@ def real_documents() -> dict[str, list]:
                 with contextlib.redirect_stdout(buffer):
                     main(["moves", str(path), "--json"])
                 out["move"] += json.loads(buffer.getvalue())["moves"][:6]
+            offer = next(s for s in out["state"] if s["decision"]["kind"] == "offer")
+            path = Path(tmp) / "offer.json"
+            path.write_text(json.dumps(offer, ensure_ascii=False), encoding="utf-8")
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                main(["moves", str(path), "--json"])
+            # the state `legal` and `apply` judge fuzzed moves at, and a move that is more than finishing there
+            out["offer"] = [offer, next(m for m in json.loads(buffer.getvalue())["moves"] if "finish" not in m)]
     finally:
         os.chdir(cwd)
     return out
@@ -140,11 +160,21 @@ def _leaves(doc) -> list:
     return out
 
 
+def pool(target: str) -> list:
+    """The real documents a target's cases are made from: its kind's; for `apply`, the state at an offer (where
+    its move is legal, so that the move is run) as often as all the others together."""
+    kind = TARGETS[target][0]
+    documents = real_documents()[kind]
+    if target == "apply":
+        return documents + [real_documents()["offer"][0]] * len(documents)
+    return documents
+
+
 @st.composite
-def mutants(draw, kind: str):
+def mutants(draw, target: str):
     """A real document with one to three of its values replaced (by a value found elsewhere in it, or a nasty
     one), removed, retyped or added to."""
-    doc = json.loads(json.dumps(draw(st.sampled_from(real_documents()[kind])), ensure_ascii=False))
+    doc = json.loads(json.dumps(draw(st.sampled_from(pool(target))), ensure_ascii=False))
     plausible = _leaves(doc) + [None, 0, 1, -1, True, "Joueur 1", "Joueur 5"]
     for _ in range(draw(st.integers(1, 3))):
         paths = _paths(doc)
@@ -174,9 +204,9 @@ def mutants(draw, kind: str):
 
 
 @st.composite
-def spliced_bytes(draw, kind: str) -> bytes:
+def spliced_bytes(draw, target: str) -> bytes:
     """The text of a real document cut short, with bytes inserted (some not UTF-8), or nested in brackets."""
-    doc = draw(st.sampled_from(real_documents()[kind]))
+    doc = draw(st.sampled_from(pool(target)))
     data = json.dumps(doc, ensure_ascii=False).encode("utf-8")
     at = draw(st.integers(0, len(data)))
     op = draw(st.sampled_from(["cut", "insert", "flip", "wrap"]))
@@ -191,10 +221,10 @@ def spliced_bytes(draw, kind: str) -> bytes:
 
 
 @st.composite
-def huge_lists(draw, kind: str, size: int = 1_000_000):
+def huge_lists(draw, target: str, size: int = 1_000_000):
     """A real document with one of its lists (or one value) made ``size`` copies of one value: a plausible one
     (a name, a count) or a nasty one (a state file's zone of a million numbers took a minute and 3.5 GB)."""
-    doc = json.loads(json.dumps(draw(st.sampled_from(real_documents()[kind])), ensure_ascii=False))
+    doc = json.loads(json.dumps(draw(st.sampled_from(pool(target))), ensure_ascii=False))
     paths = [p for p in _paths(doc) if p]
     path = draw(st.sampled_from(paths))
     parent, key = _get(doc, path[:-1]), path[-1]
@@ -212,16 +242,93 @@ def schema_documents(kind: str) -> st.SearchStrategy:
     return from_schema(schema(kind))
 
 
-def cases(kind: str, huge: bool = False) -> st.SearchStrategy:
-    """(sort of case, the file's bytes), the three sorts equally often (four with ``huge``: documents with a
-    list of a million elements, for bench/fuzz.py; too slow for the test suite)."""
+def cases(target: str, huge: bool = False) -> st.SearchStrategy:
+    """(sort of case, the file's bytes — an expression's UTF-8), the sorts equally often: for a document, schema,
+    mutant and bytes, and with ``huge`` (for bench/fuzz.py; too slow for the test suite) documents with a list
+    of a million elements; for an expression, those of :func:`expressions`."""
+    kind = TARGETS[target][0]
+    if kind == "expression":
+        return expressions(huge)
+
     def encode(doc) -> bytes:
         return json.dumps(doc, ensure_ascii=False).encode("utf-8")
-    sorts = {"schema": schema_documents(kind).map(encode), "mutant": mutants(kind).map(encode),
-             "bytes": spliced_bytes(kind)}
+    sorts = {"schema": schema_documents(kind).map(encode), "mutant": mutants(target).map(encode),
+             "bytes": spliced_bytes(target)}
     if huge:
-        sorts["huge"] = huge_lists(kind).map(encode)
+        sorts["huge"] = huge_lists(target).map(encode)
     return st.one_of(*(strategy.map(functools.partial(_sorted_as, sort)) for sort, strategy in sorts.items()))
+
+
+# ---------------------------------------------------------------- expressions
+
+# expressions that type-check at a Citadelles offer (``p`` and ``c`` in scope): what the mutants start from
+GOOD_EXPRESSIONS = (EXPRESSION, "score(Joueur 1)", "trésor[p]", "count(d in cité[p] where d.type == Noble)",
+                    '"Temple#2"', "taille_cité(p) >= cité_complète_à()", "couronne == p", "détenteur(c)",
+                    "count(x in main[p] where count(y in cité[p]) > 0)", "if complète(p) then 1 else 2",
+                    "player_count", "en_jeu(c) and not révélé[c]", '"Roi"')
+
+
+@functools.cache
+def spec_words() -> list[str]:
+    """The words and symbols of the 4th edition's files: names that exist (quantities, zones, cards, keywords)
+    for random expressions, so that most are parsed some way before they fail."""
+    import re
+    words: set[str] = set()
+    for path in sorted((ROOT / "spec" / "citadelles").glob("*.rules")):
+        words.update(re.findall(r"\w+|[^\w\s]{1,2}", path.read_text(encoding="utf-8")))
+    return sorted(words)
+
+
+def _no_nul(text: str) -> str:
+    return text.replace("\x00", "")       # a command line cannot hold one
+
+
+@st.composite
+def expression_mutants(draw) -> str:
+    """A good expression with one to three of its characters or words replaced, removed or added."""
+    text = draw(st.sampled_from(GOOD_EXPRESSIONS))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        end = draw(st.integers(at, min(len(text), at + 12)))
+        insert = draw(st.one_of(st.sampled_from(spec_words()), st.text(max_size=4),
+                                st.sampled_from(["Joueur 0", "Joueur 9", "Joueur 99999999999999999999999", '"Temple#9"',
+                                                 '"Roi#2"', "9" * 30, "(", ")", '"', "\n", "#", "-", "é", "\udcff"]),
+                                st.just("")))
+        text = text[:at] + insert + text[end:]
+    return text
+
+
+@st.composite
+def huge_expressions(draw) -> str:
+    """An expression of about :data:`HUGE_EXPRESSION` bytes: a long chain or a deep nesting of operators, calls,
+    comprehensions or brackets, a long name, number or text."""
+    good = draw(st.sampled_from(GOOD_EXPRESSIONS))
+    unit, head, tail = draw(st.sampled_from([
+        ("1 + ", "", "1"), (f"{good} + ", "", "0"), ("(", "", "1"), ("not ", "", "true"), ("0 - -", "", "1"),
+        ("count(x in main[p] where ", "", "true"), ("score(", "", "Joueur 1"), ("Joueur 1, ", "score(", "Joueur 1)"),
+        ("a", "", ""), ("9", "", ""), ("é", '"', '"'), ('"Temple#2" == ', "", '"Temple"'), ("[", "", "1"),
+        ("if true then ", "", "1"), (f"{good} and ", "", "true"), ("c.", "", "rang"), (".", "p", "")]))
+    size = draw(st.integers(HUGE_EXPRESSION // 2, HUGE_EXPRESSION))
+    count = (size - len(head.encode()) - len(tail.encode())) // len(unit.encode())
+    closing = {"(": ")", "[": "]", "count(x in main[p] where ": ")", "score(": ")"}.get(unit, "")
+    if closing and draw(st.booleans()):
+        count //= 2                     # room for the closing brackets (sometimes left unclosed)
+        return head + unit * count + tail + closing * count
+    return head + unit * count + tail
+
+
+def expressions(huge: bool = False) -> st.SearchStrategy:
+    """(sort, the expression's UTF-8) for `rulebook eval` at a real state, the sorts equally often: ``good``
+    (type-checks), ``mutant`` (a good one edited: syntax errors, unknown names, cards and players), ``words``
+    (the spec's words and symbols in random order), ``text`` (any characters), and with ``huge`` (for
+    bench/fuzz.py) ``huge`` (:func:`huge_expressions`).  No NUL character: a command line cannot hold one."""
+    sorts = {"good": st.sampled_from(GOOD_EXPRESSIONS), "mutant": expression_mutants(),
+             "words": st.lists(st.sampled_from(spec_words()), min_size=1, max_size=12).map(" ".join),
+             "text": st.text(max_size=40)}
+    if huge:
+        sorts["huge"] = huge_expressions()
+    return st.one_of(*(strategy.map(_no_nul).map(lambda t: t.encode("utf-8", "surrogateescape"))
+                       .map(functools.partial(_sorted_as, sort)) for sort, strategy in sorts.items()))
 
 
 def _sorted_as(sort: str, data: bytes) -> tuple[str, bytes]:
@@ -234,24 +341,39 @@ class Hang(BaseException):
     """A case took longer than its time limit (a BaseException: the CLI must not report it as its own error)."""
 
 
-def case_argv(kind: str, data: bytes, folder: Path, prefix: str = "") -> list[str]:
+def case_argv(target: str, data: bytes, folder: Path, prefix: str = "") -> list[str]:
     """The command line of the case's command (its arguments after `rulebook`): the case written under
-    ``folder`` (``prefix`` + ``case.KIND.json``) and, for a move, the state it is a move of."""
-    case = folder / f"{prefix}case.{kind}.json"
+    ``folder`` (``prefix`` + ``case.TARGET.json``) with what the command needs beside it (the real state at an
+    offer for a move or an expression, the move legal there for a state given to `apply`, `apply`'s output
+    under ``folder`` too); an expression is the command line's argument itself."""
+    kind, command = TARGETS[target]
+    offer, move = real_documents()["offer"]
+
+    def written(name: str, doc) -> str:
+        path = folder / f"{prefix}{name}.json"
+        if not path.exists():
+            path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        return str(path)
+    if kind == "expression":
+        return [command, written("state", offer), data.decode("utf-8", "surrogateescape")]
+    case = folder / f"{prefix}case.{target}.json"
     case.write_bytes(data)
-    if kind == "move":
-        state = folder / f"{prefix}state.json"
-        if not state.exists():
-            offer = next(s for s in real_documents()["state"] if s["decision"]["kind"] == "offer")
-            state.write_text(json.dumps(offer, ensure_ascii=False), encoding="utf-8")
-        return [COMMAND[kind], str(state), str(case)]
-    return [COMMAND[kind], str(case)]
+    output = ["-o", str(folder / f"{prefix}next.json"), "--force"]
+    if target == "move":
+        return [command, written("state", offer), str(case)]
+    if target == "apply-move":
+        return [command, written("state", offer), str(case), *output]
+    if target == "apply":
+        return [command, str(case), written("move", move), *output]
+    if target == "eval":
+        return [command, str(case), EXPRESSION]
+    return [command, str(case)]
 
 
-def run_case(kind: str, data: bytes, folder: Path, limit: float = 60) -> tuple[int | str, str]:
-    """Give the file to its command (in-process, from the repository's root); (exit code or "hang", stderr)."""
+def run_case(target: str, data: bytes, folder: Path, limit: float = 60) -> tuple[int | str, str]:
+    """Give the case to its command (in-process, from the repository's root); (exit code or "hang", stderr)."""
     from checker.cli import main
-    argv = case_argv(kind, data, folder)
+    argv = case_argv(target, data, folder)
     err = io.StringIO()
 
     def alarm(signum, frame):

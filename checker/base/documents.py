@@ -20,6 +20,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -255,18 +256,52 @@ def _validator(name: str):
     return jsonschema.validators.extend(base, {"anyOf": _any_of, "oneOf": _one_of, "items": _items}, type_checker=strict)(schema(name))
 
 
+_QUICK = {"type", "description", "minimum", "maximum", "minLength", "maxLength", "required", "properties",
+          "additionalProperties"}       # the keywords :func:`_quick` checks itself
+
+
+def _quick(validator, schema) -> Callable[[object], bool] | None:
+    """A test of an item against ``schema`` written as a plain loop — one type with bounds or lengths, or an
+    object of such properties — or None when the schema says more (jsonschema checks it then)."""
+    if schema == {} or schema is True:
+        return lambda item: True
+    if not isinstance(schema, dict) or not isinstance(schema.get("type"), str) or not set(schema) <= _QUICK:
+        return None
+    kind, low, high = schema["type"], schema.get("minimum"), schema.get("maximum")
+    shortest, longest = schema.get("minLength"), schema.get("maxLength")
+    required, closed = schema.get("required", ()), schema.get("additionalProperties", True) is False
+    if schema.get("additionalProperties", False) is not False:
+        return None
+    properties = {k: _quick(validator, v) for k, v in schema.get("properties", {}).items()}
+    if None in properties.values():
+        return None
+
+    def fits(item) -> bool:
+        if not validator.is_type(item, kind):
+            return False
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            return (low is None or item >= low) and (high is None or item <= high)
+        if isinstance(item, str):
+            return (shortest is None or len(item) >= shortest) and (longest is None or len(item) <= longest)
+        if isinstance(item, dict):
+            return (all(k in item for k in required) and (not closed or all(k in properties for k in item))
+                    and all(properties[k](v) for k, v in item.items() if k in properties))
+        return True
+    return fits
+
+
 def _items(validator, items, instance, schema):
-    """jsonschema's ``items``, with a fast path for items of one plain type (a list of names): only the items
-    not of that type are validated one by one (jsonschema takes some 30 µs an item: a million names in a zone
-    took a minute, twice)."""
+    """jsonschema's ``items``, with a fast path for items :func:`_quick` can test (a list of names, the random
+    source's numbers, a list of small objects): only the items that fail are validated by jsonschema, which
+    takes some 30 µs an item (a million names in a zone took a minute, twice; a million numbers in
+    ``resume/random`` some 20 s of CPU; 670,000 choices ``{"player": "", "value": 0}`` 24 s)."""
     from jsonschema._keywords import items as checked_one_by_one
-    plain = isinstance(items, dict) and isinstance(items.get("type"), str) and set(items) <= {"type", "description"}
-    if not plain or not validator.is_type(instance, "array"):
+    fits = _quick(validator, items) if validator.is_type(instance, "array") else None
+    if fits is None:
         yield from checked_one_by_one(validator, items, instance, schema)
         return
-    kind = items["type"]
     for index in range(len(schema.get("prefixItems", [])), len(instance)):
-        if not validator.is_type(instance[index], kind):
+        if not fits(instance[index]):
             yield from validator.descend(instance[index], items, path=index)
 
 
@@ -348,9 +383,12 @@ def spec_paths(named: list[str], document: str | Path) -> list[Path]:
     one ``.rules`` file; relative to the current directory, or else to the directory of ``document``.  Raises
     :class:`DocumentError` with the JSON path ``spec/i`` of each that is not one."""
     here = Path(document).parent
-    paths, problems = [], []
+    paths, problems, seen = [], [], {}
     for i, entry in enumerate(named):
         where = f"spec/{i}"
+        if len(problems) >= MAX_PROBLEMS:       # a list of a million: say so, and do not look at each
+            problems.append(("…", f"and the {len(named) - i} spec(s) after spec/{i - 1}, not checked"))
+            break
         candidates = [Path(entry)] if Path(entry).is_absolute() else [Path(entry), here / entry]
         try:
             found = next((c for c in candidates if c.exists()), None)
@@ -365,6 +403,10 @@ def spec_paths(named: list[str], document: str | Path) -> list[Path]:
             problems.append((where, f"{excerpt(entry)} is not a spec: a spec is a directory of .rules files or a "
                                     f".rules file"))
             continue
+        if real in seen:        # each would be checked again: a million times "" (the current directory) never ended
+            problems.append((where, f"{excerpt(entry)} is the spec of spec/{seen[real]} again"))
+            continue
+        seen[real] = i
         paths.append(found)
     if problems:
         raise DocumentError(problems)
