@@ -709,6 +709,17 @@ def _(g, e: ast.SetLit, scope):
     return "(" + "".join(g.expr(x, scope) + ", " for x in e.items) + ")"
 
 
+def _each_passes(g: Generator, e: ast.Aggregate, found: str) -> str:
+    """The aggregate ``e`` over ``found``, a tuple of exactly the elements its test holds for."""
+    if e.kind == "count":
+        return f"len({found})"
+    if e.kind == "filter":
+        return found
+    if e.kind == "any":
+        return f"bool({found})"
+    return f"_single({found}, {e.kind!r}, {g.const(e.span, 'span')})"
+
+
 @_on(ast.Aggregate)
 def _(g: Generator, e: ast.Aggregate, scope):
     if e.kind in ("union", "collect"):
@@ -721,26 +732,14 @@ def _(g: Generator, e: ast.Aggregate, scope):
     kind = e.kind
     if holders is not None and fusion.holders_answer(g, e) and g.small_and_simple(e):
         # the test is the membership the holders were found by: it holds for each of them (a tuple)
-        if kind == "count":
-            return f"len({holders})"
-        if kind == "filter":
-            return holders
-        if kind == "any":
-            return f"bool({holders})"
         if kind == "the" and holders.startswith("HOLDERS("):     # one place: one holder at most, or none
             return "THE_HOLDERS(" + holders[len("HOLDERS("):]
-        return f"_single({holders}, {kind!r}, {g.const(e.span, 'span')})"
+        return _each_passes(g, e, holders)
     narrowed = fusion.narrowed_selection(g, e, scope, x)
     if narrowed is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and"):
         # the test is the comparison the cards were narrowed by: it holds for each of them (a tuple)
         found = narrowed if g.small_and_simple(e) else f"SPEND({narrowed}, {g.const(e.span, 'span')})"
-        if kind == "count":
-            return f"len({found})"
-        if kind == "filter":
-            return found
-        if kind == "any":
-            return f"bool({found})"
-        return f"_single({found}, {kind!r}, {g.const(e.span, 'span')})"
+        return _each_passes(g, e, found)
     coll = narrowed or holders or g.expr(e.coll, scope)
     inner = scope.with_fixed(e.var, x)          # the aggregate's variable hides any other of that name
     if e.body is None:
