@@ -14,19 +14,10 @@ import pytest
 
 from checker.front.check import check_paths
 from checker.runtime import Engine, codecache, codegen
+from tests.test_codecache import _compiles
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
-
-
-def _compiles(monkeypatch) -> list[str]:
-    made: list[str] = []
-
-    def counting(source, filename, mode):
-        made.append(filename)
-        return compile(source, filename, mode)
-    monkeypatch.setattr(codecache, "compile", counting, raising=False)
-    return made
 
 
 def _kept(store: Path) -> dict:
