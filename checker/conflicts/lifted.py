@@ -104,11 +104,10 @@ def _confirm(search, finding: Finding, card: str, rule: ast.RuleDecl, permits: l
     """The interpreter on the witness: the card is inactive, the move legal, and — the card read as if it
     were active — the prohibition applies and none of its permissions does.  None: the witness does not
     load."""
-    from checker.conflicts.replay import judge
     from checker.runtime.engine import SLOTS
     from checker.runtime.state import SpecRuntimeError
     from checker.solver.statefile import StateFileError, load_move, load_state
-    engine, scopes = judge(search)
+    engine, scopes = search.judge()
     try:
         loaded = load_state(engine, finding.witness, scopes)
         (_, action, args), _ = load_move(loaded, finding.move)

@@ -9,16 +9,7 @@ from checker.front import ast
 from checker.runtime.engine import Engine, Power
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 
-__all__ = ["judge", "replay_failure", "replay_invariant"]
-
-
-def judge(search) -> tuple:
-    """The interpreter (and its scopes) that re-judges every witness of ``search``."""
-    from checker.solver.scopes import Scopes
-    if search._judge is None:
-        search._judge = Engine(search.typed), Scopes(search.typed)
-        search._judge[0].recording = False
-    return search._judge
+__all__ = ["replay_failure", "replay_invariant"]
 
 
 class _Unanswered(Exception):
@@ -64,7 +55,7 @@ def _loaded(search, witness: dict, move: dict | None, power: tuple | None):
     """(the judge's engine with ``witness`` loaded, a function making the move on it), or (None, why not).
     ``move``: an action's move file; ``power``: (card name, power name) used by its holder instead."""
     from checker.solver.statefile import StateFileError, load_move, load_state
-    engine, scopes = judge(search)
+    engine, scopes = search.judge()
     try:
         loaded = load_state(engine, witness, scopes)
         if move is not None:

@@ -65,14 +65,9 @@ def narrowed(search, encode: Callable[[Encoder], tuple], rule: str, action: str 
 
 def _replayed(search, enc: Encoder, model, rule: str, action: str, args: tuple) -> bool:
     """Does the interpreter, on the model's state and move, find ``rule`` applying to the move?"""
-    from checker.runtime.engine import Engine
-    from checker.solver.scopes import Scopes
     from checker.solver.witness import interpreter_rules, witness_files
     state, move, _ = witness_files(search, enc, model, action, args)
     if state is None:
         return False
-    if search._judge is None:           # the interpreter that re-judges every witness
-        search._judge = Engine(search.typed), Scopes(search.typed)
-        search._judge[0].recording = False
-    got = interpreter_rules(*search._judge, state, move)
+    got = interpreter_rules(*search.judge(), state, move)
     return got is not None and (rule in got[0] or rule in got[1])

@@ -625,6 +625,14 @@ class SymbolicSearch:
         finding.witness, finding.move, finding.situation = state, move, situation
         finding.configuration = self.legality
 
+    def judge(self) -> tuple:
+        """The interpreter (and its scopes) that re-judges every witness of this search, made once."""
+        if self._judge is None:
+            from checker.solver.scopes import Scopes
+            self._judge = Engine(self.typed), Scopes(self.typed)
+            self._judge[0].recording = False
+        return self._judge
+
     def _confirm_contradiction(self, finding, action: str, permit: str, forbid: str) -> bool | None:
         """Load the witness into the interpreter: do both rules apply there?  The search's own engine, when it
         made it, its game then started again on every card as before (a start sets every part of a game anew,
@@ -639,10 +647,7 @@ class SymbolicSearch:
             finally:
                 self.engine.start(*self._universe)
         else:
-            if self._judge is None:         # one interpreter re-judges every witness
-                self._judge = Engine(self.typed), Scopes(self.typed)
-                self._judge[0].recording = False
-            got = interpreter_rules(*self._judge, finding.witness, finding.move)
+            got = interpreter_rules(*self.judge(), finding.witness, finding.move)
         if got is None:
             return None
         forbids, permits = got
