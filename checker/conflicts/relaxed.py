@@ -41,8 +41,8 @@ __all__ = ["Relaxed", "RELAXED_RLIMIT", "well_placed", "Eager", "EAGER_RLIMITS"]
 # the resource limit of one relaxed question (Z3 steps): about a tenth of a second.  The questions it refutes
 # take a few hundred thousand steps; one it cannot refute within it is asked in full, as before
 RELAXED_RLIMIT = 1_000_000
-# the limits of an :class:`Eager` question's two checks (Z3 steps): on the move's incremental solver, then on a
-# solver of its own.  On the 4th edition the exchange of two characters is refuted in 0.1 to 3 million steps on
+# the limits of an :class:`Eager` question's two checks (Z3 steps): on an incremental solver, then on a one-shot
+# one.  On the 4th edition the exchange of two characters is refuted in 0.1 to 3 million steps on
 # the first, but for the questions of a character of each rank (12 to 13 million on the second, 27 to 38 million
 # on the first); a question neither refutes is asked in full, as before
 EAGER_RLIMITS = (4_000_000, 20_000_000)
@@ -119,10 +119,10 @@ class Eager:
 
     They are asked in a Z3 context of their own, so that the terms made here do not change the full questions'
     (which model Z3 finds depends on the terms of its context): the move's formulas are translated into it, with
-    the well-formed state made there, of cells named as the question's.  Each question is asked on the move's
-    incremental solver (its shared formulas taken in once) with a small step limit, then, when that cannot
-    tell, alone on a solver of its own (Z3's one-shot tactic, better on the sums of the invariants counting
-    characters per rank), with a larger one (:data:`EAGER_RLIMITS`).  Each question asked counts as a Z3
+    the well-formed state made there, of cells named as the question's.  Each question is asked with the move's
+    shared formulas on a fresh incremental solver with a small step limit, then, when that cannot tell, on a
+    fresh one-shot solver (Z3's one-shot tactic, better on the sums of the invariants counting characters per
+    rank) with a larger one (:data:`EAGER_RLIMITS`).  Each question asked counts as a Z3
     query (as a full question does, whatever checks it takes)."""
 
     def __init__(self, search, enc, shared: list):
