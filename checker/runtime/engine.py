@@ -11,6 +11,7 @@ Two `value` rules that apply together with no order are an error: no value is ri
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Callable, Sequence
 
 from checker.front import ast
@@ -34,6 +35,13 @@ from checker.front.typecheck import Checker, Typed
 
 __all__ = ["Engine", "Decision", "Power", "GameResult", "MAX_STEPS"]
 SLOTS = tuple(f"${i}" for i in range(64))   # the positional slots a rule's binders are read from
+
+
+# One engine is built at a time in a process.  Building parses and compiles Python (ast.parse, compile), and
+# CPython 3.11's AST constructor keeps its recursion depth in per-interpreter state, so two threads building at once
+# can fail with "SystemError: AST constructor recursion depth mismatch" (seen on a Dask worker with two threads,
+# `simulate --cluster`).  The code cache (checker.runtime.codecache) is shared by the builds too.
+_BUILDING = threading.RLock()
 
 
 @dataclasses.dataclass
@@ -93,6 +101,10 @@ class GameResult:
 
 class Engine(Showing):
     def __init__(self, typed: Typed):
+        with _BUILDING:
+            self._build(typed)
+
+    def _build(self, typed: Typed) -> None:
         self.typed = typed
         self.program = p = typed.program
         self.st: State | None = None
