@@ -24,7 +24,7 @@ import z3
 
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, Encoder, Unsupported, as_bool, is_const
-from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import Coned, names_read
 
@@ -58,6 +58,7 @@ def reach_rounds(result, selection, players: int, seed: int, condition, rounds: 
     :class:`~checker.reach.search.Outcome` (``proved`` or ``undecided``) with ``kept`` and ``pruned`` set."""
     from checker.reach.search import Outcome
     start = time.process_time()
+    fresh_context()     # its answer must not depend on what this process asked Z3 before (a test suite)
     engine = Engine(result.typed)
     engine.recording = False
     engine.start(selection.cards, players, seed, [None] * players)

@@ -32,7 +32,7 @@ from checker.front import ast
 from checker.front.types import BOOL
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, Encoder, Unsupported, as_bool, is_const
-from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS, Unrolled
 
 __all__ = ["Outcome", "reach", "NOTHING"]
@@ -221,6 +221,7 @@ def reach(result, selection, config: str, players: int, seed: int, condition, te
     With ``split`` D, one search per sequence of answers to the first D decisions (:mod:`checker.reach.split`),
     each with those answers known: proved when every branch is, reached by the shortest path a branch finds."""
     start = time.process_time()
+    fresh_context()     # its answer must not depend on what this process asked Z3 before (a test suite)
     engine = Engine(result.typed)           # compiled once, set up again by each search (and each prefix)
     args = (result, selection, config, players, seed, condition, test_of, spec, max_loops, settings, engine)
     if split <= 0:

@@ -23,7 +23,7 @@ import z3
 
 from checker.runtime.engine import Engine
 from checker.solver.encode import AND, EQ, NOT, Encoder, Unsupported, as_bool
-from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
 from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
@@ -46,6 +46,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     from checker.reach.cone import FINAL_RLIMIT, answer, finished
     from checker.reach.search import Outcome
     start = time.process_time()
+    fresh_context()     # its answer must not depend on what this process asked Z3 before (a test suite)
     engine = Engine(result.typed)
     engine.recording = False
     engine.start(selection.cards, players, seed, [None] * players)
