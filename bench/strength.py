@@ -6,7 +6,9 @@ Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) 
 over the seats it played.  For Carcassonne also: how each game ended (the spec's `fin`, per end
 condition), and the greedy players' mean score before and after the greedy player looked at the game's
 ending (``builder``: the first greedy builder, ``GreedyAgent(ending=False)``), on the same seeds and
-player counts.  Games are played on every core (``checker.base.parallel``); CPU seconds are summed over
+player counts.  And games from a prepared position near the last-rampart ending (``PREPARED``: the first answers of
+a kept game, after which the agents play on), the only games where that ending occurs (docs/simulate.md).  Games
+are played on every core (``checker.base.parallel``); CPU seconds are summed over
 the games.
 """
 
@@ -21,6 +23,10 @@ from checker.base.parallel import ordered_map
 from checker.simulate.stats import wilson
 
 SPECS = {"Citadelles": (Path("spec/citadelles"), "Première partie"), "Carcassonne": (Path("spec/carcassonne"), None)}
+# A Carcassonne game near its end, kept for tests/test_agent_last_rampart.py: its first ``probe_answers`` answers,
+# those of `bench/carcassonne_walls.py --agent waller` (a probe that lays the city out along one row), leave 56
+# ramparts standing and 69 tiles laid, 14 ramparts short of the last-rampart ending.
+PREPARED = Path("tests/fixtures/carcassonne-dernier-rempart.json")
 _engines: dict = {}          # per process: game -> (engine, program)
 
 
@@ -48,16 +54,50 @@ def make(name: str, seed: int, mc: tuple):
                            judge=judge, turn=span == "own", next_turn=span == "turn")
 
 
+class _Prepared:
+    """A seat of a game from a prepared position: the kept answers while they last (one count for every seat),
+    then its agent."""
+
+    def __init__(self, answers: list[int], asked: list[int], agent):
+        self.answers, self.asked, self.agent = answers, asked, agent
+        for name in ("played", "finished", "ends"):         # the Monte-Carlo agent's counts, for the table
+            if hasattr(agent, name):
+                setattr(self, name, getattr(agent, name))
+
+    def choose(self, decision) -> int:
+        k = self.asked[0]
+        self.asked[0] += 1
+        if k < len(self.answers):
+            return self.answers[k]
+        index = self.agent.choose(decision)
+        for name in ("played", "finished", "ends"):
+            if hasattr(self.agent, name):
+                setattr(self, name, getattr(self.agent, name))
+        return index
+
+
+def prepared() -> tuple[int, int, list[int]]:
+    """The prepared Carcassonne position: (players, engine seed, the probe's answers)."""
+    import json
+    kept = json.loads(PREPARED.read_text(encoding="utf-8"))
+    return kept["players"], kept["seed"], kept["answers"][:kept["probe_answers"]]
+
+
 def play(task: tuple) -> dict:
-    """One game: ``(game, lineup, seed, mc)``; the lineup turned ``seed`` seats."""
+    """One game: ``(game, lineup, seed, mc)``, or ``(game, lineup, seed, mc, True)`` from the prepared position
+    (the engine seeded as the kept game, the agents by ``seed``); the lineup turned ``seed`` seats."""
     from checker.front.configurations import select
-    game, lineup, seed, mc = task
+    game, lineup, seed, mc = task[:4]
     engine, program = _engine(game)
     n = len(lineup)
     config = SPECS[game][1]
     configuration = program.configurations[config] if config else next(iter(program.configurations.values()))
     selection = select(program, configuration, n)
     seats = tuple(lineup[(s + seed) % n] for s in range(n))
+    game_seed, answers = seed, None
+    if len(task) > 4 and task[4]:
+        players, game_seed, answers = prepared()
+        assert players == n, f"the prepared position is for {players} players"
     walls = [0]          # Carcassonne: the most ramparts standing at a decision (the Porte included), before the close
 
     def watch(decision) -> None:
@@ -67,7 +107,10 @@ def play(task: tuple) -> dict:
     start = time.process_time()
     try:
         agents = [make(name, seed * 1000 + s, mc) for s, name in enumerate(seats)]
-        result = engine.play(selection.cards, n, seed, agents)
+        if answers is not None:
+            asked = [0]
+            agents = [_Prepared(answers, asked, a) for a in agents]
+        result = engine.play(selection.cards, n, game_seed, agents)
     finally:
         engine.observer = None
     playouts = [(a.played, a.finished, *a.ends) for a in agents if hasattr(a, "ends")]
@@ -82,9 +125,11 @@ def play(task: tuple) -> dict:
             "playouts": [sum(p[i] for p in playouts) for i in range(4)]}
 
 
-def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc, first: int = 0) -> list[dict]:
-    """``games`` games on seeds ``first``, ``first`` + 1, …"""
-    return ordered_map(play, [(game, lineup, seed, mc) for seed in range(first, first + games)], workers)
+def run(game: str, lineup: tuple[str, ...], games: int, workers: int, mc, first: int = 0,
+        from_prepared: bool = False) -> list[dict]:
+    """``games`` games on seeds ``first``, ``first`` + 1, … (from the prepared position: the agents' seeds)"""
+    return ordered_map(play, [(game, lineup, seed, mc, from_prepared) for seed in range(first, first + games)],
+                       workers)
 
 
 def per_agent(records: list[dict]) -> dict[str, dict]:
@@ -188,6 +233,14 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
                          f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; towers placed before "
                          f"{sum(r['towers'] for r in before)}, after {sum(r['towers'] for r in after)}; "
                          f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
+    if args.carc_prepared_games > 0:
+        players = prepared()[0]
+        for name in ("montecarlo", "greedy"):
+            records = run("Carcassonne", (name,) * players, args.carc_prepared_games, workers, mc_carc,
+                          from_prepared=True)
+            improved += records
+            rows += table_rows(f"Carcassonne {players}p from {PREPARED.name} (56 ramparts, 69 tiles), all {name}, "
+                               f"agents' seeds 0-{args.carc_prepared_games - 1}", records)
     if improved:
         walls = [r["walls"] for r in improved]
         rows += _shown([("Carcassonne: how the games with greedy/MC players ended", f"{len(improved)} games",
@@ -216,6 +269,9 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
     group.add_argument("--carc-seeds", type=int, default=2,
                        help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
+    group.add_argument("--carc-prepared-games", type=int, default=2,
+                       help="Carcassonne games from the prepared position near the last-rampart ending, all "
+                            "Monte-Carlo and all greedy players (their agents' seeds 0, 1, …)")
     group.add_argument("--carc-mc-first-seed", type=int, default=0,
                        help="the Monte-Carlo table's first seed (default 0): its games play seeds N, N+1, …")
     group.add_argument("--carc-mc-players", type=int, choices=(2, 3, 4), default=2,
