@@ -1,0 +1,81 @@
+"""What the runtime does when its caller leaves an option out (the defaults of checker/runtime): the built-in
+Monte-Carlo player (`--agent montecarlo`) plays its playouts to the end of the game, past the next turn.
+Written for the survivors of the blind runtime sample -o (bench/results/mutation-2026-11-28-o-kills.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.runtime import Engine
+from checker.runtime.players import make_agent
+
+# A race where the player whose turn it is may end the game (0) or take 1 or 2 coins (1, 2); the richer wins.
+# (tests/test_greedy.py's STOP: it plays the same race with ``next_turn=True``.)
+STOP = """
+game "Arrêt" {
+  edition: "test"
+  players: 2..2
+  flow: partie
+  turn: tour
+  score: score
+}
+counter banque unlimited
+counter bourse[Player] public
+var fini: Bool = false
+var numéro: Int = 0
+quantity score(p: Player): Int = bourse[p]
+
+procedure tour(p: Player) {
+  choose n in 0..2 by p
+  if n == 0 { set fini = true } else { transfer n from banque to bourse[p] }
+}
+
+procedure partie() {
+  repeat {
+    set numéro = numéro + 1
+    for p in players {
+      if not fini { call tour(p) }
+    }
+  } until fini or numéro >= 6
+}
+configuration "Standard" { players: 2..2 }
+"""
+
+
+class _Stop(Exception):
+    pass
+
+
+def _ask(tmp_path, history: list[int], agent) -> int:
+    """The race above, the answers ``history`` given, then ``agent`` asked once: its answer."""
+    path = tmp_path / "arret.rules"
+    path.write_text(STOP, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    engine = Engine(result.typed)
+    engine.recording = False
+    answers, seen = list(history), {}
+
+    class Probe:
+        def choose(self, decision):
+            if answers:
+                return answers.pop(0)
+            seen["answer"] = agent.choose(decision)
+            raise _Stop()
+    with pytest.raises(_Stop):
+        engine.play({}, 2, 1, [Probe(), Probe()])
+    return seen["answer"]
+
+
+@pytest.mark.parametrize("history", [[2, 1], [1, 2, 2, 2]])
+def test_the_built_in_monte_carlo_player_plays_each_playout_to_the_end_of_the_game(tmp_path, history):
+    """`--agent montecarlo` leaves ``next_turn`` (and ``turn``) out: a playout is cut only by its depth (300
+    decisions), so each of the three options' playouts — the one that ends the game at once and the two that take
+    coins and play on through the next turns to the sixth round — reaches the end of the game (``finished``).  Cut
+    at the next turn, only the playout of the option that ends the game would."""
+    agent = make_agent("montecarlo", 3, playouts=3)
+    assert _ask(tmp_path, history, agent) in (0, 1, 2)
+    assert agent.played == 3
+    assert agent.finished == 3, "every playout reaches the end of the game"
+    assert agent.ends == [0, 0], "no decision where some options' playouts ended the game and others' did not"
