@@ -447,7 +447,8 @@ def _(c: Compiler, s: ast.Offer, ind):
     lines = [f"def {name}(player, env, site):", "    st = E.st"]
     # the body's locals, read once: the offer's expressions use the body's own names for them
     lines += [f"    {var} = env.get({n!r}, UNSET)" for n, var in c.locals.items()]
-    lines += ["    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
+    # the powers each definition offers outside windows (fixed once the engine is built)
+    lines += ["    free = E.free_powers", "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
     shared: dict[str, str] = {}      # the listing's memos, shared by its actions (hoist.shared_key)
     for item in s.items:
         if isinstance(item, ast.OfferAction):
@@ -457,10 +458,12 @@ def _(c: Compiler, s: ast.Offer, ind):
             cards = f"tuple({source})" if c.is_card_coll(item.source) else f"({source},)"
             # a card's own powers, or (when some kind has `active` or `imitates`) what its state allows
             powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
-                else "E.free_powers.get(DEF[card], ())"
+                else "free[DEF[card]]"
             lines += [f"        {source} = {c.expr(item.source)}",
-                      f"        for card in {cards}:",
-                      f"            for power in {powers}:",
+                      f"        for card in {cards}:"]
+            if powers == "free[DEF[card]]":       # most cards have none: one test, no call (E.free_powers.get)
+                lines += ["            if DEF[card] not in free:", "                continue"]
+            lines += [f"            for power in {powers}:",
                       # Engine.usable inline: a power used before may have reached its limit
                       "                last = st.uses.get((player, card, power.name))",
                       "                if last is not None and (power.limit == 'once_per_game' or power.limit == "

@@ -341,7 +341,8 @@ class Engine(Showing):
                     self.window_powers.setdefault(window, []).append(power)
                     self.window_powers_of.setdefault((window, key), []).append(power)
         c.context = ""
-        self.free_powers = {key: [pw for pw in powers if pw.window is None] for key, powers in self.powers_of.items()}
+        self.free_powers = {key: free for key, powers in self.powers_of.items()         # a definition with none is absent
+                            if (free := [pw for pw in powers if pw.window is None])}
         for powers in self.window_powers.values():
             self._order_powers(powers)
 

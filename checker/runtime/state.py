@@ -122,8 +122,10 @@ class State:
         held = counts.get(place)
         if held is None:
             counts[place] = {key: 1}
+        elif key in held:               # an operator, not a call: a move is counted per decision (tests/budgets.py)
+            held[key] += 1
         else:
-            held[key] = held.get(key, 0) + 1
+            held[key] = 1
 
     def put_all(self, cards: tuple, name: str, index, position: str, span=None) -> None:
         """`move cards to name[index]`: :meth:`put` of each card in order, its lookups made once for them all.
@@ -167,7 +169,10 @@ class State:
                 held = counts.get(place)
                 if held is None:
                     counts[place] = held = {}
-            held[key] = held.get(key, 0) + 1
+            if key in held:
+                held[key] += 1
+            else:
+                held[key] = 1
 
     def draw(self, pile: list, count: int, name: str, index, position: str) -> None:
         """`draw count from pile to name[index]`: the top card ``count`` times (at most all of them), as that many
