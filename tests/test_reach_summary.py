@@ -259,3 +259,37 @@ def test_a_move_that_aborts_after_a_kept_change_is_followed(tmp_path, capsys):
     assert (plain, p["status"], p["confirmed"]) == (0, "reached", True), p
     summed, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
     assert (summed, s["status"]) == (4, "undecided"), s
+
+
+def test_a_lemma_offer_stops_where_z3_proves_no_path_asks_again(tmp_path, monkeypatch):
+    """The lemma of `tour` on the market: a turn asks the offer at most twice (a purchase, then only "Passer").
+    With the unrolling's own question "does a path ask again?" cut to one step (unknown, as it ends on the 4th
+    edition's turns), the lemma asks it again of a fresh solver with more steps, which proves the third question
+    unreachable: the offer is unrolled twice, not 12 times with a larger question about a 13th (the version before
+    this one unrolled the Assassin's turn 12 times, 93 s of CPU, and that question ended unknown)."""
+    from pathlib import Path
+
+    import z3
+
+    import checker.solver.unroll as unroll
+    from checker.front.command import prepare_game
+    from checker.runtime.engine import Engine
+    from checker.solver.encode import Encoder
+    from checker.solver.factory import fresh_context
+    from checker.solver.unroll_summary import LemmaUnrolled
+
+    monkeypatch.setattr(unroll, "FEASIBLE_RLIMIT", 1)
+    fresh_context()
+    result, selection = prepare_game("reach", [Path(_market(tmp_path, second=False))], None, 2)
+    engine = Engine(result.typed)
+    engine.recording = False
+    engine.start(selection.cards, 2, 1, [None] * 2)
+    enc = Encoder(engine, concrete=False)
+    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
+    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
+    p = z3.Int("joueur appelé")
+    lemma.constraints.append(z3.And(p >= 0, p < 2))
+    lemma.store.write(("var", "tours_joués", None), 0, True)
+    lemma.call("tour", (p,))
+    offers = [c for c in lemma.choices if c.kind == "offer"]
+    assert len(offers) == 2 and not lemma.cuts, (len(offers), lemma.cuts)

@@ -244,6 +244,10 @@ class Coned(Unrolled):
         self.scoped: list = []              # (when, span): a path that ends at the start of round rounds + 1
         self._decls = None
 
+    def asks_again(self, here) -> bool:
+        """Does a path ask an offer's next question (``here``)?  False only when Z3 proves none does."""
+        return self.feasible(here)
+
     # every decision point is one where the condition is asked; none is counted
     def _ask(self, c: Choice, asked) -> None:
         if is_const(asked) and not asked:
@@ -336,7 +340,7 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
     for turn in range(OFFER_ROUNDS):
         t.running = t.named(t.running, "en cours")
         here = t.named(AND(going, t.running), "offre")
-        if not t.feasible(here):
+        if not t.asks_again(here):
             return
         t.forget()          # a move not offered may have changed cut cells since: quantities read them afresh
         t.enc.spent = 0
