@@ -200,3 +200,96 @@ def test_a_lemma_question_z3_cannot_decide_is_said_so(tmp_path, capsys, monkeypa
     assert (summed, s["status"]) == (4, "undecided"), s
     assert "Z3 could not decide whether a path reaches" in s["reason"], s["reason"]
     assert not s["reason"].startswith("the lemma of tour(p): a path reaches"), s["reason"]
+
+
+HAGGLE = '''
+action marchander(p: Player) "Prendre le lot de son choix sur l'étal, si sa bourse tient encore 3 pièces." {
+  choose l in étal where bourse[p] >= 3 by p
+  move l to panier[p]
+  set achats_du_tour = achats_du_tour + 1
+}
+rule marchander_riche { forbid marchander(p) when bourse[p] < 3 or count(l in étal) == 0 or achats_du_tour >= 1 }
+'''
+
+GRAB = '''
+action marchander(p: Player, l: Lot) "Prendre un lot de l'étal, puis ne rien payer : le marché est rompu." {
+  move l to panier[p]
+  choose x in étal where false by p
+}
+rule marchander_une_fois { forbid marchander(p, l) when achats_du_tour >= 1 }
+'''
+
+
+def _haggling(tmp_path, action: str, offered_as: str = "marchander(p)") -> str:
+    """The market by turns with one more move offered each turn, ``marchander`` (its text: ``action``)."""
+    spec = _market(tmp_path, second=False)
+    text = open(spec, encoding="utf-8").read()
+    offered = '    acheter(p, l) for l in étal\n    powers of panier[p]'
+    assert offered in text
+    text = text.replace(offered, f'    acheter(p, l) for l in étal\n    {offered_as}\n    powers of panier[p]') + action
+    open(spec, "w", encoding="utf-8").write(text)
+    return spec
+
+
+def test_a_move_that_aborts_on_a_cut_cell_does_not_ask_the_offer_forever(tmp_path, capsys):
+    """`marchander` is legal when the purse holds 3 coins, and its effect asks again: with the purse cut, the
+    legality and the effect read two unknowns, so on the cut state the effect may abort having changed nothing
+    kept, and be taken again, and again.  In the game it never aborts (the purse is the same), and a turn takes
+    one lot.  The version before this one let that stutter ask the offer a 13th question: the lemma was
+    undecided (the 4th edition's Assassin's turn stopped there, through the Tripot's payment in cards).  A move
+    that aborts with nothing kept changed is not followed again; the first round is proved as the plain search
+    proves it (the purse followed)."""
+    spec = _haggling(tmp_path, HAGGLE)
+    condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2"
+    plain, p = _reach(capsys, spec, condition, "--within", "8")
+    assert (plain, p["status"]) == (1, "proved"), p
+    keep = ["--keep", "achats_du_tour,tours_joués,étal,réserve"]          # the purse cut
+    summed, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *keep)
+    assert (summed, s["status"]) == (1, "proved"), s
+    assert "at most 1 for p, 0 for another player" in s["lemmas"][0], s["lemmas"]
+
+
+def test_a_move_that_aborts_after_a_kept_change_is_followed(tmp_path, capsys):
+    """A `marchander` that takes a lot of the stall and then aborts (no payment, no purchase counted): the
+    abort changed a basket (and no decision point comes between), so it is no stutter, and a turn may take two lots — the plain search reaches it and
+    the interpreter confirms it.  Forbidding every move that aborts would prove the first round safe."""
+    spec = _haggling(tmp_path, GRAB, "marchander(p, l) for l in étal")
+    condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2"
+    plain, p = _reach(capsys, spec, condition, "--within", "8")
+    assert (plain, p["status"], p["confirmed"]) == (0, "reached", True), p
+    summed, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
+    assert (summed, s["status"]) == (4, "undecided"), s
+
+
+def test_a_lemma_offer_stops_where_z3_proves_no_path_asks_again(tmp_path, monkeypatch):
+    """The lemma of `tour` on the market: a turn asks the offer at most twice (a purchase, then only "Passer").
+    With the unrolling's own question "does a path ask again?" cut to one step (unknown, as it ends on the 4th
+    edition's turns), the lemma asks it again of a fresh solver with more steps, which proves the third question
+    unreachable: the offer is unrolled twice, not 12 times with a larger question about a 13th (the version before
+    this one unrolled the Assassin's turn 12 times, 93 s of CPU, and that question ended unknown)."""
+    from pathlib import Path
+
+    import z3
+
+    import checker.solver.unroll as unroll
+    from checker.front.command import prepare_game
+    from checker.runtime.engine import Engine
+    from checker.solver.encode import Encoder
+    from checker.solver.factory import fresh_context
+    from checker.solver.unroll_summary import LemmaUnrolled
+
+    monkeypatch.setattr(unroll, "FEASIBLE_RLIMIT", 1)
+    fresh_context()
+    result, selection = prepare_game("reach", [Path(_market(tmp_path, second=False))], None, 2)
+    engine = Engine(result.typed)
+    engine.recording = False
+    engine.start(selection.cards, 2, 1, [None] * 2)
+    enc = Encoder(engine, concrete=False)
+    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
+    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
+    p = z3.Int("joueur appelé")
+    lemma.constraints.append(z3.And(p >= 0, p < 2))
+    lemma.store.write(("var", "tours_joués", None), 0, True)
+    lemma.call("tour", (p,))
+    offers = [c for c in lemma.choices if c.kind == "offer"]
+    assert len(offers) == 2 and not lemma.cuts, (len(offers), lemma.cuts)

@@ -37,7 +37,8 @@ import z3
 
 from checker.front import ast
 from checker.front.types import BOOL, GridT, RecordT
-from checker.solver.encode import AND, NOT, OR, as_bool, is_const
+from checker.solver.encode import AND, EQ, NOT, OR, as_bool, is_const
+from checker.solver.memo import Written
 from checker.solver.transition import ABORT, END_TURN, Choice, Store
 from checker.solver.unroll import Asked, Unrolled, _action_options, _power_options
 
@@ -243,6 +244,10 @@ class Coned(Unrolled):
         self.scoped: list = []              # (when, span): a path that ends at the start of round rounds + 1
         self._decls = None
 
+    def asks_again(self, here) -> bool:
+        """Does a path ask an offer's next question (``here``)?  False only when Z3 proves none does."""
+        return self.feasible(here)
+
     # every decision point is one where the condition is asked; none is counted
     def _ask(self, c: Choice, asked) -> None:
         if is_const(asked) and not asked:
@@ -335,7 +340,7 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
     for turn in range(OFFER_ROUNDS):
         t.running = t.named(t.running, "en cours")
         here = t.named(AND(going, t.running), "offre")
-        if not t.feasible(here):
+        if not t.asks_again(here):
             return
         t.forget()          # a move not offered may have changed cut cells since: quantities read them afresh
         t.enc.spent = 0
@@ -380,11 +385,14 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
                 continue
             saved = t.raised.pop(END_TURN, None)
             if option[0] == "action":
-                t.catching((ABORT,), lambda o=option, c=chosen: t.perform(o[1], o[2], c))
+                mark = _Mark(t)
+                t.catching((ABORT,), lambda o=option, c=chosen, m=mark: m.perform(o[1], o[2], c))
             else:
                 _, power, card, decl = option
                 t.power(decl, player, card, {}, chosen, power)
             closed = t.raised.pop(END_TURN, False)
+            if option[0] == "action":
+                mark.no_stutter(chosen, closed)
             if saved is not None:
                 t.raised[END_TURN] = saved
             t.running = OR(t.running, closed)
@@ -394,3 +402,68 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
         t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
                                              f"{OFFER_ROUNDS} times when the state is cut)")
 
+
+
+class _Mark:
+    """An action taken at an offer's question, watched for a *stutter*: its effect aborts (the offer asks again)
+    having changed no kept cell, no power's use and no card's place in a kept zone, with no point inside it where
+    the condition is asked.  On the cut state such a move can be taken again and again — the legality read a cut
+    cell, the effect read it afresh and aborted (the Tripot's cards: enough for the legality, too few for the
+    effect's `choose … subset`) — so that nothing bounds an offer's questions.  A path of the game that takes
+    one is, without it, still a path of the encoding with the same kept states at every remaining point (the
+    state after the stutter is the state before it on what is kept, every cut cell is read afresh): forbidding
+    stutters (:meth:`no_stutter`) removes no path the answers need and keeps each a proof."""
+
+    def __init__(self, t):
+        self.t = t
+        store = t.store
+        self.writes = dict(store.writes)
+        self.moves = len(store.moves)
+        self.sites = len(getattr(t, "sites", ()))
+        self.inner: list = []           # the guards of the points asked inside (decision points, a summary's peak)
+        self.aborted = False
+
+    def perform(self, name, args, chosen) -> None:
+        t = self.t
+        prev = t.__dict__.get("check")
+        outer = t.check
+
+        def noting(guard, span):
+            self.inner.append(guard)
+            outer(guard, span)
+        t.check = noting
+        try:
+            t.perform(name, args, chosen)
+        finally:
+            if prev is None:
+                del t.check
+            else:
+                t.check = prev
+        self.aborted = t.raised.get(ABORT, False)
+
+    def unchanged(self):
+        """Every kept cell written since the mark holds what it held at the mark (False where not comparable)."""
+        store = self.t.store
+        same = [NOT(AND(m[4], OR(*m[0].values()))) for m in store.moves[self.moves:]]
+        new = [k for k, v in store.writes.items() if k not in self.writes or self.writes[k] is not v]
+        if new:
+            now, moves = store.writes, store.moves
+            store.writes = Written(set())
+            dict.update(store.writes, self.writes)
+            store.moves = moves[:self.moves]
+            try:
+                old = {k: self.writes[k] if k in self.writes else store.read(k) for k in new}
+            finally:
+                store.writes, store.moves = now, moves
+            same += [EQ(now[k], old[k]) for k in new]
+        return AND(*same)
+
+    def no_stutter(self, chosen, closed) -> None:
+        t = self.t
+        if is_const(self.aborted) and not self.aborted:
+            return
+        peaks = [s.guard for s in getattr(t, "sites", ())[self.sites:]]
+        quiet = AND(*(NOT(g) for g in self.inner + peaks))
+        stutter = AND(chosen, self.aborted, NOT(closed), quiet, self.unchanged())
+        if not (is_const(stutter) and not stutter):
+            t.constraints.append(z3.Not(as_bool(stutter)))

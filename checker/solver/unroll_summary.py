@@ -43,6 +43,7 @@ __all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owne
 
 USED = "\0used"         # in a havoc's names: every power's use
 ENTAILED_RLIMIT = 1_000_000     # the steps of the question that proves a precondition read off a call's guard
+OFFER_RLIMIT = 100_000_000      # the steps of a lemma's question "does the offer ask again?" asked afresh
 
 
 def owner_of(enc, name: str) -> int | None:
@@ -402,6 +403,20 @@ class LemmaUnrolled(Coned):
         self.points: list[tuple] = []           # (guard, {(zone, seat): count})
 
     counts = Summarised.counts
+
+    def asks_again(self, here) -> bool:
+        """As the cut unrolling asks it; where its question ends unknown at its steps (a turn's offer, from the second
+        question on, on the 4th edition), a fresh solver asks it again with :data:`OFFER_RLIMIT` steps.  Unsat ends
+        the offer there, proven: the lemma then need not unroll it :data:`~checker.solver.unroll_cone.OFFER_ROUNDS`
+        times and ask whether a path goes beyond (a larger question, which ended unknown)."""
+        if not self.feasible(here):
+            return False
+        if is_const(here) or self._solver.reason_unknown() == "":
+            return True
+        solver = make_solver(SolverSettings(incremental=False, rlimit=OFFER_RLIMIT, minimize_cores=False))
+        solver.add(*[as_bool(c) for c in self.constraints])
+        self.questions += 1
+        return solver.check(as_bool(here)) != z3.unsat
 
     def check(self, guard, span) -> None:
         if is_const(guard) and not guard:
