@@ -222,8 +222,10 @@ def spliced_bytes(draw, target: str) -> bytes:
 
 @st.composite
 def huge_lists(draw, target: str, size: int = 1_000_000):
-    """A real document with one of its lists (or one value) made ``size`` copies of one value: a plausible one
-    (a name, a count) or a nasty one (a state file's zone of a million numbers took a minute and 3.5 GB)."""
+    """A real document with one of its lists (or one value) made ``size`` elements long: copies of one value, a
+    plausible one (a name, a count) or a nasty one (a state file's zone of a million numbers took a minute and
+    3.5 GB), ``size`` distinct values, copies of a small object of the document (a move, a choice); or made one
+    string of ``size`` characters, or an object of ``size`` members."""
     doc = json.loads(json.dumps(draw(st.sampled_from(pool(target))), ensure_ascii=False))
     paths = [p for p in _paths(doc) if p]
     path = draw(st.sampled_from(paths))
@@ -231,7 +233,19 @@ def huge_lists(draw, target: str, size: int = 1_000_000):
     value = parent[key]
     item = value[0] if isinstance(value, list) and value and draw(st.booleans()) else \
         draw(st.one_of(st.sampled_from(_leaves(doc) or [0]), nasty_values(0)))
-    parent[key] = [item] * size
+    shape = draw(st.sampled_from(["copies", "copies", "distinct", "objects", "text", "keys"]))
+    if shape == "distinct":         # no two alike: a reader cannot stop at the first repeated name
+        parent[key] = [f"{item}#{i}" if isinstance(item, str) else i for i in range(size)]
+    elif shape == "objects":        # a million copies of an element of the document that is an object
+        objects = [v for v in map(functools.partial(_get, doc), _paths(doc))      # a small one: a move, a choice
+                   if isinstance(v, dict) and len(json.dumps(v, ensure_ascii=False)) <= 40]
+        parent[key] = [draw(st.sampled_from(objects))] * size if objects else [item] * size
+    elif shape == "text":           # one string of a million characters
+        parent[key] = (str(item) or "x") * (size // max(len(str(item)), 1))
+    elif shape == "keys":           # an object of a million members
+        parent[key] = {f"{item}{i}": item for i in range(size)}
+    else:
+        parent[key] = [item] * size
     return doc
 
 
@@ -256,7 +270,10 @@ def cases(target: str, huge: bool = False) -> st.SearchStrategy:
              "bytes": spliced_bytes(target)}
     if huge:
         sorts["huge"] = huge_lists(target).map(encode)
-    return st.one_of(*(strategy.map(functools.partial(_sorted_as, sort)) for sort, strategy in sorts.items()))
+    strategies = [strategy.map(functools.partial(_sorted_as, sort)) for sort, strategy in sorts.items()]
+    if target in WRITES:
+        strategies.append(output_cases(target))
+    return st.one_of(*strategies)
 
 
 # ---------------------------------------------------------------- expressions
@@ -335,13 +352,89 @@ def _sorted_as(sort: str, data: bytes) -> tuple[str, bytes]:
     return sort, data
 
 
+# ---------------------------------------------------------------- outputs
+
+# targets whose command writes a file, and the option that names it: `apply -o NEXT`, `replay --state-at N FILE`
+WRITES = {"apply": ["-o"], "apply-move": ["-o"], "log": ["--state-at", "2"]}
+# what the file named as the output is (with --force): what must be refused (exit 2, left as it was) and
+# what may be written ("new file", "existing file")
+OUTPUTS = ("null device", "full device", "directory", "fifo", "socket", "link to a device", "the input",
+           "link to the input", "under a file", "missing directory", "dangling link", "new file", "existing file")
+WRITABLE = ("new file", "existing file", "dangling link")
+
+
+def output_cases(target: str) -> st.SearchStrategy:
+    """("output:KIND", a real document's bytes) for a target whose command writes a file: the case is good, the
+    output is a KIND of :data:`OUTPUTS` (a device node made for the case, never the system's own)."""
+    def encode(doc) -> bytes:
+        return json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    return st.tuples(st.sampled_from(OUTPUTS).map("output:{}".format), st.sampled_from(pool(target)).map(encode))
+
+
+def make_output(kind: str, folder: Path, case: Path) -> Path | None:
+    """Make the output of a KIND under ``folder/out`` (emptied first); None where it cannot be made here (a
+    device node needs the right to make one: the system's /dev/null and /dev/full are never used, a root
+    process given them with --force could replace them)."""
+    import shutil
+    import socket
+    import stat
+    out = folder / "out"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir()
+    target = out / "target.json"
+    try:
+        if kind in ("null device", "full device", "link to a device"):
+            device = out / "device"
+            os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 7 if kind == "full device" else 3))
+            if kind == "link to a device":
+                target.symlink_to(device)
+            else:
+                target = device
+        elif kind == "directory":
+            target.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(target)
+        elif kind == "socket":
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.bind(str(target))
+        elif kind == "the input":
+            target = case
+        elif kind == "link to the input":
+            target.symlink_to(case.resolve())
+        elif kind == "under a file":
+            (out / "file").write_text("{}", encoding="utf-8")
+            target = out / "file" / "target.json"
+        elif kind == "missing directory":
+            target = out / "missing" / "target.json"
+        elif kind == "dangling link":
+            target.symlink_to(out / "nowhere.json")
+        elif kind == "existing file":
+            target.write_text('{"earlier": true}', encoding="utf-8")
+    except OSError:
+        return None
+    return target
+
+
+def snapshot(path: Path):
+    """What an output is before and after a command: its type and device, where a link points, a file's bytes."""
+    import stat
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    link = os.readlink(path) if stat.S_ISLNK(info.st_mode) else None
+    data = path.read_bytes() if stat.S_ISREG(info.st_mode) else None
+    return stat.S_IFMT(info.st_mode), info.st_rdev, link, data
+
+
 # ---------------------------------------------------------------- running a case
 
 class Hang(BaseException):
     """A case took longer than its time limit (a BaseException: the CLI must not report it as its own error)."""
 
 
-def case_argv(target: str, data: bytes, folder: Path, prefix: str = "") -> list[str]:
+def case_argv(target: str, data: bytes, folder: Path, prefix: str = "", output: Path | None = None) -> list[str]:
     """The command line of the case's command (its arguments after `rulebook`): the case written under
     ``folder`` (``prefix`` + ``case.TARGET.json``) with what the command needs beside it (the real state at an
     offer for a move or an expression, the move legal there for a state given to `apply`, `apply`'s output
@@ -358,22 +451,43 @@ def case_argv(target: str, data: bytes, folder: Path, prefix: str = "") -> list[
         return [command, written("state", offer), data.decode("utf-8", "surrogateescape")]
     case = folder / f"{prefix}case.{target}.json"
     case.write_bytes(data)
-    output = ["-o", str(folder / f"{prefix}next.json"), "--force"]
+    writes = [*WRITES.get(target, ["-o"]), str(output or folder / f"{prefix}next.json"), "--force"]
     if target == "move":
         return [command, written("state", offer), str(case)]
     if target == "apply-move":
-        return [command, written("state", offer), str(case), *output]
+        return [command, written("state", offer), str(case), *writes]
     if target == "apply":
-        return [command, str(case), written("move", move), *output]
+        return [command, str(case), written("move", move), *writes]
     if target == "eval":
         return [command, str(case), EXPRESSION]
-    return [command, str(case)]
+    return [command, str(case), *(writes if output is not None else [])]
 
 
-def run_case(target: str, data: bytes, folder: Path, limit: float = 60) -> tuple[int | str, str]:
-    """Give the case to its command (in-process, from the repository's root); (exit code or "hang", stderr)."""
+def run_case(target: str, data: bytes, folder: Path, limit: float = 60, sort: str = "") -> tuple[int | str, str]:
+    """Give the case to its command (in-process, from the repository's root); (exit code or "hang", stderr).
+    An ``output:KIND`` case writes to an output of that KIND (:func:`make_output`): one it must refuse that was
+    refused with another exit than 2, or changed, adds a line "output …" to the stderr returned."""
+    if sort.startswith("output:"):
+        return _run_output_case(target, data, folder, limit, sort.split(":", 1)[1])
+    return _run_case(target, data, folder, limit)
+
+
+def _run_output_case(target, data, folder, limit, kind):
+    case = folder / f"case.{target}.json"
+    case.write_bytes(data)
+    output = make_output(kind, folder, case)
+    if output is None:
+        return "skipped", ""
+    before = snapshot(output)
+    code, err = _run_case(target, data, folder, limit, output)
+    if kind not in WRITABLE and code != "hang" and (code != 2 or snapshot(output) != before):
+        err += f"\noutput {kind}: exit {code}, {'changed' if snapshot(output) != before else 'unchanged'}"
+    return code, err
+
+
+def _run_case(target, data, folder, limit, output=None):
     from checker.cli import main
-    argv = case_argv(target, data, folder)
+    argv = case_argv(target, data, folder, output=output)
     err = io.StringIO()
 
     def alarm(signum, frame):

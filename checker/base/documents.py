@@ -253,11 +253,12 @@ def _validator(name: str):
     # "integer" is an int, never 4.0: a float where a count belongs is a mistake to report
     strict = base.TYPE_CHECKER.redefine(
         "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
-    return jsonschema.validators.extend(base, {"anyOf": _any_of, "oneOf": _one_of, "items": _items}, type_checker=strict)(schema(name))
+    return jsonschema.validators.extend(base, {"anyOf": _any_of, "oneOf": _one_of, "items": _items,
+                                                 "additionalProperties": _additional}, type_checker=strict)(schema(name))
 
 
 _QUICK = {"type", "description", "minimum", "maximum", "minLength", "maxLength", "required", "properties",
-          "additionalProperties"}       # the keywords :func:`_quick` checks itself
+          "additionalProperties", "items"}       # the keywords :func:`_quick` checks itself
 
 
 def _quick(validator, schema) -> Callable[[object], bool] | None:
@@ -265,15 +266,19 @@ def _quick(validator, schema) -> Callable[[object], bool] | None:
     object of such properties — or None when the schema says more (jsonschema checks it then)."""
     if schema == {} or schema is True:
         return lambda item: True
+    if isinstance(schema, dict) and set(schema) - {"description"} == {"anyOf"}:     # a zone: a list or an object
+        branches = [_quick(validator, branch) for branch in schema["anyOf"]]
+        return None if None in branches else lambda item: any(fits(item) for fits in branches)
     if not isinstance(schema, dict) or not isinstance(schema.get("type"), str) or not set(schema) <= _QUICK:
         return None
     kind, low, high = schema["type"], schema.get("minimum"), schema.get("maximum")
     shortest, longest = schema.get("minLength"), schema.get("maxLength")
     required, closed = schema.get("required", ()), schema.get("additionalProperties", True) is False
-    if schema.get("additionalProperties", False) is not False:
-        return None
+    other = schema.get("additionalProperties", False)
+    values = None if other is False else _quick(validator, other)           # an object's other members
+    each = _quick(validator, schema["items"]) if "items" in schema else (lambda item: True)
     properties = {k: _quick(validator, v) for k, v in schema.get("properties", {}).items()}
-    if None in properties.values():
+    if None in properties.values() or each is None or (other is not False and values is None):
         return None
 
     def fits(item) -> bool:
@@ -285,7 +290,10 @@ def _quick(validator, schema) -> Callable[[object], bool] | None:
             return (shortest is None or len(item) >= shortest) and (longest is None or len(item) <= longest)
         if isinstance(item, dict):
             return (all(k in item for k in required) and (not closed or all(k in properties for k in item))
-                    and all(properties[k](v) for k, v in item.items() if k in properties))
+                    and all(properties[k](v) if k in properties else values is None or values(v)
+                            for k, v in item.items()))
+        if isinstance(item, list):
+            return all(map(each, item))
         return True
     return fits
 
@@ -303,6 +311,21 @@ def _items(validator, items, instance, schema):
     for index in range(len(schema.get("prefixItems", [])), len(instance)):
         if not fits(instance[index]):
             yield from validator.descend(instance[index], items, path=index)
+
+
+def _additional(validator, other, instance, schema):
+    """jsonschema's ``additionalProperties``, with :func:`_items`'s fast path for the members :func:`_quick` can
+    test: a state's zones listing a million empty zones took minutes, jsonschema checking each (an anyOf)."""
+    from jsonschema._keywords import additionalProperties as checked_one_by_one
+    fits = _quick(validator, other) if other is not False and validator.is_type(instance, "object") \
+        and "patternProperties" not in schema else None
+    if fits is None:
+        yield from checked_one_by_one(validator, other, instance, schema)
+        return
+    known = schema.get("properties", {})
+    for key, value in instance.items():
+        if key not in known and not fits(value):
+            yield from validator.descend(value, other, path=key)
 
 
 def _branch_errors(validator, instance, subschema, index) -> list:

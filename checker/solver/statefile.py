@@ -17,7 +17,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from checker.base.documents import ROOT, DocumentError, excerpt, schema_problems
+from checker.base.documents import MAX_PROBLEMS, ROOT, DocumentError, excerpt, schema_problems
 from checker.front.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
 from checker.runtime.state import SpecRuntimeError
@@ -305,10 +305,14 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
         raise StateFileError(problems)
     selection: dict[str, list[str]] = {}
     for kind, names in data["selection"].items():
+        if len(problems) > MAX_PROBLEMS:
+            break
         if kind not in p.kinds:
             problems.append((f"selection/{kind}", _hinted("unknown kind of card", kind, p.kinds)))
             continue
         for i, name in enumerate(names):
+            if len(problems) > MAX_PROBLEMS:
+                break
             if name not in p.cards or p.cards[name].kind != kind:
                 problems.append((f"selection/{kind}/{i}", _hinted(f"no {kind} named \"{name}\"", name,
                                                                   [c.name for c in p.cards_of(kind)], '"')))
@@ -324,6 +328,8 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     vals = _Values(E)
     resolve = scopes.resolve
     for name, value in data.get("vars", {}).items():
+        if len(problems) > MAX_PROBLEMS:        # a million unknown names: a "did you mean" each took minutes
+            break
         path = f"vars/{name}"
         var = p.vars.get(name)
         if var is None:
@@ -342,6 +348,8 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     listed: list[tuple[str, object, list[int]]] = []
     physical = sum(len(insts) for insts in E.selected.values())
     for name, value in data.get("zones", {}).items():
+        if len(problems) > MAX_PROBLEMS:
+            break
         path = f"zones/{name}"
         zone = p.zones.get(name)
         if zone is None:
@@ -420,6 +428,8 @@ def _entries(name: str, decl, value, path: str, resolve, vals: _Values, problems
     ity = resolve(decl.index)
     out = []
     for key, raw in value.items():
+        if len(problems) > MAX_PROBLEMS:        # 600,000 bad indices: 850 MB of problems
+            break
         index = vals.read_key(key, ity, f"{path}/{key}", problems)
         if index is not None:
             out.append((index, raw, f"{path}/{key}"))
