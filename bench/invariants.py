@@ -1,7 +1,8 @@
 """Benchmark of the *invariant broken* search (`rulebook conflicts --effects`, checker/conflicts/inductive.py) on
 the bundled specs: per invariant, the moves that keep it (writing nothing it reads, or proven by Z3), break it
-or are undecided, the procedures between decisions it is not proven over, and the CPU time of the search on
-one process.
+or are undecided; the same for the procedures run between decisions that write what it reads (each run from
+its start, on a state that meets every invariant, to its next `offer` or its end); those not proven; and the
+CPU time of the search on one process.
 
     python bench/invariants.py              # every bundled spec
     python bench/invariants.py citadelles   # the 4th edition only
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 os.chdir(ROOT)
 
 from checker.front.check import check_paths  # noqa: E402
+from checker.conflicts.inductive import broken_invariants  # noqa: E402
 from checker.conflicts.questions import Search  # noqa: E402
 
 SPECS = {"citadelles": ["spec/citadelles"],
@@ -34,19 +36,25 @@ def run(label: str, paths: list[str]) -> None:
     result = check_paths([Path(p) for p in paths])
     search = Search(result.typed)
     start = time.process_time()
-    found = search.broken_invariants()
+    found = broken_invariants(search, procedures=True)
     cpu = time.process_time() - start
     print(f"\n{label}: {cpu:.1f} s CPU, {search.queries} Z3 queries, {search.unknowns} unknown, "
           f"{len(found)} finding(s)")
     if not search.inductive:
         print("  the spec has no invariant")
-    for name, tally in search.inductive.items():
+    procs = search.p.procedures
+    for name, all_of in search.inductive.items():
+        tally = {s: [m for m in v if m not in procs] for s, v in all_of.items() if s != "uncovered"}
         moves = sum(len(tally[s]) for s in ("unchanged", "proven", "broken", "undecided"))
         print(f"  {name}: {moves} moves — {len(tally['unchanged'])} write nothing it reads, "
               f"{len(tally['proven'])} proven by Z3 ({', '.join(tally['proven']) or '-'}), "
               f"broken by {', '.join(tally['broken']) or 'none'}, "
               f"undecided for {', '.join(tally['undecided']) or 'none'}")
-        print(f"    not covered (procedures writing what it reads): {', '.join(tally['uncovered']) or 'none'}")
+        own = {s: [m for m in all_of[s] if m in procs] for s in ("proven", "broken", "undecided")}
+        print(f"    procedures writing what it reads, run from their start to their next offer or end: "
+              f"proven for {', '.join(own['proven']) or 'none'}; broken by {', '.join(own['broken']) or 'none'}; "
+              f"undecided for {', '.join(own['undecided']) or 'none'}")
+        print(f"    not covered (not proven): {', '.join(all_of['uncovered']) or 'none'}")
     for f in found:
         print(f"  [{f.kind}] {f.message}")
         if f.situation:

@@ -130,3 +130,43 @@ def test_the_shards_tallies_merge_into_the_single_process_one():
     second = {"inv": {"unchanged": ["c"], "proven": ["d"], "broken": [], "undecided": [], "uncovered": ["p"]}}
     assert merge_inductive([first, second]) == {
         "inv": {"unchanged": ["a", "c"], "proven": ["d"], "broken": ["b"], "undecided": [], "uncovered": ["p"]}}
+
+
+def test_the_krakens_witness_on_the_unfixed_fan_files_loads_and_the_interpreter_confirms_it():
+    """The fan invariant reads `personnages_par_joueur()`, which counts `selected(Character)`: the witness holds
+    the whole selection of characters the search counted (not only the cards it places), else the
+    interpreter reads 2 characters a player where Z3 read 3 and refuses the witness as breaking the
+    invariant before the move (issue 22)."""
+    search = _search("spec/citadelles", "tests/fixtures/fan-unfixed/extension-fan")
+    found = search.broken_invariants(only={'"Kraken".enlèvement'})
+    assert [(f.kind, f.rules) for f in found] == [("invariant-broken",
+                                                   ('"Kraken".enlèvement', "personnages_de_chaque_joueur"))]
+    f = found[0]
+    assert f.confirmed is True, f.replayed
+    assert f.replayed == "after the move, the interpreter finds personnages_de_chaque_joueur broken"
+    E = search.engine
+    selected = {E.def_names[E.defs[i]] for i in E.selected["Character"]}
+    assert set(f.witness["selection"]["Character"]) == selected
+    # the Kraken's holder has one character more than the game deals, before the Kraken takes one
+    assert any(s.startswith("Kraken ∈ choisis[") for s in f.situation), f.situation
+
+
+def test_a_procedure_that_fills_a_full_basket_breaks_the_invariant_and_one_that_checks_is_proven():
+    """The procedures the flow runs between decisions, asked as moves are (``procedures=True``): run from their
+    start on a state that meets every invariant, with any argument."""
+    from checker.conflicts.inductive import broken_invariants
+    search = _search(GAME, HOUSE / "étrennes.rules")
+    found = broken_invariants(search, only={"étrenne", "étrenne_bornée"}, procedures=True)
+    tally = search.inductive["deux_lots_au_plus"]
+    assert tally["broken"] == ["étrenne"] and tally["proven"] == ["étrenne_bornée"]
+    assert tally["uncovered"] == ["étrenne"]            # the proven one is covered now
+    assert [(f.kind, f.rules) for f in found] == [("invariant-broken", ("étrenne", "deux_lots_au_plus"))]
+    f = found[0]
+    assert "the procedure, run from its start, breaks the invariant deux_lots_au_plus" in f.message
+    assert f.confirmed is True, f.replayed
+    assert f.replayed == "after the move, the interpreter finds deux_lots_au_plus broken"
+    assert any(s.startswith("call étrenne(Joueur ") for s in f.situation), f.situation
+    # without procedures=True, nothing is asked of them: both are listed as not covered
+    plain = _search(GAME, HOUSE / "étrennes.rules")
+    assert broken_invariants(plain, only={"étrenne", "étrenne_bornée"}) == []
+    assert plain.inductive["deux_lots_au_plus"]["uncovered"] == ["étrenne", "étrenne_bornée"]

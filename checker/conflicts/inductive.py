@@ -32,6 +32,8 @@ counterexample may need a state no game reaches.
 
 from __future__ import annotations
 
+import types
+
 import typing
 
 import z3
@@ -256,11 +258,12 @@ def _offer_sites(p) -> set:
 
 # ==================================================================== the search
 
-def broken_invariants(search, only: set | None = None) -> list:
+def broken_invariants(search, only: set | None = None, procedures: bool = False) -> list:
     """The invariant-broken findings of ``search`` (a :class:`~checker.conflicts.questions.Search`), and
     undecided ones; ``search.inductive`` (invariant -> status -> moves) tallies every move asked, and
     lists under ``"uncovered"`` the procedures that write what the invariant reads.  With
-    ``only``, the moves it names (an action, or a power as ``"Card".name``)."""
+    ``only``, the moves it names (an action, or a power as ``"Card".name``).  With ``procedures``, each of
+    those procedures is asked too, as a move is (:func:`_procedures`)."""
     from checker.conflicts.effects import _scope_keys
     p, E = search.p, search.engine
     out: list = []
@@ -296,6 +299,31 @@ def broken_invariants(search, only: set | None = None) -> list:
                 tally[inv.name]["unchanged"].append(label)
         if asked:
             out.extend(_ask(search, kind, label, decl, card, asked, offers))
+    if procedures:
+        out.extend(_procedures(search, invariants, offers, only))
+    return out
+
+
+def _procedures(search, invariants: list, offers: set, only: set | None) -> list:
+    """The procedures that write what an invariant reads, each asked as a move is: run from its start (any
+    arguments of its parameters' types) on a state that meets every invariant, does it break one at a
+    decision inside it, at the next `offer` (where the encoding stops following it: what runs after the
+    offer is the next move's), or at its end?  Proven ones leave ``"uncovered"``; one calling the turn or
+    round procedure, or what the encoding cannot follow, is undecided, with the reason."""
+    from checker.conflicts.effects import _scope_keys
+    p, tally, out = search.p, search.inductive, []
+    for name, decl in p.procedures.items():
+        asked = [inv for inv in invariants if name in tally[inv.name]["uncovered"]]
+        if not asked or only is not None and name not in only:
+            continue
+        keys = lambda scope, decl=decl, name=name: scope.involves(  # noqa: E731
+            _scope_keys(search, decl.body, {("procedure", name), ("invariants",)}))
+        if not search._mine(out, keys):
+            continue
+        out.extend(_ask(search, "procedure", name, decl, None, asked, offers))
+    for inv in invariants:
+        own = tally[inv.name]
+        own["uncovered"] = [n for n in own["uncovered"] if n not in own["proven"]]
     return out
 
 
@@ -315,6 +343,13 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
             t = _Watched(enc, asked, offers, **options)
             t.perform(label, args, legal)
             move = (label, args)
+        elif kind == "procedure":
+            args, domain = search.params_args(enc, label, decl.params)
+            legal = True
+            before_cells, before = enc.cells, holds(enc, asked)
+            t = _Watched(enc, asked, offers, **options)
+            t.procedure(label, args, True, decl.span)
+            move = ("procedure", label, args)
         else:
             domain, legal, t, _ = _power_move(search, enc, decl, card, steps,
                                               transition=lambda e, **kw: _Watched(e, asked, offers, **kw))
@@ -408,17 +443,43 @@ def _found(search, enc, model, label, decl, move, card, t, inv) -> Finding:
     from checker.conflicts.effects import _answers, write_witness
     where = next((span for g, span, h in t.checks
                   if z3.is_true(model.eval(as_bool(AND(g, NOT(AND(*h[inv.name])))), model_completion=True))), None)
-    at = "right after the move" if where is None else f"at the decision {where}"
-    finding = Finding("invariant-broken", f"{label}: from a state that meets every invariant, a legal move breaks "
+    procedure = move is not None and move[0] == "procedure"
+    at = f"right after the {'procedure' if procedure else 'move'}" if where is None else f"at the decision {where}"
+    what = "the procedure, run from its start," if procedure else "a legal move"
+    finding = Finding("invariant-broken", f"{label}: from a state that meets every invariant, {what} breaks "
                                           f"the invariant {inv.name} ({at})",
                       (label, inv.name), (decl.span, inv.span), _cites(inv))
-    write_witness(search, enc, model, finding, move, t)
+    # a subset chosen (`choose … subset`) is said by no line: effects._choices reads one value per choice
+    said = types.SimpleNamespace(choices=[c for c in t.choices if not isinstance(c.value, list)])
+    write_witness(search, enc, model, finding, None if procedure else move, said)
+    if procedure:
+        call, shown = _call(enc, model, decl, move[2])
+        finding.situation = [*finding.situation, f"call {label}({', '.join(shown)})"]
+        if call is None:
+            finding.replayed = "not replayed: a parameter of the procedure is not a single value"
+            return finding
     if finding.witness is not None:
         from checker.conflicts.replay import replay_invariant
         finding.confirmed, finding.replayed = replay_invariant(
-            search, finding.witness, finding.move, None if move else (card.name, decl.name),
+            search, finding.witness, None if procedure else finding.move,
+            ("procedure", label, call) if procedure else None if move else (card.name, decl.name),
             _answers(enc, model, t), inv.name)
     return finding
+
+
+def _call(enc, model, decl, args) -> tuple:
+    """(the runtime values the model gives a procedure's arguments — None if one is a set or a record —, each
+    said in the spec's terms)."""
+    from checker.solver.witness import _value
+    out, shown = [], []
+    for prm, a in zip(decl.params, args):
+        if isinstance(a, (list, tuple)):
+            return None, [*shown, "…"]
+        ty = enc.resolve(prm.type)
+        value = a if isinstance(a, (int, bool)) else _value(model, a)
+        out.append(enc.to_runtime(value, ty))
+        shown.append(str(enc.show(value, ty)))
+    return tuple(out), shown
 
 
 def _cites(inv) -> tuple:

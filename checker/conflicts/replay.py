@@ -53,7 +53,8 @@ def _same(engine: Engine, option, value) -> bool:
 
 def _loaded(search, witness: dict, move: dict | None, power: tuple | None):
     """(the judge's engine with ``witness`` loaded, a function making the move on it), or (None, why not).
-    ``move``: an action's move file; ``power``: (card name, power name) used by its holder instead."""
+    ``move``: an action's move file; ``power``: (card name, power name) used by its holder instead, or
+    ("procedure", name, arguments) run from its start."""
     from checker.solver.statefile import StateFileError, load_move, load_state
     engine, scopes = search.judge()
     try:
@@ -65,6 +66,9 @@ def _loaded(search, witness: dict, move: dict | None, power: tuple | None):
     engine.invalidate()
     if move is not None:
         return engine, lambda: engine.perform(action, args)
+    if power[0] == "procedure":         # ("procedure", name, its arguments): the procedure run from its start
+        _, name, call = power
+        return engine, lambda: engine.call(name, call)
     card_name, power_name = power
     definition = engine.def_ids[card_name]
     card = next((c for c in engine.instances.get(definition, ()) if engine.controller(c) is not None), None)

@@ -103,6 +103,15 @@ def _player(enc: Encoder, offer, mirrors: dict, action: str | None, move_values:
     return 0
 
 
+def _read_selections(program) -> set[str]:
+    """The kinds whose `selected(…)` a state's rules read (a quantity, a rule, an action, a power, an invariant,
+    a procedure): the search counts the whole selection of each, so a witness must hold all of it."""
+    decls = (program.quantities, program.rules, program.actions, program.cards, program.procedures,
+             program.triggers, program.windows, {c.name: c for c in program.invariants()})
+    return {n.args[0].id for table in decls for n in ast.walk(tuple(table.values()))
+            if isinstance(n, ast.Call) and n.func == "selected" and n.args and isinstance(n.args[0], ast.Name)}
+
+
 def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
                   focus: set | None = None) -> tuple[dict, dict | None, list]:
     """(state file, move file, the situation in the spec's terms) for ``model``; the situation says the
@@ -151,6 +160,8 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         if set(names) <= set(fields):
             varvals[(name, index)] = enc.to_runtime(tuple(fields[n] for n in names), ty)
     needed = {E.defs[i] for i in placed}
+    # a kind whose selection the rules read (`count(c in selected(Character))`): all of it, as the search read it
+    needed |= {d for kind in _read_selections(p) for d in dict.fromkeys(E.defs[i] for i in E.selected.get(kind, ()))}
     # a power used: in this turn and round (the state's turn 1, round 1) or an earlier one (0), as its cells say
     used = {k: v for k, v in uses.items() if any(v.values())}
     needed |= {E.defs[inst] for _, inst, _ in used}
