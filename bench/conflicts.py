@@ -4,6 +4,7 @@ on the 4th edition with a house-rule file or the fan expansion, scoped to the fi
     python bench/conflicts.py              # both tables
     python bench/conflicts.py scoped       # only the house-rule table
     python bench/conflicts.py assumed [--runs N] [SPEC...]   # invariants assumed lazily or in every question
+    python bench/conflicts.py carcassonne  # Carcassonne's search: CPU seconds of each kind, Z3's share of it
 
 Prints, for each search, its time, its Z3 queries and unknowns, then the conflicts found with the
 spec as it is and with every `precedence` and `overrides` taken away (what the rulebook's
@@ -115,7 +116,37 @@ def scoped() -> int:
     return 0
 
 
+def carcassonne() -> int:
+    """Carcassonne's whole search on one process: each kind's CPU seconds, those in Z3's checks, its queries,
+    undecided questions and findings."""
+    from checker.solver import factory
+    spent_in_z3 = [0.0]
+    check = factory.z3.Solver.check
+
+    def timed(solver, *args):
+        start = time.process_time()
+        try:
+            return check(solver, *args)
+        finally:
+            spent_in_z3[0] += time.process_time() - start
+    factory.z3.Solver.check = timed
+    search = Search(check_paths([Path("spec/carcassonne")]).typed)
+    print(f"{'search':<20} | {'CPU s':>7} | {'in Z3':>7} | {'queries':>7} | {'unknown':>7} | findings")
+    print("-" * 70)
+    for name in (*SEARCHES, None):
+        t, z, q, u = time.process_time(), spent_in_z3[0], search.queries, search.unknowns
+        found = getattr(search, name)() if name else []
+        if name is None:
+            t, z, q, u = 0.0, 0.0, 0, 0
+        print(f"{name or 'all (process)':<20} | {time.process_time() - t:>7.1f} | {spent_in_z3[0] - z:>7.1f} | "
+              f"{search.queries - q:>7} | {search.unknowns - u:>7} | {', '.join(f.kind for f in found)}", flush=True)
+    factory.z3.Solver.check = check
+    return 0 if search.unknowns == 0 else 1
+
+
 def main() -> int:
+    if sys.argv[1:] == ["carcassonne"]:
+        return carcassonne()
     if sys.argv[1:] == ["scoped"]:
         return scoped()
     if sys.argv[1:2] == ["assumed"]:
