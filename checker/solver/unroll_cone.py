@@ -408,8 +408,8 @@ class _Mark:
     """An action taken at an offer's question, watched for a *stutter*: its effect aborts (the offer asks again)
     having changed no kept cell, no power's use and no card's place in a kept zone, with no point inside it where
     the condition is asked.  On the cut state such a move can be taken again and again — the legality read a cut
-    cell, the effect read it afresh and aborted (the Tripot's cards: enough for the legality, too few for the
-    effect's `choose … subset`) — so that nothing bounds an offer's questions.  A path of the game that takes
+    cell, the effect read it afresh and aborted (a district's price: the cards enough for the legality, too
+    few for the effect's `choose … subset`) — so that nothing bounds an offer's questions.  A path of the game that takes
     one is, without it, still a path of the encoding with the same kept states at every remaining point (the
     state after the stutter is the state before it on what is kept, every cut cell is read afresh): forbidding
     stutters (:meth:`no_stutter`) removes no path the answers need and keeps each a proof."""

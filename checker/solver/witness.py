@@ -113,7 +113,7 @@ def _read_selections(program) -> set[str]:
 
 
 def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
-                  focus: set | None = None) -> tuple[dict, dict | None, list]:
+                  focus: set | None = None, whole_selections: bool = True) -> tuple[dict, dict | None, list]:
     """(state file, move file, the situation in the spec's terms) for ``model``; the situation says the
     cells in ``focus`` (those the conflicting rules read), or all of them."""
     E, p = search.engine, search.p
@@ -160,8 +160,12 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         if set(names) <= set(fields):
             varvals[(name, index)] = enc.to_runtime(tuple(fields[n] for n in names), ty)
     needed = {E.defs[i] for i in placed}
-    # a kind whose selection the rules read (`count(c in selected(Character))`): all of it, as the search read it
-    needed |= {d for kind in _read_selections(p) for d in dict.fromkeys(E.defs[i] for i in E.selected.get(kind, ()))}
+    # a kind whose selection the rules read (`count(c in selected(Character))`): all of it, as the search read it.
+    # Not for `diff`'s examples (``whole_selections`` false): they are set up by the game's own set-up, and its
+    # searches select every card of a kind (27 characters on the 4th edition), a count the set-up's tables have no
+    # row for; they keep the cards placed, as before, and may read another count than the search did (not fixed).
+    if whole_selections:
+        needed |= {E.defs[i] for kind in _read_selections(p) for i in E.selected.get(kind, ())}
     # a power used: in this turn and round (the state's turn 1, round 1) or an earlier one (0), as its cells say
     used = {k: v for k, v in uses.items() if any(v.values())}
     needed |= {E.defs[inst] for _, inst, _ in used}
