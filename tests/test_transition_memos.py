@@ -12,7 +12,6 @@ transfer, then the reactions to `quartier_payé` and `quartier_bâti`), as the e
 from __future__ import annotations
 
 import functools
-import types
 from pathlib import Path
 
 import pytest
@@ -145,26 +144,3 @@ def test_a_power_that_reads_a_city_at_a_chosen_player_after_moving_cards_gets_th
     assert all(_same(a.when, b.when) for a, b in zip(all_.failures, kept.failures)) and all_.failures
     at_index = [e for (zone, _), e in enc_kept._zones.items() if zone == "cité"]
     assert all(("in", "cité") in e.reads for e in at_index)
-
-
-def test_a_zone_at_a_known_index_is_kept_in_the_effects_encoders_until_a_card_moves():
-    """In the effects' encoders (``memos.rules`` on), a zone read at a known index is a memo: read again with
-    nothing written, the same list; after a move into it, read afresh (the moved card's place is a new term),
-    and a zone the move cannot change is kept.  Outside them (``rules`` off), read afresh each time."""
-    search = _search()
-    enc = search.encoder()
-    enc.memos.rules = {}
-    t = Transition(enc, lazy_moves=True)
-    city, hand = enc.zone("cité", 0), enc.zone("main", 0)
-    assert enc.zone("cité", 0) is city and enc.zone("main", 0) is hand
-    deck, at = next((z, None if enc.zone_index_types.get(z) is None else 0) for z, k in enc.zone_kind.items()
-                    if k != enc.zone_kind["cité"] and enc.zone_index_types.get(z) in (None, PLAYER))
-    other = enc.zone(deck, at)
-    inst = city[0][1]
-    t.move(inst, types.SimpleNamespace(target=types.SimpleNamespace(name="cité")), 1, True, None)
-    after = enc.zone("cité", 0)
-    assert after is not city and not _same(after[0][0], city[0][0])        # the card left Joueur 1's city
-    assert all(_same(a, b) for (a, _), (b, _) in zip(after[1:], city[1:]))  # (the others did not move)
-    assert enc.zone(deck, at) is other and deck
-    enc.memos.rules = None
-    assert enc.zone("main", 0) is not enc.zone("main", 0)

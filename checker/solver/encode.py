@@ -336,15 +336,9 @@ class Encoder:
             return [(g, i) for i, g in guards.items() if not (is_const(g) and not g)]
         if index is not None and isinstance(self.zone_index_types[name], KindT):
             index = self.physical(index, span)
-        if index is None or is_const(index):     # kept in the effects' encoders (a store's reads cost a term a move)
-            if self.memos.rules is None:
-                return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
-            return self.memos.memo(self._zones, "zones", (name, ("at", index)), lambda: self._zone_here(name, index))
+        if index is None or is_const(index):
+            return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
         return self.memos.memo(self._zones, "zones", (name, index.get_id()), lambda: self._zone_at(name, index), index)
-
-    def _zone_here(self, name: str, index) -> list:
-        self.memos.note(("in", name))       # (as _zone_at's)
-        return [(self.cells.member(name, index, i), i) for i in self.kind_instances[self.zone_kind[name]]]
 
     def _zone_at(self, name: str, index) -> list:
         self.memos.note(("in", name))       # the memo's own read (the caller's note went to the memo using it)
