@@ -76,7 +76,8 @@ def ITE(c, a, b):
         return tuple(ITE(c, x, y) for x, y in zip(a, b))
     if is_const(a) and is_const(b) and a == b and type(a) is type(b):
         return a
-    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.as_ast().value == b.as_ast().value \
+            and a.ctx is b.ctx:     # ``a.eq(b)``: Z3 shares equal terms, so the same term is the same pointer
         return a
     return mk_if(c, a, b)
 

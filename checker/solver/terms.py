@@ -37,7 +37,7 @@ def _int_arg(ctx, a):
     it (a numeral is wrapped, so that Z3 keeps it until the term is made)."""
     if type(a) is int:
         return z3.IntNumRef(z3core.Z3_mk_numeral(ctx.ref(), str(a), _int(ctx).ast), ctx)
-    if isinstance(a, z3.ArithRef) and a.ctx is ctx and _is_int(ctx, a):
+    if type(a) is z3.IntNumRef and a.ctx is ctx or isinstance(a, z3.ArithRef) and a.ctx is ctx and _is_int(ctx, a):
         return a
     return None
 
