@@ -9,38 +9,7 @@ import pytest
 from checker.front.check import check_paths
 from checker.runtime import Engine
 from checker.runtime.players import make_agent
-
-# A race where the player whose turn it is may end the game (0) or take 1 or 2 coins (1, 2); the richer wins.
-# (tests/test_greedy.py's STOP: it plays the same race with ``next_turn=True``.)
-STOP = """
-game "Arrêt" {
-  edition: "test"
-  players: 2..2
-  flow: partie
-  turn: tour
-  score: score
-}
-counter banque unlimited
-counter bourse[Player] public
-var fini: Bool = false
-var numéro: Int = 0
-quantity score(p: Player): Int = bourse[p]
-
-procedure tour(p: Player) {
-  choose n in 0..2 by p
-  if n == 0 { set fini = true } else { transfer n from banque to bourse[p] }
-}
-
-procedure partie() {
-  repeat {
-    set numéro = numéro + 1
-    for p in players {
-      if not fini { call tour(p) }
-    }
-  } until fini or numéro >= 6
-}
-configuration "Standard" { players: 2..2 }
-"""
+from test_greedy import STOP     # a two-player race: end the game or take coins (test_greedy plays it next_turn)
 
 
 class _Stop(Exception):
