@@ -35,6 +35,19 @@ def test_an_output_that_is_not_a_regular_file_is_refused_even_with_force(capsys,
     assert not pipe.is_file()
 
 
+
+def test_an_output_under_a_file_says_which_file_is_in_the_way(capsys, tmp_path, minimal):
+    """A path under a file (`notes.txt/out.json`, or deeper) names the file in the way, not a missing directory."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mes notes\n", encoding="utf-8")
+    for target in (notes / "out.json", notes / "a" / "b" / "out.json"):
+        code, _, err = run_cli(capsys, "play", str(minimal), "-n", "2", "-q", "--json", str(target), "--force")
+        assert code == 2 and f"{str(notes)!r} is a file, not a directory" in err, err
+    missing = tmp_path / "nulle_part" / "out.json"
+    code, _, err = run_cli(capsys, "play", str(minimal), "-n", "2", "-q", "--json", str(missing))
+    assert code == 2 and "does not exist" in err, err
+    assert notes.read_text(encoding="utf-8") == "mes notes\n"
+
 def test_a_spec_file_is_never_an_output_even_with_force(capsys, minimal):
     rules = minimal / "jeu.rules"
     before = rules.read_bytes()

@@ -49,6 +49,9 @@ def plan(targets: list[str | Path], force: bool = False, reads: list[str | Path]
         if path.is_dir():
             raise OutputError(f"{target} is a directory; name a file to write")
         if not path.parent.is_dir():
+            above = next((a for a in path.parents if a.exists()), None)     # the nearest that exists
+            if above is not None and not above.is_dir():
+                raise OutputError(f"cannot write {target}: {str(above)!r} is a file, not a directory")
             raise OutputError(f"cannot write {target}: the directory {str(path.parent)!r} does not exist")
         _regular(path, target)
         if not force and (path.exists() or path.is_symlink()):
