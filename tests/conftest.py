@@ -125,6 +125,15 @@ def specs_checked_once(monkeypatch):
     monkeypatch.setattr(checker.front.check, "check_paths", check_paths)
 
 
+def engine_of(path: Path, text: str):
+    """Write ``text`` (a good spec) to ``path``, check it and build its engine."""
+    from checker.runtime import Engine
+    path.write_text(text, encoding="utf-8")
+    result = _check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    return Engine(result.typed)
+
+
 def run_cli(capsys, *argv):
     """Run `rulebook ARGV…`: (exit code, stdout, stderr); never a traceback."""
     from checker.cli import main

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
-from checker.runtime import Engine
+from conftest import engine_of
 from checker.runtime.players import make_agent
 from test_greedy import STOP     # a two-player race: end the game or take coins (test_greedy plays it next_turn)
 
@@ -18,11 +17,7 @@ class _Stop(Exception):
 
 def _ask(tmp_path, history: list[int], agent) -> int:
     """The race above, the answers ``history`` given, then ``agent`` asked once: its answer."""
-    path = tmp_path / "arret.rules"
-    path.write_text(STOP, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
+    engine = engine_of(tmp_path / "arret.rules", STOP)
     engine.recording = False
     answers, seen = list(history), {}
 

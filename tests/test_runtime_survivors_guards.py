@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
-from checker.runtime import Engine
 from checker.runtime.agents import ScriptedAgent
+from conftest import engine_of
 
 GAME = """
 game "Jeu" {
@@ -48,11 +47,7 @@ procedure partie() {
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    path = tmp_path_factory.mktemp("guards") / "jeu.rules"
-    path.write_text(GAME, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    return Engine(result.typed)
+    return engine_of(tmp_path_factory.mktemp("guards") / "jeu.rules", GAME)
 
 
 def _listing(engine, cards: list[str]) -> list[str]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
-from checker.runtime import Engine, RandomAgent
+from checker.runtime import RandomAgent
 from checker.runtime.state import SpecRuntimeError, State
+from conftest import engine_of
 from tests.test_runtime_survivors_state import GAME
 
 EMPTIED = GAME.replace("procedure partie() { stop }", """
@@ -29,11 +29,7 @@ procedure partie() {
 
 
 def test_a_hand_moved_whole_out_of_a_zone_an_invariant_reads_is_caught_at_the_next_decision(tmp_path):
-    path = tmp_path / "jeu.rules"
-    path.write_text(EMPTIED, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    e = Engine(result.typed)
+    e = engine_of(tmp_path / "jeu.rules", EMPTIED)
     with pytest.raises(SpecRuntimeError, match="broke the invariant une_main_garnie"):
         e.play({"Carte": ["Bas", "Milieu", "Haut", "Main", "Autre"]}, 2, 0, [RandomAgent(1), RandomAgent(2)])
     assert e.decisions == 3, "the two choices with a hand held, then caught before the third"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
 from checker.runtime import Engine, RandomAgent
 from checker.runtime.state import SpecRuntimeError
+from conftest import engine_of
 from tests.test_invariants_incremental import GAME
 
 RANKS = "all(f in 1..4: sum(p in players: count(c in main[p] where c.force == f)) < plafond)"
@@ -29,11 +29,7 @@ procedure partie() {
 
 
 def _engine(tmp_path, cards: str = "") -> Engine:
-    path = tmp_path / "jeu.rules"
-    path.write_text(GAME + FLOW + cards, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    return Engine(result.typed)
+    return engine_of(tmp_path / "jeu.rules", GAME + FLOW + cards)
 
 
 def test_an_invariant_counted_per_key_against_a_var_holds_and_breaks_in_one_call(tmp_path):

@@ -8,18 +8,14 @@ from __future__ import annotations
 
 import threading
 
-from checker.front.check import check_paths
 from checker.runtime import Engine, montecarlo
 from checker.runtime.montecarlo import _shadow
+from conftest import engine_of
 from tests.test_runtime_survivors_defaults import STOP
 
 
 def _engine(tmp_path, name: str, text: str) -> Engine:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    return Engine(result.typed)
+    return engine_of(tmp_path / name, text)
 
 
 def test_the_playouts_engine_is_made_once_per_spec_and_thread_and_never_taken_for_another_spec(tmp_path):
