@@ -272,8 +272,8 @@ def _(c: Compiler, s: ast.Choose, ind):
     picked = g.fresh("picked")
     env_lines, env = c.env_lines(ind)
     lines += env_lines
-    lines.append(f"{ind}{picked} = E.decide({_chooser(c, o)}, {c.prompt(s.var)!r}, {opts}, optional={o.optional}, "
-                 f"secret={secret}, label={c.element_shower(s.coll)}, site={c.const(s, 'site')}, env={env})")
+    lines.append(f"{ind}{picked} = E.decide({_chooser(c, o)}, {c.prompt(s.var)!r}, {opts}, {o.optional}, "
+                 f"{secret}, {c.element_shower(s.coll)}, {c.const(s, 'site')}, {env})")     # by position: cheaper
     if not o.optional:
         return lines + [f"{ind}{var} = {picked}"]
     # nothing chosen: the rest of the block is skipped
@@ -448,7 +448,8 @@ def _(c: Compiler, s: ast.Offer, ind):
     # the body's locals, read once: the offer's expressions use the body's own names for them
     lines += [f"    {var} = env.get({n!r}, UNSET)" for n, var in c.locals.items()]
     # the powers each definition offers outside windows (fixed once the engine is built)
-    lines += ["    free = E.free_powers", "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
+    lines += ["    free = E.free_powers", "    decide, show = E.decide, E.show_option",
+              "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
     shared: dict[str, str] = {}      # the listing's memos, shared by its actions (hoist.shared_key)
     for item in s.items:
         if isinstance(item, ast.OfferAction):
@@ -459,28 +460,37 @@ def _(c: Compiler, s: ast.Offer, ind):
             # a card's own powers, or (when some kind has `active` or `imitates`) what its state allows
             powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
                 else "free[DEF[card]]"
-            lines += [f"        {source} = {c.expr(item.source)}",
-                      f"        for card in {cards}:"]
-            if powers == "free[DEF[card]]":       # most cards have none: one test, no call (E.free_powers.get)
-                lines += ["            if DEF[card] not in free:", "                continue"]
-            lines += [f"            for power in {powers}:",
+            lines.append(f"        {source} = {c.expr(item.source)}")
+            if cards.startswith("tuple("):
+                lines.append(f"        for card in {cards}:")
+                if powers == "free[DEF[card]]":     # most cards have none: one test, no call (E.free_powers.get)
+                    lines += ["            if DEF[card] not in free:", "                continue"]
+                at = "            "
+            else:                   # one card: no loop (nor tuple) around it
+                lines.append(f"        card = {source}")
+                at = "        "
+                if powers == "free[DEF[card]]":
+                    lines.append("        if DEF[card] in free:")
+                    at += "    "
+            lines += [at + line for line in (
+                      f"for power in {powers}:",
                       # Engine.usable inline: a power used before may have reached its limit
-                      "                last = st.uses.get((player, card, power.name))",
-                      "                if last is not None and (power.limit == 'once_per_game' or power.limit == "
+                      "    last = st.uses.get((player, card, power.name))",
+                      "    if last is not None and (power.limit == 'once_per_game' or power.limit == "
                       "'once_per_turn' and last[0] == st.turn or power.limit == 'once_per_round' and "
                       "last[1] == st.round):",
-                      "                    continue",
-                      "                penv = {'me': player, 'this': card}",
-                      "                if power.requires is None or power.requires(penv):",
-                      "                    options.append(('power', power, card, penv))",
-                      "                    if power.mandatory:",
-                      "                        pending = True"]
+                      "        continue",
+                      "    penv = {'me': player, 'this': card}",
+                      "    if power.requires is None or power.requires(penv):",
+                      "        options.append(('power', power, card, penv))",
+                      "        if power.mandatory:",
+                      "            pending = True")]
     for item in s.items:
         if isinstance(item, ast.OfferFinish):
             when = f" and {c.expr(item.when)}" if item.when is not None else ""
             lines += [f"        if not pending{when}:", f"            options.append(('finish', {item.label!r}))"]
     lines += ["        if not options:", "            return",
-              "        pick = E.decide(player, 'que faire ?', options, label=E.show_option, site=site, env=env)",
+              "        pick = decide(player, 'que faire ?', options, False, False, show, site, env)",
               "        if pick[0] == 'finish':", "            return",
               "        try:",
               "            if pick[0] == 'action':", "                E.perform(pick[1], pick[2])",

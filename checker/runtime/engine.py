@@ -570,6 +570,7 @@ class Engine(Showing):
         if cards.imitators:
             reactions = [*reactions, *cards.reactions(window)]
         st = self.st
+        uses = st.uses
         try:
             for power, card, controller in reactions:
                 player = controller(card)
@@ -580,10 +581,13 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                if (player, card, power.name) in st.uses:        # used before: its limit may stop it
-                    if not self.usable(power, player, card, env):
+                last = uses.get((player, card, power.name))
+                if last is not None:            # used before: its limit may stop it (usable(), inline)
+                    limit = power.limit
+                    if limit == "once_per_game" or limit == "once_per_turn" and last[0] == st.turn \
+                            or limit == "once_per_round" and last[1] == st.round:
                         continue
-                elif power.requires is not None and not power.requires(env):     # as usable() would say
+                if power.requires is not None and not power.requires(env):
                     continue
                 if not power.mandatory:
                     yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
@@ -607,9 +611,10 @@ class Engine(Showing):
         """The spec's invariants that do not hold in the current state."""
         return [inv for inv, when, require in self.invariants if (when is None or when({})) and not require({})]
 
-    def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
+    def decide(self, player: int, prompt: str, options: Sequence, optional: bool = False, secret: bool = False,
                label: Callable | None = None, site=None, env: dict | None = None, chosen: Sequence = ()):
-        """Ask ``player``'s agent; a single forced option is taken without asking.
+        """Ask ``player``'s agent; a single forced option is taken without asking.  The generated code passes
+        its arguments by position (a call with keywords costs more).
         ``observer``, when set, sees every decision point first, forced ones included.
         The spec's invariants are checked first: the spec breaking one is a located error."""
         self.decisions += 1
