@@ -20,7 +20,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import memoize, shared_key
+from checker.runtime.hoist import memoize, shared_key, truth_lines
 from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -129,7 +129,8 @@ class Compiler:
                 lines += ["    try:", *self.block(stmts, ind), "    except (StopProc, Abort):", "        pass"]
         finally:
             self.bound, self.locals, self.params, self.scope_ = frozenset(), {}, [], Scope()
-        return g.define(name, "\n".join(lines) + "\n", f"the body of {self.context}" if self.context else "a body")
+        origin = f"procedure {self.context}" if entry else f"the body of {self.context}" if self.context else "a body"
+        return g.define(name, "\n".join(lines) + "\n", origin)
 
     def env_lines(self, ind: str) -> tuple[list[str], str]:
         """Lines building a dict of the locals bound now (the environment a decision point is given),
@@ -629,7 +630,8 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             if memo is None:
                 memo = shared[key] = g.fresh("m")
                 memos.append(memo)
-            inner += [f"if {memo} is MISSING:", f"    {memo} = bool({blocks})  # {test[0].name}",
+            inner += [f"if {memo} is MISSING:  # {test[0].name}",
+                      *("    " + line for line in truth_lines(memo, blocks)),
                       f"if {memo}:", "    continue"]
     inner.append(f"options.append(('action', {item.action!r}, ({''.join(a + ', ' for a in args)})))")
     inner += ["if len(options) > MAX_OPTIONS:",
