@@ -118,7 +118,7 @@ procedure partie() {
     e.start({"Carte": ["A", "B", "C", "D"]}, 2, 0, [ScriptedAgent([]), ScriptedAgent([])])
     e.call("partie", ())
     assert e.st.zones["pioche"] == [] and len(e.st.zones["vue"][0]) == 3 and len(e.st.zones["main"][0]) == 1
-    (source,) = [s for _, s, origin in e.compiler.gen.sources if origin == "the body of partie"]
+    (source,) = [s for _, s, origin in e.compiler.gen.sources if origin == "procedure partie"]
     loops = [line.split(" = ", 1)[1] for line in source.splitlines() if line.strip().startswith("_items")]
     assert len(loops) == 4, source
     assert loops[1].startswith("tuple([") and not loops[1].startswith("tuple(tuple("), source

@@ -50,3 +50,28 @@ def test_cards_moved_together_make_the_invariants_due_when_they_leave_or_enter_a
     st.put_all((1, 0), "défausse", None, "top")
     assert st.dirty, "out of a zone an invariant reads"
     assert st.zones == {"pioche": [2], "défausse": [1, 0], "main": {1: []}}
+
+
+def test_a_card_name_among_cards_moved_together_stops_there_the_cards_before_it_moved_and_counted():
+    """put_all finds its target and counts once, before its loop: a card that is not physical (a definition, or
+    None) is still a located error where it comes, the cards before it moved (each a new version of the state,
+    the invariants due when the zone is one they read), and nothing is made for a target no card reached."""
+    st = State(2, 0, [-1, -2, -1])
+    st.zones = {"pioche": [], "main": {}}
+    st.watched = frozenset({"main"})
+    st.put_all((0, 1, 2), "pioche", None, "top")
+    st.dirty, version = False, st.version
+    with pytest.raises(SpecRuntimeError, match="only a physical card can move") as caught:
+        st.put_all((2, -1, 0), "main", 0, "top", span="là")
+    assert caught.value.span == "là"
+    assert st.zones == {"pioche": [0, 1], "main": {0: [2]}} and st.where[2] == ("main", 0)
+    assert st.counts[("main", 0)] == {-1: 1} and st.counts[("pioche", None)] == {-1: 1, -2: 1}
+    assert st.version == version + 1 and st.dirty, "one card moved, into a zone an invariant reads"
+    st.dirty, version = False, st.version
+    with pytest.raises(SpecRuntimeError, match="only a physical card can move"):
+        st.put_all((None, 0), "main", 1, "bottom")
+    assert 1 not in st.zones["main"] and ("main", 1) not in st.counts, "no target made for no card"
+    assert st.version == version and not st.dirty
+    st.put_all((0, 1), "main", 0, "bottom")
+    assert st.zones["main"][0] == [1, 0, 2], "each at the bottom in turn"
+    assert st.version == version + 2 and st.counts[("main", 0)] == {-1: 2, -2: 1}

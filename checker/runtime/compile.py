@@ -20,7 +20,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import memoize, shared_key
+from checker.runtime.hoist import memoize, shared_key, truth_lines
 from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -104,22 +104,33 @@ class Compiler:
             fixed[n] = f"({var} if {var} is not UNSET else {glob})" if glob else var
         self.scope_ = Scope(fixed)
 
-    def body(self, stmts, names=()) -> Callable:
+    def body(self, stmts, names=(), entry: tuple[str, list[str]] | None = None) -> Callable:
         """A procedure's, action's or power's body; ``names`` are its parameters (and me, this…),
-        given in the ``env`` it is called with."""
+        given in the ``env`` it is called with.  With ``entry`` (a name, and lines run first: the turn's
+        counter), a procedure's whole function instead: its parameters given by position, `stop` and an
+        abort end it (one call and no dict per procedure call, where a wrapper called the body)."""
         g = self.gen
         params = list(dict.fromkeys(names))
         others = [n for n in dict.fromkeys(bound_names(stmts)) if n not in params]
         self.bind(params, others)
-        name = g.fresh("body" + self.context)
-        lines = [f"def {name}(env):", "    st = E.st"]
-        lines += [f"    {self.locals[n]} = env[{n!r}]" for n in params]
+        if entry is None:
+            name, ind = g.fresh("body" + self.context), "    "
+            lines = [f"def {name}(env):", "    st = E.st"]
+            lines += [f"    {self.locals[n]} = env[{n!r}]" for n in params]
+        else:
+            (name, first), ind = entry, "        "
+            lines = [f"def {name}({', '.join(f'a{i}' for i in range(len(params)))}):", *first, "    st = E.st"]
+            lines += [f"    {self.locals[n]} = a{i}" for i, n in enumerate(params)]
         lines += [f"    {self.locals[n]} = UNSET" for n in others]
         try:
-            lines += self.block(stmts, "    ")
+            if entry is None:
+                lines += self.block(stmts, ind)
+            else:
+                lines += ["    try:", *self.block(stmts, ind), "    except (StopProc, Abort):", "        pass"]
         finally:
             self.bound, self.locals, self.params, self.scope_ = frozenset(), {}, [], Scope()
-        return g.define(name, "\n".join(lines) + "\n", f"the body of {self.context}" if self.context else "a body")
+        origin = f"procedure {self.context}" if entry else f"the body of {self.context}" if self.context else "a body"
+        return g.define(name, "\n".join(lines) + "\n", origin)
 
     def env_lines(self, ind: str) -> tuple[list[str], str]:
         """Lines building a dict of the locals bound now (the environment a decision point is given),
@@ -272,8 +283,8 @@ def _(c: Compiler, s: ast.Choose, ind):
     picked = g.fresh("picked")
     env_lines, env = c.env_lines(ind)
     lines += env_lines
-    lines.append(f"{ind}{picked} = E.decide({_chooser(c, o)}, {c.prompt(s.var)!r}, {opts}, optional={o.optional}, "
-                 f"secret={secret}, label={c.element_shower(s.coll)}, site={c.const(s, 'site')}, env={env})")
+    lines.append(f"{ind}{picked} = E.decide({_chooser(c, o)}, {c.prompt(s.var)!r}, {opts}, {o.optional}, "
+                 f"{secret}, {c.element_shower(s.coll)}, {c.const(s, 'site')}, {env})")     # by position: cheaper
     if not o.optional:
         return lines + [f"{ind}{var} = {picked}"]
     # nothing chosen: the rest of the block is skipped
@@ -448,7 +459,8 @@ def _(c: Compiler, s: ast.Offer, ind):
     # the body's locals, read once: the offer's expressions use the body's own names for them
     lines += [f"    {var} = env.get({n!r}, UNSET)" for n, var in c.locals.items()]
     # the powers each definition offers outside windows (fixed once the engine is built)
-    lines += ["    free = E.free_powers", "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
+    lines += ["    free = E.free_powers", "    decide, show = E.decide, E.show_option",
+              "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
     shared: dict[str, str] = {}      # the listing's memos, shared by its actions (hoist.shared_key)
     for item in s.items:
         if isinstance(item, ast.OfferAction):
@@ -459,28 +471,37 @@ def _(c: Compiler, s: ast.Offer, ind):
             # a card's own powers, or (when some kind has `active` or `imitates`) what its state allows
             powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
                 else "free[DEF[card]]"
-            lines += [f"        {source} = {c.expr(item.source)}",
-                      f"        for card in {cards}:"]
-            if powers == "free[DEF[card]]":       # most cards have none: one test, no call (E.free_powers.get)
-                lines += ["            if DEF[card] not in free:", "                continue"]
-            lines += [f"            for power in {powers}:",
+            lines.append(f"        {source} = {c.expr(item.source)}")
+            if cards.startswith("tuple("):
+                lines.append(f"        for card in {cards}:")
+                if powers == "free[DEF[card]]":     # most cards have none: one test, no call (E.free_powers.get)
+                    lines += ["            if DEF[card] not in free:", "                continue"]
+                at = "            "
+            else:                   # one card: no loop (nor tuple) around it
+                lines.append(f"        card = {source}")
+                at = "        "
+                if powers == "free[DEF[card]]":
+                    lines.append("        if DEF[card] in free:")
+                    at += "    "
+            lines += [at + line for line in (
+                      f"for power in {powers}:",
                       # Engine.usable inline: a power used before may have reached its limit
-                      "                last = st.uses.get((player, card, power.name))",
-                      "                if last is not None and (power.limit == 'once_per_game' or power.limit == "
+                      "    last = st.uses.get((player, card, power.name))",
+                      "    if last is not None and (power.limit == 'once_per_game' or power.limit == "
                       "'once_per_turn' and last[0] == st.turn or power.limit == 'once_per_round' and "
                       "last[1] == st.round):",
-                      "                    continue",
-                      "                penv = {'me': player, 'this': card}",
-                      "                if power.requires is None or power.requires(penv):",
-                      "                    options.append(('power', power, card, penv))",
-                      "                    if power.mandatory:",
-                      "                        pending = True"]
+                      "        continue",
+                      "    penv = {'me': player, 'this': card}",
+                      "    if power.requires is None or power.requires(penv):",
+                      "        options.append(('power', power, card, penv))",
+                      "        if power.mandatory:",
+                      "            pending = True")]
     for item in s.items:
         if isinstance(item, ast.OfferFinish):
             when = f" and {c.expr(item.when)}" if item.when is not None else ""
             lines += [f"        if not pending{when}:", f"            options.append(('finish', {item.label!r}))"]
     lines += ["        if not options:", "            return",
-              "        pick = E.decide(player, 'que faire ?', options, label=E.show_option, site=site, env=env)",
+              "        pick = decide(player, 'que faire ?', options, False, False, show, site, env)",
               "        if pick[0] == 'finish':", "            return",
               "        try:",
               "            if pick[0] == 'action':", "                E.perform(pick[1], pick[2])",
@@ -609,7 +630,8 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             if memo is None:
                 memo = shared[key] = g.fresh("m")
                 memos.append(memo)
-            inner += [f"if {memo} is MISSING:", f"    {memo} = bool({blocks})  # {test[0].name}",
+            inner += [f"if {memo} is MISSING:  # {test[0].name}",
+                      *("    " + line for line in truth_lines(memo, blocks)),
                       f"if {memo}:", "    continue"]
     inner.append(f"options.append(('action', {item.action!r}, ({''.join(a + ', ' for a in args)})))")
     inner += ["if len(options) > MAX_OPTIONS:",

@@ -153,9 +153,14 @@ class Engine(Showing):
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None, None)
         self._compile_rules()         # before the bodies: an offer inlines the legality tests
         self.watch = InvariantWatch(self, p.invariants())     # before the bodies: their writes raise State.dirty
-        for n, proc in p.procedures.items():
+        game = {f.name: f.values[0] for f in p.game.fields} if p.game else {}
+        self.flow = game["flow"].id if "flow" in game else None
+        self.turn_proc = game["turn"].id if "turn" in game else None
+        self.round_proc = game["round"].id if "round" in game else None
+        for n, proc in p.procedures.items():     # each its own entry (counters, `stop`): see _entry_lines
             c.context = n
-            self.procedures[n] = ([x.name for x in proc.params], c.body(proc.body, [x.name for x in proc.params]))
+            params = [x.name for x in proc.params]
+            self.procedures[n] = (params, c.body(proc.body, params, (self.procedure_name(n), self._entry_lines(n))))
         for n, a in p.actions.items():
             c.context = n
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None,
@@ -164,10 +169,6 @@ class Engine(Showing):
         self.cards.compile_hooks()
         resolver = Checker(p, Reporter())
         self.param_types = {n: [resolver.resolve_type(x.type) for x in a.params] for n, a in p.actions.items()}
-        game = {f.name: f.values[0] for f in p.game.fields} if p.game else {}
-        self.flow = game["flow"].id if "flow" in game else None
-        self.turn_proc = game["turn"].id if "turn" in game else None
-        self.round_proc = game["round"].id if "round" in game else None
         self._compile_entries()
         self.score = game["score"].id if "score" in game else None
         self.tiebreak = game["tiebreak"].id if "tiebreak" in game else None
@@ -347,21 +348,9 @@ class Engine(Showing):
             self._order_powers(powers)
 
     def _compile_entries(self) -> None:
-        """The functions generated code calls for `call proc(…)` and `do act(…)`: the same as :meth:`call`
-        and :meth:`do`, without looking anything up."""
+        """The functions generated code calls for `do act(…)`: the same as :meth:`do`, without looking anything
+        up (a procedure's function, for `call proc(…)`, is its body: :meth:`Compiler.body` with an entry)."""
         g = self.compiler.gen
-        for name, (params, body) in self.procedures.items():
-            args = [f"a{i}" for i in range(len(params))]
-            count = ""
-            if name == self.turn_proc:
-                count = "    E.st.turn += 1\n"
-            elif name == self.round_proc:
-                count = ("    if E.round_observer is not None:\n        E.round_observer()\n"
-                         "    st = E.st\n    st.round += 1\n    if E.recording:\n        E.event('round', number=st.round)\n")
-            env = "{" + ", ".join(f"{x!r}: {a}" for x, a in zip(params, args)) + "}"
-            g.define(self.procedure_name(name), f"def {self.procedure_name(name)}({', '.join(args)}):\n{count}"
-                     f"    try:\n        {g.const(body, 'body')}({env})\n    except (StopProc, Abort):\n        pass\n",
-                     f"procedure {name}")
         for name in self.actions:
             args = [f"a{i}" for i in range(len(self.actions[name][0]))]
             lines = [f"def {self.do_name(name)}({', '.join(args)}):",
@@ -381,6 +370,15 @@ class Engine(Showing):
                 if self.cards.hooks.get(name):
                     lines += [f"    E.cards.perform({name!r}, ({''.join(a + ', ' for a in args)}), lambda: None)"]
             g.define(self.do_name(name), "\n".join(lines) + "\n", f"doing action {name}")
+
+    def _entry_lines(self, name: str) -> list[str]:
+        """What procedure ``name``'s function does first, as :meth:`entering` does: the turn's or round's counter."""
+        if name == self.turn_proc:
+            return ["    E.st.turn += 1"]
+        if name == self.round_proc:
+            return ["    if E.round_observer is not None:", "        E.round_observer()", "    st = E.st",
+                    "    st.round += 1", "    if E.recording:", "        E.event('round', number=st.round)"]
+        return []
 
     def procedure_name(self, name: str) -> str:
         return self._names.setdefault(("p", name), self.compiler.gen.fresh("P" + name))
@@ -521,12 +519,7 @@ class Engine(Showing):
             self.event("round", number=self.st.round)
 
     def call(self, name: str, args: tuple) -> None:
-        params, body = self.procedures[name]
-        self.entering(name)
-        try:
-            body(dict(zip(params, args)))
-        except (StopProc, Abort):
-            pass
+        self.procedures[name][1](*args)        # it counts the turn or round itself, and ends at `stop`
 
     def controller(self, card: int):
         q = self.controllers.get(self.def_kind[self.def_of[card]])
@@ -570,6 +563,7 @@ class Engine(Showing):
         if cards.imitators:
             reactions = [*reactions, *cards.reactions(window)]
         st = self.st
+        uses = st.uses
         try:
             for power, card, controller in reactions:
                 player = controller(card)
@@ -580,10 +574,13 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                if (player, card, power.name) in st.uses:        # used before: its limit may stop it
-                    if not self.usable(power, player, card, env):
+                last = uses.get((player, card, power.name))
+                if last is not None:            # used before: its limit may stop it (usable(), inline)
+                    limit = power.limit
+                    if limit == "once_per_game" or limit == "once_per_turn" and last[0] == st.turn \
+                            or limit == "once_per_round" and last[1] == st.round:
                         continue
-                elif power.requires is not None and not power.requires(env):     # as usable() would say
+                if power.requires is not None and not power.requires(env):
                     continue
                 if not power.mandatory:
                     yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
@@ -607,9 +604,10 @@ class Engine(Showing):
         """The spec's invariants that do not hold in the current state."""
         return [inv for inv, when, require in self.invariants if (when is None or when({})) and not require({})]
 
-    def decide(self, player: int, prompt: str, options: Sequence, *, optional: bool = False, secret: bool = False,
+    def decide(self, player: int, prompt: str, options: Sequence, optional: bool = False, secret: bool = False,
                label: Callable | None = None, site=None, env: dict | None = None, chosen: Sequence = ()):
-        """Ask ``player``'s agent; a single forced option is taken without asking.
+        """Ask ``player``'s agent; a single forced option is taken without asking.  The generated code passes
+        its arguments by position (a call with keywords costs more).
         ``observer``, when set, sees every decision point first, forced ones included.
         The spec's invariants are checked first: the spec breaking one is a located error."""
         self.decisions += 1

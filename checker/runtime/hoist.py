@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-__all__ = ["memoize", "shared_key"]
+__all__ = ["memoize", "shared_key", "truth_lines"]
 
 _NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -124,3 +124,28 @@ def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: lis
     if not changed:
         return source
     return ast.unparse(tree)        # unparsing reads no locations: the new nodes need none
+
+
+def truth_lines(target: str, source: str) -> list[str]:
+    """Statements setting ``target`` to ``bool(source)`` (one line each).  When ``source`` is ``any(…)`` or
+    ``all(…)`` of one generator (one ``for``, its ``if``\\ s, nothing nested), a loop instead: the same elements tested in the same order, the
+    same stop at the first that decides, each test's truth taken as ``any``/``all`` take it; no generator made
+    and resumed per element.  The loop's name is a fresh generated one (the comprehension's own scope is
+    not needed)."""
+    tree = ast.parse(source, mode="eval").body
+    if isinstance(tree, ast.IfExp):     # bool(a if c else b): bool(a) if c else bool(b)
+        return [f"if {ast.unparse(tree.test)}:", *("    " + line for line in truth_lines(target, ast.unparse(tree.body))),
+                "else:", *("    " + line for line in truth_lines(target, ast.unparse(tree.orelse)))]
+    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("any", "all")
+            and len(tree.args) == 1 and not tree.keywords and isinstance(tree.args[0], ast.GeneratorExp)):
+        return [f"{target} = bool({source})"]
+    gen = tree.args[0]
+    if len(gen.generators) != 1 or gen.generators[0].is_async \
+            or any(isinstance(n, _BLOCKING + _SCOPES) for n in ast.walk(gen) if n is not gen):
+        return [f"{target} = bool({source})"]
+    loop, found = gen.generators[0], tree.func.id == "any"
+    test = ast.unparse(gen.elt) if found else f"not ({ast.unparse(gen.elt)})"
+    lines = [f"{target} = {not found}", f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}:"]
+    for cond in loop.ifs:
+        lines += [f"    if not ({ast.unparse(cond)}):", "        continue"]
+    return lines + [f"    if {test}:", f"        {target} = {found}", "        break"]

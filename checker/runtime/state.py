@@ -130,49 +130,57 @@ class State:
     def put_all(self, cards: tuple, name: str, index, position: str, span=None) -> None:
         """`move cards to name[index]`: :meth:`put` of each card in order, its lookups made once for them all.
         A card that is not physical (None, a definition) is a located error, the cards before it moved."""
+        if not cards:
+            return
+        first = cards[0]
+        if first is None or first < 0:      # nothing made for the target, as when its first card is moved
+            raise SpecRuntimeError("only a physical card can move (this is a card's name)", span)
         where, counts, zones, defs, watched = self.where, self.counts, self.zones, self.defs, self.watched
-        target = held = None
         place = (name, index)
-        for card in cards:
-            if card is None or card < 0:
-                raise SpecRuntimeError("only a physical card can move (this is a card's name)", span)
-            self.version += 1
-            key = defs[card]
-            old = where.get(card)
-            if old is not None:
-                zone = zones[old[0]]
-                if zone.__class__ is dict:
-                    zone = zone[old[1]]
-                if zone[-1] == card:
-                    zone.pop()
+        zone = zones[name]              # the target (and its counts) made as put makes them
+        if zone.__class__ is dict:
+            target = zone.get(index)
+            if target is None:
+                target = zone[index] = []
+        else:
+            target = zone
+        bottom = position == "bottom"
+        held = counts.get(place)
+        if held is None:
+            counts[place] = held = {}
+        dirty = name in watched
+        moved = 0
+        try:
+            for card in cards:
+                if card is None or card < 0:
+                    raise SpecRuntimeError("only a physical card can move (this is a card's name)", span)
+                moved += 1
+                key = defs[card]
+                old = where.get(card)
+                if old is not None:
+                    zone = zones[old[0]]
+                    if zone.__class__ is dict:
+                        zone = zone[old[1]]
+                    if zone[-1] == card:
+                        zone.pop()
+                    else:
+                        zone.remove(card)
+                    counts[old][key] -= 1
+                    if not dirty and old[0] in watched:
+                        dirty = True
+                if bottom:
+                    target.insert(0, card)
                 else:
-                    zone.remove(card)
-                counts[old][key] -= 1
-                if old[0] in watched or name in watched:
-                    self.dirty = True
-            elif name in watched:
+                    target.append(card)
+                where[card] = place
+                if key in held:
+                    held[key] += 1
+                else:
+                    held[key] = 1
+        finally:
+            self.version += moved
+            if dirty and moved:
                 self.dirty = True
-            if target is None:          # the first card: the target (and its counts) made as put makes them
-                zone = zones[name]
-                if zone.__class__ is dict:
-                    target = zone.get(index)
-                    if target is None:
-                        target = zone[index] = []
-                else:
-                    target = zone
-            if position == "bottom":
-                target.insert(0, card)
-            else:
-                target.append(card)
-            where[card] = place
-            if held is None:
-                held = counts.get(place)
-                if held is None:
-                    counts[place] = held = {}
-            if key in held:
-                held[key] += 1
-            else:
-                held[key] = 1
 
     def draw(self, pile: list, count: int, name: str, index, position: str) -> None:
         """`draw count from pile to name[index]`: the top card ``count`` times (at most all of them), as that many
