@@ -337,7 +337,22 @@ def _choices(enc, model, t: Transition) -> list[str]:
             continue
         if c.value is None:
             continue
-        v = model.eval(c.value, model_completion=True)
-        value = z3.is_true(v) if z3.is_bool(v) else v.as_long()
-        out.append(f"choix {c.var} : {enc.show(value, c.type)}")
+        if c.kind != "one":         # a subset or a draw: the elements whose "chosen" unknown the model sets
+            picked = [x for b, x in c.value if z3.is_true(model.eval(as_bool(b), model_completion=True))]
+            if c.kind == "draw":    # physical cards of a pile
+                shown = [enc.E.show_card(x) + enc.copy_mark(x) for x in picked]
+                out.append(f"tirage de {c.var} : {{{', '.join(shown)}}}")
+            else:
+                shown = [enc.show(_value(model, x), c.type) for x in picked]
+                out.append(f"choix {c.var} : {{{', '.join(shown)}}}")
+            continue
+        out.append(f"choix {c.var} : {enc.show(_value(model, c.value), c.type)}")
     return out
+
+
+def _value(model, term):
+    """A chosen value as Python: an element known when encoded, or what the model gives the unknown."""
+    if is_const(term):
+        return term
+    v = model.eval(term, model_completion=True)
+    return z3.is_true(v) if z3.is_bool(v) else v.as_long()

@@ -32,7 +32,6 @@ counterexample may need a state no game reaches.
 
 from __future__ import annotations
 
-import types
 
 import typing
 
@@ -449,9 +448,7 @@ def _found(search, enc, model, label, decl, move, card, t, inv) -> Finding:
     finding = Finding("invariant-broken", f"{label}: from a state that meets every invariant, {what} breaks "
                                           f"the invariant {inv.name} ({at})",
                       (label, inv.name), (decl.span, inv.span), _cites(inv))
-    # a subset chosen (`choose … subset`) is said by no line: effects._choices reads one value per choice
-    said = types.SimpleNamespace(choices=[c for c in t.choices if not isinstance(c.value, list)])
-    write_witness(search, enc, model, finding, None if procedure else move, said)
+    write_witness(search, enc, model, finding, None if procedure else move, t)
     if procedure:
         call, shown = _call(enc, model, decl, move[2])
         finding.situation = [*finding.situation, f"call {label}({', '.join(shown)})"]
