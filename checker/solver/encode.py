@@ -578,10 +578,20 @@ def _(enc: Encoder, e: ast.Call, env):
         decl = enc.p.tables[e.func]
         rows = E.tables[e.func]
         types = [enc.resolve(x.type) for x in decl.params]
-        out = NONE
+        out, conds = NONE, []
         for keys, value in reversed(list(rows.items())):
             cond = AND(*(EQ(a, enc.from_runtime(k, t)) for a, k, t in zip(args, keys, types)))
+            conds.append(cond)
             out = ITE(cond, enc.from_runtime(value, enc.resolve(decl.type)), out)
+        # a key with no row stops the interpreter (« table … has no row for … »): as for `only`, a state where
+        # it has none is not one the encoding describes, and in an effect it is a failure at the lookup
+        found = OR(*conds)
+        if is_const(found):
+            if not found:
+                enc.partial.append((e.span, False, f"table {e.func} has no row for {tuple(args)}"))
+        else:
+            enc.defined.append(found)
+            enc.partial.append((e.span, found, f"table {e.func} has no row for the key looked up"))
         return out
     return enc.quantity(e.func, args)
 

@@ -143,6 +143,11 @@ class Transition:
         self.running = AND(self.running, NOT(guard))
 
     def fail(self, guard, span, reason: str) -> None:
+        # the partial operations met before this check and not yet asked (an `only`, a table lookup) succeeded:
+        # where one did not, the interpreter stopped there, before this check
+        pending = [ok for _span, ok, _reason in self.enc.partial]
+        if pending:
+            guard = AND(guard, *pending)
         if is_const(guard) and not guard:
             return
         self.failures.append(Failure(guard, span, reason, len(self.constraints)))
