@@ -32,10 +32,14 @@ def test_lists_and_objects_past_the_limit_are_refused_at_the_limit_exactly():
                        "may hold (not parsed)")
 
 
-def test_values_past_the_limit_are_refused():
-    assert len(parse_document(json.dumps({"a": [0] * (MAX_VALUES - 2)}))) == 1     # the object, its list, values
+def test_values_and_keys_past_the_limit_are_refused():
+    assert len(parse_document(json.dumps({"a": [0] * (MAX_VALUES - 3)}))) == 1     # the object, its key, its list
     message = _refused(json.dumps({"a": [0] * (MAX_VALUES + 5)}))
-    assert message.startswith(f"holds about {MAX_VALUES + 7:,} values, more than the {MAX_VALUES:,}")
+    assert message.startswith(f"holds about {MAX_VALUES + 8:,} values and keys, more than the {MAX_VALUES:,}")
+    # an object of a million members (310 MB as a move's args before): a key costs as much as a value
+    assert _refused(json.dumps({f"x{i}": 0 for i in range(MAX_VALUES // 2)})).startswith(
+        f"holds about {MAX_VALUES + 1:,} values and keys")
+    assert len(parse_document(json.dumps({f"x{i}": 0 for i in range(MAX_VALUES // 2 - 1)}))) == MAX_VALUES // 2 - 1
 
 
 @pytest.mark.parametrize("inside", ["{" * (MAX_CONTAINERS + 10), "," * (MAX_VALUES + 10),

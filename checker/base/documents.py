@@ -4,9 +4,10 @@ checked against their JSON Schema (``checker/schemas/``), every problem reported
 One reader for the three of them.  It reads only a regular file (a FIFO or a device could block or
 never end) of at most :data:`MAX_BYTES`, in UTF-8, and accepts only the JSON that every reader
 agrees on: nested at most :data:`MAX_DEPTH` deep, integers within ±:data:`MAX_INT`, no ``NaN`` or
-``Infinity``, no key twice in one object.  It holds at most :data:`MAX_VALUES` values, of which at most
-:data:`MAX_CONTAINERS` lists and objects, counted in the text before it is parsed: under the size limit,
-a file of 4 million empty objects took 1.1 GB to parse and look at before a move's loader ignored them.  A problem's message quotes at most a short excerpt of
+``Infinity``, no key twice in one object.  It holds at most :data:`MAX_VALUES` values and keys, of which
+at most :data:`MAX_CONTAINERS` lists and objects, counted in the text before it is parsed: under the size
+limit, a file of 4 million empty objects took 1.1 GB to parse and look at before a move's loader ignored
+them, an object of a million members 310 MB.  A problem's message quotes at most a short excerpt of
 the document, never the document itself.
 
 The ``spec`` a state file or a game log names is found by :func:`spec_paths`: each entry is a
@@ -38,8 +39,8 @@ MAX_DEPTH = 32                  # a state file is 5 deep
 MAX_INT = 2**53 - 1             # the integers every JSON reader reads exactly (RFC 7493)
 MAX_PROBLEMS = 20               # more are summed up in one line
 # what a file may hold, counted before it is parsed: a parsed list or object costs some 300 bytes (with its walk
-# and its schema check), a number or a short string some 100; a real game log holds about 56 values and 11 lists
-# and objects a kB, so a log at the size limit about 900,000 values and 180,000 lists and objects
+# and its schema check), a number, a short string or a key some 100; a real game log or state holds about 95
+# values and keys and 11 lists and objects a kB, so a file at the size limit about 1.6 million and 180,000
 MAX_VALUES = 2_000_000
 MAX_CONTAINERS = 250_000
 
@@ -176,20 +177,21 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def _count_problem(text: str) -> str | None:
-    """Why ``text`` holds too much to be parsed (more than :data:`MAX_VALUES` values or :data:`MAX_CONTAINERS`
-    lists and objects), or None.  Counted in the text: every list or object opens with ``[`` or ``{``, and a
-    value is one of those or follows a comma; characters inside strings do not count.  The cheap count
-    (strings included) settles every real file; past it the strings are cut out and the count made again."""
+    """Why ``text`` holds too much to be parsed (more than :data:`MAX_VALUES` values and keys or
+    :data:`MAX_CONTAINERS` lists and objects), or None.  Counted in the text: every list or object opens with
+    ``[`` or ``{``, a value is one of those or follows a comma, a key is followed by a colon; characters inside
+    strings do not count.  The cheap count (strings included) settles every real file; past it the strings are
+    cut out and the count made again."""
     containers = text.count("{") + text.count("[")
-    if containers <= MAX_CONTAINERS and containers + text.count(",") < MAX_VALUES:
+    if containers <= MAX_CONTAINERS and containers + text.count(",") + text.count(":") < MAX_VALUES:
         return None
     bare = _STRING.sub('""', text)
     containers = bare.count("{") + bare.count("[")
-    values = containers + bare.count(",") + 1
+    values = containers + bare.count(",") + bare.count(":") + 1
     if containers > MAX_CONTAINERS:
         return f"holds {containers:,} lists and objects, more than the {MAX_CONTAINERS:,} a file may hold (not parsed)"
     if values > MAX_VALUES:
-        return f"holds about {values:,} values, more than the {MAX_VALUES:,} a file may hold (not parsed)"
+        return f"holds about {values:,} values and keys, more than the {MAX_VALUES:,} a file may hold (not parsed)"
     return None
 
 
