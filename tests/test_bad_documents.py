@@ -105,6 +105,8 @@ def test_a_member_of_another_kind_of_move_is_refused(capsys, offer):
     code, _, err = _legal(capsys, folder, {"player": move["player"], "finish": "Terminer son tour",
                                            "card": move["card"]})
     assert code == 2 and "card: a move with `finish` takes `finish` only, not `card`" in err, err
+    code, _, err = _legal(capsys, folder, {**move, "action": "bâtir"})        # an action without args: a power
+    assert code == 2 and "action: a move with `power` takes `power` and `card` only, not `action`" in err, err
 
 
 def test_a_million_small_objects_in_a_power_s_args_are_refused_as_the_command_in_little_memory(offer, tmp_path):

@@ -532,7 +532,7 @@ def _read_names(data: dict, types: dict, bound: set, vals: _Values, problems: li
     return env
 
 
-# the members of each kind of move (besides "player" and "format"), its first the one that says its kind
+# the members of each kind of move (besides "player" and "format"), all required (the schema's oneOf)
 _MOVE_KEYS = {"action": ("action", "args"), "power": ("power", "card"), "finish": ("finish",), "react": ("react",),
               "nothing": ("nothing",), "choose": ("choose",)}
 
@@ -544,7 +544,7 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     problems = schema_problems(data, "move")
     if problems:
         raise StateFileError(problems)
-    kind = next(k for k in _MOVE_KEYS if k in data)         # the schema's oneOf: exactly one kind
+    kind = next(k for k, keys in _MOVE_KEYS.items() if all(x in data for x in keys))    # the schema: exactly one
     for key in data:
         if key not in ("player", "format") and key not in _MOVE_KEYS[kind]:
             takes = " and ".join(f"`{k}`" for k in _MOVE_KEYS[kind])
