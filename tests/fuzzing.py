@@ -272,13 +272,15 @@ def _counts(doc) -> tuple[int, int]:
 
 
 def _most(doc, parent, key, element) -> int:
-    """How many copies of ``element`` ``parent[key]`` may list with ``doc`` still under the reader's limits."""
-    from checker.base.documents import MAX_CONTAINERS, MAX_VALUES
+    """How many copies of ``element`` ``parent[key]`` may list with ``doc`` still under the reader's limits,
+    its size among them (a long string drawn as the element made a 12 GB text in the bench's process)."""
+    from checker.base.documents import MAX_BYTES, MAX_CONTAINERS, MAX_VALUES
     parent[key] = [element]
-    (c1, v1) = _counts(doc)
+    (c1, v1), b1 = _counts(doc), len(json.dumps(doc, ensure_ascii=False).encode())
     parent[key] = [element, element]
-    (c2, v2) = _counts(doc)
-    return 1 + min((MAX_CONTAINERS - c1) // (c2 - c1) if c2 > c1 else MAX_VALUES, (MAX_VALUES - v1) // (v2 - v1))
+    (c2, v2), b2 = _counts(doc), len(json.dumps(doc, ensure_ascii=False).encode())
+    return 1 + max(0, min((MAX_CONTAINERS - c1) // (c2 - c1) if c2 > c1 else MAX_VALUES,
+                          (MAX_VALUES - v1) // (v2 - v1), (MAX_BYTES - b1) // (b2 - b1)))
 
 
 @functools.cache
