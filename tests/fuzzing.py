@@ -236,6 +236,10 @@ def huge_lists(draw, target: str, size: int = 1_000_000):
     item = value[0] if isinstance(value, list) and value and draw(st.booleans()) else \
         draw(st.one_of(st.sampled_from(_leaves(doc) or [0]), nasty_values(0)))
     shape = draw(st.sampled_from(["copies", "copies", "distinct", "objects", "text", "keys", "limit"]))
+    # a long item (a nasty string of 3,000 characters) is copied fewer times: the file is over the size limit all
+    # the same, and a million copies of it were a text of gigabytes in bench/fuzz.py's process (12 GB, h128)
+    from checker.base.documents import MAX_BYTES
+    size = min(size, max(1, 2 * MAX_BYTES // (2 * len(json.dumps(item, ensure_ascii=False).encode()) + 8)))
     if shape == "limit":            # as many copies as the reader parses (the most a file costs once read)
         objects = [v for v in map(functools.partial(_get, doc), _paths(doc))
                    if isinstance(v, dict) and len(json.dumps(v, ensure_ascii=False)) <= 40]
