@@ -20,7 +20,8 @@ to `apply`, a log to `replay`, an expression to `eval`): schema-valid documents 
 hypothesis-jsonschema, mutations of real files written by `rulebook play --json` / `--state-at` and `rulebook
 moves --json`, spliced bytes, real files with one list made a million elements long (copies of a value, a
 million distinct values, a million small objects) or one value a string of a million characters or an object
-of a million members ("huge"), and, for the commands that write a file (`apply -o`, `replay --state-at`), a
+of a million members, or a list of as many copies as the reader's count limits let it parse (2,000,000 values
+and keys, 250,000 lists and objects: checker.base.documents; past them a file is refused unread) ("huge"), and, for the commands that write a file (`apply -o`, `replay --state-at`), a
 good file written to an output of every kind (:data:`fuzzing.OUTPUTS`, "output": a device node made for the
 case, a FIFO, a socket, a directory, the input itself or a link to it …), which must be refused (exit 2,
 left as it was) unless it is a file; for

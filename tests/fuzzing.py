@@ -225,7 +225,9 @@ def huge_lists(draw, target: str, size: int = 1_000_000):
     """A real document with one of its lists (or one value) made ``size`` elements long: copies of one value, a
     plausible one (a name, a count) or a nasty one (a state file's zone of a million numbers took a minute and
     3.5 GB), ``size`` distinct values, copies of a small object of the document (a move, a choice); or made one
-    string of ``size`` characters, or an object of ``size`` members."""
+    string of ``size`` characters, or an object of ``size`` members; or ("limit") as many copies of a value or a
+    small object as the reader's count limits let it parse (checker.base.documents: past them it is refused unread,
+    so these are the documents that cost the most)."""
     doc = json.loads(json.dumps(draw(st.sampled_from(pool(target))), ensure_ascii=False))
     paths = [p for p in _paths(doc) if p]
     path = draw(st.sampled_from(paths))
@@ -233,13 +235,22 @@ def huge_lists(draw, target: str, size: int = 1_000_000):
     value = parent[key]
     item = value[0] if isinstance(value, list) and value and draw(st.booleans()) else \
         draw(st.one_of(st.sampled_from(_leaves(doc) or [0]), nasty_values(0)))
-    shape = draw(st.sampled_from(["copies", "copies", "distinct", "objects", "text", "keys"]))
-    if shape == "distinct":         # no two alike: a reader cannot stop at the first repeated name
+    shape = draw(st.sampled_from(["copies", "copies", "distinct", "objects", "text", "keys", "limit"]))
+    # a long item (a nasty string of 3,000 characters) is copied fewer times: the file is over the size limit all
+    # the same, and a million copies of it were a text of gigabytes in bench/fuzz.py's process (12 GB, h128)
+    from checker.base.documents import MAX_BYTES
+    size = min(size, max(1, 2 * MAX_BYTES // (2 * len(json.dumps(item, ensure_ascii=False).encode()) + 8)))
+    if shape == "limit":            # as many copies as the reader parses (the most a file costs once read)
+        objects = [v for v in map(functools.partial(_get, doc), _paths(doc))
+                   if isinstance(v, dict) and len(json.dumps(v, ensure_ascii=False)) <= 40]
+        element = _copy(draw(st.sampled_from(objects))) if objects and draw(st.booleans()) else item
+        parent[key] = [element] * _most(doc, parent, key, element)
+    elif shape == "distinct":         # no two alike: a reader cannot stop at the first repeated name
         parent[key] = [f"{item}#{i}" if isinstance(item, str) else i for i in range(size)]
     elif shape == "objects":        # a million copies of an element of the document that is an object
         objects = [v for v in map(functools.partial(_get, doc), _paths(doc))      # a small one: a move, a choice
                    if isinstance(v, dict) and len(json.dumps(v, ensure_ascii=False)) <= 40]
-        parent[key] = [draw(st.sampled_from(objects))] * size if objects else [item] * size
+        parent[key] = [_copy(draw(st.sampled_from(objects)))] * size if objects else [item] * size
     elif shape == "text":           # one string of a million characters
         parent[key] = (str(item) or "x") * (size // max(len(str(item)), 1))
     elif shape == "keys":           # an object of a million members
@@ -247,6 +258,33 @@ def huge_lists(draw, target: str, size: int = 1_000_000):
     else:
         parent[key] = [item] * size
     return doc
+
+
+def _copy(value):
+    """A copy of a value of the document: the small object drawn may be ``parent`` itself or hold it (a list
+    of it put in its own member was a circular document; bench/fuzz.py stopped on it, h128)."""
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def _counts(doc) -> tuple[int, int]:
+    """(lists and objects, values and keys) of ``doc`` as the reader counts them in its text."""
+    import re
+    from checker.base.documents import _STRING
+    bare = _STRING.sub('""', json.dumps(doc, ensure_ascii=False))
+    containers = len(re.findall(r"[\[{]", bare))
+    return containers, containers + bare.count(",") + bare.count(":") + 1
+
+
+def _most(doc, parent, key, element) -> int:
+    """How many copies of ``element`` ``parent[key]`` may list with ``doc`` still under the reader's limits,
+    its size among them (a long string drawn as the element made a 12 GB text in the bench's process)."""
+    from checker.base.documents import MAX_BYTES, MAX_CONTAINERS, MAX_VALUES
+    parent[key] = [element]
+    (c1, v1), b1 = _counts(doc), len(json.dumps(doc, ensure_ascii=False).encode())
+    parent[key] = [element, element]
+    (c2, v2), b2 = _counts(doc), len(json.dumps(doc, ensure_ascii=False).encode())
+    return 1 + max(0, min((MAX_CONTAINERS - c1) // (c2 - c1) if c2 > c1 else MAX_VALUES,
+                          (MAX_VALUES - v1) // (v2 - v1), (MAX_BYTES - b1) // (b2 - b1)))
 
 
 @functools.cache

@@ -4,7 +4,10 @@ checked against their JSON Schema (``checker/schemas/``), every problem reported
 One reader for the three of them.  It reads only a regular file (a FIFO or a device could block or
 never end) of at most :data:`MAX_BYTES`, in UTF-8, and accepts only the JSON that every reader
 agrees on: nested at most :data:`MAX_DEPTH` deep, integers within ±:data:`MAX_INT`, no ``NaN`` or
-``Infinity``, no key twice in one object.  A problem's message quotes at most a short excerpt of
+``Infinity``, no key twice in one object.  It holds at most :data:`MAX_VALUES` values and keys, of which
+at most :data:`MAX_CONTAINERS` lists and objects, counted in the text before it is parsed: under the size
+limit, a file of 4 million empty objects took 1.1 GB to parse and look at before a move's loader ignored
+them, an object of a million members 310 MB.  A problem's message quotes at most a short excerpt of
 the document, never the document itself.
 
 The ``spec`` a state file or a game log names is found by :func:`spec_paths`: each entry is a
@@ -19,6 +22,7 @@ import itertools
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -28,12 +32,17 @@ from pathlib import Path
 from checker.base.source import SourceError, read_source
 
 __all__ = ["DocumentError", "read_document", "parse_document", "report", "schema", "schema_problems", "excerpt", "spoken",
-           "spec_paths", "MAX_BYTES", "MAX_DEPTH", "MAX_INT"]
+           "spec_paths", "MAX_BYTES", "MAX_DEPTH", "MAX_INT", "MAX_VALUES", "MAX_CONTAINERS"]
 
 MAX_BYTES = 16 * 2**20          # an 8-player game log is about 0.1 MB
 MAX_DEPTH = 32                  # a state file is 5 deep
 MAX_INT = 2**53 - 1             # the integers every JSON reader reads exactly (RFC 7493)
 MAX_PROBLEMS = 20               # more are summed up in one line
+# what a file may hold, counted before it is parsed: a parsed list or object costs some 300 bytes (with its walk
+# and its schema check), a number, a short string or a key some 100; a real game log or state holds about 95
+# values and keys and 11 lists and objects a kB, so a file at the size limit about 1.6 million and 180,000
+MAX_VALUES = 2_000_000
+MAX_CONTAINERS = 250_000
 
 ROOT = "(the file)"             # the JSON path of the whole document
 
@@ -163,8 +172,34 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
+# a JSON string, escapes included (unrolled: no backtracking); what is left is numbers, words and punctuation
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _count_problem(text: str) -> str | None:
+    """Why ``text`` holds too much to be parsed (more than :data:`MAX_VALUES` values and keys or
+    :data:`MAX_CONTAINERS` lists and objects), or None.  Counted in the text: every list or object opens with
+    ``[`` or ``{``, a value is one of those or follows a comma, a key is followed by a colon; characters inside
+    strings do not count.  The cheap count (strings included) settles every real file; past it the strings are
+    cut out and the count made again."""
+    containers = text.count("{") + text.count("[")
+    if containers <= MAX_CONTAINERS and containers + text.count(",") + text.count(":") < MAX_VALUES:
+        return None
+    bare = _STRING.sub('""', text)
+    containers = bare.count("{") + bare.count("[")
+    values = containers + bare.count(",") + bare.count(":") + 1
+    if containers > MAX_CONTAINERS:
+        return f"holds {containers:,} lists and objects, more than the {MAX_CONTAINERS:,} a file may hold (not parsed)"
+    if values > MAX_VALUES:
+        return f"holds about {values:,} values and keys, more than the {MAX_VALUES:,} a file may hold (not parsed)"
+    return None
+
+
 def parse_document(text: str) -> object:
     """Parse JSON text within the bounds above, or raise :class:`DocumentError`."""
+    crowded = _count_problem(text)
+    if crowded is not None:
+        raise DocumentError([(ROOT, crowded)])
     try:
         data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant,
                           object_pairs_hook=_object)

@@ -532,9 +532,24 @@ def _read_names(data: dict, types: dict, bound: set, vals: _Values, problems: li
     return env
 
 
+# the members of each kind of move (besides "player" and "format"), all required (the schema's oneOf)
+_MOVE_KEYS = {"action": ("action", "args"), "power": ("power", "card"), "finish": ("finish",), "react": ("react",),
+              "nothing": ("nothing",), "choose": ("choose",)}
+
+
 def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
-    """A move file → (move, the player making it)."""
+    """A move file → (move, the player making it).  A member of another kind of move is refused, not ignored:
+    a move is exactly what `dump_move` writes for it (a power has no parameters — what it needs it asks as it
+    runs — so ``args`` beside ``power`` would be values nobody reads)."""
     problems = schema_problems(data, "move")
+    if problems:
+        raise StateFileError(problems)
+    kind = next(k for k, keys in _MOVE_KEYS.items() if all(x in data for x in keys))    # the schema: exactly one
+    for key in data:
+        if key not in ("player", "format") and key not in _MOVE_KEYS[kind]:
+            takes = " and ".join(f"`{k}`" for k in _MOVE_KEYS[kind])
+            why = "; a power has no parameters" if key == "args" and kind == "power" else ""
+            problems.append((key, f"a move with `{kind}` takes {takes} only, not `{key}`{why}"))
     if problems:
         raise StateFileError(problems)
     E, vals = loaded.engine, loaded.values
