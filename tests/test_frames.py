@@ -170,3 +170,33 @@ def test_apply_at_an_offer_keeps_the_frames(tmp_path, bundled_checked_once, caps
     applied = json.loads((tmp_path / "next.json").read_text(encoding="utf-8"))
     assert applied["format"] == "rulebook-state/2"
     assert applied == after
+
+
+def test_a_frame_listing_a_hundred_thousand_bad_elements_stops_after_twenty_problems(monkeypatch):
+    """A `for` step's `over` (the collection the loop runs over) made of junk: the loader stops after its
+    twentieth problem, as the rest of a state file's reader does — h128's probe made 1.6 million bad names
+    take 2 GB of problems before."""
+    from checker.base.documents import MAX_PROBLEMS
+    result, cards = _game("spec/citadelles", "Première partie")
+    engine = _engine("spec/citadelles")
+    *_, recorder, scopes = _uninterrupted(engine, cards, 4, 3, 20)
+    state = json.loads(json.dumps(recorder.state))
+    steps = [(k, i) for k, frame in enumerate(state["resume"]["frames"])
+             for i, step in enumerate(frame["path"]) if "over" in step]
+    assert steps, "the state at decision 20 is inside a `for` loop"
+    k, i = steps[0]
+    state["resume"]["frames"][k]["path"][i]["over"] = ["Personne"] * 100_000
+    from checker.solver import statefile
+    read, elements = statefile._Values.read, []
+
+    def counted(self, raw, ty, where, problems):
+        if "/over/" in where:
+            elements.append(where)
+        return read(self, raw, ty, where, problems)
+    monkeypatch.setattr(statefile._Values, "read", counted)
+    with pytest.raises(StateFileError) as exc:
+        load_state(engine, state, scopes)
+    assert len(elements) <= MAX_PROBLEMS + 1, f"{len(elements):,} elements read after the problems said enough"
+    problems = exc.value.problems
+    assert MAX_PROBLEMS <= len(problems) <= MAX_PROBLEMS + 2, len(problems)
+    assert all(path.startswith(f"resume/frames/{k}/path/{i}/over/") for path, _ in problems[:MAX_PROBLEMS])

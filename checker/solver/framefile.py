@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from checker.base.documents import MAX_PROBLEMS
 from checker.front import ast
 from checker.front.types import Coll, Ty, element
 from checker.runtime.frames import Frame, Step, resumable, statement_at
@@ -120,6 +121,8 @@ def read_resume(engine, scopes, data: dict, vals, site, problems: list) -> Resum
     p = engine.program
     frames: list[Frame] = []
     for k, fd in enumerate(data.get("frames", [])):
+        if len(problems) > MAX_PROBLEMS:        # a state made of junk: the first ones say enough
+            return None
         where = f"resume/frames/{k}"
         proc = fd.get("procedure")
         if proc not in p.procedures:
@@ -129,6 +132,8 @@ def read_resume(engine, scopes, data: dict, vals, site, problems: list) -> Resum
         body = p.procedures[proc].body
         names = {}
         for n, raw in fd.get("names", {}).items():
+            if len(problems) > MAX_PROBLEMS:
+                return None
             if types.get(n) is None:
                 problems.append((f"{where}/names/{n}", f"{proc} has no local name {n}"))
                 continue
@@ -147,8 +152,12 @@ def read_resume(engine, scopes, data: dict, vals, site, problems: list) -> Resum
             if step.kind == "for":
                 step.iteration = sd["for"]
                 elem = element(scopes.typed.types.get(id(s.coll)))
-                step.over = tuple(vals.read(x, elem, f"{where}/path/{i}/over/{j}", problems)
-                                  for j, x in enumerate(sd.get("over", [])))
+                over = []
+                for j, x in enumerate(sd.get("over", [])):
+                    if len(problems) > MAX_PROBLEMS:    # 1.6 million bad names took 2 GB of problems
+                        return None
+                    over.append(vals.read(x, elem, f"{where}/path/{i}/over/{j}", problems))
+                step.over = tuple(over)
                 if not 0 <= step.iteration < len(step.over):
                     problems.append((f"{where}/path/{i}/for", f"iteration {step.iteration} of {len(step.over)}"))
             elif step.kind == "repeat":
