@@ -158,14 +158,13 @@ def _run(pair: Pair, side: Side, E, loaded, move, diff: Difference, script: list
 def _call(side: Side, E, move, tail) -> None:
     """The procedure (it has no parameters) run on the witness — only its steps from the first that differs when
     it was compared so (the witness is the state there), without moving the turn or round counter."""
-    if tail is None:
-        body = E.procedures[move.name][1]
-    else:
-        E.compiler.context = move.name
-        try:
-            body = E.compiler.body(tail[0 if side.tag == "a" else 1])
-        finally:
-            E.compiler.context = ""
+    # the body alone (the engine's function for the procedure counts the turn or round as it enters)
+    stmts = E.program.procedures[move.name].body if tail is None else tail[0 if side.tag == "a" else 1]
+    E.compiler.context = move.name
+    try:
+        body = E.compiler.body(stmts)
+    finally:
+        E.compiler.context = ""
     try:
         body({})
     except (StopProc, Abort):
