@@ -170,3 +170,33 @@ def test_a_procedure_that_fills_a_full_basket_breaks_the_invariant_and_one_that_
     plain = _search(GAME, HOUSE / "étrennes.rules")
     assert broken_invariants(plain, only={"étrenne", "étrenne_bornée"}) == []
     assert plain.inductive["deux_lots_au_plus"]["uncovered"] == ["étrenne", "étrenne_bornée"]
+
+
+def test_a_procedure_kept_only_on_the_paths_that_complete_is_not_proven(tmp_path):
+    """A procedure that keeps the invariant wherever it completes, but stops with an error from some state that
+    meets every invariant (a table looked up at a key with no row), is undecided with the error's place — not
+    proven: its errors are searched by nobody else, and when every state stops it, "kept" would be vacuous (the
+    4th edition's `choix_standard`, whose lookup has no row for the 27 characters the search selects)."""
+    from checker.conflicts.inductive import broken_invariants
+    house = tmp_path / "étrennes_table.rules"
+    house.write_text((HOUSE / "étrennes.rules").read_text(encoding="utf-8") + """
+table place_de(lots: Int): Int {
+  case 0 -> 2
+  case 1 -> 1
+}
+
+procedure étrenne_tabulée(p: Player) {
+  if place_de(count(l in panier[p])) > 0 {
+    choose l in étal at random
+    move l to panier[p]
+  }
+}
+""", encoding="utf-8")
+    search = _search(GAME, house)
+    found = broken_invariants(search, only={"étrenne_tabulée", "étrenne_bornée"}, procedures=True)
+    tally = search.inductive["deux_lots_au_plus"]
+    assert tally["proven"] == ["étrenne_bornée"] and tally["undecided"] == ["étrenne_tabulée"], tally
+    [f] = found
+    assert f.kind == "unknown" and f.rules == ("étrenne_tabulée", "deux_lots_au_plus")
+    assert "on the paths that complete, but from such a state it can stop with an error: table place_de has no " \
+           "row" in f.message, f.message

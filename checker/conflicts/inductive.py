@@ -371,6 +371,7 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
     cards = (card.name,) if card is not None else ()
     out = []
     bounded = None                  # may the move reach where the encoding stops following it?
+    failing = None                  # may the procedure stop with an error?
     eager = Eager(search, enc, [*domain, legal, *t.constraints])
     for inv in asked:
         status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
@@ -392,8 +393,30 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
                                           f"{bounded[1]}", (label, inv.name), (bounded[2], decl.span, inv.span),
                                unknown=bounded[1]))
             continue
+        # a procedure's errors are searched by nobody else: kept on the paths that complete is no proof when
+        # some state meeting every invariant stops it with an error (all of them, it may be: then vacuously kept)
+        if kind == "procedure" and t.failures and failing is None:
+            failing = _failing(search, enc, domain, t, cards)
+        if kind == "procedure" and t.failures and failing[0] != "unsat":
+            tally[inv.name]["undecided"].append(label)
+            out.append(Finding("unknown", f"{label} keeps the invariant {inv.name} on the paths that complete, but "
+                                          f"{failing[1]}", (label, inv.name), (failing[2], decl.span, inv.span),
+                               unknown=failing[1]))
+            continue
         tally[inv.name]["proven"].append(label)
     return out
+
+
+def _failing(search, enc, domain, t, cards) -> tuple:
+    """(status, note, span) of: may the procedure stop with an error, from a state that meets every invariant?"""
+    status, model, reason = search.solve(enc, *domain, *t.constraints, OR(*(f.when for f in t.failures)), cards=cards)
+    if status == "sat":
+        hit = next((f for f in t.failures if z3.is_true(model.eval(as_bool(f.when), model_completion=True))),
+                   t.failures[0])
+        return status, f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span
+    if status == "unknown":
+        return status, f"cannot tell whether it stops with an error ({reason})", t.failures[0].span
+    return status, "", None
 
 
 def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager) -> tuple:
