@@ -574,13 +574,10 @@ class Engine(Showing):
                 env = {"me": player, "this": card}
                 if power.names:
                     env.update(zip(power.names, args))
-                last = uses.get((player, card, power.name))
-                if last is not None:            # used before: its limit may stop it (usable(), inline)
-                    limit = power.limit
-                    if limit == "once_per_game" or limit == "once_per_turn" and last[0] == st.turn \
-                            or limit == "once_per_round" and last[1] == st.round:
+                if (player, card, power.name) in uses:       # used before: its limit may stop it
+                    if not self.usable(power, player, card, env):
                         continue
-                if power.requires is not None and not power.requires(env):
+                elif power.requires is not None and not power.requires(env):     # as usable() would say
                     continue
                 if not power.mandatory:
                     yes = self.decide(player, f"utiliser {power.name} ({self.show_card(card)}) ?", (True, False),
