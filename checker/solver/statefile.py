@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import cache
 from pathlib import Path
 
-from checker.base.documents import MAX_PROBLEMS, ROOT, DocumentError, excerpt, schema_problems
+from checker.base.documents import MAX_PROBLEMS, ROOT, DocumentError, excerpt, schema, schema_problems
 from checker.front.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
 from checker.runtime.state import SpecRuntimeError
@@ -532,9 +533,11 @@ def _read_names(data: dict, types: dict, bound: set, vals: _Values, problems: li
     return env
 
 
-# the members of each kind of move (besides "player" and "format"), all required (the schema's oneOf)
-_MOVE_KEYS = {"action": ("action", "args"), "power": ("power", "card"), "finish": ("finish",), "react": ("react",),
-              "nothing": ("nothing",), "choose": ("choose",)}
+@cache
+def _move_kinds() -> dict[str, tuple[str, ...]]:
+    """The members of each kind of move (besides "player" and "format"), named by its first: the move schema's
+    ``oneOf``, each of whose branches requires them all."""
+    return {branch["required"][0]: tuple(branch["required"]) for branch in schema("move")["oneOf"]}
 
 
 def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
@@ -544,10 +547,11 @@ def load_move(loaded: Loaded, data) -> tuple[Move, int | None]:
     problems = schema_problems(data, "move")
     if problems:
         raise StateFileError(problems)
-    kind = next(k for k, keys in _MOVE_KEYS.items() if all(x in data for x in keys))    # the schema: exactly one
+    kinds = _move_kinds()
+    kind = next(k for k, keys in kinds.items() if all(x in data for x in keys))    # the schema: exactly one
     for key in data:
-        if key not in ("player", "format") and key not in _MOVE_KEYS[kind]:
-            takes = " and ".join(f"`{k}`" for k in _MOVE_KEYS[kind])
+        if key not in ("player", "format") and key not in kinds[kind]:
+            takes = " and ".join(f"`{k}`" for k in kinds[kind])
             why = "; a power has no parameters" if key == "args" and kind == "power" else ""
             problems.append((key, f"a move with `{kind}` takes {takes} only, not `{key}`{why}"))
     if problems:
