@@ -49,3 +49,23 @@ def test_a_zone_listing_more_cards_than_the_game_has_is_one_problem(capsys, tmp_
     assert code == 2
     assert err.strip() == f"rulebook moves: {path} is not a valid state file: zones/pioche: lists 100,000 cards; " \
                           "the game has 76"
+
+
+def test_a_list_of_huge_integers_is_reported_in_little_memory(state):
+    """bench/fuzz.py's costliest state (452 MB for `moves`): a card of a hand made a list of 800,000 integers past
+    the exact range.  Each was kept as an object with its own message, and each went on the reader's walk."""
+    zones = {**state["zones"], "pioche": [[2**63] * 200_000]}
+    text = json.dumps({**state, "zones": zones})
+    tracemalloc.start()
+    try:
+        with pytest.raises(Exception) as caught:
+            parse_document(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    problems = caught.value.problems
+    assert problems[0] == ("zones/pioche/0/0", f"{2**63} is an integer too large (at most {2**53 - 1} in absolute "
+                                               "value)")
+    assert len(problems) == 21 and problems[-1] == ("…", "and 1 more problem(s)")
+    # 24 MB now (the numbers kept as their text); the old reader's objects and its walk's stack took 87 MB
+    assert peak < 50 * 2**20, f"{peak / 2**20:.0f} MB"

@@ -136,10 +136,18 @@ def _clip(text: str, limit: int) -> str:
 
 class _Unreadable:
     """A number the document should not hold (NaN, Infinity, an integer of many digits): kept as found, to
-    be reported with its JSON path once the document is parsed."""
+    be reported with its JSON path once the document is parsed.  Small (slots, and a reason shared by all):
+    a file may hold 800,000 of them (a list of huge integers took 450 MB of these and of the walk's stack)."""
+
+    __slots__ = ("text", "why")
 
     def __init__(self, text: str, why: str):
         self.text, self.why = text, why
+
+
+_TOO_LARGE = f"an integer too large (at most {MAX_INT} in absolute value)"
+_NOT_FINITE = "a number too large"
+_NOT_NUMBER = "not a JSON number"
 
 
 class _Duplicates(dict):
@@ -150,17 +158,17 @@ class _Duplicates(dict):
 
 def _int(text: str):
     if len(text) > 15 and (len(text) > 20 or abs(int(text)) > MAX_INT):        # MAX_INT has 16 digits
-        return _Unreadable(text, f"an integer too large (at most {MAX_INT} in absolute value)")
+        return _Unreadable(text, _TOO_LARGE)
     return int(text)
 
 
 def _float(text: str):
     value = float(text)
-    return value if math.isfinite(value) else _Unreadable(text, "a number too large")
+    return value if math.isfinite(value) else _Unreadable(text, _NOT_FINITE)
 
 
 def _constant(text: str):
-    return _Unreadable(text, "not a JSON number")
+    return _Unreadable(text, _NOT_NUMBER)
 
 
 def _object(pairs: list[tuple[str, object]]) -> dict:
@@ -228,8 +236,15 @@ def parse_document(text: str) -> object:
             deeper = depth + 1
             if deeper > MAX_DEPTH:
                 found = list(pairs)
-            else:
-                found = [(k, v) for k, v in pairs if isinstance(v, (dict, list, _Unreadable))]
+            else:       # every container, but only as many unreadable numbers as can still be reported (the walk
+                room = MAX_PROBLEMS + 1 - len(problems)         # stops there): not 800,000 entries on the stack
+                found = []
+                for k, v in pairs:
+                    if isinstance(v, (dict, list)):
+                        found.append((k, v))
+                    elif isinstance(v, _Unreadable) and room > 0:
+                        found.append((k, v))
+                        room -= 1
             stack += [(v, path, k, deeper) for k, v in reversed(found)]
     if problems:
         raise DocumentError(problems)
