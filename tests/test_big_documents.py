@@ -69,3 +69,19 @@ def test_a_list_of_huge_integers_is_reported_in_little_memory(state):
     assert len(problems) == 21 and problems[-1] == ("…", "and 1 more problem(s)")
     # 24 MB now (the numbers kept as their text); the old reader's objects and its walk's stack took 87 MB
     assert peak < 50 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_a_list_where_a_number_belongs_is_reported_in_little_memory(state):
+    """bench/fuzz.py's costliest `apply` (309 MB): a frame's index made a list of 430,000 strings.  jsonschema spells
+    the whole value in a type error's message before the reader cuts it to an excerpt."""
+    data = parse_document(json.dumps({**state, "players": ["Joueur 1" * 3] * 200_000}))
+    tracemalloc.start()
+    try:
+        problems = schema_problems(data, "state")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert problems == [("players", '["Joueur 1Joueur 1Joueur 1", "Joueur 1Joueur 1Joueur 1", "Jo… is not of '
+                                    "type 'integer'")]
+    # jsonschema's message was the list's repr: 12 MB at its peak here (180 MB for the fuzzed file)
+    assert peak < 2**20, f"{peak / 2**20:.1f} MB"

@@ -304,7 +304,8 @@ def _validator(name: str):
     strict = base.TYPE_CHECKER.redefine(
         "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
     return jsonschema.validators.extend(base, {"anyOf": _any_of, "oneOf": _one_of, "items": _items,
-                                                 "additionalProperties": _additional}, type_checker=strict)(schema(name))
+                                                 "additionalProperties": _additional, "type": _type,
+                                                 "enum": _enum}, type_checker=strict)(schema(name))
 
 
 _QUICK = {"type", "description", "minimum", "maximum", "minLength", "maxLength", "required", "properties",
@@ -385,6 +386,25 @@ def _branch_errors(validator, instance, subschema, index) -> list:
     return list(itertools.islice(validator.descend(instance, subschema, schema_path=index), MAX_PROBLEMS))
 
 
+# jsonschema's own "type" and "enum" spell the whole value in their message (``f"{instance!r} …"``): a list of
+# 430,000 strings where an integer belongs took 180 MB to say so.  These say the same with an excerpt.
+
+def _type(validator, types, instance, schema):
+    from jsonschema.exceptions import ValidationError
+    types = types if isinstance(types, list) else [types]
+    if not any(validator.is_type(instance, kind) for kind in types):
+        yield ValidationError(f"{excerpt(instance)} is not of type {', '.join(map(repr, types))}")
+
+
+def _enum(validator, enums, instance, schema):
+    if isinstance(instance, (dict, list)) and not any(isinstance(e, (dict, list)) for e in enums):
+        from jsonschema.exceptions import ValidationError
+        yield ValidationError(f"{excerpt(instance)} is not one of {enums!r}")
+    else:                           # a scalar: jsonschema's own test (its equality of numbers and Booleans)
+        from jsonschema import Draft202012Validator
+        yield from Draft202012Validator.VALIDATORS["enum"](validator, enums, instance, schema)
+
+
 def _any_of(validator, any_of, instance, schema):
     from jsonschema.exceptions import ValidationError
     errors = []
@@ -393,7 +413,7 @@ def _any_of(validator, any_of, instance, schema):
         if not found:
             return
         errors.extend(found)
-    yield ValidationError(f"{instance!r:.80} is not valid under any of the given schemas", context=errors)
+    yield ValidationError(f"{excerpt(instance, 80)} is not valid under any of the given schemas", context=errors)
 
 
 def _one_of(validator, one_of, instance, schema):
@@ -406,9 +426,9 @@ def _one_of(validator, one_of, instance, schema):
         else:
             valid.append(index)
     if not valid:
-        yield ValidationError(f"{instance!r:.80} is not valid under any of the given schemas", context=errors)
+        yield ValidationError(f"{excerpt(instance, 80)} is not valid under any of the given schemas", context=errors)
     elif len(valid) > 1:
-        yield ValidationError(f"{instance!r:.80} is valid under each of {valid}")
+        yield ValidationError(f"{excerpt(instance, 80)} is valid under each of {valid}")
 
 
 def schema_problems(data, name: str) -> list[tuple[str, str]]:
