@@ -96,3 +96,31 @@ def test_a_special_case_answered_by_its_terms_is_one_asking_alone_proves():
         args = (permit, permit.heads[0], forbid, forbid.heads[0])
         assert search.claim(*args) == alone.claim(*args)
     assert alone.queries == 3
+
+
+def test_a_question_a_batch_cannot_decide_is_shown_live_on_the_states_with_one_copy_of_each_card(tmp_path,
+                                                                                                  monkeypatch):
+    """With no step to spare in a batch (every check of it undecided), the dead-rule questions are asked on the
+    batch's own terms with one copy of each card in each place: a rule that can apply there is shown live; the dead
+    one, and the one that applies only with two copies of a card (one in hand, one built), are left to be asked
+    alone, and the findings are those of the search asking each question alone."""
+    import checker.conflicts.batches as batches
+    house = tmp_path / "maison.rules"
+    house.write_text('rule jamais { forbid bâtir(p, d) when trésor[p] < 0 }\n'
+                     'rule déjà_bâti { forbid bâtir(p, d) when d in cité[p] }\n'
+                     'rule en_main_et_bâti { forbid bâtir(p, d) when d in main[p] and d in cité[p] }\n',
+                     encoding="utf-8")
+    result = check_paths([ROOT / "spec" / "citadelles", house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    names = ("jamais", "déjà_bâti", "en_main_et_bâti")
+    result.typed.program.rules = {name: result.typed.program.rules[name] for name in names}
+    monkeypatch.setattr(batches, "BATCH_RLIMIT", 1)
+    search = Search(result.typed, players=4)
+    heads = [(rule, head) for rule in search.p.rules.values() for head in rule.heads]
+    assert live_rules(search, heads) == {id(h) for r, h in heads if r.name == "déjà_bâti"}
+    assert search.undecided == {id(h) for _, h in heads}      # not one was decided by the batch itself
+    alone = Search(result.typed, players=4)
+    alone.batches = False
+    found = [(f.kind, f.rules) for f in Search(result.typed, players=4).dead_rules()]
+    assert found == [(f.kind, f.rules) for f in alone.dead_rules()]
+    assert found == [("dead-rule", ("jamais",))]
