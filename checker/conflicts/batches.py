@@ -23,11 +23,11 @@ as before.  Everything is asked in a private Z3 context: the questions asked alo
 contexts, get the same answers and witnesses as without it.
 
 A question whose check Z3 cannot decide in a batch (Carcassonne's about a tile's many copies) is asked again on the
-batch's own terms, on a solver of its own, on the states with one copy of each card in each place (as
-:meth:`~checker.solver.search.SymbolicSearch.solve` asks a question it cannot decide, :mod:`checker.solver.bounded`):
-a state found there is one of the batch, so "yes" is its answer.  One left undecided there is asked alone, first on
-those states too (:func:`applies_with_one_copy`), then as before: asked alone as before, it mostly took Z3 twice to
-its step limit before being asked so.
+states with one copy of each card in each place (as :meth:`~checker.solver.search.SymbolicSearch.solve` asks a
+question it cannot decide, :mod:`checker.solver.bounded`; asked alone as before, it mostly took Z3 twice to its step
+limit first): a special-case question on the batch's own terms, on a solver of its own (a state found there is one
+of the batch, so "yes" is its answer); a dead-rule question alone, first on those states
+(:func:`applies_with_one_copy`), then as before.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ __all__ = ["live_rules", "not_special_cases", "upcoming", "applies_with_one_copy
 # it would be without batches.  The batch's solver is incremental, which some questions that the one-shot solver
 # of a question alone answers at once are slow in (a question the batch cannot show satisfiable is mostly one).
 BATCH_RLIMIT = 2_000_000
-# Z3's steps for a question a batch could not decide, asked on the batch's states with one copy of each card
-# (:func:`_one_copy`): Carcassonne's took 2 to 23 million, one ran out at 50; past it, it is asked alone.
+# Z3's steps for a special-case question a batch could not decide, asked on the batch's states with one copy of
+# each card (:func:`_one_copy`; Carcassonne's dead-rule questions took 2 to 23 million so, one ran out at 50): past
+# it, it is asked alone.
 ONE_COPY_RLIMIT = 25_000_000
 
 def upcoming(search, items, involved) -> list:
@@ -165,24 +166,22 @@ def _live(search, heads: list, shared: "_Shared") -> set:
             [*((card, cond) for _, cond, card in questions if card), *required_cards(search.engine, merged)])
     except ConfigEvalError:
         return set()
-    done = shared.rounds(merged, selection, [(key, cond) for key, cond, _ in questions])
-    left = [(key, cond) for key, cond, _ in questions if key in search.undecided and key not in done]
-    return done | (_one_copy(search, merged, selection, left) if left else set())
+    # one it cannot decide is asked alone, first on the states with one copy of each card (applies_with_one_copy):
+    # asked so on the batch's terms instead, Carcassonne's took Z3 longer than its encoding alone takes
+    return shared.rounds(merged, selection, [(key, cond) for key, cond, _ in questions])
 
 
-def _one_copy(search, merged, selection: list, questions: list, legal: bool = True) -> set:
-    """The keys of the ``questions`` ((key, condition): those the batch could not decide) true in some state of
-    the batch with one copy of each card in each place (:func:`applies_with_one_copy`), each asked on a solver of
-    its own that holds all the batch asserts (the invariants too, and ``selection``: each question's card selected
-    when its condition holds), so that its terms are the batch's, not encoded again; a model answers every question
-    it makes true.  Without ``legal``, no card is required to be selected (a special-case question)."""
+def _one_copy(search, merged, questions: list) -> set:
+    """The keys of the special-case ``questions`` ((key, condition): those the batch could not decide) true in some
+    state of the batch with one copy of each card in each place (:func:`applies_with_one_copy`), each asked on a
+    solver of its own that holds all the batch asserts (the invariants too), so that its terms are the batch's, not
+    encoded again; a model answers every question it makes true."""
     try:
         wf = search.well_formed(merged)
-        required = search._selections().formulas(required_cards(search.engine, merged)) if legal else []
-    except (Unsupported, ConfigEvalError):
+    except Unsupported:
         return set()
     off = later_copies(merged, search.engine.defs)
-    common = [*merged.defined, *wf, *selection, *required]
+    common = [*merged.defined, *wf]
     if not off or any(is_const(f) and not f for f in common):
         return set()
     common = restricted([f for f in common if not is_const(f)], off)
@@ -244,7 +243,7 @@ def not_special_cases(search, cases: list) -> set:
             questions.append((key, question))
         done = _rounds(search, merged, [], questions)
         left = [(key, question) for key, question in questions if key in search.undecided and key not in done]
-        return done | (_one_copy(search, merged, [], left, legal=False) if left else set())
+        return done | (_one_copy(search, merged, left) if left else set())
 
 
 def _within(wider, narrow) -> bool:
