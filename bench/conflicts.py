@@ -4,7 +4,8 @@ on the 4th edition with a house-rule file or the fan expansion, scoped to the fi
     python bench/conflicts.py              # both tables
     python bench/conflicts.py scoped       # only the house-rule table
     python bench/conflicts.py assumed [--runs N] [SPEC...]   # invariants assumed lazily or in every question
-    python bench/conflicts.py carcassonne  # Carcassonne's search: CPU seconds of each kind, Z3's share of it
+    python bench/conflicts.py carcassonne [--json PATH]  # Carcassonne's search: CPU seconds of each kind, Z3's
+                                                         # share of it (and its findings, witnesses included, as JSON)
 
 Prints, for each search, its time, its Z3 queries and unknowns, then the conflicts found with the
 spec as it is and with every `precedence` and `overrides` taken away (what the rulebook's
@@ -23,6 +24,7 @@ seconds of each run, queries, the checks whose model broke an invariant, and whe
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sys
 import time
@@ -116,9 +118,10 @@ def scoped() -> int:
     return 0
 
 
-def carcassonne() -> int:
+def carcassonne(dump: Path | None = None) -> int:
     """Carcassonne's whole search on one process: each kind's CPU seconds, those in Z3's checks, its queries,
-    undecided questions and findings."""
+    undecided questions and findings; with ``dump``, the findings written there as JSON, as the book keeps them
+    and with their state and move files (to tell that a change to the search left them as they were)."""
     from checker.solver import factory
     spent_in_z3 = [0.0]
     check = factory.z3.Solver.check
@@ -133,20 +136,29 @@ def carcassonne() -> int:
     search = Search(check_paths([Path("spec/carcassonne")]).typed)
     print(f"{'search':<20} | {'CPU s':>7} | {'in Z3':>7} | {'queries':>7} | {'unknown':>7} | findings")
     print("-" * 70)
-    for name in (*SEARCHES, None):
-        t, z, q, u = time.process_time(), spent_in_z3[0], search.queries, search.unknowns
-        found = getattr(search, name)() if name else []
-        if name is None:
-            t, z, q, u = 0.0, 0.0, 0, 0
-        print(f"{name or 'all (process)':<20} | {time.process_time() - t:>7.1f} | {spent_in_z3[0] - z:>7.1f} | "
-              f"{search.queries - q:>7} | {search.unknowns - u:>7} | {', '.join(f.kind for f in found)}", flush=True)
+    everything = []
+    with factory.steady_collector():        # as the command asks them: the same witnesses
+        for name in (*SEARCHES, None):
+            t, z, q, u = time.process_time(), spent_in_z3[0], search.queries, search.unknowns
+            found = getattr(search, name)() if name else []
+            everything += found
+            if name is None:
+                t, z, q, u = 0.0, 0.0, 0, 0
+            print(f"{name or 'all (process)':<20} | {time.process_time() - t:>7.1f} | {spent_in_z3[0] - z:>7.1f} | "
+                  f"{search.queries - q:>7} | {search.unknowns - u:>7} | {', '.join(f.kind for f in found)}",
+                  flush=True)
     factory.z3.Solver.check = check
+    if dump is not None:
+        from checker.sphinxext.kept import findings_json
+        rows = [{**row, "witness": f.witness, "move": f.move} for row, f in zip(findings_json(everything), everything)]
+        dump.write_text(json.dumps(rows, ensure_ascii=False, indent=1, sort_keys=True, default=str) + "\n",
+                        encoding="utf-8")
     return 0 if search.unknowns == 0 else 1
 
 
 def main() -> int:
-    if sys.argv[1:] == ["carcassonne"]:
-        return carcassonne()
+    if sys.argv[1:2] == ["carcassonne"]:
+        return carcassonne(Path(sys.argv[3]) if sys.argv[2:3] == ["--json"] else None)
     if sys.argv[1:] == ["scoped"]:
         return scoped()
     if sys.argv[1:2] == ["assumed"]:

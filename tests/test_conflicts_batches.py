@@ -96,3 +96,58 @@ def test_a_special_case_answered_by_its_terms_is_one_asking_alone_proves():
         args = (permit, permit.heads[0], forbid, forbid.heads[0])
         assert search.claim(*args) == alone.claim(*args)
     assert alone.queries == 3
+
+
+
+def test_a_dead_rule_question_a_batch_cannot_decide_is_asked_first_on_the_states_with_one_copy_of_each_card(
+        tmp_path, monkeypatch):
+    """With no step to spare in a batch (every check of it undecided), each dead-rule question is asked alone, first
+    on the states with one copy of each card in each place: the rule that can apply so is shown live there; the dead
+    one, and the one that applies only with two copies of a card (one in hand, one built), are asked as before, and
+    the findings are those of the search asking each question alone."""
+    import checker.conflicts.batches as batches
+    import checker.conflicts.questions as questions
+    house = tmp_path / "maison.rules"
+    house.write_text('rule jamais { forbid bâtir(p, d) when trésor[p] < 0 }\n'
+                     'rule déjà_bâti { forbid bâtir(p, d) when d in cité[p] }\n'
+                     'rule en_main_et_bâti { forbid bâtir(p, d) when d in main[p] and d in cité[p] }\n',
+                     encoding="utf-8")
+    result = check_paths([ROOT / "spec" / "citadelles", house])
+    assert result.ok, [d.message for d in result.reporter.diagnostics]
+    names = ("jamais", "déjà_bâti", "en_main_et_bâti")
+    result.typed.program.rules = {name: result.typed.program.rules[name] for name in names}
+    monkeypatch.setattr(batches, "BATCH_RLIMIT", 1)
+    answers = {}
+
+    def spy(search, encode, cards, legal=True):
+        out = batches.applies_with_one_copy(search, encode, cards, legal)
+        answers[len(answers)] = out
+        return out
+    monkeypatch.setattr(questions, "applies_with_one_copy", spy)
+    search = Search(result.typed, players=4)
+    found = [(f.kind, f.rules) for f in search.dead_rules()]
+    assert len(search.undecided) == 3 and search.queries > search.batched       # the batch decided none of them
+    assert list(answers.values()) == [False, True, False]       # in the rules' order: only déjà_bâti applies so
+    alone = Search(result.typed, players=4)
+    alone.batches = False
+    assert found == [(f.kind, f.rules) for f in alone.dead_rules()] == [("dead-rule", ("jamais",))]
+
+
+def test_a_special_case_question_a_batch_cannot_decide_is_shown_no_special_case_on_its_terms_with_one_copy(
+        monkeypatch):
+    """With no step to spare in a batch, the special-case question the batch shows satisfiable (the Capitaine's cost
+    limit is no special case of pas_de_doublon) is shown so on the batch's terms with one copy of each card in each
+    place; the one false by its terms is still answered with no query."""
+    import checker.conflicts.batches as batches
+    monkeypatch.setattr(batches, "BATCH_RLIMIT", 1)
+    search = Search(_tutorial())
+    permit = search.p.rules["bâtisseuse_doublons"]
+    cases = {}
+    for name in ("capitaine_pas_de_doublon", "capitaine_coût_3_ou_moins"):
+        forbid = search.p.rules[name]
+        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
+        cases[name] = [(key, other, head, forbid, forbid.heads[0], on)
+                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
+    shown = not_special_cases(search, [case for found in cases.values() for case in found])
+    assert shown == {cases["capitaine_coût_3_ou_moins"][0][0]}
+    assert search.undecided == shown and search._cases == {cases["capitaine_pas_de_doublon"][0][0]: ("unsat", "")}

@@ -21,6 +21,13 @@ constants, is a model of the question alone.  The batch asserts more (the other 
 it may miss a question that is satisfiable: those, and every question the batch cannot encode, are asked alone
 as before.  Everything is asked in a private Z3 context: the questions asked alone after it, in their fresh
 contexts, get the same answers and witnesses as without it.
+
+A question whose check Z3 cannot decide in a batch (Carcassonne's about a tile's many copies) is asked again on the
+states with one copy of each card in each place (as :meth:`~checker.solver.search.SymbolicSearch.solve` asks a
+question it cannot decide, :mod:`checker.solver.bounded`; asked alone as before, it mostly took Z3 twice to its step
+limit first): a special-case question on the batch's own terms, on a solver of its own (a state found there is one
+of the batch, so "yes" is its answer); a dead-rule question alone, first on those states
+(:func:`applies_with_one_copy`), then as before.
 """
 
 from __future__ import annotations
@@ -30,18 +37,25 @@ import dataclasses
 import z3
 
 from checker.front.configurations import ConfigEvalError
+from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import Unsupported, is_const
 from checker.solver.factory import make_solver, private_context, run
 from checker.solver.search import Assumed
+from checker.solver.searches import TooLarge
 from checker.solver.selection import required_cards
 from checker.solver.terms import assert_all, conjuncts
 
-__all__ = ["live_rules", "not_special_cases", "upcoming", "BATCH_RLIMIT"]
+__all__ = ["live_rules", "not_special_cases", "upcoming", "applies_with_one_copy", "BATCH_RLIMIT",
+           "ONE_COPY_RLIMIT"]
 
 # Z3's steps for one question of a batch: past it, the question is asked alone (with the search's own limit), as
 # it would be without batches.  The batch's solver is incremental, which some questions that the one-shot solver
 # of a question alone answers at once are slow in (a question the batch cannot show satisfiable is mostly one).
 BATCH_RLIMIT = 2_000_000
+# Z3's steps for a special-case question a batch could not decide, asked on the batch's states with one copy of
+# each card (:func:`_one_copy`; Carcassonne's dead-rule questions took 2 to 23 million so, one ran out at 50): past
+# it, it is asked alone.
+ONE_COPY_RLIMIT = 25_000_000
 
 def upcoming(search, items, involved) -> list:
     """The items of a loop whose questions :meth:`~checker.solver.search.SymbolicSearch._mine` will give this
@@ -138,6 +152,9 @@ def _live(search, heads: list, shared: "_Shared") -> set:
         try:
             args, domain = _arguments(search, enc, made, name, params[:len(head.pattern.binders)])
             cond = enc.applies(rule, head, args)
+        except TooLarge:        # it is alone too (it spends no less there): asked narrowed at once (dead_rules)
+            search.too_large.add(id(head))
+            continue
         except Unsupported:
             continue
         if is_const(cond):
@@ -149,7 +166,42 @@ def _live(search, heads: list, shared: "_Shared") -> set:
             [*((card, cond) for _, cond, card in questions if card), *required_cards(search.engine, merged)])
     except ConfigEvalError:
         return set()
+    # one it cannot decide is asked alone, first on the states with one copy of each card (applies_with_one_copy):
+    # asked so on the batch's terms instead, Carcassonne's took Z3 longer than its encoding alone takes
     return shared.rounds(merged, selection, [(key, cond) for key, cond, _ in questions])
+
+
+def _one_copy(search, merged, questions: list) -> set:
+    """The keys of the special-case ``questions`` ((key, condition): those the batch could not decide) true in some
+    state of the batch with one copy of each card in each place (:func:`applies_with_one_copy`), each asked on a
+    solver of its own that holds all the batch asserts (the invariants too), so that its terms are the batch's, not
+    encoded again; a model answers every question it makes true."""
+    try:
+        wf = search.well_formed(merged)
+    except Unsupported:
+        return set()
+    off = later_copies(merged, search.engine.defs)
+    common = [*merged.defined, *wf]
+    if not off or any(is_const(f) and not f for f in common):
+        return set()
+    common = restricted([f for f in common if not is_const(f)], off)
+    pairs = [(cell, z3.BoolVal(False)) for cell in off]
+    done: set = set()
+    left = questions
+    settings = dataclasses.replace(search.settings, rlimit=min(search.settings.rlimit, ONE_COPY_RLIMIT))
+    while left:
+        (key, cond), left = left[0], left[1:]
+        s = make_solver(settings)
+        assert_all(s, [*common, z3.substitute(cond, *pairs)])
+        search.queries += 1
+        search.batched += 1
+        outcome = run(s)
+        if outcome.status == "sat":
+            model = outcome.model
+            shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
+            done |= shown
+            left = [(k, c) for k, c in left if k not in shown]
+    return done
 
 
 def not_special_cases(search, cases: list) -> set:
@@ -189,7 +241,9 @@ def not_special_cases(search, cases: list) -> set:
             question = z3.And(narrow, z3.Not(wider))
             _merge(merged, enc, domain)
             questions.append((key, question))
-        return _rounds(search, merged, [], questions)
+        done = _rounds(search, merged, [], questions)
+        left = [(key, question) for key, question in questions if key in search.undecided and key not in done]
+        return done | (_one_copy(search, merged, left) if left else set())
 
 
 def _within(wider, narrow) -> bool:
@@ -258,7 +312,7 @@ def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
     yet is added and taken away again, and every question the model it gets makes true is answered with it.
     ``assumed``: the invariants, left out of ``s``: a model that breaks one is no answer; they are asserted
     in ``s`` then (for the rest of the batch) and the question asked again (:class:`~checker.solver.search.
-    Assumed`)."""
+    Assumed`).  The keys of those Z3 could not decide go into ``search.undecided``."""
     def check(cond):
         s.push()
         s.add(cond)
@@ -278,9 +332,39 @@ def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
             search.assumed += 1
             assumed = None
             outcome = check(cond)
+        if outcome.status == "unknown":
+            search.undecided.add(key)
         if outcome.status == "sat":
             model = outcome.model
             shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
             done |= shown
             left = [(k, c) for k, c in left if k not in shown]
     return done
+
+
+def applies_with_one_copy(search, encode, cards: tuple, legal: bool = True) -> bool:
+    """Is a question a batch could not decide (``search.undecided``) satisfiable on the states with one copy of each
+    card in each place (:mod:`checker.solver.bounded`) — with ``legal``, in a game a legal selection sets up (with
+    ``cards``)?  ``encode(enc)``: its formulas on the encoder ``enc`` (one of its own: the question alone is encoded
+    anew when this says no).
+
+    Asked alone, such a question mostly takes Z3 to the step limit twice (the question with the selection, then
+    without it) before :meth:`~checker.solver.search.SymbolicSearch.solve` asks it on those states (Carcassonne's
+    dead-rule questions about a tile's copies: 20 s of Z3 each, then 1 to 2 s there).  A state found there is one
+    of the question with every bound, invariant and selection constraint it asserts (asserted here too, the
+    invariants at once), so "yes" is its answer; anything else says nothing, and the question is asked as before."""
+    enc = search.encoder()
+    try:
+        formulas = [f for f in encode(enc) if not (is_const(f) and f)]
+        wf = search.well_formed(enc)
+        selection = search._selections().formulas([*cards, *required_cards(search.engine, enc)]) if legal else []
+    except (Unsupported, ConfigEvalError):
+        return False
+    off = later_copies(enc, search.engine.defs)
+    todo = [*formulas, *enc.defined, *wf, *selection]
+    if not off or any(is_const(f) and not f for f in todo):
+        return False
+    s = make_solver(search.settings)
+    assert_all(s, restricted([f for f in todo if not is_const(f)], off))
+    search.queries += 1
+    return run(s).status == "sat"

@@ -27,7 +27,7 @@ import z3
 from checker.front import ast
 from checker.front.effects import Effects
 from checker.solver.encode import NONE, Unsupported, is_const
-from checker.conflicts.batches import live_rules, not_special_cases, upcoming
+from checker.conflicts.batches import applies_with_one_copy, live_rules, not_special_cases, upcoming
 from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
 from checker.solver.narrowed import narrowed
@@ -45,6 +45,8 @@ class Search(SymbolicSearch):
         self.inductive: dict = {}       # invariant -> status -> moves (see checker.conflicts.inductive)
         self.batches = True             # dead-rule and special-case questions shown satisfiable in batches first
         self.batched = 0                # the Z3 queries of those batches (counted in ``queries`` too)
+        self.undecided: set = set()     # the keys of the questions a batch could not decide
+        self.too_large: set = set()     # the ids of the rule heads a batch found too large to encode (TooLarge)
 
     def _pairs(self, enc0, only: set | None) -> list[tuple]:
         """(action, permission, its head, prohibition, its head) of each contradiction question, in order."""
@@ -80,6 +82,7 @@ class Search(SymbolicSearch):
         for action, pr, ph, fr, fh in pairs:
             if not self._mine(out, lambda scope: scope.contradiction(pr, fr, action)):
                 continue
+            self._one_copy_cases(enc0, pr, ph, fr, fh)
             claim = self.claim(pr, ph, fr, fh)
             if claim.status == "unrelated":
                 continue        # an exception to other prohibitions, and this one is not of their kind
@@ -131,6 +134,27 @@ class Search(SymbolicSearch):
                     finding.confirmed = self._confirm_contradiction(finding, action, pr.name, fr.name)
             out.append(finding)
         return out
+
+    def _one_copy_cases(self, enc0, pr, ph, fr, fh) -> None:
+        """The special-case questions :meth:`claim` will ask that a batch could not decide, asked first on the
+        states with one copy of each card in each place: a "yes" there is the question's own (the prohibition
+        applies where the rule the permission overrides does not), kept as its answer, so that it is not taken
+        twice to Z3's step limit before being asked so (:func:`~checker.conflicts.batches.applies_with_one_copy`)."""
+        if not self.undecided or (id(ph), id(fh)) in self._claims or self._settled(enc0, pr, fr)[0] \
+                or not pr.overrides:
+            return
+        action = self.judged_on(enc0, ph, fh)
+        for _, other, head, key in (self.special_cases(pr, fh, action) if action is not None else ()):
+            if key not in self.undecided or key in self._cases or key in self.no_special_case:
+                continue
+
+            def encode(enc, other=other, head=head):
+                args, domain = self.action_args(enc, action)
+                wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+                narrow = enc.applies(fr, fh, args[:len(fh.pattern.binders)])
+                return [*domain, narrow, z3.Not(wider) if not is_const(wider) else not wider]
+            if applies_with_one_copy(self, encode, (), legal=False):
+                self._cases[key] = ("sat", "")
 
     def competing_values(self, only: set | None = None) -> list[Finding]:
         out = []
@@ -272,22 +296,33 @@ class Search(SymbolicSearch):
             def encode(enc, params=params[:len(head.pattern.binders)], rule=rule, head=head, name=name):
                 args, domain = self.params_args(enc, name, params)
                 return [*domain, enc.applies(rule, head, args)], args
+            cards = (rule.card,) if rule.card else ()
+            # one a batch could not decide is asked first on the states with one copy of each card (a "yes" there
+            # is its answer: it can apply), rather than twice to Z3's step limit on all of them first
+            if id(head) in self.undecided and applies_with_one_copy(self, lambda e: encode(e)[0], cards):
+                continue
+            narrower = None
+            if id(head) in self.too_large:          # too large in its batch, so alone: asked narrowed at once
+                found, narrower = narrowed(self, encode, rule.name, name if name in self.p.actions else None, cards)
+                if found:
+                    continue
             try:
                 (*domain, cond), args = encode(enc)
             except Unsupported as exc:
                 why = exc.located()
                 if isinstance(exc, TooLarge):       # asked again with the search narrowed: a state found settles it
-                    found, narrower = narrowed(self, encode, rule.name, name if name in self.p.actions else None,
-                                              (rule.card,) if rule.card else ())
-                    if found:
-                        continue
+                    if narrower is None:
+                        found, narrower = narrowed(self, encode, rule.name, name if name in self.p.actions else None,
+                                                  cards)
+                        if found:
+                            continue
                     why = f"{why}; {narrower}"
                 out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply: cannot encode "
                                               f"it ({why})", (rule.name,), (head.span,), _cites(rule), unknown=why))
                 continue
             # a state where it applies, whose cards (the rule's own, and those out of their start zone) some
             # selection the constraints allow has at the state's player count
-            status, _, reason = self.solve(enc, *domain, cond, legal=True, cards=(rule.card,) if rule.card else ())
+            status, _, reason = self.solve(enc, *domain, cond, legal=True, cards=cards)
             at = f" with {self.players} players" if self.players else ""
             if status == "unknown":
                 out.append(Finding("unknown", f"cannot tell whether {rule.name} can ever apply", (rule.name,),
