@@ -24,7 +24,7 @@ from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
-from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
+from checker.solver.selection import (Chosen, Selections, away_from_start, forbidding, keep_if_sat, kinds_read,
                                       required_cards, required_formulas)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
@@ -147,6 +147,9 @@ class SymbolicSearch:
     finder (:class:`checker.conflicts.questions.Search`), legality's explanations and `diff` ask through it."""
 
     lazy = True         # a question assumes the invariants only when its model breaks one (:class:`Assumed`)
+    # the kinds whose selection a question constrains (:meth:`_chosen`): those it reads `selected(…)` of, and with
+    # this, those it places cards of (the invariant search: a state of a legal game, e.g. one character a rank)
+    placed_selections = False
 
     def __init__(self, typed, players: int | None = None,
                  settings: SolverSettings = SolverSettings(), shard: tuple[int, int] = (0, 1),
@@ -183,6 +186,7 @@ class SymbolicSearch:
         self._cases: dict = {}                   # (overridden head id, forbid head id, action) -> (status, reason)
         self.no_special_case: set = set()        # keys of _cases a batch answered sat (checker.conflicts.batches)
         self._selection: Selections | None = None       # the spec's constraints on a selection, built once
+        self._invariant_kinds: set | None = None        # the kinds whose selection the invariants read
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self._scopes = None                      # the scopes a witness is loaded with into the search's engine
         self.legality = ""                       # what the last minimal solve found of its witness's cards
@@ -205,6 +209,7 @@ class SymbolicSearch:
     def encoder(self) -> Encoder:
         enc = Encoder(self.engine, concrete=False,
                       player_count=None if self.players else z3.Int("player_count"))
+        enc.chosen = Chosen(self.engine)        # `selected(K)`: a game's selection (well_formed constrains it)
         self._own.add(enc)
         return enc
 
@@ -318,6 +323,7 @@ class SymbolicSearch:
         for cells in places.values():
             if len(cells) > 1:
                 out.append(mk_atmost(cells, 1))
+        out += self._chosen(enc, invariants)
         if not is_const(enc.n):
             out.append(z3.And(enc.n >= self.low, enc.n <= self.high))
             seated: dict[int, z3.BoolRef] = {}              # seat k is in the game: one term per seat
@@ -328,6 +334,31 @@ class SymbolicSearch:
                     if seat is None:
                         seat = seated[key[2]] = enc.n > key[2]
                     out.append(mk_implies(cell, seat))
+        return out
+
+    def _chosen(self, enc: Encoder, invariants: bool) -> list:
+        """For each kind whose ``selected(…)`` the question reads (its encoder's :class:`~checker.solver.selection.
+        Chosen`, and the invariants' when they are asserted; with :attr:`placed_selections`, each kind whose cards
+        it places too): the spec's constraints on those cards' *selected*
+        Booleans, and a card placed only when selected (the set-up makes no other: a card not selected is in no
+        zone, not even its kind's start zone).  Nothing for a question that reads no selection, nor for an
+        encoder not made here (`diff`'s: every card of a kind is its selection)."""
+        chosen = getattr(enc, "chosen", None)
+        if chosen is None or enc not in self._own:
+            return []
+        kinds = set(chosen.kinds)
+        if self.placed_selections:
+            kinds |= {enc.zone_kind[key[1]] for key in enc.cells.made if key[0] == "in"}
+        if invariants:
+            if self._invariant_kinds is None:
+                self._invariant_kinds = kinds_read(tuple(self.p.invariants()))
+            kinds |= self._invariant_kinds
+        if not kinds:
+            return []
+        out = self._selections().about(kinds)
+        zone_kind = enc.zone_kind
+        out += [mk_implies(cell, chosen.flag_of(key[3])) for key, cell in enc.cells.made.items()
+                if key[0] == "in" and zone_kind[key[1]] in kinds]
         return out
 
     def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):
