@@ -339,10 +339,11 @@ class SymbolicSearch:
     def _chosen(self, enc: Encoder, invariants: bool) -> list:
         """For each kind whose ``selected(…)`` the question reads (its encoder's :class:`~checker.solver.selection.
         Chosen`, and the invariants' when they are asserted; with :attr:`placed_selections`, each kind whose cards
-        it places too): the spec's constraints on those cards' *selected*
-        Booleans, and a card placed only when selected (the set-up makes no other: a card not selected is in no
-        zone, not even its kind's start zone).  Nothing for a question that reads no selection, nor for an
-        encoder not made here (`diff`'s: every card of a kind is its selection)."""
+        it places too): the spec's constraints on those cards' *selected* Booleans, and what a card not selected
+        satisfies (:meth:`_only_selected`: in no zone, not even its kind's start zone).  Nothing for a question
+        that reads no selection, nor for an encoder not made here (`diff`'s: every card of a kind is its
+        selection).  A witness's legal game (:meth:`_with_selection`, :meth:`_legal_game`) asserts the latter for
+        every kind: the cards its state uses are its selection's."""
         chosen = getattr(enc, "chosen", None)
         if chosen is None or enc not in self._own:
             return []
@@ -355,10 +356,39 @@ class SymbolicSearch:
             kinds |= self._invariant_kinds
         if not kinds:
             return []
-        out = self._selections().about(kinds)
-        zone_kind = enc.zone_kind
-        out += [mk_implies(cell, chosen.flag_of(key[3])) for key, cell in enc.cells.made.items()
-                if key[0] == "in" and zone_kind[key[1]] in kinds]
+        return self._selections().about(kinds) + self._only_selected(enc, kinds)
+
+    def _only_selected(self, enc: Encoder, kinds) -> list:
+        """What a card of ``kinds`` (all kinds: None) that is not selected satisfies, on the cells ``enc`` made (the
+        set-up makes no such card, and nothing writes what it would): it is in no zone, a var indexed by it holds
+        its starting value, a var holds it only when it is selected, and no power of it is used.  Nothing for an
+        encoder not made here."""
+        chosen = getattr(enc, "chosen", None)
+        if chosen is None or enc not in self._own:
+            return []
+        E, zone_kind = enc.E, enc.zone_kind
+        if kinds is None:
+            kinds = set(self.p.kinds)
+        out = [mk_implies(cell, chosen.flag_of(key[3])) for key, cell in enc.cells.made.items()
+               if key[0] == "in" and zone_kind[key[1]] in kinds]
+        for key, cell in enc.cells.made.items():
+            if key[0] == "used":
+                if E.def_kind[E.defs[key[2]]] in kinds:
+                    out.append(mk_implies(cell, chosen.flag_of(key[2])))
+                continue
+            if key[0] != "var" or len(key) != 3:
+                continue
+            name, index = key[1], key[2]
+            ity = enc.index_types.get(name)
+            if isinstance(ity, KindT) and ity.name in kinds and isinstance(index, int) and index >= 0:
+                start = 0 if self.p.vars[name].counter else E.var_defaults[name]
+                start = enc.from_runtime(start, enc.var_types[name])
+                if isinstance(start, (bool, int)):
+                    out.append(z3.Or(chosen.flag_of(index), cell == start))
+            ty = enc.var_types[name]
+            inner = ty.inner if isinstance(ty, Opt) else ty
+            if isinstance(inner, KindT) and inner.name in kinds and not z3.is_bool(cell):
+                out += [mk_implies(enc.eq(cell, i), chosen.flag_of(i)) for i in enc.kind_instances[inner.name]]
         return out
 
     def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):
@@ -450,6 +480,7 @@ class SymbolicSearch:
             formulas = self._selections().formulas([*cards, *required_cards(self.engine, enc)])
         except ConfigEvalError:
             return None
+        formulas += self._only_selected(enc, None)     # the cards the state uses are the selection's
         outcome = keep_if_sat(s, formulas, run if assumed is None else assumed.check)
         return outcome.model if outcome.status == "sat" else None
 
@@ -471,6 +502,7 @@ class SymbolicSearch:
             return model, f"cannot tell whether a legal game has these cards: {exc}"
         if not formulas:
             return model, ""
+        formulas += self._only_selected(enc, None)     # the cards the state uses are the selection's
         outcome = keep_if_sat(s, formulas, run if assumed is None else assumed.check)
         if outcome.status == "sat":
             return outcome.model, ""
