@@ -147,8 +147,10 @@ class SymbolicSearch:
     finder (:class:`checker.conflicts.questions.Search`), legality's explanations and `diff` ask through it."""
 
     lazy = True         # a question assumes the invariants only when its model breaks one (:class:`Assumed`)
-    # the kinds whose selection a question constrains (:meth:`_chosen`): those it reads `selected(…)` of, and with
-    # this, those it places cards of (the invariant search: a state of a legal game, e.g. one character a rank)
+    # the states of legal games' selections (:meth:`_chosen`, the invariant search): a question asserts the spec's
+    # constraints on the kinds it reads `selected(…)` of and on those it places cards of (e.g. one character a rank);
+    # without it, the constraints are asked of a witness only (the conflict kinds report a finding no legal game
+    # has as such, :meth:`_legal_game`), and `selected(K)` counts the cards selected, free
     placed_selections = False
 
     def __init__(self, typed, players: int | None = None,
@@ -339,8 +341,8 @@ class SymbolicSearch:
     def _chosen(self, enc: Encoder, invariants: bool) -> list:
         """For each kind whose ``selected(…)`` the question reads (its encoder's :class:`~checker.solver.selection.
         Chosen`, and the invariants' when they are asserted; with :attr:`placed_selections`, each kind whose cards
-        it places too): the spec's constraints on those cards' *selected* Booleans, and what a card not selected
-        satisfies (:meth:`_only_selected`: in no zone, not even its kind's start zone).  Nothing for a question
+        it places too): what a card not selected satisfies (:meth:`_only_selected`: in no zone, not even its kind's
+        start zone), and with :attr:`placed_selections` the spec's constraints on those cards' *selected* Booleans.  Nothing for a question
         that reads no selection, nor for an encoder not made here (`diff`'s: every card of a kind is its
         selection).  A witness's legal game (:meth:`_with_selection`, :meth:`_legal_game`) asserts the latter for
         every kind: the cards its state uses are its selection's."""
@@ -356,7 +358,10 @@ class SymbolicSearch:
             kinds |= self._invariant_kinds
         if not kinds:
             return []
-        return self._selections().about(kinds) + self._only_selected(enc, kinds)
+        out = self._only_selected(enc, kinds)
+        if self.placed_selections:      # else the constraints are a witness's (a finding no legal game has is one)
+            out = self._selections().about(kinds) + out
+        return out
 
     def _only_selected(self, enc: Encoder, kinds) -> list:
         """What a card of ``kinds`` (all kinds: None) that is not selected satisfies, on the cells ``enc`` made (the
