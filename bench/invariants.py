@@ -59,6 +59,10 @@ def run(label: str, paths: list[str]) -> None:
         print(f"  [{f.kind}] {f.message}")
         if f.situation:
             print(f"    witness: {'; '.join(f.situation)}")
+        if getattr(f, "configuration", ""):
+            print(f"    selection: {f.configuration}")
+        if f.witness and f.witness.get("selection"):
+            print(f"    selected: " + "; ".join(f"{len(v)} {k}" for k, v in f.witness["selection"].items()))
         if f.replayed:
             print(f"    the interpreter: {f.replayed} (confirmed: {f.confirmed})")
         if f.unknown:

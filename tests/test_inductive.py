@@ -134,9 +134,8 @@ def test_the_shards_tallies_merge_into_the_single_process_one():
 
 def test_the_krakens_witness_on_the_unfixed_fan_files_loads_and_the_interpreter_confirms_it():
     """The fan invariant reads `personnages_par_joueur()`, which counts `selected(Character)`: the witness holds
-    the whole selection of characters the search counted (not only the cards it places), else the
-    interpreter reads 2 characters a player where Z3 read 3 and refuses the witness as breaking the
-    invariant before the move (issue 22)."""
+    the selection of characters the search counted — a game's, which the spec's constraints allow, not the whole
+    deck — else the interpreter reads another number of characters a player than Z3 did (issue 22)."""
     search = _search("spec/citadelles", "tests/fixtures/fan-unfixed/extension-fan")
     found = search.broken_invariants(only={'"Kraken".enlèvement'})
     assert [(f.kind, f.rules) for f in found] == [("invariant-broken",
@@ -145,8 +144,10 @@ def test_the_krakens_witness_on_the_unfixed_fan_files_loads_and_the_interpreter_
     assert f.confirmed is True, f.replayed
     assert f.replayed == "after the move, the interpreter finds personnages_de_chaque_joueur broken"
     E = search.engine
-    selected = {E.def_names[E.defs[i]] for i in E.selected["Character"]}
-    assert set(f.witness["selection"]["Character"]) == selected
+    deck = {E.def_names[E.defs[i]] for i in E.selected["Character"]}
+    chosen = set(f.witness["selection"]["Character"])
+    assert chosen < deck and f.configuration == "", (chosen, f.configuration)
+    assert all(c in chosen for cards in f.witness["zones"]["choisis"].values() for c in cards)
     # the Kraken's holder has one character more than the game deals, before the Kraken takes one
     assert any(s.startswith("Kraken ∈ choisis[") for s in f.situation), f.situation
 
@@ -200,3 +201,63 @@ procedure étrenne_tabulée(p: Player) {
     assert f.kind == "unknown" and f.rules == ("étrenne_tabulée", "deux_lots_au_plus")
     assert "on the paths that complete, but from such a state it can stop with an error: table place_de has no " \
            "row" in f.message, f.message
+
+
+_COUNTED = """
+# A fourth lot: a game is set up with three of the four (the game's constraint trois_lots), and a table keyed on
+# the selection's size has a row for 3 only.
+card Lot "Muscade" { épice: cannelle  prix: 3 }
+
+table place_selon(lots: Int): Int {
+  case 3 -> 1
+}
+
+procedure étrenne_comptée(p: Player) {
+  if place_selon(count(l in selected(Lot))) > 0 and count(l in panier[p]) < 2 {
+    choose l in étal at random
+    move l to panier[p]
+  }
+}
+
+procedure étrenne_forcée(p: Player) {
+  if place_selon(count(l in selected(Lot))) > 0 {
+    choose l in étal at random
+    move l to panier[p]
+  }
+}
+"""
+
+
+def _counted(tmp_path) -> Path:
+    house = tmp_path / "étrennes_comptées.rules"
+    house.write_text((HOUSE / "étrennes.rules").read_text(encoding="utf-8") + _COUNTED, encoding="utf-8")
+    return house
+
+
+def test_a_procedure_reading_the_selection_is_searched_over_a_games_selection_not_the_whole_deck(tmp_path):
+    """`selected(Lot)` in a search is a game's selection: each card behind its *selected* Boolean, the spec's
+    constraints on them (three lots of four).  The lookup keyed on its size has a row in every game, so the
+    procedure is proven; over the whole deck (four lots, as the searches read it before) it has none, and the
+    procedure was undecided (« table place_selon has no row »)."""
+    from checker.conflicts.inductive import broken_invariants
+    search = _search(GAME, _counted(tmp_path))
+    found = broken_invariants(search, only={"étrenne_comptée"}, procedures=True)
+    assert found == [], [f.message for f in found]
+    assert search.inductive["deux_lots_au_plus"]["proven"] == ["étrenne_comptée"]
+
+
+def test_a_witness_reading_the_selection_holds_the_selection_the_search_read(tmp_path):
+    """The procedure that fills a full basket, behind a lookup keyed on the selection's size: its witness's
+    selection is the three lots the model selects (the four of the deck before: the interpreter stopped on the
+    lookup, and did not confirm the break), and the lots it places are among them."""
+    from checker.conflicts.inductive import broken_invariants
+    search = _search(GAME, _counted(tmp_path))
+    found = broken_invariants(search, only={"étrenne_forcée"}, procedures=True)
+    assert [(f.kind, f.rules) for f in found] == [("invariant-broken", ("étrenne_forcée", "deux_lots_au_plus"))]
+    f = found[0]
+    assert f.confirmed is True, f.replayed
+    chosen = f.witness["selection"]["Lot"]
+    assert len(chosen) == 3 and f.configuration == "", (f.witness, f.configuration)
+    placed = [card for cards in f.witness["zones"].values()
+              for card in (cards if isinstance(cards, list) else [c for v in cards.values() for c in v])]
+    assert placed and all(card in chosen for card in placed), (placed, chosen)

@@ -262,8 +262,9 @@ def broken_invariants(search, only: set | None = None, procedures: bool = False)
     undecided ones; ``search.inductive`` (invariant -> status -> moves) tallies every move asked, and
     lists under ``"uncovered"`` the procedures that write what the invariant reads.  With
     ``only``, the moves it names (an action, or a power as ``"Card".name``).  With ``procedures``, each of
-    those procedures is asked too, as a move is (:func:`_procedures`)."""
-    from checker.conflicts.effects import _scope_keys
+    those procedures is asked too, as a move is (:func:`_procedures`).  The states asked are those of legal
+    games' selections (:attr:`~checker.solver.search.SymbolicSearch.placed_selections`): a card placed is
+    selected, and the selection meets the spec's constraints (the 4th edition's: one character of each rank)."""
     p, E = search.p, search.engine
     out: list = []
     tally = search.inductive
@@ -273,6 +274,20 @@ def broken_invariants(search, only: set | None = None, procedures: bool = False)
     uncovered = uncovered_procedures(search)
     for inv in invariants:
         tally.setdefault(inv.name, {s: [] for s in STATUSES})["uncovered"] = uncovered[inv.name]
+    placed, search.placed_selections = search.placed_selections, True     # the states of legal games' selections
+    try:
+        _moves_asked(search, only, invariants, out)
+        if procedures:
+            out.extend(_procedures(search, invariants, _offer_sites(p), only))
+    finally:
+        search.placed_selections = placed
+    return out
+
+
+def _moves_asked(search, only: set | None, invariants: list, out: list) -> None:
+    """The moves' questions (an action, a power), their findings added to ``out``."""
+    from checker.conflicts.effects import _scope_keys
+    p, tally = search.p, search.inductive
     reads = _reads(search)
     offers = _offer_sites(p)
     for kind, label, decl, card in _moves(p):
@@ -298,9 +313,6 @@ def broken_invariants(search, only: set | None = None, procedures: bool = False)
                 tally[inv.name]["unchanged"].append(label)
         if asked:
             out.extend(_ask(search, kind, label, decl, card, asked, offers))
-    if procedures:
-        out.extend(_procedures(search, invariants, offers, only))
-    return out
 
 
 def _procedures(search, invariants: list, offers: set, only: set | None) -> list:

@@ -471,7 +471,7 @@ def _witness(pair: Pair, enc_a: Encoder, enc_b: Encoder, model, action: str | No
     _share_cells(pair, enc_a, enc_b)
     out = {}
     for tag, side, enc in (("a", pair.a, enc_a), ("b", pair.b, enc_b)):
-        state, move, situation = witness_files(side.search, enc, model, action, args, whole_selections=False)
+        state, move, situation = witness_files(side.search, enc, model, action, args)
         state = {**state, "spec": [str(p) for p in side.paths]}
         out[tag] = (state, move, situation)
     return out

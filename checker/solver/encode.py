@@ -565,8 +565,9 @@ def _(enc: Encoder, e: ast.Call, env):
     if shaped is not shapes.MISSING:
         return shaped
     E = enc.E
-    if e.func == "selected":
-        return [(True, i) for i in E.selected[e.args[0].id]]
+    if e.func == "selected":         # a search's encoder: a game's selection, each card behind its Boolean
+        chosen = getattr(enc, "chosen", None)       # (checker.solver.selection.Chosen); else every card
+        return [(True, i) for i in E.selected[e.args[0].id]] if chosen is None else chosen(e.args[0].id)
     args = tuple(enc.expr(a, env) for a in e.args)
     if e.func == "seats_from":
         return [(enc.seated(i), _mod(args[0] + i, enc.n, enc.E.st.n)) for i in enc.seats]

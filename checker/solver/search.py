@@ -24,7 +24,7 @@ from checker.solver.bounded import later_copies, restricted
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
-from checker.solver.selection import (Selections, away_from_start, forbidding, keep_if_sat,
+from checker.solver.selection import (Chosen, Selections, away_from_start, forbidding, keep_if_sat, kinds_read,
                                       required_cards, required_formulas)
 from checker.solver.shapes import field_domain, record_values, window
 from checker.solver.statefile import player_range
@@ -147,6 +147,11 @@ class SymbolicSearch:
     finder (:class:`checker.conflicts.questions.Search`), legality's explanations and `diff` ask through it."""
 
     lazy = True         # a question assumes the invariants only when its model breaks one (:class:`Assumed`)
+    # the states of legal games' selections (:meth:`_chosen`, the invariant search): a question asserts the spec's
+    # constraints on the kinds it reads `selected(…)` of and on those it places cards of (e.g. one character a rank);
+    # without it, the constraints are asked of a witness only (the conflict kinds report a finding no legal game
+    # has as such, :meth:`_legal_game`), and `selected(K)` counts the cards selected, free
+    placed_selections = False
 
     def __init__(self, typed, players: int | None = None,
                  settings: SolverSettings = SolverSettings(), shard: tuple[int, int] = (0, 1),
@@ -183,6 +188,7 @@ class SymbolicSearch:
         self._cases: dict = {}                   # (overridden head id, forbid head id, action) -> (status, reason)
         self.no_special_case: set = set()        # keys of _cases a batch answered sat (checker.conflicts.batches)
         self._selection: Selections | None = None       # the spec's constraints on a selection, built once
+        self._invariant_kinds: set | None = None        # the kinds whose selection the invariants read
         self._judge: tuple | None = None        # the interpreter that re-judges witnesses, and its scopes
         self._scopes = None                      # the scopes a witness is loaded with into the search's engine
         self.legality = ""                       # what the last minimal solve found of its witness's cards
@@ -205,6 +211,7 @@ class SymbolicSearch:
     def encoder(self) -> Encoder:
         enc = Encoder(self.engine, concrete=False,
                       player_count=None if self.players else z3.Int("player_count"))
+        enc.chosen = Chosen(self.engine)        # `selected(K)`: a game's selection (well_formed constrains it)
         self._own.add(enc)
         return enc
 
@@ -318,6 +325,7 @@ class SymbolicSearch:
         for cells in places.values():
             if len(cells) > 1:
                 out.append(mk_atmost(cells, 1))
+        out += self._chosen(enc, invariants)
         if not is_const(enc.n):
             out.append(z3.And(enc.n >= self.low, enc.n <= self.high))
             seated: dict[int, z3.BoolRef] = {}              # seat k is in the game: one term per seat
@@ -328,6 +336,64 @@ class SymbolicSearch:
                     if seat is None:
                         seat = seated[key[2]] = enc.n > key[2]
                     out.append(mk_implies(cell, seat))
+        return out
+
+    def _chosen(self, enc: Encoder, invariants: bool) -> list:
+        """For each kind whose ``selected(…)`` the question reads (its encoder's :class:`~checker.solver.selection.
+        Chosen`, and the invariants' when they are asserted; with :attr:`placed_selections`, each kind whose cards
+        it places too): what a card not selected satisfies (:meth:`_only_selected`: in no zone, not even its kind's
+        start zone), and with :attr:`placed_selections` the spec's constraints on those cards' *selected* Booleans.  Nothing for a question
+        that reads no selection, nor for an encoder not made here (`diff`'s: every card of a kind is its
+        selection).  A witness's legal game (:meth:`_with_selection`, :meth:`_legal_game`) asserts the latter for
+        every kind: the cards its state uses are its selection's."""
+        chosen = getattr(enc, "chosen", None)
+        if chosen is None or enc not in self._own:
+            return []
+        kinds = set(chosen.kinds)
+        if self.placed_selections:
+            kinds |= {enc.zone_kind[key[1]] for key in enc.cells.made if key[0] == "in"}
+        if invariants:
+            if self._invariant_kinds is None:
+                self._invariant_kinds = kinds_read(tuple(self.p.invariants()))
+            kinds |= self._invariant_kinds
+        if not kinds:
+            return []
+        out = self._only_selected(enc, kinds)
+        if self.placed_selections:      # else the constraints are a witness's (a finding no legal game has is one)
+            out = self._selections().about(kinds) + out
+        return out
+
+    def _only_selected(self, enc: Encoder, kinds) -> list:
+        """What a card of ``kinds`` (all kinds: None) that is not selected satisfies, on the cells ``enc`` made (the
+        set-up makes no such card, and nothing writes what it would): it is in no zone, a var indexed by it holds
+        its starting value, a var holds it only when it is selected, and no power of it is used.  Nothing for an
+        encoder not made here."""
+        chosen = getattr(enc, "chosen", None)
+        if chosen is None or enc not in self._own:
+            return []
+        E, zone_kind = enc.E, enc.zone_kind
+        if kinds is None:
+            kinds = set(self.p.kinds)
+        out = [mk_implies(cell, chosen.flag_of(key[3])) for key, cell in enc.cells.made.items()
+               if key[0] == "in" and zone_kind[key[1]] in kinds]
+        for key, cell in enc.cells.made.items():
+            if key[0] == "used":
+                if E.def_kind[E.defs[key[2]]] in kinds:
+                    out.append(mk_implies(cell, chosen.flag_of(key[2])))
+                continue
+            if key[0] != "var" or len(key) != 3:
+                continue
+            name, index = key[1], key[2]
+            ity = enc.index_types.get(name)
+            if isinstance(ity, KindT) and ity.name in kinds and isinstance(index, int) and index >= 0:
+                start = 0 if self.p.vars[name].counter else E.var_defaults[name]
+                start = enc.from_runtime(start, enc.var_types[name])
+                if isinstance(start, (bool, int)):
+                    out.append(z3.Or(chosen.flag_of(index), cell == start))
+            ty = enc.var_types[name]
+            inner = ty.inner if isinstance(ty, Opt) else ty
+            if isinstance(inner, KindT) and inner.name in kinds and not z3.is_bool(cell):
+                out += [mk_implies(enc.eq(cell, i), chosen.flag_of(i)) for i in enc.kind_instances[inner.name]]
         return out
 
     def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):
@@ -419,6 +485,7 @@ class SymbolicSearch:
             formulas = self._selections().formulas([*cards, *required_cards(self.engine, enc)])
         except ConfigEvalError:
             return None
+        formulas += self._only_selected(enc, None)     # the cards the state uses are the selection's
         outcome = keep_if_sat(s, formulas, run if assumed is None else assumed.check)
         return outcome.model if outcome.status == "sat" else None
 
@@ -440,6 +507,7 @@ class SymbolicSearch:
             return model, f"cannot tell whether a legal game has these cards: {exc}"
         if not formulas:
             return model, ""
+        formulas += self._only_selected(enc, None)     # the cards the state uses are the selection's
         outcome = keep_if_sat(s, formulas, run if assumed is None else assumed.check)
         if outcome.status == "sat":
             return outcome.model, ""

@@ -22,8 +22,8 @@ from checker.front.configurations import ConfigEvalError, Selection, evaluate
 from checker.solver.encode import AND, NOT, OR, as_bool, is_const
 from checker.solver.factory import private_context, run
 
-__all__ = ["Selected", "legal_selection", "Selections", "away_from_start", "required_cards", "keep_if_sat",
-           "forbidding", "required_formulas"]
+__all__ = ["Selected", "legal_selection", "Selections", "Chosen", "away_from_start", "required_cards", "keep_if_sat",
+           "forbidding", "required_formulas", "kinds_read"]
 
 
 class Selected:
@@ -35,6 +35,43 @@ class Selected:
 
     def kind(self, kind: str) -> list[tuple[str, object]]:
         return [(c.name, self.flags[c.name]) for c in self.program.cards_of(kind)]
+
+
+def flag(name: str) -> z3.BoolRef:
+    """The Boolean *card ``name`` is selected*, in the current context (:class:`Selected`'s, by name)."""
+    return z3.Bool(f"selected {name}")
+
+
+class Chosen:
+    """``selected(K)`` in a search's encoder: a game's selection, not the whole deck.  Each physical card of ``K``
+    is there behind its definition's *selected* Boolean (:func:`flag`; a card's copies are selected together, as
+    the set-up selects them), and the kinds read are noted (:attr:`kinds`): :meth:`SymbolicSearch.well_formed
+    <checker.solver.search.SymbolicSearch.well_formed>` then asserts the spec's constraints on those Booleans and
+    puts a card not selected in no zone, as the interpreter's set-up leaves it (``runtime.layout``: only the
+    selection's cards are made, and each is put in its kind's start zone)."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.kinds: set[str] = set()
+        self._made: dict[str, list] = {}
+
+    def __call__(self, kind: str) -> list[tuple[object, int]]:
+        self.kinds.add(kind)
+        hit = self._made.get(kind)
+        if hit is None:
+            E = self.engine
+            hit = self._made[kind] = [(flag(E.def_names[E.defs[i]]), i) for i in E.selected.get(kind, ())]
+        return list(hit)
+
+    def flag_of(self, inst: int) -> z3.BoolRef:
+        E = self.engine
+        return flag(E.def_names[E.defs[inst]])
+
+
+def kinds_read(e) -> set[str]:
+    """The kinds whose ``selected(…)`` the nodes ``e`` read."""
+    return {n.args[0].id for n in ast.walk(e) if isinstance(n, ast.Call) and n.func == "selected"
+            and n.args and isinstance(n.args[0], ast.Name)}
 
 
 def legal_selection(program, selected: Selected, players, required) -> list:
@@ -61,13 +98,15 @@ class Selections:
             self._ctx = ctx
             self._selected = Selected(program)
             self._players = z3.Int("player_count") if players is None else players
+            decls = program.selection_constraints()
             try:
-                constraints = [_constraint(c, program, self._selected, self._players)
-                               for c in program.selection_constraints()]
+                constraints = [_constraint(c, program, self._selected, self._players) for c in decls]
             except ConfigEvalError as exc:
                 self._error, constraints = exc, []
             self._formulas = [as_bool(f) for f in constraints if not (is_const(f) and f)]
             self._false = any(is_const(f) and not f for f in constraints)
+            # each constraint with the kinds it reads, for :meth:`about`
+            self._by_kinds = [(frozenset(kinds_read(c)), as_bool(f)) for c, f in zip(decls, constraints)]
 
     def formulas(self, required) -> list:
         """:func:`legal_selection`'s formulas (for this search's player count) in the current context."""
@@ -78,6 +117,15 @@ class Selections:
         if self._false:
             out.append(z3.BoolVal(False))
         return [f for f in out if not (is_const(f) and f)]
+
+    def about(self, kinds: set[str]) -> list:
+        """The constraints that read the selection of some kind of ``kinds``, in the current context; none when
+        a constraint cannot be expressed (:func:`legal_selection` raises then): the *selected* Booleans are
+        then free, a search over more selections than the spec allows (its proofs still hold for every game)."""
+        if self._error is not None or not kinds:
+            return []
+        ctx = z3.main_ctx()
+        return [f.translate(ctx) for read, f in self._by_kinds if read & kinds]
 
 
 def forbidding(s: z3.Solver, program, players, required) -> tuple:

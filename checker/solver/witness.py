@@ -105,15 +105,35 @@ def _player(enc: Encoder, offer, mirrors: dict, action: str | None, move_values:
 
 def _read_selections(program) -> set[str]:
     """The kinds whose `selected(…)` a state's rules read (a quantity, a rule, an action, a power, an invariant,
-    a procedure): the search counts the whole selection of each, so a witness must hold all of it."""
+    a procedure): a witness holds the cards of each that its model selects."""
     decls = (program.quantities, program.rules, program.actions, program.cards, program.procedures,
              program.triggers, program.windows, {c.name: c for c in program.invariants()})
     return {n.args[0].id for table in decls for n in ast.walk(tuple(table.values()))
             if isinstance(n, ast.Call) and n.func == "selected" and n.args and isinstance(n.args[0], ast.Name)}
 
 
+def _selected_in(enc: Encoder, model, kinds: set[str]) -> tuple[set[int], set[str]]:
+    """(the definitions of ``kinds`` whose *selected* Boolean (:class:`~checker.solver.selection.Chosen`) the model
+    makes true: a search's selection, the kinds the model selects cards of).  Nothing from an encoder with no such
+    Booleans (`diff`'s), nor of a kind the model says nothing of: such a witness holds the cards it places (and
+    needs), as the game's set-up would."""
+    chosen = getattr(enc, "chosen", None)
+    if chosen is None:
+        return set(), set()
+    E = enc.E
+    out, decided = set(), set()
+    for kind in kinds:
+        for i in E.selected.get(kind, ()):
+            v = model.eval(chosen.flag_of(i), model_completion=False)
+            if z3.is_true(v) or z3.is_false(v):
+                decided.add(kind)
+                if z3.is_true(v):
+                    out.add(E.defs[i])
+    return out, decided
+
+
 def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
-                  focus: set | None = None, whole_selections: bool = True) -> tuple[dict, dict | None, list]:
+                  focus: set | None = None) -> tuple[dict, dict | None, list]:
     """(state file, move file, the situation in the spec's terms) for ``model``; the situation says the
     cells in ``focus`` (those the conflicting rules read), or all of them."""
     E, p = search.engine, search.p
@@ -160,12 +180,18 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         if set(names) <= set(fields):
             varvals[(name, index)] = enc.to_runtime(tuple(fields[n] for n in names), ty)
     needed = {E.defs[i] for i in placed}
-    # a kind whose selection the rules read (`count(c in selected(Character))`): all of it, as the search read it.
-    # Not for `diff`'s examples (``whole_selections`` false): they are set up by the game's own set-up, and its
-    # searches select every card of a kind (27 characters on the 4th edition), a count the set-up's tables have no
-    # row for; they keep the cards placed, as before, and may read another count than the search did (not fixed).
-    if whole_selections:
-        needed |= {E.defs[i] for kind in _read_selections(p) for i in E.selected.get(kind, ())}
+    # a kind whose selection the rules read (`count(c in selected(Character))`): the cards the model selects, as
+    # the search read them (a legal selection when the question asserted the constraints: 8 or 9 characters)
+    chosen, decided = _selected_in(enc, model, _read_selections(p))
+    needed |= chosen
+    # a var indexed by a card the model does not select: none in the game (the interpreter has no such card)
+    absent = {(name, index) for name, index in varvals if isinstance(enc.index_types.get(name), KindT)
+              and index is not None and E.def_kind[E.definition(index)] in decided
+              and E.definition(index) not in chosen}
+    if absent:
+        varvals = {key: v for key, v in varvals.items() if key not in absent}
+        gone = tuple(f"{enc.cells.made[('var', *key)]} = " for key in absent)
+        situation = [line for line in situation if not line[2].startswith(gone)]
     # a power used: in this turn and round (the state's turn 1, round 1) or an earlier one (0), as its cells say
     used = {k: v for k, v in uses.items() if any(v.values())}
     needed |= {E.defs[inst] for _, inst, _ in used}
@@ -214,11 +240,12 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         if character is None:
             character = next((v for v, t in zip(move_values, enc.param_types.get(action, ()))
                               if isinstance(v, int) and v >= 0 and t == KindT(kind)), None)
-        if character is None:   # a card the model says nothing against, put in front of the player
-            character = next((i for i in E.selected.get(kind, ()) if ("in", held_in, player, i)
-                              not in enc.cells.made and i not in placed), None)
+        if character is None:   # a card the model says nothing against, put in front of the player (one it
+            free = sorted(E.selected.get(kind, ()), key=lambda i: E.defs[i] not in chosen)     # selects, first)
+            character = next((i for i in free if ("in", held_in, player, i) not in enc.cells.made
+                              and i not in placed), None)
             if character is None:
-                character = next((i for i in E.selected.get(kind, ()) if i not in placed), None)
+                character = next((i for i in free if i not in placed), None)
             if held_in is not None and character is not None:
                 placed[character] = (held_in, player)
         if character is not None:
