@@ -22,8 +22,10 @@ runs past ``--timeout`` counts as killed and is listed apart.  The score is kill
 Not run in CI: each mutant costs one test run.
 
 Making a mutant cheap.  For a Python mutant, the tests are ordered by a coverage map (one run of each test
-file under coverage, bench/mutation_plugin.py, kept in the temporary directory and keyed on the package's
-sources and the test file): the tests that execute the mutated lines run first, quickest first, so a killed
+file under coverage, bench/mutation_plugin.py, kept in ~/.cache/rulebook-mutation (or $RULEBOOK_MUTATION_CACHE)
+and keyed on the package's sources and the test file; a test file's map over other sources is kept on when its
+tests executed no line of a source file changed since, so a commit rebuilds only the maps of the tests that run
+the files it changed): the tests that execute the mutated lines run first, quickest first, so a killed
 mutant stops early; ``--covering-only`` runs only those (a mutant no test executes then survives without a
 run).  The map credits a line to the test that ran it first, so a cached result (the compiled rules, the
 checked spec, a module's shared fixture) is credited to one test only: a mutant the covering tests let live is
@@ -147,6 +149,9 @@ CONFLICTS_QUICK = [f"tests/test_conflicts.py::{name}" for name in (
     "test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players",
     r"test_removing_a_resolution_brings_its_conflict_back[precedence-1-sorcier_hors_permis-\xe9curies_hors_permis]")]
 TESTS["solver"] += CONFLICTS_QUICK
+# the coverage maps, kept between runs and machines' reboots (not in the temporary directory): keyed on contents,
+# so a map of other sources or another test file is never read
+CACHE = Path(os.environ.get("RULEBOOK_MUTATION_CACHE", Path.home() / ".cache" / "rulebook-mutation"))
 SOURCES = {"spec": "spec/citadelles", "runtime": "checker/runtime", "solver": "checker/solver"}
 
 
@@ -323,8 +328,8 @@ def copy_tree(root: Path) -> Path:
 def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tuple[str, int], list[str]], set, dict]:
     """(every test of the package, in order; (file, line) -> the tests that execute it; the (file, line) executed
     outside any test, at import; each test's seconds).  One run of each test file under coverage
-    (bench/mutation_plugin.py), kept in the temporary directory, keyed on the contents of the package and of the
-    test file."""
+    (bench/mutation_plugin.py), kept in CACHE, keyed on the contents of the package and of the test file (a map
+    of other sources kept on where it still holds: _reusable)."""
     tests, lines, imported, durations = [], {}, set(), {}
     for test_file in files or TESTS[package]:
         t, l, i, d = _file_map(root, package, test_file)
@@ -340,24 +345,97 @@ def coverage_map(root: Path, package: str, files=()) -> tuple[list[str], dict[tu
     return tests, lines, imported, durations
 
 
-def _cache_path(root: Path, package: str, test_file: str) -> Path:
+def _hash(data: bytes) -> str:
     import hashlib
-    digest = hashlib.sha256(b"one core")          # maps made before the pinning (see the docstring) are not read
+    return hashlib.sha256(data).hexdigest()
+
+
+def _sources(root: Path, package: str) -> dict[str, str]:
+    """The package's source files (relative paths) and the hashes of their contents."""
+    return {str(path.relative_to(root)): _hash(path.read_bytes())
+            for path in sorted((root / SOURCES[package]).glob("*.py"))}
+
+
+def _cache_path(root: Path, package: str, test_file: str, sources: dict[str, str] | None = None) -> Path:
+    """Where the map of ``test_file`` over these ``sources`` is kept: its name holds the hash of the test file (and
+    of the one test, for a node id) and the hash of the package's sources; ``sources`` None: the glob of the maps
+    of this test file over any sources."""
     file, _, test = test_file.partition("::")      # a file, or one test of it (its node id)
+    # "one core": maps made before the pinning (see the docstring) are not read
+    own = _hash(b"one core" + (root / file).read_bytes() + test.encode())[:16]
+    whole = _hash(repr(sorted(sources.items())).encode())[:16] if sources is not None else "*"
+    return CACHE / f"{package}-{Path(file).stem}{'-1' if test else ''}-{own}-{whole}.json"
+
+
+def _old_cache_path(root: Path, package: str, test_file: str) -> Path:
+    """The name bench/mutation.py gave a map before 2026-11-29 (one hash of the sources and the test file)."""
+    import hashlib
+    digest = hashlib.sha256(b"one core")
+    file, _, test = test_file.partition("::")
     for path in sorted((root / SOURCES[package]).glob("*.py")) + [root / file]:
         digest.update(path.read_bytes())
     digest.update(test.encode())
-    name = f"rulebook-mutation-{package}-{Path(file).stem}{'-1' if test else ''}-{digest.hexdigest()[:16]}.json"
-    return Path(tempfile.gettempdir()) / name
+    return CACHE / f"rulebook-mutation-{package}-{Path(file).stem}{'-1' if test else ''}-{digest.hexdigest()[:16]}.json"
+
+
+def _read_map(cache: Path):
+    import json
+    data = json.loads(cache.read_text())
+    return (data["tests"], {(f, int(n)): t for f, n, t in data["lines"]}, {(f, n) for f, n in data["imported"]},
+            data.get("durations", {}), data.get("sources"))
+
+
+def _reusable(root: Path, package: str, test_file: str, sources: dict[str, str]):
+    """A map of this test file made over other sources that still holds: its tests executed no line of a source
+    file that changed since (so, the tests being deterministic, they run the same lines now).  Its lines in the
+    changed files are only the ones run at import: those are carried to the new text line by line (difflib), and
+    every line changed or added there counts as run at import (a mutant on it is then run, not passed over).
+    None when no kept map qualifies."""
+    import difflib
+    for candidate in sorted(CACHE.glob(_cache_path(root, package, test_file).name),
+                            key=lambda p: p.stat().st_mtime, reverse=True):
+        tests, lines, imported, durations, old = _read_map(candidate)
+        if old is None:
+            continue
+        changed = {f for f in set(old) | set(sources) if old.get(f) != sources.get(f)}
+        if changed & {f for f, _ in lines}:
+            continue
+        kept = {(f, n) for f, n in imported if f not in changed}
+        for name in changed & set(sources):
+            new_lines = (root / name).read_text(encoding="utf-8").splitlines()
+            stored = CACHE / "sources" / f"{old.get(name)}.py"
+            if name not in old or not stored.exists():
+                kept |= {(name, n) for n in range(1, len(new_lines) + 1)}
+                continue
+            was = {n for f, n in imported if f == name}
+            matcher = difflib.SequenceMatcher(None, stored.read_text(encoding="utf-8").splitlines(), new_lines,
+                                              autojunk=False)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+                if tag == "equal":
+                    kept |= {(name, j1 + k + 1) for k in range(i2 - i1) if i1 + k + 1 in was}
+                else:
+                    kept |= {(name, n) for n in range(j1 + 1, j2 + 1)}
+        return tests, lines, kept, durations, candidate
+    return None
 
 
 def _file_map(root: Path, package: str, test_file: str):
     import json
-    cache = _cache_path(root, package, test_file)
+    sources = _sources(root, package)
+    cache = _cache_path(root, package, test_file, sources)
     if cache.exists():
-        data = json.loads(cache.read_text())
-        return (data["tests"], {(f, int(n)): t for f, n, t in data["lines"]}, {(f, n) for f, n in data["imported"]},
-                data.get("durations", {}))
+        return _read_map(cache)[:4]
+    old_name = _old_cache_path(root, package, test_file)
+    if old_name.exists():                       # a map named the old way, of these very sources
+        tests, lines, imported, durations, _ = _read_map(old_name)
+        write_map(cache, tests, lines, imported, durations, sources, root)
+        return tests, lines, imported, durations
+    reused = _reusable(root, package, test_file, sources)
+    if reused is not None:
+        tests, lines, imported, durations, base = reused
+        print(f"{package}: the map of {test_file} kept from {base.name} (its tests run no changed line)", flush=True)
+        write_map(cache, tests, lines, imported, durations, sources, root)
+        return tests, lines, imported, durations
     import coverage
     print(f"{package}: mapping the tests of {test_file} to the lines they execute (one run under coverage)…",
           flush=True)
@@ -383,7 +461,7 @@ def _file_map(root: Path, package: str, test_file: str):
                 imported.add((rel, number))
     durations_file = Path(str(datafile) + ".durations.json")
     durations = json.loads(durations_file.read_text()) if durations_file.exists() else {}
-    write_map(cache, tests, lines, imported, durations)
+    write_map(cache, tests, lines, imported, durations, sources, root)
     return tests, lines, imported, durations
 
 
@@ -392,10 +470,19 @@ def _one_core() -> None:
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
-def write_map(cache: Path, tests, lines, imported, durations=None) -> None:
+def write_map(cache: Path, tests, lines, imported, durations=None, sources=None, root: Path | None = None) -> None:
+    """Keep a map, with the hashes of the sources it was made over and their texts (for _reusable's line carry)."""
     import json
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    if sources and root is not None:
+        (CACHE / "sources").mkdir(parents=True, exist_ok=True)
+        for name, digest in sources.items():
+            stored = CACHE / "sources" / f"{digest}.py"
+            if not stored.exists():
+                shutil.copyfile(root / name, stored)
     cache.write_text(json.dumps({"tests": tests, "lines": [[f, n, t] for (f, n), t in lines.items()],
-                                 "imported": sorted(imported), "durations": durations or {}}))
+                                 "imported": sorted(imported), "durations": durations or {},
+                                 "sources": sources}))
 
 
 def ordered_tests(mutant: Mutant, cover, files=()) -> tuple[list[str], int]:
