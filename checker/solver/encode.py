@@ -27,7 +27,7 @@ from checker.base.diagnostics import Reporter
 from checker.base.limits import MAX_ENCODING, MAX_RANGE
 from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _mod, _num, _on, as_bool, is_const
 from checker.solver.memo import Memos
-from checker.solver.terms import mk_const, mk_eq
+from checker.solver.terms import mk_cmp, mk_const, mk_eq
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
@@ -664,7 +664,8 @@ def _physical(enc: Encoder, e: ast.Binary, env):
 
 _ARITH = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "<": lambda a, b: mk_cmp("<", a, b), "<=": lambda a, b: mk_cmp("<=", a, b),
+    ">": lambda a, b: mk_cmp(">", a, b), ">=": lambda a, b: mk_cmp(">=", a, b),
 }
 
 
