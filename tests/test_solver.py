@@ -403,13 +403,13 @@ def test_the_c_api_builders_make_z3pys_terms():
 
 
 def test_the_c_api_equalities_comparisons_negations_and_mixed_choices_are_z3pys():
-    """mk_eq (either side a Python int, or two terms), mk_cmp, mk_not and mk_if with a Python bool on one side
+    """mk_eq (either side a Python int, or two terms), mk_cmp, mk_arith (``+``, ``-``), mk_not and mk_if with a Python bool on one side
     (solver/terms.py, which EQ, NOT and the encoder's comparisons use) make the very term z3py makes —
     with a Python int on the left, z3py's reflected comparison, as Python asks it — and what they do not
     build themselves (a Real, a Python bool against a term) goes through z3py."""
     import z3
     from checker.solver.formulas import EQ, NOT
-    from checker.solver.terms import mk_cmp, mk_eq, mk_if, mk_not
+    from checker.solver.terms import mk_arith, mk_cmp, mk_eq, mk_if, mk_not
     a, b = z3.Bools("a b")
     x, y, r = z3.Int("x"), z3.Int("y"), z3.Real("r")
     assert mk_eq(3, x).eq(3 == x) and mk_eq(3, x).eq(x == 3) and not mk_eq(3, x).eq(x == 4)
@@ -426,6 +426,10 @@ def test_the_c_api_equalities_comparisons_negations_and_mixed_choices_are_z3pys(
     for c, d in ((True, b), (b, False), (False, a)):
         assert mk_if(a, c, d).eq(z3.If(a, c, d)), (c, d)
     assert not mk_if(a, True, b).eq(z3.If(a, b, True))
+    for p, q in ((x, 3), (3, x), (x, y), (x, r), (2, 3), (x, a)):
+        assert (mk_arith("+", p, q) == p + q) if isinstance(p + q, int) else mk_arith("+", p, q).eq(p + q), (p, q)
+        assert (mk_arith("-", p, q) == p - q) if isinstance(p - q, int) else mk_arith("-", p, q).eq(p - q), (p, q)
+    assert not mk_arith("-", 3, x).eq(x - 3) and not mk_arith("+", 3, x).eq(x + 3)
 
 
 def test_a_choice_between_records_is_made_field_by_field_and_a_record_or_none_is_refused():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import z3
 from z3 import z3core
 
-__all__ = ["conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq", "mk_not", "mk_cmp"]
+__all__ = ["conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq", "mk_not", "mk_cmp", "mk_arith"]
 
 _INT = z3.Z3_INT_SORT
 _int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
@@ -192,3 +192,23 @@ def mk_cmp(op: str, a, b):
             if y is not None:
                 return z3.BoolRef(_CMP[op][0](ctx.ref(), a.as_ast(), y.as_ast()), ctx)
     return _PY_CMP[op](a, b)
+
+
+def mk_arith(op: str, a, b):
+    """``a + b`` or ``a - b`` (``op``) for integer terms and Python ints: the term z3py makes — with a Python
+    int on the left, its reflected ``__radd__``/``__rsub__``, which keep the int on the left — without its
+    coercions (anything else through Python's operator, so z3py)."""
+    make = z3core.Z3_mk_add if op == "+" else z3core.Z3_mk_sub
+    x = y = None
+    if isinstance(a, z3.ArithRef) and (type(b) is int or isinstance(b, z3.ArithRef) and b.ctx is a.ctx):
+        ctx = a.ctx
+        if _is_int(ctx, a):
+            x, y = a, _int_arg(ctx, b)
+    elif type(a) is int and isinstance(b, z3.ArithRef):
+        ctx = b.ctx
+        if _is_int(ctx, b):
+            x, y = _int_arg(ctx, a), b
+    if x is None or y is None:
+        return a + b if op == "+" else a - b
+    args = (z3.Ast * 2)(x.as_ast(), y.as_ast())
+    return z3.ArithRef(make(ctx.ref(), 2, args), ctx)
