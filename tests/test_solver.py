@@ -402,6 +402,36 @@ def test_the_c_api_builders_make_z3pys_terms():
     assert s.check() == z3.unsat
 
 
+def test_the_c_api_equalities_comparisons_negations_and_mixed_choices_are_z3pys():
+    """mk_eq (either side a Python int, or two terms), mk_cmp, mk_arith (``+``, ``-``), mk_not and mk_if with a Python bool on one side
+    (solver/terms.py, which EQ, NOT and the encoder's comparisons use) make the very term z3py makes —
+    with a Python int on the left, z3py's reflected comparison, as Python asks it — and what they do not
+    build themselves (a Real, a Python bool against a term) goes through z3py."""
+    import z3
+    from checker.solver.formulas import EQ, NOT
+    from checker.solver.terms import mk_arith, mk_cmp, mk_eq, mk_if, mk_not
+    a, b = z3.Bools("a b")
+    x, y, r = z3.Int("x"), z3.Int("y"), z3.Real("r")
+    assert mk_eq(3, x).eq(3 == x) and mk_eq(3, x).eq(x == 3) and not mk_eq(3, x).eq(x == 4)
+    assert mk_eq(x, y).eq(x == y) and not mk_eq(x, y).eq(y == x) and mk_eq(a, b).eq(a == b)
+    assert mk_eq(x, r).eq(x == r) and mk_eq(a, True).eq(a == True) and mk_eq(x, None) is False  # noqa: E712
+    assert EQ(2, x).eq(x == 2) and EQ(2, 2) is True and EQ(x, (1, 2)) is False
+    for op, py in (("<", lambda p, q: p < q), ("<=", lambda p, q: p <= q), (">", lambda p, q: p > q),
+                   (">=", lambda p, q: p >= q)):
+        for p, q in ((x, 3), (3, x), (x, y), (x, r), (r, 2)):
+            assert mk_cmp(op, p, q).eq(py(p, q)), (op, p, q)
+        assert mk_cmp(op, 1, 2) is py(1, 2)
+    assert not mk_cmp("<", 3, x).eq(x < 3) and mk_cmp("<", 3, x).eq(x > 3)
+    assert mk_not(a).eq(z3.Not(a)) and NOT(a).eq(z3.Not(a)) and NOT(True) is False
+    for c, d in ((True, b), (b, False), (False, a)):
+        assert mk_if(a, c, d).eq(z3.If(a, c, d)), (c, d)
+    assert not mk_if(a, True, b).eq(z3.If(a, b, True))
+    for p, q in ((x, 3), (3, x), (x, y), (x, r), (2, 3), (x, a)):
+        assert (mk_arith("+", p, q) == p + q) if isinstance(p + q, int) else mk_arith("+", p, q).eq(p + q), (p, q)
+        assert (mk_arith("-", p, q) == p - q) if isinstance(p - q, int) else mk_arith("-", p, q).eq(p - q), (p, q)
+    assert not mk_arith("-", 3, x).eq(x - 3) and not mk_arith("+", 3, x).eq(x + 3)
+
+
 def test_a_choice_between_records_is_made_field_by_field_and_a_record_or_none_is_refused():
     """ITE (solver/formulas.py) on records: one term per field; a constant condition picks a side as it is; a
     record on one side and none (or a number) on the other cannot be encoded field by field: said so."""

@@ -9,6 +9,7 @@ import z3
 
 from checker.front import ast
 from checker.solver.formulas import AND, ITE, NONE, NOT, OR, _num, _on, as_bool, is_const
+from checker.solver.terms import mk_arith
 
 __all__: list[str] = []
 
@@ -81,5 +82,5 @@ def _(enc, e: ast.Aggregate, env):
 def _sum(terms):
     total = 0
     for t in terms:
-        total = total + t if not (is_const(t) and t == 0) else total
+        total = mk_arith("+", total, t) if not (is_const(t) and t == 0) else total
     return total

@@ -27,7 +27,7 @@ from checker.base.diagnostics import Reporter
 from checker.base.limits import MAX_ENCODING, MAX_RANGE
 from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _mod, _num, _on, as_bool, is_const
 from checker.solver.memo import Memos
-from checker.solver.terms import mk_const, mk_eq
+from checker.solver.terms import mk_arith, mk_cmp, mk_const, mk_eq
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
@@ -466,7 +466,7 @@ class Encoder:
                     when = AND(g, True if head.when is None else self.expr(head.when, renv))
                     amount = ITE(when, _num(self.expr(head.expr, renv)), 0)
                     if not (is_const(amount) and amount == 0):     # an adjustment that never applies adds no term
-                        result = _num(result) + amount
+                        result = mk_arith("+", _num(result), amount)
         return result
 
     def ancestors(self, action: str) -> list[str]:
@@ -664,8 +664,9 @@ def _physical(enc: Encoder, e: ast.Binary, env):
 
 
 _ARITH = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "+": lambda a, b: mk_arith("+", a, b), "-": lambda a, b: mk_arith("-", a, b), "*": lambda a, b: a * b,
+    "<": lambda a, b: mk_cmp("<", a, b), "<=": lambda a, b: mk_cmp("<=", a, b),
+    ">": lambda a, b: mk_cmp(">", a, b), ">=": lambda a, b: mk_cmp(">=", a, b),
 }
 
 

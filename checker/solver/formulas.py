@@ -11,7 +11,7 @@ from typing import Callable
 import z3
 
 from checker.base.registry import registrar
-from checker.solver.terms import mk_and, mk_if, mk_or
+from checker.solver.terms import mk_and, mk_eq, mk_if, mk_not, mk_or
 
 __all__ = ["NONE", "Unsupported", "AND", "OR", "NOT", "ITE", "EQ", "is_const", "as_bool", "_EXPR", "_on"]
 
@@ -64,7 +64,7 @@ def OR(*xs):
 
 
 def NOT(x):
-    return (not x) if is_const(x) else z3.Not(x)
+    return (not x) if is_const(x) else mk_not(x)
 
 
 def ITE(c, a, b):
@@ -100,7 +100,7 @@ def EQ(a, b):
         if not (isinstance(a, tuple) and isinstance(b, tuple)):
             return False
         return AND(*(EQ(x, y) for x, y in zip(a, b)))
-    return a == b
+    return a == b if is_const(a) and is_const(b) else mk_eq(a, b)
 
 
 def _num(x):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import z3
 from z3 import z3core
 
-__all__ = ["conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq"]
+__all__ = ["conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq", "mk_not", "mk_cmp", "mk_arith"]
 
 _INT = z3.Z3_INT_SORT
 _int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
@@ -26,6 +26,16 @@ def _int(ctx):
     if _int_sort[0] is not ctx:
         _int_sort[0], _int_sort[1] = ctx, z3.IntSort(ctx)
     return _int_sort[1]
+
+
+_bools: list = [None, None, None]       # (context, its `false`, its `true`), kept as ``_int_sort``
+
+
+def _bool(ctx, value: bool):
+    """Z3's ``true`` or ``false`` of ``ctx`` (what z3py makes of a Python bool there)."""
+    if _bools[0] is not ctx:
+        _bools[0], _bools[1], _bools[2] = ctx, z3.BoolVal(False, ctx), z3.BoolVal(True, ctx)
+    return _bools[2] if value else _bools[1]
 
 
 def _is_int(ctx, a) -> bool:
@@ -49,6 +59,10 @@ def mk_if(c, a, b):
     ctx = c.ctx
     if type(a) is z3.BoolRef and type(b) is z3.BoolRef and a.ctx is ctx and b.ctx is ctx:
         return z3.BoolRef(z3core.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), ctx)
+    if type(a) is bool and type(b) is z3.BoolRef and b.ctx is ctx:     # (z3py casts the Python bool: the same term)
+        return z3.BoolRef(z3core.Z3_mk_ite(ctx.ref(), c.as_ast(), _bool(ctx, a).as_ast(), b.as_ast()), ctx)
+    if type(b) is bool and type(a) is z3.BoolRef and a.ctx is ctx:
+        return z3.BoolRef(z3core.Z3_mk_ite(ctx.ref(), c.as_ast(), a.as_ast(), _bool(ctx, b).as_ast()), ctx)
     if type(a) is not bool and type(b) is not bool:
         x, y = _int_arg(ctx, a), _int_arg(ctx, b)
         if x is not None and y is not None:
@@ -129,13 +143,29 @@ def assert_all(solver: z3.Solver, formulas) -> None:
 
 
 def mk_eq(a, b):
-    """``a == b`` for an integer term ``a`` and a Python int ``b`` (anything else through z3py)."""
-    if isinstance(a, z3.ArithRef) and type(b) is int:
+    """``a == b`` for an integer term and a Python int (either side), two integer terms or two Boolean terms of
+    one context (anything else through Python's ``==``, so z3py): the term z3py makes, without its coercions.
+    ``3 == x`` is z3py's ``x == 3`` (Python asks the term), and so is it here."""
+    if type(a) is int and isinstance(b, z3.ArithRef):
+        a, b = b, a
+    if isinstance(a, z3.ArithRef):
         ctx = a.ctx
-        if _is_int(ctx, a):
-            y = _int_arg(ctx, b)
-            return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), y.as_ast()), ctx)
+        if type(b) is int:
+            if _is_int(ctx, a):
+                y = _int_arg(ctx, b)
+                return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), y.as_ast()), ctx)
+        elif isinstance(b, z3.ArithRef) and b.ctx is ctx and _is_int(ctx, a) and _is_int(ctx, b):
+            return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    elif type(a) is z3.BoolRef and type(b) is z3.BoolRef and a.ctx is b.ctx:
+        return z3.BoolRef(z3core.Z3_mk_eq(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
     return a == b
+
+
+def mk_not(a):
+    """``z3.Not(a)`` for a Boolean term ``a``."""
+    if type(a) is z3.BoolRef:
+        return z3.BoolRef(z3core.Z3_mk_not(a.ctx.ref(), a.as_ast()), a.ctx)
+    return z3.Not(a)
 
 
 def conjuncts(value) -> list:
@@ -143,3 +173,42 @@ def conjuncts(value) -> list:
     if not isinstance(value, z3.ExprRef) or not z3.is_and(value):
         return [value]
     return [x for child in value.children() for x in conjuncts(child)]
+
+
+_CMP = {"<": (z3core.Z3_mk_lt, ">"), "<=": (z3core.Z3_mk_le, ">="), ">": (z3core.Z3_mk_gt, "<"),
+        ">=": (z3core.Z3_mk_ge, "<=")}
+_PY_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def mk_cmp(op: str, a, b):
+    """``a < b`` (``op`` one of ``<``, ``<=``, ``>``, ``>=``) for integer terms and Python ints: the term z3py
+    makes, without its coercions — with a Python int on the left, z3py's reflected ``b > a``, as Python asks it."""
+    if type(a) is int and isinstance(b, z3.ArithRef):
+        a, b, op = b, a, _CMP[op][1]
+    if isinstance(a, z3.ArithRef) and (type(b) is int or isinstance(b, z3.ArithRef) and b.ctx is a.ctx):
+        ctx = a.ctx
+        if _is_int(ctx, a):
+            y = _int_arg(ctx, b)
+            if y is not None:
+                return z3.BoolRef(_CMP[op][0](ctx.ref(), a.as_ast(), y.as_ast()), ctx)
+    return _PY_CMP[op](a, b)
+
+
+def mk_arith(op: str, a, b):
+    """``a + b`` or ``a - b`` (``op``) for integer terms and Python ints: the term z3py makes — with a Python
+    int on the left, its reflected ``__radd__``/``__rsub__``, which keep the int on the left — without its
+    coercions (anything else through Python's operator, so z3py)."""
+    make = z3core.Z3_mk_add if op == "+" else z3core.Z3_mk_sub
+    x = y = None
+    if isinstance(a, z3.ArithRef) and (type(b) is int or isinstance(b, z3.ArithRef) and b.ctx is a.ctx):
+        ctx = a.ctx
+        if _is_int(ctx, a):
+            x, y = a, _int_arg(ctx, b)
+    elif type(a) is int and isinstance(b, z3.ArithRef):
+        ctx = b.ctx
+        if _is_int(ctx, b):
+            x, y = _int_arg(ctx, a), b
+    if x is None or y is None:
+        return a + b if op == "+" else a - b
+    args = (z3.Ast * 2)(x.as_ast(), y.as_ast())
+    return z3.ArithRef(make(ctx.ref(), 2, args), ctx)
