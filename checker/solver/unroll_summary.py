@@ -394,15 +394,34 @@ class Summarised(Coned):
 
 
 class LemmaUnrolled(Coned):
-    """One call of the summarised procedure from a symbolic state: the watched zones' counts at every decision
+    """One call of the summarised procedure from a symbolic state: the watched zones' members at every decision
     point inside it and at its end (:attr:`points`)."""
 
     def __init__(self, enc, kept, max_loops: int, watched, **kw):
         super().__init__(enc, kept, 1, max_loops, **kw)
         self.watched = list(watched)
-        self.points: list[tuple] = []           # (guard, {(zone, seat): count})
+        self.points: list[tuple] = []           # (guard, {(zone, seat): [whether each card is in it]})
 
-    counts = Summarised.counts
+    def members(self) -> dict:
+        """(zone, seat) -> whether each card of the zone's kind is in it now (a term or a constant each, in the
+        order of the kind's instances)."""
+        out = {}
+        for z in self.watched:
+            kind = self.enc.zone_kind[z]
+            for q in self.enc.seats:
+                out[(z, q)] = [self.store.member(z, q, inst) for inst in self.enc.kind_instances[kind]]
+        return out
+
+    def added(self, before: dict, now: dict) -> dict:
+        """(zone, seat) -> the Bools "this card is in the zone now and was not in it before", for the cards whose
+        place may differ (a member that is the same term as before, or false now, adds nothing).  Their count
+        bounds how much the zone grew: it holds ``before - removed + added`` cards."""
+        out = {}
+        for key, members in now.items():
+            out[key] = [as_bool(AND(m, NOT(b))) for m, b in zip(members, before[key])
+                        if not (is_const(m) and (not m or (is_const(b) and b)))
+                        and not (not is_const(b) and not is_const(m) and as_bool(m).eq(as_bool(b)))]
+        return out
 
     def asks_again(self, here) -> bool:
         """As the cut unrolling asks it; where its question ends unknown at its steps (a turn's offer, from the second
@@ -422,7 +441,7 @@ class LemmaUnrolled(Coned):
         if is_const(guard) and not guard:
             return
         self.forget()
-        self.points.append((guard, self.counts()))
+        self.points.append((guard, self.members()))
 
     def call(self, name: str, args: tuple) -> None:
         self.procedure(name, args, True, self.p.procedures[name].span)
