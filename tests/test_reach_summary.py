@@ -334,3 +334,17 @@ def test_a_lemma_counts_the_cards_that_may_have_arrived():
     now = {("cité", 0): [a, False, c, True]}
     added = LemmaUnrolled.added(None, before, now)[("cité", 0)]
     assert len(added) == 1 and z3.Solver().check(added[0] != c) == z3.unsat
+
+
+def test_a_card_only_taken_out_of_a_zone_has_not_arrived():
+    """A member written false over what it was, on some paths (a card taken out of every zone of its kind when it
+    is moved elsewhere: the Magicienne's exchange of hands on the 4th edition), implies what it was: it is not
+    counted among the cards that may have arrived.  One that may be written true is."""
+    import z3
+
+    from checker.solver.unroll_summary import LemmaUnrolled
+    a, g, h = z3.Bools("a g h")
+    out = z3.If(g, False, z3.If(h, z3.And(a, z3.Not(g)), a))
+    came = z3.If(g, True, a)
+    added = LemmaUnrolled.added(None, {("cité", 0): [a, a]}, {("cité", 0): [out, came]})[("cité", 0)]
+    assert len(added) == 1 and z3.Solver().check(added[0] != z3.And(came, z3.Not(a))) == z3.unsat
