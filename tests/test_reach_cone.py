@@ -145,3 +145,28 @@ def test_a_card_chosen_from_a_cut_zone_and_moved_to_a_cut_zone_writes_nothing_ke
     code, c = _reach(capsys, str(spec), "count(l in panier[Joueur 1]) == 3", "--rounds", "1", "--keep", kept)
     assert code in (1, 4), c
     assert ("écarter" not in c["not_followed"]) is followed, c["not_followed"]
+
+
+def test_a_power_that_writes_nothing_kept_is_not_encoded(tmp_path, capsys, monkeypatch):
+    """The market's `flairer` only reveals the stall: it writes nothing kept, so the cut unrolling does not offer
+    it — and does not encode its condition either (on the 4th edition, the district cards' powers' conditions were
+    half of the Crown question's encoding, built and then dropped).  The condition here reads a purse, which is
+    cut; a version that encoded it before dropping the power encodes it at every question of the offer."""
+    from checker.solver.transition import Transition
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    text = text.replace("    limit once per game\n", "    limit once per game\n    requires bourse[me] >= 4\n", 1)
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text, encoding="utf-8")
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "requires bourse[me] >= 4" in x)
+    encoded = []
+    original = Transition.expr
+
+    def noting(self, e, env):
+        span = getattr(e, "span", None)
+        if span is not None:
+            encoded.append(span.line)
+        return original(self, e, env)
+    monkeypatch.setattr(Transition, "expr", noting)
+    code, c = _reach(capsys, str(spec), "count(l in panier[Joueur 1]) == 3", "--rounds", "3", *WHOLE)
+    assert code == 1 and "flairer" in c["not_followed"], c
+    assert encoded and line not in encoded

@@ -293,3 +293,58 @@ def test_a_lemma_offer_stops_where_z3_proves_no_path_asks_again(tmp_path, monkey
     lemma.call("tour", (p,))
     offers = [c for c in lemma.choices if c.kind == "offer"]
     assert len(offers) == 2 and not lemma.cuts, (len(offers), lemma.cuts)
+
+
+def test_a_bound_question_left_unknown_is_no_proof_and_the_next_bound_is_asked(tmp_path, capsys, monkeypatch):
+    """Each bound of a lemma is an unsatisfiable question; one that ends unknown (on the 4th edition, at its
+    resource limit) proves nothing.  Here the question "does a lot reach another player's basket in p's turn?"
+    (unsat: 0) is made to end unknown: the lemma is then the next bound proven, 1 for another player, and the
+    first round is no longer proved (Joueur 2's turn may put a lot in Joueur 1's basket, for all the weaker lemma
+    says).  A version that gave up at the first unknown bound answered no lemma at all."""
+    import sys
+
+    import checker.reach.summary as summary
+    from checker.solver.factory import Outcome
+    real = summary.run
+
+    def run(solver, *assumptions):
+        frame = sys._getframe(1).f_locals
+        if frame.get("mine") is False and frame.get("b") == 0:
+            return Outcome("unknown", reason="max. resource limit exceeded (made so by the test)")
+        return real(solver, *assumptions)
+    spec = _market(tmp_path, second=False)
+    condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2"
+    proved, s = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
+    assert (proved, s["status"]) == (1, "proved") and "at most 1 for p, 0 for another" in s["lemmas"][0], s
+    monkeypatch.setattr(summary, "run", run)
+    weaker, w = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
+    assert (weaker, w["status"]) == (4, "undecided"), w
+    assert "at most 1 for p, 1 for another" in w["lemmas"][0], w
+
+
+def test_a_lemma_counts_the_cards_that_may_have_arrived():
+    """The bound is asked of the cards added to a zone (in it now, not before), only for those whose place may
+    differ: a member that is the same term as before, or false now, adds nothing; the others are each one Bool
+    (a zone of n cards before holds at most n + that many after)."""
+    import z3
+
+    from checker.solver.unroll_summary import LemmaUnrolled
+    a, b, c = z3.Bools("a b c")
+    before = {("cité", 0): [a, b, False, True]}
+    now = {("cité", 0): [a, False, c, True]}
+    added = LemmaUnrolled.added(None, before, now)[("cité", 0)]
+    assert len(added) == 1 and z3.Solver().check(added[0] != c) == z3.unsat
+
+
+def test_a_card_only_taken_out_of_a_zone_has_not_arrived():
+    """A member written false over what it was, on some paths (a card taken out of every zone of its kind when it
+    is moved elsewhere: the Magicienne's exchange of hands on the 4th edition), implies what it was: it is not
+    counted among the cards that may have arrived.  One that may be written true is."""
+    import z3
+
+    from checker.solver.unroll_summary import LemmaUnrolled
+    a, g, h = z3.Bools("a g h")
+    out = z3.If(g, False, z3.If(h, z3.And(a, z3.Not(g)), a))
+    came = z3.If(g, True, a)
+    added = LemmaUnrolled.added(None, {("cité", 0): [a, a]}, {("cité", 0): [out, came]})[("cité", 0)]
+    assert len(added) == 1 and z3.Solver().check(added[0] != z3.And(came, z3.Not(a))) == z3.unsat

@@ -6,9 +6,10 @@ by Z3 as a lemma (:mod:`checker.solver.unroll_summary`).
 2. For each kind of call (its arguments besides the owner), the *preconditions*: which kept vars without an
    index equal, at every such call, one of its arguments or one constant (Z3 proves it on the unrolling).
 3. The *lemma* of each kind: PROC unrolled from a symbolic state meeting them; the least bounds ``own`` and
-   ``other`` on how much a watched zone grows, at any decision point inside PROC or at its end, are searched
-   (0, 1, … up to :data:`MAX_BOUND`), each proven by an unsatisfiable question; every place it does not follow
-   and every way out with something in flight is proven unreachable.
+   ``other`` on how many cards arrive in a watched zone (in it at a decision point inside PROC or at its end,
+   not in it before; a bound on how much it grows) are searched (0, 1, … up to :data:`MAX_BOUND`), each proven
+   by an unsatisfiable question on a solver of its own (one left unknown proves nothing: the next is asked);
+   every place it does not follow and every way out with something in flight is proven unreachable.
 4. Each call's bounds are set to its lemma's, and CONDITION is asked as ``--rounds`` asks it.
 
 Every step that Z3 does not prove makes the answer *undecided*, with the reason; *proved* is a proof for any
@@ -32,6 +33,7 @@ __all__ = ["reach_summarised", "MAX_BOUND"]
 
 MAX_BOUND = 12          # the largest bound searched for a lemma (beyond: undecided)
 LEMMA_RLIMIT = 200_000_000
+BOUND_RLIMIT = 100_000_000      # the steps of each bound's question, on a solver of its own
 
 
 def _same_type(a, b) -> bool:
@@ -153,7 +155,7 @@ def _lemma(engine, t, name, kind, params, pre, settings):
         # the var starts at its value (the same states as an unknown constrained to it, but a constant folds: the
         # rules that read it are decided while encoding instead of by Z3)
         lemma.store.write(("var", v, None), value, True)
-    before = lemma.counts()
+    before = lemma.members()
     try:
         lemma.call(name, tuple(args))
     except Unsupported as exc:
@@ -174,20 +176,39 @@ def _lemma(engine, t, name, kind, params, pre, settings):
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds = []
+    points = [(g, lemma.added(before, now)) for g, now in lemma.points]
     for mine in (True, False):
-        for b in range(MAX_BOUND + 1):
-            grows = []
-            for g, counts in lemma.points:
-                for (z, q), n in counts.items():
-                    is_owner = True if owner is None else EQ(args[owner], q)
-                    who = is_owner if mine else NOT(is_owner)
-                    grows.append(as_bool(AND(g, who, n > before[(z, q)] + b)))
-            out = run(solver, z3.Or(*grows) if grows else z3.BoolVal(False))
-            if out.status == "unsat":
-                bounds.append(b)
-                break
-            if out.status == "unknown":
-                return f"Z3 could not decide a bound: {out.reason}"
-        else:
-            return f"a watched zone may grow by more than {MAX_BOUND}"
+        bound = _bound(lemma, points, args, owner, mine)
+        if isinstance(bound, str):
+            return bound
+        bounds.append(bound)
     return tuple(bounds)
+
+
+def _bound(lemma, points, args, owner, mine: bool):
+    """The least ``b`` (0, 1, … :data:`MAX_BOUND`) proven: no path of the lemma has, at a point, more than ``b``
+    cards added to a watched zone of the owner (``mine``) or of another player — an unsatisfiable question on a
+    solver of its own with :data:`BOUND_RLIMIT` steps.  A question that ends unknown is no proof, and the next
+    ``b`` is asked (the bound proven is then larger than the least, never wrong); or the reason none is proven."""
+    unknown = None
+    for b in range(MAX_BOUND + 1):
+        grows = []
+        for g, added in points:
+            for (z, q), new in added.items():
+                if len(new) <= b:
+                    continue
+                who = True if owner is None else EQ(args[owner], q)
+                grows.append(as_bool(AND(g, who if mine else NOT(who), z3.AtLeast(*new, b + 1))))
+        if not grows:
+            return b
+        solver = make_solver(SolverSettings(incremental=True, minimize_cores=False, rlimit=BOUND_RLIMIT))
+        solver.add(*[as_bool(c) for c in lemma.constraints])
+        lemma.questions += 1
+        out = run(solver, z3.Or(*grows))
+        if out.status == "unsat":
+            return b
+        if out.status == "unknown":
+            unknown = out.reason
+    if unknown is not None:
+        return f"Z3 could not decide a bound up to {MAX_BOUND} (the last unknown: {unknown})"
+    return f"a watched zone may grow by more than {MAX_BOUND}"

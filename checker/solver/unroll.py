@@ -412,8 +412,10 @@ def _action_options(t: Unrolled, item: ast.OfferAction, env, out: list) -> None:
     bind(0, dict(env), True)
 
 
-def _power_options(t: Unrolled, item: ast.OfferPowers, player, env, out: list):
-    """The powers offered, and when a mandatory one is pending (the offer cannot finish then)."""
+def _power_options(t: Unrolled, item: ast.OfferPowers, player, env, out: list, wanted=None):
+    """The powers offered, and when a mandatory one is pending (the offer cannot finish then).  ``wanted``
+    (power, declaration) -> bool, when given, leaves out the powers it refuses before their conditions are
+    encoded (the cut unrolling's powers that write nothing kept)."""
     E, enc = t.E, t.enc
     src = t.expr(item.source, env)
     cards = src if isinstance(src, list) else [(True, src)]
@@ -435,6 +437,8 @@ def _power_options(t: Unrolled, item: ast.OfferPowers, player, env, out: list):
         active = enc.active(card) if (E.cards.active or E.cards.imitates) else True
         for power, copying in offered:
             decl = decls[(power.card, power.name)]
+            if wanted is not None and not wanted(power, decl):
+                continue
             ok = AND(g, active, copying)
             if power.limit != "unlimited":
                 used = enc.select(player, tuple(enc.seats), lambda k: t.store.used_up(k, card, power)) \

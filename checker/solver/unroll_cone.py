@@ -353,15 +353,15 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
                 else:
                     t.pruned.add(item.action)
             elif isinstance(item, ast.OfferPowers):
+                # a power whose body writes nothing kept only records its use, which only its own offer reads:
+                # not offered (a mandatory one no longer holds `finish` back: more paths), and its condition is
+                # not encoded (on the 4th edition, most of the offer's encoding: the district cards' powers)
                 powers: list = []
-                _power_options(t, item, player, env, powers)
-                for g, option in powers:       # a power whose body writes nothing kept only records its use,
-                    if t.writes.power(option[3]):  # which only its own offer reads: not offered (a mandatory
-                        options.append((g, option))     # one no longer holds `finish` back: more paths)
-                        if option[1].mandatory:
-                            pending = OR(pending, g)
-                    else:
-                        t.pruned.add(option[1].name)
+                _power_options(t, item, player, env, powers, wanted=lambda power, decl: _follows(t, power, decl))
+                for g, option in powers:
+                    options.append((g, option))
+                    if option[1].mandatory:
+                        pending = OR(pending, g)
         for item in s.items:
             if isinstance(item, ast.OfferFinish):
                 when = True if item.when is None else t.expr(item.when, env)
@@ -402,6 +402,14 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
         t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
                                              f"{OFFER_ROUNDS} times when the state is cut)")
 
+
+
+def _follows(t: Coned, power, decl) -> bool:
+    """Is a free power offered by the cut unrolling?  Only when its body writes something kept."""
+    if t.writes.power(decl):
+        return True
+    t.pruned.add(power.name)
+    return False
 
 
 class _Mark:

@@ -394,15 +394,36 @@ class Summarised(Coned):
 
 
 class LemmaUnrolled(Coned):
-    """One call of the summarised procedure from a symbolic state: the watched zones' counts at every decision
+    """One call of the summarised procedure from a symbolic state: the watched zones' members at every decision
     point inside it and at its end (:attr:`points`)."""
 
     def __init__(self, enc, kept, max_loops: int, watched, **kw):
         super().__init__(enc, kept, 1, max_loops, **kw)
         self.watched = list(watched)
-        self.points: list[tuple] = []           # (guard, {(zone, seat): count})
+        self.points: list[tuple] = []           # (guard, {(zone, seat): [whether each card is in it]})
 
-    counts = Summarised.counts
+    def members(self) -> dict:
+        """(zone, seat) -> whether each card of the zone's kind is in it now (a term or a constant each, in the
+        order of the kind's instances)."""
+        out = {}
+        for z in self.watched:
+            kind = self.enc.zone_kind[z]
+            for q in self.enc.seats:
+                out[(z, q)] = [self.store.member(z, q, inst) for inst in self.enc.kind_instances[kind]]
+        return out
+
+    def added(self, before: dict, now: dict) -> dict:
+        """(zone, seat) -> the Bools "this card is in the zone now and was not in it before", for the cards whose
+        place may differ (a member that is the same term as before, or false now, adds nothing).  Their count
+        bounds how much the zone grew: it holds ``before - removed + added`` cards."""
+        out = {}
+        seen: dict = {}
+        for key, members in now.items():
+            out[key] = [as_bool(AND(m, NOT(b))) for m, b in zip(members, before[key])
+                        if not (is_const(m) and (not m or (is_const(b) and b)))
+                        and not (not is_const(b) and not is_const(m) and _implies(as_bool(m), as_bool(b), seen))]
+        return out
+
 
     def asks_again(self, here) -> bool:
         """As the cut unrolling asks it; where its question ends unknown at its steps (a turn's offer, from the second
@@ -422,7 +443,7 @@ class LemmaUnrolled(Coned):
         if is_const(guard) and not guard:
             return
         self.forget()
-        self.points.append((guard, self.counts()))
+        self.points.append((guard, self.members()))
 
     def call(self, name: str, args: tuple) -> None:
         self.procedure(name, args, True, self.p.procedures[name].span)
@@ -431,3 +452,23 @@ class LemmaUnrolled(Coned):
     def escaping(self):
         """When a path leaves the procedure with something in flight (a stop, an abort, an end of turn …)."""
         return [(k, g) for k, g in self.raised.items() if k != "cut" and not (is_const(g) and not g)]
+
+
+def _implies(m, b, seen: dict) -> bool:
+    """``m`` implies ``b`` by its shape: it is ``b``, false, an if-then-else whose two branches imply ``b``, or a
+    conjunction one of whose terms does (a card only taken out of a zone: false written over what it was).  No
+    question is asked; False is no answer, never a wrong one."""
+    if m.eq(b) or z3.is_false(m):
+        return True
+    key = (m.get_id(), b.get_id())
+    if key in seen:
+        return seen[key]
+    seen[key] = False
+    if z3.is_app_of(m, z3.Z3_OP_ITE):
+        out = _implies(m.arg(1), b, seen) and _implies(m.arg(2), b, seen)
+    elif z3.is_and(m):
+        out = any(_implies(m.arg(i), b, seen) for i in range(m.num_args()))
+    else:
+        out = False
+    seen[key] = out
+    return out
