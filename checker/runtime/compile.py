@@ -538,6 +538,10 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
     depth = {var: k for k, (var, _) in enumerate(item.binders)}
     arg_depth = [max((depth[x] for x in names_in(a) if x in depth), default=-1) for a in item.args]
     args = [g.fresh("a") for _ in item.args]
+    direct = {}             # binder -> the argument that is just it: the loop binds that argument, no copy
+    for i, a in enumerate(item.args):
+        if isinstance(a, ast.Name) and depth.get(a.id) == arg_depth[i] and arg_depth[i] not in direct:
+            direct[arg_depth[i]] = i
     known = set(g.p.zones) | set(g.p.vars)      # the names a rule and the offer both mean the same by
     tests = without_implied(E.legality_tests(item.action), item, known)
     first = 0                    # the prohibitions before `first` read no binder: tested before the loops
@@ -583,7 +587,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
         indent += "    "
     varying = {a for a, d in zip(args, arg_depth) if d >= 0}     # what changes from one value to the next
     for k, (var, coll) in enumerate(item.binders):
-        x = g.fresh("b")
+        x = args[direct[k]] if k in direct else g.fresh("b")
         varying.add(x)
         if k in guards:         # only a card of that definition can be listed: none in the zone, no loop
             zone = coll.id if isinstance(coll, ast.Name) else coll.obj.id
@@ -595,8 +599,9 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             pool = g.fresh("pool")
             varying.add(pool)
             lines += [f"{indent}{pool} = {g.expr(coll, scope)}", f"{indent}if not {pool}:", f"{indent}    continue"]
-            lines += [f"{indent}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
-                      if 0 <= d < n - 1]
+            lines += [f"{indent}{a} = {g.expr(e, scope)}"
+                      for i, (a, e, d) in enumerate(zip(args, item.args, arg_depth))
+                      if 0 <= d < n - 1 and direct.get(d) != i]
             names = ", ".join(t[0].name for i, t in enumerate(tests) if i == first or i in whole)
             lines += [f"{indent}if {' or '.join(hoisted)}:  # {names}", f"{indent}    continue"]
             lines += spent(pool, span, indent) + [f"{indent}for {x} in {pool}:"]
@@ -609,8 +614,8 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
     if not item.binders:
         lines.append(f"{indent}for _ in (None,):")
         indent += "    "
-    inner = [f"{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
-             if d >= 0 and (not hoisted or d >= n - 1)]
+    inner = [f"{a} = {g.expr(e, scope)}" for i, (a, e, d) in enumerate(zip(args, item.args, arg_depth))
+             if d >= 0 and (not hoisted or d >= n - 1) and direct.get(d) != i]
     memos, parts = [], []       # parts: the memos of tests' parts that read nothing in ``varying`` (hoist.py)
     fresh = functools.partial(g.fresh, "h")
     for number, test in enumerate(tests):
