@@ -20,7 +20,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import memoize, shared_key, truth_lines
+from checker.runtime.hoist import first_memo, memoize, shared_key, truth_lines
 from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -608,6 +608,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
         else:
             items = g.fresh("items")
             lines += [f"{indent}{items} = {g.expr(coll, scope)}"] + spent(items, span, indent)
+            loop = (len(lines), indent, items)     # where the innermost loop starts (see first_memo below)
             lines.append(f"{indent}for {x} in {items}:")
         scope = scope.with_fixed(var, x)
         indent += "    "
@@ -628,7 +629,13 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             continue
         blocks, used = E.blocking_source(test, args)
         if any(arg_depth[i] >= 0 for i in used):
-            inner += [f"if {memoize(blocks, varying, fresh, parts, shared, same)}:  # {test[0].name}", "    continue"]
+            source = memoize(blocks, varying, fresh, parts, shared, same)
+            primed = first_memo(source) if not inner and not hoisted and item.binders else None
+            if primed:          # the loop's first test starts with a memo: set before the loop, read plainly
+                memo, part, source = primed
+                at, loop_ind, items = loop
+                lines[at:at] = [f"{loop_ind}if {memo} is MISSING and {items}:", f"{loop_ind}    {memo} = {part}"]
+            inner += [f"if {source}:  # {test[0].name}", "    continue"]
         else:
             key = "test " + shared_key(blocks, same)
             memo = shared.get(key)
