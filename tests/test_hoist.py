@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from checker.runtime.hoist import memoize, shared_key
+from checker.runtime.hoist import first_memo, memoize, shared_key
 
 MISSING = object()
 
@@ -65,3 +65,16 @@ def test_two_actions_of_one_offer_share_a_part_that_has_one_value_for_the_listin
     assert "_h2 := limit(q, 1)" in two and "_h1" in one
     assert shared_key("f([x for x in a1])", {"a1": "p"}) == shared_key("f([w for w in a2])", {"a2": "p"})
     assert shared_key("f(a1)", {"a1": "p"}) != shared_key("f(a2)", {"a2": "q"})
+
+
+def test_a_memo_evaluated_first_by_a_test_is_primed_and_read_plainly_and_no_other():
+    memos: list[str] = []
+    out = memoize("limit(st['x']) < cost(b) + bonus(st['y'])", {"b"}, _fresh(), memos)
+    assert first_memo(out) == ("_h1", "limit(st['x'])", "_h1 < cost(b) + (_h2 if _h2 is not MISSING else "
+                                                        "(_h2 := bonus(st['y'])))")
+    # the memo is not what the test evaluates first (cost(b) is, and may fail first): left as it is
+    later = memoize("cost(b) < limit(st['x'])", {"b"}, _fresh(), [])
+    assert first_memo(later) is None
+    # first in a disjunction and through a call's function: still the first thing evaluated
+    assert first_memo(memoize("rule(st['x'], st['y'])(b) or b > 1", {"b"}, _fresh(), []))[0] == "_h1"
+    assert first_memo("b > 0") is None

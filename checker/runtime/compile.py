@@ -20,7 +20,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import memoize, shared_key, truth_lines
+from checker.runtime.hoist import first_memo, memoize, shared_key, truth_lines
 from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -538,6 +538,10 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
     depth = {var: k for k, (var, _) in enumerate(item.binders)}
     arg_depth = [max((depth[x] for x in names_in(a) if x in depth), default=-1) for a in item.args]
     args = [g.fresh("a") for _ in item.args]
+    direct = {}             # binder -> the argument that is just it: the loop binds that argument, no copy
+    for i, a in enumerate(item.args):
+        if isinstance(a, ast.Name) and depth.get(a.id) == arg_depth[i] and arg_depth[i] not in direct:
+            direct[arg_depth[i]] = i
     known = set(g.p.zones) | set(g.p.vars)      # the names a rule and the offer both mean the same by
     tests = without_implied(E.legality_tests(item.action), item, known)
     first = 0                    # the prohibitions before `first` read no binder: tested before the loops
@@ -583,7 +587,7 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
         indent += "    "
     varying = {a for a, d in zip(args, arg_depth) if d >= 0}     # what changes from one value to the next
     for k, (var, coll) in enumerate(item.binders):
-        x = g.fresh("b")
+        x = args[direct[k]] if k in direct else g.fresh("b")
         varying.add(x)
         if k in guards:         # only a card of that definition can be listed: none in the zone, no loop
             zone = coll.id if isinstance(coll, ast.Name) else coll.obj.id
@@ -595,22 +599,24 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             pool = g.fresh("pool")
             varying.add(pool)
             lines += [f"{indent}{pool} = {g.expr(coll, scope)}", f"{indent}if not {pool}:", f"{indent}    continue"]
-            lines += [f"{indent}{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
-                      if 0 <= d < n - 1]
+            lines += [f"{indent}{a} = {g.expr(e, scope)}"
+                      for i, (a, e, d) in enumerate(zip(args, item.args, arg_depth))
+                      if 0 <= d < n - 1 and direct.get(d) != i]
             names = ", ".join(t[0].name for i, t in enumerate(tests) if i == first or i in whole)
             lines += [f"{indent}if {' or '.join(hoisted)}:  # {names}", f"{indent}    continue"]
             lines += spent(pool, span, indent) + [f"{indent}for {x} in {pool}:"]
         else:
             items = g.fresh("items")
             lines += [f"{indent}{items} = {g.expr(coll, scope)}"] + spent(items, span, indent)
+            loop = (len(lines), indent, items)     # where the innermost loop starts (see first_memo below)
             lines.append(f"{indent}for {x} in {items}:")
         scope = scope.with_fixed(var, x)
         indent += "    "
     if not item.binders:
         lines.append(f"{indent}for _ in (None,):")
         indent += "    "
-    inner = [f"{a} = {g.expr(e, scope)}" for a, e, d in zip(args, item.args, arg_depth)
-             if d >= 0 and (not hoisted or d >= n - 1)]
+    inner = [f"{a} = {g.expr(e, scope)}" for i, (a, e, d) in enumerate(zip(args, item.args, arg_depth))
+             if d >= 0 and (not hoisted or d >= n - 1) and direct.get(d) != i]
     memos, parts = [], []       # parts: the memos of tests' parts that read nothing in ``varying`` (hoist.py)
     fresh = functools.partial(g.fresh, "h")
     for number, test in enumerate(tests):
@@ -623,7 +629,13 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             continue
         blocks, used = E.blocking_source(test, args)
         if any(arg_depth[i] >= 0 for i in used):
-            inner += [f"if {memoize(blocks, varying, fresh, parts, shared, same)}:  # {test[0].name}", "    continue"]
+            source = memoize(blocks, varying, fresh, parts, shared, same)
+            primed = first_memo(source) if not inner and not hoisted and item.binders else None
+            if primed:          # the loop's first test starts with a memo: set before the loop, read plainly
+                memo, part, source = primed
+                at, loop_ind, items = loop
+                lines[at:at] = [f"{loop_ind}if {memo} is MISSING and {items}:", f"{loop_ind}    {memo} = {part}"]
+            inner += [f"if {source}:  # {test[0].name}", "    continue"]
         else:
             key = "test " + shared_key(blocks, same)
             memo = shared.get(key)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-__all__ = ["memoize", "shared_key", "truth_lines"]
+__all__ = ["first_memo", "memoize", "shared_key", "truth_lines"]
 
 _NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -124,6 +124,35 @@ def memoize(source: str, varying: set[str], fresh: Callable[[], str], memos: lis
     if not changed:
         return source
     return ast.unparse(tree)        # unparsing reads no locations: the new nodes need none
+
+
+def first_memo(source: str) -> tuple[str, str, str] | None:
+    """When the first thing ``source`` (a test :func:`memoize` rewrote) evaluates is one of its memos:
+    (the memo, the part it holds, ``source`` reading the memo plainly).  A loop whose body starts with that
+    test computes the part just before its first element (once, as its first element would) and reads the
+    local in every element: nothing is evaluated earlier than it was."""
+    tree = ast.parse(source, mode="eval")
+    parent, field, node = tree, "body", tree.body
+    while True:
+        if isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.NamedExpr) \
+                and isinstance(node.body, ast.Name) and isinstance(node.test, ast.Compare) \
+                and isinstance(node.test.left, ast.Name) and node.test.left.id == node.body.id \
+                and node.orelse.target.id == node.body.id:
+            break
+        step = {ast.Compare: "left", ast.BinOp: "left", ast.UnaryOp: "operand", ast.IfExp: "test",
+                ast.Subscript: "value", ast.Attribute: "value", ast.Call: "func"}.get(type(node))
+        if isinstance(node, ast.BoolOp):
+            parent, field, node = node.values, 0, node.values[0]
+            continue
+        if step is None:
+            return None
+        parent, field, node = node, step, getattr(node, step)
+    memo, part = node.body.id, ast.unparse(node.orelse.value)
+    if isinstance(parent, list):
+        parent[field] = ast.Name(memo, ast.Load())
+    else:
+        setattr(parent, field, ast.Name(memo, ast.Load()))
+    return memo, part, ast.unparse(tree)
 
 
 def truth_lines(target: str, source: str) -> list[str]:
