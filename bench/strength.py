@@ -6,10 +6,11 @@ Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) 
 over the seats it played.  For Carcassonne also: how each game ended (the spec's `fin`, per end
 condition), and the greedy players' mean score before and after the greedy player looked at the game's
 ending (``builder``: the first greedy builder, ``GreedyAgent(ending=False)``), on the same seeds and
-player counts.  And games from a prepared position near the last-rampart ending (``PREPARED``: the first answers of
-a kept game, after which the agents play on), the only games where that ending occurs (docs/simulate.md).  Games
-are played on every core (``checker.base.parallel``); CPU seconds are summed over
-the games.
+player counts; with ``--carc-start-games N``, all-random, all-builder, all-greedy and all-Monte-Carlo tables
+from the game's start, to count each ending per kind of player.  And games from a prepared position near the
+last-rampart ending (``PREPARED``: the first answers of a kept game, after which the agents play on), the only
+games where that ending occurs (docs/simulate.md).  Games are played on every core (``checker.base.parallel``);
+CPU seconds are summed over the games.
 """
 
 from __future__ import annotations
@@ -233,6 +234,14 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
                          f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; towers placed before "
                          f"{sum(r['towers'] for r in before)}, after {sum(r['towers'] for r in after)}; "
                          f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
+    if args.carc_start_games > 0:
+        players = args.carc_mc_players
+        for name in ("random", "builder", "greedy", "montecarlo"):
+            records = run("Carcassonne", (name,) * players, args.carc_start_games, workers, mc_carc)
+            if name in ("greedy", "montecarlo"):
+                improved += records
+            rows += table_rows(f"Carcassonne {players}p from the game's start, all {name}, "
+                               f"seeds 0-{args.carc_start_games - 1}", records)
     if args.carc_prepared_games > 0:
         players = prepared()[0]
         for name in ("montecarlo", "greedy"):
@@ -269,6 +278,9 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
     group.add_argument("--carc-seeds", type=int, default=2,
                        help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
+    group.add_argument("--carc-start-games", type=int, default=0,
+                       help="Carcassonne games from the game's start at --carc-mc-players players, one table a kind "
+                            "of player (all random, all builder, all greedy, all Monte-Carlo): how each ends")
     group.add_argument("--carc-prepared-games", type=int, default=2,
                        help="Carcassonne games from the prepared position near the last-rampart ending, all "
                             "Monte-Carlo and all greedy players (their agents' seeds 0, 1, …)")
