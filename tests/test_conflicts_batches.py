@@ -44,18 +44,26 @@ def _tutorial():
     return result.typed
 
 
+def _special_cases(search, *names: str) -> dict:
+    """The special-case questions of the house permission bâtisseuse_doublons against the prohibitions ``names``,
+    by prohibition: [(key, other rule, its head, prohibition, its head, action)]."""
+    permit = search.p.rules["bâtisseuse_doublons"]
+    cases = {}
+    for name in names:
+        forbid = search.p.rules[name]
+        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
+        cases[name] = [(key, other, head, forbid, forbid.heads[0], on)
+                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
+    return cases
+
+
 def test_a_batch_never_shows_a_special_case_satisfiable():
     """The house permission overrides pas_de_doublon: the Capitaine's own no-duplicate rule is a special case
     of it (its question is false by its terms alone, so answered "unsat" with no query), his cost limit is not
     (shown satisfiable by the batch)."""
     search = Search(_tutorial())
     permit = search.p.rules["bâtisseuse_doublons"]
-    cases = {}
-    for name in ("capitaine_pas_de_doublon", "capitaine_coût_3_ou_moins"):
-        forbid = search.p.rules[name]
-        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
-        cases[name] = [(key, other, head, forbid, forbid.heads[0], on)
-                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
+    cases = _special_cases(search, "capitaine_pas_de_doublon", "capitaine_coût_3_ou_moins")
     assert all(len(found) == 1 for found in cases.values())
     shown = not_special_cases(search, [case for found in cases.values() for case in found])
     assert shown == {cases["capitaine_coût_3_ou_moins"][0][0]}
@@ -80,13 +88,8 @@ def test_a_special_case_answered_by_its_terms_is_one_asking_alone_proves():
     question alone, with Z3."""
     search = Search(_tutorial())
     permit = search.p.rules["bâtisseuse_doublons"]
-    found, keys = {}, {}
-    for name in ("capitaine_pas_de_doublon", "diplomate_pas_de_doublon", "capitaine_paie"):
-        forbid = search.p.rules[name]
-        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
-        found[name] = [(key, other, head, forbid, forbid.heads[0], on)
-                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
-        keys[name] = found[name][0][0]
+    found = _special_cases(search, "capitaine_pas_de_doublon", "diplomate_pas_de_doublon", "capitaine_paie")
+    keys = {name: cases[0][0] for name, cases in found.items()}
     shown = not_special_cases(search, [case for cases in found.values() for case in cases])
     assert shown == {keys["capitaine_paie"]}
     assert set(search._cases) == {keys["capitaine_pas_de_doublon"], keys["diplomate_pas_de_doublon"]}
@@ -141,13 +144,7 @@ def test_a_special_case_question_a_batch_cannot_decide_is_shown_no_special_case_
     import checker.conflicts.batches as batches
     monkeypatch.setattr(batches, "BATCH_RLIMIT", 1)
     search = Search(_tutorial())
-    permit = search.p.rules["bâtisseuse_doublons"]
-    cases = {}
-    for name in ("capitaine_pas_de_doublon", "capitaine_coût_3_ou_moins"):
-        forbid = search.p.rules[name]
-        on = search.judged_on(search.plain(), permit.heads[0], forbid.heads[0])
-        cases[name] = [(key, other, head, forbid, forbid.heads[0], on)
-                       for _, other, head, key in search.special_cases(permit, forbid.heads[0], on)]
+    cases = _special_cases(search, "capitaine_pas_de_doublon", "capitaine_coût_3_ou_moins")
     shown = not_special_cases(search, [case for found in cases.values() for case in found])
     assert shown == {cases["capitaine_coût_3_ou_moins"][0][0]}
     assert search.undecided == shown and search._cases == {cases["capitaine_pas_de_doublon"][0][0]: ("unsat", "")}

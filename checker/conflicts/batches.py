@@ -197,10 +197,8 @@ def _one_copy(search, merged, questions: list) -> set:
         search.batched += 1
         outcome = run(s)
         if outcome.status == "sat":
-            model = outcome.model
-            shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
+            shown, left = _answered(key, outcome.model, left)
             done |= shown
-            left = [(k, c) for k, c in left if k not in shown]
     return done
 
 
@@ -307,6 +305,13 @@ def _rounds(search, merged, extra: list, questions: list) -> set:
     return _ask(search, s, questions, Assumed(search, merged, [*merged.defined, *wf, *extra]) if search.lazy else None)
 
 
+def _answered(key, model, left: list) -> tuple[set, list]:
+    """The question ``key`` (its ``model`` found) and every question of ``left`` ((key, condition)) that model
+    makes true too; and the questions left after them."""
+    shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
+    return shown, [(k, c) for k, c in left if k not in shown]
+
+
 def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
     """The keys of the ``questions`` ((key, condition)) that hold in some model of ``s``: each one not answered
     yet is added and taken away again, and every question the model it gets makes true is answered with it.
@@ -335,10 +340,8 @@ def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
         if outcome.status == "unknown":
             search.undecided.add(key)
         if outcome.status == "sat":
-            model = outcome.model
-            shown = {key} | {k for k, c in left if z3.is_true(model.eval(c, model_completion=True))}
+            shown, left = _answered(key, outcome.model, left)
             done |= shown
-            left = [(k, c) for k, c in left if k not in shown]
     return done
 
 
