@@ -11,6 +11,7 @@ from checker.runtime.engine import SLOTS, Engine
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import NONE, Encoder, is_const
 from checker.solver.scopes import Scopes
+from checker.solver.selection import kinds_read
 from checker.solver.statefile import FORMAT, MOVE_FORMAT, _Values, load_move, load_state, site_label
 from checker.front.types import PLAYER, KindT, Opt
 
@@ -108,8 +109,7 @@ def _read_selections(program) -> set[str]:
     a procedure): a witness holds the cards of each that its model selects."""
     decls = (program.quantities, program.rules, program.actions, program.cards, program.procedures,
              program.triggers, program.windows, {c.name: c for c in program.invariants()})
-    return {n.args[0].id for table in decls for n in ast.walk(tuple(table.values()))
-            if isinstance(n, ast.Call) and n.func == "selected" and n.args and isinstance(n.args[0], ast.Name)}
+    return set().union(*(kinds_read(tuple(table.values())) for table in decls))
 
 
 def _selected_in(enc: Encoder, model, kinds: set[str]) -> tuple[set[int], set[str]]:
