@@ -43,16 +43,21 @@ def _engine(game: str):
 
 
 def make(name: str, seed: int, mc: tuple):
-    """An agent by the bench's names: random, builder (the first greedy), greedy, montecarlo."""
+    """An agent by the bench's names: random, builder (the first greedy), greedy, montecarlo; ``greedy:aim=E``
+    (``:weight=W``), the greedy player aiming at the ending E (:mod:`checker.runtime.aim`)."""
     from checker.runtime.agents import GreedyAgent, RandomAgent
     from checker.runtime.montecarlo import MonteCarloAgent
+    options: dict = {}
+    if ":" in name:
+        from checker.runtime.players import parse_agent
+        name, options = parse_agent(name)
     if name == "random":
         return RandomAgent(seed)
     if name in ("builder", "greedy"):
-        return GreedyAgent(seed, ending=name == "greedy")
+        return GreedyAgent(seed, ending=name == "greedy", **options)
     playouts, depth, rollout, candidates, judge, span = (tuple(mc) + ("wins", "game"))[:6]
     return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates,
-                           judge=judge, turn=span == "own", next_turn=span == "turn")
+                           judge=judge, turn=span == "own", next_turn=span == "turn", **options)
 
 
 class _Prepared:
