@@ -128,6 +128,9 @@ def _reproduce(args, job, meta: dict, records) -> str | None:
     if len(agents) > 1 or (agents == {"montecarlo"} and (job.playouts, job.depth) != (24, 300)):
         return (f"  the first is game {failed.index} (seed {seed}); its agents differ by seat, which `rulebook "
                 f"play` cannot seat: `rulebook fuzz` finds and shrinks such failures")
+    if any(":" in a for a in agents):
+        return (f"  the first is game {failed.index} (seed {seed}); `rulebook play` takes no agent's options "
+                f"({next(iter(agents))}): `rulebook fuzz` finds and shrinks such failures")
     words = ["rulebook", "play", *meta["spec"], "-c", meta["configuration"], "-n", str(job.players), "-s", str(seed),
              "--agent", agents.pop()]
     for option in ("add", "remove"):
