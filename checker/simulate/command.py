@@ -301,7 +301,8 @@ that cannot be written, 3 internal error, 130 interrupted.  See docs/cli.md.""")
     simulate.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
     simulate.add_argument("--agent", default="greedy", metavar="AGENTS",
                           help="agents by seat, comma-separated, repeated to fill the seats (random, greedy, "
-                               "montecarlo; default greedy)")
+                               "montecarlo; default greedy); greedy:aim=E and montecarlo:aim=E (:weight=W) aim at "
+                               "the game's ending E (docs/simulate.md)")
     simulate.add_argument("--playouts", type=int, default=24, help="montecarlo: playouts per decision (default 24)")
     simulate.add_argument("--depth", type=int, default=300,
                           help="montecarlo: decisions a playout plays at most before it is scored (default 300)")
