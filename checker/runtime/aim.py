@@ -18,7 +18,7 @@ under ``count(x in réserve) == 0`` is as far as the cards left in ``réserve``;
 ``if`` under ``ouvert and écart() <= 5`` is 1 while ``ouvert`` is false, plus how far ``écart()`` is above 5
 (docs/simulate.md measures Carcassonne's three).  A condition that reads a local name the ending's
 procedure binds other than its ``for`` loops (a parameter, a ``let``) cannot be measured on a state: it counts
-0 and the ending is ``partial``.
+0 and the ending is ``partial``; one that fails on the state (a spec error in a hypothetical) is not held (1).
 
 :func:`progress` is what an aiming player adds to its valuation (``GreedyAgent(aim=…)``, ``MonteCarloAgent(aim=…)``):
 the aimed ending should come first, so it gains a unit for each unit the aimed ending comes nearer, and for each
@@ -35,6 +35,7 @@ import dataclasses
 from checker.front import ast
 from checker.runtime.codegen import Scope
 from checker.runtime.compile import bound_names
+from checker.runtime.state import SpecRuntimeError
 
 __all__ = ["Ending", "endings", "distance", "distances", "progress", "cap", "ended_progress", "resolve", "reached",
            "REACHED"]
@@ -187,7 +188,11 @@ class _Measure:
             yield env
             return
         var, coll = self.loops[k]
-        for value in coll(env):
+        try:
+            values = list(coll(env))
+        except SpecRuntimeError:        # a collection the state cannot give: nothing to run over
+            values = []
+        for value in values:
             yield from self._envs(k + 1, {**env, var: value})
 
 
@@ -207,10 +212,17 @@ def _distance(tree, want: bool, env: dict) -> int:
     if kind == "not":
         return _distance(tree[1], not want, env)
     if kind == "call":
-        return _distance(tree[3], want, {x: f(env) for x, f in zip(tree[2], tree[1])})
+        try:
+            inner = {x: f(env) for x, f in zip(tree[2], tree[1])}
+        except SpecRuntimeError:
+            return 1
+        return _distance(tree[3], want, inner)
     if kind == "cmp":
         op = tree[1] if want else _OPPOSITE[tree[1]]
-        a, b = tree[2](env), tree[3](env)
+        try:
+            a, b = tree[2](env), tree[3](env)
+        except SpecRuntimeError:        # a side the state cannot give (a spec error in a hypothetical): not held
+            return 1
         if _number(a) and _number(b):
             if op == "==":
                 return abs(a - b)
@@ -223,7 +235,10 @@ def _distance(tree, want: bool, env: dict) -> int:
         if holds is None:
             holds = _ordered(op, a, b)
         return 0 if holds else 1
-    return 0 if bool(tree[1](env)) == want else 1
+    try:
+        return 0 if bool(tree[1](env)) == want else 1
+    except SpecRuntimeError:
+        return 1
 
 
 def _ordered(op: str, a, b) -> bool:
