@@ -24,8 +24,9 @@ procedure binds other than its ``for`` loops (a parameter, a ``let``) cannot be 
 the aimed ending should come first, so it gains a unit for each unit the aimed ending comes nearer, and for each
 unit another ending goes further away while that one is not already further than the aimed one was when the
 decision was asked (:func:`cap`: the others' distances are capped at the aimed one's then, plus 1; one cap for
-all the options of a decision, so that coming nearer the aim is never worth less than staying).  The units are the conditions' own (ramparts, tiles,
-districts): the measure is a heuristic, not a plan; nothing here knows a game.
+all the options of a decision, so that coming nearer the aim is never worth less than staying).  The units are
+the conditions' own (ramparts, tiles, districts): the measure is a heuristic, not a plan; nothing here knows a
+game.
 """
 
 from __future__ import annotations
