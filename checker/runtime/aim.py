@@ -2,7 +2,7 @@
 
 A game's flow plays its rounds in a last top-level ``repeat … until C`` loop (:mod:`checker.runtime.outlook`);
 the vars ``C`` reads are the game's *end vars*.  Every statement that sets an end var to a constant (``set fin =
-dernier_rempart_posé``, ``set fin_de_partie_annoncée = true``), in a procedure or an action, is an *ending*,
+tour_achevée``, ``set partie_finie = true``), in a procedure or an action, is an *ending*,
 named by that constant (an enum member), or by the var when the constant is ``true``.  What makes it happen is
 the conditions of the ``if`` statements around it: the condition of each ``if`` whose ``then`` branch holds it,
 the negation of each whose ``else`` branch does (so an ``else if`` is checked after the ``if`` before it), over
@@ -16,7 +16,7 @@ condition; a condition that calls a quantity no rule gives another value is meas
 formula (``complète(p)``, written ``taille(p) >= 7``, is as far as the districts ``p`` lacks).  An ending set
 under ``count(x in réserve) == 0`` is as far as the cards left in ``réserve``; one set in the ``else`` of that
 ``if`` under ``ouvert and écart() <= 5`` is 1 while ``ouvert`` is false, plus how far ``écart()`` is above 5
-(docs/simulate.md measures Carcassonne's three).  A condition that reads a local name the ending's
+(docs/simulate.md measures the bundled games' endings).  A condition that reads a local name the ending's
 procedure binds other than its ``for`` loops (a parameter, a ``let``) cannot be measured on a state: it counts
 0 and the ending is ``partial``; one that fails on the state (a spec error in a hypothetical) is not held (1).
 

@@ -1,5 +1,5 @@
 """The built-in players, by the names commands take (``--agent random``, ``greedy``, ``montecarlo``), with their
-options after the name (``greedy:aim=dernier_rempart_posé:weight=2``: see :func:`parse_agent`)."""
+options after the name (``greedy:aim=tour_achevée:weight=2``: see :func:`parse_agent`)."""
 
 from __future__ import annotations
 
