@@ -6,8 +6,10 @@ Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) 
 over the seats it played.  For Carcassonne also: how each game ended (the spec's `fin`, per end
 condition), and the greedy players' mean score before and after the greedy player looked at the game's
 ending (``builder``: the first greedy builder, ``GreedyAgent(ending=False)``), on the same seeds and
-player counts; with ``--carc-start-games N``, all-random, all-builder, all-greedy and all-Monte-Carlo tables
-from the game's start, to count each ending per kind of player.  And games from a prepared position near the
+player counts; with ``--carc-start-games N``, a table from the game's start for each kind of player in
+``--carc-start-agents`` (all-random, all-builder, all-greedy and all-Monte-Carlo by default; ``greedy:aim=E`` and
+``montecarlo:aim=E`` aim at the ending E, checker/runtime/aim.py), to count each ending per kind of player, with the
+construction phases and the tiles' rows + columns of each game.  And games from a prepared position near the
 last-rampart ending (``PREPARED``: the first answers of a kept game, after which the agents play on), the only
 games where that ending occurs (docs/simulate.md).  Games are played on every core (``checker.base.parallel``);
 CPU seconds are summed over the games.
@@ -43,16 +45,21 @@ def _engine(game: str):
 
 
 def make(name: str, seed: int, mc: tuple):
-    """An agent by the bench's names: random, builder (the first greedy), greedy, montecarlo."""
+    """An agent by the bench's names: random, builder (the first greedy), greedy, montecarlo; ``greedy:aim=E``
+    (``:weight=W``), the greedy player aiming at the ending E (:mod:`checker.runtime.aim`)."""
     from checker.runtime.agents import GreedyAgent, RandomAgent
     from checker.runtime.montecarlo import MonteCarloAgent
+    options: dict = {}
+    if ":" in name:
+        from checker.runtime.players import parse_agent
+        name, options = parse_agent(name)
     if name == "random":
         return RandomAgent(seed)
     if name in ("builder", "greedy"):
-        return GreedyAgent(seed, ending=name == "greedy")
+        return GreedyAgent(seed, ending=name == "greedy", **options)
     playouts, depth, rollout, candidates, judge, span = (tuple(mc) + ("wins", "game"))[:6]
     return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates,
-                           judge=judge, turn=span == "own", next_turn=span == "turn")
+                           judge=judge, turn=span == "own", next_turn=span == "turn", **options)
 
 
 class _Prepared:
@@ -100,9 +107,13 @@ def play(task: tuple) -> dict:
         players, game_seed, answers = prepared()
         assert players == n, f"the prepared position is for {players} players"
     walls = [0]          # Carcassonne: the most ramparts standing at a decision (the Porte included), before the close
+    phases: set = set()  # Carcassonne: the turns in which ramparts were laid (a construction phase each)
 
     def watch(decision) -> None:
-        walls[0] = max(walls[0], len(engine.st.zones.get("enceinte", ())))
+        standing = len(engine.st.zones.get("enceinte", ()))
+        if standing > walls[0]:
+            phases.add(engine.st.turn)
+        walls[0] = max(walls[0], standing)
 
     engine.observer = watch
     start = time.process_time()
@@ -116,12 +127,15 @@ def play(task: tuple) -> dict:
         engine.observer = None
     playouts = [(a.played, a.finished, *a.ends) for a in agents if hasattr(a, "ends")]
     towers = engine.st.vars.get("tours")       # Carcassonne: the towers each player has left (12 shared at the start)
-    left = None                                # Carcassonne: the tiles left (a phase after the last tile may end
-    if game == "Carcassonne":                  # the game on « bouts proches » too)
+    left = span = None                         # Carcassonne: the tiles left (a phase after the last tile may end
+    if game == "Carcassonne":                  # the game on « bouts proches » too), the tiles' rows + columns
         engine.invalidate()
         left = engine.quantity("tuiles_restantes", ())
+        span = (engine.quantity("bas", ()) - engine.quantity("haut", ()) + engine.quantity("droite", ())
+                - engine.quantity("gauche", ()) + 2)
     return {"seats": seats, "scores": [result.scores.get(s, 0) for s in range(n)], "winners": list(result.winners),
             "end": engine.st.vars.get("fin"), "tiles_left": left, "walls": walls[0], "cpu": time.process_time() - start,
+            "span": span, "phases": len(phases),
             "towers": 12 // n * n - sum(towers.values()) if isinstance(towers, dict) else 0,
             "playouts": [sum(p[i] for p in playouts) for i in range(4)]}
 
@@ -236,12 +250,16 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
                          f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
     if args.carc_start_games > 0:
         players = args.carc_mc_players
-        for name in ("random", "builder", "greedy", "montecarlo"):
+        for name in args.carc_start_agents.split(","):
             records = run("Carcassonne", (name,) * players, args.carc_start_games, workers, mc_carc)
-            if name in ("greedy", "montecarlo"):
+            if name.split(":")[0] in ("greedy", "montecarlo"):
                 improved += records
             rows += table_rows(f"Carcassonne {players}p from the game's start, all {name}, "
                                f"seeds 0-{args.carc_start_games - 1}", records)
+            rows += _shown([(f"Carcassonne {players}p from the game's start, all {name}: the city", "",
+                             f"construction phases {_spread([r['phases'] for r in records])}; ramparts standing "
+                             f"{_spread([r['walls'] for r in records])}; tiles' rows + columns "
+                             f"{_spread([r['span'] for r in records])}")])
     if args.carc_prepared_games > 0:
         players = prepared()[0]
         for name in ("montecarlo", "greedy"):
@@ -259,6 +277,11 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
                          f"towers placed "
                          f"{sum(r['towers'] for r in improved)} (in {sum(r['towers'] > 0 for r in improved)} games)")])
     return rows
+
+
+def _spread(values: list) -> str:
+    """``mean [min..max]``."""
+    return f"{sum(values) / len(values):.1f} [{min(values)}..{max(values)}]" if values else "-"
 
 
 END_CONDITIONS = ("dernier_rempart_posé", "dernière_tuile_posée", "bouts_proches")
@@ -281,6 +304,9 @@ def add_arguments(parser) -> None:
     group.add_argument("--carc-start-games", type=int, default=0,
                        help="Carcassonne games from the game's start at --carc-mc-players players, one table a kind "
                             "of player (all random, all builder, all greedy, all Monte-Carlo): how each ends")
+    group.add_argument("--carc-start-agents", default="random,builder,greedy,montecarlo", metavar="AGENTS",
+                       help="the kinds of player of the --carc-start-games tables, comma-separated (greedy:aim=E, "
+                            "montecarlo:aim=E: aiming at the ending E; default random,builder,greedy,montecarlo)")
     group.add_argument("--carc-prepared-games", type=int, default=2,
                        help="Carcassonne games from the prepared position near the last-rampart ending, all "
                             "Monte-Carlo and all greedy players (their agents' seeds 0, 1, …)")

@@ -50,11 +50,17 @@ class GreedyAgent:
     while another option is left.
 
     ``ending=False`` is the first greedy builder, kept for comparisons: the action that raises its own
-    score the most right away (no ending run), otherwise a random option."""
+    score the most right away (no ending run), otherwise a random option.
 
-    def __init__(self, seed: int, ending: bool = True):
+    ``aim``: the name of one of the game's endings (:mod:`checker.runtime.aim`: the constant the flow's end var
+    is set to, or that var when it is set to ``true``) that the player plays towards: each
+    option's lead is added ``weight`` times the aim's progress after it (:func:`checker.runtime.aim.progress`:
+    the aimed ending nearer, the others further away), measured right after the option."""
+
+    def __init__(self, seed: int, ending: bool = True, aim: str | None = None, weight: int = 1):
         self.rng = random.Random(seed)
         self.ending = ending
+        self.aim, self.weight = aim, weight
 
     def choose(self, decision) -> int:
         engine = decision.engine
@@ -63,7 +69,7 @@ class GreedyAgent:
             return self._builder(decision, engine, count)
         if engine is None or engine.score is None or count == 1:
             return self.rng.randrange(count)
-        values = option_values(decision)
+        values = option_values(decision, self.aim, self.weight)
         best = max((v for v in values if v is not None), default=None)
         if best is None:
             return self.rng.randrange(count)
@@ -83,13 +89,16 @@ class GreedyAgent:
         return self.rng.randrange(count)
 
 
-def option_values(decision) -> list[int | None]:
+def option_values(decision, aim: str | None = None, weight: int = 1) -> list[int | None]:
     """What each option of ``decision`` is worth to its player, by the greedy player's measure: its lead
     over the best other player if the game ended right after the option (None: the option aborts).
     Options that are not an offered action or power, and the optional « nothing », are worth the
-    position as it is."""
+    position as it is.  With ``aim`` (an ending's name), ``weight`` times the aim's progress right after the
+    option is added (:func:`checker.runtime.aim.progress`)."""
     from checker.runtime.outlook import margin, outlook_after
     engine, player = decision.engine, decision.player
+    if aim is not None:
+        return _aimed_values(decision, aim, weight)
     valued = [isinstance(o, tuple) and bool(o) and o[0] in ("action", "power") for o in decision.options]
     base = 0
     if decision.optional or not all(valued):        # the position as it is: only when some option is worth it
@@ -102,6 +111,31 @@ def option_values(decision) -> list[int | None]:
             values.append(None if after is None else margin(after, player))
         else:
             values.append(base)
+    return values + [base] * (1 if decision.optional else 0)
+
+
+def _aimed_values(decision, aim: str, weight: int) -> list[int | None]:
+    """:func:`option_values` with the aim's progress added (measured after the option, before the ending)."""
+    from checker.runtime.aim import cap, progress
+    from checker.runtime.outlook import margin, outlook_after
+    engine, player = decision.engine, decision.player
+    measured: list[int] = []
+    limit = cap(engine, aim)
+
+    def probe(e) -> None:
+        measured.append(progress(e, aim, limit))
+
+    def value(option) -> int | None:
+        del measured[:]
+        after = outlook_after(engine, player, option, probe)
+        if after is None:
+            return None
+        return margin(after, player) + weight * (measured[0] if measured else 0)
+
+    valued = [isinstance(o, tuple) and bool(o) and o[0] in ("action", "power") for o in decision.options]
+    base = value(None) if decision.optional or not all(valued) else 0
+    base = 0 if base is None else base
+    values = [value(option) if v else base for option, v in zip(decision.options, valued)]
     return values + [base] * (1 if decision.optional else 0)
 
 

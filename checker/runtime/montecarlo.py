@@ -31,6 +31,12 @@ decision point; there it
    by the outcome, a won end is worth more than any lead the game may still undo, and a lost end less
    than any deficit it may still make up.
 
+With ``aim`` (the name of one of the game's endings, :mod:`checker.runtime.aim`), a playout is worth ``weight``
+times the aim's progress more: at the playout's end, the aimed ending nearer and the others further
+(:func:`checker.runtime.aim.progress`, capped as at the decision), or, when the playout ended the game, ``aim.REACHED`` if it ended on the
+aimed ending and minus that otherwise; the candidates are ranked, and the rollouts played, by the greedy player
+aiming at it too.
+
 How far a playout goes, besides ``depth``: ``turn=True`` stops it at the first decision of another player
 (the rest of the player's own decisions); ``next_turn=True`` stops it at the first decision of the game's next
 turn (the spec's ``turn`` procedure entered again), so the rest of the turn is played, every player's decisions
@@ -137,13 +143,16 @@ class _Driver:
     option tried there, then the default policy."""
 
     def __init__(self, engine, history: list[int], player: int, option: int, expected: int, seed: int,
-                 rollout: str, depth: int, turn: bool = False, next_turn: bool = False):
+                 rollout: str, depth: int, turn: bool = False, next_turn: bool = False, aim: str | None = None,
+                 weight: int = 1):
         self.engine, self.history, self.player, self.option = engine, history, player, option
         self.expected, self.depth, self.turn, self.next_turn = expected, depth, turn, next_turn
         self.turn_at = None       # the game's turn counter when the option was taken
         self.rng = random.Random(seed)
         seed = self.rng.getrandbits(32)
-        self.policy = (RandomAgent(seed) if rollout == "random" else GreedyAgent(seed, ending=rollout == "greedy"))
+        self.policy = (RandomAgent(seed) if rollout == "random" else
+                       GreedyAgent(seed, ending=rollout == "greedy", aim=aim if rollout == "greedy" else None,
+                                   weight=weight))
         self.asked = 0
 
     def choose(self, decision) -> int:
@@ -176,10 +185,12 @@ class MonteCarloAgent:
     first greedy builder: the action that raises its score right away; cheap), "greedy" (the greedy
     player) or "random"; ``candidates``: the most options played out at one decision (0: all); ``judge``:
     what a playout is worth, "wins", "margin" or "outcome"; ``turn``: a playout stops at the first decision of
-    another player; ``next_turn``: at the first decision of the game's next turn (see the module's docstring)."""
+    another player; ``next_turn``: at the first decision of the game's next turn; ``aim`` and ``weight``: the
+    ending it plays towards and how much that counts (see the module's docstring)."""
 
     def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "builder",
-                 candidates: int = 12, judge: str = "wins", turn: bool = False, next_turn: bool = False):
+                 candidates: int = 12, judge: str = "wins", turn: bool = False, next_turn: bool = False,
+                 aim: str | None = None, weight: int = 1):
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if judge not in JUDGES:
@@ -188,6 +199,7 @@ class MonteCarloAgent:
         self.rng = random.Random(seed)
         self.playouts, self.depth, self.rollout = max(1, playouts), max(0, depth), rollout
         self.candidates = max(0, candidates)
+        self.aim, self.weight = aim, weight
         self.played = 0           # playouts run so far, for benchmarks
         self.finished = 0         # of them, playouts that reached the end of the game
         self.ends = [0, 0]        # decisions where some options' playouts ended the game and others' did not; of
@@ -198,7 +210,7 @@ class MonteCarloAgent:
         greedy player's measure."""
         if not self.candidates or count <= self.candidates:
             return list(range(count))
-        values = option_values(decision)
+        values = option_values(decision, self.aim, self.weight)
         low = min((v for v in values if v is not None), default=0) - 1
         keys = [(v if v is not None else low, self.rng.random()) for v in values]
         return sorted(range(count), key=lambda i: keys[i], reverse=True)[:self.candidates]
@@ -209,6 +221,9 @@ class MonteCarloAgent:
         if count == 1 or engine is None or not engine.setup:
             return 0
         options = self._ranked(decision, count)
+        if self.aim is not None:
+            from checker.runtime.aim import cap
+            self._cap = cap(engine, self.aim)
         sim = _shadow(engine)
         history = list(engine.choices)
         selection, players, seed = engine.setup
@@ -218,7 +233,7 @@ class MonteCarloAgent:
         for k in range(max(self.playouts, len(options))):
             slot = k % len(options)
             driver = _Driver(sim, history, decision.player, options[slot], count, self.rng.getrandbits(64),
-                             self.rollout, self.depth, self.turn, self.next_turn)
+                             self.rollout, self.depth, self.turn, self.next_turn, self.aim, self.weight)
             finished = self.finished
             totals[slot] += self._worth(sim, selection, players, seed, driver, decision.player)
             ended[slot] |= self.finished > finished
@@ -233,6 +248,15 @@ class MonteCarloAgent:
 
     def _worth(self, sim, selection, players: int, seed: int, driver: _Driver, player: int) -> float:
         """One playout, judged for ``player`` (see the module's docstring)."""
+        if self.aim is None:
+            return self._judged(sim, selection, players, seed, driver, player)
+        from checker.runtime.aim import ended_progress, progress
+        finished = self.finished
+        worth = self._judged(sim, selection, players, seed, driver, player)
+        ended = self.finished > finished
+        return worth + self.weight * (ended_progress(sim, self.aim) if ended else progress(sim, self.aim, self._cap))
+
+    def _judged(self, sim, selection, players: int, seed: int, driver: _Driver, player: int) -> float:
         try:
             result = sim.play(selection, players, seed, [driver] * players)
         except _Cutoff:

@@ -71,10 +71,11 @@ def _scores(engine) -> dict[int, int]:
     return {q: engine.quantity(engine.score, (q,)) for q in engine.seats}
 
 
-def outlook_after(engine, player: int | None, option=None) -> dict[int, int] | None:
+def outlook_after(engine, player: int | None, option=None, probe=None) -> dict[int, int] | None:
     """Every player's score if ``player`` took ``option`` now (an ``("action", …)`` or ``("power", …)``
     option of a decision; None, and no player: the position as it is) and the game then ended.  None when the game
-    has no score, the option is neither, or taking it aborts."""
+    has no score, the option is neither, or taking it aborts.  ``probe``, when given, is called with the engine
+    after the option and before the ending (what an aiming player measures: :mod:`checker.runtime.aim`)."""
     if engine.score is None or (option is not None and option[0] not in ("action", "power")):
         return None
     st = engine.st
@@ -89,6 +90,8 @@ def outlook_after(engine, player: int | None, option=None) -> dict[int, int] | N
                 engine.perform(option[1], option[2])
             else:
                 engine.run_power(option[1], player, option[2], dict(option[3]))
+        if probe is not None:
+            probe(engine)
         plain = _scores(engine)
         tail = ending(engine)
         if tail is None:

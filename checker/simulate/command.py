@@ -23,16 +23,31 @@ def _fail(message: str) -> int:
 
 
 def _lineup(text: str, players: int) -> tuple[str, ...] | str:
-    from checker.runtime.players import AGENTS
+    from checker.runtime.players import parse_agent
     names = [n.strip() for n in text.split(",") if n.strip()]
     for name in names:
-        if name not in AGENTS:
-            return f"no agent \"{name}\" (known: {', '.join(AGENTS)})"
+        try:
+            parse_agent(name)
+        except ValueError as exc:
+            return str(exc)
     if not names:
         return "--agent needs at least one agent name"
     if len(names) > players:
         return f"--agent names {len(names)} agents for {players} players"
     return tuple(names[seat % len(names)] for seat in range(players))
+
+
+def _unknown_aim(program, lineup) -> str | None:
+    """What is wrong with an agent's ``aim=`` in this rule set (an ending it does not have), or None."""
+    from checker.runtime.aim import endings
+    from checker.runtime.players import parse_agent
+    game = {f.name: f.values[0] for f in program.game.fields} if program.game else {}
+    names = {e.name for e in endings(program, getattr(game.get("flow"), "id", None))}
+    for agent in dict.fromkeys(lineup):
+        aim = parse_agent(agent)[1].get("aim")
+        if aim is not None and aim not in names:
+            return f"no ending \"{aim}\" to aim at in this game (its endings: {', '.join(sorted(names)) or 'none'})"
+    return None
 
 
 def _defaults(paths: list[Path], config: str | None, players: int | None):
@@ -65,6 +80,8 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
             print("rulebook simulate: (in the rule set given by --vs)", file=sys.stderr)
         return prepared
     result, selection = prepared
+    if problem := _unknown_aim(result.program, lineup):
+        return _fail(problem)
     try:
         files, roots, digest = spec_files(paths)
     except (OSError, ValueError) as exc:
@@ -81,7 +98,7 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
     meta = {"game": game, "spec": [str(p) for p in paths], "spec_digest": digest,
             "configuration": args.config, "add": _names(add), "remove": _names(remove), "players": args.players, "games": args.games, "seed": args.seed,
             "lineup": list(lineup), "job": job, "tracked": job.tracked}
-    if "montecarlo" in lineup:
+    if any(a.split(":")[0] == "montecarlo" for a in lineup):
         meta["montecarlo"] = {"playouts": args.playouts, "depth": args.depth}
     return job, meta, kinds
 
@@ -111,6 +128,9 @@ def _reproduce(args, job, meta: dict, records) -> str | None:
     if len(agents) > 1 or (agents == {"montecarlo"} and (job.playouts, job.depth) != (24, 300)):
         return (f"  the first is game {failed.index} (seed {seed}); its agents differ by seat, which `rulebook "
                 f"play` cannot seat: `rulebook fuzz` finds and shrinks such failures")
+    if any(":" in a for a in agents):
+        return (f"  the first is game {failed.index} (seed {seed}); `rulebook play` takes no agent's options "
+                f"({next(iter(agents))}): `rulebook fuzz` finds and shrinks such failures")
     words = ["rulebook", "play", *meta["spec"], "-c", meta["configuration"], "-n", str(job.players), "-s", str(seed),
              "--agent", agents.pop()]
     for option in ("add", "remove"):
@@ -281,7 +301,8 @@ that cannot be written, 3 internal error, 130 interrupted.  See docs/cli.md.""")
     simulate.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
     simulate.add_argument("--agent", default="greedy", metavar="AGENTS",
                           help="agents by seat, comma-separated, repeated to fill the seats (random, greedy, "
-                               "montecarlo; default greedy)")
+                               "montecarlo; default greedy); greedy:aim=E and montecarlo:aim=E (:weight=W) aim at "
+                               "the game's ending E (docs/simulate.md)")
     simulate.add_argument("--playouts", type=int, default=24, help="montecarlo: playouts per decision (default 24)")
     simulate.add_argument("--depth", type=int, default=300,
                           help="montecarlo: decisions a playout plays at most before it is scored (default 300)")
