@@ -220,3 +220,20 @@ def test_simulate_refuse_une_fin_que_le_jeu_n_a_pas(tmp_path, capsys):
     assert 'no ending "nope" to aim at in this game (its endings: temps_écoulé, tour_achevée)' in capsys.readouterr().err
     assert main(["simulate", str(path), "-n", "2", "--workers", "1", "--agent", "greedy:weight=2"]) == 2
     assert "only with aim" in capsys.readouterr().err
+
+
+def test_play_prend_les_options_des_joueurs_comme_simulate(tmp_path, capsys):
+    """`rulebook play --agent` reads a player's options as `simulate` does: an aim the game has plays the game, an
+    ending it does not have and an unknown option are refused with the reason (exit 2), also with --from."""
+    from checker.cli import main
+    path = tmp_path / "tour.rules"
+    path.write_text(TOUR, encoding="utf-8")
+    assert main(["play", str(path), "-n", "2", "-s", "1", "-q", "--agent", "greedy:aim=tour_achevée"]) == 0
+    assert main(["play", str(path), "-n", "2", "-s", "1", "-q", "--agent", "greedy:aim=nope"]) == 2
+    assert 'no ending "nope"' in capsys.readouterr().err
+    assert main(["play", str(path), "-n", "2", "-q", "--agent", "greedy:bad=1"]) == 2
+    assert 'not "bad=1"' in capsys.readouterr().err
+    state = tmp_path / "état.json"
+    assert main(["play", str(path), "-n", "2", "-s", "1", "-q", "--state-at", "3", str(state)]) == 0
+    assert main(["play", str(path), "--from", str(state), "-q", "--agent", "greedy:aim=nope"]) == 2
+    assert main(["play", str(path), "--from", str(state), "-q", "--agent", "greedy:aim=tour_achevée"]) == 0

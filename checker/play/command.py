@@ -38,6 +38,24 @@ def spec_digest(paths: list) -> dict:
         return {}
 
 
+def _agent(text: str) -> str:
+    """``--agent``: a built-in player's name with its options (argparse says what is wrong)."""
+    import argparse
+    from checker.runtime.players import parse_agent
+    try:
+        parse_agent(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+class _AgentNames(tuple):
+    """``--agent``'s choices as shell completion offers them (the built-in players' names); any value
+    :func:`_agent` accepted is in it (a name with its options)."""
+    def __contains__(self, value) -> bool:
+        return True
+
+
 def play_command(args) -> int:
     if getattr(args, "start", None) is not None:
         from checker.play.resume import play_from
@@ -59,6 +77,10 @@ def play_command(args) -> int:
     if isinstance(prepared, int):
         return prepared
     result, selection = prepared
+    from checker.runtime.players import unknown_aim
+    if problem := unknown_aim(result.program, [args.agent]):
+        print(f"rulebook play: {problem}", file=sys.stderr)
+        return 2
     if args.config is None:
         from checker.front.command import default_configuration
         args.config = default_configuration(result, args.players)
@@ -274,10 +296,11 @@ def add_parsers(new_command) -> dict:
     play.add_argument("--add", metavar="CARDS", help="cards added to the configuration, comma-separated "
                                                      "(the spec's constraints judge the result)")
     play.add_argument("--remove", metavar="CARDS", help="cards removed from the configuration, comma-separated")
-    play.add_argument("--agent", choices=("random", "greedy", "montecarlo"), default="random",
+    play.add_argument("--agent", type=_agent, choices=_AgentNames(("random", "greedy", "montecarlo")), metavar="AGENT", default="random",
                       help="the built-in players: uniformly random, greedy (the best move if the game ended right after it), "
                            "or Monte-Carlo playouts "
-                           "over the hidden cards (see docs/simulate.md)")
+                           "over the hidden cards; greedy and montecarlo take an ending to aim at, as "
+                           "greedy:aim=ENDING[:weight=W] (see docs/simulate.md)")
     play.add_argument("--human", metavar="SEAT", type=int,
                       help="seat SEAT (1 = first player) is played by you at the terminal, in the book's French; "
                            "the others by --agent (type ? for help, q to leave)")

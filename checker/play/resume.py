@@ -43,6 +43,10 @@ def play_from(args) -> int:
     if isinstance(loaded, int):
         return 2 if loaded != 1 else 1
     result, engine, _scopes, state = loaded
+    from checker.runtime.players import unknown_aim
+    if problem := unknown_aim(result.program, [args.agent]):
+        print(f"rulebook play: {problem}", file=sys.stderr)
+        return 2
     players = engine.st.n
     if args.players is not None and args.players != players:
         print(f"rulebook play: {args.start} is a game of {players} players, not {args.players}", file=sys.stderr)

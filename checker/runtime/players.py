@@ -38,6 +38,18 @@ def parse_agent(text: str) -> tuple[str, dict]:
     return name, options
 
 
+def unknown_aim(program, agents) -> str | None:
+    """What is wrong with an agent's ``aim=`` in this rule set (an ending it does not have), or None."""
+    from checker.runtime.aim import endings
+    game = {f.name: f.values[0] for f in program.game.fields} if program.game else {}
+    names = {e.name for e in endings(program, getattr(game.get("flow"), "id", None))}
+    for agent in dict.fromkeys(agents):
+        aim = parse_agent(agent)[1].get("aim")
+        if aim is not None and aim not in names:
+            return f"no ending \"{aim}\" to aim at in this game (its endings: {', '.join(sorted(names)) or 'none'})"
+    return None
+
+
 def make_agent(name: str, seed: int, playouts: int = 24, depth: int = 300):
     """A built-in player by name (see :data:`AGENTS`), with its options (:func:`parse_agent`); ``playouts`` and
     ``depth`` are the Monte-Carlo agent's (see :class:`checker.runtime.montecarlo.MonteCarloAgent`)."""

@@ -37,19 +37,6 @@ def _lineup(text: str, players: int) -> tuple[str, ...] | str:
     return tuple(names[seat % len(names)] for seat in range(players))
 
 
-def _unknown_aim(program, lineup) -> str | None:
-    """What is wrong with an agent's ``aim=`` in this rule set (an ending it does not have), or None."""
-    from checker.runtime.aim import endings
-    from checker.runtime.players import parse_agent
-    game = {f.name: f.values[0] for f in program.game.fields} if program.game else {}
-    names = {e.name for e in endings(program, getattr(game.get("flow"), "id", None))}
-    for agent in dict.fromkeys(lineup):
-        aim = parse_agent(agent)[1].get("aim")
-        if aim is not None and aim not in names:
-            return f"no ending \"{aim}\" to aim at in this game (its endings: {', '.join(sorted(names)) or 'none'})"
-    return None
-
-
 def _defaults(paths: list[Path], config: str | None, players: int | None):
     """The configuration and player count to use when not given: 4 players if the game allows it
     (else its smallest count), and the first configuration of the spec for that count."""
@@ -80,7 +67,8 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
             print("rulebook simulate: (in the rule set given by --vs)", file=sys.stderr)
         return prepared
     result, selection = prepared
-    if problem := _unknown_aim(result.program, lineup):
+    from checker.runtime.players import unknown_aim
+    if problem := unknown_aim(result.program, lineup):
         return _fail(problem)
     try:
         files, roots, digest = spec_files(paths)
@@ -125,12 +113,9 @@ def _reproduce(args, job, meta: dict, records) -> str | None:
         return None
     seed = job.seed + failed.index
     agents = set(lineup_of(job, failed.index))
-    if len(agents) > 1 or (agents == {"montecarlo"} and (job.playouts, job.depth) != (24, 300)):
+    if len(agents) > 1 or (any(a.split(":")[0] == "montecarlo" for a in agents) and (job.playouts, job.depth) != (24, 300)):
         return (f"  the first is game {failed.index} (seed {seed}); its agents differ by seat, which `rulebook "
                 f"play` cannot seat: `rulebook fuzz` finds and shrinks such failures")
-    if any(":" in a for a in agents):
-        return (f"  the first is game {failed.index} (seed {seed}); `rulebook play` takes no agent's options "
-                f"({next(iter(agents))}): `rulebook fuzz` finds and shrinks such failures")
     words = ["rulebook", "play", *meta["spec"], "-c", meta["configuration"], "-n", str(job.players), "-s", str(seed),
              "--agent", agents.pop()]
     for option in ("add", "remove"):
