@@ -91,7 +91,7 @@ def _chain(p, action: str) -> list[str]:
 def effect_failures(search, only: set | None = None) -> list:
     """The effect-failure findings of ``search`` (a :class:`~checker.conflicts.questions.Search`); with
     ``only``, of the moves it names (an action, or a power as ``"Card".name``)."""
-    p, E = search.p, search.engine
+    p = search.p
     out: list = []
     moves = []
     for name, decl in p.actions.items():

@@ -69,8 +69,9 @@ def _choose(t: Transition, s: ast.Choose, env, guard):
 
 
 class OneInstance(Transition):
-    """A :class:`Transition` whose `choose`s (but `choose … optionally`) are one unknown each, their `where`'s
-    `any`s one unknown each (:func:`exists`): fewer terms, and a weaker encoding (see the module's doc)."""
+    """A :class:`Transition` whose `choose`s that ask an `any` (not `choose … optionally`) are one unknown each,
+    their `where`'s `any`s one unknown each (:func:`exists`): fewer terms, and a weaker encoding (see the
+    module's doc)."""
 
     def encoder_of(self, s):
         if isinstance(s, ast.Choose) and not s.options.optional and _quantified(s.options.where):
