@@ -18,11 +18,14 @@ that go further are reported as undecided, with the place the encoding stops.
 
 from __future__ import annotations
 
+import dataclasses
+
 import z3
 
 from checker.front import ast
 from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
 from checker.conflicts.findings import Finding
+from checker.conflicts.instances import OneInstance, requires
 from checker.conflicts.relaxed import Relaxed, well_placed
 from checker.solver.transition import Transition
 from checker.front.types import KindT
@@ -88,7 +91,7 @@ def _chain(p, action: str) -> list[str]:
 def effect_failures(search, only: set | None = None) -> list:
     """The effect-failure findings of ``search`` (a :class:`~checker.conflicts.questions.Search`); with
     ``only``, of the moves it names (an action, or a power as ``"Card".name``)."""
-    p, E = search.p, search.engine
+    p = search.p
     out: list = []
     moves = []
     for name, decl in p.actions.items():
@@ -112,45 +115,86 @@ def effect_failures(search, only: set | None = None) -> list:
             continue
         enc = search.encoder()
         try:
-            domain, legal, t, before, move = encode_effect(search, enc, label, decl, card)
+            encoded = encode_effect(search, enc, label, decl, card)
         except Unsupported as exc:
-            out.append(Finding("unknown", f"cannot encode the effect of {label}: {exc.located()}", (label,),
-                               (decl.span,), unknown=exc.located()))
+            if enc.spent <= enc.limit:
+                out.append(_unencoded(label, decl, exc))
+                continue
+            # too large spelled out: asked again with one unknown per quantifier (checker.conflicts.instances),
+            # whose *no* is a proof and whose *yes* a failure only where the interpreter confirms it
+            enc = search.encoder()
+            try:
+                encoded = encode_effect(search, enc, label, decl, card, one_instance=True)
+            except Unsupported:
+                out.append(_unencoded(label, decl, exc))
+                continue
+            out.extend(_ask(search, enc, label, decl, card, encoded, one_instance=exc))
             continue
-        enc.cells = before          # the state the witness and the invariants describe is the one before
-        t.forget()
-        cards = (card.name,) if card is not None else ()
-        # each question asked first on the move's relaxed solver (checker.conflicts.relaxed): what it refutes
-        # needs no full question; the places in the order of the constraints they need
-        relaxed = Relaxed(search, [*domain, legal, *well_placed(search, enc)], t.constraints)
-        places = _by_place(t.failures)
-        # the unknowns chosen before the place are all its question needs
-        made = [max(f.constraints for f in failures) for _, failures in places]
-        refuted = {k for k in sorted(range(len(places)), key=made.__getitem__)
-                   if relaxed.refuted(_any(places[k][1]), upto=made[k])}
-        for k, (span, failures) in enumerate(places):
-            if k not in refuted:
-                out.extend(_place(search, enc, label, decl, move, card, t, span, failures,
-                                  [*domain, legal, _any(failures), *t.constraints[:made[k]]]))
-        if t.cuts and not relaxed.refuted(z3.Or([as_bool(w) for w, _, _ in t.cuts])):
-            out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
+        out.extend(_ask(search, enc, label, decl, card, encoded))
     return out
 
 
-def encode_effect(search, enc, label: str, decl, card=None) -> tuple:
+def _unencoded(label, decl, exc) -> Finding:
+    return Finding("unknown", f"cannot encode the effect of {label}: {exc.located()}", (label,), (decl.span,),
+                   unknown=exc.located())
+
+
+def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
+    """The questions of one move's encoded effect (``encoded``: what :func:`encode_effect` returns).  With
+    ``one_instance`` (why the exact encoding failed), the effect was encoded with one unknown per quantifier: a
+    model is a failure only where the interpreter confirms it, else undecided."""
+    domain, legal, t, before, move = encoded
+    out: list = []
+    enc.cells = before          # the state the witness and the invariants describe is the one before
+    t.forget()
+    cards = (card.name,) if card is not None else ()
+    # each question asked first on the move's relaxed solver (checker.conflicts.relaxed): what it refutes
+    # needs no full question; the places in the order of the constraints they need
+    relaxed = Relaxed(search, [*domain, legal, *well_placed(search, enc)], t.constraints)
+    places = _by_place(t.failures)
+    # the unknowns chosen before the place are all its question needs
+    made = [max(f.constraints for f in failures) for _, failures in places]
+    refuted = {k for k in sorted(range(len(places)), key=made.__getitem__)
+               if relaxed.refuted(_any(places[k][1]), upto=made[k])}
+    for k, (span, failures) in enumerate(places):
+        if k not in refuted:
+            found = _place(search, enc, label, decl, move, card, t, span, failures,
+                           [*domain, legal, _any(failures), *t.constraints[:made[k]]])
+            out.extend(found if one_instance is None else [_confirmed_only(f, one_instance) for f in found])
+    if t.cuts and not relaxed.refuted(z3.Or([as_bool(w) for w, _, _ in t.cuts])):
+        out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
+    return out
+
+
+def _confirmed_only(finding: Finding, exact) -> Finding:
+    """A finding of the encoding with one unknown per quantifier: a failure the interpreter confirms stays one;
+    any other is undecided (the model may make a `choose` stop that had an option)."""
+    if finding.kind != "effect-failure" or finding.confirmed:
+        return finding
+    why = (f"the encoding with one unknown per quantifier (the exact one: {exact.located()}) finds a failure "
+           f"the interpreter does not confirm ({finding.replayed or 'not replayed'})")
+    reason = finding.message.split(" — ", 1)[-1]
+    return dataclasses.replace(finding, kind="unknown", message=f"cannot tell whether the effect of "
+                               f"{finding.rules[0]} can fail here ({reason})", unknown=why)
+
+
+def encode_effect(search, enc, label: str, decl, card=None, one_instance: bool = False) -> tuple:
     """The effect of action ``label`` (``card`` None) or of power ``decl`` of ``card``, encoded as the search asks
     it: (the move's domain, that it is legal, the :class:`Transition`, the state before, the move — (action,
-    args), or None for a power)."""
+    args), or None for a power).  With ``one_instance``, each quantifier of a `requires` and each `choose` is
+    one unknown (:mod:`checker.conflicts.instances`: weaker, and smaller)."""
     steps = getattr(search, "effect_steps", MAX_STEPS)
     enc.memos.rules = {}        # a rule's condition kept by the arguments it reads (a `can` over many moves asks it often)
+    transition = OneInstance if one_instance else Transition
     if card is None:
         args, domain = search.action_args(enc, label)
         legal = enc.legality(label, args)[0]
         before = enc.cells
-        t = Transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
+        t = transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
         t.perform(label, args, legal)
         return domain, legal, t, before, (label, args)
-    domain, legal, t, _ = _power_move(search, enc, decl, card, steps)
+    domain, legal, t, _ = _power_move(search, enc, decl, card, steps, transition,
+                                      requires if one_instance else None)
     return domain, legal, t, t.store.base, None
 
 
@@ -238,9 +282,10 @@ def _by_place(failures) -> list:
 
 
 def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int | None = MAX_STEPS,
-                transition=Transition):
+                transition=Transition, requiring=None):
     """A power used: its holder, the card (its first copy), the window's arguments (symbolic); ``transition``
-    makes the :class:`Transition` its effect is encoded in."""
+    makes the :class:`Transition` its effect is encoded in, ``requiring(enc, expr, env)`` its `requires` (by
+    default, as any expression)."""
     E = search.engine
     key = E.def_ids[card.name]
     inst = E.instances[key][0]
@@ -257,7 +302,7 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int |
     if runtime.limit != "unlimited" and not is_const(holder):
         usable = AND(usable, NOT(enc.select(holder, tuple(enc.seats), lambda k: enc.cells.used_up(k, inst, runtime))))
     if pw.requires is not None:
-        usable = AND(usable, enc.expr(pw.requires, {"me": holder, "this": inst, **wargs}))
+        usable = AND(usable, (requiring or _expr)(enc, pw.requires, {"me": holder, "this": inst, **wargs}))
     if pw.window is None:
         usable = AND(usable, _offered(search, enc, holder, inst))
     before = enc.cells
@@ -265,6 +310,10 @@ def _power_move(search, enc, pw: ast.PowerDecl, card: ast.CardDecl, steps: int |
     t.power(pw, holder, inst, wargs, usable)
     t.store.base = before
     return domain, usable, t, None
+
+
+def _expr(enc, expr, env: dict):
+    return enc.expr(expr, env)
 
 
 def _offered(search, enc, holder, inst):
