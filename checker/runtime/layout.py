@@ -15,7 +15,7 @@ from typing import Sequence
 from checker.runtime.fusion import selected_index
 from checker.runtime.state import State
 
-__all__ = ["Layout", "layout_of"]
+__all__ = ["Layout", "layout_of", "card_values"]
 
 _KEPT = 32          # selections remembered per engine (a simulation plays one; a tool may try many)
 
@@ -24,11 +24,16 @@ def _no_controller(card) -> None:
     return None
 
 
+def card_values(table: dict, def_of: dict) -> dict:
+    """card value -> ``table[def_of[card]]``, for the cards whose definition ``table`` has."""
+    return {card: table[key] for card, key in def_of.items() if key in table}
+
+
 class Layout:
     """What a selection's games share: read-only once made (each game copies the places)."""
 
     __slots__ = ("defs", "selected", "instances", "def_of", "sel_index", "reactions", "listening",
-                 "zones", "where", "counts", "version")
+                 "zones", "where", "counts", "version", "attrs")
 
     def __init__(self, engine, selection: dict[str, Sequence[str]]):
         E = engine
@@ -47,6 +52,7 @@ class Layout:
         self.def_of = {**E._def_base, **dict(enumerate(self.defs))}
         self.sel_index: list[dict] = []
         self.index(E)
+        self.attrs: dict[str, dict] = {}        # attr -> its card_values for these games
         # each window's reactions in these games: (power, physical card, the card's controller quantity)
         self.reactions = {}
         for window, powers in E.window_powers.items():
@@ -74,6 +80,13 @@ class Layout:
         for kind, table in E._sel_specs[len(self.sel_index):]:
             self.sel_index.append(selected_index(self.selected.get(kind, ()), table, self.def_of))
         return self.sel_index
+
+    def card_attrs(self, E, attr: str) -> dict:
+        """Each card value of these games -> its ``attr`` (``Engine.card_attr_table``'s content for them)."""
+        found = self.attrs.get(attr)
+        if found is None:
+            found = self.attrs[attr] = card_values(E.attr_table(attr), self.def_of)
+        return found
 
     def place(self, st: State) -> None:
         """Put the start zones' cards in ``st`` (its zones made empty, nothing placed yet)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["State", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
+__all__ = ["State", "Zones", "Places", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
 
 
 class SpecRuntimeError(Exception):
@@ -39,6 +39,28 @@ class SkipBlock(Exception):
     """`choose … optionally` with nothing chosen: the rest of the block is skipped."""
 
 
+class Places(dict):
+    """An indexed zone: index -> the list of cards at that place.  A place never made is made empty as it is
+    read (as :meth:`State.zone` makes it), so the generated code reads any place with one subscript and no call
+    (``st.zones[name][index]``; the ``__missing__`` call only the first time a place is read)."""
+
+    __slots__ = ()
+
+    def __missing__(self, index):
+        self[index] = found = []
+        return found
+
+
+class Zones(dict):
+    """name -> zone: a list, or the :class:`Places` of an indexed zone (a plain dict stored here is kept as
+    Places, so whoever empties a zone with ``st.zones[name] = {}`` gets places made as they are read)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, name, zone):
+        dict.__setitem__(self, name, Places(zone) if zone.__class__ is dict else zone)
+
+
 class State:
     """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
 
@@ -48,7 +70,7 @@ class State:
     def __init__(self, players: int, seed: int, defs: list[int]):
         self.n = players
         self.vars: dict[str, object] = {}          # name -> value, or dict index -> value
-        self.zones: dict[str, object] = {}         # name -> list, or dict index -> list
+        self.zones: Zones = Zones()                # name -> list, or Places: index -> list
         self.where: dict[int, tuple[str, object]] = {}
         self.rng = random.Random(seed)
         self.uses: dict[tuple, tuple[int, int]] = {}   # (player, card, power) -> (turn, round) of last use
@@ -66,7 +88,10 @@ class State:
             if isinstance(value, dict):
                 return {k: (list(v) if isinstance(v, list) else v) for k, v in value.items()}
             return list(value) if isinstance(value, list) else value
-        return ({k: copy(v) for k, v in self.vars.items()}, {k: copy(v) for k, v in self.zones.items()},
+        zones = Zones()
+        for k, v in self.zones.items():
+            zones[k] = list(v) if v.__class__ is list else Places({i: list(cards) for i, cards in v.items()})
+        return ({k: copy(v) for k, v in self.vars.items()}, zones,
                 dict(self.where), {k: dict(v) for k, v in self.counts.items()}, dict(self.uses),
                 self.rng.getstate(), self.turn, self.round)
 
@@ -96,7 +121,7 @@ class State:
         old = where.get(card)
         if old is not None:
             zone = zones[old[0]]
-            if zone.__class__ is dict:          # a zone is a list, or a dict of lists (index -> list)
+            if zone.__class__ is not list:      # a zone is a list, or Places (index -> list)
                 zone = zone[old[1]]
             if zone[-1] == card:       # drawn from the top: no need to search
                 zone.pop()
@@ -108,7 +133,7 @@ class State:
         elif name in watched:
             self.dirty = True
         zone = zones[name]
-        if zone.__class__ is dict:
+        if zone.__class__ is not list:
             target = zone.get(index)
             if target is None:
                 target = zone[index] = []
@@ -138,7 +163,7 @@ class State:
         where, counts, zones, defs, watched = self.where, self.counts, self.zones, self.defs, self.watched
         place = (name, index)
         zone = zones[name]              # the target (and its counts) made as put makes them
-        if zone.__class__ is dict:
+        if zone.__class__ is not list:
             target = zone.get(index)
             if target is None:
                 target = zone[index] = []
@@ -159,7 +184,7 @@ class State:
                 old = where.get(card)
                 if old is not None:
                     zone = zones[old[0]]
-                    if zone.__class__ is dict:
+                    if zone.__class__ is not list:
                         zone = zone[old[1]]
                     if zone[-1] == card:
                         zone.pop()

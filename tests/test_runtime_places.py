@@ -1,0 +1,40 @@
+"""How the generated code reads a zone's place and a card's attribute (checker/runtime/state.py ``Places``,
+``Engine.card_attr_table``): a place is one subscript, made empty the first time it is read, even in a zone
+someone emptied by storing a plain dict (as a state file's loader does); a card's attribute is one lookup in a
+table of the game's cards, which each game's start fills again for its own selection."""
+
+from __future__ import annotations
+
+from checker.runtime import RandomAgent
+from checker.runtime.state import Places, State
+from conftest import engine_of
+from tests.test_runtime_survivors_state import GAME
+
+SUMMED = GAME.replace("procedure partie() { stop }", """
+var total: Int = 0
+procedure partie() {
+  for c in pioche { set total = total + c.force }
+}""")
+
+
+def test_a_place_never_made_reads_as_an_empty_place_made_once():
+    st = State(2, 0, [-1, -2])
+    st.zones["main"] = {}               # a plain dict, as a state file's loader empties a zone
+    st.zones["pioche"] = []
+    assert st.zones["main"].__class__ is Places
+    place = st.zones["main"][1]
+    assert place == [] and st.zones["main"][1] is place, "made once, then read back"
+    st.put(0, "main", 1, "top")
+    assert place == [0] and st.zones["main"] == {1: [0]}
+    snap = st.snapshot()
+    assert snap[1]["main"].__class__ is Places and snap[1]["main"][0] == []
+    st.restore(snap)
+    assert st.zones["main"].__class__ is Places and st.zones["main"][2] == []
+
+
+def test_a_cards_attribute_follows_each_games_selection(tmp_path):
+    """The same physical card numbers are other cards in another selection: each game reads its own."""
+    e = engine_of(tmp_path / "jeu.rules", SUMMED)
+    for cards, total in ((["Bas", "Haut"], 4), (["Autre", "Milieu"], 7), (["Bas", "Haut"], 4), (["Main"], 4)):
+        e.play({"Carte": cards}, 2, 0, [RandomAgent(1), RandomAgent(2)])
+        assert e.st.vars["total"] == total, cards
