@@ -76,6 +76,14 @@ class _Missing:
 MISSING = _Missing()
 
 
+def _least(a, b):
+    return a if a < b else b
+
+
+def _greatest(a, b):
+    return a if a > b else b
+
+
 def _best(pick, pairs):
     if not pairs:
         return ()
@@ -119,7 +127,7 @@ class Generator:
         self.ns: dict = {"E": engine, "DEF": engine.def_of, "PHYS": engine.physical, "MISSING": MISSING,
                          "SAME": lambda card, span: engine.physical(card, span, "`is` compares physical cards, "
                                                                                  "not a card's name"),
-                         "_best": _best, "_single": _single,
+                         "_least": _least, "_greatest": _greatest, "_best": _best, "_single": _single,
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
                          "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key,
@@ -573,9 +581,9 @@ def _(g: Generator, e: ast.Call, scope):
     if e.func == "seats_counterclockwise_from":
         return f"E.seats_from({args[0]}, -1)"
     if e.func == "least":
-        return f"min({args[0]}, {args[1]})"      # built-ins: Ints, and no Python frame
+        return f"_least({args[0]}, {args[1]})"
     if e.func == "greatest":
-        return f"max({args[0]}, {args[1]})"
+        return f"_greatest({args[0]}, {args[1]})"
     if e.func == "half":
         return f"(({args[0]}) // 2)"
     if e.func in g.p.tables:
