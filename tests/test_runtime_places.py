@@ -1,12 +1,13 @@
-"""How the generated code reads a zone's place and a card's attribute (checker/runtime/state.py ``Places``,
+"""How the generated code reads a zone's place and a card's attribute (checker/runtime/state.py ``places``,
 ``Engine.card_attr_table``): a place is one subscript, made empty the first time it is read, even in a zone
-someone emptied by storing a plain dict (as a state file's loader does); a card's attribute is one lookup in a
-table of the game's cards, which each game's start fills again for its own selection."""
+someone emptied by storing a plain dict (as a state file's loader does, before it puts every card); a card's
+attribute is one lookup in a table of the game's cards, which each game's start fills again for its own
+selection."""
 
 from __future__ import annotations
 
 from checker.runtime import RandomAgent
-from checker.runtime.state import Places, State
+from checker.runtime.state import State, places
 from conftest import engine_of
 from tests.test_runtime_survivors_state import GAME
 
@@ -19,17 +20,25 @@ procedure partie() {
 
 def test_a_place_never_made_reads_as_an_empty_place_made_once():
     st = State(2, 0, [-1, -2])
-    st.zones["main"] = {}               # a plain dict, as a state file's loader empties a zone
+    st.zones["main"] = places()
     st.zones["pioche"] = []
-    assert st.zones["main"].__class__ is Places
     place = st.zones["main"][1]
     assert place == [] and st.zones["main"][1] is place, "made once, then read back"
     st.put(0, "main", 1, "top")
     assert place == [0] and st.zones["main"] == {1: [0]}
     snap = st.snapshot()
-    assert snap[1]["main"].__class__ is Places and snap[1]["main"][0] == []
+    assert snap[1]["main"][0] == [] and snap[1]["main"][1] is not place, "a copy, places made as they are read"
     st.restore(snap)
-    assert st.zones["main"].__class__ is Places and st.zones["main"][2] == []
+    assert st.zones["main"][2] == [] and st.zones["main"][1] == [0]
+
+
+def test_zones_emptied_with_plain_dicts_get_places_made_as_they_are_read_once_a_card_is_put():
+    """A state file's loader empties every indexed zone with ``{}``, then puts each card (solver/statefile.py)."""
+    st = State(2, 0, [-1, -2])
+    st.zones = {"main": {}, "cité": {}, "pioche": []}
+    st.put(0, "pioche", None, "top")
+    st.put_all((1,), "main", 0, "top")
+    assert st.zones["cité"][1] == [] and st.zones["main"][1] == [] and st.zones["main"][0] == [1]
 
 
 def test_a_cards_attribute_follows_each_games_selection(tmp_path):

@@ -556,7 +556,7 @@ def _(g: Generator, e: ast.Name, scope):
 def _(g: Generator, e: ast.Index, scope):
     name = e.obj.id
     if name in g.p.zones:
-        # one subscript, no call: a place never made is made empty as it is read (state.Places)
+        # one subscript, no call: a place never made is made empty as it is read (state.places)
         return f"st.zones[{name!r}][{g.index(g.p.zones[name], e.index, scope)}]"
     index = g.index(g.p.vars[name], e.index, scope)
     default = g.E.var_defaults[name]

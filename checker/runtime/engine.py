@@ -23,7 +23,7 @@ from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
 from checker.runtime.layout import card_values, layout_of
-from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc
+from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc, places
 from checker.runtime import outlook, shapes
 from checker.runtime.fusion import selected_index
 from checker.runtime.showing import Showing
@@ -747,7 +747,7 @@ class Engine(Showing):
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():
-            st.zones[name] = {} if zone.index is not None else []
+            st.zones[name] = places() if zone.index is not None else []
         layout.place(st)
         return st
 

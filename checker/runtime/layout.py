@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from checker.runtime.fusion import selected_index
-from checker.runtime.state import State
+from checker.runtime.state import State, places
 
 __all__ = ["Layout", "layout_of", "card_values"]
 
@@ -68,7 +68,7 @@ class Layout:
         starts = set(E.starts.values())
         for name, zone in E.program.zones.items():
             if name in starts:
-                scratch.zones[name] = {} if zone.index is not None else []
+                scratch.zones[name] = places() if zone.index is not None else []
         for kind, zone in E.starts.items():
             for card in self.selected.get(kind, ()):
                 scratch.put(card, zone, None, "top")
@@ -91,7 +91,7 @@ class Layout:
     def place(self, st: State) -> None:
         """Put the start zones' cards in ``st`` (its zones made empty, nothing placed yet)."""
         for name, zone in self.zones.items():
-            st.zones[name] = {i: list(cards) for i, cards in zone.items()} if isinstance(zone, dict) else list(zone)
+            st.zones[name] = places({i: list(c) for i, c in zone.items()}) if isinstance(zone, dict) else list(zone)
         st.where = dict(self.where)
         st.counts = {place: dict(held) for place, held in self.counts.items()}
         st.version += self.version

@@ -10,8 +10,9 @@ definition, as the language says (two identical districts are equal).
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 
-__all__ = ["State", "Zones", "Places", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
+__all__ = ["State", "places", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
 
 
 class SpecRuntimeError(Exception):
@@ -39,26 +40,12 @@ class SkipBlock(Exception):
     """`choose … optionally` with nothing chosen: the rest of the block is skipped."""
 
 
-class Places(dict):
+def places(content=()) -> defaultdict:
     """An indexed zone: index -> the list of cards at that place.  A place never made is made empty as it is
     read (as :meth:`State.zone` makes it), so the generated code reads any place with one subscript and no call
-    (``st.zones[name][index]``; the ``__missing__`` call only the first time a place is read)."""
-
-    __slots__ = ()
-
-    def __missing__(self, index):
-        self[index] = found = []
-        return found
-
-
-class Zones(dict):
-    """name -> zone: a list, or the :class:`Places` of an indexed zone (a plain dict stored here is kept as
-    Places, so whoever empties a zone with ``st.zones[name] = {}`` gets places made as they are read)."""
-
-    __slots__ = ()
-
-    def __setitem__(self, name, zone):
-        dict.__setitem__(self, name, Places(zone) if zone.__class__ is dict else zone)
+    (``st.zones[name][index]``).  A C-level dict subclass: a Python one's subscript is looked up on its type at
+    every read (``slot_mp_subscript``), dearer than the tests it spares."""
+    return defaultdict(list, content)
 
 
 class State:
@@ -70,7 +57,7 @@ class State:
     def __init__(self, players: int, seed: int, defs: list[int]):
         self.n = players
         self.vars: dict[str, object] = {}          # name -> value, or dict index -> value
-        self.zones: Zones = Zones()                # name -> list, or Places: index -> list
+        self.zones: dict[str, object] = {}         # name -> list, or places(): index -> list
         self.where: dict[int, tuple[str, object]] = {}
         self.rng = random.Random(seed)
         self.uses: dict[tuple, tuple[int, int]] = {}   # (player, card, power) -> (turn, round) of last use
@@ -88,9 +75,8 @@ class State:
             if isinstance(value, dict):
                 return {k: (list(v) if isinstance(v, list) else v) for k, v in value.items()}
             return list(value) if isinstance(value, list) else value
-        zones = Zones()
-        for k, v in self.zones.items():
-            zones[k] = list(v) if v.__class__ is list else Places({i: list(cards) for i, cards in v.items()})
+        zones = {k: list(v) if v.__class__ is list else places({i: list(cards) for i, cards in v.items()})
+                 for k, v in self.zones.items()}
         return ({k: copy(v) for k, v in self.vars.items()}, zones,
                 dict(self.where), {k: dict(v) for k, v in self.counts.items()}, dict(self.uses),
                 self.rng.getstate(), self.turn, self.round)
@@ -103,6 +89,14 @@ class State:
         # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
         fresh = self.snapshot()
         (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
+
+    def plain_places(self, name: str):
+        """Every indexed zone stored as a plain dict (as a state file's loader empties one, before it puts each
+        card) made :func:`places`; the zone ``name``'s."""
+        for zname, zone in self.zones.items():
+            if zone.__class__ is dict:
+                self.zones[zname] = places(zone)
+        return self.zones[name]
 
     def zone(self, name: str, index=None) -> list:
         z = self.zones[name]
@@ -121,7 +115,7 @@ class State:
         old = where.get(card)
         if old is not None:
             zone = zones[old[0]]
-            if zone.__class__ is not list:      # a zone is a list, or Places (index -> list)
+            if zone.__class__ is not list:      # a zone is a list, or places (index -> list)
                 zone = zone[old[1]]
             if zone[-1] == card:       # drawn from the top: no need to search
                 zone.pop()
@@ -134,9 +128,9 @@ class State:
             self.dirty = True
         zone = zones[name]
         if zone.__class__ is not list:
-            target = zone.get(index)
-            if target is None:
-                target = zone[index] = []
+            if zone.__class__ is dict:
+                zone = self.plain_places(name)
+            target = zone[index]
         else:
             target = zone
         if position == "bottom":
@@ -164,9 +158,9 @@ class State:
         place = (name, index)
         zone = zones[name]              # the target (and its counts) made as put makes them
         if zone.__class__ is not list:
-            target = zone.get(index)
-            if target is None:
-                target = zone[index] = []
+            if zone.__class__ is dict:
+                zone = self.plain_places(name)
+            target = zone[index]
         else:
             target = zone
         bottom = position == "bottom"
