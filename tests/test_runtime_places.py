@@ -47,3 +47,12 @@ def test_a_cards_attribute_follows_each_games_selection(tmp_path):
     for cards, total in ((["Bas", "Haut"], 4), (["Autre", "Milieu"], 7), (["Bas", "Haut"], 4), (["Main"], 4)):
         e.play({"Carte": cards}, 2, 0, [RandomAgent(1), RandomAgent(2)])
         assert e.st.vars["total"] == total, cards
+
+
+def test_a_zone_a_tool_emptied_with_a_plain_dict_reads_its_places_after_invalidate(tmp_path):
+    """A state file with no card to put (a witness's small selection) empties its zones and calls invalidate."""
+    e = engine_of(tmp_path / "jeu.rules", SUMMED)
+    e.start({"Carte": []}, 2, 0, [RandomAgent(1), RandomAgent(2)])
+    e.st.zones["main"] = {}
+    e.invalidate()
+    assert e.st.zones["main"][1] == [] and e.st.zones["main"] == {1: []}

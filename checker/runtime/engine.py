@@ -414,11 +414,12 @@ class Engine(Showing):
         self._qversion = self.st.version
 
     def invalidate(self) -> None:
-        """Forget cached quantities: for tools and tests that change the state directly."""
+        """Forget cached quantities: for tools and tests that change the state directly (State.plain_places)."""
         self._qversion = -1
         self.cards.forget()
         if self.st is not None:
             self.st.dirty = True
+            self.st.plain_places()
 
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
         """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs).

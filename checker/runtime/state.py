@@ -90,13 +90,13 @@ class State:
         fresh = self.snapshot()
         (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
 
-    def plain_places(self, name: str):
+    def plain_places(self, name: str | None = None):
         """Every indexed zone stored as a plain dict (as a state file's loader empties one, before it puts each
-        card) made :func:`places`; the zone ``name``'s."""
+        card; ``Engine.invalidate`` after a tool's edits) made :func:`places`; the zone ``name``'s."""
         for zname, zone in self.zones.items():
             if zone.__class__ is dict:
                 self.zones[zname] = places(zone)
-        return self.zones[name]
+        return self.zones.get(name)
 
     def zone(self, name: str, index=None) -> list:
         z = self.zones[name]
