@@ -454,6 +454,9 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
                           f"        if {when}:", f"            {found} = True", "            break"]
                 when = found
             lines.append(f"    if {when}:  # {rule}")
+            if i == 0:                  # nothing chosen before the first rule
+                lines.append("        chosen = 0")
+                continue
             lines.append("        if chosen < 0:")
             lines.append(f"            chosen = {i}")
             for j, (other, _, _, _) in enumerate(values[:i]):
@@ -466,11 +469,12 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
                     lines.append(f"            raise SpecRuntimeError({message!r})")
                 else:
                     lines.append(f"            chosen = {i}")
-        for i, (_, _, value, _) in enumerate(values):
-            lines.append(f"    {'if' if i == 0 else 'elif'} chosen == {i}:")
-            lines.append(f"        result = {value}")
-        lines.append("    else:")
+        # the default first: most often no rule gives a value
+        lines.append("    if chosen < 0:")
         lines.append(f"        result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
+        for i, (_, _, value, _) in enumerate(values):
+            lines.append(f"    elif chosen == {i}:" if i < len(values) - 1 else "    else:")
+            lines.append(f"        result = {value}")
     else:
         lines.append(f"    result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
     for rule, when, amount, loop in adjusts:
@@ -552,13 +556,8 @@ def _(g: Generator, e: ast.Name, scope):
 def _(g: Generator, e: ast.Index, scope):
     name = e.obj.id
     if name in g.p.zones:
-        index = g.index(g.p.zones[name], e.index, scope)
-        if index.isidentifier() or index.lstrip("-").isdigit():     # cheap to read twice
-            # a missing place: setdefault makes it as State.zone does, without a Python call (one there, empty
-            # or not, is read with no call at all)
-            return (f"(st.zones[{name!r}][{index}] if {index} in st.zones[{name!r}] else "
-                    f"st.zones[{name!r}].setdefault({index}, []))")
-        return f"st.zone({name!r}, {index})"
+        # one subscript, no call: a place never made is made empty as it is read (state.places)
+        return f"st.zones[{name!r}][{g.index(g.p.zones[name], e.index, scope)}]"
     index = g.index(g.p.vars[name], e.index, scope)
     default = g.E.var_defaults[name]
     default = repr(default) if default is None or isinstance(default, (int, str)) else g.const(default)
@@ -607,9 +606,8 @@ def _(g: Generator, e: ast.Attr, scope):
     if src is not None:
         return src
     obj = g.expr(e.obj, scope)
-    attrs = g.const(g.E.attr_table(e.name), f"attr{e.name}")
     if isinstance(e.obj, (ast.Name, ast.StrLit)) and not g.name_may_be_none(e.obj):
-        return f"{attrs}[DEF[{obj}]]"
+        return f"{g.const(g.E.card_attr_table(e.name), f'attr{e.name}')}[{obj}]"
     return f"{g.const(g.E.attr_reader(e.name, e.span), 'read' + e.name)}({obj})"
 
 

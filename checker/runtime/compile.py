@@ -243,7 +243,11 @@ def _(c: Compiler, s: ast.SetVar, ind):
             value = f"_snapshot({value})"
         lines = [f"{ind}{c.assign(lv.name)} = {value}"]
         return lines + (int_guard(c.assign(lv.name), lv.name, c.const(s.span, "span"), ind) if is_int else [])
-    lines = [f"{ind}{v} = {c.expr(s.value)}"]
+    value = c.expr(s.value)
+    if not is_int and (value.isidentifier() or value.lstrip("-").isdigit()):
+        v, lines = value, []        # a local or a literal: written as it is (reading it cannot fail)
+    else:
+        lines = [f"{ind}{v} = {value}"]
     if is_int:
         lines += int_guard(v, lv.name, c.const(s.span, "span"), ind)
     lines += c.bump(lv.name, ind)
@@ -393,8 +397,12 @@ def _(c: Compiler, s: ast.Move, ind):
     span = c.const(s.span, 'span')
     card, where = g.fresh("card"), g.fresh("where")
     if isinstance(c.types.get(id(s.what)), Coll):      # the cards as they are now, moved in order
+        # one physical card (the most frequent case): put's fewer steps; else put_all (it says a card is not physical)
         return [f"{ind}{card} = tuple({what})", f"{ind}{where} = {index}", f"{ind}if {card}:",
-                f"{ind}    st.put_all({card}, {name!r}, {where}, {position!r}, {span})"]
+                f"{ind}    if len({card}) == 1 and {card}[0] is not None and {card}[0] >= 0:",
+                f"{ind}        st.put({card}[0], {name!r}, {where}, {position!r})",
+                f"{ind}    else:",
+                f"{ind}        st.put_all({card}, {name!r}, {where}, {position!r}, {span})"]
     return [f"{ind}{card} = {what}", f"{ind}{where} = {index}",
             f"{ind}if {card} is None or {card} < 0:",
             f"{ind}    raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', {span})",
@@ -642,14 +650,16 @@ def _enumeration(c: Compiler, item: ast.OfferAction, ind: str, shared: dict[str,
             if memo is None:
                 memo = shared[key] = g.fresh("m")
                 memos.append(memo)
-            inner += [f"if {memo} is MISSING:  # {test[0].name}",
-                      *("    " + line for line in truth_lines(memo, blocks)),
-                      f"if {memo}:", "    continue"]
+            # a bool once known: known false (the usual case) is one test per value
+            inner += [f"if {memo} is not False:  # {test[0].name}", f"    if {memo} is MISSING:",
+                      *("        " + line for line in truth_lines(memo, blocks)),
+                      f"    if {memo}:", "        continue"]
     inner.append(f"options.append(('action', {item.action!r}, ({''.join(a + ', ' for a in args)})))")
     inner += ["if len(options) > MAX_OPTIONS:",
               f"    raise SpecRuntimeError(f'this offer has more than {{MAX_OPTIONS:,}} options (the limit of one "
               f"decision point): its actions range over too many values', {span})"]
-    return [f"{ind}{m} = MISSING" for m in memos + parts] + lines + [indent + line for line in inner]
+    resets = [f"{ind}{' = '.join(memos + parts)} = MISSING"] if memos or parts else []
+    return resets + lines + [indent + line for line in inner]
 
 
 @_on(ast.EndTurn)

@@ -22,8 +22,8 @@ from checker.runtime.codegen import Scope, names_in, quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
-from checker.runtime.layout import layout_of
-from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc
+from checker.runtime.layout import card_values, layout_of
+from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc, places
 from checker.runtime import outlook, shapes
 from checker.runtime.fusion import selected_index
 from checker.runtime.showing import Showing
@@ -138,6 +138,7 @@ class Engine(Showing):
         self.sel_index: list[dict] = []     # each game's selected cards by definition or attribute (runtime.fusion)
         self._names: dict[tuple[str, str], str] = {}     # (what, name) -> its generated function's name
         self._attr_tables: dict[str, dict] = {}
+        self._card_attr_tables: dict[str, dict] = {}    # attr -> card value -> value: card_attr_table
         self._reactions: dict[str, list] = {}
         self.listening: frozenset[str] = frozenset()     # the windows a card of this game reacts to (start)
         self.var_defaults = {n: self._constant(v.default) if v.default is not None else None
@@ -413,11 +414,12 @@ class Engine(Showing):
         self._qversion = self.st.version
 
     def invalidate(self) -> None:
-        """Forget cached quantities: for tools and tests that change the state directly."""
+        """Forget cached quantities: for tools and tests that change the state directly (State.plain_places)."""
         self._qversion = -1
         self.cards.forget()
         if self.st is not None:
             self.st.dirty = True
+            self.st.plain_places()
 
     def legal(self, action: str, args: tuple) -> tuple[bool, list[str], list[str], list[tuple[str, str]]]:
         """(legal?, the prohibitions that forbid it, the permissions that apply, unordered pairs).
@@ -472,6 +474,14 @@ class Engine(Showing):
         if table is None:
             table = self._attr_tables[attr] = {key: attrs[attr] for key, attrs in self.card_attrs.items()
                                                if attr in attrs}
+        return table
+
+    def card_attr_table(self, attr: str) -> dict:
+        """Any card value of the game on (a physical card, a definition) -> its definition's ``attr`` (for those
+        that have it): ``attr_table(attr)[def_of[card]]`` in one lookup, refilled by each game's start."""
+        table = self._card_attr_tables.get(attr)
+        if table is None:
+            table = self._card_attr_tables[attr] = card_values(self.attr_table(attr), self.def_of)
         return table
 
     def attr_reader(self, attr: str, span) -> Callable:
@@ -614,18 +624,15 @@ class Engine(Showing):
                                    getattr(site, "span", None))
         if self.invariants:
             st = self.st                # every invariant when a var or zone one reads changed (st.dirty), else
-            watch = self.watch          # those whose reads are not known (InvariantWatch.always), if any
-            if st.dirty:
+            if st.dirty:                # those whose reads are not known (InvariantWatch.always), if any
                 st.dirty = False
-                broken, due = watch.check_every(), watch.every
-            elif watch.always:
-                broken, due = watch.check_always(), watch.always
-            else:
-                broken = -1
-            if broken >= 0:
-                inv = due[broken][0]
-                raise SpecRuntimeError(f"the game broke the invariant {inv.name}"
-                                       + (f" ({inv.message})" if inv.message else ""), inv.span)
+                broken = self.watch.check_every()
+                if broken >= 0:
+                    self._broken(self.watch.every[broken][0])
+            elif self.watch.always:
+                broken = self.watch.check_always()
+                if broken >= 0:
+                    self._broken(self.watch.always[broken][0])
         decision = None
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
@@ -665,6 +672,10 @@ class Engine(Showing):
                 self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
                            secret=secret, state=decision.state)
         return options[index] if index < n else _NOTHING
+
+    def _broken(self, inv: ast.ConstraintDecl):
+        message = f" ({inv.message})" if inv.message else ""
+        raise SpecRuntimeError(f"the game broke the invariant {inv.name}{message}", inv.span)
 
     def choose_subset(self, pool: list, low: int, high: int, who, at_random: bool, prompt: str, secret: bool,
                       label: Callable, site, env: dict, var: str) -> tuple:
@@ -726,6 +737,9 @@ class Engine(Showing):
         self.selected = layout.selected
         self.def_of.clear()
         self.def_of.update(layout.def_of)
+        for attr, table in self._card_attr_tables.items():
+            table.clear()
+            table.update(layout.card_attrs(self, attr))
         self.sel_index = layout.index(self)
         self._reactions = layout.reactions
         self.cards.start()
@@ -734,7 +748,7 @@ class Engine(Showing):
         for name, var in p.vars.items():
             st.vars[name] = {} if var.index is not None else self.var_defaults[name]
         for name, zone in p.zones.items():
-            st.zones[name] = {} if zone.index is not None else []
+            st.zones[name] = places() if zone.index is not None else []
         layout.place(st)
         return st
 

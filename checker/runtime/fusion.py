@@ -167,8 +167,8 @@ def narrowed_selection(g, e: ast.Aggregate, scope, x: str) -> str | None:
         if isinstance(mine, ast.Name) and mine.id == e.var and g.is_card(mine) and g.is_card(other):
             table, key = None, g.card_key(other, scope)
         elif isinstance(mine, ast.Attr) and isinstance(mine.obj, ast.Name) and mine.obj.id == e.var:
-            table = g.E.attr_table(mine.name)
-            if g.expr(mine, scope.with_fixed(e.var, x)) != f"{g.const(table, 'attr' + mine.name)}[DEF[{x}]]":
+            table, by_card = g.E.attr_table(mine.name), g.E.card_attr_table(mine.name)
+            if g.expr(mine, scope.with_fixed(e.var, x)) != f"{g.const(by_card, 'attr' + mine.name)}[{x}]":
                 continue        # not read from the constant table
             key = g.expr(other, scope)
         else:

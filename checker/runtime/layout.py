@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from checker.runtime.fusion import selected_index
-from checker.runtime.state import State
+from checker.runtime.state import State, places
 
-__all__ = ["Layout", "layout_of"]
+__all__ = ["Layout", "layout_of", "card_values"]
 
 _KEPT = 32          # selections remembered per engine (a simulation plays one; a tool may try many)
 
@@ -24,11 +24,16 @@ def _no_controller(card) -> None:
     return None
 
 
+def card_values(table: dict, def_of: dict) -> dict:
+    """card value -> ``table[def_of[card]]``, for the cards whose definition ``table`` has."""
+    return {card: table[key] for card, key in def_of.items() if key in table}
+
+
 class Layout:
     """What a selection's games share: read-only once made (each game copies the places)."""
 
     __slots__ = ("defs", "selected", "instances", "def_of", "sel_index", "reactions", "listening",
-                 "zones", "where", "counts", "version")
+                 "zones", "where", "counts", "version", "attrs")
 
     def __init__(self, engine, selection: dict[str, Sequence[str]]):
         E = engine
@@ -47,6 +52,7 @@ class Layout:
         self.def_of = {**E._def_base, **dict(enumerate(self.defs))}
         self.sel_index: list[dict] = []
         self.index(E)
+        self.attrs: dict[str, dict] = {}        # attr -> its card_values for these games
         # each window's reactions in these games: (power, physical card, the card's controller quantity)
         self.reactions = {}
         for window, powers in E.window_powers.items():
@@ -62,7 +68,7 @@ class Layout:
         starts = set(E.starts.values())
         for name, zone in E.program.zones.items():
             if name in starts:
-                scratch.zones[name] = {} if zone.index is not None else []
+                scratch.zones[name] = places() if zone.index is not None else []
         for kind, zone in E.starts.items():
             for card in self.selected.get(kind, ()):
                 scratch.put(card, zone, None, "top")
@@ -75,10 +81,17 @@ class Layout:
             self.sel_index.append(selected_index(self.selected.get(kind, ()), table, self.def_of))
         return self.sel_index
 
+    def card_attrs(self, E, attr: str) -> dict:
+        """Each card value of these games -> its ``attr`` (``Engine.card_attr_table``'s content for them)."""
+        found = self.attrs.get(attr)
+        if found is None:
+            found = self.attrs[attr] = card_values(E.attr_table(attr), self.def_of)
+        return found
+
     def place(self, st: State) -> None:
         """Put the start zones' cards in ``st`` (its zones made empty, nothing placed yet)."""
         for name, zone in self.zones.items():
-            st.zones[name] = {i: list(cards) for i, cards in zone.items()} if isinstance(zone, dict) else list(zone)
+            st.zones[name] = places({i: list(c) for i, c in zone.items()}) if isinstance(zone, dict) else list(zone)
         st.where = dict(self.where)
         st.counts = {place: dict(held) for place, held in self.counts.items()}
         st.version += self.version

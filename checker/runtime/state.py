@@ -10,8 +10,9 @@ definition, as the language says (two identical districts are equal).
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 
-__all__ = ["State", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
+__all__ = ["State", "places", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
 
 
 class SpecRuntimeError(Exception):
@@ -39,6 +40,14 @@ class SkipBlock(Exception):
     """`choose … optionally` with nothing chosen: the rest of the block is skipped."""
 
 
+def places(content=()) -> defaultdict:
+    """An indexed zone: index -> the list of cards at that place.  A place never made is made empty as it is
+    read (as :meth:`State.zone` makes it), so the generated code reads any place with one subscript and no call
+    (``st.zones[name][index]``).  A C-level dict subclass: a Python one's subscript is looked up on its type at
+    every read (``slot_mp_subscript``), dearer than the tests it spares."""
+    return defaultdict(list, content)
+
+
 class State:
     """Everything that changes during a game.  ``where[card]`` is (zone, index) of each card."""
 
@@ -48,7 +57,7 @@ class State:
     def __init__(self, players: int, seed: int, defs: list[int]):
         self.n = players
         self.vars: dict[str, object] = {}          # name -> value, or dict index -> value
-        self.zones: dict[str, object] = {}         # name -> list, or dict index -> list
+        self.zones: dict[str, object] = {}         # name -> list, or places(): index -> list
         self.where: dict[int, tuple[str, object]] = {}
         self.rng = random.Random(seed)
         self.uses: dict[tuple, tuple[int, int]] = {}   # (player, card, power) -> (turn, round) of last use
@@ -66,7 +75,9 @@ class State:
             if isinstance(value, dict):
                 return {k: (list(v) if isinstance(v, list) else v) for k, v in value.items()}
             return list(value) if isinstance(value, list) else value
-        return ({k: copy(v) for k, v in self.vars.items()}, {k: copy(v) for k, v in self.zones.items()},
+        zones = {k: list(v) if v.__class__ is list else places({i: list(cards) for i, cards in v.items()})
+                 for k, v in self.zones.items()}
+        return ({k: copy(v) for k, v in self.vars.items()}, zones,
                 dict(self.where), {k: dict(v) for k, v in self.counts.items()}, dict(self.uses),
                 self.rng.getstate(), self.turn, self.round)
 
@@ -78,6 +89,14 @@ class State:
         # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
         fresh = self.snapshot()
         (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
+
+    def plain_places(self, name: str | None = None):
+        """Every indexed zone stored as a plain dict (as a state file's loader empties one, before it puts each
+        card; ``Engine.invalidate`` after a tool's edits) made :func:`places`; the zone ``name``'s."""
+        for zname, zone in self.zones.items():
+            if zone.__class__ is dict:
+                self.zones[zname] = places(zone)
+        return self.zones.get(name)
 
     def zone(self, name: str, index=None) -> list:
         z = self.zones[name]
@@ -96,7 +115,7 @@ class State:
         old = where.get(card)
         if old is not None:
             zone = zones[old[0]]
-            if zone.__class__ is dict:          # a zone is a list, or a dict of lists (index -> list)
+            if zone.__class__ is not list:      # a zone is a list, or places (index -> list)
                 zone = zone[old[1]]
             if zone[-1] == card:       # drawn from the top: no need to search
                 zone.pop()
@@ -108,10 +127,10 @@ class State:
         elif name in watched:
             self.dirty = True
         zone = zones[name]
-        if zone.__class__ is dict:
-            target = zone.get(index)
-            if target is None:
-                target = zone[index] = []
+        if zone.__class__ is not list:
+            if zone.__class__ is dict:
+                zone = self.plain_places(name)
+            target = zone[index]
         else:
             target = zone
         if position == "bottom":
@@ -138,10 +157,10 @@ class State:
         where, counts, zones, defs, watched = self.where, self.counts, self.zones, self.defs, self.watched
         place = (name, index)
         zone = zones[name]              # the target (and its counts) made as put makes them
-        if zone.__class__ is dict:
-            target = zone.get(index)
-            if target is None:
-                target = zone[index] = []
+        if zone.__class__ is not list:
+            if zone.__class__ is dict:
+                zone = self.plain_places(name)
+            target = zone[index]
         else:
             target = zone
         bottom = position == "bottom"
@@ -159,7 +178,7 @@ class State:
                 old = where.get(card)
                 if old is not None:
                     zone = zones[old[0]]
-                    if zone.__class__ is dict:
+                    if zone.__class__ is not list:
                         zone = zone[old[1]]
                     if zone[-1] == card:
                         zone.pop()
