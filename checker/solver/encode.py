@@ -27,7 +27,7 @@ from checker.base.diagnostics import Reporter
 from checker.base.limits import MAX_ENCODING, MAX_RANGE
 from checker.solver.formulas import _EXPR, AND, EQ, ITE, NONE, NOT, OR, Unsupported, _mod, _num, _on, as_bool, is_const
 from checker.solver.memo import Memos
-from checker.solver.terms import mk_arith, mk_cmp, mk_const, mk_eq
+from checker.solver.terms import mk_arith, mk_cmp, mk_const, mk_eq, term_id
 from checker.front.typecheck import Checker
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT, Ty
 
@@ -213,7 +213,7 @@ class Encoder:
         """The constants a card value can be."""
         if is_const(v):
             return (v,)
-        known = self.domains.get(v.get_id())
+        known = self.domains.get(term_id(v))
         if known is not None:
             return known
         if z3.is_app_of(v, z3.Z3_OP_ITE):
@@ -232,7 +232,7 @@ class Encoder:
         defs = self.E.defs
         if is_const(v):
             return v if v < 0 else defs[v]
-        key = (v.get_id(), kind)
+        key = (term_id(v), kind)
         hit = self._defs.get(key)
         if hit is not None:
             return hit[0]
@@ -266,7 +266,7 @@ class Encoder:
         """``a == b``, remembered for a symbolic ``a`` and a constant ``b`` (the same test recurs often)."""
         if is_const(a) or not is_const(b):
             return EQ(a, b)
-        key = (a.get_id(), b)
+        key = (term_id(a), b)
         hit = self._eqs.get(key)
         if hit is None:
             hit = self._eqs[key] = (mk_eq(a, b), a)     # keep ``a`` alive: its id stays its own
@@ -338,7 +338,7 @@ class Encoder:
             index = self.physical(index, span)
         if index is None or is_const(index):
             return [(self.cells.member(name, index, i), i) for i in self.kind_instances[kind]]
-        return self.memos.memo(self._zones, "zones", (name, index.get_id()), lambda: self._zone_at(name, index), index)
+        return self.memos.memo(self._zones, "zones", (name, term_id(index)), lambda: self._zone_at(name, index), index)
 
     def _zone_at(self, name: str, index) -> list:
         self.memos.note(("in", name))       # the memo's own read (the caller's note went to the memo using it)
@@ -388,7 +388,7 @@ class Encoder:
     @staticmethod
     def key(v):
         if isinstance(v, z3.ExprRef):
-            return ("z", v.get_id())
+            return ("z", term_id(v))
         if isinstance(v, list):
             return tuple(Encoder.key(g) + Encoder.key(x) for g, x in v)
         if isinstance(v, tuple):

@@ -32,8 +32,11 @@ class Unsupported(Exception):
 
 # ---------------------------------------------------------------- folding constructors
 
+_Expr = z3.ExprRef
+
+
 def is_const(x) -> bool:
-    return not isinstance(x, z3.ExprRef)
+    return not isinstance(x, _Expr)
 
 
 def as_bool(x):
@@ -44,41 +47,47 @@ def as_bool(x):
 def AND(*xs):
     out = []
     for x in xs:
-        if x is True or x is False or not isinstance(x, z3.ExprRef):
-            if not x:
-                return False
-        else:
+        if x is True:
+            continue
+        if x is False:
+            return False
+        if isinstance(x, _Expr):
             out.append(x)
+        elif not x:
+            return False
     return True if not out else out[0] if len(out) == 1 else mk_and(out)
 
 
 def OR(*xs):
     out = []
     for x in xs:
-        if x is True or x is False or not isinstance(x, z3.ExprRef):
-            if x:
-                return True
-        else:
+        if x is False:
+            continue
+        if x is True:
+            return True
+        if isinstance(x, _Expr):
             out.append(x)
+        elif x:
+            return True
     return False if not out else out[0] if len(out) == 1 else mk_or(out)
 
 
 def NOT(x):
-    return (not x) if is_const(x) else mk_not(x)
+    return mk_not(x) if isinstance(x, _Expr) else (not x)
 
 
 def ITE(c, a, b):
-    if is_const(c):
+    if not isinstance(c, _Expr):
         return a if c else b
     if isinstance(a, tuple) or isinstance(b, tuple):       # records: field by field
         if not (isinstance(a, tuple) and isinstance(b, tuple)):
             raise Unsupported("a value that may be a record or none")
         return tuple(ITE(c, x, y) for x, y in zip(a, b))
-    if is_const(a) and is_const(b) and a == b and type(a) is type(b):
+    a_term, b_term = isinstance(a, _Expr), isinstance(b, _Expr)
+    if not a_term and not b_term and a == b and type(a) is type(b):
         return a
-    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.as_ast().value == b.as_ast().value \
-            and a.ctx is b.ctx:     # ``a.eq(b)``: Z3 shares equal terms, so the same term is the same pointer
-        return a
+    if a_term and b_term and a.ast.value == b.ast.value and a.ctx is b.ctx:
+        return a        # ``a.eq(b)``: Z3 shares equal terms, so the same term is the same pointer
     return mk_if(c, a, b)
 
 
@@ -100,7 +109,7 @@ def EQ(a, b):
         if not (isinstance(a, tuple) and isinstance(b, tuple)):
             return False
         return AND(*(EQ(x, y) for x, y in zip(a, b)))
-    return a == b if is_const(a) and is_const(b) else mk_eq(a, b)
+    return mk_eq(a, b) if isinstance(a, _Expr) or isinstance(b, _Expr) else a == b
 
 
 def _num(x):

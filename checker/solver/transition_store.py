@@ -32,6 +32,8 @@ class Store(Cells):
         # with lazy moves: ({inst: test}, zones of the kind, dest zone, index, guard) per move, in order; a
         # card's place is then a term only where it is read (``writes`` holds no "in" cell)
         self.moves: list[tuple] = []
+        self._by_card: dict[int, list] = {}     # inst -> the moves of ``moves`` that may move it, in order …
+        self._indexed: tuple = (None, 0, None)  # … for this list, its length and its last move (see _moves_of)
 
     def var(self, name: str, index):
         key = ("var", name, index)
@@ -44,14 +46,28 @@ class Store(Cells):
         if key in self.writes:
             return self.writes[key]
         value = self.base.member(zone, index, inst)
-        for m in self.moves:        # the lazy moves (see Transition.move), in order, that may move inst
-            test = m[0].get(inst)
-            if test is None or zone not in m[1]:
+        for tests, zones, dest, where, guard in self._moves_of(inst):   # the lazy moves (see Transition.move)
+            if zone not in zones:
                 continue
-            _, _, dest, where, guard = m
             now = zone == dest and (index is None or EQ(where, index))
-            value = ITE(AND(guard, test), now, value)
+            value = ITE(AND(guard, tests[inst]), now, value)
         return value
+
+    def _moves_of(self, inst: int) -> list:
+        """The moves of ``moves`` that may move card ``inst``, in order.  The index follows ``moves`` as moves are
+        added; when the list is another one, or was changed otherwise than by adding (a search puts back an
+        earlier list for a while: checker/solver/unroll_cone.py), it is made again."""
+        moves = self.moves
+        held, count, last = self._indexed
+        if held is not moves or count > len(moves) or (count and moves[count - 1] is not last):
+            self._by_card, count = {}, 0
+        if count < len(moves) or held is not moves:
+            by_card = self._by_card
+            for m in moves[count:]:
+                for card in m[0]:
+                    by_card.setdefault(card, []).append(m)
+            self._indexed = (moves, len(moves), moves[-1] if moves else None)
+        return self._by_card.get(inst, ())
 
     def used(self, player: int, inst: int, name: str, scope: str):
         key = ("used", player, inst, name, scope)
