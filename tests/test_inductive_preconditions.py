@@ -34,7 +34,8 @@ def test_a_procedure_asked_alone_is_asked_where_its_precondition_holds_and_its_c
     # a lot given where the basket has room: kept (without the precondition, a full basket breaks it)
     assert tally["proven"] == ["étrenne_requise"], tally
     # the caller writes nothing itself, but must meet the precondition where it calls: the second call can't
-    assert tally["undecided"] == ["double_étrenne"] and tally["uncovered"] == ["double_étrenne"], tally
+    assert tally["undecided"] == ["double_étrenne"], tally
+    assert "double_étrenne" in tally["uncovered"] and "étrenne_requise" not in tally["uncovered"], tally
     [f] = found
     assert f.kind == "unknown" and "procedure étrenne_requise is called where its precondition" in f.unknown
     assert f.span.line in (15, 16)                  # one of the calls, not the declaration

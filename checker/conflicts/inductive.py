@@ -326,6 +326,7 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
     round procedure, or what the encoding cannot follow, is undecided, with the reason."""
     from checker.conflicts.effects import _scope_keys
     p, tally, out = search.p, search.inductive, []
+    reads = _reads(search)
     for name, decl in p.procedures.items():
         asked = [inv for inv in invariants if name in tally[inv.name]["uncovered"]]
         if not asked or only is not None and name not in only:
@@ -334,12 +335,56 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
             _scope_keys(search, decl.body, {("procedure", name), ("invariants",)}))
         if not search._mine(out, keys):
             continue
-        out.extend(_ask(search, "procedure", name, decl, None, asked, offers))
+        writes = move_writes(search, decl.body, follow_calls=False)
+        if any(_meets(reads[inv.name], writes) for inv in asked):
+            out.extend(_ask(search, "procedure", name, decl, None, asked, offers))
+        else:       # asked only for the preconditions of what it calls: one question, not one per invariant
+            out.extend(_obligations(search, name, decl, asked, offers))
     for inv in invariants:
         own = tally[inv.name]
         own["covered"] = _covered(search, inv.name, [*own["broken"], *own["undecided"]], out)
         own["uncovered"] = [n for n in own["uncovered"] if n not in own["proven"] and n not in own["covered"]]
     return out
+
+
+def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
+    """A procedure that writes nothing the invariants read but calls one with a precondition: can it, from a
+    state that meets every invariant (and its own precondition), call one where its precondition does not hold?
+    No: it keeps them (what it calls is asked on its own); yes, or not known: undecided, with the call."""
+    from checker.conflicts.effects import MAX_STEPS, MAX_WINDOWS
+    tally = search.inductive
+    enc = search.encoder()
+    enc.memos.rules = {}
+    options = dict(cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=getattr(search, "effect_steps", MAX_STEPS),
+                   lazy_moves=True)
+    note = span = None
+    try:
+        args, domain = search.params_args(enc, name, decl.params)
+        pre = _precondition(enc, decl, args)
+        t = _Watched(enc, [], offers, **options)
+        t.procedure(name, args, True, decl.span)
+    except Unsupported as exc:
+        note, span = f"cannot encode its effect ({exc.located()})", decl.span
+    else:
+        t.forget()
+        unmet = [f for f in t.failures if "its precondition (requires" in f.reason]
+        bounded = _bounded(search, enc, domain, pre, t, ()) if t.bounds else ("unsat", "", None)
+        status, model, reason = ("unsat", None, "") if not unmet else \
+            search.solve(enc, *domain, pre, *t.constraints, OR(*(f.when for f in unmet)))
+        if status == "sat":
+            hit = next((f for f in unmet if z3.is_true(model.eval(as_bool(f.when), model_completion=True))), unmet[0])
+            note, span = f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span
+        elif status == "unknown":
+            note, span = f"cannot tell whether it meets the preconditions of what it calls ({reason})", unmet[0].span
+        elif bounded[0] != "unsat":
+            note, span = bounded[1], bounded[2]
+    for inv in asked:
+        tally[inv.name]["undecided" if note else "proven"].append(name)
+    if not note:
+        return []
+    names = ", ".join(inv.name for inv in asked)
+    return [Finding("unknown", f"{name} writes nothing {names} read(s), but {note}", (name, *[i.name for i in asked]),
+                    (span, decl.span), unknown=note)]
 
 
 def _callers(p) -> dict[str, set]:
