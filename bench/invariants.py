@@ -1,8 +1,9 @@
 """Benchmark of the *invariant broken* search (`rulebook conflicts --effects`, checker/conflicts/inductive.py) on
 the bundled specs: per invariant, the moves that keep it (writing nothing it reads, or proven by Z3), break it
-or are undecided; the same for the procedures run between decisions that write what it reads (each run from
-its start, on a state that meets every invariant, to its next `offer` or its end); those not proven; and the
-CPU time of the search on one process.
+or are undecided; the same for the procedures run between decisions that write what it reads or call one with a
+precondition (each run from its start, on a state that meets every invariant and its own precondition, to its
+next `offer` or its end); those broken or undecided alone that only run inside procedures keeping it; those not
+proven; and the CPU time of the search on one process.
 
     python bench/invariants.py              # every bundled spec
     python bench/invariants.py citadelles   # the 4th edition only
@@ -54,6 +55,9 @@ def run(label: str, paths: list[str]) -> None:
         print(f"    procedures writing what it reads, run from their start to their next offer or end: "
               f"proven for {', '.join(own['proven']) or 'none'}; broken by {', '.join(own['broken']) or 'none'}; "
               f"undecided for {', '.join(own['undecided']) or 'none'}")
+        if all_of.get("covered"):
+            print(f"    broken or undecided alone, but only run inside procedures that keep it: "
+                  f"{', '.join(all_of['covered'])}")
         print(f"    not covered (not proven): {', '.join(all_of['uncovered']) or 'none'}")
     for f in found:
         print(f"  [{f.kind}] {f.message}")
@@ -67,6 +71,8 @@ def run(label: str, paths: list[str]) -> None:
             print(f"    the interpreter: {f.replayed} (confirmed: {f.confirmed})")
         if f.unknown:
             print(f"    undecided: {f.unknown}")
+        if f.resolution:
+            print(f"    dealt with: {f.resolution}")
 
 
 def main() -> int:

@@ -151,13 +151,16 @@ def _meets(reads, writes) -> bool:
 
 def uncovered_procedures(search) -> dict[str, list[str]]:
     """Invariant name -> the procedures (run by the game's flow between decisions, not moves) that write what
-    it reads: what "proven over the moves" does not cover."""
+    it reads, or call a procedure whose precondition (`requires`) they must meet: what "proven over the moves"
+    does not cover."""
     reads = _reads(search)
     out: dict[str, list[str]] = {name: [] for name in reads}
+    required = {name for name, decl in search.p.procedures.items() if decl.requires is not None}
     for name, decl in search.p.procedures.items():
         writes = move_writes(search, decl.body, follow_calls=False)
+        obliged = any(isinstance(n, ast.CallProc) and n.name in required for n in ast.walk(tuple(decl.body)))
         for inv, r in reads.items():
-            if _meets(r, writes):
+            if obliged or _meets(r, writes):
                 out[inv].append(name)
     return out
 
@@ -323,6 +326,7 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
     round procedure, or what the encoding cannot follow, is undecided, with the reason."""
     from checker.conflicts.effects import _scope_keys
     p, tally, out = search.p, search.inductive, []
+    reads = _reads(search)
     for name, decl in p.procedures.items():
         asked = [inv for inv in invariants if name in tally[inv.name]["uncovered"]]
         if not asked or only is not None and name not in only:
@@ -331,11 +335,95 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
             _scope_keys(search, decl.body, {("procedure", name), ("invariants",)}))
         if not search._mine(out, keys):
             continue
-        out.extend(_ask(search, "procedure", name, decl, None, asked, offers))
+        writes = move_writes(search, decl.body, follow_calls=False)
+        if any(_meets(reads[inv.name], writes) for inv in asked):
+            out.extend(_ask(search, "procedure", name, decl, None, asked, offers))
+        else:       # asked only for the preconditions of what it calls: one question, not one per invariant
+            out.extend(_obligations(search, name, decl, asked, offers))
     for inv in invariants:
         own = tally[inv.name]
-        own["uncovered"] = [n for n in own["uncovered"] if n not in own["proven"]]
+        own["covered"] = _covered(search, inv.name, [*own["broken"], *own["undecided"]], out)
+        own["uncovered"] = [n for n in own["uncovered"] if n not in own["proven"] and n not in own["covered"]]
     return out
+
+
+def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
+    """A procedure that writes nothing the invariants read but calls one with a precondition: can it, from a
+    state that meets every invariant (and its own precondition), call one where its precondition does not hold?
+    No: it keeps them (what it calls is asked on its own); yes, or not known: undecided, with the call."""
+    from checker.conflicts.effects import MAX_STEPS, MAX_WINDOWS
+    tally = search.inductive
+    enc = search.encoder()
+    enc.memos.rules = {}
+    options = dict(cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=getattr(search, "effect_steps", MAX_STEPS),
+                   lazy_moves=True)
+    note = span = None
+    try:
+        args, domain = search.params_args(enc, name, decl.params)
+        pre = _precondition(enc, decl, args)
+        t = _Watched(enc, [], offers, **options)
+        t.procedure(name, args, True, decl.span)
+    except Unsupported as exc:
+        note, span = f"cannot encode its effect ({exc.located()})", decl.span
+    else:
+        t.forget()
+        unmet = [f for f in t.failures if "its precondition (requires" in f.reason]
+        bounded = _bounded(search, enc, domain, pre, t, ()) if t.bounds else ("unsat", "", None)
+        status, model, reason = ("unsat", None, "") if not unmet else \
+            search.solve(enc, *domain, pre, *t.constraints, OR(*(f.when for f in unmet)))
+        if status == "sat":
+            hit = next((f for f in unmet if z3.is_true(model.eval(as_bool(f.when), model_completion=True))), unmet[0])
+            note, span = f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span
+        elif status == "unknown":
+            note, span = f"cannot tell whether it meets the preconditions of what it calls ({reason})", unmet[0].span
+        elif bounded[0] != "unsat":
+            note, span = bounded[1], bounded[2]
+    for inv in asked:
+        tally[inv.name]["undecided" if note else "proven"].append(name)
+    if not note:
+        return []
+    names = ", ".join(inv.name for inv in asked)
+    return [Finding("unknown", f"{name} writes nothing {names} read(s), but {note}", (name, *[i.name for i in asked]),
+                    (span, decl.span), unknown=note)]
+
+
+def _callers(p) -> dict[str, set]:
+    """Procedure -> what calls it: the procedures by name, an action or a power as ``("move", name)``."""
+    out: dict[str, set] = {}
+    bodies = [(name, d.body) for name, d in p.procedures.items()]
+    bodies += [(("move", name), d.body or ()) for name, d in p.actions.items()]
+    bodies += [(("move", f'"{c.name}".{pw.name}'), pw.body) for c in p.cards.values() for pw in c.powers]
+    for caller, body in bodies:
+        for n in ast.walk(tuple(body)):
+            if isinstance(n, ast.CallProc):
+                out.setdefault(n.name, set()).add(caller)
+    return out
+
+
+def _covered(search, inv: str, candidates: list, found: list) -> list:
+    """The procedures of ``candidates`` (broken or undecided when run alone, from any state) that only ever run
+    inside procedures that keep ``inv`` at every decision they reach and at their end (their transition follows
+    the calls, so that proof is the callee's too, as it is called): every caller is such a procedure (asked and
+    its checks proven: ``search.held``), or only runs inside such procedures itself.  A procedure nothing calls (the flow) is not.  Their
+    findings say so (``resolution``); they stay findings: true of the procedure run alone."""
+    held = {name for name, i in getattr(search, "held", ()) if i == inv}
+    callers = _callers(search.p)
+    flow = {search.engine.flow, search.engine.turn_proc, search.engine.round_proc}
+    covered: dict[str, bool] = {}
+
+    def ok(name: str, seen: frozenset) -> bool:       # does every run of ``name`` happen inside a held one?
+        if name in seen or name in flow or not callers.get(name):
+            return False
+        return all(isinstance(c, str) and (c in held or ok(c, seen | {name})) for c in callers[name])
+
+    for name in candidates:
+        covered[name] = ok(name, frozenset())
+    for f in found:
+        if f.rules and f.rules[-1] == inv and covered.get(f.rules[0]):
+            via = sorted(c for c in callers[f.rules[0]])
+            f.resolution = (f"every call of {f.rules[0]} is inside {', '.join(via)}, which keep {inv} at every "
+                            f"decision they reach (or are themselves only called so)")
+    return [n for n, yes in covered.items() if yes]
 
 
 def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
@@ -356,7 +444,7 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
             move = (label, args)
         elif kind == "procedure":
             args, domain = search.params_args(enc, label, decl.params)
-            legal = True
+            legal = _precondition(enc, decl, args)      # asked alone, it is called where its `requires` holds
             before_cells, before = enc.cells, holds(enc, asked)
             t = _Watched(enc, asked, offers, **options)
             t.procedure(label, args, True, decl.span)
@@ -405,10 +493,12 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
                                           f"{bounded[1]}", (label, inv.name), (bounded[2], decl.span, inv.span),
                                unknown=bounded[1]))
             continue
+        if kind == "procedure":     # kept at every check it reaches: what its callees do inside it is kept too
+            search.held = getattr(search, "held", set()) | {(label, inv.name)}
         # a procedure's errors are searched by nobody else: kept on the paths that complete is no proof when
         # some state meeting every invariant stops it with an error (all of them, it may be: then vacuously kept)
         if kind == "procedure" and t.failures and failing is None:
-            failing = _failing(search, enc, domain, t, cards)
+            failing = _failing(search, enc, [*domain, legal], t, cards)
         if kind == "procedure" and t.failures and failing[0] != "unsat":
             tally[inv.name]["undecided"].append(label)
             out.append(Finding("unknown", f"{label} keeps the invariant {inv.name} on the paths that complete, but "
@@ -417,6 +507,18 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
             continue
         tally[inv.name]["proven"].append(label)
     return out
+
+
+def _precondition(enc, decl, args):
+    """The procedure's `requires` on ``args`` in the state before (True without one): what its callers ensure,
+    each checked where it calls (a call that does not meet it is a failure of the caller)."""
+    if decl.requires is None:
+        return True
+    partial = len(enc.partial)
+    ok = enc.expr(decl.requires, {prm.name: a for prm, a in zip(decl.params, args)})
+    oks = [ok for _, ok, _ in enc.partial[partial:]]
+    del enc.partial[partial:]
+    return AND(ok, *oks)
 
 
 def _failing(search, enc, domain, t, cards) -> tuple:

@@ -139,8 +139,7 @@ class Aggregate:
 @dataclass(frozen=True, slots=True)
 class Connected:
     """`connected(x from start via step)`: every value reachable from ``start`` (a value or a collection)
-    by following ``step`` (the successors of ``x``: a value, an optional value or a collection), start
-    included."""
+    by following ``step`` (the successors of ``x``: a value, an optional value or a collection), start included."""
     var: str
     start: "Expr"
     step: "Expr"
@@ -709,6 +708,7 @@ class ProcedureDecl:
     params: tuple[Param, ...]
     body: tuple[Stmt, ...]
     span: Span
+    requires: Expr | None = None    # its precondition: the interpreter stops a call that does not meet it
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,10 @@ def check_declarations(c: Checker) -> None:
         if constraint.when is not None:
             c.expect(constraint.when, BOOL, env, f"the condition of {what}")
     for proc in p.procedures.values():
-        c.block(proc.body, c.params_env(proc.params, EMPTY))
+        env = c.params_env(proc.params, EMPTY)
+        if proc.requires is not None:
+            c.expect(proc.requires, BOOL, env, "the condition of requires")
+        c.block(proc.body, env)
     for config in p.configurations.values():
         _configuration(c, config)
     for name, decision in p.decisions.items():

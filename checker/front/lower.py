@@ -455,7 +455,11 @@ class _Lower(StatementsLowering):
 
     # ---------------------------------------------------------------- procedures, configurations
     def procedure_decl(self, meta, c):
-        return ast.ProcedureDecl(str(c[0]), _pick(c, "params", ()), _pick(c, "block", ()), self.span(meta))
+        return ast.ProcedureDecl(str(c[0]), _pick(c, "params", ()), _pick(c, "block", ()), self.span(meta),
+                                 _pick(c, "requires"))
+
+    def proc_requires(self, meta, c):
+        return _tag("requires", c[0])
 
     def config_decl(self, meta, c):
         return ast.ConfigDecl(_unquote(c[0]), _all(c, ast.Cite), _decisions(c), _all(c, ast.Field),

@@ -158,9 +158,12 @@ class Engine(Showing):
         self.flow = game["flow"].id if "flow" in game else None
         self.turn_proc = game["turn"].id if "turn" in game else None
         self.round_proc = game["round"].id if "round" in game else None
+        self.preconditions = {}                  # procedure -> its `requires`, env -> bool
         for n, proc in p.procedures.items():     # each its own entry (counters, `stop`): see _entry_lines
-            c.context = n
+            c.context, c.bound = n, frozenset(x.name for x in proc.params)
             params = [x.name for x in proc.params]
+            if proc.requires is not None:
+                self.preconditions[n] = c.env_function(proc.requires)
             self.procedures[n] = (params, c.body(proc.body, params, (self.procedure_name(n), self._entry_lines(n))))
         for n, a in p.actions.items():
             c.context = n
@@ -373,7 +376,11 @@ class Engine(Showing):
             g.define(self.do_name(name), "\n".join(lines) + "\n", f"doing action {name}")
 
     def _entry_lines(self, name: str) -> list[str]:
-        """What procedure ``name``'s function does first, as :meth:`entering` does: the turn's or round's counter."""
+        """What procedure ``name``'s function does first, as :meth:`entering` does: its precondition, the turn's or
+        round's counter."""
+        if name in self.preconditions:
+            args = "".join(f"a{i}, " for i in range(len(self.program.procedures[name].params)))
+            return [f"    E.entering({name!r}, ({args}))"]
         if name == self.turn_proc:
             return ["    E.st.turn += 1"]
         if name == self.round_proc:
@@ -518,8 +525,14 @@ class Engine(Showing):
             return
         self.cards.perform(action, args, (lambda: effect[0](effect[1])) if effect else (lambda: None))
 
-    def entering(self, name: str) -> None:
-        """Procedure ``name`` is called: the turn and round counters (and the round's event) move on."""
+    def entering(self, name: str, args: tuple | None = None) -> None:
+        """Procedure ``name`` is called (with ``args``: a game where its `requires` does not hold there stops): the
+        turn and round counters (and the round's event) move on."""
+        if args is not None and name in self.preconditions:
+            decl = self.program.procedures[name]
+            if not self.preconditions[name](dict(zip((x.name for x in decl.params), args))):
+                raise SpecRuntimeError(f"procedure {name} is called where its precondition (requires) does not "
+                                       f"hold", decl.requires.span)
         if name == self.turn_proc:
             self.st.turn += 1
         elif name == self.round_proc:

@@ -151,7 +151,7 @@ class Stepper:
     def call(self, name: str, args: tuple) -> None:
         """A procedure called, as :meth:`~checker.runtime.engine.Engine.call` does (the turn and round counters)."""
         E = self.E
-        E.entering(name)
+        E.entering(name, args)
         params = [x.name for x in E.program.procedures[name].params]
         names = {n: UNSET for n in self._names(name)}
         names.update(zip(params, args))

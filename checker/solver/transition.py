@@ -371,7 +371,18 @@ class Transition:
             raise Unsupported(f"calling {name} moves the turn or round counters, which are not encoded", span)
         decl = self.p.procedures[name]
         env = {prm.name: a for prm, a in zip(decl.params, args)}
+        self.precondition(name, env, guard, span)
         self.body(decl.body, env, guard)
+
+    def precondition(self, name: str, env: dict, guard, span=None) -> None:
+        """A call of procedure ``name`` (at ``span``) where its `requires` does not hold stops the game (the
+        interpreter's :meth:`~checker.runtime.engine.Engine.entering`)."""
+        decl = self.p.procedures[name]
+        if decl.requires is not None:
+            ok = self.expr(decl.requires, env)
+            self.checked_partial(guard)
+            self.fail(AND(guard, NOT(ok)), span or decl.requires.span, f"procedure {name} is called where its "
+                      f"precondition (requires, {decl.requires.span}) does not hold")
 
     def power(self, pw: ast.PowerDecl, player, card: int, env: dict, guard=True, runtime=None) -> None:
         """A power used by ``player`` (its use is recorded, then its body runs; stop and abort end it).  An

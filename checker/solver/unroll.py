@@ -335,6 +335,7 @@ class Unrolled(Transition):
             self._new_scope("turn" if name == E.turn_proc else "round", AND(guard, self.running))
         decl = self.p.procedures[name]
         env = {prm.name: a for prm, a in zip(decl.params, args)}
+        self.precondition(name, env, guard, span)
         self.body(decl.body, env, guard)
 
     def _new_scope(self, scope: str, guard) -> None:

@@ -240,14 +240,16 @@ def witness_files(search, enc: Encoder, model, action: str | None, args: tuple,
         if character is None:
             character = next((v for v, t in zip(move_values, enc.param_types.get(action, ()))
                               if isinstance(v, int) and v >= 0 and t == KindT(kind)), None)
-        if character is None:   # a card the model says nothing against, put in front of the player (one it
-            free = sorted(E.selected.get(kind, ()), key=lambda i: E.defs[i] not in chosen)     # selects, first)
+        if character is None:   # a card the model says nothing against, put in front of the player: one it
+            free = [i for i in E.selected.get(kind, ())                 # selects, when it selects that kind's
+                    if kind not in decided or E.defs[i] in chosen]
             character = next((i for i in free if ("in", held_in, player, i) not in enc.cells.made
                               and i not in placed), None)
-            if character is None:
-                character = next((i for i in free if i not in placed), None)
             if held_in is not None and character is not None:
                 placed[character] = (held_in, player)
+            elif character is None:     # none: one it selects is named at the decision point, where the model
+                character = next((i for i in free if i not in placed), None)    # leaves it (not a card more)
+                character = next(iter(free), None) if character is None else character
         if character is not None:
             needed.add(E.defs[character])
     selection = {kind: [E.def_names[d] for d in sorted(needed, reverse=True) if E.def_kind[d] == kind]
