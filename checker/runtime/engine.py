@@ -27,10 +27,11 @@ from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc, plac
 from checker.runtime import outlook, shapes
 from checker.runtime.fusion import selected_index
 from checker.runtime.showing import Showing
+from checker.runtime.spending import Spending
 from checker.base.grids import grids_of
 from checker.base.diagnostics import Reporter
 from checker.front.configurations import game_player_counts
-from checker.base.limits import MAX_PLAYERS, MAX_INT, MAX_LOG, MAX_OPTIONS, MAX_RANGE, MAX_STEPS, MAX_WORK
+from checker.base.limits import MAX_PLAYERS, MAX_INT, MAX_LOG, MAX_OPTIONS, MAX_STEPS, MAX_WORK
 from checker.front.typecheck import Checker, Typed
 
 __all__ = ["Engine", "Decision", "Power", "GameResult", "MAX_STEPS"]
@@ -99,7 +100,7 @@ class GameResult:
     events: list[dict]
 
 
-class Engine(Showing):
+class Engine(Showing, Spending):
     def __init__(self, typed: Typed):
         with _BUILDING:
             self._build(typed)
@@ -784,29 +785,6 @@ class Engine(Showing):
                 raise SpecRuntimeError(f"the game's log grew past {MAX_LOG:,} entries and options (the limit of one "
                                        f"game's log)")
             self.events.append({"kind": kind, **data})
-
-    # ---------------------------------------------------------------- limits (checker.base.limits)
-    def spend(self, coll, span=None):
-        """Count the elements of ``coll`` about to be ranged over (generated code calls this before a loop or
-        an aggregate); past MAX_WORK since the last decision the spec is stopped, located.  Returns ``coll``."""
-        self.work += len(coll)
-        if self.work > MAX_WORK:
-            self.work = 0
-            raise SpecRuntimeError(f"more than {MAX_WORK:,} loop iterations and aggregate elements without any "
-                                   f"decision (the limit MAX_WORK): loops or aggregates nested too deeply", span)
-        return coll
-
-    def range_of(self, low: int, high: int, span=None) -> tuple:
-        """The range ``low..high`` (at most MAX_RANGE integers: the checker proves it; this is the guard)."""
-        if high - low >= MAX_RANGE:
-            raise SpecRuntimeError(f"the range {low}..{high} holds more than {MAX_RANGE:,} integers (the limit "
-                                   f"of one range)", span)
-        coll = tuple(range(low, high + 1))
-        work = self.work + len(coll)
-        if work > MAX_WORK:
-            return self.spend(coll, span)       # its error, located
-        self.work = work                        # as spend() counts it, without the call
-        return coll
 
     def lookahead(self, player: int, option) -> int | None:
         """``player``'s score if the offered action ``option`` were taken now (see :func:`outlook.lookahead`)."""
