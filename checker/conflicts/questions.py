@@ -27,7 +27,7 @@ import z3
 from checker.front import ast
 from checker.front.effects import Effects
 from checker.solver.encode import NONE, Unsupported, is_const
-from checker.conflicts.batches import applies_with_one_copy, live_rules, not_special_cases, upcoming
+from checker.conflicts.batches import applies_with_one_copy, live_rules, not_special_cases, undecided_about, upcoming
 from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
 from checker.solver.narrowed import narrowed
@@ -109,7 +109,9 @@ class Search(SymbolicSearch):
             # the clearest witness has no other prohibition in the way; any will do if there is none such
             clean = [z3.Not(a) if not is_const(a) else not a for a in others]
             cards = tuple(r.card for r in (pr, fr) if r.card)
-            status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards)
+            hard = undecided_about(self, [ph, fh, *(h for _, h in enc.rules_about(action))])
+            status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards,
+                                               one_copy_first=hard)
             if status != "sat" or self.legality:
                 status, model, reason = self.solve(enc, *domain, *both, minimal=True, cards=cards)
             if status == "unsat":
@@ -148,10 +150,12 @@ class Search(SymbolicSearch):
             if key not in self.undecided or key in self._cases or key in self.no_special_case:
                 continue
 
-            def encode(enc, other=other, head=head):
+            def encode(enc, other=other, head=head, params=self.p.actions[action].params):
                 args, domain = self.action_args(enc, action)
-                wider = enc.applies(other, head, args[:len(head.pattern.binders)])
-                narrow = enc.applies(fr, fh, args[:len(fh.pattern.binders)])
+                wider = self.conditions.applies(enc, other, head, action, params[:len(head.pattern.binders)],
+                                                args[:len(head.pattern.binders)])[2]
+                narrow = self.conditions.applies(enc, fr, fh, action, params[:len(fh.pattern.binders)],
+                                                 args[:len(fh.pattern.binders)])[2]
                 return [*domain, narrow, z3.Not(wider) if not is_const(wider) else not wider]
             if applies_with_one_copy(self, encode, (), legal=False):
                 self._cases[key] = ("sat", "")
@@ -294,8 +298,8 @@ class Search(SymbolicSearch):
                 params = self.p.quantities[name].params
 
             def encode(enc, params=params[:len(head.pattern.binders)], rule=rule, head=head, name=name):
-                args, domain = self.params_args(enc, name, params)
-                return [*domain, enc.applies(rule, head, args)], args
+                args, domain, cond = self.conditions.applies(enc, rule, head, name, params)
+                return [*domain, cond], args
             cards = (rule.card,) if rule.card else ()
             # one a batch could not decide is asked first on the states with one copy of each card (a "yes" there
             # is its answer: it can apply), rather than twice to Z3's step limit on all of them first
