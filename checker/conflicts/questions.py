@@ -92,14 +92,24 @@ class Search(SymbolicSearch):
                 continue
             resolution = f"settled: {claim.winner} wins ({claim.how})" if claim.status == "settled" else None
             enc = self.encoder()
+            about = enc.rules_about(action)
+            # one about rules a batch could not decide is asked on the states with one copy of each card first: its
+            # witness is one found there, as after two undecided checks, and its rules' conditions are translated
+            hard = undecided_about(self, [ph, fh, *(h for _, h in about)])
+            params = self.p.actions[action].params
+
+            def applies(r, h):
+                if hard:
+                    n = len(h.pattern.binders)
+                    return self.conditions.applies(enc, r, h, action, params[:n], args[:n])[2]
+                return enc.applies(r, h, args[:len(h.pattern.binders)])
             try:
                 args, domain = self.action_args(enc, action)
-                both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
-                        enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
+                both = [applies(pr, ph), applies(fr, fh)]
                 focus = set(enc.cells.made)
                 others = []
-                for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
-                    a = enc.applies(r, h, args[:len(h.pattern.binders)])
+                for r, h in about:     # a witness where every rule of the action can be judged
+                    a = applies(r, h)
                     if h.kind == "forbid" and r.name != fr.name:
                         others.append(a)
             except Unsupported as exc:
@@ -109,7 +119,6 @@ class Search(SymbolicSearch):
             # the clearest witness has no other prohibition in the way; any will do if there is none such
             clean = [z3.Not(a) if not is_const(a) else not a for a in others]
             cards = tuple(r.card for r in (pr, fr) if r.card)
-            hard = undecided_about(self, [ph, fh, *(h for _, h in enc.rules_about(action))])
             status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards,
                                                one_copy_first=hard)
             if status != "sat" or self.legality:

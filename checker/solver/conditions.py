@@ -48,7 +48,7 @@ class _Encoded:
     """One head's condition, encoded in the private context, and what its encoding recorded."""
 
     __slots__ = ("args", "domain", "cond", "cells", "domains", "defined", "partial", "spent", "kinds", "flat",
-                 "fixpoints")
+                 "fixpoints", "terms", "index")
 
     def __init__(self, enc: Encoder, args: tuple, domain: list, cond, defined: int = 0, partial: int = 0):
         """What ``enc`` made (its ``defined`` and ``partial`` from those positions on)."""
@@ -62,19 +62,27 @@ class _Encoded:
         chosen = getattr(enc, "chosen", None)
         self.kinds = set(chosen.kinds) if chosen is not None else set()
         self.fixpoints = enc.__dict__.get("_fixpoint_count", 0)     # connected#1 … of this encoding
+        # every term above, in one vector: translated in one call (a call per term cost more than the encoding saved)
+        self.terms, self.index = z3.AstVector(), {}
+        for term in [*self.flat, *(t for t, _ in self.domains), *self.defined, *(h for _, h, _ in self.partial),
+                     *self.domain, cond, *_flat_terms(args)]:
+            if not is_const(term) and term.get_id() not in self.index:
+                self.index[term.get_id()] = len(self.terms)
+                self.terms.push(term)
 
     def into(self, enc: Encoder, args: tuple | None) -> tuple:
         """(args, domain, condition) in ``enc``'s context: the arguments as encoded here, or ``args``."""
         ctx = z3.main_ctx()
+        terms, index = self.terms.translate(ctx), self.index
         pairs = []
         if args is not None:
-            pairs = [(t.translate(ctx), a) for t, a in zip(self.flat, _flat(args))]
+            pairs = [(terms[index[t.get_id()]], a) for t, a in zip(self.flat, _flat(args))]
             pairs = [(t, a) for t, a in pairs if not t.eq(a)]
 
         def local(term):
             if is_const(term):
                 return term
-            term = term.translate(ctx)
+            term = terms[index[term.get_id()]]
             return z3.substitute(term, *pairs) if pairs else term
         enc.spend(self.spent, None)
         for key, sort, name in self.cells:
@@ -97,13 +105,25 @@ class _Encoded:
         return args, [], local(self.cond)
 
 
+def _flat_terms(value) -> list:
+    """Every Z3 term of an encoded argument (``_flat``'s, and a set's values too)."""
+    if isinstance(value, z3.ExprRef):
+        return [value]
+    if isinstance(value, tuple):
+        return [x for v in value for x in _flat_terms(v)]
+    if isinstance(value, list):
+        return [t for g, x in value for t in (g, x) if isinstance(t, z3.ExprRef)]
+    return []
+
+
 def _rebuilt(value, local):
     if isinstance(value, z3.ExprRef):
         return local(value)
     if isinstance(value, tuple):
         return tuple(_rebuilt(v, local) for v in value)
     if isinstance(value, list):
-        return [(local(g) if isinstance(g, z3.ExprRef) else g, x) for g, x in value]
+        return [(local(g) if isinstance(g, z3.ExprRef) else g, local(x) if isinstance(x, z3.ExprRef) else x)
+                for g, x in value]
     return value
 
 
@@ -116,16 +136,22 @@ class Conditions:
         self._ctx: z3.Context | None = None
         self._kept: dict = {}
         self._narrowed: dict = {}       # (radius, limit) -> the encoder the narrowed heads are encoded on, in turn
+        self._asked: set = set()        # the heads encoded once, in a question
 
     def applies(self, enc: Encoder, rule, head, name: str, params, args: tuple | None = None) -> tuple:
         """(args, their domain constraints, whether ``head`` of ``rule`` applies to them) in ``enc``: the arguments
         named ``name.param`` for ``params`` made in ``enc``, or ``args`` (made by the caller: its domain is then
-        []) — as ``enc.applies`` on them encodes it."""
+        []) — as ``enc.applies`` on them encodes it.  The first time a head is asked it is encoded in ``enc`` (most
+        are asked once, and a batch's encoders share their zones); from the second on, translated (a narrowed
+        head: always)."""
         narrowed = enc.__dict__.get("narrowed")
         if enc.memos.frames or (narrowed is None and enc.limit != MAX_ENCODING):
             return self._encode(enc, rule, head, name, params, args)
         key = (id(rule), id(head), name, len(params), narrowed, enc.limit)
         kept = self._kept.get(key, _MISS)
+        if kept is _MISS and narrowed is None and key not in self._asked:
+            self._asked.add(key)        # most heads are asked once: encoded in the question, not twice
+            return self._encode(enc, rule, head, name, params, args)
         if kept is _MISS:
             kept = self._kept[key] = self._template(rule, head, name, params, narrowed, enc.limit)
         if kept is None or enc.spent + kept.spent > enc.limit or (
