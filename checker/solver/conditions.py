@@ -4,19 +4,22 @@ A search asks about one rule in several questions, each in a Z3 context of its o
 a batch of special-case questions, the question alone on the states with one copy of each card, the question alone
 (:mod:`checker.conflicts.batches`, :mod:`checker.conflicts.questions`).  Carcassonne's "beyond the ramparts" reads,
 for a symbolic cell, every rampart against every tile: 4 s of Python to encode, and it was encoded five times.
-Here a head's condition, on its arguments named as a question alone names them, is encoded once, in a private
-context, on an encoder of its own; each question gets it by Z3's translation (and its own arguments put in place of
-those, when it names them otherwise: a batch's), with what the encoding recorded beside the formulas — the cells
-it made (under the same names, so the translated formulas speak of them), the values of symbolic terms, what must
-hold for partial terms, the kinds whose selection it read and the elements it ranged over — as
-:class:`~checker.solver.template.Invariants` gives the invariants.  The formulas are the ones encoding the head in
-the question makes (the same terms: ``eq``), so the question is the same; Z3 numbers them otherwise in its
-context (no intermediate terms were made there), so where a check depends on that numbering (which model, how many
-steps) it may differ: the questions whose model is a finding's witness encode their rules themselves.
+Here a head's condition is encoded in the first question that asks it, as before (most heads are asked once, and a
+batch's encoders share their zones); from its second use on, it is encoded once more, on its arguments named as a
+question alone names them, in a private context, on an encoder of its own, and each question gets it by Z3's
+translation (all its terms in one call; a batch's own arguments put in place of those), with what the encoding
+recorded beside the formulas — the cells it made (under the same names, so the translated formulas speak of them),
+the values of symbolic terms, what must hold for partial terms, the kinds whose selection it read, the elements it
+ranged over and how many `connected(…)` fixpoints it numbered — as :class:`~checker.solver.template.Invariants`
+gives the invariants.  The formulas are the ones encoding the head in the question makes (the same terms: ``eq``),
+so the question is the same; Z3 numbers them otherwise in its context (no intermediate terms were made there), so
+where a check depends on that numbering (which model, how many steps) it may differ: the questions whose model is a
+finding's witness encode their rules themselves, but for one asked on the states with one copy of each card first.
 
-A head is encoded in the question itself when that encoding would not be the same: a `connected(…)` through the
-symbolic state (its fixpoint's constants are numbered per encoder), a search narrowed round the grid's centre or
-given another limit, a cell named after the arguments, or one past the question's limit (it raises there, located).
+A head is encoded in the question itself when that would not give the same terms: inside a memo being built, past
+the question's limit (it raises there, located), into an encoder that numbered fixpoints already, or with a cell
+named after the arguments a batch replaces.  The heads asked with their searches narrowed round the grid's centre
+share one encoder in the private context (:meth:`Conditions._shared`).
 """
 
 from __future__ import annotations
