@@ -10,6 +10,8 @@ encoding, state files, prose) reads grids through this module.
 >>> c = g.center()
 >>> g.coordinates(c), g.coordinates(g.step(c, "e")), g.step(g.cell(-2, 0), "n") is None
 ((0, 0), (0, 1), True)
+>>> [g.coordinates(x) for x in g.within(1)][:4], len(g.within(2)), len(g.within(3))
+([(-1, -1), (-1, 0), (-1, 1), (0, -1)], 25, 25)
 >>> rotate(("n", "e", "s", "o"), "o", 1), rotate(("n", "e", "s", "o"), "n", -1)
 ('n', 'o')
 """
@@ -17,6 +19,7 @@ encoding, state files, prose) reads grids through this module.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 __all__ = ["Grid", "MAX_CELLS", "DIRECTIONS", "rotate", "grids_of"]
 
@@ -69,12 +72,23 @@ class Grid:
             return r * self.width + c
         return None
 
+    def within(self, radius: int) -> tuple[int, ...]:
+        """The cells at most ``radius`` rows and columns from the centre, row by row (worked out once per grid
+        and radius: the Z3 encoding asks it of every symbolic cell it reads)."""
+        return _within(self, radius)
+
     def contains(self, cell) -> bool:
         return isinstance(cell, int) and not isinstance(cell, bool) and 0 <= cell < self.cells
 
     def show(self, cell: int) -> str:
         row, column = self.coordinates(cell)
         return f"({row}, {column})"
+
+
+@functools.lru_cache(maxsize=None)
+def _within(grid: Grid, radius: int) -> tuple[int, ...]:
+    return tuple(c for c in (grid.cell(r, k) for r in range(-radius, radius + 1) for k in range(-radius, radius + 1))
+                 if c is not None)
 
 
 def rotate(members: tuple[str, ...], value: str, k: int) -> str:

@@ -45,7 +45,7 @@ from checker.solver.searches import TooLarge
 from checker.solver.selection import required_cards
 from checker.solver.terms import assert_all, conjuncts
 
-__all__ = ["live_rules", "not_special_cases", "upcoming", "applies_with_one_copy", "BATCH_RLIMIT",
+__all__ = ["live_rules", "not_special_cases", "upcoming", "applies_with_one_copy", "undecided_about", "BATCH_RLIMIT",
            "ONE_COPY_RLIMIT"]
 
 # Z3's steps for one question of a batch: past it, the question is asked alone (with the search's own limit), as
@@ -151,7 +151,7 @@ def _live(search, heads: list, shared: "_Shared") -> set:
         enc = _sharing(search, merged)
         try:
             args, domain = _arguments(search, enc, made, name, params[:len(head.pattern.binders)])
-            cond = enc.applies(rule, head, args)
+            cond = search.conditions.applies(enc, rule, head, name, params[:len(head.pattern.binders)], args)[2]
         except TooLarge:        # it is alone too (it spends no less there): asked narrowed at once (dead_rules)
             search.too_large.add(id(head))
             continue
@@ -216,17 +216,20 @@ def not_special_cases(search, cases: list) -> set:
         made: dict = {}
         widers: dict = {}       # (the overridden head, the action) -> its term: the same for every prohibition
         for key, other, head, forbid, fhead, action in cases:
+            params = search.p.actions[action].params
             try:
                 wider = widers.get((id(head), action))
                 if wider is None:       # on an encoder of its own, merged at once: the questions after it use it
                     enc = _sharing(search, merged)
-                    args, domain = _arguments(search, enc, made, action, search.p.actions[action].params)
-                    wider = enc.applies(other, head, args[:len(head.pattern.binders)])
+                    args, domain = _arguments(search, enc, made, action, params)
+                    wider = search.conditions.applies(enc, other, head, action, params[:len(head.pattern.binders)],
+                                                      args[:len(head.pattern.binders)])[2]
                     _merge(merged, enc, domain)
                     widers[id(head), action] = wider
                 enc = _sharing(search, merged)
-                args, domain = _arguments(search, enc, made, action, search.p.actions[action].params)
-                narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
+                args, domain = _arguments(search, enc, made, action, params)
+                narrow = search.conditions.applies(enc, forbid, fhead, action, params[:len(fhead.pattern.binders)],
+                                                   args[:len(fhead.pattern.binders)])[2]
             except Unsupported:
                 continue
             if is_const(wider) or is_const(narrow):
@@ -343,6 +346,18 @@ def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
             shown, left = _answered(key, outcome.model, left)
             done |= shown
     return done
+
+
+def undecided_about(search, heads) -> bool:
+    """Did a batch fail to decide a question about one of the rule ``heads`` (``search.undecided``: a head's dead-rule
+    question, or a special-case question of it and another)?  A question about them is asked on the states with one
+    copy of each card first (:meth:`~checker.solver.search.SymbolicSearch.solve`): Carcassonne's contradiction
+    about the tile put in the middle of the table, with every prohibition of putting a tile, took Z3 twice to its
+    step limit (21 s) before it was asked there, and found (in 3 s)."""
+    if not search.undecided:
+        return False
+    ids = {id(h) for h in heads}
+    return any(k in ids if isinstance(k, int) else not ids.isdisjoint(k) for k in search.undecided)
 
 
 def applies_with_one_copy(search, encode, cards: tuple, legal: bool = True) -> bool:

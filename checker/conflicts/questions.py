@@ -27,7 +27,7 @@ import z3
 from checker.front import ast
 from checker.front.effects import Effects
 from checker.solver.encode import NONE, Unsupported, is_const
-from checker.conflicts.batches import applies_with_one_copy, live_rules, not_special_cases, upcoming
+from checker.conflicts.batches import applies_with_one_copy, live_rules, not_special_cases, undecided_about, upcoming
 from checker.conflicts.escapes import escapes
 from checker.conflicts.findings import Finding
 from checker.solver.narrowed import narrowed
@@ -92,14 +92,24 @@ class Search(SymbolicSearch):
                 continue
             resolution = f"settled: {claim.winner} wins ({claim.how})" if claim.status == "settled" else None
             enc = self.encoder()
+            about = enc.rules_about(action)
+            # one about rules a batch could not decide is asked on the states with one copy of each card first: its
+            # witness is one found there, as after two undecided checks, and its rules' conditions are translated
+            hard = undecided_about(self, [ph, fh, *(h for _, h in about)])
+            params = self.p.actions[action].params
+
+            def applies(r, h):
+                if hard:
+                    n = len(h.pattern.binders)
+                    return self.conditions.applies(enc, r, h, action, params[:n], args[:n])[2]
+                return enc.applies(r, h, args[:len(h.pattern.binders)])
             try:
                 args, domain = self.action_args(enc, action)
-                both = [enc.applies(pr, ph, args[:len(ph.pattern.binders)]),
-                        enc.applies(fr, fh, args[:len(fh.pattern.binders)])]
+                both = [applies(pr, ph), applies(fr, fh)]
                 focus = set(enc.cells.made)
                 others = []
-                for r, h in enc.rules_about(action):     # a witness where every rule of the action can be judged
-                    a = enc.applies(r, h, args[:len(h.pattern.binders)])
+                for r, h in about:     # a witness where every rule of the action can be judged
+                    a = applies(r, h)
                     if h.kind == "forbid" and r.name != fr.name:
                         others.append(a)
             except Unsupported as exc:
@@ -109,7 +119,8 @@ class Search(SymbolicSearch):
             # the clearest witness has no other prohibition in the way; any will do if there is none such
             clean = [z3.Not(a) if not is_const(a) else not a for a in others]
             cards = tuple(r.card for r in (pr, fr) if r.card)
-            status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards)
+            status, model, reason = self.solve(enc, *domain, *both, *clean, minimal=True, cards=cards,
+                                               one_copy_first=hard)
             if status != "sat" or self.legality:
                 status, model, reason = self.solve(enc, *domain, *both, minimal=True, cards=cards)
             if status == "unsat":
@@ -148,10 +159,12 @@ class Search(SymbolicSearch):
             if key not in self.undecided or key in self._cases or key in self.no_special_case:
                 continue
 
-            def encode(enc, other=other, head=head):
+            def encode(enc, other=other, head=head, params=self.p.actions[action].params):
                 args, domain = self.action_args(enc, action)
-                wider = enc.applies(other, head, args[:len(head.pattern.binders)])
-                narrow = enc.applies(fr, fh, args[:len(fh.pattern.binders)])
+                wider = self.conditions.applies(enc, other, head, action, params[:len(head.pattern.binders)],
+                                                args[:len(head.pattern.binders)])[2]
+                narrow = self.conditions.applies(enc, fr, fh, action, params[:len(fh.pattern.binders)],
+                                                 args[:len(fh.pattern.binders)])[2]
                 return [*domain, narrow, z3.Not(wider) if not is_const(wider) else not wider]
             if applies_with_one_copy(self, encode, (), legal=False):
                 self._cases[key] = ("sat", "")
@@ -294,8 +307,8 @@ class Search(SymbolicSearch):
                 params = self.p.quantities[name].params
 
             def encode(enc, params=params[:len(head.pattern.binders)], rule=rule, head=head, name=name):
-                args, domain = self.params_args(enc, name, params)
-                return [*domain, enc.applies(rule, head, args)], args
+                args, domain, cond = self.conditions.applies(enc, rule, head, name, params)
+                return [*domain, cond], args
             cards = (rule.card,) if rule.card else ()
             # one a batch could not decide is asked first on the states with one copy of each card (a "yes" there
             # is its answer: it can apply), rather than twice to Z3's step limit on all of them first

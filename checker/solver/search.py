@@ -21,6 +21,7 @@ from checker.front.configurations import ConfigEvalError
 from checker.base.limits import MAX_RECORD_SET
 from checker.runtime.engine import Engine
 from checker.solver.bounded import later_copies, restricted
+from checker.solver.conditions import Conditions
 from checker.solver.encode import AND, NONE, Encoder, Unsupported, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.minimise import SEARCH_TIGHTENING_RLIMIT, count_true, smallest
@@ -182,6 +183,7 @@ class SymbolicSearch:
         self._chains: dict | None = None        # action -> itself and its ancestors
         self._plain: Encoder | None = None
         self._invariants = Invariants(self.encoder)      # encoded once, translated into each question
+        self.conditions = Conditions(self.encoder, self.params_args)     # rule heads' too, for the questions asked
         self.assumed = 0            # the checks whose model broke an invariant (:class:`Assumed`)
         self._own: weakref.WeakSet = weakref.WeakSet()   # the encoders made here (their cells named as the template's)
         self._claims: dict = {}                  # (permit head id, forbid head id) -> Claim
@@ -396,7 +398,8 @@ class SymbolicSearch:
                 out += [mk_implies(enc.eq(cell, i), chosen.flag_of(i)) for i in enc.kind_instances[inner.name]]
         return out
 
-    def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = ()):
+    def solve(self, enc: Encoder, *formulas, minimal: bool = False, legal: bool | None = None, cards: tuple = (),
+              one_copy_first: bool = False):
         """(status, model, Z3's reason) of the formulas on a well-formed state; with ``legal`` (by default
         ``minimal``), the model is one a legal game could be set up for when there is one, and
         ``self.legality`` says when there is none (:meth:`_legal_game`: ``cards``, the cards whose rules the
@@ -408,16 +411,23 @@ class SymbolicSearch:
         The selection is asked with the question, in one check: most questions are about a legal game.  When
         that check finds no model, the question is asked as before: for a minimal one, on a solver of its own,
         the formulas first, then the selection (the same answers, and the same notes, as when it was always
-        asked so)."""
+        asked so).  With ``one_copy_first`` (a question about rules a batch could not decide), it is asked on the
+        states with one copy of each card first, as it is after two undecided checks: a model found there is its
+        answer, kept as is; else it is asked as above."""
         todo = [f for f in formulas if not (is_const(f) and f)]
         if any(is_const(f) and not f for f in todo):
             return "unsat", None, ""
         lazy = self.lazy and enc in self._own
         asserted = [*todo, *enc.defined, *self.well_formed(enc, invariants=not lazy)]
         assumed = Assumed(self, enc, asserted) if lazy else None
+        self.legality, self.forbidden = "", []
+        if one_copy_first:
+            outcome = self._one_copy_each(enc, todo, None)
+            if outcome is not None and outcome.status == "sat":
+                self.queries += 1
+                return "sat", outcome.model, ""
         s = make_solver(self.settings)
         assert_all(s, asserted)
-        self.legality, self.forbidden = "", []
         try:
             if legal if legal is not None else minimal:
                 tight = minimal and self.minimal and assumed is not None
@@ -539,14 +549,14 @@ class SymbolicSearch:
     def _one_copy_each(self, enc: Encoder, todo: list, undecided):
         """The question Z3 could not decide, asked again on the states with one copy of each card in each
         place (:mod:`checker.solver.bounded`): its ``sat`` is the question's; anything else leaves it
-        undecided."""
+        undecided (``undecided`` None: the outcome there, or None when there is no such state)."""
         off = later_copies(enc, self.engine.defs)
         if not off:
             return undecided
         s = make_solver(self.settings)
         s.add(*restricted([*todo, *enc.defined, *self.well_formed(enc)], off))
         outcome = run(s)
-        if outcome.status == "sat":
+        if outcome.status == "sat" or undecided is None:
             return outcome
         undecided.reason += (f" (nor {'found' if outcome.status == 'unsat' else 'decided'} on the states with one "
                              f"copy of each card in each place)")
@@ -643,10 +653,13 @@ class SymbolicSearch:
         """(status, reason) of "``forbid`` (its head ``fhead``) applies and ``other`` (its head ``head``) does
         not", on ``action``'s arguments: unsat when the prohibition is a special case of the other rule."""
         enc = self.encoder()
+        params = self.p.actions[action].params
         try:
             args, domain = self.action_args(enc, action)
-            wider = enc.applies(other, head, args[:len(head.pattern.binders)])
-            narrow = enc.applies(forbid, fhead, args[:len(fhead.pattern.binders)])
+            wider = self.conditions.applies(enc, other, head, action, params[:len(head.pattern.binders)],
+                                            args[:len(head.pattern.binders)])[2]
+            narrow = self.conditions.applies(enc, forbid, fhead, action, params[:len(fhead.pattern.binders)],
+                                             args[:len(fhead.pattern.binders)])[2]
         except Unsupported as exc:
             return "unknown", f"cannot encode it: {exc.located()}"
         status, _, reason = self.solve(enc, *domain, narrow, z3.Not(wider) if not is_const(wider) else not wider)

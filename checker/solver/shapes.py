@@ -30,8 +30,7 @@ WINDOW = 2                   # a symbolic state uses the cells within WINDOW row
 
 def window(grid) -> list[int]:
     """The cells of ``grid`` a symbolic state ranges over (its centre and those around it)."""
-    return [grid.cell(r, c) for r in range(-WINDOW, WINDOW + 1) for c in range(-WINDOW, WINDOW + 1)
-            if grid.cell(r, c) is not None]
+    return list(grid.within(WINDOW))
 
 
 def field_domain(enc, ty: Ty) -> tuple | None:
