@@ -179,7 +179,8 @@ def test_a_small_aggregate_with_a_simple_body_does_not_count_against_the_work_li
     bounded work costs a bounded multiple of the loop around it: its elements are not counted against
     MAX_WORK; any other aggregate's are.  With the limit lowered to 10,000, about 4,100 loop iterations play
     through, and counting the 3 to 101 elements of each of the 4,000 aggregates would pass the limit."""
-    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)   # the generated code's
+    monkeypatch.setattr("checker.runtime.spending.MAX_WORK", 10_000)  # Engine.spend's
     added = ("enum Couleur { a, b, c, d, e }\nquantity zéro(): Int = 0\n"
              "quantity chers(): set of Lot = filter(l in étal where l.prix > 0)\n"
              f"enum Cent {{ {', '.join(f'm{i}' for i in range(100))} }}\n"
@@ -260,9 +261,11 @@ def test_the_work_limit_counts_from_zero_at_the_start_of_a_game(monkeypatch, tmp
     play()
     before_first_decision = sum(spent)
     assert before_first_decision >= 100, spent
-    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision)
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision)   # the generated code's
+    monkeypatch.setattr("checker.runtime.spending.MAX_WORK", before_first_decision)  # Engine.spend's
     assert play().decisions > 0
-    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision - 1)
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", before_first_decision - 1)   # the generated code's
+    monkeypatch.setattr("checker.runtime.spending.MAX_WORK", before_first_decision - 1)  # Engine.spend's
     with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
         play()
 

@@ -109,7 +109,8 @@ def test_a_membership_in_what_is_not_a_zone_counts_against_the_work_limit(monkey
     """As tests/test_limits.py's small aggregates: 4,000 aggregates of the 3 cards of the stall; with MAX_WORK
     lowered to 10,000 they pass it only when their elements are counted (the var `gardés` is empty: scanning
     it counts nothing itself)."""
-    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)   # the generated code's
+    monkeypatch.setattr("checker.runtime.spending.MAX_WORK", 10_000)  # Engine.spend's
     added = ("var fait: Bool = false\nvar gardés: set of Lot = {}\n"
              "procedure compter(p: Player) {\n"
              f"  for x in 0..99 {{ for y in 0..39 {{ set tours_joués = {aggregate} }} }}\n}}\n")
@@ -133,7 +134,8 @@ def test_an_aggregate_over_a_set_of_an_enums_values_is_not_counted_up_to_small_m
     that many, so an aggregate over it with a simple body is not counted against MAX_WORK; over a set of an enum of
     101, it is.  As above: 4,000 aggregates of the set's 3 elements pass MAX_WORK lowered to 10,000 only when
     counted."""
-    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)
+    monkeypatch.setattr("checker.runtime.engine.MAX_WORK", 10_000)   # the generated code's
+    monkeypatch.setattr("checker.runtime.spending.MAX_WORK", 10_000)  # Engine.spend's
     added = (f"enum Grand {{ {', '.join(f'm{i}' for i in range(members))} }}\n"
              "var fait: Bool = false\nvar gardés: set of Grand = {m0, m1, m2}\n"
              "procedure compter(p: Player) {\n"
