@@ -9,7 +9,9 @@ choices), changed in four ways, each of which only *adds* paths to the game's:
   read of it is a fresh unknown, unconstrained, and a write to it is not encoded (:class:`CutStore`).  Whatever
   the game reads there, some value of the unknowns is it, so every path of the game is a path of the encoding
   (choose each unknown as the value the game reads at that point).  A card moved is still taken out of every
-  kept zone of its kind, so a card is in at most one kept zone.
+  kept zone of its kind, so a card is in at most one kept zone — except cards *known* to be in a zone that is
+  not kept (a `swap` of two such zones; a `do` whose card argument was chosen from one just before): a card is
+  in one zone at a time, so they are in no kept zone, and moved to a zone not kept they change nothing kept.
 - **No decision budget.** The flow is followed for its first ``rounds`` iterations of the rounds' `repeat` (the
   `repeat` whose body calls the game's round procedure; without one, a `repeat` of the flow procedure's body):
   a path that starts iteration ``rounds + 1`` ends there, the condition asked first.  Any other `repeat` is unrolled ``max_loops`` times and cut beyond (undecided).
