@@ -245,13 +245,15 @@ def _chosen_before(enc) -> dict[int, dict[str, str]]:
     or a log between them aside), a `choose` or `choose … subset` from a zone, not at random — every body of the
     program (procedures, actions, powers)."""
     out: dict[int, dict[str, str]] = {}
+    other: set[int] = set()         # a `do` met elsewhere with another choice before it (or none): not known
     bodies = [d.body for d in enc.p.procedures.values()] + [d.body for d in enc.p.actions.values() if d.body]
     bodies += [pw.body for card in enc.p.cards.values() for pw in card.powers]
     while bodies:
         chosen: dict[str, str] = {}
         for s in bodies.pop():
-            if isinstance(s, ast.Do) and chosen:
-                out[id(s)] = chosen
+            if isinstance(s, ast.Do):
+                if not chosen or out.setdefault(id(s), chosen) != chosen:
+                    other.add(id(s))
             for f in ("then", "else_", "body"):
                 inner = getattr(s, f, None)
                 if isinstance(inner, tuple) and inner and not isinstance(inner[0], (str, int)):
@@ -263,7 +265,7 @@ def _chosen_before(enc) -> dict[int, dict[str, str]]:
                 zone = _zone_named(s.coll)
                 if zone is not None and zone in enc.zone_kind:
                     chosen = {s.var: zone}
-    return out
+    return {k: v for k, v in out.items() if k not in other}
 
 
 def _zone_named(e) -> str | None:
