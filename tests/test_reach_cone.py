@@ -103,6 +103,10 @@ def test_the_crown_does_not_change_hands_twice_in_the_first_round(capsys):
                  "paquet,choisis,écartés_visibles,écartés_cachés,assassiné,ensorcelé_par,interrompu", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert (code, result["status"]) == (1, "proved"), result
+    # the Magicienne's power moves cards known to be in hands, which are cut, to hands or the draw pile: it writes
+    # nothing kept and is not followed (followed at bf293f7, where its exchange of hands was most of the cost:
+    # 50 s of CPU against 3.5 s, docs/reach.md)
+    assert "magie" in result["not_followed"], result["not_followed"]
 
 
 
@@ -170,3 +174,47 @@ def test_a_power_that_writes_nothing_kept_is_not_encoded(tmp_path, capsys, monke
     code, c = _reach(capsys, str(spec), "count(l in panier[Joueur 1]) == 3", "--rounds", "3", *WHOLE)
     assert code == 1 and "flairer" in c["not_followed"], c
     assert encoded and line not in encoded
+
+
+SWAP = '''
+zone rebut: pile of Lot public
+action retourner_l_étal(p: Player) "Échanger l'étal et le rebut." {
+  swap étal with rebut
+}
+'''
+
+THROW = '''
+zone rebut: pile of Lot public
+action jeter(p: Player, l: Lot) "Jeter un lot." {
+  let n = l.prix
+  move l to rebut
+}
+action écarter(p: Player) "Écarter un lot de l'étal." {
+  choose l in étal by p
+  log "Un lot est jeté."
+  do jeter(p, l)
+}
+'''
+
+
+@pytest.mark.parametrize("extra, offered, action", [(SWAP, "retourner_l_étal(p)", "retourner_l_étal"),
+                                                    (THROW, "écarter(p)", "écarter")])
+@pytest.mark.parametrize("kept, followed", [("bourse,tours_joués,réserve", False),
+                                            ("bourse,tours_joués,réserve,étal", True)])
+def test_cards_known_to_come_from_a_cut_zone_and_moved_to_one_write_nothing_kept(tmp_path, capsys, extra, offered,
+                                                                                   action, kept, followed):
+    """A card is in one zone at a time, so cards known to be in a zone that is not kept are in no kept zone, and
+    moving them to a zone that is not kept changes nothing kept — even when a kept zone (the baskets) holds cards
+    of their kind.  Two ways of knowing where they are: `swap étal with rebut` (each card of one zone goes to the
+    other; on the 4th edition, the Magicienne's exchange of hands), and a `do` whose card argument was chosen from
+    the zone just before it, in an action moving it as its first statement that moves anything (the Magicienne's
+    renewal).  With the stall cut the action is not followed; with the stall kept it must be (its cards leave a
+    kept zone).  The base (bf293f7) followed both in every case: a swap counted as writing anything, and a `do`'s
+    card as coming from any zone of its kind."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    text = text.replace("        acheter(p, l) for l in étal\n", f"        acheter(p, l) for l in étal\n        {offered}\n")
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text + extra, encoding="utf-8")
+    code, c = _reach(capsys, str(spec), "count(l in panier[Joueur 1]) == 3", "--rounds", "1", "--keep", kept)
+    assert code in (1, 4), c
+    assert (action not in c["not_followed"]) is followed, c["not_followed"]

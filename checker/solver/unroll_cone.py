@@ -9,7 +9,9 @@ choices), changed in four ways, each of which only *adds* paths to the game's:
   read of it is a fresh unknown, unconstrained, and a write to it is not encoded (:class:`CutStore`).  Whatever
   the game reads there, some value of the unknowns is it, so every path of the game is a path of the encoding
   (choose each unknown as the value the game reads at that point).  A card moved is still taken out of every
-  kept zone of its kind, so a card is in at most one kept zone.
+  kept zone of its kind, so a card is in at most one kept zone — except cards *known* to be in a zone that is
+  not kept (a `swap` of two such zones; a `do` whose card argument was chosen from one just before): a card is
+  in one zone at a time, so they are in no kept zone, and moved to a zone not kept they change nothing kept.
 - **No decision budget.** The flow is followed for its first ``rounds`` iterations of the rounds' `repeat` (the
   `repeat` whose body calls the game's round procedure; without one, a `repeat` of the flow procedure's body):
   a path that starts iteration ``rounds + 1`` ends there, the condition asked first.  Any other `repeat` is unrolled ``max_loops`` times and cut beyond (undecided).
@@ -36,7 +38,7 @@ import dataclasses
 import z3
 
 from checker.front import ast
-from checker.front.types import BOOL, GridT, RecordT
+from checker.front.types import BOOL, Coll, GridT, RecordT
 from checker.solver.encode import AND, EQ, NOT, OR, as_bool, is_const
 from checker.solver.memo import Written
 from checker.solver.transition import ABORT, END_TURN, Choice, Store
@@ -99,6 +101,7 @@ class Writes:
                 if pw.window is not None:
                     self.reactions.setdefault(pw.window[0], []).append(pw.body)
         self._memo: dict[tuple, bool] = {}
+        self.chosen_before = _chosen_before(enc)
 
     def action(self, name: str) -> bool:
         return self._entry(("action", name))
@@ -142,16 +145,45 @@ class Writes:
     def window(self, name: str) -> bool:
         return self._entry(("window", name))
 
-    def _block(self, body) -> bool:
+    def do(self, s: ast.Do) -> bool:
+        """Does this `do` write anything kept?  As :meth:`action`, except where an argument is a card (or cards)
+        chosen by the statement just before it from a zone that is not kept (:func:`_chosen_before`) and the
+        action has no `before` window: in its body, until a statement that may move a card, that parameter's
+        cards are in that zone, so a move of them leaves that zone only."""
+        if not self.action(s.action):
+            return False
+        bound = self.chosen_before.get(id(s))
+        names = self.enc.ancestors(s.action)
+        decl = next((self.p.actions[a] for a in names if self.p.actions[a].body is not None), None)
+        if not bound or decl is None or len(decl.params) != len(s.args) or \
+                any(h.action in names for h in self.p.hooks):
+            return True
+        params = {prm.name: bound[a.id] for prm, a in zip(decl.params, s.args)
+                  if isinstance(a, ast.Name) and a.id in bound and bound[a.id] not in self.kept}
+        if not params:
+            return True
+        key = ("do", s.action, frozenset(params.items()))
+        if key not in self._memo:
+            self._memo[key] = True
+            self._memo[key] = self._block(decl.body, params)
+        return self._memo[key]
+
+    def _block(self, body, params=None) -> bool:
         """Statements in order; a card chosen from a zone that is not kept and moved by the next statement (a
         citation, a decision or a log between them aside) leaves that zone, so the move changes no kept zone
-        unless its destination is kept."""
+        unless its destination is kept.  ``params``: the action's parameters whose cards are known to be in a
+        zone that is not kept (see :meth:`do`), until a statement that may move a card."""
         chosen: dict[str, str] = {}
+        params = dict(params or {})
         for s in body:
-            if self._stmt(s, chosen):
+            if self._stmt(s, {**params, **chosen}):
                 return True
             if isinstance(s, (ast.CiteStmt, ast.DecisionStmt, ast.Log)):
                 continue                    # binds nothing and moves nothing: the choice before it still holds
+            if isinstance(s, (ast.Let, ast.Choose, ast.ChooseSubset)):
+                params.pop(s.name if isinstance(s, ast.Let) else s.var, None)   # a name bound anew
+            elif not isinstance(s, ast.SetVar):
+                params = {}                 # it may move a card
             chosen = {}
             if isinstance(s, (ast.Choose, ast.ChooseSubset)) and not s.options.random:
                 zone = _zone_named(s.coll)
@@ -163,6 +195,8 @@ class Writes:
         return name in self.kept or self.enc.zone_kind.get(name) in self.kept_kinds
 
     def _stmt(self, s, chosen=None) -> bool:
+        if _swaps_cut_zones(self, s):
+            return False
         if not isinstance(s, self.HARMLESS):
             return True                     # an offer, end turn, cancel, repeat, swap, retarget, each … chooses
         if isinstance(s, ast.SetVar) and s.target.name in self.kept:
@@ -183,7 +217,7 @@ class Writes:
             return self._zone(dest)
         if isinstance(s, ast.Draw) and (s.dest.target.name in self.kept or s.source.name in self.kept):
             return True
-        if isinstance(s, ast.Do) and self._entry(("action", s.action)):
+        if isinstance(s, ast.Do) and self.do(s):
             return True
         if isinstance(s, ast.CallProc) and self._entry(("procedure", s.name)):
             return True
@@ -194,6 +228,44 @@ class Writes:
         if isinstance(s, ast.For):
             return self._block(s.body)
         return False
+
+
+def _swaps_cut_zones(w, s) -> bool:
+    """`swap z[a] with y[b]`, two zones neither of which is kept: each card moves from one of them to the other, and
+    a card is in one zone at a time, so no kept zone holds it: it changes nothing kept."""
+    if not isinstance(s, ast.Swap):
+        return False
+    zones = [_zone_named(x) for x in (s.left, s.right)]
+    return isinstance(w.enc.type_of(s.left), Coll) and \
+        all(z is not None and z in w.enc.zone_kind and z not in w.kept for z in zones)
+
+
+def _chosen_before(enc) -> dict[int, dict[str, str]]:
+    """id(a `do` statement) -> {name: zone}: the name bound by the choice just before it (a citation, a decision
+    or a log between them aside), a `choose` or `choose … subset` from a zone, not at random — every body of the
+    program (procedures, actions, powers)."""
+    out: dict[int, dict[str, str]] = {}
+    other: set[int] = set()         # a `do` met elsewhere with another choice before it (or none): not known
+    bodies = [d.body for d in enc.p.procedures.values()] + [d.body for d in enc.p.actions.values() if d.body]
+    bodies += [pw.body for card in enc.p.cards.values() for pw in card.powers]
+    while bodies:
+        chosen: dict[str, str] = {}
+        for s in bodies.pop():
+            if isinstance(s, ast.Do):
+                if not chosen or out.setdefault(id(s), chosen) != chosen:
+                    other.add(id(s))
+            for f in ("then", "else_", "body"):
+                inner = getattr(s, f, None)
+                if isinstance(inner, tuple) and inner and not isinstance(inner[0], (str, int)):
+                    bodies.append(inner)
+            if isinstance(s, (ast.CiteStmt, ast.DecisionStmt, ast.Log)):
+                continue
+            chosen = {}
+            if isinstance(s, (ast.Choose, ast.ChooseSubset)) and not s.options.random:
+                zone = _zone_named(s.coll)
+                if zone is not None and zone in enc.zone_kind:
+                    chosen = {s.var: zone}
+    return {k: v for k, v in out.items() if k not in other}
 
 
 def _zone_named(e) -> str | None:
@@ -276,9 +348,11 @@ class Coned(Unrolled):
             return _skip
         if isinstance(s, ast.Signal) and not self.writes.window(s.window):
             return _skip
-        if isinstance(s, ast.Do) and not self.writes.action(s.action):
+        if isinstance(s, ast.Do) and not self.writes.do(s):
             self.pruned.add(s.action)
             return _skip_do
+        if _swaps_cut_zones(self.writes, s):
+            return _skip
         if isinstance(s, ast.Repeat) and _calls_round(self, s):
             return _rounds
         return super().encoder_of(s)
