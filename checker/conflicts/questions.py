@@ -19,7 +19,6 @@ interpreter accept; the interpreter re-judges the witness (``confirmed``).  Decl
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 
 import z3
