@@ -118,6 +118,8 @@ def procedure_block(book: Book, proc: ast.ProcedureDecl) -> list[str]:
     steps = book.prose.steps(proc.body, ctx)
     label = book.lexicon.procedures.get(proc.name)
     content = rst.steps(steps, _decision_ref(book)) + quotes(book, rst.cites_of(steps))
+    if proc.requires is not None:       # where the flow may call it: its precondition, before its steps
+        content = [f"Seulement si {book.prose.cond(proc.requires, ctx)}.", ""] + content
     options = {"label": rst_escape(_label(label, proc.params) if label else humanize(proc.name)),
                "where": book.where(proc.span), "signature": _signature(proc.name, proc.params)}
     return rst.directive("rb:procedure", proc.name, options, content)
