@@ -37,6 +37,12 @@ def _lineup(text: str, players: int) -> tuple[str, ...] | str:
     return tuple(names[seat % len(names)] for seat in range(players))
 
 
+def _plays_montecarlo(agents) -> bool:
+    """Does a Monte-Carlo player (with or without options) sit in ``agents``?"""
+    from checker.runtime.players import parse_agent
+    return any(parse_agent(a)[0] == "montecarlo" for a in agents)
+
+
 def _defaults(paths: list[Path], config: str | None, players: int | None):
     """The configuration and player count to use when not given: 4 players if the game allows it
     (else its smallest count), and the first configuration of the spec for that count."""
@@ -86,7 +92,7 @@ def _prepare_ruleset(label: str, paths: list[Path], args, lineup: tuple[str, ...
     meta = {"game": game, "spec": [str(p) for p in paths], "spec_digest": digest,
             "configuration": args.config, "add": _names(add), "remove": _names(remove), "players": args.players, "games": args.games, "seed": args.seed,
             "lineup": list(lineup), "job": job, "tracked": job.tracked}
-    if any(a.split(":")[0] == "montecarlo" for a in lineup):
+    if _plays_montecarlo(lineup):
         meta["montecarlo"] = {"playouts": args.playouts, "depth": args.depth}
     return job, meta, kinds
 
@@ -113,7 +119,7 @@ def _reproduce(args, job, meta: dict, records) -> str | None:
         return None
     seed = job.seed + failed.index
     agents = set(lineup_of(job, failed.index))
-    if len(agents) > 1 or (any(a.split(":")[0] == "montecarlo" for a in agents) and (job.playouts, job.depth) != (24, 300)):
+    if len(agents) > 1 or (_plays_montecarlo(agents) and (job.playouts, job.depth) != (24, 300)):
         return (f"  the first is game {failed.index} (seed {seed}); its agents differ by seat, which `rulebook "
                 f"play` cannot seat: `rulebook fuzz` finds and shrinks such failures")
     words = ["rulebook", "play", *meta["spec"], "-c", meta["configuration"], "-n", str(job.players), "-s", str(seed),

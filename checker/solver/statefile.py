@@ -21,7 +21,7 @@ from pathlib import Path
 from checker.base.documents import MAX_PROBLEMS, ROOT, DocumentError, excerpt, schema, schema_problems
 from checker.front.program import did_you_mean
 from checker.runtime.engine import Decision, Engine, Power
-from checker.runtime.state import SpecRuntimeError
+from checker.runtime.state import SpecRuntimeError, places
 from checker.front import ast
 from checker.solver.eachpoint import dump_chosen, read_chosen
 from checker.solver.points import KINDS, Move, Point
@@ -378,7 +378,7 @@ def load_state(engine: Engine, data, scopes: Scopes) -> Loaded:
     if problems:
         raise StateFileError(problems)
     for zname in st.zones:
-        st.zones[zname] = {} if isinstance(st.zones[zname], dict) else []
+        st.zones[zname] = places() if isinstance(st.zones[zname], dict) else []     # as Engine.start makes them
     st.where.clear()
     st.counts.clear()
     for kind, zone in E.starts.items():
