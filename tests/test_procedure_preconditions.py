@@ -115,3 +115,49 @@ def test_the_first_edition_keeps_the_drafts_preconditions():
         proc = program.procedures[name]
         assert "première-édition" in proc.span.file and proc.requires is not None, name
         assert proc.requires.span.file == "spec/citadelles/01-partie.rules", name
+
+
+# ---------------------------------------------------------------- where people read it
+
+def _draft_steps(text: str, heading: str) -> list[str]:
+    """The lines of a player's chapter under a procedure's heading, up to the next heading."""
+    lines = text.split("\n")
+    start = lines.index(heading) + 2
+    end = next((i - 1 for i in range(start + 1, len(lines)) if set(lines[i]) == {"~"}), len(lines))
+    return [line for line in lines[start:end] if line]
+
+
+def test_the_players_book_says_a_procedures_precondition_before_its_steps():
+    from checker.sphinxext import Book, render
+    lexicon = ROOT / "docs" / "lexique.toml"
+    text = render(Book.load([CITADELLES], lexicon), "player-chapter", "draft")
+    two = _draft_steps(text, "Choisir les personnages à 2 joueurs")
+    assert two[0] == ("Seulement si le nombre de joueurs est 2, un joueur détient la Couronne et pour chaque joueur, "
+                      "le nombre de personnages de ce joueur est 0.") and two[1].startswith("#. ")
+    assert [line for line in text.split("\n") if line.startswith("Seulement si") and ":rb:" in line] == []
+    # the first edition's draft, replaced without `requires`, keeps the 4th edition's: its book says it too
+    first = render(Book.load([CITADELLES, PREMIÈRE], lexicon), "player-chapter", "draft")
+    assert _draft_steps(first, "Choisir les personnages")[0] == (
+        "Seulement si un joueur détient la Couronne et pour chaque joueur, le nombre de personnages de ce joueur "
+        "est 0.")
+
+
+def test_a_hover_shows_the_precondition_and_where_a_kept_one_was_written():
+    from checker.lsp.hover import Describer
+    from checker.lsp.index import Symbol, build_index
+    from checker.prose import Lexicon
+    lexicon = Lexicon.load(ROOT / "docs" / "lexique.toml")
+    said = "Seulement si un joueur détient la Couronne et pour chaque joueur, le nombre de personnages de ce joueur est 0."
+    result = check_paths([CITADELLES])
+    index = build_index(result)
+    hover = Describer(result, index, lexicon).describe(Symbol("procedure", "choix_des_personnages"))
+    assert said in hover.split("\n") and "remplacée" not in hover
+    # the names the precondition reads are indexed: a hover and a definition on `couronne` there
+    line = (CITADELLES / "01-partie.rules").read_text(encoding="utf-8").split("\n")[102]
+    assert line.startswith("procedure choix_des_personnages() requires")
+    use = index.at("spec/citadelles/01-partie.rules", 103, line.index("couronne != none") + 2)
+    assert use is not None and (use.symbol.kind, use.symbol.name) == ("var", "couronne")
+    result = check_paths([CITADELLES, PREMIÈRE])
+    hover = Describer(result, build_index(result), lexicon).describe(Symbol("procedure", "choix_des_personnages"))
+    assert f"{said} *(précondition de la procédure remplacée, spec/citadelles/01-partie.rules:103)*" \
+        in hover.split("\n")
