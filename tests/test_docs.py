@@ -138,7 +138,8 @@ PAGES = [
     ("card", "Assassin"), ("card", "Sorcière"), ("card", "Échevin"), ("card", "Forge"), ("card", "Nécropole"),
     ("kind", "Character"), ("chapter", "setup"), ("chapter", "draft"), ("chapter", "turn"), ("chapter", "end"),
     ("configurations", ""), ("decisions", ""), ("conflicts", ""), ("trace", ""), ("glossary", ""),
-    ("player-chapter", "turn"), ("player-chapter", "end"), ("player-cards", "Character"), ("examples", ""),
+    ("player-chapter", "draft"), ("player-chapter", "turn"), ("player-chapter", "end"), ("player-cards", "Character"),
+    ("examples", ""),
 ]
 
 

@@ -190,6 +190,8 @@ class _Collector:
                 return
             if isinstance(decl, ast.RuleDecl) and decl.card is None and table[name].card is not None:
                 decl = dataclasses.replace(decl, card=table[name].card)     # a card's rule stays the card's
+            if isinstance(decl, ast.ProcedureDecl):
+                decl = self._kept_precondition(decl, table[name], replace_span or decl.span)
             if isinstance(decl, ast.CardDecl):
                 for stale in [r for r in program.rules.values() if r.card == name]:
                     if all(stale.name != new.name for new in decl.rules):
@@ -337,6 +339,24 @@ class _Collector:
             ast.TriggerDecl: "trigger",
     ast.SourceDecl: "sources", ast.TagDecl: "tags", ex.ExampleDecl: "examples",
         }.get(type(decl), "declaration")
+
+    def _kept_precondition(self, new: ast.ProcedureDecl, old: ast.ProcedureDecl, span: Span) -> ast.ProcedureDecl:
+        """A `replace procedure` without `requires` keeps the precondition of the procedure it replaces;
+        `requires true` states that it has none; `requires cond` states its own (docs/language.md)."""
+        if isinstance(new.requires, ast.BoolLit) and new.requires.value:
+            return dataclasses.replace(new, requires=None)
+        if new.requires is not None or old.requires is None:
+            return new
+        if [(p.name, written(p.type)) for p in new.params] != [(p.name, written(p.type)) for p in old.params]:
+            written_old = ", ".join(f"{p.name}: {written(p.type)}" for p in old.params)
+            self.reporter.error(
+                "E0505", f"`replace procedure {new.name}` changes the parameters (`{new.name}({written_old})` in the "
+                         f"base), and the base's precondition does not carry over to new parameters", span,
+                notes=[Note("the base's precondition", old.requires.span)],
+                hint="restate it over the new parameters (`requires …` before the body), or say that there is "
+                     "none (`requires true`)")
+            return new
+        return dataclasses.replace(new, requires=old.requires)
 
     def _same_as_member(self, what: str, name: str, span: Span) -> None:
         """A var, zone, quantity or table named as an enum member (or the reverse): a name in an expression

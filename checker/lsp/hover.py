@@ -252,7 +252,13 @@ class Describer:
 
     def _procedure(self, proc: ast.ProcedureDecl) -> list[str]:
         lines = self._header(f"procedure {signature(proc.name, proc.params)}", proc.span, "Procédure")
-        steps = self.prose.steps(proc.body, self._ctx(proc.params))
+        ctx = self._ctx(proc.params)
+        if proc.requires is not None:       # where the flow may call it; kept from the replaced one, it says where
+            s, r = proc.span, proc.requires.span
+            inside = r.file == s.file and s.line <= r.line <= s.end_line
+            kept = "" if inside else f" *(précondition de la procédure remplacée, {self._where(r)})*"
+            lines += [f"Seulement si {self.prose.cond(proc.requires, ctx)}.{kept}", ""]
+        steps = self.prose.steps(proc.body, ctx)
         return lines + _markdown_steps(steps) + [""] + self._quotes(cites_of(steps))
 
     def _decision(self, decision: ast.DecisionDecl) -> list[str]:

@@ -691,7 +691,9 @@ def _(x: _Indexer, d: ast.DecisionDecl) -> None:
 def _(x: _Indexer, d: ast.ProcedureDecl) -> None:
     x.owner = f"procedure {d.name}"
     x.named_decl(d, "procedure", "procedure")
-    x.block(d.body, x.params(d.params, {}, d.span), d.span)
+    scope = x.params(d.params, {}, d.span)
+    x.expr(d.requires, scope)
+    x.block(d.body, scope, d.span)
 
 
 @_decl(ast.TriggerDecl)

@@ -35,11 +35,16 @@ def _no_decisions(steps: list[Step]) -> list[Step]:
 
 
 def _procedure(book: Book, name: str) -> list[str]:
+    """A procedure's steps under its heading, after its precondition (« Seulement si … ») when it has one."""
     proc = book.program.procedures[name]
-    steps = _no_decisions(book.prose.steps(plain_body(proc.body), procedure_ctx(book, proc)))
+    ctx = procedure_ctx(book, proc)
+    steps = _no_decisions(book.prose.steps(plain_body(proc.body), ctx))
     if not steps:
         return []
-    return rst.title(procedure_heading(book, name), "~") + rst.steps(steps, lambda d: "")
+    lines = rst.title(procedure_heading(book, name), "~")
+    if proc.requires is not None:
+        lines += [rst.sentence(f"Seulement si {unlinked(book.prose.cond(proc.requires, ctx))}"), ""]
+    return lines + rst.steps(steps, lambda d: "")
 
 
 def _rules(book: Book, names: list[str]) -> list[str]:
