@@ -120,7 +120,7 @@ def findings_from_json(data: list[dict]) -> list[Finding]:
 
 KEPT_CONFLICTS = "_conflicts"      # beside the book's sources, one file per rule set
 # the code the conflict search's findings depend on besides the spec (under checker/)
-CONFLICTS_CODE = ("conflicts/*.py", "solver/*.py", "runtime/*.py", "front/configurations.py")
+CONFLICTS_CODE = ("conflicts/*.py", "solver/*.py", "runtime/*.py", "front/*.py")
 
 
 def kept_findings(finder: Callable, check_result, spec_paths: list[Path], path: Path,
