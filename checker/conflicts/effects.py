@@ -25,7 +25,7 @@ import z3
 from checker.front import ast
 from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
 from checker.conflicts.findings import Finding
-from checker.conflicts.instances import OneInstance, requires
+from checker.conflicts.instances import OneInstance, Weaker, requires
 from checker.conflicts.relaxed import Relaxed, well_placed
 from checker.solver.transition import Transition
 from checker.front.types import KindT
@@ -121,14 +121,19 @@ def effect_failures(search, only: set | None = None) -> list:
                 out.append(_unencoded(label, decl, exc))
                 continue
             # too large spelled out: asked again with one unknown per quantifier (checker.conflicts.instances),
-            # whose *no* is a proof and whose *yes* a failure only where the interpreter confirms it
-            enc = search.encoder()
-            try:
-                encoded = encode_effect(search, enc, label, decl, card, one_instance=True)
-            except Unsupported:
-                out.append(_unencoded(label, decl, exc))
-                continue
-            out.extend(_ask(search, enc, label, decl, card, encoded, one_instance=exc))
+            # whose *no* is a proof and whose *yes* a failure only where the interpreter confirms it; still too
+            # large, with more unknowns (its reactions' `requires`, the `any`s under a `not`)
+            for level in (1, 2):
+                enc = search.encoder()
+                try:
+                    encoded = encode_effect(search, enc, label, decl, card, one_instance=level)
+                except Unsupported:
+                    if level == 1 and enc.spent > enc.limit:
+                        continue
+                    out.append(_unencoded(label, decl, exc))
+                else:
+                    out.extend(_ask(search, enc, label, decl, card, encoded, one_instance=exc))
+                break
             continue
         out.extend(_ask(search, enc, label, decl, card, encoded))
     return out
@@ -178,14 +183,15 @@ def _confirmed_only(finding: Finding, exact) -> Finding:
                                f"{finding.rules[0]} can fail here ({reason})", unknown=why)
 
 
-def encode_effect(search, enc, label: str, decl, card=None, one_instance: bool = False) -> tuple:
+def encode_effect(search, enc, label: str, decl, card=None, one_instance: int = 0) -> tuple:
     """The effect of action ``label`` (``card`` None) or of power ``decl`` of ``card``, encoded as the search asks
     it: (the move's domain, that it is legal, the :class:`Transition`, the state before, the move — (action,
-    args), or None for a power).  With ``one_instance``, each quantifier of a `requires` and each `choose` is
-    one unknown (:mod:`checker.conflicts.instances`: weaker, and smaller)."""
+    args), or None for a power).  With ``one_instance`` (1, or True), each quantifier of a `requires` and each
+    `choose` is one unknown (:mod:`checker.conflicts.instances`: weaker, and smaller); with 2, also those of the
+    reactions' `requires` and those under a `not` (:class:`~checker.conflicts.instances.Weaker`)."""
     steps = getattr(search, "effect_steps", MAX_STEPS)
     enc.memos.rules = {}        # a rule's condition kept by the arguments it reads (a `can` over many moves asks it often)
-    transition = OneInstance if one_instance else Transition
+    transition = (Transition, OneInstance, Weaker)[int(one_instance)]
     if card is None:
         args, domain = search.action_args(enc, label)
         legal = enc.legality(label, args)[0]
@@ -193,8 +199,9 @@ def encode_effect(search, enc, label: str, decl, card=None, one_instance: bool =
         t = transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
         t.perform(label, args, legal)
         return domain, legal, t, before, (label, args)
-    domain, legal, t, _ = _power_move(search, enc, decl, card, steps, transition,
-                                      requires if one_instance else None)
+    requiring = (lambda enc, expr, env: requires(enc, expr, env, negated=True)) if one_instance == 2 else \
+        requires if one_instance else None
+    domain, legal, t, _ = _power_move(search, enc, decl, card, steps, transition, requiring)
     return domain, legal, t, t.store.base, None
 
 

@@ -217,6 +217,11 @@ class Transition:
     def expr(self, e, env):
         return self.enc.expr(e, env)
 
+    def requirement(self, e, env):
+        """The `requires` of a power reacting to a window (a :class:`~checker.conflicts.instances.OneInstance`
+        makes each of its `any`s one unknown)."""
+        return self.expr(e, env)
+
     def options_of(self, s: ast.Choose, options: list, guard) -> list:
         """A `choose`'s options as encoded ([(guard, value)]; `diff` gives a side another's where proven alike)."""
         return options
@@ -472,7 +477,7 @@ class Transition:
                     if not is_const(player) else (self.store.used_up(player, card, power) if player != NONE else True)
                 ok = AND(ok, NOT(used))
             if decl.requires is not None:
-                ok = AND(ok, self.expr(decl.requires, penv))
+                ok = AND(ok, self.requirement(decl.requires, penv))
             if not power.mandatory:
                 yes = z3.Bool(self.fresh_name(f"utiliser {power.name} ({E.show_card(card)})"))
                 self.choices.append(Choice(decl.span, power.name, yes, AND(here, ok), [(True, True), (True, False)],
