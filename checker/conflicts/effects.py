@@ -27,8 +27,11 @@ from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
 from checker.conflicts.findings import Finding
 from checker.conflicts.instances import OneInstance, Weaker, requires
 from checker.conflicts.relaxed import Relaxed, well_placed
+from checker.base.limits import MAX_INT
+from checker.solver.search import BOUND
+from checker.solver.terms import term_id
 from checker.solver.transition import Transition
-from checker.front.types import KindT
+from checker.front.types import INT, KindT, Opt
 
 __all__ = ["effect_failures", "encode_effect", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
@@ -159,8 +162,13 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     places = _by_place(t.failures)
     # the unknowns chosen before the place are all its question needs
     made = [max(f.constraints for f in failures) for _, failures in places]
-    refuted = {k for k in sorted(range(len(places)), key=made.__getitem__)
-               if relaxed.refuted(_any(places[k][1]), upto=made[k])}
+    # an integer past ±MAX_INT that the ranges of the cells it adds up keep within them (on the well-formed
+    # states every question asks of) is no question (Z3 took up to 25 million steps to say so)
+    bounds, ranges = _cell_bounds(enc) if any(f.value is not None for f in t.failures) else {}, {}
+    refuted = {k for k, (_, failures) in enumerate(places)
+               if all(f.value is not None and _within(f.value, bounds, -MAX_INT, MAX_INT, ranges) for f in failures)}
+    refuted |= {k for k in sorted(range(len(places)), key=made.__getitem__)
+                if k not in refuted and relaxed.refuted(_any(places[k][1]), upto=made[k])}
     for k, (span, failures) in enumerate(places):
         if k not in refuted:
             found = _place(search, enc, label, decl, move, card, t, span, failures,
@@ -169,6 +177,83 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     if t.cuts and not relaxed.refuted(z3.Or([as_bool(w) for w, _, _ in t.cuts])):
         out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
     return out
+
+
+def _cell_bounds(enc) -> dict:
+    """Term id -> (least, greatest) of the state's integer cells, as every full question bounds them (the
+    well-formed state: :meth:`~checker.solver.search.SymbolicSearch.well_formed`, an `Int` var 0..BOUND)."""
+    out = {}
+    for key, cell in enc.cells.made.items():
+        if key[0] == "var" and len(key) == 3:
+            ty = enc.var_types[key[1]]
+            if ty == INT:
+                out[term_id(cell)] = (0, BOUND)
+            elif isinstance(ty, Opt) and ty.inner == INT:
+                out[term_id(cell)] = (NONE, BOUND)
+    return out
+
+
+_ARITH = {z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS, z3.Z3_OP_MUL, z3.Z3_OP_ITE}
+
+
+def _within(value, bounds: dict, low: int, high: int, ranges: dict | None = None) -> bool:
+    """Is the integer term ``value`` between ``low`` and ``high`` whatever its cells hold within ``bounds``, by
+    its terms' ranges: a number, a bounded cell, an `If` of such (either branch), their sums, differences,
+    products, quotients and remainders by a positive number?  False where a term is none of these (an unknown,
+    the player count: not told here).  ``ranges``: the ranges found so far (term id -> range), shared by the
+    calls over one state."""
+    ranges = {} if ranges is None else ranges
+    todo = [value]
+    while todo:
+        t = todo[-1]
+        key = term_id(t)
+        if key in ranges:
+            todo.pop()
+            continue
+        if z3.is_int_value(t):
+            ranges[key] = (t.as_long(), t.as_long())
+            todo.pop()
+            continue
+        if t.num_args() == 0:
+            if key not in bounds:
+                return False
+            ranges[key] = bounds[key]
+            todo.pop()
+            continue
+        op = t.decl().kind()
+        if op in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD):     # by a positive number
+            divisor = t.arg(1)
+            if not (z3.is_int_value(divisor) and divisor.as_long() > 0):
+                return False
+        elif op not in _ARITH:
+            return False
+        args = t.children()[1:] if op == z3.Z3_OP_ITE else t.children()
+        missing = [a for a in args if term_id(a) not in ranges]
+        if missing:
+            todo.extend(missing)
+            continue
+        todo.pop()
+        rs = [ranges[term_id(a)] for a in args]
+        if op == z3.Z3_OP_ITE:
+            ranges[key] = (min(rs[0][0], rs[1][0]), max(rs[0][1], rs[1][1]))
+        elif op == z3.Z3_OP_ADD:
+            ranges[key] = (sum(r[0] for r in rs), sum(r[1] for r in rs))
+        elif op == z3.Z3_OP_UMINUS:
+            ranges[key] = (-rs[0][1], -rs[0][0])
+        elif op == z3.Z3_OP_IDIV:          # (Z3's quotient by a positive number rounds down, as Python's)
+            ranges[key] = (rs[0][0] // rs[1][0], rs[0][1] // rs[1][0])
+        elif op == z3.Z3_OP_MOD:
+            ranges[key] = (0, rs[1][0] - 1)
+        elif op == z3.Z3_OP_SUB:
+            ranges[key] = (rs[0][0] - sum(r[1] for r in rs[1:]), rs[0][1] - sum(r[0] for r in rs[1:]))
+        else:
+            lo, hi = rs[0]
+            for a, b in rs[1:]:
+                corners = (lo * a, lo * b, hi * a, hi * b)
+                lo, hi = min(corners), max(corners)
+            ranges[key] = (lo, hi)
+    lo, hi = ranges[term_id(value)]
+    return low <= lo and hi <= high
 
 
 def _confirmed_only(finding: Finding, exact) -> Finding:

@@ -64,6 +64,7 @@ class Failure:
     span: object
     reason: str
     constraints: int = 0        # how many of the transition's constraints were made before it (all it needs)
+    value: object = None        # an integer past ±MAX_INT: the value (``when`` is that it is beyond them)
 
 
 @dataclasses.dataclass
@@ -142,7 +143,7 @@ class Transition:
         self.raised[kind] = OR(self.raised.get(kind, False), guard)
         self.running = AND(self.running, NOT(guard))
 
-    def fail(self, guard, span, reason: str) -> None:
+    def fail(self, guard, span, reason: str, value=None) -> None:
         # the partial operations met before this check and not yet asked (an `only`, a table lookup) succeeded:
         # where one did not, the interpreter stopped there, before this check
         pending = [ok for _span, ok, _reason in self.enc.partial]
@@ -150,7 +151,7 @@ class Transition:
             guard = AND(guard, *pending)
         if is_const(guard) and not guard:
             return
-        self.failures.append(Failure(guard, span, reason, len(self.constraints)))
+        self.failures.append(Failure(guard, span, reason, len(self.constraints), value))
         self.running = AND(self.running, NOT(guard))
 
     def catching(self, kinds: tuple[str, ...], run: Callable):
@@ -289,7 +290,7 @@ class Transition:
                 self.fail(guard, span, f"{what} would hold {value}, beyond ±{MAX_INT:,} (the limit of an integer)")
             return
         self.fail(AND(guard, OR(value > MAX_INT, value < -MAX_INT)), span,
-                  f"{what} would hold a value beyond ±{MAX_INT:,} (the limit of an integer)")
+                  f"{what} would hold a value beyond ±{MAX_INT:,} (the limit of an integer)", value)
 
     def move(self, card, dest: ast.Place, where, guard, span) -> None:
         """``card`` (a value) goes to zone ``dest`` at index ``where`` when ``guard`` holds."""
