@@ -9,6 +9,11 @@ The move is *legal*: an action whose prohibitions do not apply (what `can` says)
 use (it is its card's controller, the card is active, the power is not used up and its `requires`
 holds).  What the encoding cannot express is reported as undecided, with its location and reason.
 
+An integer past ±MAX_INT is asked of Z3 only where the ranges of the cells its value adds up do not already keep
+it within (:func:`_within`: each `Int` var is 0..BOUND on the well-formed states every question asks of): a
+transfer between treasuries of 0..100 cannot pass a billion, which Z3, given the `If`s of a symbolic player's
+treasury, took up to 25 million steps to say (the 4th edition's Diplomate and Maître-Chanteuse).
+
 Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
 loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
 statement.  What the encoding follows of an effect is bounded (:data:`MAX_STEPS` statements, reactions
