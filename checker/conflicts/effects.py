@@ -12,7 +12,7 @@ holds).  What the encoding cannot express is reported as undecided, with its loc
 An integer past ±MAX_INT is asked of Z3 only where the ranges of the cells its value adds up do not already keep
 it within (:func:`_within`: each `Int` var is 0..BOUND on the well-formed states every question asks of): a
 transfer between treasuries of 0..100 cannot pass a billion, which Z3, given the `If`s of a symbolic player's
-treasury, took up to 25 million steps to say (the 4th edition's Diplomate and Maître-Chanteuse).
+treasury, took up to 25 million steps to say (two powers of the 4th edition that make one player pay another).
 
 Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
 loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
@@ -171,7 +171,8 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     # states every question asks of) is no question (Z3 took up to 25 million steps to say so)
     bounds, ranges = _cell_bounds(enc) if any(f.value is not None for f in t.failures) else {}, {}
     refuted = {k for k, (_, failures) in enumerate(places)
-               if all(f.value is not None and _within(f.value, bounds, -MAX_INT, MAX_INT, ranges) for f in failures)}
+               if all(f.value is not None and _within(f.value, bounds, -MAX_INT, MAX_INT, ranges)
+                      for f in failures)}
     refuted |= {k for k in sorted(range(len(places)), key=made.__getitem__)
                 if k not in refuted and relaxed.refuted(_any(places[k][1]), upto=made[k])}
     for k, (span, failures) in enumerate(places):

@@ -32,8 +32,8 @@ from z3.z3types import Ast, Symbol
 
 __all__ = ["term_id", "conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq", "mk_not", "mk_cmp", "mk_arith"]
 
-_int_sort: list = [None, None, None]    # (context, its Int sort, the sort's address) for the last context asked: the sort object
-#                                         is kept, since Z3 frees a term nothing holds a reference to
+_int_sort: list = [None, None, None]    # (context, its Int sort, its address) for the last context asked: the sort
+#                                         object is kept, since Z3 frees a term nothing holds a reference to
 
 
 def _raw(name: str, restype):
