@@ -90,3 +90,24 @@ def test_a_cards_place_reads_only_the_moves_that_may_move_it():
     assert store.member("main", None, 2).eq(z3.Bool("2 ∈ main[None]"))
     store.moves = moves
     assert store.member("main", None, 2).eq(before) and store.member("cité", 0, 1).eq(place)
+
+
+def test_a_wrapper_lets_its_term_go_without_z3pys_calls_and_its_number_goes_to_the_next_term(monkeypatch):
+    """A wrapper that goes (z3py's or solver/terms.py's) lets its term go by one call into Z3 (solver/terms.py
+    _release), not through z3py's ``Z3_dec_ref`` wrapper; the terms are freed all the same: the next ones get
+    their numbers, as z3py's own ``__del__`` gave them."""
+    released = []
+    theirs = z3.z3.Z3_dec_ref
+    monkeypatch.setattr(z3.z3, "Z3_dec_ref", lambda ctx, a: released.append(1) or theirs(ctx, a))
+    ours = _build(z3.Context(), False)
+    assert released == []
+    monkeypatch.setattr(z3.AstRef, "__del__", _z3py_del)
+    assert _build(z3.Context(), True) == ours
+    assert released
+
+
+def _z3py_del(self):
+    """z3py's ``AstRef.__del__`` (z3.py), as it is without solver/terms.py."""
+    if self.ctx.ref() is not None and self.ast is not None and z3.z3.Z3_dec_ref is not None:
+        z3.z3.Z3_dec_ref(self.ctx.ref(), self.as_ast())
+        self.ast = None

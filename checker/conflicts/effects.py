@@ -9,6 +9,11 @@ The move is *legal*: an action whose prohibitions do not apply (what `can` says)
 use (it is its card's controller, the card is active, the power is not used up and its `requires`
 holds).  What the encoding cannot express is reported as undecided, with its location and reason.
 
+An integer past ±MAX_INT is asked of Z3 only where the ranges of the cells its value adds up do not already keep
+it within (:func:`_within`: each `Int` var is 0..BOUND on the well-formed states every question asks of): a
+transfer between treasuries of 0..100 cannot pass a billion, which Z3, given the `If`s of a symbolic player's
+treasury, took up to 25 million steps to say (two powers of the 4th edition that make one player pay another).
+
 Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
 loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
 statement.  What the encoding follows of an effect is bounded (:data:`MAX_STEPS` statements, reactions
@@ -25,10 +30,13 @@ import z3
 from checker.front import ast
 from checker.solver.encode import AND, NONE, NOT, Unsupported, as_bool, is_const
 from checker.conflicts.findings import Finding
-from checker.conflicts.instances import OneInstance, requires
+from checker.conflicts.instances import OneInstance, Weaker, requires
 from checker.conflicts.relaxed import Relaxed, well_placed
+from checker.base.limits import MAX_INT
+from checker.solver.search import BOUND
+from checker.solver.terms import term_id
 from checker.solver.transition import Transition
-from checker.front.types import KindT
+from checker.front.types import INT, KindT, Opt
 
 __all__ = ["effect_failures", "encode_effect", "write_witness", "MAX_WINDOWS", "MAX_STEPS"]
 
@@ -121,14 +129,19 @@ def effect_failures(search, only: set | None = None) -> list:
                 out.append(_unencoded(label, decl, exc))
                 continue
             # too large spelled out: asked again with one unknown per quantifier (checker.conflicts.instances),
-            # whose *no* is a proof and whose *yes* a failure only where the interpreter confirms it
-            enc = search.encoder()
-            try:
-                encoded = encode_effect(search, enc, label, decl, card, one_instance=True)
-            except Unsupported:
-                out.append(_unencoded(label, decl, exc))
-                continue
-            out.extend(_ask(search, enc, label, decl, card, encoded, one_instance=exc))
+            # whose *no* is a proof and whose *yes* a failure only where the interpreter confirms it; still too
+            # large, with more unknowns (its reactions' `requires`, the `any`s under a `not`)
+            for level in (1, 2):
+                enc = search.encoder()
+                try:
+                    encoded = encode_effect(search, enc, label, decl, card, one_instance=level)
+                except Unsupported:
+                    if level == 1 and enc.spent > enc.limit:
+                        continue
+                    out.append(_unencoded(label, decl, exc))
+                else:
+                    out.extend(_ask(search, enc, label, decl, card, encoded, one_instance=exc))
+                break
             continue
         out.extend(_ask(search, enc, label, decl, card, encoded))
     return out
@@ -154,8 +167,14 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     places = _by_place(t.failures)
     # the unknowns chosen before the place are all its question needs
     made = [max(f.constraints for f in failures) for _, failures in places]
-    refuted = {k for k in sorted(range(len(places)), key=made.__getitem__)
-               if relaxed.refuted(_any(places[k][1]), upto=made[k])}
+    # an integer past ±MAX_INT that the ranges of the cells it adds up keep within them (on the well-formed
+    # states every question asks of) is no question (Z3 took up to 25 million steps to say so)
+    bounds, ranges = _cell_bounds(enc) if any(f.value is not None for f in t.failures) else {}, {}
+    refuted = {k for k, (_, failures) in enumerate(places)
+               if all(f.value is not None and _within(f.value, bounds, -MAX_INT, MAX_INT, ranges)
+                      for f in failures)}
+    refuted |= {k for k in sorted(range(len(places)), key=made.__getitem__)
+                if k not in refuted and relaxed.refuted(_any(places[k][1]), upto=made[k])}
     for k, (span, failures) in enumerate(places):
         if k not in refuted:
             found = _place(search, enc, label, decl, move, card, t, span, failures,
@@ -164,6 +183,83 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     if t.cuts and not relaxed.refuted(z3.Or([as_bool(w) for w, _, _ in t.cuts])):
         out.extend(_cut_findings(search, enc, label, decl, t, [*domain, legal, *t.constraints], cards))
     return out
+
+
+def _cell_bounds(enc) -> dict:
+    """Term id -> (least, greatest) of the state's integer cells, as every full question bounds them (the
+    well-formed state: :meth:`~checker.solver.search.SymbolicSearch.well_formed`, an `Int` var 0..BOUND)."""
+    out = {}
+    for key, cell in enc.cells.made.items():
+        if key[0] == "var" and len(key) == 3:
+            ty = enc.var_types[key[1]]
+            if ty == INT:
+                out[term_id(cell)] = (0, BOUND)
+            elif isinstance(ty, Opt) and ty.inner == INT:
+                out[term_id(cell)] = (NONE, BOUND)
+    return out
+
+
+_ARITH = {z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS, z3.Z3_OP_MUL, z3.Z3_OP_ITE}
+
+
+def _within(value, bounds: dict, low: int, high: int, ranges: dict | None = None) -> bool:
+    """Is the integer term ``value`` between ``low`` and ``high`` whatever its cells hold within ``bounds``, by
+    its terms' ranges: a number, a bounded cell, an `If` of such (either branch), their sums, differences,
+    products, quotients and remainders by a positive number?  False where a term is none of these (an unknown,
+    the player count: not told here).  ``ranges``: the ranges found so far (term id -> range), shared by the
+    calls over one state."""
+    ranges = {} if ranges is None else ranges
+    todo = [value]
+    while todo:
+        t = todo[-1]
+        key = term_id(t)
+        if key in ranges:
+            todo.pop()
+            continue
+        if z3.is_int_value(t):
+            ranges[key] = (t.as_long(), t.as_long())
+            todo.pop()
+            continue
+        if t.num_args() == 0:
+            if key not in bounds:
+                return False
+            ranges[key] = bounds[key]
+            todo.pop()
+            continue
+        op = t.decl().kind()
+        if op in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD):     # by a positive number
+            divisor = t.arg(1)
+            if not (z3.is_int_value(divisor) and divisor.as_long() > 0):
+                return False
+        elif op not in _ARITH:
+            return False
+        args = t.children()[1:] if op == z3.Z3_OP_ITE else t.children()
+        missing = [a for a in args if term_id(a) not in ranges]
+        if missing:
+            todo.extend(missing)
+            continue
+        todo.pop()
+        rs = [ranges[term_id(a)] for a in args]
+        if op == z3.Z3_OP_ITE:
+            ranges[key] = (min(rs[0][0], rs[1][0]), max(rs[0][1], rs[1][1]))
+        elif op == z3.Z3_OP_ADD:
+            ranges[key] = (sum(r[0] for r in rs), sum(r[1] for r in rs))
+        elif op == z3.Z3_OP_UMINUS:
+            ranges[key] = (-rs[0][1], -rs[0][0])
+        elif op == z3.Z3_OP_IDIV:          # (Z3's quotient by a positive number rounds down, as Python's)
+            ranges[key] = (rs[0][0] // rs[1][0], rs[0][1] // rs[1][0])
+        elif op == z3.Z3_OP_MOD:
+            ranges[key] = (0, rs[1][0] - 1)
+        elif op == z3.Z3_OP_SUB:
+            ranges[key] = (rs[0][0] - sum(r[1] for r in rs[1:]), rs[0][1] - sum(r[0] for r in rs[1:]))
+        else:
+            lo, hi = rs[0]
+            for a, b in rs[1:]:
+                corners = (lo * a, lo * b, hi * a, hi * b)
+                lo, hi = min(corners), max(corners)
+            ranges[key] = (lo, hi)
+    lo, hi = ranges[term_id(value)]
+    return low <= lo and hi <= high
 
 
 def _confirmed_only(finding: Finding, exact) -> Finding:
@@ -178,14 +274,15 @@ def _confirmed_only(finding: Finding, exact) -> Finding:
                                f"{finding.rules[0]} can fail here ({reason})", unknown=why)
 
 
-def encode_effect(search, enc, label: str, decl, card=None, one_instance: bool = False) -> tuple:
+def encode_effect(search, enc, label: str, decl, card=None, one_instance: int = 0) -> tuple:
     """The effect of action ``label`` (``card`` None) or of power ``decl`` of ``card``, encoded as the search asks
     it: (the move's domain, that it is legal, the :class:`Transition`, the state before, the move — (action,
-    args), or None for a power).  With ``one_instance``, each quantifier of a `requires` and each `choose` is
-    one unknown (:mod:`checker.conflicts.instances`: weaker, and smaller)."""
+    args), or None for a power).  With ``one_instance`` (1, or True), each quantifier of a `requires` and each
+    `choose` is one unknown (:mod:`checker.conflicts.instances`: weaker, and smaller); with 2, also those of the
+    reactions' `requires` and those under a `not` (:class:`~checker.conflicts.instances.Weaker`)."""
     steps = getattr(search, "effect_steps", MAX_STEPS)
     enc.memos.rules = {}        # a rule's condition kept by the arguments it reads (a `can` over many moves asks it often)
-    transition = OneInstance if one_instance else Transition
+    transition = (Transition, OneInstance, Weaker)[int(one_instance)]
     if card is None:
         args, domain = search.action_args(enc, label)
         legal = enc.legality(label, args)[0]
@@ -193,8 +290,9 @@ def encode_effect(search, enc, label: str, decl, card=None, one_instance: bool =
         t = transition(enc, cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
         t.perform(label, args, legal)
         return domain, legal, t, before, (label, args)
-    domain, legal, t, _ = _power_move(search, enc, decl, card, steps, transition,
-                                      requires if one_instance else None)
+    requiring = (lambda enc, expr, env: requires(enc, expr, env, negated=True)) if one_instance == 2 else \
+        requires if one_instance else None
+    domain, legal, t, _ = _power_move(search, enc, decl, card, steps, transition, requiring)
     return domain, legal, t, t.store.base, None
 
 

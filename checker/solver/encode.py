@@ -305,7 +305,7 @@ class Encoder:
 
     def seated(self, k: int):
         """Is seat ``k`` in the game?"""
-        return True if is_const(self.n) else (True if k < 2 else k < self.n)
+        return True if is_const(self.n) else (True if k < 2 else mk_cmp("<", k, self.n))
 
     def var(self, name: str, index=None, span=None):
         self.memos.note(("var", name))
@@ -553,8 +553,8 @@ def _(enc: Encoder, e: ast.Index, env):
 _BUILTIN = {
     "left": lambda enc, p: _mod(p + 1, enc.n, enc.E.st.n),
     "right": lambda enc, p: _mod(p - 1 + enc.n, enc.n, enc.E.st.n),
-    "least": lambda enc, a, b: ITE(a < b, a, b) if not (is_const(a) and is_const(b)) else min(a, b),
-    "greatest": lambda enc, a, b: ITE(a > b, a, b) if not (is_const(a) and is_const(b)) else max(a, b),
+    "least": lambda enc, a, b: ITE(mk_cmp("<", a, b), a, b) if not (is_const(a) and is_const(b)) else min(a, b),
+    "greatest": lambda enc, a, b: ITE(mk_cmp(">", a, b), a, b) if not (is_const(a) and is_const(b)) else max(a, b),
     "half": lambda enc, a: a // 2 if is_const(a) else a / 2,
 }
 

@@ -16,6 +16,10 @@ then is the error code asked.  A term is wrapped as z3py wraps one (the same ``i
 ``dec_ref`` when the wrapper goes), and a numeral made for one term is held, as z3py's wrapper held it, until
 the term is made: Z3 numbers terms, and reuses the numbers of those it frees, so each term is made and freed
 where z3py made and freed it, and gets the number it got.
+
+A wrapper that goes lets its term go through :func:`_release` (z3py's ``AstRef.__del__``, replaced when this
+module is imported): the same ``dec_ref`` at the same moment, without z3py's four calls in Python around it (the
+context asked twice, ``as_ast``, z3core's argument conversions) — a conflict search lets go of millions of terms.
 """
 
 from __future__ import annotations
@@ -24,13 +28,12 @@ import ctypes
 
 import z3
 from z3 import z3core
-from z3.z3types import Ast, Sort, Symbol
+from z3.z3types import Ast, Symbol
 
 __all__ = ["term_id", "conjuncts", "mk_if", "mk_and", "mk_or", "mk_implies", "mk_atmost", "mk_const", "count_true_in", "assert_all", "mk_eq", "mk_not", "mk_cmp", "mk_arith"]
 
-_INT = z3.Z3_INT_SORT
-_int_sort: list = [None, None]          # (context, its Int sort) for the last context asked: the sort object
-#                                         is kept, since Z3 frees a term nothing holds a reference to
+_int_sort: list = [None, None, None]    # (context, its Int sort, its address) for the last context asked: the sort
+#                                         object is kept, since Z3 frees a term nothing holds a reference to
 
 
 def _raw(name: str, restype):
@@ -49,8 +52,22 @@ _mk_atmost, _mk_numeral, _mk_const, _mk_add, _mk_sub = (_raw(n, Ast) for n in (
 _mk_cmp = {op: _raw(n, Ast) for op, n in (("<", "Z3_mk_lt"), ("<=", "Z3_mk_le"), (">", "Z3_mk_gt"), (">=", "Z3_mk_ge"))}
 _mk_symbol = _raw("Z3_mk_string_symbol", Symbol)
 _inc_ref, _dec_ref = _raw("Z3_inc_ref", None), _raw("Z3_dec_ref", None)
-_get_sort, _get_sort_kind = _raw("Z3_get_sort", Sort), _raw("Z3_get_sort_kind", ctypes.c_uint)
+_sort_of = _raw("Z3_get_sort", ctypes.c_void_p)      # the address of a term's sort
 _get_ast_id = _raw("Z3_get_ast_id", ctypes.c_uint)
+
+
+def _release(self, _dec=_dec_ref):
+    """``AstRef.__del__``: the wrapper's term let go (``dec_ref``) while its context lives, as z3py's does (the
+    function is a default argument: it is still there while the interpreter shuts down)."""
+    ast = self.ast
+    if ast is not None:
+        ref = self.ctx.ctx
+        if ref is not None:
+            _dec(ref, ast)
+            self.ast = None
+
+
+z3.AstRef.__del__ = _release
 _new = object.__new__
 _BoolRef, _ArithRef, _IntNumRef = z3.BoolRef, z3.ArithRef, z3.IntNumRef
 
@@ -75,7 +92,8 @@ def _term(cls, ctx, a):
 
 def _int(ctx):
     if _int_sort[0] is not ctx:
-        _int_sort[0], _int_sort[1] = ctx, z3.IntSort(ctx)
+        sort = z3.IntSort(ctx)
+        _int_sort[0], _int_sort[1], _int_sort[2] = ctx, sort, sort.ast.value
     return _int_sort[1]
 
 
@@ -95,10 +113,12 @@ def term_id(t) -> int:
 
 
 def _is_int(ctx, a) -> bool:
+    """Is the arithmetic term ``a`` of ``ctx`` an integer?  Z3 makes one Int sort per context: its sort is that one."""
     if type(a) is _IntNumRef:
         return True
-    ref = ctx.ctx
-    return _get_sort_kind(ref, _get_sort(ref, a.ast)) == _INT
+    if _int_sort[0] is not ctx:
+        _int(ctx)
+    return _sort_of(ctx.ctx, a.ast) == _int_sort[2]
 
 
 class _Held:
@@ -144,6 +164,8 @@ def mk_if(c, a, b):
             return _term(_BoolRef, ctx, _mk_ite(ctx.ctx, c.ast, _bool(ctx, a).ast, b.ast))
     if ta is _BoolRef and tb is bool and a.ctx is ctx:
         return _term(_BoolRef, ctx, _mk_ite(ctx.ctx, c.ast, a.ast, _bool(ctx, b).ast))
+    if ta is _ArithRef and tb is _ArithRef and a.ctx is ctx and b.ctx is ctx and _is_int(ctx, a) and _is_int(ctx, b):
+        return _term(_ArithRef, ctx, _mk_ite(ctx.ctx, c.ast, a.ast, b.ast))     # (no numeral to hold)
     if ta is not bool and tb is not bool:
         held = _Held(ctx.ctx)
         try:

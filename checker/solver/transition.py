@@ -64,6 +64,7 @@ class Failure:
     span: object
     reason: str
     constraints: int = 0        # how many of the transition's constraints were made before it (all it needs)
+    value: object = None        # an integer past ±MAX_INT: the value (``when`` is that it is beyond them)
 
 
 @dataclasses.dataclass
@@ -142,7 +143,7 @@ class Transition:
         self.raised[kind] = OR(self.raised.get(kind, False), guard)
         self.running = AND(self.running, NOT(guard))
 
-    def fail(self, guard, span, reason: str) -> None:
+    def fail(self, guard, span, reason: str, value=None) -> None:
         # the partial operations met before this check and not yet asked (an `only`, a table lookup) succeeded:
         # where one did not, the interpreter stopped there, before this check
         pending = [ok for _span, ok, _reason in self.enc.partial]
@@ -150,7 +151,7 @@ class Transition:
             guard = AND(guard, *pending)
         if is_const(guard) and not guard:
             return
-        self.failures.append(Failure(guard, span, reason, len(self.constraints)))
+        self.failures.append(Failure(guard, span, reason, len(self.constraints), value))
         self.running = AND(self.running, NOT(guard))
 
     def catching(self, kinds: tuple[str, ...], run: Callable):
@@ -216,6 +217,11 @@ class Transition:
 
     def expr(self, e, env):
         return self.enc.expr(e, env)
+
+    def requirement(self, e, env):
+        """The `requires` of a power reacting to a window (a :class:`~checker.conflicts.instances.OneInstance`
+        makes each of its `any`s one unknown)."""
+        return self.expr(e, env)
 
     def options_of(self, s: ast.Choose, options: list, guard) -> list:
         """A `choose`'s options as encoded ([(guard, value)]; `diff` gives a side another's where proven alike)."""
@@ -284,7 +290,7 @@ class Transition:
                 self.fail(guard, span, f"{what} would hold {value}, beyond ±{MAX_INT:,} (the limit of an integer)")
             return
         self.fail(AND(guard, OR(value > MAX_INT, value < -MAX_INT)), span,
-                  f"{what} would hold a value beyond ±{MAX_INT:,} (the limit of an integer)")
+                  f"{what} would hold a value beyond ±{MAX_INT:,} (the limit of an integer)", value)
 
     def move(self, card, dest: ast.Place, where, guard, span) -> None:
         """``card`` (a value) goes to zone ``dest`` at index ``where`` when ``guard`` holds."""
@@ -472,7 +478,7 @@ class Transition:
                     if not is_const(player) else (self.store.used_up(player, card, power) if player != NONE else True)
                 ok = AND(ok, NOT(used))
             if decl.requires is not None:
-                ok = AND(ok, self.expr(decl.requires, penv))
+                ok = AND(ok, self.requirement(decl.requires, penv))
             if not power.mandatory:
                 yes = z3.Bool(self.fresh_name(f"utiliser {power.name} ({E.show_card(card)})"))
                 self.choices.append(Choice(decl.span, power.name, yes, AND(here, ok), [(True, True), (True, False)],
