@@ -24,6 +24,7 @@ from checker.front.bounds import quantity_bounds
 from checker.base.limits import MAX_INT, MAX_RANGE
 from checker.base.registry import registrar
 from checker.runtime import codecache
+from checker.runtime.hoist import loop_lines
 from checker.runtime.state import SpecRuntimeError
 from checker.front.types import Coll, EnumT, KindT, Opt
 
@@ -167,11 +168,14 @@ class Generator:
         self.sources.append((name, source, origin))
         return self.ns[name]
 
-    def env_function(self, e: ast.Expr, scope: Scope) -> Callable:
-        """``env -> value``: the expression in a procedure's or power's environment."""
+    def env_function(self, e: ast.Expr, scope: Scope, truth: bool = False) -> Callable:
+        """``env -> value``: the expression in a procedure's or power's environment.  With ``truth`` (only its truth
+        is read: a `requires`), ``env -> bool``, its any/all loops (:func:`hoist.loop_lines`)."""
         src = self.expr(e, scope)
         name = self.fresh("e")
-        return self.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n", f"expression at {e.span}")
+        loops = loop_lines("holds", src) if truth else None
+        body = "".join(f"    {line}\n" for line in loops) + "    return holds\n" if loops else f"    return {src}\n"
+        return self.define(name, f"def {name}(env):\n    st = E.st\n{body}", f"expression at {e.span}")
 
     # ---------------------------------------------------------------- types
     def type_of(self, e):
@@ -444,6 +448,15 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
             when, loop = (g.expr(h.when, scope) if h.when is not None else "True"), None
         (values if h.kind == "value" else adjusts).append((rule.name, when, g.expr(h.expr, scope), loop))
     if values:
+        default = g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))
+        # most often no rule gives a value: their tests at once first (read again below when one holds), when
+        # reading them twice changes nothing (no loop over `this`, no work counted against MAX_WORK)
+        quick = all(loop is None for *_, loop in values) and not any(
+            re.search(r"\bSPEND\b|\bRANGE\b|\bE\.work\b|\bCOUNT_PER_KEY\b", when) for _, when, _, _ in values)
+        if quick:
+            lines += [f"    if not ({' or '.join(f'({when})' for _, when, _, _ in values)}):",
+                      f"        result = {default}", "    else:"]
+        slow = len(lines)
         lines.append("    chosen = -1")
         for i, (rule, when, _, loop) in enumerate(values):
             if loop is not None:
@@ -471,10 +484,12 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
                     lines.append(f"            chosen = {i}")
         # the default first: most often no rule gives a value
         lines.append("    if chosen < 0:")
-        lines.append(f"        result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
+        lines.append(f"        result = {default}")
         for i, (_, _, value, _) in enumerate(values):
             lines.append(f"    elif chosen == {i}:" if i < len(values) - 1 else "    else:")
             lines.append(f"        result = {value}")
+        if quick:
+            lines[slow:] = ["    " + line for line in lines[slow:]]
     else:
         lines.append(f"    result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
     for rule, when, amount, loop in adjusts:

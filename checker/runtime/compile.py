@@ -146,9 +146,19 @@ class Compiler:
     def expr(self, e: ast.Expr) -> str:
         return self.gen.expr(e, self.scope_)
 
+    def precondition(self, name: str, proc) -> tuple[Callable, str]:
+        """Procedure ``name``'s `requires` as ``(a0, a1, …) -> bool`` over its arguments by position, and the source
+        of its test in those names (``Engine._entry_lines`` writes it into the procedure's function)."""
+        g = self.gen
+        args = [f"a{i}" for i in range(len(proc.params))]
+        src = g.expr(proc.requires, Scope({x.name: a for x, a in zip(proc.params, args)}))
+        fn = g.fresh("requires")
+        return g.define(fn, f"def {fn}({', '.join(args)}):\n    st = E.st\n    return {src}\n",
+                        f"the precondition of procedure {name}"), src
+
     def env_function(self, e: ast.Expr) -> Callable:
-        """``env -> value``, for code that reads the body's locals from a dict (a power's `requires`)."""
-        return self.gen.env_function(e, Scope({}, True, self.bound))
+        """``env -> bool``, for code that reads the body's locals from a dict (a power's `requires`)."""
+        return self.gen.env_function(e, Scope({}, True, self.bound), truth=True)
 
     def block(self, stmts, indent: str) -> list[str]:
         stmts = [s for s in stmts if not isinstance(s, (ast.CiteStmt, ast.DecisionStmt))]
@@ -467,7 +477,7 @@ def _(c: Compiler, s: ast.Offer, ind):
     # the body's locals, read once: the offer's expressions use the body's own names for them
     lines += [f"    {var} = env.get({n!r}, UNSET)" for n, var in c.locals.items()]
     # the powers each definition offers outside windows (fixed once the engine is built)
-    lines += ["    free = E.free_powers", "    decide, show = E.decide, E.show_option",
+    lines += ["    free, has_free = E.free_powers, E.free_cards.__contains__", "    decide, show = E.decide, E.show_option",
               "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
     shared: dict[str, str] = {}      # the listing's memos, shared by its actions (hoist.shared_key)
     for item in s.items:
@@ -480,10 +490,13 @@ def _(c: Compiler, s: ast.Offer, ind):
             powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
                 else "free[DEF[card]]"
             lines.append(f"        {source} = {c.expr(item.source)}")
-            if cards.startswith("tuple("):
+            if cards.startswith("tuple(") and powers == "free[DEF[card]]":
+                # most cards have none: passed over in C (E.free_cards: the game's cards with some; the listing
+                # changes nothing, so the collection is not copied)
+                lines.append(f"        for card in filter(has_free, {source}):")
+                at = "            "
+            elif cards.startswith("tuple("):
                 lines.append(f"        for card in {cards}:")
-                if powers == "free[DEF[card]]":     # most cards have none: one test, no call (E.free_powers.get)
-                    lines += ["            if DEF[card] not in free:", "                continue"]
                 at = "            "
             else:                   # one card: no loop (nor tuple) around it
                 lines.append(f"        card = {source}")
