@@ -424,6 +424,12 @@ def cached_reads(engine) -> frozenset | None:
     return frozenset(names)
 
 
+def _tested(when: str, rule: str) -> list[str]:
+    """``if when:`` of a rule's head in a quantity's function, its any/all as loops (:func:`hoist.loop_lines`)."""
+    loops = loop_lines("holds", when)
+    return [*(f"    {line}" for line in loops), f"    if holds:  # {rule}"] if loops else [f"    if {when}:  # {rule}"]
+
+
 def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     """The quantity computed (its value rules, then its adjustments), and the same cached until the state
     next changes (a cheap quantity is not cached: computing it again costs less than looking it up; a
@@ -466,7 +472,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
                 lines += [f"    {found} = False", f"    for {t} in {thises}:",
                           f"        if {when}:", f"            {found} = True", "            break"]
                 when = found
-            lines.append(f"    if {when}:  # {rule}")
+            lines += _tested(when, rule)
             if i == 0:                  # nothing chosen before the first rule
                 lines.append("        chosen = 0")
                 continue
@@ -497,7 +503,7 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
             t, thises = loop
             lines += [f"    for {t} in {thises}:  # {rule}", f"        if {when}:", f"            result += {amount}"]
             continue
-        lines.append(f"    if {when}:  # {rule}")
+        lines += _tested(when, rule)
         lines.append(f"        result += {amount}")
     if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not g.within_max_int(name):
         lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")

@@ -20,7 +20,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import first_memo, memoize, shared_key, truth_lines
+from checker.runtime.hoist import first_memo, loop_lines, memoize, shared_key, truth_lines
 from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -148,13 +148,29 @@ class Compiler:
 
     def precondition(self, name: str, proc) -> tuple[Callable, str]:
         """Procedure ``name``'s `requires` as ``(a0, a1, …) -> bool`` over its arguments by position, and the source
-        of its test in those names (``Engine._entry_lines`` writes it into the procedure's function)."""
+        of its test in those names (:meth:`entry_lines` writes it into the procedure's function)."""
         g = self.gen
         args = [f"a{i}" for i in range(len(proc.params))]
         src = g.expr(proc.requires, Scope({x.name: a for x, a in zip(proc.params, args)}))
         fn = g.fresh("requires")
         return g.define(fn, f"def {fn}({', '.join(args)}):\n    st = E.st\n    return {src}\n",
                         f"the precondition of procedure {name}"), src
+
+    def entry_lines(self, name: str) -> list[str]:
+        """What procedure ``name``'s function does first, as ``Engine.entering`` does: its precondition (tested
+        inline: no call, no dict of the arguments, its any/all as loops), the turn's or round's counter."""
+        E = self.E
+        first, test = [], E.preconditions.get(name, (None, None))[1]
+        if test is not None:
+            loops = loop_lines("holds", test)
+            first = ["    st = E.st", *(f"    {line}" for line in loops or ()),
+                     f"    if not ({'holds' if loops else test}):", f"        E.unmet({name!r})"]
+        if name == E.turn_proc:
+            return first + ["    E.st.turn += 1"]
+        if name == E.round_proc:
+            return first + ["    if E.round_observer is not None:", "        E.round_observer()", "    st = E.st",
+                            "    st.round += 1", "    if E.recording:", "        E.event('round', number=st.round)"]
+        return first
 
     def env_function(self, e: ast.Expr) -> Callable:
         """``env -> bool``, for code that reads the body's locals from a dict (a power's `requires`)."""
@@ -425,7 +441,7 @@ def _(c: Compiler, s: ast.Draw, ind):
     src = s.source.name
     name, index, position = _place(c, s.dest)
     pile, where = g.fresh("pile"), g.fresh("where")
-    return [f"{ind}{pile} = st.zone({src!r}, {c.index(c.p.zones[src], s.source.index)})",
+    return [f"{ind}{pile} = {_zone_read(c, src, s.source.index)}",
             f"{ind}{where} = {index}",
             f"{ind}st.draw({pile}, {c.expr(s.count)}, {name!r}, {where}, {position!r})"]
 
@@ -434,7 +450,15 @@ def _(c: Compiler, s: ast.Draw, ind):
 def _(c: Compiler, s: ast.Shuffle, ind):
     name = s.target.name
     return [f"{ind}st.version += 1"] + ([f"{ind}st.dirty = True"] if name in c.E.watch.zones else []) + [
-            f"{ind}st.rng.shuffle(st.zone({name!r}, {c.index(c.p.zones[name], s.target.index)}))"]
+            f"{ind}st.rng.shuffle({_zone_read(c, name, s.target.index)})"]
+
+
+def _zone_read(c: Compiler, name: str, index) -> str:
+    """The list of zone ``name`` (at ``index``, an indexed zone's place, made as it is read: State.places), read
+    with subscripts: what ``st.zone(name, index)`` returns, without the call."""
+    if c.p.zones[name].index is None:
+        return f"st.zones[{name!r}]"
+    return f"st.zones[{name!r}][{c.index(c.p.zones[name], index)}]"
 
 
 @_on(ast.Reveal)

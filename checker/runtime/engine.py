@@ -162,12 +162,12 @@ class Engine(Showing, Spending):
         self.turn_proc = game["turn"].id if "turn" in game else None
         self.round_proc = game["round"].id if "round" in game else None
         self.preconditions = {}         # procedure -> (its `requires` over its arguments by position, its source)
-        for n, proc in p.procedures.items():     # each its own entry (counters, `stop`): see _entry_lines
+        for n, proc in p.procedures.items():     # each its own entry (counters, `stop`): see Compiler.entry_lines
             c.context, c.bound = n, frozenset(x.name for x in proc.params)
             params = [x.name for x in proc.params]
             if proc.requires is not None:
                 self.preconditions[n] = c.precondition(n, proc)
-            self.procedures[n] = (params, c.body(proc.body, params, (self.procedure_name(n), self._entry_lines(n))))
+            self.procedures[n] = (params, c.body(proc.body, params, (self.procedure_name(n), c.entry_lines(n))))
         for n, a in p.actions.items():
             c.context = n
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None,
@@ -380,21 +380,6 @@ class Engine(Showing, Spending):
                     lines += [f"    E.cards.perform({name!r}, ({''.join(a + ', ' for a in args)}), lambda: None)"]
             g.define(self.do_name(name), "\n".join(lines) + "\n", f"doing action {name}")
 
-    def _entry_lines(self, name: str) -> list[str]:
-        """What procedure ``name``'s function does first, as :meth:`entering` does: its precondition, the turn's or
-        round's counter."""
-        first, test = [], self.preconditions.get(name, (None, None))[1]
-        if test is not None:            # tested inline: no call, no dict of the arguments, loops for any/all
-            loops = loop_lines("holds", test)
-            first = ["    st = E.st", *(f"    {line}" for line in loops or ()),
-                     f"    if not ({'holds' if loops else test}):", f"        E.unmet({name!r})"]
-        if name == self.turn_proc:
-            return first + ["    E.st.turn += 1"]
-        if name == self.round_proc:
-            return first + ["    if E.round_observer is not None:", "        E.round_observer()", "    st = E.st",
-                            "    st.round += 1", "    if E.recording:", "        E.event('round', number=st.round)"]
-        return first
-
     def procedure_name(self, name: str) -> str:
         return self._names.setdefault(("p", name), self.compiler.gen.fresh("P" + name))
 
@@ -470,7 +455,9 @@ class Engine(Showing, Spending):
     def seats_from(self, p: int, step: int = 1) -> tuple[int, ...]:
         """Every seat from ``p``: clockwise (to the left), or counter-clockwise with ``step`` -1."""
         n = self.st.n
-        return tuple((p + step * i) % n for i in range(n))
+        p, seats = p % n, self.seats            # the seats by slices (no generator): seats is range(n) as a tuple
+        return seats[p:] + seats[:p] if step == 1 else seats[p::-1] + seats[:p:-1] if step == -1 \
+            else tuple((p + step * i) % n for i in range(n))
 
     def selection_index(self, kind: str, table: dict | None) -> int:
         """The position in ``sel_index`` of the selected ``kind`` cards by definition (``table`` None) or by
