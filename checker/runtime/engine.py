@@ -25,7 +25,7 @@ from checker.runtime.invariants import InvariantWatch
 from checker.runtime.layout import card_values, layout_of
 from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc, places
 from checker.runtime import outlook, shapes
-from checker.runtime.fusion import selected_index
+from checker.runtime.fusion import fill_holders, selected_index
 from checker.runtime.hoist import loop_lines
 from checker.runtime.showing import Showing
 from checker.runtime.spending import Spending
@@ -134,6 +134,7 @@ class Engine(Showing, Spending):
         self._index_definitions()
         self.max_players = max(game_player_counts(p) or [MAX_PLAYERS])
         self.seats: tuple[int, ...] = ()
+        self.holder_tables: dict[str, tuple[dict, dict]] = {}     # zone -> fusion.holder_tables, for each game
         self.instances: dict[int, list[int]] = {}
         self.selected: dict[str, tuple[int, ...]] = {}
         self._layouts: dict[tuple, object] = {}     # selection -> its runtime.layout.Layout
@@ -732,6 +733,8 @@ class Engine(Showing, Spending):
         for cache in self._scaches:
             cache.clear()
         self.seats = tuple(range(players))
+        for zone, tables in self.holder_tables.items():     # the places of this game's seats (fusion.holder_tables)
+            fill_holders(zone, self.seats, *tables)
         self.agents = agents
         self.events = []
         self.decisions = 0

@@ -196,6 +196,24 @@ def holder(place, zone: str, seats):
     return None
 
 
+def holder_tables(engine, zone: str) -> tuple[dict, dict]:
+    """(place -> its player, place -> (its player,)) over the places ``(zone, p)`` of the game's seats: what
+    :func:`holder` and :func:`holders` say of a card's place (None, () for any other), in one ``dict.get`` and no
+    call of ours.  Made for the game on, if one is, and refilled by each game's start (:func:`fill_holders`)."""
+    tables = engine.holder_tables.get(zone)
+    if tables is None:
+        tables = engine.holder_tables[zone] = ({}, {})
+        fill_holders(zone, engine.seats, *tables)
+    return tables
+
+
+def fill_holders(zone: str, seats, one: dict, every: dict) -> None:
+    one.clear()
+    every.clear()
+    for p in seats:
+        one[(zone, p)], every[(zone, p)] = p, (p,)
+
+
 def holders_of(key, zone: str, engine) -> tuple:
     """The players (in seat order) whose ``zone`` holds a physical card of definition ``key``."""
     copies = engine.instances.get(key)
@@ -203,7 +221,7 @@ def holders_of(key, zone: str, engine) -> tuple:
         return ()
     where, seats = engine.st.where, engine.seats
     if len(copies) == 1:
-        return holders(where.get(copies[0]), zone, seats)
+        return engine.holder_tables[zone][1].get(where.get(copies[0]), ())
     found = {place[1] for place in map(where.get, copies) if place.__class__ is tuple and place[0] == zone}
     return tuple(p for p in seats if p in found)
 
@@ -235,19 +253,24 @@ def holders_answer(g, e: ast.Aggregate) -> bool:
     return _holders_test(g, e) is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and")
 
 
-def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
+def narrowed_players(g, e: ast.Aggregate, scope, x: str, one: bool = False) -> str | None:
     """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``, or ``c in z[p]``
-    by definition) can match; None when it has no such shape."""
+    by definition) can match; None when it has no such shape.  With ``one`` (``the``, the test being the
+    membership alone), the player itself or None, when the card is one physical card (else None too)."""
     found = _holders_test(g, e)
     if found is None:
         return None
     op, first = found
+    zone = first.right.obj.id
+    tables = holder_tables(g.E, zone)
     if op == "in":
         # by definition: the players whose zone holds a copy of the card's definition (State.counts and
         # State.where agree), found from the copies' places instead of every player's count
-        return f"HOLDERS_OF({g.card_key(first.left, scope)}, {first.right.obj.id!r}, E)"
+        return None if one else f"HOLDERS_OF({g.card_key(first.left, scope)}, {zone!r}, E)"
     card = g.expr(first.left, scope)
     span = g.const(first.span, "span")      # the test's own error, if the card is not one physical card
     card = f"({card} if {card} is None or {card} >= 0 else SAME({card}, {span}))" if card.isidentifier() \
         else f"SAME({card}, {span})"
-    return f"HOLDERS(st.where.get({card}, MISSING), {first.right.obj.id!r}, E.seats)"
+    # HOLDERS or THE_HOLDERS of the card's place (holders, holder), in one dict.get
+    return f"{g.const(tables[0] if one else tables[1], 'holder' if one else 'holders')}.get(" \
+           f"st.where.get({card}, MISSING){'' if one else ', ()'})"
