@@ -455,13 +455,11 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
         (values if h.kind == "value" else adjusts).append((rule.name, when, g.expr(h.expr, scope), loop))
     if values:
         default = g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))
-        # most often no rule gives a value: their tests at once first (read again below when one holds), when
-        # reading them twice changes nothing (no loop over `this`, no work counted against MAX_WORK)
+        # most often no rule applies: all tests at once first, if reading one twice changes nothing (no work counted)
         quick = all(loop is None for *_, loop in values) and not any(
             re.search(r"\bSPEND\b|\bRANGE\b|\bE\.work\b|\bCOUNT_PER_KEY\b", when) for _, when, _, _ in values)
         if quick:
-            lines += [f"    if not ({' or '.join(f'({when})' for _, when, _, _ in values)}):",
-                      f"        result = {default}", "    else:"]
+            lines += [f"    if not ({' or '.join(f'({w})' for _, w, _, _ in values)}):", f"        result = {default}", "    else:"]
         slow = len(lines)
         lines.append("    chosen = -1")
         for i, (rule, when, _, loop) in enumerate(values):
@@ -508,7 +506,10 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not g.within_max_int(name):
         lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")
     lines.append("    return result")
-    g.define(compute, "\n".join(lines) + "\n", f"quantity {name}, computed")
+    # its value written once (no rule, no guard): returned as it is computed, `st` read only if it is used
+    whole = lines[2][len("    result = "):] if len(lines) == 4 and lines[2].startswith("    result = ") else None
+    plain = [lines[0], *(["    st = E.st"] if re.search(r"\bst\b", whole) else []), f"    return {whole}"] if whole else lines
+    g.define(compute, "\n".join(plain) + "\n", f"quantity {name}, computed")
     cached = engine.quantity_name(name)
     if is_cheap(engine, name):
         g.ns[cached] = g.ns[compute]
