@@ -185,81 +185,92 @@ def loop_lines(target: str, source: str) -> list[str] | None:
     the truth of ``source`` reads (the whole, an operand of ``and``/``or``/``not``, a branch of ``… if … else …``,
     the element of another such) a loop instead: the same elements tested in the same order, the same
     short-circuits, no generator made and resumed per element (nested ones included, where :func:`truth_lines`
-    takes one).  None when ``source`` holds none (its plain test costs less)."""
-    tree = ast.parse(source, mode="eval").body
-    if _clean(tree) or not _convertible(tree):
+    takes one).  None when ``source`` holds none (its plain test costs less).  ``source`` is generated code (one
+    line): its parts are copied from it, and a part holds a scope when its text has one's mark (``for``,
+    ``lambda``, ``:=``: a false mark only keeps a generator as it is)."""
+    if "any(" not in source and "all(" not in source:      # most tests: not parsed (building an engine costs less)
         return None
-    return _assign(target, tree, [0])
+    tree = _Source(source)
+    if not tree.scoped(tree.root) or not tree.convertible(tree.root):
+        return None
+    return tree.assign(target, tree.root, [0])
 
 
-def _clean(node: ast.AST) -> bool:
-    return not any(isinstance(n, _BLOCKING + _SCOPES) for n in ast.walk(node))
+class _Source:
+    _MARKS = (" for ", "lambda", ":=")
 
+    def __init__(self, source: str):
+        self.bytes = source.encode()
+        self.root = ast.parse(source, mode="eval").body
 
-def _generator(node: ast.AST) -> ast.GeneratorExp | None:
-    """The generator of ``any(g)``/``all(g)`` with one plain ``for``; None for anything else."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all") \
-            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp):
-        gen = node.args[0]
-        if len(gen.generators) == 1 and not gen.generators[0].is_async:
-            loop = gen.generators[0]
-            if _clean(loop.target) and _clean(loop.iter) and all(_clean(c) for c in loop.ifs):
-                return gen
-    return None
+    def text(self, node: ast.AST) -> str:
+        return self.bytes[node.col_offset:node.end_col_offset].decode()
 
+    def scoped(self, node: ast.AST) -> bool:
+        text = self.text(node)
+        return any(mark in text for mark in self._MARKS)
 
-def _convertible(node: ast.AST) -> bool:
-    if _clean(node):
-        return True
-    if isinstance(node, ast.IfExp):
-        return _clean(node.test) and _convertible(node.body) and _convertible(node.orelse)
-    if isinstance(node, ast.BoolOp):
-        return all(_convertible(v) for v in node.values)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return _convertible(node.operand)
-    gen = _generator(node)
-    return gen is not None and _convertible(gen.elt)
+    def generator(self, node: ast.AST) -> ast.GeneratorExp | None:
+        """The generator of ``any(g)``/``all(g)`` with one plain ``for``; None for anything else."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all") \
+                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp):
+            gen = node.args[0]
+            if len(gen.generators) == 1 and not gen.generators[0].is_async:
+                loop = gen.generators[0]
+                if not any(self.scoped(n) for n in (loop.target, loop.iter, *loop.ifs)):
+                    return gen
+        return None
+
+    def convertible(self, node: ast.AST) -> bool:
+        if not self.scoped(node):
+            return True
+        if isinstance(node, ast.IfExp):
+            return not self.scoped(node.test) and self.convertible(node.body) and self.convertible(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return all(self.convertible(v) for v in node.values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.convertible(node.operand)
+        gen = self.generator(node)
+        return gen is not None and self.convertible(gen.elt)
+
+    def condition(self, node: ast.AST, target: str, count: list[int]) -> tuple[list[str], str]:
+        """(lines to run first, an expression as true as ``node``): ``node`` itself when it holds no generator."""
+        if not self.scoped(node):
+            return [], f"({self.text(node)})"
+        count[0] += 1
+        inner = f"{target}_{count[0]}"
+        return self.assign(inner, node, count), inner
+
+    def assign(self, target: str, node: ast.AST, count: list[int]) -> list[str]:
+        if isinstance(node, ast.Constant):
+            return [f"{target} = {bool(node.value)}"]
+        if not self.scoped(node):
+            return [f"{target} = True if ({self.text(node)}) else False"]
+        if isinstance(node, ast.IfExp):
+            return [f"if {self.text(node.test)}:", *_indented(self.assign(target, node.body, count)),
+                    "else:", *_indented(self.assign(target, node.orelse, count))]
+        if isinstance(node, ast.UnaryOp):
+            return self.assign(target, node.operand, count) + [f"{target} = not {target}"]
+        if isinstance(node, ast.BoolOp):       # each operand only when the ones before it did not decide
+            conjunction = isinstance(node.op, ast.And)
+            lines, body = [f"{target} = {not conjunction}"], []
+            for value in reversed(_operands(node)):
+                first, test = self.condition(value, target, count)
+                body = first + [f"if {test}:" if conjunction else f"if not {test}:",
+                                *_indented(body or [f"{target} = {conjunction}"])]
+            return lines + body
+        gen = self.generator(node)
+        loop, found = gen.generators[0], node.func.id == "any"
+        first, test = self.condition(gen.elt, target, count)
+        lines = [f"{target} = {not found}", f"for {self.text(loop.target)} in {self.text(loop.iter)}:"]
+        for cond in loop.ifs:
+            lines += [f"    if not ({self.text(cond)}):", "        continue"]
+        return lines + _indented(first) + [f"    if {test if found else f'not {test}'}:", f"        {target} = {found}",
+                                           "        break"]
 
 
 def _indented(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
-
-
-def _condition(node: ast.AST, target: str, count: list[int]) -> tuple[list[str], str]:
-    """(lines to run first, an expression as true as ``node``): ``node`` itself when it holds no generator."""
-    if _clean(node):
-        return [], ast.unparse(node)
-    count[0] += 1
-    inner = f"{target}_{count[0]}"
-    return _assign(inner, node, count), inner
-
-
-def _assign(target: str, node: ast.AST, count: list[int]) -> list[str]:
-    if isinstance(node, ast.Constant):
-        return [f"{target} = {bool(node.value)}"]
-    if _clean(node):
-        return [f"{target} = True if {ast.unparse(node)} else False"]
-    if isinstance(node, ast.IfExp):
-        return [f"if {ast.unparse(node.test)}:", *_indented(_assign(target, node.body, count)),
-                "else:", *_indented(_assign(target, node.orelse, count))]
-    if isinstance(node, ast.UnaryOp):
-        return _assign(target, node.operand, count) + [f"{target} = not {target}"]
-    if isinstance(node, ast.BoolOp):       # each operand only when the ones before it did not decide
-        conjunction = isinstance(node.op, ast.And)
-        lines, body = [f"{target} = {not conjunction}"], []
-        for value in reversed(_operands(node)):
-            first, test = _condition(value, target, count)
-            body = first + [f"if {test}:" if conjunction else f"if not ({test}):",
-                            *_indented(body or [f"{target} = {conjunction}"])]
-        return lines + body
-    gen = _generator(node)
-    loop, found = gen.generators[0], node.func.id == "any"
-    first, test = _condition(gen.elt, target, count)
-    lines = [f"{target} = {not found}", f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}:"]
-    for cond in loop.ifs:
-        lines += [f"    if not ({ast.unparse(cond)}):", "        continue"]
-    return lines + _indented(first) + [f"    if {test if found else f'not ({test})'}:", f"        {target} = {found}",
-                                       "        break"]
 
 
 def _operands(node: ast.BoolOp) -> list[ast.AST]:
