@@ -18,7 +18,8 @@ from checker.front import ast
 from checker.runtime.agents import RandomAgent
 from checker.runtime.cards import Cancel, CardState, Redirected
 from checker.runtime import codecache
-from checker.runtime.codegen import Scope, names_in, quantity_functions
+from checker.runtime.codegen import Scope, names_in
+from checker.runtime.quantities import quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
