@@ -53,6 +53,7 @@ class Scope:
 # ---------------------------------------------------------------- run-time helpers (called by generated code)
 
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+|'[^'\\]*'")    # a Python name or literal: cheap to read twice
+_ST = re.compile(r"\bst\b")      # a read of the state's local (or of E.st) in generated source
 _COUNTED = re.compile(r"\bSPEND\b|\bRANGE\b|\bE\.work\b|\bCOUNT_PER_KEY\b")     # source that counts work (MAX_WORK)
 
 
@@ -161,7 +162,9 @@ class Generator:
 
     def define(self, name: str, source: str, origin: str = "") -> Callable:
         """Compile ``source`` (which defines ``name``) into the shared namespace; ``origin`` says what of the spec
-        it comes from (for `rulebook compile --emit python`)."""
+        it comes from (for `rulebook compile --emit python`).  Its ``st = E.st`` is left out when nothing reads ``st``."""
+        if "\n    st = E.st\n" in source and len(_ST.findall(source)) == 2:
+            source = source.replace("\n    st = E.st\n", "\n", 1)
         try:
             exec(_compiled(source, f"<rules:{name}>"), self.ns)
         except SyntaxError as error:                      # a bug of this module, never of a spec
