@@ -639,9 +639,8 @@ def _(g: Generator, e: ast.Aggregate, scope):
     kind = e.kind
     if holders is not None and fusion.holders_answer(g, e) and g.small_and_simple(e):
         # the test is the membership the holders were found by: it holds for each of them (a tuple)
-        the = fusion.narrowed_players(g, e, scope, x, one=True) if kind == "the" else None
-        if the is not None:         # one place: one holder at most, or none
-            return the
+        if kind == "the" and holders.startswith("HOLDERS("):     # one place: one holder at most, or none
+            return fusion.the_holder(g, holders)
         return _each_passes(g, e, holders)
     narrowed = fusion.narrowed_selection(g, e, scope, x)
     if narrowed is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and"):

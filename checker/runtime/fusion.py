@@ -10,6 +10,7 @@ counted in one pass and each ``x`` looks its count up.  Same value: the expressi
 
 from __future__ import annotations
 
+import ast as pyast
 import operator
 import re
 
@@ -253,24 +254,27 @@ def holders_answer(g, e: ast.Aggregate) -> bool:
     return _holders_test(g, e) is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and")
 
 
-def narrowed_players(g, e: ast.Aggregate, scope, x: str, one: bool = False) -> str | None:
+def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
     """The source of the players ``e`` (a test over ``players`` starting with ``c is in z[p]``, or ``c in z[p]``
-    by definition) can match; None when it has no such shape.  With ``one`` (``the``, the test being the
-    membership alone), the player itself or None, when the card is one physical card (else None too)."""
+    by definition) can match; None when it has no such shape."""
     found = _holders_test(g, e)
     if found is None:
         return None
     op, first = found
-    zone = first.right.obj.id
-    tables = holder_tables(g.E, zone)
     if op == "in":
         # by definition: the players whose zone holds a copy of the card's definition (State.counts and
         # State.where agree), found from the copies' places instead of every player's count
-        return None if one else f"HOLDERS_OF({g.card_key(first.left, scope)}, {zone!r}, E)"
+        holder_tables(g.E, first.right.obj.id)          # HOLDERS_OF reads the zone's table
+        return f"HOLDERS_OF({g.card_key(first.left, scope)}, {first.right.obj.id!r}, E)"
     card = g.expr(first.left, scope)
     span = g.const(first.span, "span")      # the test's own error, if the card is not one physical card
     card = f"({card} if {card} is None or {card} >= 0 else SAME({card}, {span}))" if card.isidentifier() \
         else f"SAME({card}, {span})"
-    # HOLDERS or THE_HOLDERS of the card's place (holders, holder), in one dict.get
-    return f"{g.const(tables[0] if one else tables[1], 'holder' if one else 'holders')}.get(" \
-           f"st.where.get({card}, MISSING){'' if one else ', ()'})"
+    return f"HOLDERS(st.where.get({card}, MISSING), {first.right.obj.id!r}, E.seats)"
+
+
+def the_holder(g, holders: str) -> str:
+    """``the`` of the players :func:`narrowed_players` wrote as ``HOLDERS(place, zone, E.seats)``: the player whose
+    ``zone`` is the card's place, or None, in one ``dict.get`` of the zone's table (what :func:`holder` says)."""
+    place, _, zone = holders[len("HOLDERS("):-len(", E.seats)")].rpartition(", ")
+    return f"{g.const(holder_tables(g.E, pyast.literal_eval(zone))[0], 'holder')}.get({place})"
