@@ -45,7 +45,8 @@ def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
     if values:
         default = g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))
         # most often no rule applies: all tests at once first, if reading one twice changes nothing (no work counted)
-        quick = all(loop is None for *_, loop in values) and not any(
+        # (a cheap quantity's: no `can`, no search, no aggregate that counts work, in its tests)
+        quick = is_cheap(engine, name) and all(loop is None for *_, loop in values) and not any(
             _COUNTED.search(when) for _, when, _, _ in values)
         if quick:
             lines += [f"    if not ({' or '.join(f'({w})' for _, w, _, _ in values)}):", f"        result = {default}", "    else:"]
