@@ -361,13 +361,23 @@ def spent(coll: str, span: str, ind: str) -> list[str]:
 
 
 def _fresh_tuple(source: str) -> bool:
-    """Is ``source`` one call ``tuple(…)`` (a new tuple: copying it again changes nothing)?"""
+    """Is ``source`` a tuple nothing changes (copying it changes nothing): one call ``tuple(…)``, the players
+    (``E.seats``, ``E.seats_from(…)``), the holders of a definition (``HOLDERS_OF(…)``) or the selected cards of an
+    index (``E.sel_index[i].get(k, ())``)?"""
+    if not source.startswith(("tuple(", "E.seats", "HOLDERS_OF(", "E.sel_index[")):
+        return False
     try:
         tree = pyast.parse(source, mode="eval").body
     except SyntaxError:
         return False
-    return isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and tree.func.id == "tuple" \
-        and len(tree.args) == 1 and not tree.keywords
+    if source == "E.seats":
+        return True
+    if not (isinstance(tree, pyast.Call) and len(tree.args) in (1, 2, 3) and not tree.keywords):
+        return False
+    func = pyast.unparse(tree.func)
+    return func == "tuple" and len(tree.args) == 1 or func in ("E.seats_from", "HOLDERS_OF") or (
+        func.startswith("E.sel_index[") and func.endswith("].get") and len(tree.args) == 2
+        and pyast.unparse(tree.args[1]) == "()")
 
 
 @_on(ast.Repeat)
