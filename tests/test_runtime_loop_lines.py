@@ -94,3 +94,15 @@ def test_the_holders_tables_follow_the_seats_of_each_game():
     _game(reused, 4, 1)
     assert _game(reused, 6, 2) == _game(Engine(bundled().typed), 6, 2)
     assert _game(reused, 3, 5) == _game(Engine(bundled().typed), 3, 5)
+
+
+def test_a_rules_valued_quantity_is_its_default_inline_where_no_rule_applies(engine):
+    """compte_dans_le_permis (1, or 0 for a card its rules name) in the legality of bâtir: the call only where a
+    rule applies."""
+    allowed = _source(engine, "whether action bâtir is allowed")
+    assert "(1 if not (" in allowed and "else _Qcomptedansl" in allowed, allowed
+
+
+def test_a_loop_over_a_tuple_nothing_changes_does_not_copy_it(engine):
+    src = _source(engine, "procedure appel")
+    assert "= HOLDERS_OF(" in src and "tuple(HOLDERS_OF(" not in src and "tuple(E.sel_index" not in src, src
