@@ -163,8 +163,9 @@ class Generator:
     def define(self, name: str, source: str, origin: str = "") -> Callable:
         """Compile ``source`` (which defines ``name``) into the shared namespace; ``origin`` says what of the spec
         it comes from (for `rulebook compile --emit python`).  Its ``st = E.st`` is left out when nothing reads ``st``."""
-        if "\n    st = E.st\n" in source and len(_ST.findall(source)) == 2:
-            source = source.replace("\n    st = E.st\n", "\n", 1)
+        head, line, body = source.partition("\n    st = E.st\n")
+        if line and not _ST.search(body) and not _ST.search(head):      # a search stops at the first read
+            source = f"{head}\n{body}"
         try:
             exec(_compiled(source, f"<rules:{name}>"), self.ns)
         except SyntaxError as error:                      # a bug of this module, never of a spec
