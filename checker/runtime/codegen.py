@@ -24,10 +24,11 @@ from checker.front.bounds import quantity_bounds
 from checker.base.limits import MAX_INT, MAX_RANGE
 from checker.base.registry import registrar
 from checker.runtime import codecache
+from checker.runtime.hoist import loop_lines
 from checker.runtime.state import SpecRuntimeError
 from checker.front.types import Coll, EnumT, KindT, Opt
 
-__all__ = ["Scope", "Generator", "names_in", "quantity_functions", "int_guard", "cached_reads"]
+__all__ = ["Scope", "Generator", "names_in", "int_guard", "cached_reads", "is_cheap", "is_static"]
 
 _SRC: dict[type, Callable] = {}
 
@@ -52,6 +53,8 @@ class Scope:
 # ---------------------------------------------------------------- run-time helpers (called by generated code)
 
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+|'[^'\\]*'")    # a Python name or literal: cheap to read twice
+_ST = re.compile(r"\bst\b")      # a read of the state's local (or of E.st) in generated source
+_COUNTED = re.compile(r"\bSPEND\b|\bRANGE\b|\bE\.work\b|\bCOUNT_PER_KEY\b")     # source that counts work (MAX_WORK)
 
 
 def _name_counts(e) -> dict[str, int]:
@@ -159,7 +162,10 @@ class Generator:
 
     def define(self, name: str, source: str, origin: str = "") -> Callable:
         """Compile ``source`` (which defines ``name``) into the shared namespace; ``origin`` says what of the spec
-        it comes from (for `rulebook compile --emit python`)."""
+        it comes from (for `rulebook compile --emit python`).  Its ``st = E.st`` is left out when nothing reads ``st``."""
+        head, line, body = source.partition("\n    st = E.st\n")
+        if line and not _ST.search(body) and not _ST.search(head):      # a search stops at the first read
+            source = f"{head}\n{body}"
         try:
             exec(_compiled(source, f"<rules:{name}>"), self.ns)
         except SyntaxError as error:                      # a bug of this module, never of a spec
@@ -167,11 +173,14 @@ class Generator:
         self.sources.append((name, source, origin))
         return self.ns[name]
 
-    def env_function(self, e: ast.Expr, scope: Scope) -> Callable:
-        """``env -> value``: the expression in a procedure's or power's environment."""
+    def env_function(self, e: ast.Expr, scope: Scope, truth: bool = False) -> Callable:
+        """``env -> value``: the expression in a procedure's or power's environment.  With ``truth`` (only its truth
+        is read: a `requires`), ``env -> bool``, its any/all loops (:func:`hoist.loop_lines`)."""
         src = self.expr(e, scope)
         name = self.fresh("e")
-        return self.define(name, f"def {name}(env):\n    st = E.st\n    return {src}\n", f"expression at {e.span}")
+        loops = loop_lines("holds", src) if truth else None
+        body = "".join(f"    {line}\n" for line in loops) + "    return holds\n" if loops else f"    return {src}\n"
+        return self.define(name, f"def {name}(env):\n    st = E.st\n{body}", f"expression at {e.span}")
 
     # ---------------------------------------------------------------- types
     def type_of(self, e):
@@ -269,12 +278,22 @@ class Generator:
         if not is_cheap(self.E, name):
             return None
         is_int = isinstance(q.type, ast.TypeName) and q.type.name == "Int"
-        if heads and not (is_int and all(h.kind == "adjust" and not any(self.E.cards.wrapping(rule))
-                                         for rule, h in heads)):
-            return None
         if is_int and not self.within_max_int(name):
             return None
         params = [x.name for x in q.params]
+        if heads and all(h.kind == "value" and h.when is not None and not any(self.E.cards.wrapping(rule))
+                         for rule, h in heads) and all(_SIMPLE.fullmatch(a) for a in args):
+            # given values by rules: the default where none applies (their tests read again by the call otherwise,
+            # unless that would count work twice), no call
+            whens = [self.expr(h.when, self.E._rule_scope(tuple(b for b, _ in h.pattern.binders), rule,
+                                                          args.__getitem__)) for rule, h in heads]
+            if any(_COUNTED.search(w) for w in whens):
+                return None
+            return (f"({self.expr(q.default, Scope(dict(zip(params, args))))} if not ("
+                    f"{' or '.join(f'({w})' for w in whens)}) else {self.E.quantity_name(name)}({', '.join(args)}))")
+        if heads and not (is_int and all(h.kind == "adjust" and not any(self.E.cards.wrapping(rule))
+                                         for rule, h in heads)):
+            return None
         counts = [0] * len(params)          # reads of each argument, over the default and the adjustments
         parts = [(q.default, params)] + [(x, [b for b, _ in h.pattern.binders]) for _, h in heads
                                          for x in (h.when, h.expr) if x is not None]
@@ -394,7 +413,7 @@ def is_static(engine, name: str, seen: frozenset = frozenset()) -> bool:
 
 def cached_reads(engine) -> frozenset | None:
     """The vars whose value a cached quantity may depend on: those read by the quantities cached until the
-    state changes (neither cheap nor static, see :func:`quantity_functions`), by the ``imitates`` and
+    state changes (neither cheap nor static, see :func:`checker.runtime.quantities.quantity_functions`), by the ``imitates`` and
     ``active`` quantities of the kinds (their results are kept per state too), and by every quantity these
     call.  None when that cannot be known (one of them asks `can`, or a card's rule gives it a value): then
     every var counts.  A var outside this set is written without moving the state's version, so a write
@@ -418,115 +437,6 @@ def cached_reads(engine) -> frozenset | None:
                 todo.append(node.func)
         names |= {n for e in _quantity_exprs(engine, name) for n in names_in(e) if n in p.vars}
     return frozenset(names)
-
-
-def quantity_functions(engine, name: str) -> tuple[Callable, Callable]:
-    """The quantity computed (its value rules, then its adjustments), and the same cached until the state
-    next changes (a cheap quantity is not cached: computing it again costs less than looking it up; a
-    static one is cached for the whole game)."""
-    g, q = engine.compiler.gen, engine.program.quantities[name]
-    params = [x.name for x in q.params]
-    args = ", ".join(f"a{i}" for i in range(len(params)))
-    compute = g.fresh("compute" + name)
-    lines = [f"def {compute}({args}):", "    st = E.st"]
-    values, adjusts = [], []
-    for rule, h in engine._heads.get(name, ()):
-        binders = tuple(b for b, _ in h.pattern.binders)
-        scope = engine._rule_scope(binders, rule)
-        active, copies = engine.cards.wrapping(rule)
-        if active or copies:
-            # the head is read with each value of `this` it applies with (CardState.when_source)
-            t = g.fresh("t")
-            scope = scope.with_fixed("this", t)
-            when = g.expr(h.when, scope) if h.when is not None else "True"
-            loop = (t, f"E.cards.thises({engine.def_ids[rule.card]}, {copies})")
-        else:
-            when, loop = (g.expr(h.when, scope) if h.when is not None else "True"), None
-        (values if h.kind == "value" else adjusts).append((rule.name, when, g.expr(h.expr, scope), loop))
-    if values:
-        lines.append("    chosen = -1")
-        for i, (rule, when, _, loop) in enumerate(values):
-            if loop is not None:
-                # the first `this` it applies with is the one its value is read with
-                t, thises = loop
-                found = g.fresh("found")
-                lines += [f"    {found} = False", f"    for {t} in {thises}:",
-                          f"        if {when}:", f"            {found} = True", "            break"]
-                when = found
-            lines.append(f"    if {when}:  # {rule}")
-            if i == 0:                  # nothing chosen before the first rule
-                lines.append("        chosen = 0")
-                continue
-            lines.append("        if chosen < 0:")
-            lines.append(f"            chosen = {i}")
-            for j, (other, _, _, _) in enumerate(values[:i]):
-                lines.append(f"        elif chosen == {j}:")
-                if (other, rule) in engine.defeats:
-                    lines.append("            pass")
-                elif (rule, other) not in engine.defeats:
-                    message = (f"rules '{other}' and '{rule}' give {name} two values, "
-                               f"and no precedence says which wins")
-                    lines.append(f"            raise SpecRuntimeError({message!r})")
-                else:
-                    lines.append(f"            chosen = {i}")
-        # the default first: most often no rule gives a value
-        lines.append("    if chosen < 0:")
-        lines.append(f"        result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
-        for i, (_, _, value, _) in enumerate(values):
-            lines.append(f"    elif chosen == {i}:" if i < len(values) - 1 else "    else:")
-            lines.append(f"        result = {value}")
-    else:
-        lines.append(f"    result = {g.expr(q.default, Scope({x: f'a{i}' for i, x in enumerate(params)}))}")
-    for rule, when, amount, loop in adjusts:
-        if loop is not None:
-            t, thises = loop
-            lines += [f"    for {t} in {thises}:  # {rule}", f"        if {when}:", f"            result += {amount}"]
-            continue
-        lines.append(f"    if {when}:  # {rule}")
-        lines.append(f"        result += {amount}")
-    if isinstance(q.type, ast.TypeName) and q.type.name == "Int" and not g.within_max_int(name):
-        lines += int_guard("result", f"the quantity {name}", g.const(q.span, "span"), "    ")
-    lines.append("    return result")
-    g.define(compute, "\n".join(lines) + "\n", f"quantity {name}, computed")
-    cached = engine.quantity_name(name)
-    if is_cheap(engine, name):
-        g.ns[cached] = g.ns[compute]
-        return g.ns[compute], g.ns[compute]
-    # one cache per quantity, keyed by its argument (or their tuple)
-    key = "a0" if len(params) == 1 else f"({args},)" if params else "None"
-    cache = g.const({}, "cache" + name)
-    if is_static(engine, name):
-        engine._scaches.append(g.ns[cache])
-        source = f"""def {cached}({args}):
-    value = {cache}.get({key}, MISSING)
-    if value is MISSING:
-        value = {cache}[{key}] = {compute}({args})
-    return value
-"""
-        return g.ns[compute], g.define(cached, source, f"quantity {name}")
-    engine._qcaches[name] = g.ns[cache]
-    # the computation's own lines, inlined when they end with their only return (one frame fewer a miss)
-    body = lines[1:-1]
-    if lines[-1] == "    return result" and not any(re.match(r"\s*return\b", line) for line in body) \
-            and not re.search(r"\bvalue\b", "\n".join(body)):
-        computed = "\n".join(body) + "\n    value = result"
-    else:
-        computed = f"    value = {compute}({args})"
-    source = f"""def {cached}({args}):
-    if E.st.version != E._qversion:
-        QNEW()
-    else:
-        value = {cache}.get({key}, MISSING)
-        if value is not MISSING:
-            return value
-{computed}
-    if E.st.version == E._qversion:     # computing it changed nothing (quantities are pure)
-        if not {cache}:
-            QFILLED.append({cache})
-        {cache}[{key}] = value
-    return value
-"""
-    return g.ns[compute], g.define(cached, source, f"quantity {name}")
 
 
 # ==================================================================== expressions
@@ -731,7 +641,7 @@ def _(g: Generator, e: ast.Aggregate, scope):
     if holders is not None and fusion.holders_answer(g, e) and g.small_and_simple(e):
         # the test is the membership the holders were found by: it holds for each of them (a tuple)
         if kind == "the" and holders.startswith("HOLDERS("):     # one place: one holder at most, or none
-            return "THE_HOLDERS(" + holders[len("HOLDERS("):]
+            return fusion.the_holder(g, holders)
         return _each_passes(g, e, holders)
     narrowed = fusion.narrowed_selection(g, e, scope, x)
     if narrowed is not None and not (isinstance(e.body, ast.Binary) and e.body.op == "and"):

@@ -20,7 +20,7 @@ from checker.base.registry import registrar
 from checker.base.limits import MAX_INT, MAX_LOOP
 from checker.runtime.cards import Cancel, Retarget
 from checker.runtime.codegen import Generator, Scope, cached_reads, int_guard, names_in
-from checker.runtime.hoist import first_memo, memoize, shared_key, truth_lines
+from checker.runtime.hoist import first_memo, loop_lines, memoize, shared_key, truth_lines
 from checker.runtime.narrowing import card_guards, without_implied
 from checker.runtime.state import Abort, EndTurn, SpecRuntimeError, StopProc
 from checker.front.types import INT, Coll
@@ -146,9 +146,35 @@ class Compiler:
     def expr(self, e: ast.Expr) -> str:
         return self.gen.expr(e, self.scope_)
 
+    def precondition(self, name: str, proc) -> tuple[Callable, str]:
+        """Procedure ``name``'s `requires` as ``(a0, a1, …) -> bool`` over its arguments by position, and the source
+        of its test in those names (:meth:`entry_lines` writes it into the procedure's function)."""
+        g = self.gen
+        args = [f"a{i}" for i in range(len(proc.params))]
+        src = g.expr(proc.requires, Scope({x.name: a for x, a in zip(proc.params, args)}))
+        fn = g.fresh("requires")
+        return g.define(fn, f"def {fn}({', '.join(args)}):\n    st = E.st\n    return {src}\n",
+                        f"the precondition of procedure {name}"), src
+
+    def entry_lines(self, name: str) -> list[str]:
+        """What procedure ``name``'s function does first, as ``Engine.entering`` does: its precondition (tested
+        inline: no call, no dict of the arguments, its any/all as loops), the turn's or round's counter."""
+        E = self.E
+        first, test = [], E.preconditions.get(name, (None, None))[1]
+        if test is not None:
+            loops = loop_lines("holds", test)
+            first = ["    st = E.st", *(f"    {line}" for line in loops or ()),
+                     f"    if not ({'holds' if loops else test}):", f"        E.unmet({name!r})"]
+        if name == E.turn_proc:
+            return first + ["    E.st.turn += 1"]
+        if name == E.round_proc:
+            return first + ["    if E.round_observer is not None:", "        E.round_observer()", "    st = E.st",
+                            "    st.round += 1", "    if E.recording:", "        E.event('round', number=st.round)"]
+        return first
+
     def env_function(self, e: ast.Expr) -> Callable:
-        """``env -> value``, for code that reads the body's locals from a dict (a power's `requires`)."""
-        return self.gen.env_function(e, Scope({}, True, self.bound))
+        """``env -> bool``, for code that reads the body's locals from a dict (a power's `requires`)."""
+        return self.gen.env_function(e, Scope({}, True, self.bound), truth=True)
 
     def block(self, stmts, indent: str) -> list[str]:
         stmts = [s for s in stmts if not isinstance(s, (ast.CiteStmt, ast.DecisionStmt))]
@@ -335,13 +361,23 @@ def spent(coll: str, span: str, ind: str) -> list[str]:
 
 
 def _fresh_tuple(source: str) -> bool:
-    """Is ``source`` one call ``tuple(…)`` (a new tuple: copying it again changes nothing)?"""
+    """Is ``source`` a tuple nothing changes (copying it changes nothing): one call ``tuple(…)``, the players
+    (``E.seats``, ``E.seats_from(…)``), the holders of a definition (``HOLDERS_OF(…)``) or the selected cards of an
+    index (``E.sel_index[i].get(k, ())``)?"""
+    if not source.startswith(("tuple(", "E.seats", "HOLDERS_OF(", "E.sel_index[")):
+        return False
     try:
         tree = pyast.parse(source, mode="eval").body
     except SyntaxError:
         return False
-    return isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and tree.func.id == "tuple" \
-        and len(tree.args) == 1 and not tree.keywords
+    if source == "E.seats":
+        return True
+    if not (isinstance(tree, pyast.Call) and len(tree.args) in (1, 2, 3) and not tree.keywords):
+        return False
+    func = pyast.unparse(tree.func)
+    return func == "tuple" and len(tree.args) == 1 or func in ("E.seats_from", "HOLDERS_OF") or (
+        func.startswith("E.sel_index[") and func.endswith("].get") and len(tree.args) == 2
+        and pyast.unparse(tree.args[1]) == "()")
 
 
 @_on(ast.Repeat)
@@ -415,7 +451,7 @@ def _(c: Compiler, s: ast.Draw, ind):
     src = s.source.name
     name, index, position = _place(c, s.dest)
     pile, where = g.fresh("pile"), g.fresh("where")
-    return [f"{ind}{pile} = st.zone({src!r}, {c.index(c.p.zones[src], s.source.index)})",
+    return [f"{ind}{pile} = {_zone_read(c, src, s.source.index)}",
             f"{ind}{where} = {index}",
             f"{ind}st.draw({pile}, {c.expr(s.count)}, {name!r}, {where}, {position!r})"]
 
@@ -424,7 +460,15 @@ def _(c: Compiler, s: ast.Draw, ind):
 def _(c: Compiler, s: ast.Shuffle, ind):
     name = s.target.name
     return [f"{ind}st.version += 1"] + ([f"{ind}st.dirty = True"] if name in c.E.watch.zones else []) + [
-            f"{ind}st.rng.shuffle(st.zone({name!r}, {c.index(c.p.zones[name], s.target.index)}))"]
+            f"{ind}st.rng.shuffle({_zone_read(c, name, s.target.index)})"]
+
+
+def _zone_read(c: Compiler, name: str, index) -> str:
+    """The list of zone ``name`` (at ``index``, an indexed zone's place, made as it is read: State.places), read
+    with subscripts: what ``st.zone(name, index)`` returns, without the call."""
+    if c.p.zones[name].index is None:
+        return f"st.zones[{name!r}]"
+    return f"st.zones[{name!r}][{c.index(c.p.zones[name], index)}]"
 
 
 @_on(ast.Reveal)
@@ -467,7 +511,7 @@ def _(c: Compiler, s: ast.Offer, ind):
     # the body's locals, read once: the offer's expressions use the body's own names for them
     lines += [f"    {var} = env.get({n!r}, UNSET)" for n, var in c.locals.items()]
     # the powers each definition offers outside windows (fixed once the engine is built)
-    lines += ["    free = E.free_powers", "    decide, show = E.decide, E.show_option",
+    lines += ["    free, has_free = E.free_powers, E.free_cards.__contains__", "    decide, show = E.decide, E.show_option",
               "    for _ in range(MAX_STEPS):", "        options = []", "        pending = False"]
     shared: dict[str, str] = {}      # the listing's memos, shared by its actions (hoist.shared_key)
     for item in s.items:
@@ -480,10 +524,13 @@ def _(c: Compiler, s: ast.Offer, ind):
             powers = "E.offered_powers(card)" if c.E.cards.active or c.E.cards.imitates \
                 else "free[DEF[card]]"
             lines.append(f"        {source} = {c.expr(item.source)}")
-            if cards.startswith("tuple("):
+            if cards.startswith("tuple(") and powers == "free[DEF[card]]":
+                # most cards have none: passed over in C (E.free_cards: the game's cards with some; the listing
+                # changes nothing, so the collection is not copied)
+                lines.append(f"        for card in filter(has_free, {source}):")
+                at = "            "
+            elif cards.startswith("tuple("):
                 lines.append(f"        for card in {cards}:")
-                if powers == "free[DEF[card]]":     # most cards have none: one test, no call (E.free_powers.get)
-                    lines += ["            if DEF[card] not in free:", "                continue"]
                 at = "            "
             else:                   # one card: no loop (nor tuple) around it
                 lines.append(f"        card = {source}")

@@ -18,14 +18,16 @@ from checker.front import ast
 from checker.runtime.agents import RandomAgent
 from checker.runtime.cards import Cancel, CardState, Redirected
 from checker.runtime import codecache
-from checker.runtime.codegen import Scope, names_in, quantity_functions
+from checker.runtime.codegen import Scope, names_in
+from checker.runtime.quantities import quantity_functions
 from checker.runtime.compile import _NOTHING, Compiler
 from checker.runtime import statements  # noqa: F401  (registers the code of retarget, swap, each … chooses)
 from checker.runtime.invariants import InvariantWatch
 from checker.runtime.layout import card_values, layout_of
 from checker.runtime.state import Abort, SpecRuntimeError, State, StopProc, places
 from checker.runtime import outlook, shapes
-from checker.runtime.fusion import selected_index
+from checker.runtime.fusion import fill_holders, selected_index
+from checker.runtime.hoist import loop_lines
 from checker.runtime.showing import Showing
 from checker.runtime.spending import Spending
 from checker.base.grids import grids_of
@@ -127,11 +129,13 @@ class Engine(Showing, Spending):
         self._qversion = -1
         self.defs: list[int] = []       # card instance -> definition; refilled by each game, never replaced
         self.present: set[int] = set()  # the definitions with a physical card in this game; likewise
+        self.free_cards: frozenset = frozenset()    # this game's card values with powers outside windows (Layout.free)
         self.grids = grids_of(p)
         self.resolve_type = Checker(p, Reporter()).resolve_type
         self._index_definitions()
         self.max_players = max(game_player_counts(p) or [MAX_PLAYERS])
         self.seats: tuple[int, ...] = ()
+        self.holder_tables: dict[str, tuple[dict, dict]] = {}     # zone -> fusion.holder_tables, for each game
         self.instances: dict[int, list[int]] = {}
         self.selected: dict[str, tuple[int, ...]] = {}
         self._layouts: dict[tuple, object] = {}     # selection -> its runtime.layout.Layout
@@ -159,13 +163,13 @@ class Engine(Showing, Spending):
         self.flow = game["flow"].id if "flow" in game else None
         self.turn_proc = game["turn"].id if "turn" in game else None
         self.round_proc = game["round"].id if "round" in game else None
-        self.preconditions = {}                  # procedure -> its `requires`, env -> bool
-        for n, proc in p.procedures.items():     # each its own entry (counters, `stop`): see _entry_lines
+        self.preconditions = {}         # procedure -> (its `requires` over its arguments by position, its source)
+        for n, proc in p.procedures.items():     # each its own entry (counters, `stop`): see Compiler.entry_lines
             c.context, c.bound = n, frozenset(x.name for x in proc.params)
             params = [x.name for x in proc.params]
             if proc.requires is not None:
-                self.preconditions[n] = c.env_function(proc.requires)
-            self.procedures[n] = (params, c.body(proc.body, params, (self.procedure_name(n), self._entry_lines(n))))
+                self.preconditions[n] = c.precondition(n, proc)
+            self.procedures[n] = (params, c.body(proc.body, params, (self.procedure_name(n), c.entry_lines(n))))
         for n, a in p.actions.items():
             c.context = n
             self.actions[n] = ([x.name for x in a.params], a.parent[0] if a.parent else None,
@@ -322,8 +326,10 @@ class Engine(Showing, Spending):
         args = [f"a{i}" for i in range(len(self.actions[action][0]))]
         lines = [f"def {self.allowed_name(action)}({', '.join(args)}):", "    st = E.st"]
         for test in self.legality_tests(action):
-            lines.append(f"    if {self.blocking_source(test, args)[0]}:  # {test[0].name}")
-            lines.append("        return False")
+            source = self.blocking_source(test, args)[0]
+            loops = loop_lines("blocks", source)        # its any/all as loops: no generator resumed per element
+            lines += [f"    {line}" for line in loops or ()]
+            lines += [f"    if {'blocks' if loops else source}:  # {test[0].name}", "        return False"]
         lines.append("    return True")
         return self.compiler.gen.define(self.allowed_name(action), "\n".join(lines) + "\n",
                                         f"whether action {action} is allowed")
@@ -375,19 +381,6 @@ class Engine(Showing, Spending):
                 if self.cards.hooks.get(name):
                     lines += [f"    E.cards.perform({name!r}, ({''.join(a + ', ' for a in args)}), lambda: None)"]
             g.define(self.do_name(name), "\n".join(lines) + "\n", f"doing action {name}")
-
-    def _entry_lines(self, name: str) -> list[str]:
-        """What procedure ``name``'s function does first, as :meth:`entering` does: its precondition, the turn's or
-        round's counter."""
-        if name in self.preconditions:
-            args = "".join(f"a{i}, " for i in range(len(self.program.procedures[name].params)))
-            return [f"    E.entering({name!r}, ({args}))"]
-        if name == self.turn_proc:
-            return ["    E.st.turn += 1"]
-        if name == self.round_proc:
-            return ["    if E.round_observer is not None:", "        E.round_observer()", "    st = E.st",
-                    "    st.round += 1", "    if E.recording:", "        E.event('round', number=st.round)"]
-        return []
 
     def procedure_name(self, name: str) -> str:
         return self._names.setdefault(("p", name), self.compiler.gen.fresh("P" + name))
@@ -464,7 +457,9 @@ class Engine(Showing, Spending):
     def seats_from(self, p: int, step: int = 1) -> tuple[int, ...]:
         """Every seat from ``p``: clockwise (to the left), or counter-clockwise with ``step`` -1."""
         n = self.st.n
-        return tuple((p + step * i) % n for i in range(n))
+        p, seats = p % n, self.seats            # the seats by slices (no generator): seats is range(n) as a tuple
+        return seats[p:] + seats[:p] if step == 1 else seats[p::-1] + seats[:p:-1] if step == -1 \
+            else tuple((p + step * i) % n for i in range(n))
 
     def selection_index(self, kind: str, table: dict | None) -> int:
         """The position in ``sel_index`` of the selected ``kind`` cards by definition (``table`` None) or by
@@ -529,11 +524,8 @@ class Engine(Showing, Spending):
     def entering(self, name: str, args: tuple | None = None) -> None:
         """Procedure ``name`` is called (with ``args``: a game where its `requires` does not hold there stops): the
         turn and round counters (and the round's event) move on."""
-        if args is not None and name in self.preconditions:
-            decl = self.program.procedures[name]
-            if not self.preconditions[name](dict(zip((x.name for x in decl.params), args))):
-                raise SpecRuntimeError(f"procedure {name} is called where its precondition (requires) does not "
-                                       f"hold", decl.requires.span)
+        if args is not None and name in self.preconditions and not self.preconditions[name][0](*args):
+            self.unmet(name)
         if name == self.turn_proc:
             self.st.turn += 1
         elif name == self.round_proc:
@@ -541,6 +533,10 @@ class Engine(Showing, Spending):
                 self.round_observer()
             self.st.round += 1
             self.event("round", number=self.st.round)
+
+    def unmet(self, name: str):         # procedure ``name`` is called where its `requires` does not hold
+        raise SpecRuntimeError(f"procedure {name} is called where its precondition (requires) does not hold",
+                               self.program.procedures[name].requires.span)
 
     def call(self, name: str, args: tuple) -> None:
         self.procedures[name][1](*args)        # it counts the turn or round itself, and ends at `stop`
@@ -631,9 +627,9 @@ class Engine(Showing, Spending):
         its arguments by position (a call with keywords costs more).
         ``observer``, when set, sees every decision point first, forced ones included.
         The spec's invariants are checked first: the spec breaking one is a located error."""
-        self.decisions += 1
         self.work = 0
-        if self.decisions > MAX_STEPS:
+        self.decisions = decisions = self.decisions + 1
+        if decisions > MAX_STEPS:
             raise SpecRuntimeError(f"the game took more than {MAX_STEPS:,} decisions (the limit of one game)",
                                    getattr(site, "span", None))
         if self.invariants:
@@ -647,34 +643,37 @@ class Engine(Showing, Spending):
                 broken = self.watch.check_always()
                 if broken >= 0:
                     self._broken(self.watch.always[broken][0])
-        decision = None
+        n = len(options)
         if self.observer is not None:
             decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
             self.observer(decision)
-        n = len(options)
+        else:
+            decision = None
+            if n == 1 and not optional:
+                return options[0]
+            agent = self.agents[player]
+            if agent.__class__ is RandomAgent and not self.recording:
+                self.moves += 1             # it reads nothing but the count: no Decision made, and its pick is
+                count = n + 1 if optional else n    # in range: nothing else to do; RandomAgent.pick inline
+                if agent._inline and count:
+                    bits, k = agent._bits, count.bit_length()
+                    index = bits(k)
+                    while index >= count:
+                        index = bits(k)
+                else:
+                    index = agent.pick(count)
+                self.choices.append(index)
+                return options[index] if index < n else _NOTHING
         if n == 1 and not optional:
             return options[0]
         self.moves += 1
         agent = self.agents[player]
-        if decision is None and agent.__class__ is RandomAgent and not self.recording:
-            count = n + 1 if optional else n    # it reads nothing but the count: no Decision made, and its pick
-            if agent._inline and count:         # is in range: nothing else to do; RandomAgent.pick inline
-                bits, k = agent._bits, count.bit_length()
-                index = bits(k)
-                while index >= count:
-                    index = bits(k)
-            else:
-                index = agent.pick(count)
-            self.choices.append(index)
-            return options[index] if index < n else _NOTHING
-        else:
-            if decision is None:
-                decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env,
-                                    chosen)
-            if self.recording and self.digests:     # before the agent looks
-                from checker.runtime.replay import state_digest     # not imported by a start-up that records none
-                decision.state = state_digest(self.st)
-            index = agent.choose(decision)
+        if decision is None:
+            decision = Decision(player, prompt, options, label or self.show, optional, secret, self, site, env, chosen)
+        if self.recording and self.digests:     # before the agent looks
+            from checker.runtime.replay import state_digest     # not imported by a start-up that records none
+            decision.state = state_digest(self.st)
+        index = agent.choose(decision)
         if not 0 <= index < n + (1 if optional else 0):
             raise SpecRuntimeError(f"agent of player {player + 1} chose option {index} of {n}")
         self.choices.append(index)
@@ -735,6 +734,8 @@ class Engine(Showing, Spending):
         for cache in self._scaches:
             cache.clear()
         self.seats = tuple(range(players))
+        for zone, tables in self.holder_tables.items():     # the places of this game's seats (fusion.holder_tables)
+            fill_holders(zone, self.seats, *tables)
         self.agents = agents
         self.events = []
         self.decisions = 0
@@ -747,8 +748,7 @@ class Engine(Showing, Spending):
         self.defs[:] = layout.defs
         self.present.clear()
         self.present.update(layout.instances)
-        self.instances = layout.instances
-        self.selected = layout.selected
+        self.instances, self.selected, self.free_cards = layout.instances, layout.selected, layout.free
         self.def_of.clear()
         self.def_of.update(layout.def_of)
         for attr, table in self._card_attr_tables.items():

@@ -10,6 +10,7 @@ counted in one pass and each ``x`` looks its count up.  Same value: the expressi
 
 from __future__ import annotations
 
+import ast as pyast
 import operator
 import re
 
@@ -196,6 +197,24 @@ def holder(place, zone: str, seats):
     return None
 
 
+def holder_tables(engine, zone: str) -> tuple[dict, dict]:
+    """(place -> its player, place -> (its player,)) over the places ``(zone, p)`` of the game's seats: what
+    :func:`holder` and :func:`holders` say of a card's place (None, () for any other), in one ``dict.get`` and no
+    call of ours.  Made for the game on, if one is, and refilled by each game's start (:func:`fill_holders`)."""
+    tables = engine.holder_tables.get(zone)
+    if tables is None:
+        tables = engine.holder_tables[zone] = ({}, {})
+        fill_holders(zone, engine.seats, *tables)
+    return tables
+
+
+def fill_holders(zone: str, seats, one: dict, every: dict) -> None:
+    one.clear()
+    every.clear()
+    for p in seats:
+        one[(zone, p)], every[(zone, p)] = p, (p,)
+
+
 def holders_of(key, zone: str, engine) -> tuple:
     """The players (in seat order) whose ``zone`` holds a physical card of definition ``key``."""
     copies = engine.instances.get(key)
@@ -203,7 +222,7 @@ def holders_of(key, zone: str, engine) -> tuple:
         return ()
     where, seats = engine.st.where, engine.seats
     if len(copies) == 1:
-        return holders(where.get(copies[0]), zone, seats)
+        return engine.holder_tables[zone][1].get(where.get(copies[0]), ())
     found = {place[1] for place in map(where.get, copies) if place.__class__ is tuple and place[0] == zone}
     return tuple(p for p in seats if p in found)
 
@@ -245,9 +264,17 @@ def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
     if op == "in":
         # by definition: the players whose zone holds a copy of the card's definition (State.counts and
         # State.where agree), found from the copies' places instead of every player's count
+        holder_tables(g.E, first.right.obj.id)          # HOLDERS_OF reads the zone's table
         return f"HOLDERS_OF({g.card_key(first.left, scope)}, {first.right.obj.id!r}, E)"
     card = g.expr(first.left, scope)
     span = g.const(first.span, "span")      # the test's own error, if the card is not one physical card
     card = f"({card} if {card} is None or {card} >= 0 else SAME({card}, {span}))" if card.isidentifier() \
         else f"SAME({card}, {span})"
     return f"HOLDERS(st.where.get({card}, MISSING), {first.right.obj.id!r}, E.seats)"
+
+
+def the_holder(g, holders: str) -> str:
+    """``the`` of the players :func:`narrowed_players` wrote as ``HOLDERS(place, zone, E.seats)``: the player whose
+    ``zone`` is the card's place, or None, in one ``dict.get`` of the zone's table (what :func:`holder` says)."""
+    place, _, zone = holders[len("HOLDERS("):-len(", E.seats)")].rpartition(", ")
+    return f"{g.const(holder_tables(g.E, pyast.literal_eval(zone))[0], 'holder')}.get({place})"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-__all__ = ["first_memo", "memoize", "shared_key", "truth_lines"]
+__all__ = ["first_memo", "loop_lines", "memoize", "shared_key", "truth_lines"]
 
 _NEVER = {"SPEND", "RANGE", "QNEW", "E"}     # work accounting, fresh versions, engine calls: evaluated as written
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -178,3 +178,102 @@ def truth_lines(target: str, source: str) -> list[str]:
     for cond in loop.ifs:
         lines += [f"    if not ({ast.unparse(cond)}):", "        continue"]
     return lines + [f"    if {test}:", f"        {target} = {found}", "        break"]
+
+
+def loop_lines(target: str, source: str) -> list[str] | None:
+    """Statements setting ``target`` to ``bool(source)``, each ``any(…)``/``all(…)`` of one generator that only
+    the truth of ``source`` reads (the whole, an operand of ``and``/``or``/``not``, a branch of ``… if … else …``,
+    the element of another such) a loop instead: the same elements tested in the same order, the same
+    short-circuits, no generator made and resumed per element (nested ones included, where :func:`truth_lines`
+    takes one).  None when ``source`` holds none (its plain test costs less).  ``source`` is generated code (one
+    line): its parts are copied from it, and a part holds a scope when its text has one's mark (``for``,
+    ``lambda``, ``:=``: a false mark only keeps a generator as it is)."""
+    if "any(" not in source and "all(" not in source:      # most tests: not parsed (building an engine costs less)
+        return None
+    tree = _Source(source)
+    if not tree.scoped(tree.root) or not tree.convertible(tree.root):
+        return None
+    return tree.assign(target, tree.root, [0])
+
+
+class _Source:
+    _MARKS = (" for ", "lambda", ":=")
+
+    def __init__(self, source: str):
+        self.bytes = source.encode()
+        self.root = ast.parse(source, mode="eval").body
+
+    def text(self, node: ast.AST) -> str:
+        return self.bytes[node.col_offset:node.end_col_offset].decode()
+
+    def scoped(self, node: ast.AST) -> bool:
+        text = self.text(node)
+        return any(mark in text for mark in self._MARKS)
+
+    def generator(self, node: ast.AST) -> ast.GeneratorExp | None:
+        """The generator of ``any(g)``/``all(g)`` with one plain ``for``; None for anything else."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all") \
+                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp):
+            gen = node.args[0]
+            if len(gen.generators) == 1 and not gen.generators[0].is_async:
+                loop = gen.generators[0]
+                if not any(self.scoped(n) for n in (loop.target, loop.iter, *loop.ifs)):
+                    return gen
+        return None
+
+    def convertible(self, node: ast.AST) -> bool:
+        if not self.scoped(node):
+            return True
+        if isinstance(node, ast.IfExp):
+            return not self.scoped(node.test) and self.convertible(node.body) and self.convertible(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return all(self.convertible(v) for v in node.values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.convertible(node.operand)
+        gen = self.generator(node)
+        return gen is not None and self.convertible(gen.elt)
+
+    def condition(self, node: ast.AST, target: str, count: list[int]) -> tuple[list[str], str]:
+        """(lines to run first, an expression as true as ``node``): ``node`` itself when it holds no generator."""
+        if not self.scoped(node):
+            return [], f"({self.text(node)})"
+        count[0] += 1
+        inner = f"{target}_{count[0]}"
+        return self.assign(inner, node, count), inner
+
+    def assign(self, target: str, node: ast.AST, count: list[int]) -> list[str]:
+        if isinstance(node, ast.Constant):
+            return [f"{target} = {bool(node.value)}"]
+        if not self.scoped(node):
+            return [f"{target} = True if ({self.text(node)}) else False"]
+        if isinstance(node, ast.IfExp):
+            return [f"if {self.text(node.test)}:", *_indented(self.assign(target, node.body, count)),
+                    "else:", *_indented(self.assign(target, node.orelse, count))]
+        if isinstance(node, ast.UnaryOp):
+            return self.assign(target, node.operand, count) + [f"{target} = not {target}"]
+        if isinstance(node, ast.BoolOp):       # each operand only when the ones before it did not decide
+            conjunction = isinstance(node.op, ast.And)
+            lines, body = [f"{target} = {not conjunction}"], []
+            for value in reversed(_operands(node)):
+                first, test = self.condition(value, target, count)
+                body = first + [f"if {test}:" if conjunction else f"if not {test}:",
+                                *_indented(body or [f"{target} = {conjunction}"])]
+            return lines + body
+        gen = self.generator(node)
+        loop, found = gen.generators[0], node.func.id == "any"
+        first, test = self.condition(gen.elt, target, count)
+        lines = [f"{target} = {not found}", f"for {self.text(loop.target)} in {self.text(loop.iter)}:"]
+        for cond in loop.ifs:
+            lines += [f"    if not ({self.text(cond)}):", "        continue"]
+        return lines + _indented(first) + [f"    if {test if found else f'not {test}'}:", f"        {target} = {found}",
+                                           "        break"]
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
+
+
+def _operands(node: ast.BoolOp) -> list[ast.AST]:
+    """The operands of ``node``, those of an operand with the same operator in its place (``(a and b) and c``)."""
+    return [x for v in node.values
+            for x in (_operands(v) if isinstance(v, ast.BoolOp) and type(v.op) is type(node.op) else [v])]

@@ -10,6 +10,7 @@ state version as the puts gave.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Sequence
 
 from checker.runtime.fusion import selected_index
@@ -33,7 +34,7 @@ class Layout:
     """What a selection's games share: read-only once made (each game copies the places)."""
 
     __slots__ = ("defs", "selected", "instances", "def_of", "sel_index", "reactions", "listening",
-                 "zones", "where", "counts", "version", "attrs")
+                 "zones", "where", "counts", "version", "attrs", "free")
 
     def __init__(self, engine, selection: dict[str, Sequence[str]]):
         E = engine
@@ -52,6 +53,8 @@ class Layout:
         self.def_of = {**E._def_base, **dict(enumerate(self.defs))}
         self.sel_index: list[dict] = []
         self.index(E)
+        # the card values (physical cards, definitions) whose definition has powers outside windows (an offer's)
+        self.free = frozenset(compress(self.def_of, map(E.free_powers.__contains__, self.def_of.values())))
         self.attrs: dict[str, dict] = {}        # attr -> its card_values for these games
         # each window's reactions in these games: (power, physical card, the card's controller quantity)
         self.reactions = {}

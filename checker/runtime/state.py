@@ -126,13 +126,9 @@ class State:
                 self.dirty = True
         elif name in watched:
             self.dirty = True
-        zone = zones[name]
-        if zone.__class__ is not list:
-            if zone.__class__ is dict:
-                zone = self.plain_places(name)
-            target = zone[index]
-        else:
-            target = zone
+        target = zones[name]
+        if target.__class__ is not list:
+            target = (self.plain_places(name) if target.__class__ is dict else target)[index]
         if position == "bottom":
             target.insert(0, card)
         else:
