@@ -127,7 +127,7 @@ def _race(engine: Engine, agents) -> tuple[str, int, int]:
     return engine.st.vars["fin"], engine.st.vars["hauteur"], engine.st.vars["numéro"]
 
 
-@pytest.mark.parametrize("masons, weight", [(DIRECT, 2), (COUNTED, 4)])
+@pytest.mark.parametrize("masons, weight", [(DIRECT, 2), (COUNTED, 4)], ids=["direct", "counted"])
 def test_le_glouton_qui_vise_la_tour_taille_les_pierres_qu_elle_attend(tmp_path, masons, weight):
     engine = _engine(tmp_path, masons)
     assert _race(engine, [GreedyAgent(s) for s in range(2)]) == ("temps_écoulé", 0, 6)

@@ -25,8 +25,23 @@ the aimed ending should come first, so it gains a unit for each unit the aimed e
 unit another ending goes further away while that one is not already further than the aimed one was when the
 decision was asked (:func:`cap`: the others' distances are capped at the aimed one's then, plus 1; one cap for
 all the options of a decision, so that coming nearer the aim is never worth less than staying).  The units are
-the conditions' own (ramparts, tiles, districts): the measure is a heuristic, not a plan; nothing here knows a
-game.
+the conditions' own (ramparts, tiles, districts); nothing here knows a game.
+
+*Planning* (:func:`subgoals`): an ending's conditions are often changed only by statements that run under
+conditions of their own, several steps away.  So each ending is chained back, from the spec, to its *sub-goals*:
+(depth 1) reaching its statement — the conditions of the ``if``\ s around the calls (and offers) that lead to its
+body from the bodies the flow's rounds call — and every statement of the rounds that changes what its conditions
+read (a var set, a zone drawn from or moved to), each under the conditions on its way from the rounds, its
+callers' arguments bound to its parameters (a parameter of type Player at the top of a chain is the aiming
+player; a ``for`` over ``filter``/``collect`` is its collection under the filter's condition); (depth 2) for a
+condition on such a chain that its body sets to a constant before testing it (Carcassonne's ``évaluation``, set
+to false, then computed by the evaluation of the finished parts), the statements between that reset and the test
+that set it, with the conditions on their way down.  A sub-goal is as far as the least, over its chains and
+their loops' values, of its conditions' distances added up (``all`` adds its elements' distances, ``any`` takes
+the least: a road is as far from finished as its open ends); what a chain cannot know (a local name, a stale
+condition) is left out, and a sub-goal with nothing left to measure is dropped.  :func:`progress` subtracts each
+sub-goal's distance divided by its depth.  It is a heuristic, not a search: it sees the steps the spec writes
+before an ending, not how many turns they take.
 """
 
 from __future__ import annotations
@@ -39,7 +54,7 @@ from checker.runtime.compile import bound_names
 from checker.runtime.state import SpecRuntimeError
 
 __all__ = ["Ending", "endings", "distance", "distances", "progress", "cap", "ended_progress", "resolve", "reached",
-           "REACHED"]
+           "REACHED", "SubGoal", "subgoals", "engine_subgoals", "subgoal_penalty"]
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
