@@ -29,8 +29,8 @@ the conditions' own (ramparts, tiles, districts); nothing here knows a game.
 
 *Planning* (:func:`subgoals`): an ending's conditions are often changed only by statements that run under
 conditions of their own, several steps away.  So each ending is chained back, from the spec, to its *sub-goals*:
-(depth 1) reaching its statement — the conditions of the `if` statements around the calls (and offers) that lead to its
-body from the bodies the flow's rounds call — and every statement of the rounds that changes what its conditions
+(depth 1) reaching its statement — the conditions of the `if` statements around the calls (and offers) that lead
+to its body from the bodies the flow's rounds call — and every statement of the rounds that changes what its conditions
 read (a var set, a zone drawn from or moved to), each under the conditions on its way from the rounds, its
 callers' arguments bound to its parameters (a parameter of type Player at the top of a chain is the aiming
 player; a ``for`` over ``filter``/``collect`` is its collection under the filter's condition); (depth 2) for a
@@ -356,10 +356,11 @@ def ended_progress(engine, aim: str) -> int:
 # A chain is the list of steps the game goes through, from a body the flow's rounds call down to one statement:
 # ("top", locals, players, body) starts it in a body (its local names unknown but the parameters of type Player,
 # which are the aiming player), ("enter", locals, ((param, arg), …), body) goes into a called procedure or an
-# offered action (the caller's arguments bound to the callee's parameters), ("loop", var, coll) runs over a collection (the
-# statement happens if it happens for one value), ("bind", var, expr) names a value, ("guard", cond, want) is a
-# condition that must be `want` (an `if`'s, split at its `and`s), ("stale", cond, want, before) one whose value
-# the body sets to a constant before testing it (``before``: the statements before it, where it is computed).
+# offered action (the caller's arguments bound to the callee's parameters), ("loop", var, coll) runs over a
+# collection (the statement happens if it happens for one value), ("bind", var, expr) names a value, ("alias",
+# var, other) names another's value, ("guard", cond, want) is a condition that must be `want` (an `if`'s, split at
+# its `and`s), ("stale", cond, want, before) one whose value the body sets to a constant before testing it
+# (``before``: the statements before it, where it is computed).
 
 @dataclasses.dataclass(frozen=True)
 class SubGoal:
