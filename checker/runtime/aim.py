@@ -30,8 +30,8 @@ the conditions' own (ramparts, tiles, districts); nothing here knows a game.
 *Planning* (:func:`subgoals`): an ending's conditions are often changed only by statements that run under
 conditions of their own, several steps away.  So each ending is chained back, from the spec, to its *sub-goals*:
 (depth 1) reaching its statement — the conditions of the `if` statements around the calls (and offers) that lead
-to its body from the bodies the flow's rounds call — and every statement of the rounds that changes what its conditions
-read (a var set, a zone drawn from or moved to), each under the conditions on its way from the rounds, its
+to its body from the bodies the flow's rounds call — and every statement of the rounds that changes what its
+conditions read (a var set, a zone drawn from or moved to), each under the conditions on its way from the rounds, its
 callers' arguments bound to its parameters (a parameter of type Player at the top of a chain is the aiming
 player; a ``for`` over ``filter``/``collect`` is its collection under the filter's condition); (depth 2) for a
 condition on such a chain that its body sets to a constant before testing it (Carcassonne's ``évaluation``, set
