@@ -378,6 +378,8 @@ _UP = 6                 # callers followed up from a statement
 _DOWN = 6               # calls followed down into what computes a stale condition
 _CHAINS = 8             # chains kept per statement
 _SUBGOAL_DEPTH = 2      # steps chained back from an ending
+_LOOPS = 3              # loops in a chain measured (more: left out, their values multiply)
+_BUDGET = 256           # loop values a chain's measure tries, at most (then the least found so far)
 
 
 def _split(cond: ast.Expr, want: bool) -> list[tuple[ast.Expr, bool]]:
@@ -659,6 +661,7 @@ class _Chain(_Measure):
             self.ops[i] = op + (left,)
 
     def measure(self, player) -> int:
+        self.budget = _BUDGET
         return self._run(0, {"__me__": player}, _FAR)
 
     def _run(self, i: int, env: dict, bound: int) -> int:
@@ -685,6 +688,9 @@ class _Chain(_Measure):
                 else:
                     best = bound - total
                     for value in values:
+                        if self.budget <= 0:        # the values tried so far: the least found among them
+                            break
+                        self.budget -= 1
                         best = min(best, self._run(i + 1, {**env, op[1]: value}, best))
                         if best == 0:
                             break
@@ -704,7 +710,8 @@ def engine_subgoals(engine, aim: str) -> list[tuple[int, list[_Chain]]]:
         found = []
         for ending in resolve(engine, aim):
             for goal in subgoals(engine.program, engine.flow, ending):
-                chains = [c for c in (_Chain(engine, chain) for chain in goal.chains) if c.kept]
+                chains = [c for c in (_Chain(engine, chain) for chain in goal.chains)
+                          if c.kept and sum(op[0] == "loop" for op in c.ops) <= _LOOPS]
                 if chains:
                     found.append((goal.depth, chains))
         cache[aim] = found
