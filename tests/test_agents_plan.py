@@ -208,3 +208,17 @@ def test_une_fin_posée_par_un_pouvoir_est_une_fin(tmp_path):
 
     engine.play({}, 2, 1, [Probe(), Probe()])
     assert seen == [{"tour_achevée": 2, "temps_écoulé": 3}, {"tour_achevée": 2, "temps_écoulé": 1}]
+
+
+def test_carcassonne_le_dernier_rempart_passe_par_une_évaluation():
+    """Carcassonne's last rampart is chained back to the construction phase's call (`évaluation and phase() >= 2`,
+    `évaluation` reset just before) and, at depth 2, to `set évaluation = true` in `évaluer`: a finished road or
+    market with a Bonhomme on it round the last tile laid."""
+    from conftest import checked_once
+    result = checked_once(("spec/carcassonne",))
+    engine = Engine(result.typed)
+    [ending] = [e for e in endings(engine.program, engine.flow) if e.name == "dernier_rempart_posé"]
+    goals = [(g.depth, g.where) for g in subgoals(engine.program, engine.flow, ending)]
+    assert goals[:2] == [(1, "vérifier_la_fin"), (1, "bâtir")] and (2, "évaluer") in goals, goals
+    compiled = engine_subgoals(engine, "dernier_rempart_posé")
+    assert [(d, [c.kept for c in chains]) for d, chains in compiled][:3] == [(1, [1]), (1, [3]), (2, [2])]
