@@ -123,7 +123,7 @@ def _aimed_values(decision, aim: str, weight: int) -> list[int | None]:
     limit = cap(engine, aim)
 
     def probe(e) -> None:
-        measured.append(progress(e, aim, limit))
+        measured.append(progress(e, aim, limit, player))
 
     def value(option) -> int | None:
         del measured[:]

@@ -254,7 +254,7 @@ class MonteCarloAgent:
         finished = self.finished
         worth = self._judged(sim, selection, players, seed, driver, player)
         ended = self.finished > finished
-        return worth + self.weight * (ended_progress(sim, self.aim) if ended else progress(sim, self.aim, self._cap))
+        return worth + self.weight * (ended_progress(sim, self.aim) if ended else progress(sim, self.aim, self._cap, player))
 
     def _judged(self, sim, selection, players: int, seed: int, driver: _Driver, player: int) -> float:
         try:

@@ -1,0 +1,224 @@
+"""Players that aim at an ending several steps away (checker/runtime/aim.py, *planning*): the ending's conditions are
+chained back, from the spec alone, to the statements that change what they read (and the conditions those
+statements run under), and to what computes a condition its procedure sets to a constant before testing it; an
+aiming player measures how far those sub-goals are too.
+
+In « Chantier » a player either picks a point (`cueillir`) or cuts a stone (`tailler`); after each round the masons
+raise the tower one storey when two stones are ready, and the game ends when the tower is 2 storeys high (« tour
+achevée ») or after round 6 (« temps écoulé »).  A stone changes nothing the ending reads (the height): the player
+aiming at the tower by its distance alone picks points, as the greedy player does, and every game ends on the time.
+Chained back, the storey's statement runs under `pierres >= 2`, so a stone is a step towards it: the aiming player
+cuts stones and the tower is finished in round 2.  In « Chantier compté » the masons first count the stones
+(`set prêt = false`, then `compter()` sets it to true when two are ready) and then test `prêt`: that condition is
+measured through what computes it, one step further (depth 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker.front.check import check_paths
+from checker.runtime.agents import GreedyAgent
+from checker.runtime.aim import distances, endings, engine_subgoals, subgoal_penalty, subgoals
+from checker.runtime.engine import Engine
+from checker.runtime.montecarlo import MonteCarloAgent
+
+CHANTIER = """
+game "Chantier" {
+  edition: "test"
+  players: 2..2
+  flow: partie
+  turn: tour
+  score: score
+}
+
+enum Fin { tour_achevée "la tour est achevée", temps_écoulé "le temps est écoulé" }
+var fin: Fin? = none
+var hauteur: Int = 0
+var pierres: Int = 0
+var prêt: Bool = false
+var numéro: Int = 0
+var joué: Bool = false
+var points[Player]: Int = 0
+quantity score(p: Player): Int = points[p]
+
+action cueillir(p: Player) "Cueillir : un point." {
+  set points[p] = points[p] + 1
+  set joué = true
+}
+action tailler(p: Player) "Tailler une pierre pour la tour." {
+  set pierres = pierres + 1
+  set joué = true
+}
+rule une_action { forbid cueillir(p) when joué }
+rule une_seule { forbid tailler(p) when joué }
+
+procedure tour(p: Player) {
+  set joué = false
+  offer p {
+    cueillir(p)
+    tailler(p)
+    finish "Fini" when joué
+  }
+}
+
+MAÇONNER
+
+procedure vérifier() {
+  if hauteur >= 2 {
+    set fin = tour_achevée
+  } else if numéro >= 6 {
+    set fin = temps_écoulé
+  }
+}
+
+procedure partie() {
+  repeat {
+    set numéro = numéro + 1
+    for p in players {
+      call tour(p)
+    }
+    call maçonner()
+    call vérifier()
+  } until fin != none
+}
+
+configuration "Standard" { players: 2..2 }
+"""
+
+DIRECT = """
+procedure maçonner() {
+  if pierres >= 2 {
+    set hauteur = hauteur + 1
+    set pierres = 0
+  }
+}
+"""
+
+COUNTED = """
+procedure compter() {
+  if pierres >= 2 {
+    set prêt = true
+  }
+}
+
+procedure maçonner() {
+  set prêt = false
+  call compter()
+  if prêt {
+    set hauteur = hauteur + 1
+    set pierres = 0
+  }
+}
+"""
+
+
+def _engine(tmp_path, masons: str, extra: str = "") -> Engine:
+    path = tmp_path / "chantier.rules"
+    path.write_text(CHANTIER.replace("MAÇONNER", masons) + extra, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    engine = Engine(result.typed)
+    engine.recording = False
+    return engine
+
+
+def _race(engine: Engine, agents) -> tuple[str, int, int]:
+    engine.play({}, 2, 1, agents)
+    return engine.st.vars["fin"], engine.st.vars["hauteur"], engine.st.vars["numéro"]
+
+
+@pytest.mark.parametrize("masons, weight", [(DIRECT, 2), (COUNTED, 4)], ids=["direct", "counted"])
+def test_le_glouton_qui_vise_la_tour_taille_les_pierres_qu_elle_attend(tmp_path, masons, weight):
+    engine = _engine(tmp_path, masons)
+    assert _race(engine, [GreedyAgent(s) for s in range(2)]) == ("temps_écoulé", 0, 6)
+    aiming = [GreedyAgent(s, aim="tour_achevée", weight=weight) for s in range(2)]
+    assert _race(engine, aiming) == ("tour_achevée", 2, 2), "both cut a stone each round: a storey a round"
+
+
+def test_le_monte_carlo_qui_vise_la_tour_taille_les_pierres(tmp_path):
+    engine = _engine(tmp_path, COUNTED)
+    engine.recording = True          # the Monte-Carlo agent replays the game's answers
+    settings = dict(playouts=4, depth=20, rollout="greedy", judge="outcome", next_turn=True, weight=4)
+    aiming = [MonteCarloAgent(s, aim="tour_achevée", **settings) for s in range(2)]
+    assert _race(engine, aiming) == ("tour_achevée", 2, 2)
+
+
+def test_les_sous_buts_sont_lus_dans_la_spec(tmp_path):
+    """Direct: the storey's statement runs under `pierres >= 2` (depth 1, 2 stones away at the start).  Counted:
+    that chain's `prêt` is set to false before it is tested, so it is measured through `compter()`, which sets it
+    under `pierres >= 2` (depth 2); the chain of the storey itself measures nothing else and is left out."""
+    engine = _engine(tmp_path, DIRECT)
+    [tower, _] = endings(engine.program, engine.flow)
+    # reaching `vérifier` (called by the rounds: no condition) and the storey's statement in `maçonner`
+    assert [(g.depth, g.where) for g in subgoals(engine.program, engine.flow, tower)] == [(1, "vérifier"),
+                                                                                         (1, "maçonner")]
+    assert [(d, [c.kept for c in chains]) for d, chains in engine_subgoals(engine, "tour_achevée")] == [(1, [1])]
+    counted = _engine(tmp_path, COUNTED)
+    assert [(d, [c.kept for c in chains]) for d, chains in engine_subgoals(counted, "tour_achevée")] == [(2, [1])]
+    seen = []
+
+    class Probe:
+        def choose(self, decision):
+            seen.append((counted.st.vars["pierres"], distances(counted)["tour_achevée"],
+                         subgoal_penalty(counted, "tour_achevée", decision.player)))
+            return 1 if decision.options[0][0] == "action" else 0      # tailler, then « Fini »
+
+    counted.play({}, 2, 1, [Probe(), Probe()])
+    assert seen[0] == (0, 2, 2 / 2), "2 stones away, at depth 2: worth 1"
+    assert all(penalty == max(0, 2 - stones) / 2 for stones, _, penalty in seen)
+
+
+POWER = """
+kind Sceau {
+  controller: porteur
+  start: coffre
+}
+zone coffre: set of Sceau public
+quantity porteur(s: Sceau): Player? = none
+card Sceau "Sceau royal" {
+  power clore "Clore la partie par décret." {
+    if numéro >= 4 {
+      set fin = temps_écoulé
+    }
+  }
+}
+"""
+
+
+def test_une_fin_posée_par_un_pouvoir_est_une_fin(tmp_path):
+    """An ending set in a card's power is read like one in a procedure: named by its constant, where it is the
+    card's power; its conditions are measured (here, 4 rounds away at the start)."""
+    engine = _engine(tmp_path, DIRECT, POWER)
+    found = endings(engine.program, engine.flow)
+    assert [(e.name, e.where, e.partial) for e in found] == [
+        ("tour_achevée", "vérifier", False), ("temps_écoulé", "vérifier", False),
+        ("temps_écoulé", '"Sceau royal".clore', False)]
+    seen = []
+
+    class Probe:
+        def choose(self, decision):
+            if not seen:            # round 1: the time's ending in `vérifier` is 5 rounds away, the power's 3
+                seen.append(distances(engine))
+                engine.st.vars["numéro"] = 3
+                engine.invalidate()
+                seen.append(distances(engine))
+                engine.st.vars["numéro"] = 1
+                engine.invalidate()
+            return 0
+
+    engine.play({}, 2, 1, [Probe(), Probe()])
+    assert seen == [{"tour_achevée": 2, "temps_écoulé": 3}, {"tour_achevée": 2, "temps_écoulé": 1}]
+
+
+def test_carcassonne_le_dernier_rempart_passe_par_une_évaluation():
+    """Carcassonne's last rampart is chained back to the construction phase's call (`évaluation and phase() >= 2`,
+    `évaluation` reset just before) and, at depth 2, to `set évaluation = true` in `évaluer`: a finished road or
+    market with a Bonhomme on it round the last tile laid."""
+    from conftest import checked_once
+    result = checked_once(("spec/carcassonne",))
+    engine = Engine(result.typed)
+    [ending] = [e for e in endings(engine.program, engine.flow) if e.name == "dernier_rempart_posé"]
+    goals = [(g.depth, g.where) for g in subgoals(engine.program, engine.flow, ending)]
+    assert goals[:2] == [(1, "vérifier_la_fin"), (1, "bâtir")] and (2, "évaluer") in goals, goals
+    compiled = engine_subgoals(engine, "dernier_rempart_posé")
+    assert [(d, [c.kept for c in chains]) for d, chains in compiled][:3] == [(1, [1]), (1, [3]), (2, [2])]
