@@ -166,3 +166,25 @@ def test_a_new_turn_makes_a_power_limited_once_per_turn_usable_again_and_the_int
     assert f.confirmed is True, f.replayed
     assert f.situation.count("choix glaner : oui") == 2, f.situation
     assert search.inductive["deux_lots_au_plus"]["broken"] == ["marché"]
+
+
+def test_a_summary_that_forgets_what_the_caller_needs_is_asked_again_in_full(tmp_path, monkeypatch):
+    """With every proven procedure summarised (the threshold at 0 statements), `vider`'s summary forgets that
+    the baskets are empty after it: `distribuer`'s precondition may fail after it, an error met after a
+    summary, so `manche` is asked again with the callees' statements — and proven, with no summary kept.  A
+    caller whose answer does not depend on what the summary forgets keeps it (`rouvrir`: the baskets emptied,
+    then the once-per-round glean, which checks for room itself)."""
+    from checker.conflicts import inductive
+    monkeypatch.setattr(inductive, "SUMMARY_STEPS", 0)
+    text = _ROUND + """
+procedure rouvrir() {
+  call vider()
+  signal ouverture()
+}
+"""
+    search = _search(tmp_path, text)
+    found = broken_invariants(search, only={"manche", "vider", "distribuer", "rouvrir"}, procedures=True)
+    assert found == [], [(f.message, f.unknown) for f in found]
+    tally = search.inductive["deux_lots_au_plus"]
+    assert sorted(tally["proven"]) == ["distribuer", "manche", "rouvrir", "vider"], tally
+    assert search.summarised == {"rouvrir": ["vider"]}, search.summarised

@@ -216,10 +216,24 @@ def _summaries(search, invariants: list) -> dict:
         if vars_ or used or met & {ast.Offer, ast.EndTurn, ast.Cancel, ast.Retarget} \
                 or called & {E.turn_proc, E.round_proc}:
             continue
-        if all(name in tally[inv.name]["proven"] or not _meets(reads[inv.name], (vars_, zones, used))
-               for inv in invariants):
+        if _kept(search, name, invariants, reads, frozenset()):
             out[name] = frozenset(zones)
     return out
+
+
+def _kept(search, name: str, invariants: list, reads: dict, seen: frozenset) -> bool:
+    """Is procedure ``name`` proven to keep every invariant whose reads it may write, with what it calls?  One
+    proven by its own question followed its callees (or summarised them: proven too); one proven only to meet
+    its callees' preconditions (:func:`_obligations`, it writes nothing itself) is kept when its callees are."""
+    tally = search.inductive
+    decl = search.p.procedures[name]
+    writes = move_writes(search, decl.body)
+    if not all(name in tally[inv.name]["proven"] or not _meets(reads[inv.name], writes) for inv in invariants):
+        return False
+    if name not in getattr(search, "obliged", ()):
+        return True
+    callees = {n.name for n in ast.walk(tuple(decl.body)) if isinstance(n, ast.CallProc) and n.name in search.p.procedures}
+    return all(c not in seen and _kept(search, c, invariants, reads, seen | {name}) for c in callees)
 
 
 def _same(a, b) -> bool:
@@ -398,6 +412,7 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
     for inv in asked:
         tally[inv.name]["undecided" if note else "proven"].append(name)
     if not note:
+        search.obliged = getattr(search, "obliged", set()) | {name}     # proven for its callees' preconditions
         return []
     names = ", ".join(inv.name for inv in asked)
     return [Finding("unknown", f"{name} writes nothing {names} read(s), but {note}", (name, *[i.name for i in asked]),
