@@ -51,7 +51,7 @@ __all__ = ["broken_invariants", "uncovered_procedures", "move_writes", "STATUSES
 STATUSES = ("unchanged", "proven", "broken", "undecided")
 
 # a proven procedure whose own question followed at least this many statements is summarised where a procedure
-# asked after it calls it (:func:`~checker.conflicts.watched.summary`); a smaller one is followed there statement by statement, exactly
+# asked after it calls it (:func:`~checker.conflicts.watched.summary`); a smaller one is followed there, exactly
 SUMMARY_STEPS = 100
 
 
@@ -201,9 +201,9 @@ def _offered_actions(p) -> set:
 def _summaries(search, invariants: list) -> dict:
     """Procedure -> the zones it may write, for the procedures this search has proven to keep every invariant
     whose reads they may write (the others they keep unchanged), whose question followed at least
-    :data:`SUMMARY_STEPS` statements, and that only move cards: no var, no power's use
-    written, no `offer`, `end turn`, `cancel`, no turn or round procedure called, to any depth (:func:`~checker.conflicts.watched.summary`
-    stands for their calls)."""
+    :data:`SUMMARY_STEPS` statements, and that only move cards: no var, no power's use written, no `offer`,
+    `end turn`, `cancel`, no turn or round procedure called, to any depth
+    (:func:`~checker.conflicts.watched.summary` stands for their calls)."""
     p, E, tally = search.p, search.engine, search.inductive
     reads = _reads(search)
     out = {}
@@ -232,7 +232,8 @@ def _kept(search, name: str, invariants: list, reads: dict, seen: frozenset) -> 
         return False
     if name not in getattr(search, "obliged", ()):
         return True
-    callees = {n.name for n in ast.walk(tuple(decl.body)) if isinstance(n, ast.CallProc) and n.name in search.p.procedures}
+    callees = {n.name for n in ast.walk(tuple(decl.body))
+               if isinstance(n, ast.CallProc) and n.name in search.p.procedures}
     return all(c not in seen and _kept(search, c, invariants, reads, seen | {name}) for c in callees)
 
 
@@ -339,11 +340,11 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
 
 def _ask_procedure(search, name: str, decl, asked: list, offers: set, invariants: list) -> list:
     """A procedure's questions, asked first with the calls of the procedures proven so far summarised
-    (:func:`~checker.conflicts.watched.summary`: their statements are not encoded again).  That answer is kept unless it may come from
-    what a summary allows and the callee does not (a summary forgets what the callee leaves besides the
-    invariants: a precondition met after it, say): a break the interpreter does not confirm, an error met after
-    a summary, a place the encoding does not follow; then the procedure is asked again with the callees'
-    statements, and that is the answer."""
+    (:func:`~checker.conflicts.watched.summary`: their statements are not encoded again).  That answer is kept
+    unless it may come from what a summary allows and the callee does not (a summary forgets what the callee
+    leaves besides the invariants: a precondition met after it, say): a break the interpreter does not confirm,
+    an error met after a summary, a place the encoding does not follow; then the procedure is asked again with
+    the callees' statements, and that is the answer."""
     tally = search.inductive
     summaries = {n: z for n, z in _summaries(search, invariants).items() if n != name}
     trace: dict = {}
@@ -360,7 +361,8 @@ def _ask_procedure(search, name: str, decl, asked: list, offers: set, invariants
 
 def _callees_first(p) -> list[tuple]:
     """The procedures, each after those it calls (to any depth; otherwise in the spec's order): a procedure is
-    asked after its callees, so that the calls of those proven are summarised (:func:`~checker.conflicts.watched.summary`)."""
+    asked after its callees, so that the calls of those proven are summarised
+    (:func:`~checker.conflicts.watched.summary`)."""
     calls = {name: {n.name for n in ast.walk(tuple(d.body)) if isinstance(n, ast.CallProc) and n.name in p.procedures}
              for name, d in p.procedures.items()}
     out: dict = {}
@@ -461,7 +463,8 @@ def _covered(search, inv: str, candidates: list, found: list) -> list:
 def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: dict | None = None,
          trace: dict | None = None) -> list:
     """The questions of one move, for the invariants whose reads it may write (a procedure: with the calls of
-    ``summaries`` summarised, :func:`~checker.conflicts.watched.summary`; ``trace`` then says which were (``"summarised"``) and whether
+    ``summaries`` summarised, :func:`~checker.conflicts.watched.summary`; ``trace`` then says which were
+    (``"summarised"``) and whether
     an answer that is not a proof may come from what a summary allows (``"suspect"``))."""
     trace = trace if trace is not None else {}
     trace.setdefault("summarised", [])
@@ -524,8 +527,9 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
                 trace["suspect"] = True
                 tally[inv.name]["undecided"].append(label)
                 finding.kind = "unknown"
-                finding.unknown = (f"the state found goes through what stands for {', '.join(sorted(set(t.summarised)))}, "
-                                   f"and the interpreter does not confirm it ({finding.replayed})")
+                through = ", ".join(sorted(set(t.summarised)))
+                finding.unknown = (f"the state found goes through what stands for {through}, and the interpreter "
+                                   f"does not confirm it ({finding.replayed})")
                 finding.message = f"cannot tell whether {label} keeps the invariant {inv.name}: {finding.unknown}"
             else:
                 tally[inv.name]["broken"].append(label)

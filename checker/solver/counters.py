@@ -10,9 +10,10 @@ procedure is: no power is used *in this turn* (*round*) any more.
 
 Only the cells a limit reads are written: a power's availability reads the cell of its own limit's scope
 (:meth:`~checker.solver.encode.Cells.used_up`) and no expression reads another, so the cone of the reset is the
-powers limited to that scope (on the 4th edition, 2 of its 53 powers are limited `once per round`, 49 `once per turn`); the others' cells of that
-scope keep what they held, which nothing reads.  :meth:`checker.solver.unroll.Unrolled._new_scope` writes every
-power's (the unrolling's witnesses are read back from every cell).
+powers limited to that scope (on the 4th edition, 2 of its 53 powers are limited `once per round`, 49 `once
+per turn`); the others' cells of that scope keep what they held, which nothing reads.
+:meth:`checker.solver.unroll.Unrolled._new_scope` writes every power's (the unrolling's witnesses are read back
+from every cell).
 """
 
 from __future__ import annotations
