@@ -188,3 +188,22 @@ procedure rouvrir() {
     tally = search.inductive["deux_lots_au_plus"]
     assert sorted(tally["proven"]) == ["distribuer", "manche", "rouvrir", "vider"], tally
     assert search.summarised == {"rouvrir": ["vider"]}, search.summarised
+
+
+def test_a_procedure_question_z3_cannot_decide_stops_at_its_first_undecided_conjunct(tmp_path, monkeypatch):
+    """A procedure's invariant is asked one conjunct at a time (one per seat here); when Z3 cannot decide one, the
+    procedure is undecided for it and the other conjuncts are not asked (the fan expansion's round asked its 8,
+    each undecided after ~50 s of CPU).  Every question is made undecided here: one is asked, not four."""
+    from checker.conflicts.relaxed import Eager
+    search = _search(tmp_path, _ROUND)
+    asked = []
+
+    def undecided(enc, *formulas, **kw):
+        asked.append(formulas)
+        return "unknown", None, "not decided (test)"
+
+    monkeypatch.setattr(Eager, "refuted", lambda self, question: False)
+    monkeypatch.setattr(search, "solve", undecided)
+    found = broken_invariants(search, only={"manche"}, procedures=True)
+    assert search.inductive["deux_lots_au_plus"]["undecided"] == ["manche"]
+    assert [f.kind for f in found] == ["unknown"] and len(asked) == 1, (len(asked), [f.message for f in found])

@@ -520,7 +520,7 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
     eager = Eager(search, enc, [*domain, legal, *t.constraints])
     for inv in asked:
         status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
-                                        before[inv.name], cards, eager)
+                                        before[inv.name], cards, eager, first_unknown=kind == "procedure")
         if status == "sat":
             finding = _found(search, enc, model, label, decl, move, card, t, inv)
             if summarised and finding.confirmed is not True:     # maybe a state only the summary allows
@@ -603,12 +603,16 @@ def _failing(search, enc, domain, t, cards) -> tuple:
     return status, "", None, None
 
 
-def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager) -> tuple:
+def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager,
+            first_unknown: bool = False) -> tuple:
     """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
     conjunct (a sum of cards counted per player is easier for Z3 one player at a time); a conjunct that does
     not change at a check (the same term as before the move) is not asked there.  Each is asked first as it is
     (``eager``, :class:`~checker.conflicts.relaxed.Eager`): what that refutes needs no full question.  After one
-    Z3 cannot decide, the others are still asked: one may be broken."""
+    Z3 cannot decide, the others are still asked for a move: one may be broken; with ``first_unknown`` (a
+    procedure, whose question follows more statements: the fan expansion's round, 8 conjuncts, one per seat,
+    each undecided at the step limit after ~50 s) the answer is undecided there, and a break in a conjunct not
+    asked is not found."""
     unknown = None
     for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
         broken = []
@@ -628,6 +632,8 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Ea
             return status, model, reason
         if status == "unknown" and unknown is None:
             unknown = (status, model, reason)
+            if first_unknown:
+                break
     return unknown or ("unsat", None, "")
 
 
