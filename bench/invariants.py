@@ -59,6 +59,9 @@ def run(label: str, paths: list[str]) -> None:
             print(f"    broken or undecided alone, but only run inside procedures that keep it: "
                   f"{', '.join(all_of['covered'])}")
         print(f"    not covered (not proven): {', '.join(all_of['uncovered']) or 'none'}")
+    for caller, callees in getattr(search, "summarised", {}).items():
+        print(f"  {caller}: the calls of {', '.join(callees)} summarised (proven before: cards moved, then every "
+              f"invariant holds)")
     for f in found:
         print(f"  [{f.kind}] {f.message}")
         if f.situation:

@@ -42,14 +42,17 @@ from checker.conflicts.findings import Finding
 from checker.conflicts.relaxed import Eager
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
-from checker.solver.terms import conjuncts
-from checker.solver.transition import Transition
+from checker.conflicts.watched import Idle, Watched as _Watched, holds, where as _where
 from checker.front.types import KindT
 
 __all__ = ["broken_invariants", "uncovered_procedures", "move_writes", "STATUSES"]
 
 # per invariant and move, what the search found (the tally the command prints, :attr:`Search.inductive`)
 STATUSES = ("unchanged", "proven", "broken", "undecided")
+
+# a proven procedure whose own question followed at least this many statements is summarised where a procedure
+# asked after it calls it (:func:`~checker.conflicts.watched.summary`); a smaller one is followed there, exactly
+SUMMARY_STEPS = 100
 
 
 # ==================================================================== the frame
@@ -65,11 +68,13 @@ _HANDLED = (ast.SetVar, ast.Reset, ast.Transfer, ast.Move, ast.Draw, ast.Shuffle
             ast.Swap, ast.ChooseEach, ast.Retarget)
 
 
-def move_writes(search, stmts, follow_calls: bool = True) -> tuple[set, set, bool]:
+def move_writes(search, stmts, follow_calls: bool = True, called: set | None = None,
+                met: set | None = None) -> tuple[set, set, bool]:
     """(vars, zones, used) that ``stmts`` may write, with what they call and the reactions to the windows they
     open, to any depth (without ``follow_calls``, not the procedures they call).  A card moved or drawn writes
     every zone of its kind (it leaves one); ``used``: a power's use is recorded (it changes what `can` and a
-    power's availability read).  An `offer`'s actions are moves of their own, not followed."""
+    power's availability read).  An `offer`'s actions are moves of their own, not followed.  ``called``, when
+    given, receives the name of every procedure called (followed or not), ``met`` the type of every node."""
     p, E = search.p, search.engine
     kinds = {}
     for name, z in p.zones.items():
@@ -80,6 +85,8 @@ def move_writes(search, stmts, follow_calls: bool = True) -> tuple[set, set, boo
     while todo:
         node = todo.pop()
         for n in ast.walk(node):
+            if met is not None:
+                met.add(type(n))
             if isinstance(n, ast.SetVar) and n.target.name in p.vars:
                 vars_.add(n.target.name)
             elif isinstance(n, ast.Reset):
@@ -110,6 +117,11 @@ def move_writes(search, stmts, follow_calls: bool = True) -> tuple[set, set, boo
             elif isinstance(n, ast.Do) and ("do", n.action) not in seen:
                 seen.add(("do", n.action))
                 todo.extend(_action_parts(p, n.action))
+            elif isinstance(n, ast.CallProc) and called is not None and n.name not in called:
+                called.add(n.name)
+                if follow_calls and n.name in p.procedures:
+                    seen.add(("call", n.name))
+                    todo.extend(p.procedures[n.name].body)
             elif isinstance(n, ast.CallProc) and follow_calls and ("call", n.name) not in seen \
                     and n.name in p.procedures:
                 seen.add(("call", n.name))
@@ -186,64 +198,43 @@ def _offered_actions(p) -> set:
             for item in s.items if isinstance(item, ast.OfferAction)}
 
 
-class _Decisions(list):
-    """The choices a transition makes, seen as they are made: one asked of a player (not at random, not a draw)
-    is a decision, before which the interpreter checks the invariants."""
-
-    def __init__(self, transition: "_Watched"):
-        super().__init__()
-        self.transition = transition
-
-    def append(self, choice) -> None:
-        if choice.kind in ("one", "subset") and not choice.random:
-            self.transition.check(choice.reached, choice.span)
-        super().append(choice)
-
-
-class _Watched(Transition):
-    """A transition that reads the watched invariants at every decision inside the effect: ``checks`` are
-    (when it is reached, span — None for the state right after the effect —, {invariant: holds there})."""
-
-    def __init__(self, enc, watched: list, offers: set, **kw):
-        super().__init__(enc, **kw)
-        self.watched = watched          # the invariants (declarations) to read
-        self.offers = offers            # the locations of the spec's `offer`s (a cut there is a decision)
-        self.checks: list[tuple] = []
-        self.bounds: list = []          # when the path stops where the encoding stops following it (not an offer)
-        self.choices = _Decisions(self)
-
-    def check(self, guard, span) -> None:
-        if is_const(guard) and not guard:
-            return
-        self.checks.append((guard, span, holds(self.enc, self.watched)))
-
-    def cut(self, guard, span, what: str) -> None:
-        if span is not None and _where(span) in self.offers:
-            self.check(AND(guard, self.running), span)
-        elif not (is_const(guard) and not guard):
-            self.bounds.append(AND(guard, self.running))
-        super().cut(guard, span, what)
-
-
-def _where(span) -> tuple:
-    return (str(span.file), span.line, span.column)
-
-
-def holds(enc, watched: list) -> dict:
-    """Invariant name -> the conditions that it holds (and can be evaluated) on the encoder's cells now: one
-    per conjunct of its `require` (an `all(…)` over players is one per player), each asked on its own.  An
-    `only(…)` it reads that finds no single element is its not holding (the interpreter stops on it)."""
+def _summaries(search, invariants: list) -> dict:
+    """Procedure -> the zones it may write, for the procedures this search has proven to keep every invariant
+    whose reads they may write (the others they keep unchanged), whose question followed at least
+    :data:`SUMMARY_STEPS` statements, and that only move cards: no var, no power's use written, no `offer`,
+    `end turn`, `cancel`, no turn or round procedure called, to any depth
+    (:func:`~checker.conflicts.watched.summary` stands for their calls)."""
+    p, E, tally = search.p, search.engine, search.inductive
+    reads = _reads(search)
     out = {}
-    for inv in watched:
-        partial, defined = len(enc.partial), list(enc.defined)
-        value = enc.expr(inv.require, {})
-        when = enc.expr(inv.when, {}) if inv.when is not None else True
-        oks = [ok for _, ok, _ in enc.partial[partial:]]
-        del enc.partial[partial:]
-        enc.defined = defined
-        parts = conjuncts(value)
-        out[inv.name] = tuple(OR(NOT(when), AND(part, *oks)) for part in parts)
+    steps = getattr(search, "procedure_steps", {})
+    for name, decl in p.procedures.items():
+        if steps.get(name, 0) < SUMMARY_STEPS or not any(name in tally[inv.name]["proven"] for inv in invariants):
+            continue
+        called, met = set(), set()
+        vars_, zones, used = move_writes(search, decl.body, called=called, met=met)
+        if vars_ or used or met & {ast.Offer, ast.EndTurn, ast.Cancel, ast.Retarget} \
+                or called & {E.turn_proc, E.round_proc}:
+            continue
+        if _kept(search, name, invariants, reads, frozenset()):
+            out[name] = frozenset(zones)
     return out
+
+
+def _kept(search, name: str, invariants: list, reads: dict, seen: frozenset) -> bool:
+    """Is procedure ``name`` proven to keep every invariant whose reads it may write, with what it calls?  One
+    proven by its own question followed its callees (or summarised them: proven too); one proven only to meet
+    its callees' preconditions (:func:`_obligations`, it writes nothing itself) is kept when its callees are."""
+    tally = search.inductive
+    decl = search.p.procedures[name]
+    writes = move_writes(search, decl.body)
+    if not all(name in tally[inv.name]["proven"] or not _meets(reads[inv.name], writes) for inv in invariants):
+        return False
+    if name not in getattr(search, "obliged", ()):
+        return True
+    callees = {n.name for n in ast.walk(tuple(decl.body))
+               if isinstance(n, ast.CallProc) and n.name in search.p.procedures}
+    return all(c not in seen and _kept(search, c, invariants, reads, seen | {name}) for c in callees)
 
 
 def _same(a, b) -> bool:
@@ -327,7 +318,7 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
     from checker.conflicts.effects import _scope_keys
     p, tally, out = search.p, search.inductive, []
     reads = _reads(search)
-    for name, decl in p.procedures.items():
+    for name, decl in _callees_first(p):
         asked = [inv for inv in invariants if name in tally[inv.name]["uncovered"]]
         if not asked or only is not None and name not in only:
             continue
@@ -337,7 +328,7 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
             continue
         writes = move_writes(search, decl.body, follow_calls=False)
         if any(_meets(reads[inv.name], writes) for inv in asked):
-            out.extend(_ask(search, "procedure", name, decl, None, asked, offers))
+            out.extend(_ask_procedure(search, name, decl, asked, offers, invariants))
         else:       # asked only for the preconditions of what it calls: one question, not one per invariant
             out.extend(_obligations(search, name, decl, asked, offers))
     for inv in invariants:
@@ -345,6 +336,47 @@ def _procedures(search, invariants: list, offers: set, only: set | None) -> list
         own["covered"] = _covered(search, inv.name, [*own["broken"], *own["undecided"]], out)
         own["uncovered"] = [n for n in own["uncovered"] if n not in own["proven"] and n not in own["covered"]]
     return out
+
+
+def _ask_procedure(search, name: str, decl, asked: list, offers: set, invariants: list) -> list:
+    """A procedure's questions, asked first with the calls of the procedures proven so far summarised
+    (:func:`~checker.conflicts.watched.summary`: their statements are not encoded again).  That answer is kept
+    unless it may come from what a summary allows and the callee does not (a summary forgets what the callee
+    leaves besides the invariants: a precondition met after it, say): a break the interpreter does not confirm,
+    an error met after a summary, a place the encoding does not follow; then the procedure is asked again with
+    the callees' statements, and that is the answer."""
+    tally = search.inductive
+    summaries = {n: z for n, z in _summaries(search, invariants).items() if n != name}
+    trace: dict = {}
+    found = _ask(search, "procedure", name, decl, None, asked, offers, summaries=summaries, trace=trace)
+    if not trace["suspect"]:
+        if trace["summarised"]:
+            search.summarised = {**getattr(search, "summarised", {}), name: sorted(set(trace["summarised"]))}
+        return found
+    for inv in asked:
+        for status in STATUSES:
+            tally[inv.name][status] = [m for m in tally[inv.name][status] if m != name]
+    return _ask(search, "procedure", name, decl, None, asked, offers)
+
+
+def _callees_first(p) -> list[tuple]:
+    """The procedures, each after those it calls (to any depth; otherwise in the spec's order): a procedure is
+    asked after its callees, so that the calls of those proven are summarised
+    (:func:`~checker.conflicts.watched.summary`)."""
+    calls = {name: {n.name for n in ast.walk(tuple(d.body)) if isinstance(n, ast.CallProc) and n.name in p.procedures}
+             for name, d in p.procedures.items()}
+    out: dict = {}
+
+    def visit(name: str, path: frozenset) -> None:
+        if name in out or name in path:
+            return
+        for callee in sorted(calls[name], key=list(p.procedures).index):
+            visit(callee, path | {name})
+        out[name] = p.procedures[name]
+
+    for name in p.procedures:
+        visit(name, frozenset())
+    return list(out.items())
 
 
 def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
@@ -361,12 +393,13 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
     try:
         args, domain = search.params_args(enc, name, decl.params)
         pre = _precondition(enc, decl, args)
-        t = _Watched(enc, [], offers, **options)
+        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes), **options)
         t.procedure(name, args, True, decl.span)
     except Unsupported as exc:
         note, span = f"cannot encode its effect ({exc.located()})", decl.span
     else:
         t.forget()
+        search.procedure_steps = {**getattr(search, "procedure_steps", {}), name: t.steps}
         unmet = [f for f in t.failures if "its precondition (requires" in f.reason]
         bounded = _bounded(search, enc, domain, pre, t, ()) if t.bounds else ("unsat", "", None)
         status, model, reason = ("unsat", None, "") if not unmet else \
@@ -381,6 +414,7 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
     for inv in asked:
         tally[inv.name]["undecided" if note else "proven"].append(name)
     if not note:
+        search.obliged = getattr(search, "obliged", set()) | {name}     # proven for its callees' preconditions
         return []
     names = ", ".join(inv.name for inv in asked)
     return [Finding("unknown", f"{name} writes nothing {names} read(s), but {note}", (name, *[i.name for i in asked]),
@@ -426,8 +460,15 @@ def _covered(search, inv: str, candidates: list, found: list) -> list:
     return [n for n, yes in covered.items() if yes]
 
 
-def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
-    """The questions of one move, for the invariants whose reads it may write."""
+def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: dict | None = None,
+         trace: dict | None = None) -> list:
+    """The questions of one move, for the invariants whose reads it may write (a procedure: with the calls of
+    ``summaries`` summarised, :func:`~checker.conflicts.watched.summary`; ``trace`` then says which were
+    (``"summarised"``) and whether
+    an answer that is not a proof may come from what a summary allows (``"suspect"``))."""
+    trace = trace if trace is not None else {}
+    trace.setdefault("summarised", [])
+    trace.setdefault("suspect", False)
     from checker.conflicts.effects import MAX_STEPS, MAX_WINDOWS, _power_move
     tally = search.inductive
     enc = search.encoder()
@@ -446,7 +487,7 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
             args, domain = search.params_args(enc, label, decl.params)
             legal = _precondition(enc, decl, args)      # asked alone, it is called where its `requires` holds
             before_cells, before = enc.cells, holds(enc, asked)
-            t = _Watched(enc, asked, offers, **options)
+            t = _Watched(enc, asked, offers, idle=_idle_of(search, asked), summaries=summaries, **options)
             t.procedure(label, args, True, decl.span)
             move = ("procedure", label, args)
         else:
@@ -466,6 +507,10 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
                         unknown=exc.located())]
     enc.cells = before_cells        # the state the witness and the invariants assumed describe: the one before
     t.forget()
+    trace["summarised"].extend(getattr(t, "summarised", ()))
+    if kind == "procedure":
+        search.procedure_steps = {**getattr(search, "procedure_steps", {}), label: t.steps}
+    summarised = bool(getattr(t, "summarised", ()))
     if before is None:
         before = holds(enc, asked)
     cards = (card.name,) if card is not None else ()
@@ -475,10 +520,20 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
     eager = Eager(search, enc, [*domain, legal, *t.constraints])
     for inv in asked:
         status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
-                                        before[inv.name], cards, eager)
+                                        before[inv.name], cards, eager, first_unknown=kind == "procedure")
         if status == "sat":
-            tally[inv.name]["broken"].append(label)
-            out.append(_found(search, enc, model, label, decl, move, card, t, inv))
+            finding = _found(search, enc, model, label, decl, move, card, t, inv)
+            if summarised and finding.confirmed is not True:     # maybe a state only the summary allows
+                trace["suspect"] = True
+                tally[inv.name]["undecided"].append(label)
+                finding.kind = "unknown"
+                through = ", ".join(sorted(set(t.summarised)))
+                finding.unknown = (f"the state found goes through what stands for {through}, and the interpreter "
+                                   f"does not confirm it ({finding.replayed})")
+                finding.message = f"cannot tell whether {label} keeps the invariant {inv.name}: {finding.unknown}"
+            else:
+                tally[inv.name]["broken"].append(label)
+            out.append(finding)
             continue
         if status == "unknown":
             tally[inv.name]["undecided"].append(label)
@@ -488,6 +543,7 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
         if t.bounds and bounded is None:
             bounded = _bounded(search, enc, domain, legal, t, cards)
         if t.bounds and bounded[0] != "unsat":
+            trace["suspect"] = trace["suspect"] or summarised
             tally[inv.name]["undecided"].append(label)
             out.append(Finding("unknown", f"{label} keeps the invariant {inv.name} as far as its effect is followed: "
                                           f"{bounded[1]}", (label, inv.name), (bounded[2], decl.span, inv.span),
@@ -500,6 +556,9 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
         if kind == "procedure" and t.failures and failing is None:
             failing = _failing(search, enc, [*domain, legal], t, cards)
         if kind == "procedure" and t.failures and failing[0] != "unsat":
+            # an error a summary's unknowns may lead to (one met after them), not one on the way to them
+            trace["suspect"] = trace["suspect"] or summarised and failing[0] == "sat" and \
+                any(failing[3] is f for f in t.failures[t.havoc_at:])
             tally[inv.name]["undecided"].append(label)
             out.append(Finding("unknown", f"{label} keeps the invariant {inv.name} on the paths that complete, but "
                                           f"{failing[1]}", (label, inv.name), (failing[2], decl.span, inv.span),
@@ -507,6 +566,16 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set) -> list:
             continue
         tally[inv.name]["proven"].append(label)
     return out
+
+
+def _idle_of(search, asked: list) -> Idle | None:
+    """What the invariants ``asked`` read, to stop following a path where nothing after writes it (None when
+    what one reads cannot be known)."""
+    reads = _reads(search)
+    if any(reads[inv.name] is None for inv in asked):
+        return None
+    return Idle(search, (set().union(*(reads[inv.name][0] for inv in asked)),
+                         set().union(*(reads[inv.name][1] for inv in asked))), move_writes)
 
 
 def _precondition(enc, decl, args):
@@ -522,23 +591,28 @@ def _precondition(enc, decl, args):
 
 
 def _failing(search, enc, domain, t, cards) -> tuple:
-    """(status, note, span) of: may the procedure stop with an error, from a state that meets every invariant?"""
+    """(status, note, span, the failure found or None) of: may the procedure stop with an error, from a state
+    that meets every invariant?"""
     status, model, reason = search.solve(enc, *domain, *t.constraints, OR(*(f.when for f in t.failures)), cards=cards)
     if status == "sat":
         hit = next((f for f in t.failures if z3.is_true(model.eval(as_bool(f.when), model_completion=True))),
                    t.failures[0])
-        return status, f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span
+        return status, f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span, hit
     if status == "unknown":
-        return status, f"cannot tell whether it stops with an error ({reason})", t.failures[0].span
-    return status, "", None
+        return status, f"cannot tell whether it stops with an error ({reason})", t.failures[0].span, None
+    return status, "", None, None
 
 
-def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager) -> tuple:
+def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager,
+            first_unknown: bool = False) -> tuple:
     """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
     conjunct (a sum of cards counted per player is easier for Z3 one player at a time); a conjunct that does
     not change at a check (the same term as before the move) is not asked there.  Each is asked first as it is
     (``eager``, :class:`~checker.conflicts.relaxed.Eager`): what that refutes needs no full question.  After one
-    Z3 cannot decide, the others are still asked: one may be broken."""
+    Z3 cannot decide, the others are still asked for a move: one may be broken; with ``first_unknown`` (a
+    procedure, whose question follows more statements: the fan expansion's round, 8 conjuncts, one per seat,
+    each undecided at the step limit after ~50 s) the answer is undecided there, and a break in a conjunct not
+    asked is not found."""
     unknown = None
     for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
         broken = []
@@ -558,6 +632,8 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Ea
             return status, model, reason
         if status == "unknown" and unknown is None:
             unknown = (status, model, reason)
+            if first_unknown:
+                break
     return unknown or ("unsat", None, "")
 
 

@@ -1,0 +1,207 @@
+"""conflicts, *invariant broken*, continued: the transition a question of :mod:`checker.conflicts.inductive` is
+asked over — the effect of a move or a procedure (:class:`~checker.solver.transition.Transition`) with the watched
+invariants read at every decision the interpreter checks them at (:class:`Watched`), where a path stops being
+followed once nothing after it writes what they read (:class:`Idle`), and where a call of a procedure proven
+before is summarised (:func:`summary`)."""
+
+from __future__ import annotations
+
+import z3
+
+from checker.front.types import PLAYER
+from checker.solver.counters import enter_scope, scope_entered
+from checker.solver.encode import AND, NOT, OR, is_const
+from checker.solver.terms import conjuncts
+from checker.solver.transition import Transition
+
+__all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where"]
+
+
+class Decisions(list):
+    """The choices a transition makes, seen as they are made: one asked of a player (not at random, not a draw)
+    is a decision, before which the interpreter checks the invariants."""
+
+    def __init__(self, transition: "Watched"):
+        super().__init__()
+        self.transition = transition
+
+    def append(self, choice) -> None:
+        if choice.kind in ("one", "subset") and not choice.random:
+            self.transition.check(choice.reached, choice.span)
+        super().append(choice)
+
+
+class Watched(Transition):
+    """A transition that reads the watched invariants at every decision inside the effect: ``checks`` are
+    (when it is reached, span — None for the state right after the effect —, {invariant: holds there}).
+
+    With ``idle`` (a :class:`Idle`: what the watched invariants read), a path stops being followed where
+    nothing that can still run on it — the rest of the body being encoded and of every body around it, with
+    what they call, do and signal, to any depth — writes what they read or calls a procedure with a
+    precondition: every check after it (a decision, an `offer`, the state after the effect) reads the cells
+    they read as they are there, which is what the check after the effect reads on that path (:func:`_idle`).
+    What is not followed there is not encoded: its failures (the game stopping with an error) are not
+    searched, nor do the turn and round procedures it may call need their counters.  Entering the turn's or
+    the round's procedure on a path that is followed resets the uses it limits
+    (:func:`~checker.solver.counters.enter_scope`)."""
+
+    def __init__(self, enc, watched: list, offers: set, idle: "Idle | None" = None, summaries: dict | None = None,
+                 **kw):
+        super().__init__(enc, **kw)
+        self.summaries = summaries or {}    # procedure -> the zones it may write, for a call summarised (summary)
+        self.summarised: list = []          # the procedures whose calls were summarised
+        self.havoc_at: int | None = None    # the number of failures before the first summary's unknowns
+        self.watched = watched          # the invariants (declarations) to read
+        self.offers = offers            # the locations of the spec's `offer`s (a cut there is a decision)
+        self.checks: list[tuple] = []
+        self.bounds: list = []          # when the path stops where the encoding stops following it (not an offer)
+        self.choices = Decisions(self)
+        self.idle = idle
+        self.frames: list[list] = []    # [statements, the one being encoded] of each body being encoded
+        self.idled: list = []           # (when, span) of each place a path stopped being followed (idle)
+
+    def run(self, stmts, env: dict, guard=True) -> dict:
+        self.frames.append([stmts, None])
+        try:
+            return super().run(stmts, env, guard)
+        finally:
+            self.frames.pop()
+
+    def encoder_of(self, s):
+        fn = super().encoder_of(s)
+        if self.idle is None or not self.frames or fn is None:
+            return fn
+        self.frames[-1][1] = s
+        return _stop_idle if self.idle.after(self.frames) else fn
+
+    def procedure(self, name: str, args: tuple, guard=True, span=None) -> None:
+        if name in self.summaries:
+            return summary(self, name, args, guard, span)
+        scope = scope_entered(self.E, name)
+        if scope is None or self.idle is None:
+            return super().procedure(name, args, guard, span)
+        enter_scope(self, scope, AND(guard, self.running))
+        decl = self.p.procedures[name]
+        env = {prm.name: a for prm, a in zip(decl.params, args)}
+        self.precondition(name, env, guard, span)
+        self.body(decl.body, env, guard)
+
+    def check(self, guard, span) -> None:
+        if is_const(guard) and not guard:
+            return
+        self.checks.append((guard, span, holds(self.enc, self.watched)))
+
+    def cut(self, guard, span, what: str) -> None:
+        if span is not None and where(span) in self.offers:
+            self.check(AND(guard, self.running), span)
+        elif not (is_const(guard) and not guard):
+            self.bounds.append(AND(guard, self.running))
+        super().cut(guard, span, what)
+
+
+def summary(t: Watched, name: str, args: tuple, guard, span) -> None:
+    """A call of ``name``, a procedure this search has proven (from every state that meets every invariant and
+    its precondition, every invariant holds at each decision it reaches and after it, and it stops with no
+    error) that only moves cards between the zones ``t.summaries[name]`` of their kinds, asks no `offer`, ends
+    no turn and cancels nothing: instead of its statements, its precondition (a call where it does not hold is
+    the caller's error), a check where it is called (its decisions see what the invariants read as it is there,
+    or as it makes it: proven to hold when they hold there), then any card that is in one of those zones moved
+    to any of them (one unknown per card and place: a card stays in one zone), after which every invariant
+    holds.  On a path where an invariant may not hold at the call, its proof says nothing: the path is not
+    followed (a bound of the encoding: undecided when it is reached).  An over-approximation: a break found
+    through it is replayed by the interpreter, and is only a finding when the interpreter confirms it."""
+    enc, decl = t.enc, t.p.procedures[name]
+    env = {prm.name: a for prm, a in zip(decl.params, args)}
+    t.precondition(name, env, guard, span)
+    here = AND(guard, t.running)
+    if is_const(here) and not here:
+        return
+    every = [inv for inv, _, _ in t.E.invariants]
+    before = AND(*(part for parts in holds(enc, every).values() for part in parts))
+    t.check(here, span)
+    t.cut(AND(here, NOT(before)), span, f"the call of {name} where an invariant may not hold (what is proven of "
+                                        f"{name} assumes them all)")
+    here = AND(here, before)
+    if t.havoc_at is None:
+        t.havoc_at = len(t.failures)
+    zones = t.summaries[name]
+    kinds = {enc.zone_kind[z] for z in zones}
+    places = [(z, k) for z in sorted(zones) for k in t.zone_keys(z, span)]
+    for kind in sorted(kinds):
+        all_zones = frozenset(z for z, kd in enc.zone_kind.items() if kd == kind)
+        mine = [(z, k) for z, k in places if enc.zone_kind[z] == kind]
+        placed = {inst: OR(*(t.store.member(z, k, inst) for z, k in mine))
+                  for inst in enc.kind_instances[kind]}
+        for z, k in mine:
+            seated = True if k is None or isinstance(enc.n, int) or enc.zone_index_types[z] != PLAYER else enc.n > k
+            tests = {inst: AND(was, seated, z3.Bool(t.fresh_name(f"{name}: {inst} → {z}[{k}]")))
+                     for inst, was in placed.items() if not (is_const(was) and not was)}
+            if tests:
+                t.store.move(tests, all_zones, z, k, here)
+    t.forget()
+    after = AND(*(part for parts in holds(enc, every).values() for part in parts))
+    t.constraints.append(OR(NOT(here), after))
+    t.summarised.append(name)
+
+
+def _stop_idle(t: Watched, s, env, guard):
+    """Nothing that can run from ``s`` on writes what the watched invariants read: the path is not followed
+    further (an uncaught stop of its own kind: the state after the effect is the state here, for what they
+    read)."""
+    t.idled.append((guard, s.span))
+    t.raise_("idle", guard)
+
+
+class Idle:
+    """What the watched invariants read, and, per statement list and place in it, whether what runs from there
+    on may write it (or call a procedure with a precondition, whose obligation the procedure asked must meet)."""
+
+    def __init__(self, search, reads, writes):
+        self.search = search
+        self.reads = reads              # (vars, zones) the watched invariants read
+        self.writes = writes            # (search, statements, called=set) -> (vars, zones, used) they may write
+        self.required = {n for n, d in search.p.procedures.items() if d.requires is not None}
+        self._memo: dict = {}           # (id(statements), index) -> (statements, idle from there on)
+
+    def after(self, frames: list) -> bool:
+        """Does nothing that may run after the statements being encoded (each frame's from the one being
+        encoded on) write what the invariants read?"""
+        for stmts, current in frames:
+            if current is None:
+                return False
+            i = next((j for j, x in enumerate(stmts) if x is current), None)
+            if i is None or not self._idle(stmts, i):
+                return False
+        return True
+
+    def _idle(self, stmts, i: int) -> bool:
+        key = (id(stmts), i)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is stmts:
+            return hit[1]
+        called: set = set()
+        vars_, zones, _ = self.writes(self.search, stmts[i:], called=called)
+        idle = not (self.reads[0] & vars_ or self.reads[1] & zones or called & self.required)
+        self._memo[key] = (stmts, idle)
+        return idle
+
+
+def where(span) -> tuple:
+    return (str(span.file), span.line, span.column)
+
+
+def holds(enc, watched: list) -> dict:
+    """Invariant name -> the conditions that it holds (and can be evaluated) on the encoder's cells now: one
+    per conjunct of its `require` (an `all(…)` over players is one per player), each asked on its own.  An
+    `only(…)` it reads that finds no single element is its not holding (the interpreter stops on it)."""
+    out = {}
+    for inv in watched:
+        partial, defined = len(enc.partial), list(enc.defined)
+        value = enc.expr(inv.require, {})
+        when = enc.expr(inv.when, {}) if inv.when is not None else True
+        oks = [ok for _, ok, _ in enc.partial[partial:]]
+        del enc.partial[partial:]
+        enc.defined = defined
+        parts = conjuncts(value)
+        out[inv.name] = tuple(OR(NOT(when), AND(part, *oks)) for part in parts)
+    return out
