@@ -148,3 +148,51 @@ def test_a_special_case_question_a_batch_cannot_decide_is_shown_no_special_case_
     shown = not_special_cases(search, [case for found in cases.values() for case in found])
     assert shown == {cases["capitaine_coût_3_ou_moins"][0][0]}
     assert search.undecided == shown and search._cases == {cases["capitaine_pas_de_doublon"][0][0]: ("unsat", "")}
+
+
+def test_the_question_a_one_copy_model_leaves_alone_is_not_asked_on_the_batchs_terms(monkeypatch):
+    """On the batch's states with one copy of each card, a model that answered the other questions leaves the last
+    one to be asked alone, on its own terms (Carcassonne's ran to the step limit on the batch's, 5 s, before it was
+    found alone): one query, not two."""
+    import z3
+    import checker.conflicts.batches as batches
+    from checker.solver.factory import private_context
+    monkeypatch.setattr(batches, "BATCH_RLIMIT", 1)
+    seen = []
+    one_copy = batches._one_copy
+    monkeypatch.setattr(batches, "_one_copy", lambda search, merged, left: seen.append((merged, left)) or
+                        one_copy(search, merged, left))
+    search = Search(_tutorial())
+    cases = _special_cases(search, "capitaine_coût_3_ou_moins")
+    not_special_cases(search, [case for found in cases.values() for case in found])
+    [(merged, [(key, cond)])] = seen
+    before = search.queries
+    # the question, and its negation (which no model of the question answers): the first is shown, the second left
+    with private_context(cond.ctx):
+        assert one_copy(search, merged, [(key, cond), ("not", z3.Not(cond))]) == {key}
+    assert search.queries - before == 1
+
+
+def test_a_dead_rule_batch_whose_question_runs_out_of_steps_gives_its_next_questions_fewer(monkeypatch):
+    """After a question of a dead-rule batch runs out of steps, its next questions are asked with
+    HARD_BATCH_RLIMIT steps (a batch Z3 is slow on: Carcassonne's ran out one after the other, 2 million steps each,
+    then were decided alone); the next batch has the whole limit again; the findings are those asked alone."""
+    import checker.conflicts.batches as batches
+    from checker.solver.factory import Outcome
+    result = check_paths([ROOT / "spec" / "citadelles"])
+    run, lowered, first = batches.run, [], set()
+
+    def spy(s, *assumptions):      # each batch's first question runs out of steps
+        lowered.append(getattr(s, "rulebook_lowered", False))
+        if s.num_scopes() not in first:
+            first.add(s.num_scopes())
+            return Outcome("unknown", reason="max. resource limit exceeded")
+        return run(s, *assumptions)
+    monkeypatch.setattr(batches, "run", spy)
+    search = Search(result.typed, players=4)
+    heads = [(rule, head) for rule in search.p.rules.values() for head in rule.heads if head.when is not None]
+    heads = [(r, h) for r, h in heads if h.pattern.name == "bâtir"]
+    first.clear()
+    shown = live_rules(search, heads)
+    assert lowered[0] is False and lowered[1:] and all(lowered[1:])
+    assert heads[0][1] is not None and id(heads[0][1]) in search.undecided and id(heads[0][1]) not in shown

@@ -52,6 +52,14 @@ __all__ = ["live_rules", "not_special_cases", "upcoming", "applies_with_one_copy
 # it would be without batches.  The batch's solver is incremental, which some questions that the one-shot solver
 # of a question alone answers at once are slow in (a question the batch cannot show satisfiable is mostly one).
 BATCH_RLIMIT = 2_000_000
+# Z3's steps for each question of a dead-rule batch after one of its questions ran out of steps: such a batch holds
+# some term Z3 is slow on (Carcassonne's `poser`: a tile against every rampart, a road followed from tile to tile),
+# which makes its every question slow: 12 of Carcassonne's dead-rule questions ran out one after the other (2 million
+# steps each, 0.3 to 1 s), then were decided alone (most in far fewer steps, or on the states with one copy of each
+# card).  Now 7 of them run out at this limit; the one such a batch then showed satisfiable took 34,158 steps.  (The
+# special-case batch keeps its limit: asked so, its one-copy model, which answers 5 of Carcassonne's 6 questions at
+# once, was not found — Z3's terms numbered otherwise in its context — and one question ended undecided.)
+HARD_BATCH_RLIMIT = 500_000
 # Z3's steps for a special-case question a batch could not decide, asked on the batch's states with one copy of
 # each card (:func:`_one_copy`; Carcassonne's dead-rule questions took 2 to 23 million so, one ran out at 50): past
 # it, it is asked alone.
@@ -133,8 +141,11 @@ class _Shared:
                 return set()
             assert_all(s, [f for f in formulas if not is_const(f) and f.get_id() not in self.base])
             assumed = Assumed(self.search, merged, formulas, self.known, self.base) if lazy else None
-            return _ask(self.search, s, questions, assumed)
+            return _ask(self.search, s, questions, assumed, lowered=True)
         finally:
+            if getattr(s, "rulebook_lowered", False):      # the next batch starts with the whole limit again
+                s.set("rlimit", s.rulebook_rlimit)
+                s.rulebook_lowered = False
             s.pop()
 
 
@@ -175,7 +186,10 @@ def _one_copy(search, merged, questions: list) -> set:
     """The keys of the special-case ``questions`` ((key, condition): those the batch could not decide) true in some
     state of the batch with one copy of each card in each place (:func:`applies_with_one_copy`), each asked on a
     solver of its own that holds all the batch asserts (the invariants too), so that its terms are the batch's, not
-    encoded again; a model answers every question it makes true."""
+    encoded again; a model answers every question it makes true.  The last question, left alone by a model that
+    answered the others, is not asked here but alone (:func:`applies_with_one_copy`, on its own terms): here it
+    carries every other question's terms, and Carcassonne's (the `poser` special case about the ramparts) ran to this
+    limit (25 million steps, 5 s) before it was found alone in 19.6 million."""
     try:
         wf = search.well_formed(merged)
     except Unsupported:
@@ -189,7 +203,7 @@ def _one_copy(search, merged, questions: list) -> set:
     done: set = set()
     left = questions
     settings = dataclasses.replace(search.settings, rlimit=min(search.settings.rlimit, ONE_COPY_RLIMIT))
-    while left:
+    while left and not (done and len(left) == 1):
         (key, cond), left = left[0], left[1:]
         s = make_solver(settings)
         assert_all(s, [*common, z3.substitute(cond, *pairs)])
@@ -315,12 +329,13 @@ def _answered(key, model, left: list) -> tuple[set, list]:
     return shown, [(k, c) for k, c in left if k not in shown]
 
 
-def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
+def _ask(search, s, questions: list, assumed: Assumed | None = None, lowered: bool = False) -> set:
     """The keys of the ``questions`` ((key, condition)) that hold in some model of ``s``: each one not answered
     yet is added and taken away again, and every question the model it gets makes true is answered with it.
     ``assumed``: the invariants, left out of ``s``: a model that breaks one is no answer; they are asserted
     in ``s`` then (for the rest of the batch) and the question asked again (:class:`~checker.solver.search.
-    Assumed`).  The keys of those Z3 could not decide go into ``search.undecided``."""
+    Assumed`).  The keys of those Z3 could not decide go into ``search.undecided``.  With ``lowered``, the questions
+    after one Z3 could not decide get :data:`HARD_BATCH_RLIMIT` steps (``s.rulebook_lowered`` says it was lowered)."""
     def check(cond):
         s.push()
         s.add(cond)
@@ -335,6 +350,10 @@ def _ask(search, s, questions: list, assumed: Assumed | None = None) -> set:
     while left:
         (key, cond), left = left[0], left[1:]
         outcome = check(cond)
+        if outcome.status == "unknown" and lowered and not getattr(s, "rulebook_lowered", False) \
+                and s.rulebook_rlimit > HARD_BATCH_RLIMIT:
+            s.set("rlimit", HARD_BATCH_RLIMIT)      # a batch Z3 is slow on: its other questions asked alone sooner
+            s.rulebook_lowered = True
         if outcome.status == "sat" and assumed is not None and not assumed.meets(outcome.model):
             assumed.assume(s)
             search.assumed += 1

@@ -87,6 +87,7 @@ def make_solver(settings: SolverSettings = DEFAULT) -> z3.Solver:
     s.set("timeout", timeout_ms)
     s.rulebook_timeout_ms = timeout_ms                # read by `run`, to tell the clock from the step count
     s.set("rlimit", settings.rlimit)
+    s.rulebook_rlimit = settings.rlimit               # read by whoever lowers it for later checks
     s.set("core.minimize", settings.minimize_cores)
     if settings.incremental:
         s.push()
