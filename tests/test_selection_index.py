@@ -48,8 +48,9 @@ QUANTITIES = {   # name -> (parameters, type, expression, narrowed?)
     "fortes": ("", "Int", "count(c in filter(d in selected(Carte) where d.force == 7 and d is in défausse))", True),
     "la_verte": ("", "Bool", "the(c in selected(Carte) where c.couleur == vert) is in pioche", True),
     "détenteurs": ("x: Carte", "Int", "count(p in players where x is in main[p])", "HOLDERS("),
+    # `the` of the holders: one dict.get of the zone's holder table (checker.runtime.fusion.the_holder)
     "le_détenteur": ("x: Carte", "Bool", "the(p in players where x is in main[p]) == the(p in players where x is in main[p])",
-                     "HOLDERS("),
+                     "_holder_"),
     "détenteur_premier": ("x: Carte", "Bool", "any(p in players: x is in main[p] and count(d in main[p]) >= 2)", "HOLDERS("),
     # left alone
     "détenteur_second": ("x: Carte", "Bool", "any(p in players: count(d in main[p]) >= 2 and x is in main[p])", False),
