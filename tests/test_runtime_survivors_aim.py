@@ -1,13 +1,13 @@
 """Tests written for the survivors of the mutation sample of checker/runtime/aim.py (h153, seed 153,
 bench/results/mutation-2026-11-29-h153.txt): how an ending's conditions are read and measured where the race of
 tests/test_agents_aim.py does not look — a var set to the constant `false` is no ending, a comparison of two values
-that are not numbers is 1 away when it does not hold, and a quantity is measured through its formula three calls
-deep."""
+that are not numbers is 1 away when it does not hold, `a > b` is `b - a + 1` away, a quantity is measured through
+its formula three calls deep, and the other endings' distances are capped at the aimed one's plus 1."""
 
 from __future__ import annotations
 
 from checker.front.check import check_paths
-from checker.runtime.aim import distances, endings
+from checker.runtime.aim import cap, distances, endings, progress
 from checker.runtime.engine import Engine
 
 COURSE = """
@@ -61,7 +61,7 @@ procedure vérifier() {
   if couleur == bleu {
     set fin = couleur_bleue
   }
-  if numéro >= 3 {
+  if numéro > 2 {
     set fini = true
   }
 }
@@ -115,4 +115,24 @@ def test_conditions_are_measured_through_three_quantities_and_by_their_shape(tmp
             return 0
 
     engine.play({}, 2, 1, [Probe(), Probe()])
+    # `numéro > 2` in round 1: 2 - 1 + 1 away
     assert seen == [{"chaîne": 4, "couleur_bleue": 1, "fini": 2}, {"chaîne": 3, "couleur_bleue": 0, "fini": 2}]
+
+
+def test_the_other_endings_are_capped_at_the_aimed_ones_distance_plus_one(tmp_path):
+    """Aiming at `couleur_bleue` (1 away), the other endings count at most 1 + 1: `chaîne` (4 away) counts 2,
+    `fini` (2 away) 2; the progress is -1 + 2 + 2, with the cap of the decision (`cap`) as without one."""
+    engine = _course(tmp_path)
+    seen = []
+
+    class Probe:
+        def choose(self, decision):
+            if not seen:
+                seen.append((cap(engine, "couleur_bleue"), progress(engine, "couleur_bleue"),
+                             progress(engine, "couleur_bleue", cap(engine, "couleur_bleue")),
+                             progress(engine, "chaîne")))
+            return 0
+
+    engine.play({}, 2, 1, [Probe(), Probe()])
+    # aiming at `chaîne` (4 away): the others are nearer than its cap (5), counted as they are
+    assert seen == [(2, 3, 3, -4 + 1 + 2)]
