@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from checker.front.check import check_paths
 from checker.runtime.aim import cap, distances, endings, progress
+from checker.runtime.agents import GreedyAgent
 from checker.runtime.engine import Engine
 
 COURSE = """
@@ -136,3 +137,17 @@ def test_the_other_endings_are_capped_at_the_aimed_ones_distance_plus_one(tmp_pa
     engine.play({}, 2, 1, [Probe(), Probe()])
     # aiming at `chaîne` (4 away): the others are nearer than its cap (5), counted as they are
     assert seen == [(2, 3, 3, -4 + 1 + 2)]
+
+
+def test_the_monte_carlo_rollouts_are_played_by_the_greedy_player_aiming_too():
+    """(checker/runtime/montecarlo.py, its aim) with the "greedy" rollout, every seat of a playout is the greedy
+    player aiming at the Monte-Carlo agent's aim with its weight; the "builder" rollout is the first greedy builder,
+    which aims at nothing; "random" is the random player."""
+    from checker.runtime.agents import RandomAgent
+    from checker.runtime.montecarlo import _Driver
+    policies = {rollout: _Driver(None, [], 0, 0, 2, 7, rollout, 10, aim="chaîne", weight=3).policy
+                for rollout in ("greedy", "builder", "random")}
+    greedy, builder = policies["greedy"], policies["builder"]
+    assert isinstance(greedy, GreedyAgent) and (greedy.ending, greedy.aim, greedy.weight) == (True, "chaîne", 3)
+    assert isinstance(builder, GreedyAgent) and (builder.ending, builder.aim) == (False, None)
+    assert isinstance(policies["random"], RandomAgent)
