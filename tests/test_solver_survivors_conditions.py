@@ -89,3 +89,17 @@ def test_a_head_that_folds_to_a_constant_is_translated_as_that_constant():
     typed.program.rules = {"jamais_vrai": typed.program.rules["jamais_vrai"]}
     search = Search(typed, players=4)
     assert [_ask(search, "jamais_vrai")[1][2] for _ in range(3)] == [False, False, False]
+
+
+def test_a_searchs_templates_are_made_in_one_private_context():
+    """Every head's template of one search is made in the same private context (not the main one, not one per
+    head): the encoder the narrowed heads share lives there, and each template's terms are translated from it."""
+    import z3
+    search = _search()
+    for name in ("déjà_bâti", "en_main_et_bâti", "cité_pleine"):
+        _ask(search, name)
+        _ask(search, name)
+    kept = list(search.conditions._kept.values())
+    assert len(kept) == 3 and search.conditions._ctx is not None
+    assert all(k.cond.ctx is search.conditions._ctx for k in kept)
+    assert search.conditions._ctx is not z3.main_ctx()
