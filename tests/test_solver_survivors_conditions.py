@@ -103,3 +103,23 @@ def test_a_searchs_templates_are_made_in_one_private_context():
     assert len(kept) == 3 and search.conditions._ctx is not None
     assert all(k.cond.ctx is search.conditions._ctx for k in kept)
     assert search.conditions._ctx is not z3.main_ctx()
+
+
+def test_a_question_with_a_limit_of_its_own_encodes_its_heads_itself(monkeypatch):
+    """A question asked under another limit than MAX_ENCODING (not narrowed) encodes each head itself, however often
+    the head was asked before: no template is made for it."""
+    search = _search()
+    encoded = []
+    applies = encode.Encoder.applies
+
+    def counted(self, rule, head, a):
+        encoded.append(self)
+        return applies(self, rule, head, a)
+    monkeypatch.setattr(encode.Encoder, "applies", counted)
+    for _ in range(3):
+        search_module.fresh_context()
+        enc = search.encoder()
+        enc.limit = 50_000
+        _ask(search, "en_main_et_bâti", enc)
+        assert encoded[-1] is enc
+    assert len(encoded) == 3 and not search.conditions._kept
