@@ -123,3 +123,23 @@ def test_a_question_with_a_limit_of_its_own_encodes_its_heads_itself(monkeypatch
         _ask(search, "en_main_et_bâti", enc)
         assert encoded[-1] is enc
     assert len(encoded) == 3 and not search.conditions._kept
+
+
+def test_an_encoder_that_numbered_fixpoints_still_gets_a_head_without_any_by_translation(monkeypatch):
+    """Only a head whose encoding numbered `connected(…)` fixpoints is encoded again in a question that numbered some
+    already (their numbers would clash); a head without any is translated there as anywhere."""
+    search = _search()
+    _ask(search, "en_main_et_bâti")
+    _ask(search, "en_main_et_bâti")
+    search_module.fresh_context()
+    enc = search.encoder()
+    enc.__dict__["_fixpoint_count"] = 2
+    encoded = []
+    applies = encode.Encoder.applies
+
+    def counted(self, rule, head, a):
+        encoded.append(self)
+        return applies(self, rule, head, a)
+    monkeypatch.setattr(encode.Encoder, "applies", counted)
+    _ask(search, "en_main_et_bâti", enc)
+    assert enc not in encoded and enc.__dict__["_fixpoint_count"] == 2
