@@ -143,3 +143,28 @@ def test_an_encoder_that_numbered_fixpoints_still_gets_a_head_without_any_by_tra
     monkeypatch.setattr(encode.Encoder, "applies", counted)
     _ask(search, "en_main_et_bâti", enc)
     assert enc not in encoded and enc.__dict__["_fixpoint_count"] == 2
+
+
+def test_a_heads_first_use_is_encoded_in_the_question_and_a_narrowed_one_always_translated(monkeypatch):
+    """Most heads are asked once: the first use is encoded in the question itself, no template made; a head asked
+    with its search narrowed is translated from its first use, from the encoder the narrowed heads share, which counts
+    each head's elements from 0 (the question spends what the head alone spends)."""
+    search = _search()
+    encoded = []
+    applies = encode.Encoder.applies
+
+    def counted(self, rule, head, a):
+        encoded.append(self)
+        return applies(self, rule, head, a)
+    monkeypatch.setattr(encode.Encoder, "applies", counted)
+    search_module.fresh_context()
+    plain, _ = _ask(search, "cité_pleine")
+    assert encoded == [plain] and not search.conditions._kept
+    own = plain.spent
+    assert own > 0
+    for _ in range(2):
+        search_module.fresh_context()
+        narrowed = search.encoder()
+        narrowed.narrowed = 1
+        _ask(search, "cité_pleine", narrowed)
+        assert narrowed not in encoded and narrowed.spent == own
