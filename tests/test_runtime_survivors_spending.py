@@ -24,6 +24,8 @@ def test_spend_allows_max_work_elements_and_stops_one_more():
     assert spending.spend(range(MAX_WORK)) == range(MAX_WORK) and spending.work == MAX_WORK
     with pytest.raises(SpecRuntimeError, match="the limit MAX_WORK"):
         spending.spend((0,))
+    # the count starts again from 0 after the error (a hypothetical stopped there does not weigh on what follows)
+    assert spending.spend(range(MAX_WORK)) == range(MAX_WORK) and spending.work == MAX_WORK
 
 
 def test_a_range_holds_max_range_integers_at_most():
