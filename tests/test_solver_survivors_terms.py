@@ -68,6 +68,8 @@ def test_what_the_builders_leave_to_z3py_is_z3pys():
     assert mk_eq(a, True).eq(a == True) and mk_eq(r, 1).eq(r == 1) and mk_eq(x, r).eq(x == r)  # noqa: E712
     assert mk_cmp("<", r, 1).eq(r < 1) and mk_cmp(">=", 1, r).eq(1 >= r)
     assert mk_arith("+", r, 1).eq(r + 1) and mk_arith("-", 1, r).eq(1 - r)
+    assert mk_arith("+", x, r).eq(x + r) and mk_arith("-", x, True).eq(x - True)     # an integer term and no int
+    assert mk_cmp("<", x, r).eq(x < r) and mk_cmp("<=", x, True).eq(x <= True)
     assert mk_cmp("<", 1, 2) is True and mk_arith("-", 1, 2) == -1 and mk_eq(2, 2) is True
     for ours in (lambda: mk_and([a, elsewhere]), lambda: mk_or([a, elsewhere]), lambda: mk_implies(a, elsewhere),
                  lambda: mk_eq(a, elsewhere)):
@@ -81,7 +83,11 @@ def test_constants_models_and_assertions():
     p, q = mk_const("h153 p", True), mk_const("h153 q", True)
     assert x.eq(z3.Int("h153 x")) and p.eq(z3.Bool("h153 p")) and type(x) is z3.ArithRef and type(p) is z3.BoolRef
     solver = z3.Solver()
+    added = []
+    add = solver.add
+    solver.add = lambda *fs: added.extend(fs) or add(*fs)
     assert_all(solver, [p, z3.Not(q), x > 3, True])
+    assert added == [True], "a Boolean term of the solver's context is asserted as it is, not through z3py"
     assert [str(f) for f in solver.assertions()] == ["h153 p", "Not(h153 q)", "h153 x > 3", "True"]
     assert solver.check() == z3.sat
     model = solver.model()
