@@ -76,3 +76,50 @@ def test_a_do_of_an_action_that_writes_the_kept_state_is_followed_and_one_that_d
     coned, c = _reach(capsys, spec, "achats >= 1", "--rounds", "1", "--keep", "tours_joués")
     assert (coned, c["status"], c["kept"]) == (4, "undecided", ["achats", "tours_joués"]), c
     assert "oublier" in c["not_followed"] and "gagner" not in c["not_followed"], c
+
+
+GRIFFONNER = '''
+var autre: Int = 0
+action griffonner(p: Player) "Griffonner, puis prendre un lot trop cher." {
+  set autre = autre + 1
+  choose l in étal where l.prix > 5 by p
+  move l to panier[p]
+}
+'''
+
+
+def test_a_write_to_a_cut_var_is_dropped_so_a_move_that_aborts_after_it_is_a_stutter(tmp_path, capsys):
+    """`griffonner` writes `autre` (not kept) and then always aborts (no lot costs more than 5): the write to a cut
+    var is dropped, so the move changes nothing kept — a stutter, forbidden — and the offer is not asked again and
+    again: three lots in Joueur 1's basket within 3 rounds is proved, as without `griffonner`.  Survivor of the
+    mutation sample h153 (unroll_cone.py:77, `key[0]` → `key[1]`: the cut var's write kept, compared with a fresh
+    unknown, the stutter no longer forbidden, the offer unrolled past its 12 questions: undecided)."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    text = text.replace('        finish "Passer"', '        griffonner(p)\n        finish "Passer"')
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text + GRIFFONNER, encoding="utf-8")
+    coned, c = _reach(capsys, spec, "count(l in panier[Joueur 1]) == 3", "--rounds", "3",
+                      "--keep", "bourse,étal,tours_joués,réserve")
+    assert (coned, c["status"]) == (1, "proved"), c
+
+
+PIOCHER = '''
+zone pioché[Player]: set of Lot public
+action piocher(p: Player) "Piocher un lot de l'étal." {
+  draw 1 from étal to pioché[p]
+}
+'''
+
+
+def test_a_draw_into_a_kept_zone_is_followed(tmp_path, capsys):
+    """`piocher` only draws a lot of the stall into `pioché` (what the condition reads, so kept): it writes the kept
+    state, so it is offered, and the rounds search has a path (undecided), never « proved ».  Survivor of the mutation
+    sample h153 (unroll_cone.py:219, a draw into a kept zone read as harmless: `piocher` not followed, an unsound
+    « proved »)."""
+    text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
+    text = text.replace('        finish "Passer"', '        piocher(p)\n        finish "Passer"')
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text + PIOCHER, encoding="utf-8")
+    coned, c = _reach(capsys, spec, "count(l in pioché[Joueur 1]) >= 1", "--rounds", "1", "--keep", "tours_joués")
+    assert (coned, c["status"]) == (4, "undecided"), c
+    assert "piocher" not in c["not_followed"], c
