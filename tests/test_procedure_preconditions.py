@@ -73,6 +73,26 @@ replace procedure donner(p: Player) requires true {
     assert [len(engine.st.zones["main"][p]) for p in (0, 1)] == [2, 2]
 
 
+def test_requires_true_that_drops_nothing_is_a_warning(tmp_path):
+    result = checked(tmp_path, BASE, OVERLAY + """
+replace procedure partie() requires true {
+  for p in players {
+    call donner(p)
+  }
+}
+""")
+    assert result.ok, errors(result)
+    [warning] = [d for d in result.reporter.diagnostics if d.code == "W0506"]
+    assert "procedure partie it replaces has no precondition" in warning.message
+    assert (warning.span.line, warning.span.file.endswith("01.rules")) == (3, True)
+    dropped = checked(tmp_path, BASE, OVERLAY + TWICE + """
+replace procedure donner(p: Player) requires true {
+  draw 1 from pioche to main[p]
+}
+""")
+    assert not [d for d in dropped.reporter.diagnostics if d.code == "W0506"]      # it drops donner's
+
+
 def test_a_replacement_states_its_own_precondition(tmp_path):
     result = checked(tmp_path, BASE, OVERLAY + TWICE + """
 replace procedure donner(p: Player) requires count(c in main[p]) < 2 {

@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "E0501": "overlay names something the base does not declare",
     "E0502": "overlay header problem",
     "E0505": "a replaced procedure's precondition does not fit its replacement",
+    "W0506": "`requires true` on a replacement that drops no precondition",
     "E0601": "configuration violates a constraint",
     "E0602": "configuration problem",
     "E0603": "constraint cannot be evaluated on a configuration",

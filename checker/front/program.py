@@ -344,6 +344,11 @@ class _Collector:
         """A `replace procedure` without `requires` keeps the precondition of the procedure it replaces;
         `requires true` states that it has none; `requires cond` states its own (docs/language.md)."""
         if isinstance(new.requires, ast.BoolLit) and new.requires.value:
+            if old.requires is None:
+                self.reporter.warning(
+                    "W0506", f"`requires true` has no effect: the procedure {new.name} it replaces has no "
+                             f"precondition", new.requires.span,
+                    hint="drop `requires true`; it only says that a replaced procedure's precondition is dropped")
             return dataclasses.replace(new, requires=None)
         if new.requires is not None or old.requires is None:
             return new
