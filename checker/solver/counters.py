@@ -32,20 +32,20 @@ def scope_entered(E, name: str) -> str | None:
     return None
 
 
-def enter_scope(t, scope: str, guard) -> int:
+def enter_scope(t, scope: str, guard, every: bool = False) -> int:
     """On the paths where ``guard`` holds, a new turn or round (``scope``) starts in transition ``t``: every
-    power limited to once per ``scope`` is unused in it, for every player and card.  The number of cells
-    written."""
+    power limited to once per ``scope`` is unused in it, for every player and card (``every``: every power's
+    cell of that scope, as the unrolling writes them).  The number of cells written."""
     if is_const(guard) and not guard:
         return 0
     E, written = t.E, 0
     for inst, d in enumerate(E.defs):
         for power in E.powers_of.get(d, ()):
-            if USE_SCOPES.get(power.limit) != scope:
+            if not every and USE_SCOPES.get(power.limit) != scope:
                 continue
             for k in t.enc.seats:
                 t.store.write(("used", k, inst, power.name, scope), False, guard)
                 written += 1
-    if written:
+    if written or every:
         t.forget()
     return written

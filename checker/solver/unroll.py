@@ -50,6 +50,7 @@ import z3
 from checker.front import ast
 from checker.front.types import KindT
 from checker.solver.deal import Deal
+from checker.solver.counters import enter_scope
 from checker.solver.encode import AND, EQ, ITE, NOT, OR, Unsupported, as_bool, is_const
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.transition import _STMT, ABORT, END_TURN, Choice, Transition
@@ -339,15 +340,9 @@ class Unrolled(Transition):
         self.body(decl.body, env, guard)
 
     def _new_scope(self, scope: str, guard) -> None:
-        """A new turn (round): no power is used in this one yet."""
-        if is_const(guard) and not guard:
-            return
-        E = self.E
-        for inst, d in enumerate(E.defs):
-            for power in E.powers_of.get(d, ()):
-                for k in self.enc.seats:
-                    self.store.write(("used", k, inst, power.name, scope), False, guard)
-        self.forget()
+        """A new turn (round): no power is used in this one yet (every power's cell of that scope: the witnesses
+        are read back from every cell)."""
+        enter_scope(self, scope, guard, every=True)
 
     def power(self, pw, player, card, env, guard=True, runtime=None) -> None:
         # a reaction asked past the budget is cut when its yes/no is counted: its use is not recorded then
