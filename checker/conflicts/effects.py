@@ -14,9 +14,9 @@ it within (:func:`_within`: each `Int` var is 0..BOUND on the well-formed states
 transfer between treasuries of 0..100 cannot pass a billion, which Z3, given the `If`s of a symbolic player's
 treasury, took up to 25 million steps to say (two powers of the 4th edition that make one player pay another).
 The same ranges rule out a failure one of whose conditions they make false (:func:`_ruled_out`), such as a negative
-amount paid that is a `greatest(…, 0)` plus a surcharge of 0 or more: the Diplomate's payment, which took Z3 0.15 to
-0.99 million steps by the names of its unknowns (past the relaxed solver's million, its full question ran out of
-its 50 million: undecided).
+amount paid that is a `greatest(…, 0)` plus a surcharge of 0 or more: a rank-8 exchange's payment in the 4th
+edition (11-personnages-5-9.rules), which took Z3 0.15 to 0.99 million steps by the names of its unknowns (past the
+relaxed solver's million, its full question ran out of its 50 million: undecided).
 
 Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
 loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
@@ -174,7 +174,7 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     # an integer past ±MAX_INT that the ranges of the cells it adds up keep within them (on the well-formed
     # states every question asks of) is no question (Z3 took up to 25 million steps to say so)
     # the same for a failure whose condition the ranges make false (a negative amount paid that is a difference
-    # kept at 0 or more by `greatest`: the Diplomate's, 0.15 to 1 million steps for Z3, by the names of its unknowns)
+    # kept at 0 or more by `greatest`: in the 4th edition, 0.15 to 1 million steps for Z3, by the names of unknowns)
     bounds, ranges = _cell_bounds(enc), {}
     refuted = {k for k, (_, failures) in enumerate(places)
                if all(f.value is not None and _within(f.value, bounds, -MAX_INT, MAX_INT, ranges)
