@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "E0502": "overlay header problem",
     "E0505": "a replaced procedure's precondition does not fit its replacement",
     "W0506": "`requires true` on a replacement that drops no precondition",
+    "W0507": "`requires true` on a procedure that replaces none",
     "E0601": "configuration violates a constraint",
     "E0602": "configuration problem",
     "E0603": "constraint cannot be evaluated on a configuration",

@@ -13,6 +13,10 @@ An integer past ±MAX_INT is asked of Z3 only where the ranges of the cells its 
 it within (:func:`_within`: each `Int` var is 0..BOUND on the well-formed states every question asks of): a
 transfer between treasuries of 0..100 cannot pass a billion, which Z3, given the `If`s of a symbolic player's
 treasury, took up to 25 million steps to say (two powers of the 4th edition that make one player pay another).
+The same ranges rule out a failure one of whose conditions they make false (:func:`_ruled_out`), such as a negative
+amount paid that is a `greatest(…, 0)` plus a surcharge of 0 or more: a rank-8 exchange's payment in the 4th
+edition (11-personnages-5-9.rules), which took Z3 0.15 to 0.99 million steps by the names of its unknowns (past the
+relaxed solver's million, its full question ran out of its 50 million: undecided).
 
 Each witness is replayed by the interpreter (``confirmed``, :mod:`checker.conflicts.replay`): the state file is
 loaded, the move made with the choices of the model, and the interpreter must stop with an error at the same
@@ -169,10 +173,12 @@ def _ask(search, enc, label, decl, card, encoded, one_instance=None) -> list:
     made = [max(f.constraints for f in failures) for _, failures in places]
     # an integer past ±MAX_INT that the ranges of the cells it adds up keep within them (on the well-formed
     # states every question asks of) is no question (Z3 took up to 25 million steps to say so)
-    bounds, ranges = _cell_bounds(enc) if any(f.value is not None for f in t.failures) else {}, {}
+    # the same for a failure whose condition the ranges make false (a negative amount paid that is a difference
+    # kept at 0 or more by `greatest`: in the 4th edition, 0.15 to 1 million steps for Z3, by the names of unknowns)
+    bounds, ranges = _cell_bounds(enc), {}
     refuted = {k for k, (_, failures) in enumerate(places)
                if all(f.value is not None and _within(f.value, bounds, -MAX_INT, MAX_INT, ranges)
-                      for f in failures)}
+                      or f.value is None and _ruled_out(f.when, bounds, ranges) for f in failures)}
     refuted |= {k for k in sorted(range(len(places)), key=made.__getitem__)
                 if k not in refuted and relaxed.refuted(_any(places[k][1]), upto=made[k])}
     for k, (span, failures) in enumerate(places):
@@ -204,11 +210,42 @@ _ARITH = {z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS, z3.Z3_OP_MUL, z3.Z3_OP_IT
 
 def _within(value, bounds: dict, low: int, high: int, ranges: dict | None = None) -> bool:
     """Is the integer term ``value`` between ``low`` and ``high`` whatever its cells hold within ``bounds``, by
-    its terms' ranges: a number, a bounded cell, an `If` of such (either branch), their sums, differences,
-    products, quotients and remainders by a positive number?  False where a term is none of these (an unknown,
-    the player count: not told here).  ``ranges``: the ranges found so far (term id -> range), shared by the
-    calls over one state."""
-    ranges = {} if ranges is None else ranges
+    its terms' ranges (:func:`_range`)?  False where a term is none of those told there (an unknown, the player
+    count).  ``ranges``: the ranges found so far (term id -> range), shared by the calls over one state."""
+    found = _range(value, bounds, {} if ranges is None else ranges)
+    return found is not None and low <= found[0] and found[1] <= high
+
+
+_CMP = {z3.Z3_OP_LT: lambda a, b: a[0] < b[1], z3.Z3_OP_LE: lambda a, b: a[0] <= b[1],
+        z3.Z3_OP_GT: lambda a, b: a[1] > b[0], z3.Z3_OP_GE: lambda a, b: a[1] >= b[0]}
+
+
+def _ruled_out(when, bounds: dict, ranges: dict) -> bool:
+    """Is the condition ``when`` false whatever the cells hold within ``bounds``: one of its conjuncts an integer
+    comparison that the ranges of its two sides cannot make true (`amount < 0` of an amount that is a sum of
+    `greatest(…, 0)` and a count)?"""
+    todo, seen = [when], set()
+    while todo:
+        t = todo.pop()
+        if not z3.is_app(t) or term_id(t) in seen:
+            continue
+        seen.add(term_id(t))
+        kind = t.decl().kind()
+        if kind == z3.Z3_OP_AND:
+            todo.extend(t.children())
+        elif kind in _CMP and z3.is_int(t.arg(0)):
+            a, b = _range(t.arg(0), bounds, ranges), _range(t.arg(1), bounds, ranges)
+            if a is not None and b is not None and not _CMP[kind](a, b):
+                return True
+    return False
+
+
+def _range(value, bounds: dict, ranges: dict) -> tuple[int, int] | None:
+    """The least and greatest values of the integer term ``value`` whatever its cells hold within ``bounds``:
+    a number, a bounded cell, an `If` of such (either branch; `If(a > b, a, b)` is the greater of ``a`` and ``b``,
+    as `greatest` is written, and the lesser the other way round), their sums, differences, products, quotients
+    and remainders by a positive number; None where a term is none of these.  ``ranges``: the ranges found so far
+    (term id -> range, or None), shared by the calls over one state."""
     todo = [value]
     while todo:
         t = todo[-1]
@@ -221,18 +258,20 @@ def _within(value, bounds: dict, low: int, high: int, ranges: dict | None = None
             todo.pop()
             continue
         if t.num_args() == 0:
-            if key not in bounds:
-                return False
-            ranges[key] = bounds[key]
+            ranges[key] = bounds.get(key)       # None: not told (and remembered so, for the next calls)
+            if ranges[key] is None:
+                return None
             todo.pop()
             continue
         op = t.decl().kind()
         if op in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD):     # by a positive number
             divisor = t.arg(1)
             if not (z3.is_int_value(divisor) and divisor.as_long() > 0):
-                return False
+                ranges[key] = None
+                return None
         elif op not in _ARITH:
-            return False
+            ranges[key] = None
+            return None
         args = t.children()[1:] if op == z3.Z3_OP_ITE else t.children()
         missing = [a for a in args if term_id(a) not in ranges]
         if missing:
@@ -240,8 +279,11 @@ def _within(value, bounds: dict, low: int, high: int, ranges: dict | None = None
             continue
         todo.pop()
         rs = [ranges[term_id(a)] for a in args]
+        if None in rs:
+            ranges[key] = None
+            return None
         if op == z3.Z3_OP_ITE:
-            ranges[key] = (min(rs[0][0], rs[1][0]), max(rs[0][1], rs[1][1]))
+            ranges[key] = _extremum(t, rs) or (min(rs[0][0], rs[1][0]), max(rs[0][1], rs[1][1]))
         elif op == z3.Z3_OP_ADD:
             ranges[key] = (sum(r[0] for r in rs), sum(r[1] for r in rs))
         elif op == z3.Z3_OP_UMINUS:
@@ -258,8 +300,25 @@ def _within(value, bounds: dict, low: int, high: int, ranges: dict | None = None
                 corners = (lo * a, lo * b, hi * a, hi * b)
                 lo, hi = min(corners), max(corners)
             ranges[key] = (lo, hi)
-    lo, hi = ranges[term_id(value)]
-    return low <= lo and hi <= high
+    return ranges[term_id(value)]
+
+
+def _extremum(ite, rs) -> tuple[int, int] | None:
+    """The range of `If(a > b, a, b)` (or `>=`, or `<`/`<=` with the branches the other way round): the greater
+    of ``a`` and ``b``; of `If(a < b, a, b)` (…): the lesser; None for any other `If`.  ``rs``: its branches'."""
+    cond, then, other = ite.children()
+    kind = cond.decl().kind() if z3.is_app(cond) else None
+    if kind not in _CMP or cond.num_args() != 2:
+        return None
+    left, right = cond.arg(0), cond.arg(1)
+    if left.eq(then) and right.eq(other):
+        greater = kind in (z3.Z3_OP_GT, z3.Z3_OP_GE)
+    elif left.eq(other) and right.eq(then):
+        greater = kind in (z3.Z3_OP_LT, z3.Z3_OP_LE)
+    else:
+        return None
+    (a, b), (c, d) = rs
+    return (max(a, c), max(b, d)) if greater else (min(a, c), min(b, d))
 
 
 def _confirmed_only(finding: Finding, exact) -> Finding:

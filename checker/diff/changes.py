@@ -40,8 +40,7 @@ def declaration_changes(pair: Pair) -> list[Difference]:
 
 
 def _excerpt(pair: Pair, decl_a, decl_b) -> list[str]:
-    return source_excerpt(pair.a.result.sources, getattr(decl_a, "span", None),
-                          pair.b.result.sources, getattr(decl_b, "span", None))
+    return source_excerpt(pair.a.result.sources, decl_a, pair.b.result.sources, decl_b)
 
 
 def _kind_of_change(table: str, name: str, pair: Pair, side: str | None) -> tuple[str, bool]:

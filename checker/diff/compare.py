@@ -163,22 +163,59 @@ def dependencies(shaper: Shaper, subject: str, card_attrs: object) -> frozenset:
 
 # ---------------------------------------------------------------- showing a change
 
-def source_excerpt(sources_a, span_a: Span | None, sources_b, span_b: Span | None, limit: int = 40) -> list[str]:
-    """A unified diff of two declarations' source lines (either may be missing), at most ``limit`` lines."""
-    def lines(sources, span):
-        if span is None:
-            return [], "/dev/null"
-        source = sources.get(span.file)
-        if source is None:
-            return [], str(span)
-        text = source.lines()[span.line - 1:span.end_line]
-        return [t.rstrip() for t in text], f"{span.file}:{span.line}"
-    a, name_a = lines(sources_a, span_a)
-    b, name_b = lines(sources_b, span_b)
+def source_excerpt(sources_a, decl_a, sources_b, decl_b, limit: int = 40) -> list[str]:
+    """A unified diff of two declarations' source lines (either may be missing), at most ``limit`` lines.  A
+    replacing procedure that keeps the precondition of the one it replaces (docs/language.md, *Overlays*) shows it
+    in its header, where it would be written, with where it is written: the excerpt says what the program means."""
+    a, name_a = _declaration_lines(sources_a, decl_a)
+    b, name_b = _declaration_lines(sources_b, decl_b)
     out = list(difflib.unified_diff(_dedent(a), _dedent(b), name_a, name_b, lineterm="", n=1))
     if len(out) > limit:
         out = out[:limit] + [f"… ({len(out) - limit} more lines)"]
     return out
+
+
+def _declaration_lines(sources, decl) -> tuple[list[str], str]:
+    span = getattr(decl, "span", None)
+    if span is None:
+        return [], "/dev/null"
+    source = sources.get(span.file)
+    if source is None:
+        return [], str(span)
+    lines = [t.rstrip() for t in source.lines()[span.line - 1:span.end_line]]
+    kept = getattr(decl, "requires", None) if isinstance(decl, ast.ProcedureDecl) else None
+    if kept is not None and not _within(kept.span, span):
+        lines = _with_kept_precondition(lines, _text(sources, kept.span), kept.span)
+    return lines, f"{span.file}:{span.line}"
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return inner.file == outer.file and outer.line <= inner.line <= outer.end_line
+
+
+def _text(sources, span: Span) -> str:
+    """The source text a span covers, on one line."""
+    source = sources.get(span.file)
+    if source is None:
+        return "…"
+    lines = source.lines()[span.line - 1:span.end_line]
+    if len(lines) == 1:
+        return lines[0][span.column - 1:span.end_column - 1]
+    parts = [lines[0][span.column - 1:], *lines[1:-1], lines[-1][:span.end_column - 1]]
+    return " ".join(part.strip() for part in parts if part.strip())
+
+
+def _with_kept_precondition(lines: list[str], requires: str, where: Span) -> list[str]:
+    """The header of a replacing procedure written without `requires`: the body's `{` is the first one (its
+    parameters' types have none), and the precondition it keeps goes before it, marked."""
+    for i, line in enumerate(lines):
+        at = line.find("{")
+        if at >= 0:
+            head = line[:at].rstrip()
+            return lines[:i] + [f"{head} requires {requires} {line[at:]}"
+                                + f"   # requires kept from the procedure it replaces ({where.file}:{where.line})"] \
+                + lines[i + 1:]
+    return lines
 
 
 def _dedent(lines: list[str]) -> list[str]:

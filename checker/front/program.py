@@ -216,6 +216,11 @@ class _Collector:
                                 decl.span, hint="write the number another way, such as "
                                                 f"'{_COPY_SUFFIX.sub(lambda m: ' ' + m.group(0)[1:], name)}'")
             return
+        if isinstance(decl, ast.ProcedureDecl) and isinstance(decl.requires, ast.BoolLit) and decl.requires.value:
+            self.reporter.warning(
+                "W0507", f"`requires true` has no effect: procedure {name} replaces none, so it has no precondition "
+                         f"to drop", decl.requires.span,
+                hint="drop `requires true`; it only says that a replaced procedure's precondition is dropped")
         table[name] = decl
         if isinstance(decl, ast.SourceDecl):
             program.source_dirs[name] = directory

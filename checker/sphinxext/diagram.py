@@ -1,7 +1,8 @@
 """Flow diagrams of a procedure, drawn as SVG from the spec's own statements (no Graphviz, no network).
 
 ``.. rb:auto:: diagram NAME [DEPTH]`` draws procedure ``NAME``: one box per step (its sentence from
-the prose generator, without the bookkeeping the player's book leaves out), a diamond-headed fork
+the prose generator, without the bookkeeping the player's book leaves out), the procedure's precondition
+(« Seulement si … ») in a box at its entry, a diamond-headed fork
 for each ``if`` with its branches side by side, meeting again under the taller one, a dashed frame for
 each loop, and each ``call`` of a procedure opened as a frame of that procedure's own steps, DEPTH
 levels deep (1 by default).  A procedure whose first such fork tests the number of players alone is
@@ -23,7 +24,7 @@ from checker.prose.names import number_noun
 from checker.sphinxext import rst
 from checker.sphinxext.book import Book
 from checker.sphinxext.headings import procedure_heading
-from checker.sphinxext.render import plain_body, procedure_ctx, unlinked
+from checker.sphinxext.render import plain_body, precondition, procedure_ctx, unlinked
 from checker.front.types import INT, Coll
 
 __all__ = ["render_diagram", "diagram_svg", "players_variants", "Box"]
@@ -36,7 +37,8 @@ MAX_WIDTH, MARGIN = 700, 22
 
 @dataclasses.dataclass
 class Box:
-    """One node of the drawing: a step (``step``), a fork (``if``), a loop or an opened call (``frame``)."""
+    """One node of the drawing: a step (``step``), a procedure's precondition at its entry (``entry``), a fork
+    (``if``), a loop or an opened call (``frame``)."""
     kind: str
     text: str
     children: list["Box"] = dataclasses.field(default_factory=list)    # a frame's steps
@@ -72,11 +74,43 @@ def _loop_ctx(book: Book, s: ast.For, ctx):
     return ctx.bind(s.var, ty.elem if isinstance(ty, Coll) else ty, "intro", noun=book.prose.element_noun(s.coll))
 
 
-def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
+def entry(book: Book, proc: ast.ProcedureDecl, ctx, counts: list[int] | None = None) -> list[Box]:
+    """The box at a procedure's entry that says its precondition, worded as the player's book words it
+    (« Seulement si … »); none when it has none, or a trivially true one.  In a figure drawn for some player
+    counts (``counts``), the parts of the precondition that read the number of players alone and hold at each of
+    them go without saying: the figure's heading says them."""
+    if precondition(proc) is None:
+        return []
+    said = [c for c in _conjuncts(proc.requires) if not _holds_at(book, c, counts)]
+    if not said:
+        return []
+    cond = said[0]
+    for other in said[1:]:
+        cond = ast.Binary("and", cond, other, cond.span)
+    return [Box("entry", plain_text(rst.sentence(f"Seulement si {book.prose.cond(cond, ctx)}")))]
+
+
+def _conjuncts(cond: ast.Expr) -> list[ast.Expr]:
+    if isinstance(cond, ast.Binary) and cond.op == "and":
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    return [cond]
+
+
+def _holds_at(book: Book, cond: ast.Expr, counts: list[int] | None) -> bool:
+    """Does ``cond`` read the number of players alone and hold at each of ``counts``?"""
+    if not counts or not uses(cond, "player_count"):
+        return False
+    try:
+        return all(evaluate(cond, book.program, Selection(n, {}), {}) is True for n in counts)
+    except (ConfigEvalError, KeyError, TypeError):
+        return False
+
+
+def boxes(book: Book, body, ctx, depth: int, counts: list[int] | None = None) -> list[Box]:
     """The drawing of a block: a box per step; forks, loops and opened calls as frames.
 
     Consecutive plain statements are told together, so a name a ``choose`` binds reads the same
-    in the statements after it."""
+    in the statements after it.  ``counts``: the player counts the figure is drawn for, if not all."""
     out: list[Box] = []
     run: list = []
 
@@ -97,7 +131,7 @@ def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
         flush()
         if isinstance(s, ast.If):
             cond = book.prose.cond(s.cond, ctx)
-            branches = [boxes(book, b, ctx, depth) or [Box("step", "Rien ne se passe.")] for b in (s.then, s.else_)]
+            branches = [boxes(book, b, ctx, depth, counts) or [Box("step", "Rien ne se passe.")] for b in (s.then, s.else_)]
             out.append(Box("if", capitalize(plain_text(cond)) + " ?", branches=branches))
         elif isinstance(s, (ast.For, ast.Repeat)):
             inner = _loop_ctx(book, s, ctx) if isinstance(s, ast.For) else ctx
@@ -105,11 +139,12 @@ def boxes(book: Book, body, ctx, depth: int) -> list[Box]:
             if told and not told[0].children:       # a loop of one step reads as one sentence
                 out.append(Box("step", plain_text(told[0].text)))
             elif told:
-                out.append(Box("frame", plain_text(told[0].text), boxes(book, s.body, inner, depth)))
+                out.append(Box("frame", plain_text(told[0].text), boxes(book, s.body, inner, depth, counts)))
         else:
             proc = book.program.procedures[s.name]
+            inner = procedure_ctx(book, proc)
             out.append(Box("frame", _header(book, s, ctx),
-                           boxes(book, proc.body, procedure_ctx(book, proc), depth - 1)))
+                           entry(book, proc, inner, counts) + boxes(book, proc.body, inner, depth - 1, counts)))
     flush()
     return out
 
@@ -133,7 +168,7 @@ def _size(items: list[Box], width: float) -> float:
 
 def _height(box: Box, width: float) -> float:
     text = len(box.lines(width)) * LINE_H + 2 * PAD
-    if box.kind == "step":
+    if box.kind in ("step", "entry"):
         return text
     if box.kind == "frame":
         return text + _size(box.children, width - 2 * PAD) + PAD
@@ -186,8 +221,9 @@ def _draw(out: list[str], items: list[Box], x: float, y: float, width: float) ->
         lines = box.lines(width)
         h = _height(box, width)
         head = len(lines) * LINE_H + 2 * PAD
-        if box.kind == "step":
-            out.append(f'<rect class="rb-step" x="{x:.0f}" y="{y:.0f}" width="{width:.0f}" height="{h:.0f}" rx="6"/>')
+        if box.kind in ("step", "entry"):
+            out.append(f'<rect class="rb-{box.kind}" x="{x:.0f}" y="{y:.0f}" width="{width:.0f}" height="{h:.0f}" '
+                       f'rx="6"/>')
             _text(out, lines, x + width / 2 if not box.items else x + PAD, y + PAD,
                   "middle" if not box.items else "start")
         elif box.kind == "frame":
@@ -300,16 +336,16 @@ def _players_fork(book: Book, s: ast.If) -> list[tuple[list[int], tuple]] | None
     return [(taken[i], chain[i][1]) for i in sorted(taken)]
 
 
-def players_variants(book: Book, body) -> list[tuple[str, tuple]]:
+def players_variants(book: Book, body) -> list[tuple[str, tuple, list[int] | None]]:
     """A procedure drawn once per player count it distinguishes: (« 2 joueurs », the body with that
-    branch in place of the fork) for each branch of its first fork on the number of players alone;
-    the body alone, untitled, when it has none."""
+    branch in place of the fork, the counts) for each branch of its first fork on the number of players alone;
+    the body alone, untitled, for every count, when it has none."""
     body = plain_body(body)
     for i, s in enumerate(body):
         if isinstance(s, ast.If) and (fork := _players_fork(book, s)) is not None and len(fork) > 1:
-            return [(spans_of_counts(counts).replace("–", " à ") + " joueurs", (*body[:i], *branch, *body[i + 1:]))
-                    for counts, branch in fork]
-    return [("", body)]
+            return [(spans_of_counts(counts).replace("–", " à ") + " joueurs", (*body[:i], *branch, *body[i + 1:]),
+                     counts) for counts, branch in fork]
+    return [("", body, None)]
 
 
 def render_diagram(book: Book, arg: str) -> str:
@@ -320,8 +356,9 @@ def render_diagram(book: Book, arg: str) -> str:
     depth_n = min(int(depth), MAX_DEPTH) if depth.strip().isdigit() else 1
     title = plain_text(procedure_heading(book, name))
     lines: list[str] = []
-    for count, body in players_variants(book, proc.body):
-        svg = diagram_svg(boxes(book, body, procedure_ctx(book, proc), depth_n),
+    ctx = procedure_ctx(book, proc)
+    for count, body, counts in players_variants(book, proc.body):
+        svg = diagram_svg(entry(book, proc, ctx, counts) + boxes(book, body, ctx, depth_n, counts),
                           f"{title} ({count})" if count else title)
         lines += rst.directive("rubric", capitalize(count)) if count else []
         lines += rst.directive("container", "rb-figure", None, rst.directive("raw", "html", None, svg.split("\n")))

@@ -17,8 +17,8 @@ from checker.prose.names import worded
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book
 from checker.sphinxext.headings import procedure_heading
-from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, procedure_ctx,
-                                      table_grid, unlinked)
+from checker.sphinxext.render import (_attr_names, _attr_label, _attr_text, _params_ctx, plain_body, precondition,
+                                      procedure_ctx, table_grid, unlinked)
 
 __all__ = ["render_player_chapter", "render_player_cards", "render_player_roster", "PLAYER_DIR"]
 
@@ -42,7 +42,7 @@ def _procedure(book: Book, name: str) -> list[str]:
     if not steps:
         return []
     lines = rst.title(procedure_heading(book, name), "~")
-    if proc.requires is not None:
+    if precondition(proc) is not None:
         lines += [rst.sentence(f"Seulement si {unlinked(book.prose.cond(proc.requires, ctx))}"), ""]
     return lines + rst.steps(steps, lambda d: "")
 

@@ -17,7 +17,7 @@ from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
 
 __all__ = ["plain_body", "unlinked", "render_card", "render_kind", "render_chapter", "describe", "power_block", "rule_block",
-           "quotes", "source_block", "table_grid"]
+           "precondition", "quotes", "source_block", "table_grid"]
 
 
 # ---------------------------------------------------------------- shared pieces
@@ -113,12 +113,20 @@ def _signature(name: str, params) -> str:
     return f"{name}({', '.join(p.name for p in params)})"
 
 
+def precondition(proc: ast.ProcedureDecl) -> ast.Expr | None:
+    """A procedure's precondition as a reader should be told it: none when it is trivially true (`requires true`
+    on a procedure that replaces none, which `check` warns about, W0507: « Seulement si vrai » says nothing)."""
+    if isinstance(proc.requires, ast.BoolLit) and proc.requires.value:
+        return None
+    return proc.requires
+
+
 def procedure_block(book: Book, proc: ast.ProcedureDecl) -> list[str]:
     ctx = procedure_ctx(book, proc)
     steps = book.prose.steps(proc.body, ctx)
     label = book.lexicon.procedures.get(proc.name)
     content = rst.steps(steps, _decision_ref(book)) + quotes(book, rst.cites_of(steps))
-    if proc.requires is not None:       # where the flow may call it: its precondition, before its steps
+    if precondition(proc) is not None:      # where the flow may call it: its precondition, before its steps
         content = [f"Seulement si {book.prose.cond(proc.requires, ctx)}.", ""] + content
     options = {"label": rst_escape(_label(label, proc.params) if label else humanize(proc.name)),
                "where": book.where(proc.span), "signature": _signature(proc.name, proc.params)}
