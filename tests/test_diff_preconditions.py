@@ -43,3 +43,19 @@ def test_a_stated_or_dropped_precondition_is_shown_as_written(tmp_path):
         excerpt = _excerpt(tmp_path, f"replace procedure donner(p: Player) {stated}")
         assert f"+replace procedure donner(p: Player) {stated} {{" in excerpt, excerpt
         assert not [line for line in excerpt if "kept" in line]
+
+
+def test_a_difference_in_a_spec_without_a_decision_point_is_said_not_a_crash(tmp_path, capsys):
+    """The base game here has no `offer`: a witness has no decision point to be written at. `diff` says the
+    difference and its situation (no state file, no replay) instead of an internal error (exit 3)."""
+    from conftest import run_cli
+    a = tmp_path / "00.rules"
+    a.write_text(BASE, encoding="utf-8")
+    b = tmp_path / "01.rules"
+    b.write_text(OVERLAY + "replace procedure donner(p: Player) " + BODY, encoding="utf-8")
+    code, out, err = run_cli(capsys, "diff", str(a), "--with", str(b), "--witnesses", str(tmp_path / "w"))
+    assert code == 1, err
+    assert "procedure donner: from the same state and choices, A and B do different things (2 players)" in out
+    assert "after it, bourse[Joueur 2] = 0 in A, 1 in B" in out
+    assert "witness: player_count = 2" in out and "written:" not in out
+    assert not list((tmp_path / "w").glob("*.state.json"))

@@ -37,3 +37,15 @@ def test_the_books_print_no_precondition_for_requires_true(tmp_path):
     # a real precondition is still said, in both books
     said = "\n".join(_procedure(book, "donner") + procedure_block(book, book.program.procedures["donner"]))
     assert said.count("Seulement si") == 2, said
+
+
+def test_the_hover_says_no_precondition_for_requires_true(tmp_path):
+    from checker.lsp.hover import Describer
+    from checker.lsp.index import Symbol, build_index
+    from checker.prose import Lexicon
+    result = checked(tmp_path, TRUE)
+    lexicon = Lexicon.load(ROOT / "docs" / "lexique.toml")
+    describe = Describer(result, build_index(result), lexicon).describe
+    hover = describe(Symbol("procedure", "partie"))
+    assert "Seulement si" not in hover and "vrai" not in hover, hover
+    assert "Seulement si" in describe(Symbol("procedure", "donner"))

@@ -36,7 +36,7 @@ from checker.diff.cuts import Cuts, cut_key
 from checker.diff.narrow import narrowed
 from checker.diff.pair import Pair, Side
 from checker.diff.replay import replay
-from checker.diff.semantic import Difference, _differ, _number, _true, _witness
+from checker.diff.semantic import Difference, _differ, _number, _true, _witness, witness_players
 from checker.solver.encode import AND, NONE, NOT, OR, Encoder, Unsupported, as_bool, is_const
 from checker.solver.statefile import _Values
 from checker.solver.transition import Transition
@@ -594,7 +594,7 @@ def _witnessed(pair: Pair, move: Move, enc_a, enc_b, model, ta, tb, matched, cel
     diff.witness = {"a": states["a"][0], "b": states["b"][0]}
     if move.kind == "action":
         diff.move = {"a": states["a"][1], "b": states["b"][1]}
-    diff.players = diff.witness["a"]["players"]
+    diff.players = witness_players(states)
     diff.situation = list(states["a"][2])
     vals = _Values(pair.a.engine)
     # the choices each side makes (the same values: a side that does not reach a choice does not make it)

@@ -145,6 +145,8 @@ def write_witnesses(result: DiffResult, folder: Path, force: bool) -> None:
         stem = _stem(i, d)
         d.files = []
         for tag in ("a", "b"):
+            if d.witness[tag] is None:      # no decision point to write it at: the situation says it
+                continue
             files.append((folder / f"{stem}.{tag}.state.json", d.witness[tag]))
             d.files.append(str(folder / f"{stem}.{tag}.state.json"))
             if d.move:

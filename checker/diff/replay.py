@@ -79,6 +79,8 @@ def replayed(pair: Pair, move, diff: Difference, types: dict, choices: dict, tai
     if not diff.sides.get("fails") and not diff.sides["after"] and diff.sides.get("offered") is None \
             and diff.sides.get("chance") is None:
         raise _ReplayFailed("nothing to compare: the sides differ by how they end")
+    if diff.witness["a"] is None or diff.witness["b"] is None:
+        raise _ReplayFailed("the spec has no decision point (`offer`) to write the witness's state at")
     got = {}
     for tag, side in (("a", pair.a), ("b", pair.b)):
         engine = _judge(side)

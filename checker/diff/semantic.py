@@ -144,7 +144,7 @@ def _legality_difference(pair: Pair, action, args, enc_a, enc_b, model, legal_si
     diff.witness = {"a": states["a"][0], "b": states["b"][0]}
     diff.move = {"a": states["a"][1], "b": states["b"][1]}
     diff.situation = states["a"][2]
-    diff.players = diff.witness["a"]["players"]
+    diff.players = witness_players(states)
     shown = ", ".join(str(x) for x in diff.move["a"]["args"])
     diff.message = (f"{action}({shown}) is legal in {upper[legal_side]} and illegal in {upper[illegal_side]} "
                     f"({diff.players} players)")
@@ -307,7 +307,7 @@ def values(pair: Pair, quantity: str) -> list[Difference]:
     diff = Difference("value", quantity, "", call=call)
     diff.witness = {"a": states["a"][0], "b": states["b"][0]}
     diff.situation = states["a"][2]
-    diff.players = diff.witness["a"]["players"]
+    diff.players = witness_players(states)
     diff.sides = {"a": result["a"], "b": result["b"], "args": shown_args}
     diff.message = f"{call} is {result['a']} in A and {result['b']} in B ({diff.players} players)"
     for tag, enc, side in (("a", enc_a, pair.a), ("b", enc_b, pair.b)):
@@ -453,7 +453,7 @@ def _order_difference(pair: Pair, window: str, xa, ya, xb, yb) -> list[Differenc
     states = _witness(pair, enc_a, enc_b, model, None, ())
     diff.witness = {"a": states["a"][0], "b": states["b"][0]}
     diff.situation = states["a"][2]
-    diff.players = diff.witness["a"]["players"]
+    diff.players = witness_players(states)
     diff.rules = [name_x, name_y]
     return [diff]
 
@@ -472,9 +472,18 @@ def _witness(pair: Pair, enc_a: Encoder, enc_b: Encoder, model, action: str | No
     out = {}
     for tag, side, enc in (("a", pair.a, enc_a), ("b", pair.b, enc_b)):
         state, move, situation = witness_files(side.search, enc, model, action, args)
-        state = {**state, "spec": [str(p) for p in side.paths]}
+        if state is not None:   # None: the spec has no decision point to put it at (the situation says it)
+            state = {**state, "spec": [str(p) for p in side.paths]}
         out[tag] = (state, move, situation)
     return out
+
+
+def witness_players(states: dict) -> int:
+    """The witness's player count: its state file's, or the situation's first line where there is no file."""
+    state = states["a"][0]
+    if state is not None:
+        return state["players"]
+    return int(states["a"][2][0].rpartition("=")[2])
 
 
 def _share_cells(pair: Pair, enc_a: Encoder, enc_b: Encoder) -> None:

@@ -13,7 +13,8 @@ from checker.front import ast
 from checker.front.check import CheckResult
 from checker.lsp.index import GLOBAL_KINDS, Binding, Index, Symbol
 from checker.front.types import KindT
-from checker.prose import Ctx, Lexicon, Prose, Step, UnsupportedNode, capitalize, cites_of, flatten_steps, humanize
+from checker.prose import (Ctx, Lexicon, Prose, Step, UnsupportedNode, capitalize, cites_of, flatten_steps, humanize,
+                           precondition)
 
 __all__ = ["Describer", "MAX_LINES", "MAX_QUOTES"]
 
@@ -253,7 +254,7 @@ class Describer:
     def _procedure(self, proc: ast.ProcedureDecl) -> list[str]:
         lines = self._header(f"procedure {signature(proc.name, proc.params)}", proc.span, "Procédure")
         ctx = self._ctx(proc.params)
-        if proc.requires is not None:       # where the flow may call it; kept from the replaced one, it says where
+        if precondition(proc) is not None:  # where the flow may call it; kept from the replaced one, it says where
             s, r = proc.span, proc.requires.span
             inside = r.file == s.file and s.line <= r.line <= s.end_line
             kept = "" if inside else f" *(précondition de la procédure remplacée, {self._where(r)})*"

@@ -12,6 +12,7 @@ when this package imports it. Every node type has a registered handler; a node w
 """
 
 from checker.prose.core import Ctx, Prose, Step, UnsupportedNode, cites_of, flatten_steps
+from checker.prose.context import precondition
 from checker.prose.french import (Lexicon, Term, capitalize, contract, humanize, indefinite, plural, rst_escape)
 from checker.prose import exprs  # noqa: F401,E402  (registers the expression handlers)
 from checker.prose import aggregates  # noqa: F401,E402  (registers count, filter, sum… and provides quantifiers)
@@ -22,4 +23,4 @@ from checker.prose import shapes  # noqa: F401,E402  (registers grids, records a
 from checker.prose import heads  # noqa: F401,E402  (provides the rule heads' table)
 
 __all__ = ["Prose", "Ctx", "Step", "Lexicon", "Term", "UnsupportedNode", "contract", "capitalize", "plural",
-           "indefinite", "humanize", "rst_escape", "flatten_steps", "cites_of"]
+           "indefinite", "humanize", "rst_escape", "flatten_steps", "cites_of", "precondition"]

@@ -145,3 +145,12 @@ def provides(fn: Callable) -> Callable:
 def late(name: str):
     """What a higher layer provided under ``name``."""
     return _LATE[name]
+
+
+def precondition(proc: ast.ProcedureDecl) -> ast.Expr | None:
+    """A procedure's precondition as a reader should be told it (books, diagrams, hover): none when it is
+    trivially true (`requires true` on a procedure that replaces none, which `check` warns about, W0507:
+    « Seulement si vrai » says nothing)."""
+    if isinstance(proc.requires, ast.BoolLit) and proc.requires.value:
+        return None
+    return proc.requires

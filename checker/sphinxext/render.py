@@ -11,7 +11,7 @@ import dataclasses
 import re
 
 from checker.front import ast
-from checker.prose import Ctx, capitalize, humanize, rst_escape
+from checker.prose import Ctx, capitalize, humanize, precondition, rst_escape
 from checker.prose.names import parameter_nouns
 from checker.sphinxext import rst
 from checker.sphinxext.book import FLOW_PAGES, Book, card_objtype, slug
@@ -111,14 +111,6 @@ def procedure_ctx(book: Book, proc: ast.ProcedureDecl) -> Ctx:
 
 def _signature(name: str, params) -> str:
     return f"{name}({', '.join(p.name for p in params)})"
-
-
-def precondition(proc: ast.ProcedureDecl) -> ast.Expr | None:
-    """A procedure's precondition as a reader should be told it: none when it is trivially true (`requires true`
-    on a procedure that replaces none, which `check` warns about, W0507: « Seulement si vrai » says nothing)."""
-    if isinstance(proc.requires, ast.BoolLit) and proc.requires.value:
-        return None
-    return proc.requires
 
 
 def procedure_block(book: Book, proc: ast.ProcedureDecl) -> list[str]:
