@@ -39,7 +39,10 @@ to false, then computed by the evaluation of the finished parts), the statements
 that set it, with the conditions on their way down.  A sub-goal is as far as the least, over its chains and
 their loops' values, of its conditions' distances added up (``all`` adds its elements' distances, ``any`` takes
 the least: a road is as far from finished as its open ends); what a chain cannot know (a local name, a stale
-condition) is left out, and a sub-goal with nothing left to measure is dropped.  :func:`progress` subtracts each
+condition) is left out, and a sub-goal with nothing left to measure is dropped; (depth 3) the statements that change
+what a depth-2 sub-goal's conditions read.  A chain that enters an action takes the prohibitions about it that read
+what its player has (``forbid placer(p, e) when réserve[p] == 0``) as conditions too, unless a caller resets what they
+read before the offer: keeping what the move needs is a step towards what it does.  :func:`progress` subtracts each
 sub-goal's distance divided by its depth.  It is a heuristic, not a search: it sees the steps the spec writes
 before an ending, not how many turns they take.
 """
@@ -635,12 +638,13 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
                     if found_down:
                         add(goal.depth + 1, found_down[0][0], [chain for _, chain in found_down], s.span)
     for goal in [g for g in found if _WRITTEN <= g.depth < _SUBGOAL_DEPTH]:
-        # what changes a condition measured on the way to a computed condition: a step further back (the moves
-        # that put a Bonhomme on a road, under the prohibitions of the move that takes one from the reserve)
+        # what changes a condition measured on a chain found at depth 2: a step further back (a move, under the
+        # prohibitions that read what its player has)
         names = set().union(*(planner.reads(step[1]) for chain in goal.chains for step in chain
                               if step[0] == "guard"))
         for where, s, steps in planner.writers(names):
-            add(goal.depth + 1, where, planner.up(where, list(steps)), s.span)
+            if where != goal.where:         # what the sub-goal's own body does is its consequence, not a step
+                add(goal.depth + 1, where, planner.up(where, list(steps)), s.span)
     return found
 
 
