@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from checker.front import ast
 from checker.front.check import check_paths
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.aim import distances, endings, engine_subgoals, subgoal_penalty, subgoals
@@ -223,6 +224,13 @@ def test_carcassonne_le_dernier_rempart_passe_par_une_évaluation():
     assert goals[:2] == [(1, "vérifier_la_fin"), (1, "bâtir")] and (2, "évaluer") in goals, goals
     compiled = engine_subgoals(engine, "dernier_rempart_posé")
     assert [(d, [c.kept for c in chains]) for d, chains in compiled][:3] == [(1, [1]), (1, [3]), (2, [2])]
+    # depth 3: `placer` sets the `bonhomme` that `occupée_par_quelqu_un(f)` reads, under the one rule about it that
+    # reads its player's state (`réserve[p] == 0`); `évaluer`'s own release of the Bonhommes is not a step
+    assert (3, "placer") in goals and (3, "évaluer") not in goals, goals
+    [placer] = [g for g in subgoals(engine.program, engine.flow, ending) if (g.depth, g.where) == (3, "placer")]
+    [rule] = [step for step in placer.chains[0] if step[0] == "guard"]
+    assert "réserve" in ast.names_in(rule[1]) and rule[2] is False
+    # the others: `un_seul_bonhomme` (`bonhomme_placé`) and where the Bonhomme goes do not read the player's state
 
 
 TOOLS = """
