@@ -13,8 +13,8 @@ player counts; a 3-player table of one Monte-Carlo, one greedy and one random pl
 ``montecarlo:aim=E`` aim at the ending E, checker/runtime/aim.py), to count each ending per kind of player, with the
 construction phases and the tiles' rows + columns of each game.  And games from a prepared position near the
 last-rampart ending (``PREPARED``: the first answers of a kept game, after which the agents play on), where that
-ending occurs most often (from the start it takes players aiming at it, and then seldom: docs/simulate.md).  Games are played on every core (``checker.base.parallel``);
-CPU seconds are summed over the games.
+ending occurs most often (from the start it takes players aiming at it, and then seldom: docs/simulate.md).
+Games are played on every core (``checker.base.parallel``); CPU seconds are summed over the games.
 """
 
 from __future__ import annotations
