@@ -8,6 +8,7 @@
     (how Carcassonne's games end from the start, per kind of player: all random, builder, greedy, Monte-Carlo)
     ... --carc-start-games 8 --carc-mc-players 4 --carc-start-agents greedy,greedy:aim=dernier_rempart_posé
     (the same with players aiming at the last-rampart ending: checker/runtime/aim.py)
+    ... --carc-mixed-games 3      (Carcassonne at 3 players: Monte-Carlo + greedy + random, each at every seat once)
 
 Prints one table: random games per second on 1 and 2 workers (worker start-up included), the wall
 time of a 10,000-game run with the cheapest agent (random) on every core, the Monte-Carlo agent's

@@ -6,13 +6,15 @@ Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) 
 over the seats it played.  For Carcassonne also: how each game ended (the spec's `fin`, per end
 condition), and the greedy players' mean score before and after the greedy player looked at the game's
 ending (``builder``: the first greedy builder, ``GreedyAgent(ending=False)``), on the same seeds and
-player counts; with ``--carc-start-games N``, a table from the game's start for each kind of player in
+player counts; a 3-player table of one Monte-Carlo, one greedy and one random player
+(``--carc-mixed-games``): the three kinds of player at one table, as Citadelles' Monte-Carlo table; with
+``--carc-start-games N``, a table from the game's start for each kind of player in
 ``--carc-start-agents`` (all-random, all-builder, all-greedy and all-Monte-Carlo by default; ``greedy:aim=E`` and
 ``montecarlo:aim=E`` aim at the ending E, checker/runtime/aim.py), to count each ending per kind of player, with the
 construction phases and the tiles' rows + columns of each game.  And games from a prepared position near the
-last-rampart ending (``PREPARED``: the first answers of a kept game, after which the agents play on), the only
-games where that ending occurs (docs/simulate.md).  Games are played on every core (``checker.base.parallel``);
-CPU seconds are summed over the games.
+last-rampart ending (``PREPARED``: the first answers of a kept game, after which the agents play on), where that
+ending occurs most often (from the start it takes players aiming at it, and then seldom: docs/simulate.md).
+Games are played on every core (``checker.base.parallel``); CPU seconds are summed over the games.
 """
 
 from __future__ import annotations
@@ -236,6 +238,12 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
         rows += table_rows(f"Carcassonne {n}p, MC({args.carc_playouts} a candidate, {args.carc_candidates} candidates, "
                            f"depth {args.carc_depth}, {args.carc_rollout}, {args.carc_judge}, {args.carc_span}) "
                            f"vs {n - 1} greedy, seeds {first}-{first + args.carc_mc_games - 1}", records)
+    if args.carc_mixed_games > 0:
+        records = run("Carcassonne", ("montecarlo", "greedy", "random"), args.carc_mixed_games, workers, mc_carc)
+        improved += records
+        rows += table_rows(f"Carcassonne 3p, MC({args.carc_playouts} a candidate, {args.carc_candidates} candidates, "
+                           f"depth {args.carc_depth}, {args.carc_rollout}, {args.carc_judge}, {args.carc_span}) "
+                           f"+ greedy + random, seeds 0-{args.carc_mixed_games - 1}", records)
     if args.carc_seeds > 0:
         for players in (2, 3, 4):
             before = run("Carcassonne", ("builder",) * players, args.carc_seeds, workers, mc_carc)
@@ -299,6 +307,9 @@ def add_arguments(parser) -> None:
     group.add_argument("--cit-mc-games", type=int, default=24, help="Citadelles games with a Monte-Carlo seat")
     group.add_argument("--carc-games", type=int, default=8, help="Carcassonne games, greedy vs random")
     group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
+    group.add_argument("--carc-mixed-games", type=int, default=3,
+                       help="Carcassonne games at 3 players, Monte-Carlo + greedy + random (3: each agent at every "
+                            "seat once)")
     group.add_argument("--carc-seeds", type=int, default=2,
                        help="seeds of the all-greedy Carcassonne tables at 2, 3 and 4 players (before/after)")
     group.add_argument("--carc-start-games", type=int, default=0,

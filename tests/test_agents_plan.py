@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from checker.front import ast
 from checker.front.check import check_paths
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.aim import distances, endings, engine_subgoals, subgoal_penalty, subgoals
@@ -112,9 +113,10 @@ procedure maçonner() {
 """
 
 
-def _engine(tmp_path, masons: str, extra: str = "") -> Engine:
+def _engine(tmp_path, masons: str, extra: str = "", offer: str = "    tailler(p)\n") -> Engine:
     path = tmp_path / "chantier.rules"
-    path.write_text(CHANTIER.replace("MAÇONNER", masons) + extra, encoding="utf-8")
+    text = CHANTIER.replace("MAÇONNER", masons).replace("    tailler(p)\n", offer)
+    path.write_text(text + extra, encoding="utf-8")
     result = check_paths([path])
     assert result.ok, [d.message for d in result.reporter.errors]
     engine = Engine(result.typed)
@@ -222,3 +224,39 @@ def test_carcassonne_le_dernier_rempart_passe_par_une_évaluation():
     assert goals[:2] == [(1, "vérifier_la_fin"), (1, "bâtir")] and (2, "évaluer") in goals, goals
     compiled = engine_subgoals(engine, "dernier_rempart_posé")
     assert [(d, [c.kept for c in chains]) for d, chains in compiled][:3] == [(1, [1]), (1, [3]), (2, [2])]
+    # depth 3: `placer` sets the `bonhomme` that `occupée_par_quelqu_un(f)` reads, under the one rule about it that
+    # reads its player's state (`réserve[p] == 0`); `évaluer`'s own release of the Bonhommes is not a step
+    assert (3, "placer") in goals and (3, "évaluer") not in goals, goals
+    [placer] = [g for g in subgoals(engine.program, engine.flow, ending) if (g.depth, g.where) == (3, "placer")]
+    [rule] = [step for step in placer.chains[0] if step[0] == "guard"]
+    assert "réserve" in ast.names_in(rule[1]) and rule[2] is False
+    # the others: `un_seul_bonhomme` (`bonhomme_placé`) and where the Bonhomme goes do not read the player's state
+
+
+TOOLS = """
+var outils[Player]: Int = 1
+action vendre(p: Player) "Vendre son outil : trois points." {
+  set outils[p] = outils[p] - 1
+  set points[p] = points[p] + 3
+  set joué = true
+}
+rule une_vente { forbid vendre(p) when joué }
+rule rien_à_vendre { forbid vendre(p) when outils[p] == 0 }
+rule sans_outil { forbid tailler(p) when outils[p] == 0 }
+"""
+
+
+def test_le_glouton_qui_vise_la_tour_garde_l_outil_qu_il_faut_pour_tailler(tmp_path):
+    """« Chantier outillé »: cutting a stone needs a tool (`forbid tailler(p) when outils[p] == 0`), and a tool
+    sells for 3 points.  Chained back, the stones the masons count (depth 2) are cut by `tailler` (depth 3), which
+    the player can take only while that prohibition does not apply: keeping its tool is a step towards the tower.
+    Aiming (weight 4), a stone is worth 4 × 1/2 and the tool's sale 3 points, less 4 × 1/3 for the tool gone: the
+    player keeps its tool and cuts stones, and the tower is finished in round 2.  Without the prohibitions chained
+    (2e989f5), it sells the tool (3 > 2) and the game ends on the time."""
+    engine = _engine(tmp_path, COUNTED, TOOLS, offer="    tailler(p)\n    vendre(p)\n")
+    assert _race(engine, [GreedyAgent(s) for s in range(2)]) == ("temps_écoulé", 0, 6)
+    aiming = [GreedyAgent(s, aim="tour_achevée", weight=4) for s in range(2)]
+    assert _race(engine, aiming) == ("tour_achevée", 2, 2)
+    assert all(engine.st.vars["outils"].get(p, 1) == 1 for p in range(2)), "no tool sold"
+    [(depth, [chain])] = [(d, c) for d, c in engine_subgoals(engine, "tour_achevée") if d == 3]
+    assert chain.kept == 1, "the tool's prohibition; `une_seule` reads `joué`, reset before the offer, not the player"

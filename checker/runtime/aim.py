@@ -39,7 +39,10 @@ to false, then computed by the evaluation of the finished parts), the statements
 that set it, with the conditions on their way down.  A sub-goal is as far as the least, over its chains and
 their loops' values, of its conditions' distances added up (``all`` adds its elements' distances, ``any`` takes
 the least: a road is as far from finished as its open ends); what a chain cannot know (a local name, a stale
-condition) is left out, and a sub-goal with nothing left to measure is dropped.  :func:`progress` subtracts each
+condition) is left out, and a sub-goal with nothing left to measure is dropped; (depth 3) the statements that change
+what a depth-2 sub-goal's conditions read.  A chain that enters an action takes the prohibitions about it that read
+what its player has (``forbid placer(p, e) when réserve[p] == 0``) as conditions too, unless a caller resets what they
+read before the offer: keeping what the move needs is a step towards what it does.  :func:`progress` subtracts each
 sub-goal's distance divided by its depth.  It is a heuristic, not a search: it sees the steps the spec writes
 before an ending, not how many turns they take.
 """
@@ -377,7 +380,8 @@ class SubGoal:
 _UP = 6                 # callers followed up from a statement
 _DOWN = 6               # calls followed down into what computes a stale condition
 _CHAINS = 8             # chains kept per statement
-_SUBGOAL_DEPTH = 2      # steps chained back from an ending
+_SUBGOAL_DEPTH = 3      # steps chained back from an ending
+_WRITTEN = 2            # the sub-goals from this depth on lead to the writers of what their conditions read
 _LOOPS = 3              # loops in a chain measured (more: left out, their values multiply)
 _BUDGET = 256           # loop values a chain's measure tries, at most (then the least found so far)
 
@@ -411,7 +415,7 @@ class _Planner:
         self.bodies: dict[str, tuple] = {}
         for where, params, body in _bodies(program):
             self.bodies[where] = (params, body, frozenset(params) | frozenset(bound_names(body)))
-        self.calls: dict[str, list] = {}          # callee -> [(caller, steps at the call, the call)]
+        self.calls: dict[str, list] = {}          # callee -> [(caller, steps at the call, the call, before it)]
         self.sites: list[tuple] = []              # every (body, statement, steps, before) of the bodies reached
         self.reached = self._reach()
         flow = program.procedures.get(flow) if flow else None
@@ -423,7 +427,9 @@ class _Planner:
                 self.sites.append((where, stmt, steps, before))
                 callee = self._callee(stmt)
                 if callee is not None:
-                    self.calls.setdefault(callee, []).append((where, steps, stmt))
+                    self.calls.setdefault(callee, []).append((where, steps, stmt, before))
+        self.lifted = {name for rule in program.rules.values() for name, _ in rule.overrides}
+        self.lifted |= {prec.loser.name for prec in program.precedences if prec.loser.card is None}
 
     # ---- the bodies the rounds run
     def _callee(self, s) -> str | None:
@@ -487,20 +493,67 @@ class _Planner:
         return False
 
     # ---- chains
-    def up(self, where: str, steps: list, depth: int = 0) -> list[tuple]:
-        """The chains from the bodies the rounds call down to a statement reached by ``steps`` in ``where``."""
+    def up(self, where: str, steps: list, depth: int = 0, before: tuple = ()) -> list[tuple]:
+        """The chains from the bodies the rounds call down to a statement reached by ``steps`` in ``where``
+        (``before``: the statements the callers run before their calls, below ``where``)."""
         params, _, local = self.bodies[where]
         callers = self.calls.get(where, []) if where not in self.rounds else []
         if not callers or depth >= _UP:
             players = ("me",) if where.startswith('"') else tuple(p for p in params if self._is_player(where, p))
-            return [(("top", local, players, where), *steps)]
+            return [self._settle((("top", local, players, where), *steps), before)]
         chains: list[tuple] = []
-        for caller, at, stmt in callers:
+        for caller, at, stmt, ahead in callers:
             enter = ("enter", local, tuple(zip(params, stmt.args)), where)
-            chains += self.up(caller, list(at) + [enter] + list(steps), depth + 1)
+            chains += self.up(caller, list(at) + [enter] + self.rules(where) + list(steps), depth + 1,
+                              tuple(s for s, _ in ahead) + before)
             if len(chains) >= _CHAINS:
                 break
         return chains[:_CHAINS]
+
+    def rules(self, action: str) -> list[tuple]:
+        """The steps of the prohibitions about ``action`` (or an action it refines) that read what its player
+        has (the condition names the action's Player parameter: ``réserve[p] == 0``), as ("rule", cond, False):
+        the player can take the action only while none applies, so keeping what it reads is a step towards what
+        the action does; the rule's names for the action's parameters aliased.  Where the move may go (a
+        condition on its other parameters only) is the offer's loops' to measure, and is left out; so is a
+        prohibition a permission or a precedence may lift, or a card's (it depends on who holds the card)."""
+        decl = self.program.actions.get(action)
+        if decl is None:
+            return []
+        params = [p.name for p in decl.params]
+        players = {p.name for p in decl.params if getattr(p.type, "name", None) == "Player"}
+        steps: list[tuple] = []
+        name, seen = action, set()
+        while name and name not in seen:
+            seen.add(name)
+            for rule in self.program.rules.values():
+                if rule.card is not None or rule.name in self.lifted:
+                    continue
+                for head in rule.heads:
+                    binders = [b for b, _ in head.pattern.binders]
+                    if (head.kind != "forbid" or head.pattern.name != name or head.when is None
+                            or len(binders) != len(params)
+                            or any(b in params and b != q for b, q in zip(binders, params))
+                            or not ast.names_in(head.when) & {b for b, q in zip(binders, params) if q in players}):
+                        continue
+                    steps += [("alias", b, q) for b, q in zip(binders, params) if b != q]
+                    steps.append(("rule", head.when, False))
+            parent = self.program.actions.get(name)
+            name = parent.parent[0] if parent is not None and parent.parent else None
+        return steps
+
+    def _settle(self, chain: tuple, before: tuple) -> tuple:
+        """A chain's prohibitions as conditions (``guard``), or left out (``stale``, measuring nothing) when a
+        caller sets what they read to a constant before the call (``before``): their value now says nothing of
+        the offer to come."""
+        out = []
+        for step in chain:
+            if step[0] == "rule":
+                names = self.reads(step[1])
+                stale = any(self._resets(s, names) for s in before)
+                step = ("ruled", step[1], step[2]) if stale else ("guard", step[1], step[2])
+            out.append(step)
+        return tuple(out)
 
     def _is_player(self, where: str, name: str) -> bool:
         decl = self.program.procedures.get(where) or self.program.actions.get(where)
@@ -584,6 +637,14 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
                     found_down = planner.down(prefix[-1][3], (s,), prefix + list(at), names, const)
                     if found_down:
                         add(goal.depth + 1, found_down[0][0], [chain for _, chain in found_down], s.span)
+    for goal in [g for g in found if _WRITTEN <= g.depth < _SUBGOAL_DEPTH]:
+        # what changes a condition measured on a chain found at depth 2: a step further back (a move, under the
+        # prohibitions that read what its player has)
+        names = set().union(*(planner.reads(step[1]) for chain in goal.chains for step in chain
+                              if step[0] == "guard"))
+        for where, s, steps in planner.writers(names):
+            if where != goal.where:         # what the sub-goal's own body does is its consequence, not a step
+                add(goal.depth + 1, where, planner.up(where, list(steps)), s.span)
     return found
 
 
