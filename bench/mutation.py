@@ -318,14 +318,19 @@ def python_mutants(root: Path, package: str) -> list[Mutant]:
             if isinstance(stmt, ast.stmt):
                 for child in ast.walk(stmt):
                     statement[id(child)] = stmt.lineno      # walked outer first: the innermost one wins
+        seen: dict[tuple[int, str], int] = {}
         for index, line, what in _sites(tree):
             if id(nodes[index]) in docstrings:
                 continue
+            # two nodes of one kind on one line: the second is named `… @1`, the third `… @2` (the first keeps the
+            # name it always had, so a --match written for it still picks it; a pattern without `$` picks all)
+            twin = seen[(line, what)] = seen.get((line, what), -1) + 1
+            named = f"{what} @{twin}" if twin else what
             node = nodes[index]
             span = tuple(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
             if statement.get(id(node), node.lineno) not in span:
                 span += (statement[id(node)],)
-            out.append(Mutant(package, rel, line, what, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
+            out.append(Mutant(package, rel, line, named, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
     return out
 
 
