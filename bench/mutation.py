@@ -322,8 +322,9 @@ def python_mutants(root: Path, package: str) -> list[Mutant]:
         for index, line, what in _sites(tree):
             if id(nodes[index]) in docstrings:
                 continue
-            # two nodes of one kind on one line: the second is named `… @1`, the third `… @2` (the first keeps the
-            # name it always had, so a --match written for it still picks it; a pattern without `$` picks all)
+            # two nodes of one kind on one line: the second is named `… @1`, the third `… @2`, in ast.walk's order
+            # (breadth first: the outer node before the inner one, not left to right); the first keeps the name it
+            # always had, so a --match written for it still picks it, and a pattern without `$` picks them all
             twin = seen[(line, what)] = seen.get((line, what), -1) + 1
             named = f"{what} @{twin}" if twin else what
             node = nodes[index]
