@@ -88,3 +88,18 @@ def test_a_decision_it_cannot_play_out_gets_its_first_option():
     assert agent.choose(Decision(0, "Choisir", ["a", "b", "c"], str)) == 0
     assert agent.choose(Decision(0, "Choisir", [], str, optional=True)) == 0
     assert agent.played == 0
+
+
+def test_the_playouts_of_one_spec_run_on_one_second_engine_per_thread(tmp_path):
+    """(montecarlo.py's `_shadow`) the engine the playouts run on is compiled once per spec and thread: asked again
+    for the same spec, even from another engine of it, it is the same engine; another spec gets its own."""
+    from checker.runtime.montecarlo import _shadow
+    path = tmp_path / "cueillette.rules"
+    path.write_text(CUEILLETTE, encoding="utf-8")
+    typed = check_paths([path]).typed
+    other = check_paths([path]).typed
+    first, second = Engine(typed), Engine(typed)
+    shadow = _shadow(first)
+    assert shadow is not first and shadow.typed is typed and not shadow.recording
+    assert _shadow(first) is shadow and _shadow(second) is shadow
+    assert _shadow(Engine(other)) is not shadow and _shadow(Engine(other)).typed is other
