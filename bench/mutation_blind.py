@@ -75,6 +75,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--match", default="", help="run only the sampled mutants whose description matches this")
+    ap.add_argument("--indices", default="", metavar="A-B",
+                    help="run only the sampled mutants numbered A to B (from 1; B < A: in that order, from the end), "
+                         "so a second process can take the sample from its end while the first goes on from its start")
     ap.add_argument("--list", action="store_true", help="list the sample and each mutant's tests, run nothing")
     args = ap.parse_args(argv)
     mutants = mutation.python_mutants(mutation.ROOT, args.package)
@@ -83,6 +86,9 @@ def main(argv=None) -> int:
     print(f"{args.package}: {total} mutants, a sample of {len(sample)} (seed {args.seed})")
     print("command: python " + " ".join(sys.argv), flush=True)
     chosen = [(k, m) for k, m in enumerate(sample, 1) if re.search(args.match, str(m))]
+    if args.indices:
+        a, b = map(int, args.indices.split("-"))
+        chosen = [(k, m) for k, m in chosen if min(a, b) <= k <= max(a, b)][::1 if a <= b else -1]
     if args.list:
         for k, m in chosen:
             print(f"  {k:3} {m}\n        {' '.join(tests_of(args.package, m.path))}")
