@@ -93,3 +93,27 @@ def _penalty(tmp_path, key: int) -> float:
 def test_a_chain_tries_its_first_256_loop_values_and_keeps_the_nearest(tmp_path):
     assert _penalty(tmp_path, 200) == 0          # among the values tried: found
     assert _penalty(tmp_path, 280) == 24         # past them: the nearest tried, 256
+
+
+def test_a_condition_on_a_let_the_chain_cannot_know_is_left_out(tmp_path):
+    """(a survivor of the second sample, seed 1129: aim.py:653 `and` → `or`) the key read through `let k = clé`
+    is a local the chain cannot know: its condition is left out of the measure (the loop alone: 0 away), not
+    compiled where `k` is not known."""
+    path = tmp_path / "tresor.rules"
+    path.write_text(TRÉSOR.replace("CLÉ", "280").replace("  for x in 1..300 {\n    if x == clé {",
+                                                          "  let k = clé\n  for x in 1..300 {\n    if x == k {"),
+                    encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    engine = Engine(result.typed)
+    engine.recording = False
+    seen = []
+
+    class Probe:
+        def choose(self, decision):
+            if not seen:
+                seen.append(subgoal_penalty(engine, "trouvé", decision.player))
+            return 0
+
+    engine.play({}, 2, 1, [Probe(), Probe()])
+    assert seen == [0]
