@@ -45,6 +45,10 @@ Wilson interval.
     python bench/mutation.py --only runtime --sample 40 --seed 1 --covering-only
     python bench/mutation.py --only spec --match ': \d+ → \d+: .*score'     # the scoring rules' numbers
 
+Without the maps (about an hour of a core per package to build), bench/mutation_blind.py draws the same sample
+(same seed, same mutants) and runs each mutant against its module's own test files and the package's quick tests,
+a set fixed by a rule before any mutant runs (sample h158, bench/results/mutation-2026-11-29-h158.txt).
+
 The issue's ten named mutations (a bonus changed, a precedence ignored, Z3's `<=` as `<`, …) are run by
 bench/mutation_named.py against the behaviour tests that kill them.
 """
