@@ -147,6 +147,9 @@ TESTS = {
                # a head's condition translated (conditions.py), the C-API term builders (terms.py): not in the set
                # before sample h153 (about 25 s together)
                "tests/test_conflicts_reuse.py", "tests/test_transition_memos.py", "tests/test_solver_term_costs.py",
+               # the questions that assume the invariants only when a model breaks one (search.py's well_formed
+               # without invariants): sample h158's search.py:298 lived through the solver's set, this file kills it
+               "tests/test_conflicts_assumed.py",
                # the tests written for the survivors of the blind samples (one file per theme: explain's
                # blocking rules, the commands' counters and exit codes, an optional choice, an each-point probe)
                *sorted(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_solver_survivors_*.py"))],
