@@ -52,3 +52,34 @@ def test_the_of_one_element_is_it_and_of_none_is_none(tmp_path, kind):
             _play(tmp_path, "only(p in players where marque[p] == seuil)", 9)
     with pytest.raises(SpecRuntimeError, match=rf"{kind}\(…\) found 3 elements, not one"):
         _play(tmp_path, f"{kind}(p in players where marque[p] > seuil)", 0)
+
+
+CHEAP = """
+game "Comptes" {
+  edition: "test"
+  players: 2..2
+  flow: partie
+}
+kind Jeton { valeur: Int in 1..3  start: sac }
+card Jeton "Un" { valeur: 1 }
+card Jeton "Deux" { valeur: 2 }
+zone sac: set of Jeton public
+quantity taille(): Int = count(j in sac)
+quantity gros(): Int = count(j in sac where j.valeur >= 2)
+quantity taille_encore(): Int = taille() + 1
+procedure partie() { }
+configuration "Standard" { players: 2..2  include Jeton: "Un", "Deux" }
+"""
+
+
+def test_a_plain_count_is_cheap_and_a_count_with_a_condition_is_not(tmp_path):
+    """(a survivor of the second sample, seed 1129: codegen.py:382 `is None` → `is not None`) `count(j in sac)` is
+    the length of the zone: cheap, and so is a quantity that calls only it; a count under a condition iterates."""
+    from checker.runtime.codegen import is_cheap
+    path = tmp_path / "comptes.rules"
+    path.write_text(CHEAP, encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, [d.message for d in result.reporter.errors]
+    engine = Engine(result.typed)
+    assert is_cheap(engine, "taille") and is_cheap(engine, "taille_encore")
+    assert not is_cheap(engine, "gros")
