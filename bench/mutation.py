@@ -45,6 +45,10 @@ Wilson interval.
     python bench/mutation.py --only runtime --sample 40 --seed 1 --covering-only
     python bench/mutation.py --only spec --match ': \d+ → \d+: .*score'     # the scoring rules' numbers
 
+Without the maps (about an hour of a core per package to build), bench/mutation_blind.py draws the same sample
+(same seed, same mutants) and runs each mutant against its module's own test files and the package's quick tests,
+a set fixed by a rule before any mutant runs (sample h158, bench/results/mutation-2026-11-29-h158.txt).
+
 The issue's ten named mutations (a bonus changed, a precedence ignored, Z3's `<=` as `<`, …) are run by
 bench/mutation_named.py against the behaviour tests that kill them.
 """
@@ -143,6 +147,9 @@ TESTS = {
                # a head's condition translated (conditions.py), the C-API term builders (terms.py): not in the set
                # before sample h153 (about 25 s together)
                "tests/test_conflicts_reuse.py", "tests/test_transition_memos.py", "tests/test_solver_term_costs.py",
+               # the questions that assume the invariants only when a model breaks one (search.py's well_formed
+               # without invariants): sample h158's search.py:298 lived through the solver's set, this file kills it
+               "tests/test_conflicts_assumed.py",
                # the tests written for the survivors of the blind samples (one file per theme: explain's
                # blocking rules, the commands' counters and exit codes, an optional choice, an each-point probe)
                *sorted(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_solver_survivors_*.py"))],
@@ -154,6 +161,9 @@ CONFLICTS_QUICK = [f"tests/test_conflicts.py::{name}" for name in (
     "test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_names_them",
     "test_a_witness_is_a_state_file_legal_reads", "test_conflicts_exits_4_when_z3_cannot_decide",
     "test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players",
+    # a witness whose cards no legal selection allows (search.py's _legal_game): it kills sample h158's
+    # search.py:528, which no file of the solver's set reached
+    "test_a_conflict_no_legal_game_can_set_up_is_reported_as_such",
     r"test_removing_a_resolution_brings_its_conflict_back[precedence-1-sorcier_hors_permis-\xe9curies_hors_permis]")]
 TESTS["solver"] += CONFLICTS_QUICK
 # checker/conflicts (not run unless asked: --only conflicts): the conflict finder's own test files, the whole
@@ -318,14 +328,20 @@ def python_mutants(root: Path, package: str) -> list[Mutant]:
             if isinstance(stmt, ast.stmt):
                 for child in ast.walk(stmt):
                     statement[id(child)] = stmt.lineno      # walked outer first: the innermost one wins
+        seen: dict[tuple[int, str], int] = {}
         for index, line, what in _sites(tree):
             if id(nodes[index]) in docstrings:
                 continue
+            # two nodes of one kind on one line: the second is named `… @1`, the third `… @2`, in ast.walk's order
+            # (breadth first: the outer node before the inner one, not left to right); the first keeps the name it
+            # always had, so a --match written for it still picks it, and a pattern without `$` picks them all
+            twin = seen[(line, what)] = seen.get((line, what), -1) + 1
+            named = f"{what} @{twin}" if twin else what
             node = nodes[index]
             span = tuple(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
             if statement.get(id(node), node.lineno) not in span:
                 span += (statement[id(node)],)
-            out.append(Mutant(package, rel, line, what, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
+            out.append(Mutant(package, rel, line, named, lambda t, i=index, w=what: _mutate_python(t, i, w), span))
     return out
 
 
