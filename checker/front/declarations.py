@@ -136,8 +136,8 @@ def _kind(c: Checker, kind: ast.KindDecl) -> None:
             if ty != INT:
                 c.err("E0301", "only Int attributes have a range", attr.domain.span)
             c.expect(attr.domain, Coll(INT, True), EMPTY, "the range")
-        if attr.default is not None:
-            c.expect(attr.default, ty, EMPTY, f"the default of {attr.name}")
+        if attr.default is not None and c.expect(attr.default, ty, EMPTY, f"the default of {attr.name}") is not ERROR:
+            _constant(c, attr.default, f"the default of {attr.name}")
     if kind.controller is not None:
         name, span = kind.controller
         q = c.p.quantities.get(name)
@@ -183,7 +183,8 @@ def _var(c: Checker, var: ast.VarDecl) -> None:
     c.index_type(var.index)
     ty = c.resolve_type(var.type)
     if var.default is not None:
-        c.expect(var.default, ty, EMPTY, f"the default of {var.name}")
+        if c.expect(var.default, ty, EMPTY, f"the default of {var.name}") is not ERROR:
+            _constant(c, var.default, f"the default of {var.name}")
     elif not isinstance(ty, Opt) and ty is not ERROR:
         c.err("E0302", f"var '{var.name}' needs a default value", var.span,
               hint=f"write `= …`, or make it optional: {ty}? = none")
@@ -241,7 +242,8 @@ def _table(c: Checker, table: ast.TableDecl) -> None:
             continue
         for key, ty in zip(row.keys, key_types):
             c.expect(key, ty, EMPTY, "a key")
-        c.expect(row.value, value_type, EMPTY, "the value")
+        if c.expect(row.value, value_type, EMPTY, "the value") is not ERROR:
+            _constant(c, row.value, f"a value of {table.name}")
         literal = tuple(getattr(k, "value", id(k)) for k in row.keys)
         if literal in seen:
             c.err("E0201", f"the row for {literal} is given twice", row.span,
@@ -269,7 +271,8 @@ def _card(c: Checker, card: ast.CardDecl) -> None:
                   hint=did_you_mean(value.name, declared) or f"attributes: {', '.join(declared)}")
             continue
         ty = c.resolve_type(attr.type)
-        c.expect(value.value, ty, EMPTY, f"{value.name}")
+        if c.expect(value.value, ty, EMPTY, f"{value.name}") is not ERROR:
+            _constant(c, value.value, f"{value.name}")
         if attr.domain is not None and isinstance(value.value, ast.IntLit):
             low, high = _int_bounds(attr.domain)
             if low is not None and not low <= value.value.value <= high:
@@ -287,6 +290,34 @@ def _card(c: Checker, card: ast.CardDecl) -> None:
                   notes=[Note("first defined here", seen[power.name].span)])
         seen[power.name] = power
         _power(c, power, env)
+
+
+def _constant(c: Checker, e: ast.Expr, what: str) -> None:
+    """A default, a card's attribute or a table's value is read once, before any game: it must be a constant —
+    what the interpreter evaluates then (a literal, an enum member, a negated constant, a set or record of
+    constants, a grid's centre); anything computed is refused here, located, not at the game's start."""
+    bad = _computed(c, e)
+    if bad is not None:
+        c.err("E0303", f"{what} must be a constant; this is computed when the game is played", bad.span,
+              hint="write the value itself (a number, a name, a set or record of constants)")
+
+
+def _computed(c: Checker, e: ast.Expr) -> ast.Expr | None:
+    """The first part of ``e`` that is not a constant, or None."""
+    if isinstance(e, (ast.IntLit, ast.BoolLit, ast.NoneLit, ast.StrLit)):
+        return None
+    if isinstance(e, ast.Name):
+        return None if e.id in c.p.enum_members else e
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return _computed(c, e.operand)
+    if isinstance(e, ast.SetLit):
+        return next((bad for x in e.items if (bad := _computed(c, x)) is not None), None)
+    if isinstance(e, ast.Call) and e.func == "center" and len(e.args) == 1 and isinstance(e.args[0], ast.Name) \
+            and e.args[0].id in c.p.grids:
+        return None
+    if isinstance(e, ast.Call) and e.func in c.p.records:
+        return next((bad for x in e.args if (bad := _computed(c, x)) is not None), None)
+    return e
 
 
 def _int_bounds(domain: ast.Expr) -> tuple[int | None, int | None]:

@@ -134,7 +134,7 @@ class Generator:
                          "_divide": _divide, "_EMPTY": _EMPTY,
                          "SpecRuntimeError": SpecRuntimeError, "QFILLED": engine._qfilled,
                          "QNEW": engine.new_version, "COUNT_PER_KEY": fusion.count_per_key,
-                         "HOLDERS": fusion.holders, "THE_HOLDERS": fusion.holder, "HOLDERS_OF": fusion.holders_of,
+                         "HOLDERS": fusion.holders, "HOLDERS_OF": fusion.holders_of,
                          "HERE": engine.present}
         self.ns.update(shapes.runtime_helpers(engine))
         self.grids = engine.grids

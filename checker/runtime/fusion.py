@@ -18,7 +18,7 @@ from checker.front import ast
 from checker.front.ast import names_in
 
 __all__ = ["per_key_count", "count_per_key", "selected_index", "narrowed_selection", "holders", "holders_of",
-           "narrowed_players", "holders_answer", "holder"]
+           "narrowed_players", "holders_answer"]
 
 _SPENT = re.compile(r"SPEND\((\w+), (\w+)\)")
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
@@ -189,17 +189,9 @@ def holders(place, zone: str, seats) -> tuple:
     return ()
 
 
-def holder(place, zone: str, seats):
-    """``the`` of :func:`holders` (generated code calls it THE_HOLDERS): the player whose ``zone`` is ``place``, or
-    None."""
-    if place.__class__ is tuple and place[0] == zone and place[1] in seats:
-        return place[1]
-    return None
-
-
 def holder_tables(engine, zone: str) -> tuple[dict, dict]:
     """(place -> its player, place -> (its player,)) over the places ``(zone, p)`` of the game's seats: what
-    :func:`holder` and :func:`holders` say of a card's place (None, () for any other), in one ``dict.get`` and no
+    :func:`holders` says of a card's place, and ``the`` of it (None, () for any other), in one ``dict.get`` and no
     call of ours.  Made for the game on, if one is, and refilled by each game's start (:func:`fill_holders`)."""
     tables = engine.holder_tables.get(zone)
     if tables is None:
@@ -275,6 +267,6 @@ def narrowed_players(g, e: ast.Aggregate, scope, x: str) -> str | None:
 
 def the_holder(g, holders: str) -> str:
     """``the`` of the players :func:`narrowed_players` wrote as ``HOLDERS(place, zone, E.seats)``: the player whose
-    ``zone`` is the card's place, or None, in one ``dict.get`` of the zone's table (what :func:`holder` says)."""
+    ``zone`` is the card's place, or None, in one ``dict.get`` of the zone's table."""
     place, _, zone = holders[len("HOLDERS("):-len(", E.seats)")].rpartition(", ")
     return f"{g.const(holder_tables(g.E, pyast.literal_eval(zone))[0], 'holder')}.get({place})"
