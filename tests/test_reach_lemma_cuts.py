@@ -75,14 +75,14 @@ card Lot "Muscade" {
 
 def test_an_option_a_forbid_no_permit_lifts_refuses_is_not_encoded(tmp_path, capsys, monkeypatch):
     """An action offered for every pair of cards whose own rule refuses every card but one that is not in the game
-    (on the 4th edition, `bâtir_la_nécropole` in « Première partie », which has no Nécropole: 68 × 68 options at each
-    question of a turn's offer, 3 to 9 s of CPU a question): the forbid applies (a constant), no permit lifts it,
+    (on the 4th edition, `bâtir_la_nécropole` in « Première partie », which has no Nécropole: 68 × 68 options at
+    each question of a turn's offer, 3 to 9 s of CPU a question): the forbid applies (a constant), no permit lifts it,
     so the option is illegal and its other rules (the purse, the spices) are not encoded.  The answers are the
     same; a version that encoded every option's legality fails here."""
     from checker.solver.encode import Encoder
     text = (ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules").read_text(encoding="utf-8")
-    text = text.replace("        acheter(p, l) for l in étal\n",
-                        "        acheter(p, l) for l in étal\n        acheter_en_échange(p, l, x) for l in étal for x in panier[p]\n")
+    offered = "        acheter(p, l) for l in étal\n"
+    text = text.replace(offered, offered + "        acheter_en_échange(p, l, x) for l in étal for x in panier[p]\n")
     spec = tmp_path / "marché_scellé.rules"
     spec.write_text(text + SEALED, encoding="utf-8")
     legality = []
@@ -120,8 +120,10 @@ def _market_by_moment(tmp_path) -> str:
     text = text.replace("for p in players { call tour(p) }",
                         "for m in selected(Moment) {\n      for p in players { call tour(p, m) }\n    }")
     text = text.replace("procedure tour(p: Player) {\n  set achats_du_tour = 0\n  offer p {",
-                        "procedure tour(p: Player, m: Moment) {\n  set achats_du_tour = 0\n  if not fermé[m] {\n  offer p {")
-    text = text.replace('    finish "Passer"\n  }\n}\nvar achats_du_tour', '    finish "Passer"\n  }\n  }\n}\nvar achats_du_tour')
+                        "procedure tour(p: Player, m: Moment) {\n  set achats_du_tour = 0\n"
+                        "  if not fermé[m] {\n  offer p {")
+    text = text.replace('    finish "Passer"\n  }\n}\nvar achats_du_tour',
+                        '    finish "Passer"\n  }\n  }\n}\nvar achats_du_tour')
     text = text.replace('include Lot: "Safran d\'Iran", "Poivre noir", "Cannelle"',
                         'include Lot: "Safran d\'Iran", "Poivre noir", "Cannelle"\n  include Moment: "Matin", "Soir"')
     assert "call tour(p, m)" in text and "if not fermé[m]" in text and 'include Moment' in text

@@ -202,11 +202,11 @@ class _Shape:
     guard and the cards that may have arrived; with what names it (the cells of its symbolic state, by key).  Two
     lemmas whose kinds differ by card arguments (on the 4th edition, the character of a turn) ask the same
     questions when one's term, its cells renamed — each cell of one argument's card exchanged with the same cell
-    of the other's (a var indexed by cards: its cell of one card for its cell of the other) — is the other's, term for term, and the
-    layout (escapes, cuts, points, zones and how many cards each) is the same: the renaming is a one-to-one map
-    of the free constants, so a model of one question is one of the other's, and an unsat answer holds for
-    both.  Anything else (a constant of one card in a term, a cell of one without its counterpart) is no match:
-    the questions are then asked."""
+    of the other's (a var indexed by cards: its cell of one card for its cell of the other) — is the other's,
+    term for term, and the layout (escapes, cuts, points, zones and how many cards each) is the same: the
+    renaming is a one-to-one map of the free constants, so a model of one question is one of the other's, and
+    an unsat answer holds for both.  Anything else (a constant of one card in a term, a cell of one without its
+    counterpart) is no match: the questions are then asked."""
 
     def __init__(self, lemma, points, kind, shown):
         self.kind, self.shown, self.bounds = kind, shown, None
