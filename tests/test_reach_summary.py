@@ -297,10 +297,11 @@ def test_a_lemma_offer_stops_where_z3_proves_no_path_asks_again(tmp_path, monkey
 
 def test_a_bound_question_left_unknown_is_no_proof_and_the_next_bound_is_asked(tmp_path, capsys, monkeypatch):
     """Each bound of a lemma is an unsatisfiable question; one that ends unknown (on the 4th edition, at its
-    resource limit) proves nothing.  Here the question "does a lot reach another player's basket in p's turn?"
-    (unsat: 0) is made to end unknown: the lemma is then the next bound proven, 1 for another player, and the
-    first round is no longer proved (Joueur 2's turn may put a lot in Joueur 1's basket, for all the weaker lemma
-    says).  A version that gave up at the first unknown bound answered no lemma at all."""
+    resource limit) proves nothing.  Here the question "does more than one lot reach p's basket in p's turn?"
+    (unsat: 1) is made to end unknown: the lemma is then the next bound proven, 2 for p, and the first round is
+    no longer proved (a turn may put two lots in Joueur 1's basket, for all the weaker lemma says).  A version
+    that gave up at the first unknown bound answered no lemma at all.  (The bound for another player is no
+    question here: where the owner is each seat, no lot can arrive in another's basket by the terms' shapes.)"""
     import sys
 
     import checker.reach.summary as summary
@@ -309,7 +310,7 @@ def test_a_bound_question_left_unknown_is_no_proof_and_the_next_bound_is_asked(t
 
     def run(solver, *assumptions):
         frame = sys._getframe(1).f_locals
-        if frame.get("mine") is False and frame.get("b") == 0:
+        if frame.get("mine") is True and frame.get("b") == 1:
             return Outcome("unknown", reason="max. resource limit exceeded (made so by the test)")
         return real(solver, *assumptions)
     spec = _market(tmp_path, second=False)
@@ -319,7 +320,7 @@ def test_a_bound_question_left_unknown_is_no_proof_and_the_next_bound_is_asked(t
     monkeypatch.setattr(summary, "run", run)
     weaker, w = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
     assert (weaker, w["status"]) == (4, "undecided"), w
-    assert "at most 1 for p, 1 for another" in w["lemmas"][0], w
+    assert "at most 2 for p, 0 for another" in w["lemmas"][0], w
 
 
 def test_a_lemma_counts_the_cards_that_may_have_arrived():

@@ -22,8 +22,9 @@ import time
 
 import z3
 
+from checker.front.types import KindT
 from checker.runtime.engine import Engine
-from checker.solver.encode import AND, EQ, NOT, Encoder, Unsupported, as_bool
+from checker.solver.encode import AND, EQ, NOT, Encoder, Unsupported, as_bool, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
@@ -77,6 +78,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     decl = engine.program.procedures[summarise]
     params = [enc.resolve(p.type) for p in decl.params]
     kinds: dict[tuple, list] = {}
+    proven: list = []           # [_Shape]: the lemmas whose questions were asked and answered
     for site in t.sites:
         kinds.setdefault(site.kind(t.owner), []).append(site)
     for kind, sites in kinds.items():
@@ -89,16 +91,18 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
             lemmas.append(f"{shown}: never called (Z3: no path reaches its calls)")
             continue
         pre = _preconditions(reached, kind, params, enc)
-        proved = _lemma(engine, t, summarise, kind, params, pre, settings)
+        proved = _lemma(engine, t, summarise, kind, params, pre, settings, proven, shown)
         if isinstance(proved, str):
             return undecided(f"the lemma of {shown}: {proved}")
-        own, other = proved
+        own, other, same = proved
         for s in sites:
             solver.add(s.own == own, s.other == other)
         assumed = ", ".join(f"{v} == {shown}" for v, _, shown in pre) or "nothing"
         lemmas.append(f"{shown}, from any state where {assumed}: each of {', '.join(t.watched)} grows by at most "
                       f"{own} for p, {other} for another player, at every decision point inside it and at its end "
-                      f"({len(sites)} call(s))")
+                      f"({len(sites)} call(s))" + (f"; its questions are those of {same}'s, the cells of "
+                                                   f"{_renamed_args(kind, proven, same, enc, params)} exchanged: "
+                                                   f"the same answers" if same else ""))
     outcome = answer(t, solver, rounds)
     if outcome.status == "proved":
         outcome.reason += f" (each call of {summarise} summarised by its lemma, proven)"
@@ -134,9 +138,11 @@ def _same(a, b) -> bool:
     return a[1] == b[1] if a[0] == "arg" else a[1].eq(b[1])
 
 
-def _lemma(engine, t, name, kind, params, pre, settings):
-    """(own, other): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting ``pre``;
-    or the reason it is not proven (a str)."""
+def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
+    """(own, other, None): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
+    ``pre``; (own, other, the lemma shown) where its questions are those of a lemma of ``proven`` up to a renaming
+    of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
+    (a str).  A lemma whose questions are asked is added to ``proven``."""
     enc = Encoder(engine, concrete=False)
     lemma = LemmaUnrolled(enc, t.kept, t.max_loops, t.watched)
     owner = owner_of(enc, name)
@@ -160,6 +166,11 @@ def _lemma(engine, t, name, kind, params, pre, settings):
         lemma.call(name, tuple(args))
     except Unsupported as exc:
         return f"the encoding cannot follow it: {exc.located()}"
+    points = _arrivals(lemma, before, args[owner] if owner is not None else None)
+    shape = _Shape(lemma, points, kind, shown)
+    for other in proven:
+        if shape.renames_to(other):
+            return (*other.bounds, other.shown)
     solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=LEMMA_RLIMIT))
     solver.add(*[as_bool(c) for c in lemma.constraints])
     for what, guard in lemma.escaping():
@@ -176,29 +187,121 @@ def _lemma(engine, t, name, kind, params, pre, settings):
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds = []
-    points = [(g, lemma.added(before, now)) for g, now in lemma.points]
     for mine in (True, False):
-        bound = _bound(lemma, points, args, owner, mine)
+        bound = _bound(lemma, points, mine)
         if isinstance(bound, str):
             return bound
         bounds.append(bound)
-    return tuple(bounds)
+    shape.bounds = tuple(bounds)
+    proven.append(shape)
+    return (*bounds, None)
 
 
-def _bound(lemma, points, args, owner, mine: bool):
+class _Shape:
+    """What a lemma asks Z3, as one term: its constraints, its escapes' and cuts' guards, and at each point its
+    guard and the cards that may have arrived; with what names it (the cells of its symbolic state, by key).  Two
+    lemmas whose kinds differ by card arguments (on the 4th edition, the character of a turn) ask the same
+    questions when one's term, its cells renamed — each cell of one argument's card exchanged with the same cell
+    of the other's (a var indexed by cards: its cell of one card for its cell of the other) — is the other's,
+    term for term, and the layout (escapes, cuts, points, zones and how many cards each) is the same: the
+    renaming is a one-to-one map of the free constants, so a model of one question is one of the other's, and
+    an unsat answer holds for both.  Anything else (a constant of one card in a term, a cell of one without its
+    counterpart) is no match: the questions are then asked."""
+
+    def __init__(self, lemma, points, kind, shown):
+        self.kind, self.shown, self.bounds = kind, shown, None
+        self.enc = lemma.enc
+        self.made = dict(lemma.store.made)
+        escapes, cuts = lemma.escaping(), lemma.cuts
+        parts = [as_bool(c) for c in lemma.constraints] + [as_bool(g) for _, g in escapes]
+        parts += [as_bool(g) for g, _, _ in cuts]
+        self.layout = [len(lemma.constraints), tuple(w for w, _ in escapes), tuple((str(s), w) for _, s, w in cuts)]
+        for g, v, added in points:
+            parts.append(as_bool(g))
+            for key, new in added.items():
+                parts += new
+                self.layout.append((v, key, len(new)))
+        self.term = z3.And(*parts)
+
+    def renames_to(self, other: "_Shape") -> bool:
+        """Is this lemma's term ``other``'s with the cells of the cards its kind differs by exchanged?"""
+        if self.layout != other.layout or len(self.kind) != len(other.kind):
+            return False
+        swap: dict = {}
+        for a, b in zip(self.kind, other.kind):
+            if a == b:
+                continue
+            if not (isinstance(a, int) and isinstance(b, int) and a >= 0 and b >= 0) or a in swap or b in swap:
+                return False
+            swap[a], swap[b] = b, a
+        if not swap:
+            return False
+        pairs = []
+        for key, cell in self.made.items():
+            renamed = self._renamed(key, swap)
+            if renamed == key:
+                continue
+            if renamed not in other.made:
+                return False
+            pairs.append((cell, other.made[renamed]))
+        term = z3.substitute(self.term, *pairs) if pairs else self.term
+        return term.eq(other.term)
+
+    def _renamed(self, key: tuple, swap: dict) -> tuple:
+        """``key`` with each card of ``swap`` where a card stands (a var's or a zone's index of a kind, a card in a
+        zone, a power's card) replaced by its counterpart."""
+        enc = self.enc
+        if key[0] == "var":
+            kind = isinstance(enc.index_types.get(key[1]), KindT)
+            return key if not kind else (key[0], key[1], swap.get(key[2], key[2]), *key[3:])
+        if key[0] == "in":
+            index = swap.get(key[2], key[2]) if isinstance(enc.zone_index_types.get(key[1]), KindT) else key[2]
+            return (key[0], key[1], index, swap.get(key[3], key[3]), *key[4:])
+        if key[0] == "used":
+            return (key[0], key[1], swap.get(key[2], key[2]), *key[3:])
+        return key
+
+
+def _renamed_args(kind, proven, same, enc, params) -> str:
+    """The arguments the kind of a lemma differs by from the lemma ``same`` of ``proven``, shown."""
+    other = next(s for s in proven if s.shown == same)
+    return " and ".join(f"{enc.show(a, ty)} and {enc.show(b, ty)}" for a, b, ty in zip(kind, other.kind, params)
+                        if a != b)
+
+
+def _arrivals(lemma, before, owner) -> list:
+    """[(guard, seat, {(zone, q): the Bools of the cards arrived})]: at each point of the lemma, where the owner is
+    each seat (its guard then says so: the owner's equation with the seat), the cards that may have arrived in each
+    watched zone (:meth:`~checker.solver.unroll_summary.LemmaUnrolled.added`): with the owner a seat, a card that
+    only a move to the owner's zone brings in is seen not to arrive in another seat's, without a question.  Without
+    an owner, one entry a point, its seat None."""
+    seats = [None] if owner is None else list(lemma.enc.seats)
+    seen: dict = {v: {} for v in seats}
+    out = []
+    for g, now in lemma.points:
+        for v in seats:
+            here = g if v is None else AND(EQ(owner, v), g)
+            if is_const(here) and not here:
+                continue
+            out.append((here, v, lemma.added(before, now, owner, v, seen[v])))
+    return out
+
+
+def _bound(lemma, points, mine: bool):
     """The least ``b`` (0, 1, … :data:`MAX_BOUND`) proven: no path of the lemma has, at a point, more than ``b``
     cards added to a watched zone of the owner (``mine``) or of another player — an unsatisfiable question on a
     solver of its own with :data:`BOUND_RLIMIT` steps.  A question that ends unknown is no proof, and the next
-    ``b`` is asked (the bound proven is then larger than the least, never wrong); or the reason none is proven."""
+    ``b`` is asked (the bound proven is then larger than the least, never wrong); or the reason none is proven.
+    No question is asked where no zone has more than ``b`` cards that may have arrived (``points``: see
+    :func:`_arrivals`; without an owner every zone is the owner's)."""
     unknown = None
     for b in range(MAX_BOUND + 1):
         grows = []
-        for g, added in points:
+        for g, v, added in points:
             for (z, q), new in added.items():
-                if len(new) <= b:
+                if len(new) <= b or (v is not None and (q == v) != mine) or (v is None and not mine):
                     continue
-                who = True if owner is None else EQ(args[owner], q)
-                grows.append(as_bool(AND(g, who if mine else NOT(who), z3.AtLeast(*new, b + 1))))
+                grows.append(as_bool(AND(g, z3.AtLeast(*new, b + 1))))
         if not grows:
             return b
         solver = make_solver(SolverSettings(incremental=True, minimize_cores=False, rlimit=BOUND_RLIMIT))

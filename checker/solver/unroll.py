@@ -389,10 +389,13 @@ def _pinned_choose(t: Unrolled, s: ast.Choose, env, guard):
 
 def _action_options(t: Unrolled, item: ast.OfferAction, env, out: list) -> None:
     enc = t.enc
+    fixed = _unliftable(enc, item.action)
 
     def bind(k: int, benv: dict, g) -> None:
         if k == len(item.binders):
             args = tuple(t.expr(a, benv) for a in item.args)
+            if any(is_const(a) and a for a in (enc.applies(r, h, args) for r, h in fixed)):
+                return      # a forbid no permit lifts applies: illegal, whatever the other rules say
             legal = enc.legality(item.action, args)[0]
             here = AND(g, legal)
             if not (is_const(here) and not here):
@@ -406,6 +409,16 @@ def _action_options(t: Unrolled, item: ast.OfferAction, env, out: list) -> None:
                 bind(k + 1, {**benv, var: x}, AND(g, eg))
 
     bind(0, dict(env), True)
+
+
+def _unliftable(enc, action: str) -> list:
+    """The forbid heads about ``action`` (or an action it refines) that no permit about it can lift: where one of
+    them applies (a constant true, read before any other rule: on the 4th edition, an action offered for a card
+    that is not in the game's configuration, its own rule refusing every other card), the action is illegal and
+    the legality of its other rules is not encoded (:func:`_action_options`)."""
+    about = enc.rules_about(action)
+    permits = [r.name for r, h in about if h.kind == "permit"]
+    return [(r, h) for r, h in about if h.kind == "forbid" and not any((p, r.name) in enc.defeats for p in permits)]
 
 
 def _power_options(t: Unrolled, item: ast.OfferPowers, player, env, out: list, wanted=None):

@@ -412,18 +412,28 @@ class LemmaUnrolled(Coned):
                 out[(z, q)] = [self.store.member(z, q, inst) for inst in self.enc.kind_instances[kind]]
         return out
 
-    def added(self, before: dict, now: dict) -> dict:
+    def added(self, before: dict, now: dict, owner=None, seat=None, seen: dict | None = None) -> dict:
         """(zone, seat) -> the Bools "this card is in the zone now and was not in it before", for the cards whose
         place may differ (a member that is the same term as before, or false now, adds nothing).  Their count
-        bounds how much the zone grew: it holds ``before - removed + added`` cards."""
+        bounds how much the zone grew: it holds ``before - removed + added`` cards.  With ``owner`` (the lemma's
+        player, a term) and ``seat``: where the owner is that seat — a member that can be true only where the
+        owner is another seat (a card moved to the owner's zone, read in another seat's) adds nothing either; the
+        Bools are then to be asked with ``owner == seat``.  ``seen``: what the shapes read found so far, kept by the
+        caller across the points of one seat (the terms of one point are mostly those of the point before)."""
         out = {}
-        seen: dict = {}
+        seen = {} if seen is None else seen
+        fixed = None if owner is None or seat is None else (owner, seat)
         for key, members in now.items():
-            out[key] = [as_bool(AND(m, NOT(b))) for m, b in zip(members, before[key])
-                        if not (is_const(m) and (not m or (is_const(b) and b)))
-                        and not (not is_const(b) and not is_const(m) and _implies(as_bool(m), as_bool(b), seen))]
+            same = ("zone", key, tuple(m if is_const(m) else m.get_id() for m in members))
+            if same in seen:            # the members of the point before, read already
+                out[key] = seen[same]
+                continue
+            out[key] = seen[same] = [
+                as_bool(AND(m, NOT(b))) for m, b in zip(members, before[key])
+                if not (is_const(m) and (not m or (is_const(b) and b)))
+                and not (not is_const(m) and fixed is not None and _false_where(as_bool(m), fixed, seen))
+                and not (not is_const(b) and not is_const(m) and _implies(as_bool(m), as_bool(b), seen, fixed))]
         return out
-
 
     def asks_again(self, here) -> bool:
         """As the cut unrolling asks it; where its question ends unknown at its steps (a turn's offer, from the second
@@ -454,21 +464,67 @@ class LemmaUnrolled(Coned):
         return [(k, g) for k, g in self.raised.items() if k != "cut" and not (is_const(g) and not g)]
 
 
-def _implies(m, b, seen: dict) -> bool:
+def _implies(m, b, seen: dict, fixed=None) -> bool:
     """``m`` implies ``b`` by its shape: it is ``b``, false, an if-then-else whose two branches imply ``b``, or a
-    conjunction one of whose terms does (a card only taken out of a zone: false written over what it was).  No
-    question is asked; False is no answer, never a wrong one."""
+    conjunction one of whose terms does (a card only taken out of a zone: false written over what it was).  With
+    ``fixed`` (a term, a seat): where that term is that seat — a term false there (:func:`_false_where`) implies
+    anything, and an if-then-else whose condition is false there is its second branch.  No question is asked;
+    False is no answer, never a wrong one."""
     if m.eq(b) or z3.is_false(m):
         return True
     key = (m.get_id(), b.get_id())
     if key in seen:
         return seen[key]
     seen[key] = False
-    if z3.is_app_of(m, z3.Z3_OP_ITE):
-        out = _implies(m.arg(1), b, seen) and _implies(m.arg(2), b, seen)
+    if fixed is not None and _false_where(m, fixed, seen):
+        out = True
+    elif z3.is_app_of(m, z3.Z3_OP_ITE):
+        if fixed is not None and _false_where(m.arg(0), fixed, seen):
+            out = _implies(m.arg(2), b, seen, fixed)
+        else:
+            out = _implies(m.arg(1), b, seen, fixed) and _implies(m.arg(2), b, seen, fixed)
     elif z3.is_and(m):
-        out = any(_implies(m.arg(i), b, seen) for i in range(m.num_args()))
+        out = any(_implies(m.arg(i), b, seen, fixed) for i in range(m.num_args()))
     else:
         out = False
     seen[key] = out
     return out
+
+
+def _false_where(t, fixed, seen: dict) -> bool:
+    """Is the Bool ``t`` false, by its shape, where the term ``fixed[0]`` equals the seat ``fixed[1]``: it is false,
+    an equation of that term with another seat, a conjunction one of whose terms is, a disjunction or an
+    if-then-else all of whose branches are, or the negation of an equation of that term with that seat.  No
+    question is asked; False is no answer, never a wrong one."""
+    if z3.is_false(t):
+        return True
+    key = ("false where", t.get_id())
+    if key in seen:
+        return seen[key]
+    seen[key] = False
+    term, seat = fixed
+    if z3.is_eq(t):
+        out = _equation_seat(t, term) not in (None, seat)
+    elif z3.is_not(t):
+        out = z3.is_eq(t.arg(0)) and _equation_seat(t.arg(0), term) == seat
+    elif z3.is_and(t):
+        out = any(_false_where(t.arg(i), fixed, seen) for i in range(t.num_args()))
+    elif z3.is_or(t):
+        out = all(_false_where(t.arg(i), fixed, seen) for i in range(t.num_args()))
+    elif z3.is_app_of(t, z3.Z3_OP_ITE):
+        out = _false_where(t.arg(0), fixed, seen) and _false_where(t.arg(2), fixed, seen) or \
+            _false_where(t.arg(1), fixed, seen) and _false_where(t.arg(2), fixed, seen)
+    else:
+        out = False
+    seen[key] = out
+    return out
+
+
+def _equation_seat(eq, term):
+    """The seat (an int) ``eq`` equates ``term`` with (``term == k`` or ``k == term``), else None."""
+    a, b = eq.arg(0), eq.arg(1)
+    if a.eq(term) and z3.is_int_value(b):
+        return b.as_long()
+    if b.eq(term) and z3.is_int_value(a):
+        return a.as_long()
+    return None
