@@ -30,6 +30,8 @@ from checker.conflicts.questions import Search  # noqa: E402
 SPECS = {"citadelles": ["spec/citadelles"],
          "citadelles + extension-fan": ["spec/citadelles", "spec/extension-fan"],
          "citadelles + maison/bâtisseuse": ["spec/citadelles", "spec/maison/bâtisseuse.rules"],
+         "citadelles + éditions/jeu-de-base": ["spec/citadelles", "spec/éditions/jeu-de-base"],
+         "citadelles + éditions/première-édition": ["spec/citadelles", "spec/éditions/première-édition"],
          "carcassonne": ["spec/carcassonne"]}
 
 
