@@ -147,7 +147,7 @@ def test_a_later_pass_calls_a_procedure_where_its_precondition_holds_when_nothin
     search = _search(tmp_path, _CROWN)
     found = broken_invariants(search, procedures=True)
     assert [(f.kind, f.rules[0]) for f in found] == [("unknown", "partie")], [f.message for f in found]
-    assert "precondition" in found[0].unknown, found[0].unknown
+    assert "precondition" in found[0].unknown and "in a later pass of a loop" in found[0].unknown, found[0].unknown
 
 
 def _forgetting(init):

@@ -18,7 +18,12 @@ For a move and an invariant the search is, in order:
    replayed by the interpreter (:func:`checker.conflicts.replay.replay_invariant`: the move made on the
    state file, the interpreter must stop on the invariant at a decision inside the move, or find it broken
    right after);
-3. what the encoding does not follow of the effect (:data:`~checker.conflicts.effects.MAX_STEPS`
+3. a `repeat … until` by induction (:mod:`checker.conflicts.loops`): its first pass from the state it is entered
+   in, one later pass from any state that meets every invariant with its condition false; a call of a procedure
+   proven before is summarised (:func:`~checker.conflicts.watched.summary`: the cells it may write any values in
+   their ranges, then every invariant holds); a break found through either counts only when the interpreter
+   confirms it;
+4. what the encoding does not follow of the effect (:data:`~checker.conflicts.effects.MAX_STEPS`
    statements, reactions :data:`~checker.conflicts.effects.MAX_WINDOWS` window deep, what runs after an
    `offer`): when the move may reach it (Z3 is asked) and the frame cannot exclude it, the question is
    *undecided*, with the place; so is a move whose effect cannot be encoded.
@@ -449,9 +454,18 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
         bounded = _bounded(search, enc, domain, pre, t, ()) if t.bounds else ("unsat", "", None)
         status, model, reason = ("unsat", None, "") if not unmet else \
             search.solve(enc, *domain, pre, *t.constraints, OR(*(f.when for f in unmet)))
+        later = ""
+        if status == "sat" and t.later:     # in the first passes of its loops, or only in a later one?
+            first = search.solve(enc, *domain, pre, *t.constraints, *(NOT(g) for g in t.later),
+                                 OR(*(f.when for f in unmet)))
+            if first[0] == "sat":
+                model = first[1]
+            else:
+                later = (" (in a later pass of a loop, from a state that meets every invariant with the loop's "
+                         "condition false: one no run may reach)")
         if status == "sat":
             hit = next((f for f in unmet if z3.is_true(model.eval(as_bool(f.when), model_completion=True))), unmet[0])
-            note, span = f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span
+            note, span = f"from such a state it can stop with an error{later}: {hit.reason} ({hit.span})", hit.span
         elif status == "unknown":
             note, span = f"cannot tell whether it meets the preconditions of what it calls ({reason})", unmet[0].span
         elif bounded[0] != "unsat":
