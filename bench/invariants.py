@@ -62,7 +62,7 @@ def run(label: str, paths: list[str]) -> None:
                   f"{', '.join(all_of['covered'])}")
         print(f"    not covered (not proven): {', '.join(all_of['uncovered']) or 'none'}")
     for caller, callees in getattr(search, "summarised", {}).items():
-        print(f"  {caller}: the calls of {', '.join(callees)} summarised (proven before: cards moved, then every "
+        print(f"  {caller}: the calls of {', '.join(callees)} summarised (proven before: what it may write any values, then every "
               f"invariant holds)")
     for f in found:
         print(f"  [{f.kind}] {f.message}")
