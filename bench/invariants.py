@@ -30,6 +30,8 @@ from checker.conflicts.questions import Search  # noqa: E402
 SPECS = {"citadelles": ["spec/citadelles"],
          "citadelles + extension-fan": ["spec/citadelles", "spec/extension-fan"],
          "citadelles + maison/bâtisseuse": ["spec/citadelles", "spec/maison/bâtisseuse.rules"],
+         "citadelles + éditions/jeu-de-base": ["spec/citadelles", "spec/éditions/jeu-de-base"],
+         "citadelles + éditions/première-édition": ["spec/citadelles", "spec/éditions/première-édition"],
          "carcassonne": ["spec/carcassonne"]}
 
 
@@ -60,7 +62,7 @@ def run(label: str, paths: list[str]) -> None:
                   f"{', '.join(all_of['covered'])}")
         print(f"    not covered (not proven): {', '.join(all_of['uncovered']) or 'none'}")
     for caller, callees in getattr(search, "summarised", {}).items():
-        print(f"  {caller}: the calls of {', '.join(callees)} summarised (proven before: cards moved, then every "
+        print(f"  {caller}: the calls of {', '.join(callees)} summarised (proven before: what it may write any values, then every "
               f"invariant holds)")
     for f in found:
         print(f"  [{f.kind}] {f.message}")

@@ -18,7 +18,12 @@ For a move and an invariant the search is, in order:
    replayed by the interpreter (:func:`checker.conflicts.replay.replay_invariant`: the move made on the
    state file, the interpreter must stop on the invariant at a decision inside the move, or find it broken
    right after);
-3. what the encoding does not follow of the effect (:data:`~checker.conflicts.effects.MAX_STEPS`
+3. a `repeat … until` by induction (:mod:`checker.conflicts.loops`): its first pass from the state it is entered
+   in, one later pass from any state that meets every invariant with its condition false; a call of a procedure
+   proven before is summarised (:func:`~checker.conflicts.watched.summary`: the cells it may write any values in
+   their ranges, then every invariant holds); a break found through either counts only when the interpreter
+   confirms it;
+4. what the encoding does not follow of the effect (:data:`~checker.conflicts.effects.MAX_STEPS`
    statements, reactions :data:`~checker.conflicts.effects.MAX_WINDOWS` window deep, what runs after an
    `offer`): when the move may reach it (Z3 is asked) and the frame cannot exclude it, the question is
    *undecided*, with the place; so is a move whose effect cannot be encoded.
@@ -42,6 +47,7 @@ from checker.conflicts.findings import Finding
 from checker.conflicts.relaxed import Eager
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
+from checker.conflicts.loops import Loops, Writes, never_none
 from checker.conflicts.watched import Idle, Watched as _Watched, holds, where as _where
 from checker.front.types import KindT
 
@@ -198,27 +204,70 @@ def _offered_actions(p) -> set:
             for item in s.items if isinstance(item, ast.OfferAction)}
 
 
-def _summaries(search, invariants: list) -> dict:
-    """Procedure -> the zones it may write, for the procedures this search has proven to keep every invariant
-    whose reads they may write (the others they keep unchanged), whose question followed at least
-    :data:`SUMMARY_STEPS` statements, and that only move cards: no var, no power's use written, no `offer`,
-    `end turn`, `cancel`, no turn or round procedure called, to any depth
-    (:func:`~checker.conflicts.watched.summary` stands for their calls)."""
+def _summaries(search, invariants: list, loop: bool = False) -> dict:
+    """Procedure -> the cells it may write (:class:`~checker.conflicts.loops.Writes`), for the procedures this
+    search has proven to keep every invariant whose reads they may write (the others they keep unchanged), that
+    end no turn and cancel nothing, to any depth (:func:`~checker.conflicts.watched.summary` stands for their
+    calls).  Without ``loop``: those whose question followed at least :data:`SUMMARY_STEPS` statements, and that
+    open no `offer` and call no turn or round procedure; with it (a call in a loop's pass), any of them, with
+    what the moves an `offer` proposes may write where one keeps every invariant (when one does not, not those
+    that may reach an `offer`)."""
     p, E, tally = search.p, search.engine, search.inductive
     reads = _reads(search)
     out = {}
     steps = getattr(search, "procedure_steps", {})
     for name, decl in p.procedures.items():
-        if steps.get(name, 0) < SUMMARY_STEPS or not any(name in tally[inv.name]["proven"] for inv in invariants):
+        if not loop and steps.get(name, 0) < SUMMARY_STEPS or \
+                not any(name in tally[inv.name]["proven"] for inv in invariants):
             continue
         called, met = set(), set()
-        vars_, zones, used = move_writes(search, decl.body, called=called, met=met)
-        if vars_ or used or met & {ast.Offer, ast.EndTurn, ast.Cancel, ast.Retarget} \
-                or called & {E.turn_proc, E.round_proc}:
+        writes = move_writes(search, decl.body, called=called, met=met)
+        if met & {ast.EndTurn, ast.Cancel, ast.Retarget} or not loop and (
+                met & {ast.Offer} or called & {E.turn_proc, E.round_proc}):
             continue
+        if ast.Offer in met:
+            moves = _moves_kept(search, invariants)
+            if moves is None:
+                continue
+            writes = (writes[0] | moves[0], writes[1] | moves[1], writes[2] or moves[2])
         if _kept(search, name, invariants, reads, frozenset()):
-            out[name] = frozenset(zones)
+            out[name] = Writes(frozenset(writes[0]), frozenset(writes[1]), bool(writes[2]))
     return out
+
+
+def _moves_kept(search, invariants: list) -> tuple | None:
+    """What every move may write, when each keeps every invariant (unchanged or proven: what a procedure that
+    offers them leaves is then what they write, after which the invariants hold); None when one does not."""
+    tally = search.inductive
+    vars_, zones, used = set(), set(), False
+    for kind, label, decl, _card in _moves(search.p):
+        if not all(label in tally[inv.name]["unchanged"] or label in tally[inv.name]["proven"] for inv in invariants):
+            return None
+        w = move_writes(search, _action_parts(search.p, label) if kind == "action" else list(decl.body))
+        vars_ |= w[0]
+        zones |= w[1]
+        used = used or w[2] or kind == "power"
+    return vars_, zones, used
+
+
+def _loops(search, invariants: list) -> Loops:
+    """A `repeat`'s encoding by induction for a question of this search (:class:`~checker.conflicts.loops.Loops`):
+    what a pass may write (with what the moves of an `offer` it opens may write), the vars' ranges, and the
+    proven procedures a call of which in a pass is summarised."""
+    if getattr(search, "never_none", None) is None:
+        search.never_none = never_none(search.p, search.engine.typed.types)
+
+    def writes(stmts) -> Writes:
+        met: set = set()
+        w = move_writes(search, stmts, met=met)
+        if ast.Offer in met:
+            # what the moves may write: all of it, whatever they keep (a pass is not a proof of them)
+            every = [move_writes(search, _action_parts(search.p, label) if kind == "action" else list(decl.body))
+                     for kind, label, decl, _ in _moves(search.p)]
+            w = (w[0].union(*(x[0] for x in every)), w[1].union(*(x[1] for x in every)), True)
+        return Writes(frozenset(w[0]), frozenset(w[1]), bool(w[2]))
+
+    return Loops(writes, search._domain, search.never_none, lambda: _summaries(search, invariants, loop=True))
 
 
 def _kept(search, name: str, invariants: list, reads: dict, seen: frozenset) -> bool:
@@ -393,7 +442,8 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
     try:
         args, domain = search.params_args(enc, name, decl.params)
         pre = _precondition(enc, decl, args)
-        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes), **options)
+        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes),
+                     loops=_loops(search, [inv for inv, _, _ in search.engine.invariants]), **options)
         t.procedure(name, args, True, decl.span)
     except Unsupported as exc:
         note, span = f"cannot encode its effect ({exc.located()})", decl.span
@@ -404,9 +454,18 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
         bounded = _bounded(search, enc, domain, pre, t, ()) if t.bounds else ("unsat", "", None)
         status, model, reason = ("unsat", None, "") if not unmet else \
             search.solve(enc, *domain, pre, *t.constraints, OR(*(f.when for f in unmet)))
+        later = ""
+        if status == "sat" and t.later:     # in the first passes of its loops, or only in a later one?
+            first = search.solve(enc, *domain, pre, *t.constraints, *(NOT(g) for g in t.later),
+                                 OR(*(f.when for f in unmet)))
+            if first[0] == "sat":
+                model = first[1]
+            else:
+                later = (" (in a later pass of a loop, from a state that meets every invariant with the loop's "
+                         "condition false: one no run may reach)")
         if status == "sat":
             hit = next((f for f in unmet if z3.is_true(model.eval(as_bool(f.when), model_completion=True))), unmet[0])
-            note, span = f"from such a state it can stop with an error: {hit.reason} ({hit.span})", hit.span
+            note, span = f"from such a state it can stop with an error{later}: {hit.reason} ({hit.span})", hit.span
         elif status == "unknown":
             note, span = f"cannot tell whether it meets the preconditions of what it calls ({reason})", unmet[0].span
         elif bounded[0] != "unsat":
@@ -474,7 +533,8 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
     enc = search.encoder()
     enc.memos.rules = {}        # as the effect failures' (checker/conflicts/effects.py encode_effect)
     steps = getattr(search, "effect_steps", MAX_STEPS)
-    options = dict(cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True)
+    options = dict(cut_at_offers=True, max_windows=MAX_WINDOWS, max_steps=steps, lazy_moves=True,
+                   loops=_loops(search, [inv for inv, _, _ in search.engine.invariants]))
     try:
         if kind == "action":
             args, domain = search.action_args(enc, label)
@@ -491,8 +551,8 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
             t.procedure(label, args, True, decl.span)
             move = ("procedure", label, args)
         else:
-            domain, legal, t, _ = _power_move(search, enc, decl, card, steps,
-                                              transition=lambda e, **kw: _Watched(e, asked, offers, **kw))
+            domain, legal, t, _ = _power_move(search, enc, decl, card, steps, transition=lambda e, **kw: _Watched(
+                e, asked, offers, loops=options["loops"], **kw))
             before_cells, move = t.store.base, None
             before = None
         # the state right after the effect, on the paths that complete it (no failure, not cut)
@@ -521,13 +581,18 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
     for inv in asked:
         status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
                                         before[inv.name], cards, eager, first_unknown=kind == "procedure")
+        if status == "sat" and t.later:     # a break in the first passes (the interpreter can replay it), if any
+            first = _search(search, enc, [*domain, legal, *t.constraints, *(NOT(g) for g in t.later)], t, inv.name,
+                            before[inv.name], cards, eager, first_unknown=kind == "procedure")
+            status, model, reason = first if first[0] == "sat" else (status, model, reason)
         if status == "sat":
             finding = _found(search, enc, model, label, decl, move, card, t, inv)
-            if summarised and finding.confirmed is not True:     # maybe a state only the summary allows
-                trace["suspect"] = True
+            if (summarised or t.havocked) and finding.confirmed is not True:    # maybe a state only they allow
+                trace["suspect"] = trace["suspect"] or summarised
                 tally[inv.name]["undecided"].append(label)
                 finding.kind = "unknown"
-                through = ", ".join(sorted(set(t.summarised)))
+                through = ", ".join([*sorted(set(t.summarised)),
+                                     *(f"a later pass of the loop at {span}" for span in t.havocked)])
                 finding.unknown = (f"the state found goes through what stands for {through}, and the interpreter "
                                    f"does not confirm it ({finding.replayed})")
                 finding.message = f"cannot tell whether {label} keeps the invariant {inv.name}: {finding.unknown}"

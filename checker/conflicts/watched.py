@@ -6,12 +6,10 @@ before is summarised (:func:`summary`)."""
 
 from __future__ import annotations
 
-import z3
-
-from checker.front.types import PLAYER
+from checker.front import ast
+from checker.conflicts.loops import Loops, havoc, holds
 from checker.solver.counters import enter_scope, scope_entered
 from checker.solver.encode import AND, NOT, OR, is_const
-from checker.solver.terms import conjuncts
 from checker.solver.transition import Transition
 
 __all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where"]
@@ -46,10 +44,13 @@ class Watched(Transition):
     (:func:`~checker.solver.counters.enter_scope`)."""
 
     def __init__(self, enc, watched: list, offers: set, idle: "Idle | None" = None, summaries: dict | None = None,
-                 **kw):
+                 loops: "Loops | None" = None, **kw):
         super().__init__(enc, **kw)
-        self.summaries = summaries or {}    # procedure -> the zones it may write, for a call summarised (summary)
+        self.summaries = summaries or {}    # procedure -> the cells it may write (Writes), for a call summarised
         self.summarised: list = []          # the procedures whose calls were summarised
+        self.loops = loops                  # a `repeat`, by induction (checker/conflicts/loops.py); None: not encoded
+        self.havocked: list = []            # the loops whose later pass was asked from any state meeting the invariants
+        self.later: list = []               # … and when that pass is reached
         self.havoc_at: int | None = None    # the number of failures before the first summary's unknowns
         self.watched = watched          # the invariants (declarations) to read
         self.offers = offers            # the locations of the spec's `offer`s (a cut there is a decision)
@@ -69,6 +70,8 @@ class Watched(Transition):
 
     def encoder_of(self, s):
         fn = super().encoder_of(s)
+        if fn is None and isinstance(s, ast.Repeat) and self.loops is not None:
+            fn = _repeat
         if self.idle is None or not self.frames or fn is None:
             return fn
         self.frames[-1][1] = s
@@ -76,7 +79,9 @@ class Watched(Transition):
 
     def procedure(self, name: str, args: tuple, guard=True, span=None) -> None:
         if name in self.summaries:
-            return summary(self, name, args, guard, span)
+            return summary(self, name, args, guard, span, self.summaries[name])
+        if self.loops is not None and self.loops.depth and name in self.loops.summaries:
+            return summary(self, name, args, guard, span, self.loops.summaries[name])
         scope = scope_entered(self.E, name)
         if scope is None or self.idle is None:
             return super().procedure(name, args, guard, span)
@@ -99,17 +104,18 @@ class Watched(Transition):
         super().cut(guard, span, what)
 
 
-def summary(t: Watched, name: str, args: tuple, guard, span) -> None:
+def summary(t: Watched, name: str, args: tuple, guard, span, writes) -> None:
     """A call of ``name``, a procedure this search has proven (from every state that meets every invariant and
     its precondition, every invariant holds at each decision it reaches and after it, and it stops with no
-    error) that only moves cards between the zones ``t.summaries[name]`` of their kinds, asks no `offer`, ends
-    no turn and cancels nothing: instead of its statements, its precondition (a call where it does not hold is
-    the caller's error), a check where it is called (its decisions see what the invariants read as it is there,
-    or as it makes it: proven to hold when they hold there), then any card that is in one of those zones moved
-    to any of them (one unknown per card and place: a card stays in one zone), after which every invariant
-    holds.  On a path where an invariant may not hold at the call, its proof says nothing: the path is not
-    followed (a bound of the encoding: undecided when it is reached).  An over-approximation: a break found
-    through it is replayed by the interpreter, and is only a finding when the interpreter confirms it."""
+    error) that may write the cells ``writes`` (a :class:`~checker.conflicts.loops.Writes`) and ends no turn and
+    cancels nothing: instead of its statements, its precondition (a call where it does not hold is the caller's
+    error), a check where it is called (its decisions see what the invariants read as it is there, or as it makes
+    it: proven to hold when they hold there), then every cell it may write any value of its type in its declared
+    range (:func:`~checker.conflicts.loops.havoc`: a var, a power's use, a card in one of its zones moved to any
+    of them), after which every invariant holds.  On a path where an invariant may not hold at the call, its
+    proof says nothing: the path is not followed (a bound of the encoding: undecided when it is reached).  An
+    over-approximation: a break found through it is replayed by the interpreter, and is only a finding when the
+    interpreter confirms it."""
     enc, decl = t.enc, t.p.procedures[name]
     env = {prm.name: a for prm, a in zip(decl.params, args)}
     t.precondition(name, env, guard, span)
@@ -124,24 +130,19 @@ def summary(t: Watched, name: str, args: tuple, guard, span) -> None:
     here = AND(here, before)
     if t.havoc_at is None:
         t.havoc_at = len(t.failures)
-    zones = t.summaries[name]
-    kinds = {enc.zone_kind[z] for z in zones}
-    places = [(z, k) for z in sorted(zones) for k in t.zone_keys(z, span)]
-    for kind in sorted(kinds):
-        all_zones = frozenset(z for z, kd in enc.zone_kind.items() if kd == kind)
-        mine = [(z, k) for z, k in places if enc.zone_kind[z] == kind]
-        placed = {inst: OR(*(t.store.member(z, k, inst) for z, k in mine))
-                  for inst in enc.kind_instances[kind]}
-        for z, k in mine:
-            seated = True if k is None or isinstance(enc.n, int) or enc.zone_index_types[z] != PLAYER else enc.n > k
-            tests = {inst: AND(was, seated, z3.Bool(t.fresh_name(f"{name}: {inst} → {z}[{k}]")))
-                     for inst, was in placed.items() if not (is_const(was) and not was)}
-            if tests:
-                t.store.move(tests, all_zones, z, k, here)
-    t.forget()
+    domain = t.loops.domain if t.loops is not None else None
+    havoc(t, writes, here, name, span, lambda v, ty: domain(enc, v, ty) if domain is not None else _no_var(name))
     after = AND(*(part for parts in holds(enc, every).values() for part in parts))
     t.constraints.append(OR(NOT(here), after))
     t.summarised.append(name)
+
+
+def _no_var(name: str):
+    raise AssertionError(f"{name} is summarised with the vars it writes, but no range is known for them")
+
+
+def _repeat(t: Watched, s, env, guard):
+    return t.loops.repeat(t, s, env, guard)
 
 
 def _stop_idle(t: Watched, s, env, guard):
@@ -188,20 +189,3 @@ class Idle:
 
 def where(span) -> tuple:
     return (str(span.file), span.line, span.column)
-
-
-def holds(enc, watched: list) -> dict:
-    """Invariant name -> the conditions that it holds (and can be evaluated) on the encoder's cells now: one
-    per conjunct of its `require` (an `all(…)` over players is one per player), each asked on its own.  An
-    `only(…)` it reads that finds no single element is its not holding (the interpreter stops on it)."""
-    out = {}
-    for inv in watched:
-        partial, defined = len(enc.partial), list(enc.defined)
-        value = enc.expr(inv.require, {})
-        when = enc.expr(inv.when, {}) if inv.when is not None else True
-        oks = [ok for _, ok, _ in enc.partial[partial:]]
-        del enc.partial[partial:]
-        enc.defined = defined
-        parts = conjuncts(value)
-        out[inv.name] = tuple(OR(NOT(when), AND(part, *oks)) for part in parts)
-    return out

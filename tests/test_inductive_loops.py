@@ -1,0 +1,176 @@
+"""The invariant search asks a `repeat … until` by induction (docs/conflicts.md, *Invariants broken*;
+checker/conflicts/loops.py): its first pass from the state the loop is entered in, then one pass from any state
+that meets every invariant with the loop's condition false; a proven procedure called in a pass is summarised."""
+
+from __future__ import annotations
+
+from checker.conflicts.inductive import broken_invariants
+from checker.conflicts.questions import Search
+from checker.front.check import check_paths
+
+_MARKET = """
+game "Marché des manches" {
+  edition: "test"
+  players: 2..4
+  flow: partie
+  turn: tour
+}
+
+kind Lot {
+  prix: Int in 1..5
+  start: étal
+}
+
+zone étal: pile of Lot public
+zone panier[Player]: set of Lot public
+var manches: Int = 0
+
+card Lot "Safran d'Iran" { prix: 5 }
+card Lot "Poivre noir" { prix: 2 }
+card Lot "Cannelle" { prix: 1 }
+card Lot "Muscade" { prix: 3 }
+
+invariant deux_lots_au_plus {
+  require all(p in players: count(l in panier[p]) <= 2)
+  message "Un panier tient deux lots au plus."
+}
+
+procedure tour(p: Player) {
+  offer p {
+    finish "Passer"
+  }
+}
+"""
+
+# each pass gives a lot to each player whose basket has room, then counts the pass
+_KEPT = _MARKET + """
+procedure partie() {
+  repeat {
+    for p in players {
+      if count(l in panier[p]) < 2 {
+        choose l in étal at random
+        move l to panier[p]
+      }
+    }
+    set manches = manches + 1
+  } until manches >= 3
+}
+"""
+
+# each pass gives a lot to each player, whatever the basket holds
+_BROKEN = _MARKET + """
+procedure partie() {
+  repeat {
+    for p in players {
+      choose l in étal at random
+      move l to panier[p]
+    }
+    set manches = manches + 1
+  } until manches >= 3
+}
+"""
+
+
+def _search(tmp_path, text: str) -> Search:
+    spec = tmp_path / "marché.rules"
+    spec.write_text(text, encoding="utf-8")
+    result = check_paths([spec])
+    assert result.ok, result
+    return Search(result.typed)
+
+
+def test_a_repeat_whose_passes_keep_the_invariant_is_proven_by_induction(tmp_path):
+    """A pass gives a lot only to a basket with room: from the state the loop is entered in, and from any state
+    meeting the invariant with `manches < 3`, it keeps the invariant, so the loop does (on 2e989f5: undecided, « the
+    effect of `Repeat` is not encoded for Z3 »)."""
+    search = _search(tmp_path, _KEPT)
+    found = broken_invariants(search, procedures=True)
+    assert found == [], [(f.message, f.unknown) for f in found]
+    tally = search.inductive["deux_lots_au_plus"]
+    assert tally["proven"] == ["partie"] and tally["uncovered"] == [], tally
+
+
+def test_a_repeat_whose_pass_breaks_the_invariant_is_found_and_the_interpreter_confirms_it(tmp_path):
+    """A pass gives a lot to a full basket: the first pass breaks the invariant, the loop ends (`manches` reaches 3)
+    and the state after the procedure breaks it; the interpreter, calling `partie` on the witness, finds it so."""
+    search = _search(tmp_path, _BROKEN)
+    found = broken_invariants(search, procedures=True)
+    assert [(f.kind, f.rules) for f in found] == [("invariant-broken", ("partie", "deux_lots_au_plus"))], \
+        [(f.message, f.unknown) for f in found]
+    assert found[0].confirmed is True, found[0].replayed
+    assert search.inductive["deux_lots_au_plus"]["broken"] == ["partie"]
+
+
+# the flow hands the crown out, then repeats a round that requires a holder of the crown: the round (proven) is
+# summarised in each pass — the crown and the count any value of their types, the baskets any places —, and a
+# later pass, from any state, calls it where the crown has a holder because no statement takes it back to `none`
+_CROWN = _MARKET + """
+var couronne: Player? = none
+
+procedure partie() {
+  choose p in players at random
+  set couronne = p
+  repeat {
+    call manche()
+  } until manches >= 3
+}
+
+procedure manche() requires couronne != none {
+  for p in players {
+    move panier[p] to étal
+  }
+  for p in players {
+    choose l in étal at random
+    move l to panier[p]
+  }
+  set manches = manches + 1
+  choose q in players at random
+  set couronne = q
+}
+"""
+
+
+def test_a_later_pass_calls_a_procedure_where_its_precondition_holds_when_nothing_sets_the_var_back_to_none(
+        tmp_path, monkeypatch):
+    """`partie` writes nothing the invariant reads, but calls `manche`, which requires a holder of the crown: the
+    first pass calls it after the crown is handed out, a later pass from any state where `couronne` is not `none`
+    (nothing sets it back to `none`: its every `set` gives a Player).  Proven; without that fact, a later pass may
+    start with no holder, and `partie` is undecided (on 2e989f5: undecided, the `repeat` not encoded)."""
+    search = _search(tmp_path, _CROWN)
+    found = broken_invariants(search, procedures=True)
+    assert found == [], [(f.message, f.unknown) for f in found]
+    tally = search.inductive["deux_lots_au_plus"]
+    assert sorted(tally["proven"]) == ["manche", "partie"] and tally["uncovered"] == [], tally
+
+    from checker.conflicts import loops
+    monkeypatch.setattr(loops.Loops, "__init__", _forgetting(loops.Loops.__init__))
+    search = _search(tmp_path, _CROWN)
+    found = broken_invariants(search, procedures=True)
+    assert [(f.kind, f.rules[0]) for f in found] == [("unknown", "partie")], [f.message for f in found]
+    assert "precondition" in found[0].unknown and "in a later pass of a loop" in found[0].unknown, found[0].unknown
+
+
+def _forgetting(init):
+    def without_facts(self, writes, domain, present, summaries=dict):
+        init(self, writes, domain, frozenset(), summaries)
+    return without_facts
+
+
+def test_a_proven_procedure_that_writes_a_var_is_summarised_with_any_value_of_its_type(tmp_path, monkeypatch):
+    """A proven callee that writes vars (the count of rounds, the crown) is summarised where it is called (every
+    proven callee, the threshold at 0 statements): its vars any value in their range after it (on 2e989f5 a callee
+    that writes a var was not summarised, and was followed)."""
+    from checker.conflicts import inductive
+    monkeypatch.setattr(inductive, "SUMMARY_STEPS", 0)
+    text = _CROWN + """
+procedure deux_manches() requires couronne != none {
+  call manche()
+  for p in players {
+    move panier[p] to étal
+  }
+}
+"""
+    search = _search(tmp_path, text)
+    found = broken_invariants(search, only={"manche", "deux_manches"}, procedures=True)
+    assert found == [], [(f.message, f.unknown) for f in found]
+    assert search.summarised == {"deux_manches": ["manche"]}, getattr(search, "summarised", None)
