@@ -24,7 +24,7 @@ import z3
 
 from checker.front.types import KindT
 from checker.runtime.engine import Engine
-from checker.solver.encode import AND, EQ, NOT, Encoder, Unsupported, as_bool, is_const
+from checker.solver.encode import AND, EQ, Encoder, Unsupported, as_bool, is_const
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
