@@ -174,3 +174,17 @@ procedure deux_manches() requires couronne != none {
     found = broken_invariants(search, only={"manche", "deux_manches"}, procedures=True)
     assert found == [], [(f.message, f.unknown) for f in found]
     assert search.summarised == {"deux_manches": ["manche"]}, getattr(search, "summarised", None)
+
+
+def test_the_base_games_partie_is_proven_where_the_round_summary_asserted_the_invariants():
+    """The base game (spec/éditions/jeu-de-base): after the summarised `tour_de_jeu`, the cut « the loop goes on
+    where an invariant may not hold » asks Z3 for the very terms the summary asserted; said in the question itself
+    (the paths where the summary held are not asked), it is decided — before, Z3's step limit, and `partie`
+    undecided (the 4th edition's same question was decided within it)."""
+    from conftest import ROOT
+    result = check_paths([ROOT / "spec" / "citadelles", ROOT / "spec" / "éditions" / "jeu-de-base"])
+    search = Search(result.typed)
+    broken_invariants(search, procedures=True)
+    assert search.unknowns == 0
+    for name, tally in search.inductive.items():
+        assert "partie" in tally["proven"] and tally["uncovered"] == [], (name, tally)

@@ -23,7 +23,7 @@ import z3
 from checker.front import ast
 from checker.front.types import PLAYER, Opt, GridT, RecordT
 from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, Unsupported, is_const
-from checker.solver.terms import conjuncts
+from checker.solver.terms import conjuncts, term_id
 
 __all__ = ["Writes", "Loops", "havoc", "never_none", "holds"]
 
@@ -208,7 +208,10 @@ class Loops:
         if is_const(going) and not going:
             return False
         kept = _invariants(t.enc, every)
-        t.cut(AND(going, NOT(kept)), s.span, f"the next pass of the loop after {which}, where an invariant may not "
+        # where a summary asserted these very terms (nothing written since), they hold: said to Z3 in the question
+        # itself (the same under the constraints, which it could not always see within its steps)
+        held = getattr(t, "kept_after", {}).get(term_id(kept), False) if not is_const(kept) else False
+        t.cut(AND(going, NOT(held), NOT(kept)), s.span, f"the next pass of the loop after {which}, where an invariant may not "
                                              f"hold (a later pass is asked from the states that meet them)")
         return AND(going, kept)
 

@@ -10,6 +10,7 @@ from checker.front import ast
 from checker.conflicts.loops import Loops, havoc, holds
 from checker.solver.counters import enter_scope, scope_entered
 from checker.solver.encode import AND, NOT, OR, is_const
+from checker.solver.terms import term_id
 from checker.solver.transition import Transition
 
 __all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where"]
@@ -52,6 +53,7 @@ class Watched(Transition):
         self.havocked: list = []            # the loops whose later pass was asked from any state meeting the invariants
         self.later: list = []               # … and when that pass is reached
         self.havoc_at: int | None = None    # the number of failures before the first summary's unknowns
+        self.kept_after: dict = {}          # term id of "every invariant holds" after a summary -> where it holds
         self.watched = watched          # the invariants (declarations) to read
         self.offers = offers            # the locations of the spec's `offer`s (a cut there is a decision)
         self.checks: list[tuple] = []
@@ -134,6 +136,8 @@ def summary(t: Watched, name: str, args: tuple, guard, span, writes) -> None:
     havoc(t, writes, here, name, span, lambda v, ty: domain(enc, v, ty) if domain is not None else _no_var(name))
     after = AND(*(part for parts in holds(enc, every).values() for part in parts))
     t.constraints.append(OR(NOT(here), after))
+    if not is_const(after):
+        t.kept_after[term_id(after)] = OR(t.kept_after.get(term_id(after), False), here)
     t.summarised.append(name)
 
 
