@@ -243,11 +243,16 @@ def _moves_kept(search, invariants: list) -> tuple | None:
     for kind, label, decl, _card in _moves(search.p):
         if not all(label in tally[inv.name]["unchanged"] or label in tally[inv.name]["proven"] for inv in invariants):
             return None
-        w = move_writes(search, _action_parts(search.p, label) if kind == "action" else list(decl.body))
+        w = _one_move_writes(search, kind, label, decl)
         vars_ |= w[0]
         zones |= w[1]
         used = used or w[2] or kind == "power"
     return vars_, zones, used
+
+
+def _one_move_writes(search, kind: str, label: str, decl):
+    """What one move (an action, with the parts it refines, or a power) may write: :func:`move_writes`."""
+    return move_writes(search, _action_parts(search.p, label) if kind == "action" else list(decl.body))
 
 
 def _loops(search, invariants: list) -> Loops:
@@ -262,8 +267,7 @@ def _loops(search, invariants: list) -> Loops:
         w = move_writes(search, stmts, met=met)
         if ast.Offer in met:
             # what the moves may write: all of it, whatever they keep (a pass is not a proof of them)
-            every = [move_writes(search, _action_parts(search.p, label) if kind == "action" else list(decl.body))
-                     for kind, label, decl, _ in _moves(search.p)]
+            every = [_one_move_writes(search, kind, label, decl) for kind, label, decl, _ in _moves(search.p)]
             w = (w[0].union(*(x[0] for x in every)), w[1].union(*(x[1] for x in every)), True)
         return Writes(frozenset(w[0]), frozenset(w[1]), bool(w[2]))
 

@@ -186,7 +186,7 @@ class Loops:
             # a later pass, from any state that meets the invariants (the pass before kept them), the condition false
             havoc(t, self.writes(s.body), going, "a later pass of the loop", s.span,
                   lambda v, ty: self.domain(enc, v, ty))
-            t.constraints.append(OR(NOT(going), AND(_invariants(enc, every), _goes_on(t, s, env))))
+            t.constraints.append(OR(NOT(going), AND(all_hold(enc, every), _goes_on(t, s, env))))
             t.havocked.append(s.span)
             t.later.append(going)
             t.run(s.body, env, going)
@@ -207,10 +207,10 @@ class Loops:
         going = AND(here, t.running, NOT(done))
         if is_const(going) and not going:
             return False
-        kept = _invariants(t.enc, every)
+        kept = all_hold(t.enc, every)
         # where a summary asserted these very terms (nothing written since), they hold: said to Z3 in the question
         # itself (the same under the constraints, which it could not always see within its steps)
-        held = getattr(t, "kept_after", {}).get(term_id(kept), False) if not is_const(kept) else False
+        held = t.kept_after.get(term_id(kept), False) if not is_const(kept) else False
         t.cut(AND(going, NOT(held), NOT(kept)), s.span, f"the next pass of the loop after {which}, where an invariant may not "
                                              f"hold (a later pass is asked from the states that meet them)")
         return AND(going, kept)
@@ -227,7 +227,8 @@ def _goes_on(t, s, env):
     return AND(NOT(done), *oks)
 
 
-def _invariants(enc, every: list):
+def all_hold(enc, every: list):
+    """Every invariant of ``every`` holds on the encoder's cells now (each conjunct of :func:`holds`)."""
     return AND(*(part for parts in holds(enc, every).values() for part in parts))
 
 

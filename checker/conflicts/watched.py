@@ -7,7 +7,7 @@ before is summarised (:func:`summary`)."""
 from __future__ import annotations
 
 from checker.front import ast
-from checker.conflicts.loops import Loops, havoc, holds
+from checker.conflicts.loops import Loops, all_hold, havoc, holds
 from checker.solver.counters import enter_scope, scope_entered
 from checker.solver.encode import AND, NOT, OR, is_const
 from checker.solver.terms import term_id
@@ -125,7 +125,7 @@ def summary(t: Watched, name: str, args: tuple, guard, span, writes) -> None:
     if is_const(here) and not here:
         return
     every = [inv for inv, _, _ in t.E.invariants]
-    before = AND(*(part for parts in holds(enc, every).values() for part in parts))
+    before = all_hold(enc, every)
     t.check(here, span)
     t.cut(AND(here, NOT(before)), span, f"the call of {name} where an invariant may not hold (what is proven of "
                                         f"{name} assumes them all)")
@@ -134,7 +134,7 @@ def summary(t: Watched, name: str, args: tuple, guard, span, writes) -> None:
         t.havoc_at = len(t.failures)
     domain = t.loops.domain if t.loops is not None else None
     havoc(t, writes, here, name, span, lambda v, ty: domain(enc, v, ty) if domain is not None else _no_var(name))
-    after = AND(*(part for parts in holds(enc, every).values() for part in parts))
+    after = all_hold(enc, every)
     t.constraints.append(OR(NOT(here), after))
     if not is_const(after):
         t.kept_after[term_id(after)] = OR(t.kept_after.get(term_id(after), False), here)

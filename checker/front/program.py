@@ -95,6 +95,12 @@ class Program:
     def cards_of(self, kind: str) -> list[ast.CardDecl]:
         return [c for c in self.cards.values() if c.kind == kind]
 
+    def defeats(self) -> set[tuple[str, str]]:
+        """(winner, loser) of every rule that wins over another where both apply and disagree: a rule's
+        ``overrides`` and a rule-level `precedence` (one between powers orders reactions instead)."""
+        out = {(r.name, o) for r in self.rules.values() for o, _ in r.overrides}
+        return out | {(x.winner.name, x.loser.name) for x in self.precedences if x.winner.card is None}
+
     def copies(self, card: ast.CardDecl) -> int:
         """How many physical cards a card declaration stands for: its ``copies``, else its kind's default, else 1."""
         value = next((v.value for v in card.attrs if v.name == "copies"), None)

@@ -428,8 +428,7 @@ class _Planner:
                 callee = self._callee(stmt)
                 if callee is not None:
                     self.calls.setdefault(callee, []).append((where, steps, stmt, before))
-        self.lifted = {name for rule in program.rules.values() for name, _ in rule.overrides}
-        self.lifted |= {prec.loser.name for prec in program.precedences if prec.loser.card is None}
+        self.lifted = {loser for _, loser in program.defeats()}
 
     # ---- the bodies the rounds run
     def _callee(self, s) -> str | None:

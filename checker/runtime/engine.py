@@ -237,16 +237,9 @@ class Engine(Showing, Spending):
 
     def _compile_rules(self) -> None:
         p, c = self.program, self.compiler
-        self.defeats: set[tuple[str, str]] = set()
-        for rule in p.rules.values():
-            for name, _ in rule.overrides:
-                self.defeats.add((rule.name, name))
-        self.power_order: list[tuple[str, str]] = []
-        for prec in p.precedences:
-            if prec.winner.card is None:
-                self.defeats.add((prec.winner.name, prec.loser.name))
-            else:
-                self.power_order.append((str(prec.winner), str(prec.loser)))
+        self.defeats: set[tuple[str, str]] = p.defeats()
+        self.power_order = [(str(prec.winner), str(prec.loser)) for prec in p.precedences
+                            if prec.winner.card is not None]
         heads: dict[str, list] = {}
         self._heads: dict[str, list] = {}        # pattern name -> (rule, head) in declaration order
         for rule in p.rules.values():            # all of them before any code is generated: the generator

@@ -128,8 +128,7 @@ class Encoder:
         for rule in p.rules.values():
             for h in rule.heads:
                 self.heads.setdefault(h.pattern.name, []).append((rule, h))
-        self.defeats = {(r.name, o) for r in p.rules.values() for o, _ in r.overrides}
-        self.defeats |= {(x.winner.name, x.loser.name) for x in p.precedences if x.winner.card is None}
+        self.defeats = p.defeats()
         self.domains: dict[int, tuple] = {}       # symbolic value id -> the values it can take
         self._alive: list = []                    # the terms of `domains`, kept so that their ids stay theirs
         self.memos = Memos(self)                  # of quantities and legality, and (``_zones``) zones: memo.py
