@@ -260,3 +260,38 @@ def test_le_glouton_qui_vise_la_tour_garde_l_outil_qu_il_faut_pour_tailler(tmp_p
     assert all(engine.st.vars["outils"].get(p, 1) == 1 for p in range(2)), "no tool sold"
     [(depth, [chain])] = [(d, c) for d, c in engine_subgoals(engine, "tour_achevée") if d == 3]
     assert chain.kept == 1, "the tool's prohibition; `une_seule` reads `joué`, reset before the offer, not the player"
+
+
+WORN = """
+var outils[Player]: Int = 2
+action façonner(p: Player) "Tailler une pierre avec un outil, qui s'use." {
+  set outils[p] = outils[p] - 1
+  set pierres = pierres + 1
+  set joué = true
+}
+action vendre(p: Player) "Vendre un outil : trois points." {
+  set outils[p] = outils[p] - 1
+  set points[p] = points[p] + 3
+  set joué = true
+}
+rule un_façonnage { forbid façonner(p) when joué }
+rule une_vente { forbid vendre(p) when joué }
+rule rien_à_vendre { forbid vendre(p) when outils[p] == 0 }
+rule sans_outil { forbid façonner(p) when outils[p] == 0 }
+"""
+
+
+def test_le_glouton_qui_vise_la_tour_garde_les_outils_qu_il_faudra_encore(tmp_path):
+    """« Chantier aux outils qui s'usent »: each stone uses up a tool (`façonner`: `outils[p] - 1`, forbidden when
+    `outils[p] == 0`), each player has 2, and a tool sells for 3 points.  The tower needs 2 storeys of 2 stones: all
+    four tools.  Measured 0 or 1 (71cf182), the prohibition costs nothing while a tool is left, so the aiming
+    player sells its first tool (3 points against a stone's 4 × 1/2) and the tower is never finished.  Counted, the
+    stones' sub-goal must still happen once per storey left, the next one after as many stones as it lacks: a sale
+    leaves the player a tool short of that count (4 × 1/3), a stone needs one tool fewer as it uses one (nothing
+    lost): both players cut a stone each round and the tower is finished in round 2, every tool used."""
+    engine = _engine(tmp_path, COUNTED, WORN, offer="    façonner(p)\n    vendre(p)\n")
+    assert _race(engine, [GreedyAgent(s) for s in range(2)]) == ("temps_écoulé", 0, 6)
+    aiming = [GreedyAgent(s, aim="tour_achevée", weight=4) for s in range(2)]
+    assert _race(engine, aiming) == ("tour_achevée", 2, 2)
+    assert [engine.st.vars["outils"].get(p, 2) for p in range(2)] == [0, 0], "every tool cut a stone"
+    assert engine.st.vars["points"] == {} or set(engine.st.vars["points"].values()) == {0}, "no tool sold"

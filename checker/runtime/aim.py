@@ -34,17 +34,33 @@ to its body from the bodies the flow's rounds call — and every statement of th
 conditions read (a var set, a zone drawn from or moved to), each under the conditions on its way from the rounds, its
 callers' arguments bound to its parameters (a parameter of type Player at the top of a chain is the aiming
 player; a ``for`` over ``filter``/``collect`` is its collection under the filter's condition); (depth 2) for a
-condition on such a chain that its body sets to a constant before testing it (Carcassonne's ``évaluation``, set
-to false, then computed by the evaluation of the finished parts), the statements between that reset and the test
-that set it, with the conditions on their way down.  A sub-goal is as far as the least, over its chains and
+condition on such a chain that its body sets to a constant before testing it (a flag set to false, then set to
+true by what it calls), the statements between that reset and the test that set it, with the conditions on their
+way down.  A sub-goal is as far as the least, over its chains and
 their loops' values, of its conditions' distances added up (``all`` adds its elements' distances, ``any`` takes
-the least: a road is as far from finished as its open ends); what a chain cannot know (a local name, a stale
+the least: a path is as far from finished as its open ends); what a chain cannot know (a local name, a stale
 condition) is left out, and a sub-goal with nothing left to measure is dropped; (depth 3) the statements that change
 what a depth-2 sub-goal's conditions read.  A chain that enters an action takes the prohibitions about it that read
 what its player has (``forbid placer(p, e) when réserve[p] == 0``) as conditions too, unless a caller resets what they
-read before the offer: keeping what the move needs is a step towards what it does.  :func:`progress` subtracts each
-sub-goal's distance divided by its depth.  It is a heuristic, not a search: it sees the steps the spec writes
-before an ending, not how many turns they take.
+read before the offer: keeping what the move needs is a step towards what it does.
+
+*Counts* (:func:`subgoal_penalty`).  A sub-goal is worth what it brings: its *yield*, the units of the ending one
+run of it brings, is the product of the sizes of the ``for`` loops (not an offer's choices) between the condition
+it makes hold and the statement that changes what the ending reads, on the state now (a flag that starts a phase
+in which each player, for each of ``1..n()``, takes one card from the counted pile yields ``n() × players``; a
+statement that takes one card itself yields 1).  A move that spends what a prohibition on it reads (``forbid m(p)
+when x[p] == 0`` while ``m`` sets ``x[p] = x[p] - 1``; ``<= c``, ``< c`` alike) is needed several more times: its
+sub-goal must happen the ending's distance over the yield times, rounded up, and the next time once for each unit
+its parent sub-goal (the one whose condition it changes) is from happening; the prohibition is as far as ``x`` is
+short of that count, so the aiming player keeps what it will need and spends only on what brings the parent
+nearer (such a run needs one fewer).  :func:`progress` subtracts each sub-goal's distance times its yield divided by
+its depth.  It is a heuristic, not a search: it sees the steps the spec writes before an ending and how many times
+each is still needed, not how many turns they take.
+
+The endings and their measure are in :mod:`checker.runtime.aim_measure`, the sub-goals in
+:mod:`checker.runtime.aim_plan`.  Each measure knows the vars and zones it reads (through the quantities and the
+rules that give them values) and keeps its last answers with a copy of what it read: asked again where none of that
+changed (most options of a decision leave most of it alone), it answers without running.
 """
 
 from __future__ import annotations
@@ -66,7 +82,7 @@ def progress(engine, aim: str, cap: int | None = None, player: int | None = None
     own = measured[aim]
     cap = own + 1 if cap is None else cap
     gained = -own + sum(min(d, cap) for name, d in measured.items() if name != aim)
-    penalty = subgoal_penalty(engine, aim, player)
+    penalty = subgoal_penalty(engine, aim, player, own)
     return round(gained - penalty, 6) if penalty else gained
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from checker.front import ast
+from checker.front.effects import Effects
 from checker.runtime.codegen import Scope
 from checker.runtime.compile import bound_names
 from checker.runtime.state import SpecRuntimeError
@@ -182,6 +183,52 @@ class _Measure:
             yield from self._envs(k + 1, {**env, var: value})
 
 
+class _Reads:
+    """What a measure reads of the state (its vars and zones, found by :class:`checker.front.effects.Effects` through
+    the quantities and the rules that give them values; the turn, the round and the powers' uses where it asks what
+    is allowed), and its last few answers (for each player it measured for) with a copy of what it read then: a measure asked again on a state
+    where none of it changed (the options of one decision that leave it alone) gives that answer without running."""
+
+    def __init__(self, engine, exprs):
+        reads = Effects(engine.program).reads_expr
+        names: set = set()
+        for e in exprs:
+            names |= reads(e)
+        self.vars = sorted(n for n in names if n in engine.program.vars)
+        self.zones = sorted(n for n in names if n in engine.program.zones and n not in engine.program.vars)
+        self.uses = any(isinstance(n, ast.Can) for e in exprs for n in ast.walk(e))
+        self.last: dict = {}          # the measure's arguments -> [(what it read, its answer)], newest first
+
+    def now(self, st) -> list:
+        """A copy of what the measure reads on ``st``."""
+        key = [(st.turn, st.round, dict(st.uses)) if self.uses else None]
+        for name in self.vars:
+            v = st.vars.get(name)
+            key.append({k: (tuple(x) if x.__class__ is list else x) for k, x in v.items()} if isinstance(v, dict)
+                       else tuple(v) if isinstance(v, list) else v)
+        for name in self.zones:
+            z = st.zones.get(name)
+            key.append(tuple(z) if z.__class__ is list else
+                       {i: tuple(c) for i, c in z.items() if c} if isinstance(z, dict) else z)
+        return key
+
+    def answer(self, st, extra, measure):
+        """``measure()``, or one of its last answers for the same ``extra`` when what it reads is as it was then."""
+        key = self.now(st)
+        kept = self.last.setdefault(extra, [])
+        for old, value in kept:
+            if old == key:
+                return value
+        value = measure()
+        kept.insert(0, (key, value))
+        del kept[_KEPT:]
+        return value
+
+
+_KEPT = 3               # answers kept per measure and player: a decision's options often leave what it reads as one
+                        # of the last few did
+
+
 _DEPTH = 3              # quantities measured through, one inside another
 _FAR = 10 ** 6          # an ending whose loops have nothing to run over
 
@@ -256,7 +303,8 @@ def distance(engine, ending: Ending) -> int:
     measure = measures.get(id(ending))
     if measure is None:
         measure = measures[id(ending)] = _Measure(engine, ending)
-    return measure()
+        measure.reads = _Reads(engine, [g for g, _ in ending.guards] + [c for _, c in ending.loops])
+    return measure.reads.answer(engine.st, None, measure)
 
 
 def distances(engine) -> dict[str, int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from checker.front import ast
-from checker.runtime.aim_measure import _FAR, Ending, _bodies, _distance, _Measure, resolve
+from checker.runtime.aim_measure import _FAR, Ending, _bodies, _distance, _Measure, _Reads, distances, resolve
 from checker.runtime.codegen import Scope
 from checker.runtime.compile import bound_names
 from checker.runtime.state import SpecRuntimeError
@@ -27,12 +27,15 @@ __all__ = ["SubGoal", "subgoals", "engine_subgoals", "subgoal_penalty"]
 class SubGoal:
     """A step towards the ending ``ending``: the statement at ``span`` in ``where`` (a writer of what the ending's
     conditions read, the ending's statement reached through its callers, or what computes a stale condition on the
-    way), happening on one of ``chains``; ``depth`` steps from the ending."""
+    way), happening on one of ``chains``; ``depth`` steps from the ending.  ``runs``: (chain, k) pairs whose `for`
+    loops after their step k multiply how many units of the ending one run of the sub-goal brings (its *yield*)."""
     ending: str
     depth: int
     where: str
     chains: tuple[tuple, ...]
     span: object = None
+    runs: tuple[tuple[tuple, int], ...] = ()
+    parent: object = None           # the sub-goal whose conditions this one changes (depth 3)
 
 
 _UP = 6                 # callers followed up from a statement
@@ -125,7 +128,8 @@ class _Planner:
             elif isinstance(s, ast.Offer):
                 for item in s.items:
                     if isinstance(item, ast.OfferAction):
-                        loops = [step for var, coll in item.binders for step in _unfold(var, coll)]
+                        loops = [step + ("offer",) if step[0] == "loop" else step      # one value chosen
+                                 for var, coll in item.binders for step in _unfold(var, coll)]
                         yield item, steps + loops, tuple(before)
             before.append((s, steps))
 
@@ -194,10 +198,21 @@ class _Planner:
                             or not ast.names_in(head.when) & {b for b, q in zip(binders, params) if q in players}):
                         continue
                     steps += [("alias", b, q) for b, q in zip(binders, params) if b != q]
-                    steps.append(("rule", head.when, False))
+                    steps.append(("rule", head.when, False, self._spends(name, head.when)))
             parent = self.program.actions.get(name)
             name = parent.parent[0] if parent is not None and parent.parent else None
         return steps
+
+    def _spends(self, action: str, cond) -> bool:
+        """Is ``cond`` a threshold (``x == c``, ``x <= c``, ``x < c``, ``c`` a number) on a var that ``action``'s
+        body takes from (``set x[…] = x[…] - k``)?  Then each run of the action brings it nearer: the action can run
+        as many more times as ``x`` is above the threshold (:func:`_counted`)."""
+        if _counted(cond) is None:
+            return False
+        name = _var_of(cond.left)
+        body = _effect(self.program, action)
+        return any(isinstance(n, ast.SetVar) and n.target.name == name and isinstance(n.value, ast.Binary)
+                   and n.value.op == "-" and _var_of(n.value.left) == name for n in ast.walk(body))
 
     def _settle(self, chain: tuple, before: tuple) -> tuple:
         """A chain's prohibitions as conditions (``guard``), or left out (``stale``, measuring nothing) when a
@@ -208,7 +223,8 @@ class _Planner:
             if step[0] == "rule":
                 names = self.reads(step[1])
                 stale = any(self._resets(s, names) for s in before)
-                step = ("ruled", step[1], step[2]) if stale else ("guard", step[1], step[2])
+                step = (("ruled", step[1], step[2]) if stale else
+                        ("guard", step[1], step[2]) + (("spent",) if step[3] else ()))
             out.append(step)
         return tuple(out)
 
@@ -259,6 +275,43 @@ def _constant(e: ast.Expr, program) -> bool:
             or (isinstance(e, ast.Name) and e.id in program.enum_members))
 
 
+def _var_of(e) -> str | None:
+    """The var an expression reads as a whole (``x`` or ``x[…]``)."""
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name):
+        return e.obj.id
+    return None
+
+
+def _counted(cond) -> tuple[int, int] | None:
+    """A prohibition's threshold ``x == c``, ``x <= c`` or ``x < c`` (``c`` a number, ``x`` a var) as (c, 1), (c, 1)
+    or (c, 0): the action is allowed while ``x >= c + that``; None for any other condition."""
+    if (isinstance(cond, ast.Binary) and cond.op in ("==", "<=", "<") and isinstance(cond.right, ast.IntLit)
+            and _var_of(cond.left) is not None):
+        return cond.right.value, 0 if cond.op == "<" else 1
+    return None
+
+
+def _loops_after(runs) -> int:
+    """How many `for` loops (not an offer's) the chains of ``runs`` run through after their steps."""
+    return sum(1 for chain, k in runs for step in chain[k + 1:] if step[0] == "loop" and len(step) == 3)
+
+
+def _effect(program, action: str):
+    """The body that runs for ``action``: its own, or the nearest action's it refines."""
+    seen = set()
+    while action and action not in seen:
+        seen.add(action)
+        decl = program.actions.get(action)
+        if decl is None:
+            return ()
+        if getattr(decl, "body", None):
+            return decl.body
+        action = decl.parent[0] if decl.parent else None
+    return ()
+
+
 def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
     """The steps before ``ending`` (see the module's docstring), depth 1 and 2: the ending's statement reached
     through its body's callers, and every statement of the rounds that changes what its conditions read (each
@@ -267,13 +320,18 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
     planner = _Planner(program, flow)
     site = next(((w, steps) for w, s, steps, _ in planner.sites if s.span == ending.span), None)
     found: list[SubGoal] = []
-    seen: set = set()
+    seen: dict = {}
 
-    def add(depth: int, where: str, chains: list, span) -> None:
+    def add(depth: int, where: str, chains: list, span, runs: tuple = (), parent=None) -> None:
         key = tuple(tuple(map(_key, chain)) for chain in chains)
-        if chains and key not in seen:
-            seen.add(key)
-            found.append(SubGoal(ending.name, depth, where, tuple(chains), span))
+        if not chains:
+            return
+        if key not in seen:
+            seen[key] = len(found)
+            found.append(SubGoal(ending.name, depth, where, tuple(chains), span, runs, parent))
+        elif found[seen[key]].depth == depth and _loops_after(runs) > _loops_after(found[seen[key]].runs):
+            # the same step reached again, as far from the ending, through more loops: they count
+            found[seen[key]] = dataclasses.replace(found[seen[key]], runs=runs)
 
     if site is not None:            # reaching the ending's body: its callers' conditions (its own are the ending's)
         add(1, site[0], planner.up(site[0], []), ending.span)
@@ -293,7 +351,10 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
                 for s, at in before[last:]:
                     found_down = planner.down(prefix[-1][3], (s,), prefix + list(at), names, const)
                     if found_down:
-                        add(goal.depth + 1, found_down[0][0], [chain for _, chain in found_down], s.span)
+                        # the loops after the step multiply the runs of a statement that changes what the ending
+                        # reads, not of the ending's own statement (reached once)
+                        runs = goal.runs + ((chain, k),) if goal.span != ending.span else goal.runs
+                        add(goal.depth + 1, found_down[0][0], [chain for _, chain in found_down], s.span, runs)
     for goal in [g for g in found if _WRITTEN <= g.depth < _SUBGOAL_DEPTH]:
         # what changes a condition measured on a chain found at depth 2: a step further back (a move, under the
         # prohibitions that read what its player has)
@@ -301,7 +362,7 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
                               if step[0] == "guard"))
         for where, s, steps in planner.writers(names):
             if where != goal.where:         # what the sub-goal's own body does is its consequence, not a step
-                add(goal.depth + 1, where, planner.up(where, list(steps)), s.span)
+                add(goal.depth + 1, where, planner.up(where, list(steps)), s.span, goal.runs, goal)
     return found
 
 
@@ -325,13 +386,15 @@ class _Chain(_Measure):
     functions; what it reads of a local name it cannot know (a parameter of its first body that is not a player,
     a `let`, a stale condition) is left out.  ``kept``: the conditions measured."""
 
-    def __init__(self, engine, chain: tuple):
+    def __init__(self, engine, chain: tuple, count_from: int | None = None):
         self.engine = engine
         gen = engine.compiler.gen
         self.ops: list[tuple] = []
+        self.counted: set[int] = set()      # the ops of the `for` loops after step ``count_from`` (:meth:`runs`)
         mapping: dict[str, str] = {}
         unknown: set[str] = set()
         self.kept = 0
+        read: list = []             # the expressions measured: what the chain reads of the state
 
         def known(e) -> bool:
             return not (ast.names_in(e) & unknown)
@@ -350,12 +413,16 @@ class _Chain(_Measure):
                     if known(arg):
                         entered[param] = key = f"{param}#{k}"
                         self.ops.append(("bind", key, gen.env_function(arg, scope())))
+                        read.append(arg)
                 mapping, unknown = entered, set(step[1]) - set(entered)
             elif kind in ("loop", "bind"):
                 var, e = step[1], step[2]
                 if known(e):
                     key = f"{var}#{k}"
+                    if count_from is not None and k > count_from and kind == "loop" and len(step) == 3:
+                        self.counted.add(len(self.ops))
                     self.ops.append((kind, key, gen.env_function(e, scope())))
+                    read.append(e)
                     mapping[var] = key
                     unknown.discard(var)
                 else:
@@ -368,19 +435,53 @@ class _Chain(_Measure):
                 else:
                     mapping.pop(step[1], None)
                     unknown.add(step[1])
+            elif kind == "guard" and known(step[1]) and step[3:] == ("spent",):
+                threshold, allowed = _counted(step[1])          # kept as many more times as the aim needs the move
+                self.ops.append(("need", gen.env_function(step[1].left, scope()), threshold + allowed))
+                read.append(step[1])
+                self.kept += 1
             elif kind == "guard" and known(step[1]):
                 for cond, want in _split(step[1], step[2]):      # conjuncts apart: a chain stops at its bound
                     self.ops.append(("guard", self._tree(cond, scope(), 0), want))
+                    read.append(cond)
                 self.kept += 1
+        self.reads = _Reads(engine, read)
         left = 0
         for i in range(len(self.ops) - 1, -1, -1):        # the conditions after each step: what an empty loop misses
             op = self.ops[i]
-            left += op[0] == "guard"
+            left += op[0] in ("guard", "need")
             self.ops[i] = op + (left,)
 
-    def measure(self, player) -> int:
+    def measure(self, player, need: int = 1) -> int:
+        """The least distance over the chain's loops for ``player``, a move it spends on needed ``need`` more
+        times."""
+        return self.reads.answer(self.engine.st, (player, need), lambda: self._measure(player, need))
+
+    def _measure(self, player, need: int) -> int:
         self.budget = _BUDGET
-        return self._run(0, {"__me__": player}, _FAR)
+        return self._run(0, {"__me__": player, "__need__": need}, _FAR)
+
+    def runs(self, player) -> int:
+        """How many times the chain's statement runs for one run of its step ``count_from`` (the sizes of the `for`
+        loops after it multiplied, each loop's first value bound for those after it; at least 1)."""
+        return self.reads.answer(self.engine.st, ("runs", player), lambda: self._runs(player))
+
+    def _runs(self, player) -> int:
+        env, product = {"__me__": player}, 1
+        for i, op in enumerate(self.ops):
+            if op[0] not in ("loop", "bind"):
+                continue
+            try:
+                value = op[2](env)
+                values = [value] if op[0] == "bind" else list(value)
+            except SpecRuntimeError:
+                values = []
+            if i in self.counted:
+                product *= len(values)
+            if not values:
+                break
+            env = {**env, op[1]: values[0]}
+        return max(1, product)
 
     def _run(self, i: int, env: dict, bound: int) -> int:
         """The least distance over the chain's loops from step ``i`` on, or ``bound`` or more when it is no less
@@ -393,6 +494,11 @@ class _Chain(_Measure):
             kind = op[0]
             if kind == "guard":
                 total += _distance(op[1], op[2], env)
+            elif kind == "need":
+                try:
+                    total += max(0, op[2] + env["__need__"] - 1 - op[1](env))
+                except SpecRuntimeError:
+                    total += 1
             else:
                 try:
                     value = op[2](env)
@@ -420,27 +526,54 @@ class _Chain(_Measure):
 def engine_subgoals(engine, aim: str) -> list[tuple[int, list[_Chain]]]:
     """The sub-goals of the ending ``aim`` in ``engine``'s game, compiled once per engine: (depth, the chains that
     measure a condition)."""
+    return _compiled(engine, aim)[0]
+
+
+def _compiled(engine, aim: str) -> tuple[list, list]:
+    """:func:`engine_subgoals`, and for each sub-goal the chains that count its yield (:meth:`_Chain.runs`) and the
+    place of its parent among the sub-goals (None: it has none, or its parent measures nothing)."""
     cache = getattr(engine, "_aim_subgoals", None)
     if cache is None:
         cache = engine._aim_subgoals = {}
     found = cache.get(aim)
     if found is None:
-        found = []
+        goals, counts, places = [], [], {}
         for ending in resolve(engine, aim):
             for goal in subgoals(engine.program, engine.flow, ending):
                 chains = [c for c in (_Chain(engine, chain) for chain in goal.chains)
                           if c.kept and sum(op[0] == "loop" for op in c.ops) <= _LOOPS]
                 if chains:
-                    found.append((goal.depth, chains))
-        cache[aim] = found
+                    places[id(goal)] = len(goals)
+                    goals.append((goal.depth, chains))
+                    counts.append(([_Chain(engine, chain, k) for chain, k in goal.runs],
+                                   places.get(id(goal.parent))))
+        found = cache[aim] = (goals, counts)
     return found
 
 
-def subgoal_penalty(engine, aim: str, player) -> float:
+def subgoal_penalty(engine, aim: str, player, own: int | None = None) -> float:
     """How far the aimed ending's sub-goals are on the state now, for ``player``: each one's distance (the least
-    over its chains) over its depth, added up."""
-    total = 0.0
-    for depth, chains in engine_subgoals(engine, aim):
-        total += min(c.measure(player) for c in chains) / depth
-    return total
+    over its chains) times its yield (the units of the ending one run of it brings) over its depth, added up.
 
+    A move that spends what a prohibition on it reads is needed several more times: its sub-goal must happen ``own``
+    (the aimed ending's distance; measured when None) over its yield times, rounded up, each time once more at
+    least, the next one once for each unit its parent sub-goal is from happening; its prohibition is as far as what
+    it reads is short of that count.  A run of the move that brings its parent nearer needs one fewer: spending on
+    it costs nothing; spending on anything else does."""
+    goals, counts = _compiled(engine, aim)
+    if not goals:
+        return 0.0
+    if own is None:
+        own = distances(engine).get(aim, 1)
+    own = min(own, _FAR - 1)
+    total, measured = 0.0, []
+    for (depth, chains), (yields, parent) in zip(goals, counts):
+        units = 1
+        for count in yields:
+            units *= count.runs(player)
+        times = -(-own // units)
+        need = times if parent is None else max(0, times - 1 + measured[parent])
+        distance = min(c.measure(player, need) for c in chains)
+        measured.append(distance)
+        total += units * distance / depth
+    return total
