@@ -53,7 +53,8 @@ when x[p] == 0`` while ``m`` sets ``x[p] = x[p] - 1``; ``<= c``, ``< c`` alike) 
 sub-goal must happen the ending's distance over the yield times, rounded up, and the next time once for each unit
 its parent sub-goal (the one whose condition it changes) is from happening; the prohibition is as far as ``x`` is
 short of that count, so the aiming player keeps what it will need and spends only on what brings the parent
-nearer (such a run needs one fewer).  :func:`progress` subtracts each sub-goal's distance times its yield divided by
+nearer (such a run needs one fewer).  What the parent's own body gives back (``set x[q] = x[q] + …``) is lent, not
+used up: one is enough each time, and its prohibition stays 0 or 1.  :func:`progress` subtracts each sub-goal's distance times its yield divided by
 its depth.  It is a heuristic, not a search: it sees the steps the spec writes before an ending and how many times
 each is still needed, not how many turns they take.
 

@@ -360,10 +360,26 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
         # prohibitions that read what its player has)
         names = set().union(*(planner.reads(step[1]) for chain in goal.chains for step in chain
                               if step[0] == "guard"))
+        returned = _given_back(planner.bodies[goal.where][1])
         for where, s, steps in planner.writers(names):
             if where != goal.where:         # what the sub-goal's own body does is its consequence, not a step
-                add(goal.depth + 1, where, planner.up(where, list(steps)), s.span, goal.runs, goal)
+                chains = [_lent(chain, returned) for chain in planner.up(where, list(steps))]
+                add(goal.depth + 1, where, chains, s.span, goal.runs, goal)
     return found
+
+
+def _given_back(body) -> set[str]:
+    """The vars a body adds to (``set x[…] = x[…] + …``): what a move spends on them and the body gives back is
+    lent, not used up."""
+    return {n.target.name for n in ast.walk(body) if isinstance(n, ast.SetVar) and isinstance(n.value, ast.Binary)
+            and n.value.op == "+" and _var_of(n.value.left) == n.target.name}
+
+
+def _lent(chain: tuple, returned: set[str]) -> tuple:
+    """``chain`` with the prohibitions on what it spends and ``returned`` holds measured 0 or 1, not counted: the
+    parent sub-goal gives it back, so one is enough for each time."""
+    return tuple(step[:3] if step[0] == "guard" and step[3:] == ("spent",) and _var_of(step[1].left) in returned
+                 else step for step in chain)
 
 
 def _key(step) -> tuple:
