@@ -2,7 +2,7 @@
 
 A game's flow plays its rounds in a last top-level ``repeat … until C`` loop (:mod:`checker.runtime.outlook`);
 the vars ``C`` reads are the game's *end vars*.  Every statement that sets an end var to a constant (``set fin =
-tour_achevée``, ``set partie_finie = true``), in a procedure or an action, is an *ending*,
+terminée``, ``set partie_finie = true``), in a procedure or an action, is an *ending*,
 named by that constant (an enum member), or by the var when the constant is ``true``.  What makes it happen is
 the conditions of the ``if`` statements around it: the condition of each ``if`` whose ``then`` branch holds it,
 the negation of each whose ``else`` branch does (so an ``else if`` is checked after the ``if`` before it), over
@@ -14,7 +14,7 @@ condition: a comparison of two numbers is as far as the numbers are apart (``a =
 1 when it does not; ``and`` adds its sides' distances, ``or`` takes the least, ``not`` measures the opposite
 condition; a condition that calls a quantity no rule gives another value is measured through the quantity's
 formula (``complète(p)``, written ``taille(p) >= 7``, is as far as the districts ``p`` lacks).  An ending set
-under ``count(x in réserve) == 0`` is as far as the cards left in ``réserve``; one set in the ``else`` of that
+under ``count(x in pioche) == 0`` is as far as the cards left in ``pioche``; one set in the ``else`` of that
 ``if`` under ``ouvert and écart() <= 5`` is 1 while ``ouvert`` is false, plus how far ``écart()`` is above 5
 (docs/simulate.md measures the bundled games' endings).  A condition that reads a local name the ending's
 procedure binds other than its ``for`` loops (a parameter, a ``let``) cannot be measured on a state: it counts
@@ -41,7 +41,7 @@ their loops' values, of its conditions' distances added up (``all`` adds its ele
 the least: a path is as far from finished as its open ends); what a chain cannot know (a local name, a stale
 condition) is left out, and a sub-goal with nothing left to measure is dropped; (depth 3) the statements that change
 what a depth-2 sub-goal's conditions read.  A chain that enters an action takes the prohibitions about it that read
-what its player has (``forbid placer(p, e) when réserve[p] == 0``) as conditions too, unless a caller resets what they
+what its player has (``forbid prendre(p, x) when stock[p] == 0``) as conditions too, unless a caller resets what they
 read before the offer: keeping what the move needs is a step towards what it does.
 
 *Counts* (:func:`subgoal_penalty`).  A sub-goal is worth what it brings: its *yield*, the units of the ending one

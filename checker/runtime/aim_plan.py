@@ -173,7 +173,7 @@ class _Planner:
 
     def rules(self, action: str) -> list[tuple]:
         """The steps of the prohibitions about ``action`` (or an action it refines) that read what its player
-        has (the condition names the action's Player parameter: ``réserve[p] == 0``), as ("rule", cond, False):
+        has (the condition names the action's Player parameter: ``stock[p] == 0``), as ("rule", cond, False):
         the player can take the action only while none applies, so keeping what it reads is a step towards what
         the action does; the rule's names for the action's parameters aliased.  Where the move may go (a
         condition on its other parameters only) is the offer's loops' to measure, and is left out; so is a
