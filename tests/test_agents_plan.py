@@ -233,6 +233,24 @@ def test_carcassonne_le_dernier_rempart_passe_par_une_évaluation():
     # the others: `un_seul_bonhomme` (`bonhomme_placé`) and where the Bonhomme goes do not read the player's state
 
 
+def test_carcassonne_une_évaluation_vaut_les_remparts_de_sa_phase():
+    """Counts: the depth-2 sub-goal (`set évaluation = true` in `évaluer`) starts a construction phase, where each
+    player, for each of `1..remparts_par_joueur()`, takes a rampart from the reserve: its yield is those two loops'
+    sizes multiplied (4 at 4 players in piles 1 and 2, 8 in pile 3), and so is that of `placer` below it; a rampart
+    laid (`bâtir`) yields 1.  `placer` spends a Bonhomme (`réserve[p] - 1`, forbidden at 0), but `évaluer` gives the
+    Bonhommes back (`réserve[q] + bonhommes(f, q)`): lent, not used up, so its prohibition stays 0 or 1."""
+    from conftest import checked_once
+    result = checked_once(("spec/carcassonne",))
+    engine = Engine(result.typed)
+    [ending] = [e for e in endings(engine.program, engine.flow) if e.name == "dernier_rempart_posé"]
+    goals = {(g.depth, g.where): g for g in subgoals(engine.program, engine.flow, ending)}
+    loops = {key: [step[1] for chain, k in g.runs for step in chain[k + 1:] if step[0] == "loop" and len(step) == 3]
+             for key, g in goals.items()}
+    assert loops[(1, "bâtir")] == [] and loops[(2, "évaluer")] == ["k", "q"] and loops[(3, "placer")] == ["k", "q"]
+    [rule] = [step for step in goals[(3, "placer")].chains[0] if step[0] == "guard"]
+    assert rule[3:] == (), "lent: évaluer gives the Bonhommes back"
+
+
 TOOLS = """
 var outils[Player]: Int = 1
 action vendre(p: Player) "Vendre son outil : trois points." {
@@ -260,3 +278,40 @@ def test_le_glouton_qui_vise_la_tour_garde_l_outil_qu_il_faut_pour_tailler(tmp_p
     assert all(engine.st.vars["outils"].get(p, 1) == 1 for p in range(2)), "no tool sold"
     [(depth, [chain])] = [(d, c) for d, c in engine_subgoals(engine, "tour_achevée") if d == 3]
     assert chain.kept == 1, "the tool's prohibition; `une_seule` reads `joué`, reset before the offer, not the player"
+
+
+WORN = """
+var outils[Player]: Int = 2
+action façonner(p: Player) "Tailler une pierre avec un outil, qui s'use." {
+  set outils[p] = outils[p] - 1
+  set pierres = pierres + 1
+  set joué = true
+}
+action vendre(p: Player) "Vendre un outil : trois points." {
+  set outils[p] = outils[p] - 1
+  set points[p] = points[p] + 3
+  set joué = true
+}
+rule un_façonnage { forbid façonner(p) when joué }
+rule une_vente { forbid vendre(p) when joué }
+rule rien_à_vendre { forbid vendre(p) when outils[p] == 0 }
+rule sans_outil { forbid façonner(p) when outils[p] == 0 }
+"""
+
+
+def test_le_glouton_qui_vise_la_tour_garde_les_outils_qu_il_faudra_encore(tmp_path):
+    """« Chantier aux outils qui s'usent »: each stone uses up a tool (`façonner`: `outils[p] - 1`, forbidden when
+    `outils[p] == 0`), each player has 2, and a tool sells for 3 points.  The tower needs 2 storeys of 2 stones: all
+    four tools.  Measured 0 or 1 (71cf182), the prohibition costs nothing while a tool is left, so the aiming
+    player sells its first tool (3 points against a stone's 4 × 1/2) and the tower is never finished.  Counted, the
+    stones' sub-goal must still happen once per storey left, the next one after as many stones as it lacks: a sale
+    leaves the player a tool short of that count (4 × 1/3), a stone needs one tool fewer as it uses one (nothing
+    lost): both players cut a stone each round and the tower is finished in round 2, every tool used."""
+    engine = _engine(tmp_path, COUNTED, WORN, offer="    façonner(p)\n    vendre(p)\n")
+    assert _race(engine, [GreedyAgent(s) for s in range(2)]) == ("temps_écoulé", 0, 6)
+    aiming = [GreedyAgent(s, aim="tour_achevée", weight=4) for s in range(2)]
+    assert _race(engine, aiming) == ("tour_achevée", 2, 2)
+    assert [engine.st.vars["outils"].get(p, 2) for p in range(2)] == [0, 0], "every tool cut a stone"
+    assert engine.st.vars["points"] == {} or set(engine.st.vars["points"].values()) == {0}, "no tool sold"
+    [(_, [chain])] = [(d, c) for d, c in engine_subgoals(engine, "tour_achevée") if d == 3]
+    assert [op[0] for op in chain.ops if op[0] in ("guard", "need")] == ["need"], "counted: a tool is used up"
