@@ -48,7 +48,7 @@ from checker.conflicts.relaxed import Eager
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
 from checker.conflicts.loops import Loops, Writes, never_none
-from checker.conflicts.watched import Idle, Watched as _Watched, holds, where as _where
+from checker.conflicts.watched import Idle, Watched as _Watched, holds, invariants_first, where as _where
 from checker.front.types import KindT
 
 __all__ = ["broken_invariants", "uncovered_procedures", "move_writes", "STATUSES"]
@@ -707,8 +707,11 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Ea
 
 
 def _bounded(search, enc, domain, legal, t, cards) -> tuple:
-    """(status, note, span) of: may the move reach a place where the encoding stops following its effect?"""
-    status, model, reason = search.solve(enc, *domain, legal, *t.constraints, OR(*t.bounds), cards=cards)
+    """(status, note, span) of: may the move reach a place where the encoding stops following its effect?  Where
+    a path was cut because an invariant may not hold there (``t.on_invariants``), asked with every invariant
+    asserted from its first check (:func:`~checker.conflicts.watched.invariants_first`)."""
+    with invariants_first(search, getattr(t, "on_invariants", False)):
+        status, model, reason = search.solve(enc, *domain, legal, *t.constraints, OR(*t.bounds), cards=cards)
     if status == "sat":
         reached = [(span, what) for w, span, what in t.cuts
                    if z3.is_true(model.eval(as_bool(w), model_completion=True))]

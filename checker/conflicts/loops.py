@@ -211,6 +211,7 @@ class Loops:
         # where a summary asserted these very terms (nothing written since), they hold: said to Z3 in the question
         # itself (the same under the constraints, which it could not always see within its steps)
         held = t.kept_after.get(term_id(kept), False) if not is_const(kept) else False
+        t.on_invariants = True
         t.cut(AND(going, NOT(held), NOT(kept)), s.span, f"the next pass of the loop after {which}, where an invariant may not "
                                              f"hold (a later pass is asked from the states that meet them)")
         return AND(going, kept)

@@ -6,6 +6,8 @@ before is summarised (:func:`summary`)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from checker.front import ast
 from checker.conflicts.loops import Loops, all_hold, havoc, holds
 from checker.solver.counters import enter_scope, scope_entered
@@ -13,7 +15,7 @@ from checker.solver.encode import AND, NOT, OR, is_const
 from checker.solver.terms import term_id
 from checker.solver.transition import Transition
 
-__all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where"]
+__all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where", "invariants_first"]
 
 
 class Decisions(list):
@@ -54,6 +56,9 @@ class Watched(Transition):
         self.later: list = []               # … and when that pass is reached
         self.havoc_at: int | None = None    # the number of failures before the first summary's unknowns
         self.kept_after: dict = {}          # term id of "every invariant holds" after a summary -> where it holds
+        # a path cut where an invariant may not hold (at a summarised call, before a loop's next pass): only the
+        # invariants of the state before refute it, so whether it is reached is asked with them asserted
+        self.on_invariants = False
         self.watched = watched          # the invariants (declarations) to read
         self.offers = offers            # the locations of the spec's `offer`s (a cut there is a decision)
         self.checks: list[tuple] = []
@@ -127,6 +132,7 @@ def summary(t: Watched, name: str, args: tuple, guard, span, writes) -> None:
     every = [inv for inv, _, _ in t.E.invariants]
     before = all_hold(enc, every)
     t.check(here, span)
+    t.on_invariants = True
     t.cut(AND(here, NOT(before)), span, f"the call of {name} where an invariant may not hold (what is proven of "
                                         f"{name} assumes them all)")
     here = AND(here, before)
@@ -193,3 +199,25 @@ class Idle:
 
 def where(span) -> tuple:
     return (str(span.file), span.line, span.column)
+
+
+@contextlib.contextmanager
+def invariants_first(search, yes: bool):
+    """Within it (when ``yes``), ``search`` asserts the invariants in a question's first check rather than once a
+    model breaks one (:attr:`~checker.solver.search.SymbolicSearch.lazy`): the same answer, the question being
+    about states that meet them either way.  For a question only they refute — is a path reached where one may
+    not hold? — the check without them must first build a model of the whole effect where one is broken (the
+    flow's set-up, a loop's later pass, a summary's unknowns), where Z3 may run out of steps (docs/conflicts.md:
+    a house rule's flow did, and is decided with them)."""
+    if not yes:
+        yield
+        return
+    had, lazy = "lazy" in vars(search), search.lazy
+    search.lazy = False
+    try:
+        yield
+    finally:
+        if had:
+            search.lazy = lazy
+        else:
+            del search.lazy
