@@ -1,5 +1,12 @@
 """How strong the built-in players are, on both bundled games (part of `python bench/simulate.py`).
 
+Pairwise tables order the players: one player of a kind against n - 1 of another (greedy + 3 random and
+Monte-Carlo + 3 greedy on Citadelles; greedy vs random and Monte-Carlo vs greedy at ``--carc-random-players`` and
+``--carc-mc-players`` on Carcassonne), each followed by a verdict row: the order is *shown* when the lone player's
+95% interval lies above the even share 1/n and above the other players' interval (:func:`pair_rows`).  A table
+of three kinds (Monte-Carlo + greedy + 2 random, ``--cit-mixed-games``) cannot order the two weaker ones when the
+strongest wins nearly every game.
+
 Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) mod n]`` at seat s, as
 `rulebook simulate` does), so every agent sits at every seat equally often.  Per agent: the win rate
 (a game won by k tied players counts 1/k; 95% Wilson interval) and the mean score (95% normal interval),
@@ -19,6 +26,7 @@ Games are played on every core (``checker.base.parallel``); CPU seconds are summ
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 import time
@@ -106,6 +114,8 @@ def play(task: tuple) -> dict:
     configuration = program.configurations[config] if config else next(iter(program.configurations.values()))
     selection = select(program, configuration, n)
     seats = tuple(lineup[(s + seed) % n] for s in range(n))
+    if len(mc) > 6 and mc[6] == 0:           # --carc-turns 0: through the player's own next turn
+        mc = tuple(mc[:6]) + (n + 1,) + tuple(mc[7:])
     game_seed, answers = seed, None
     if len(task) > 4 and task[4]:
         players, game_seed, answers = prepared()
@@ -203,12 +213,13 @@ def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
     return _shown(rows)
 
 
-def pair_rows(game: str, a: str, b: str, n: int, records: list[dict], label: str = "") -> list[tuple[str, str, str]]:
+def pair_rows(game: str, a: str, b: str, n: int, records: list[dict], label: str = "",
+              note: str = "") -> list[tuple[str, str, str]]:
     """A pairwise table: one ``a`` and ``n`` - 1 ``b`` players, the lineup turned a seat a game (so, over a multiple
     of ``n`` games, ``a`` sat at every seat equally often).  Its rows (:func:`table_rows`) and the verdict: ``a``
     is shown stronger when the low end of its 95% interval is above the even share 1/n and above the high end of
     ``b``'s interval (over b's seats); weaker, the other way round; otherwise not shown."""
-    title = f"{game} {n}p, {label or a} vs {n - 1} {b}" if n > 2 else f"{game} 2p, {label or a} vs {b}"
+    title = f"{game} {n}p, {label or a} vs {f'{n - 1} ' if n > 2 else ''}{b}{note}"
     rows = table_rows(title, records)
     table = per_agent(records)
     (a_low, a_high), (b_low, b_high) = table[a]["interval"], table[b]["interval"]
@@ -228,7 +239,8 @@ def pair_rows(game: str, a: str, b: str, n: int, records: list[dict], label: str
 
 def _mc_label(args) -> str:
     """The Carcassonne Monte-Carlo settings, for a table's title."""
-    span = args.carc_span if args.carc_span != "turn" or args.carc_turns == 1 else f"{args.carc_turns} turns"
+    turns = "players + 1" if args.carc_turns == 0 else args.carc_turns
+    span = args.carc_span if args.carc_span != "turn" or args.carc_turns == 1 else f"{turns} turns"
     later = f" then {args.carc_later}" if args.carc_later else ""
     return (f"MC({args.carc_playouts} playouts, {args.carc_candidates} candidates, depth {args.carc_depth}, "
             f"{args.carc_rollout}{later}, {args.carc_judge}, {span}{', paired' if args.carc_paired else ''})")
@@ -278,7 +290,7 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
                           mc_carc, first)
             improved += records
             rows += pair_rows("Carcassonne", "montecarlo", "greedy", n, records,
-                              f"{_mc_label(args)}, seeds {first}-{first + args.carc_mc_games - 1}")
+                              _mc_label(args), f", seeds {first}-{first + args.carc_mc_games - 1}")
     if args.carc_mixed_games > 0:
         records = run("Carcassonne", ("montecarlo", "greedy", "random"), args.carc_mixed_games, workers, mc_carc)
         improved += records
@@ -351,10 +363,11 @@ def add_arguments(parser) -> None:
                             "wins most games, so it cannot order the other two)")
     group.add_argument("--carc-games", type=int, default=8,
                        help="Carcassonne games of each greedy-vs-random table (one greedy seat, the others random)")
-    group.add_argument("--carc-random-players", default="2", metavar="COUNTS",
-                       help="player counts of the greedy-vs-random tables, comma-separated (default 2)")
-    group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
-    group.add_argument("--carc-mixed-games", type=int, default=3,
+    group.add_argument("--carc-random-players", default="2,4", metavar="COUNTS",
+                       help="player counts of the greedy-vs-random tables, comma-separated (default 2,4)")
+    group.add_argument("--carc-mc-games", type=int, default=16,
+                       help="Carcassonne games of each Monte-Carlo table (one Monte-Carlo seat, the others greedy)")
+    group.add_argument("--carc-mixed-games", type=int, default=0,
                        help="Carcassonne games at 3 players, Monte-Carlo + greedy + random (3: each agent at every "
                             "seat once)")
     group.add_argument("--carc-seeds", type=int, default=2,
@@ -385,9 +398,9 @@ def add_arguments(parser) -> None:
                             "default), or on through the other players' turns (game)")
     group.add_argument("--carc-turns", type=int, default=1,
                        help="with --carc-span turn: the turns a playout plays (1: the rest of the current one; "
-                            "players + 1: through the others' turns and the player's own next one)")
+                            "players + 1, or 0: through the others' turns and the player's own next one)")
     group.add_argument("--carc-later", choices=("builder", "greedy", "random"), default=None,
                        help="the rollout of the turns after the current one (default: --carc-rollout)")
-    group.add_argument("--carc-paired", action="store_true",
+    group.add_argument("--carc-paired", action=argparse.BooleanOptionalAction, default=False,
                        help="the k-th playout of every option on the same future (hidden cards dealt alike)")
     group.add_argument("--skip-strength", action="store_true")

@@ -41,7 +41,12 @@ How far a playout goes, besides ``depth``: ``turn=True`` stops it at the first d
 (the rest of the player's own decisions); ``next_turn=True`` stops it at the first decision of the game's next
 turn (the spec's ``turn`` procedure entered again), so the rest of the turn is played, every player's decisions
 in it by the rollout policy — what the turn leads to, the end of the game included when the turn ends it.  A
-game without a ``turn`` procedure is played to the depth.
+game without a ``turn`` procedure is played to the depth.  ``turns=T`` plays T turns that way (the current one,
+then the next T - 1: with T = players + 1, the other players' turns and the player's own next one), the turns
+after the current one by the ``later`` policy (a cheaper one, say the first greedy builder); the hidden cards are
+dealt again for each playout, so such playouts are random and several an option are worth it.  ``paired=True``
+gives the k-th playout of every option the same seed: the same deal and the same draws, so the options are
+compared on the same futures (common random numbers) and not on their luck.
 
 Playouts are spread evenly over the options (``playouts`` per decision in all, at least one per
 option); the best mean wins, ties going to the first option.  A decision with more than
