@@ -9,13 +9,18 @@
     ... --carc-start-games 8 --carc-mc-players 4 --carc-start-agents greedy,greedy:aim=dernier_rempart_posé
     (the same with players aiming at the last-rampart ending: checker/runtime/aim.py)
     ... --carc-mixed-games 3      (Carcassonne at 3 players: Monte-Carlo + greedy + random, each at every seat once)
+    python bench/simulate.py --only-strength --cit-games 0 --cit-mc-games 0 --carc-games 0 --carc-seeds 0
+        --carc-prepared-games 0 --carc-mc-games 16 --carc-mc-players 2 --carc-playouts 16 --carc-turns 3
+        --carc-later builder --carc-paired
+    (Monte-Carlo vs greedy at 2 players, its playouts over its own next turn on common futures)
 
 Prints one table: random games per second on 1 and 2 workers (worker start-up included), the wall
 time of a 10,000-game run with the cheapest agent (random) on every core, the Monte-Carlo agent's
 win rate against three greedy players (95% Wilson interval, and the number of games), and the wall
 time of `rulebook conflicts` on the 4th edition with 1 and 2 workers, and the CPU time of each of the
 two workers' shares of the search.  Then the agents' strength on both games (bench/strength.py: win rates
-and mean scores per agent on mixed tables, how Carcassonne's games end, and the greedy players' mean
+and mean scores per agent on pairwise tables, one player against n - 1 of another kind, each with a verdict row
+that says whether the order is shown (the 95% intervals apart), how Carcassonne's games end, and the greedy players' mean
 score before and after they looked at the game's ending).  Nothing is asserted: the machine is shared, so read the numbers
 with its load (printed too): on a loaded machine the CPU times say more than the wall times.
 """

@@ -1,5 +1,12 @@
 """How strong the built-in players are, on both bundled games (part of `python bench/simulate.py`).
 
+Pairwise tables order the players: one player of a kind against n - 1 of another (greedy + 3 random and
+Monte-Carlo + 3 greedy on Citadelles; greedy vs random and Monte-Carlo vs greedy at ``--carc-random-players`` and
+``--carc-mc-players`` on Carcassonne), each followed by a verdict row: the order is *shown* when the lone player's
+95% interval lies above the even share 1/n and above the other players' interval (:func:`pair_rows`).  A table
+of three kinds (Monte-Carlo + greedy + 2 random, ``--cit-mixed-games``) cannot order the two weaker ones when the
+strongest wins nearly every game.
+
 Mixed tables: each game turns the lineup one seat (game i puts ``lineup[(s + i) mod n]`` at seat s, as
 `rulebook simulate` does), so every agent sits at every seat equally often.  Per agent: the win rate
 (a game won by k tied players counts 1/k; 95% Wilson interval) and the mean score (95% normal interval),
@@ -19,6 +26,7 @@ Games are played on every core (``checker.base.parallel``); CPU seconds are summ
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 import time
@@ -59,9 +67,11 @@ def make(name: str, seed: int, mc: tuple):
         return RandomAgent(seed)
     if name in ("builder", "greedy"):
         return GreedyAgent(seed, ending=name == "greedy", **options)
-    playouts, depth, rollout, candidates, judge, span = (tuple(mc) + ("wins", "game"))[:6]
+    playouts, depth, rollout, candidates, judge, span, turns, later, paired = (
+        tuple(mc) + ("wins", "game", 1, None, False)[len(mc) - 4:])
     return MonteCarloAgent(seed, playouts=playouts, depth=depth, rollout=rollout, candidates=candidates,
-                           judge=judge, turn=span == "own", next_turn=span == "turn", **options)
+                           judge=judge, turn=span == "own", next_turn=span == "turn", turns=turns, later=later,
+                           paired=paired, **options)
 
 
 class _Prepared:
@@ -104,6 +114,8 @@ def play(task: tuple) -> dict:
     configuration = program.configurations[config] if config else next(iter(program.configurations.values()))
     selection = select(program, configuration, n)
     seats = tuple(lineup[(s + seed) % n] for s in range(n))
+    if len(mc) > 6 and mc[6] == 0:           # --carc-turns 0: through the player's own next turn
+        mc = tuple(mc[:6]) + (n + 1,) + tuple(mc[7:])
     game_seed, answers = seed, None
     if len(task) > 4 and task[4]:
         players, game_seed, answers = prepared()
@@ -201,6 +213,44 @@ def table_rows(title: str, records: list[dict]) -> list[tuple[str, str, str]]:
     return _shown(rows)
 
 
+def pair_rows(game: str, a: str, b: str, n: int, records: list[dict], label: str = "",
+              note: str = "") -> list[tuple[str, str, str]]:
+    """A pairwise table: one ``a`` and ``n`` - 1 ``b`` players, the lineup turned a seat a game (so, over a multiple
+    of ``n`` games, ``a`` sat at every seat equally often).  Its rows (:func:`table_rows`) and the verdict: ``a``
+    is shown stronger when the low end of its 95% interval is above the even share 1/n and above the high end of
+    ``b``'s interval (over b's seats); weaker, the other way round; otherwise not shown."""
+    title = f"{game} {n}p, {label or a} vs {f'{n - 1} ' if n > 2 else ''}{b}{note}"
+    rows = table_rows(title, records)
+    table = per_agent(records)
+    (a_low, a_high), (b_low, b_high) = table[a]["interval"], table[b]["interval"]
+    even = 1 / n
+    if a_low > even and a_low > b_high:
+        verdict = f"{a} > {b} shown"
+    elif a_high < even and a_high < b_low:
+        verdict = f"{a} < {b} shown"
+    else:
+        verdict = "order not shown"
+    rows += _shown([(f"{title}: order", verdict,
+                     f"{a} {100 * table[a]['rate']:.1f}% [{100 * a_low:.1f}, {100 * a_high:.1f}], {b} "
+                     f"{100 * table[b]['rate']:.1f}% [{100 * b_low:.1f}, {100 * b_high:.1f}], even share "
+                     f"{100 * even:.1f}%; mean score {table[a]['mean'] - table[b]['mean']:+.1f} for {a}")])
+    return rows
+
+
+def _mc_label(args) -> str:
+    """The Carcassonne Monte-Carlo settings, for a table's title."""
+    turns = "players + 1" if args.carc_turns == 0 else args.carc_turns
+    span = args.carc_span if args.carc_span != "turn" or args.carc_turns == 1 else f"{turns} turns"
+    later = f" then {args.carc_later}" if args.carc_later else ""
+    return (f"MC({args.carc_playouts} playouts, {args.carc_candidates} candidates, depth {args.carc_depth}, "
+            f"{args.carc_rollout}{later}, {args.carc_judge}, {span}{', paired' if args.carc_paired else ''})")
+
+
+def _counts(text) -> list[int]:
+    """Player counts from ``"2,4"`` (or one int)."""
+    return [int(x) for x in str(text).split(",") if x.strip()]
+
+
 def ends(records: list[dict]) -> dict:
     counts: dict = {}
     for r in records:
@@ -213,31 +263,34 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     mc_cit = (args.playouts, 300, "builder", 12)
     mc_carc = (args.carc_playouts, args.carc_depth, args.carc_rollout, args.carc_candidates, args.carc_judge,
-               args.carc_span)
+               args.carc_span, args.carc_turns, args.carc_later, args.carc_paired)
     if args.cit_games > 0:
-        rows += table_rows("Citadelles 4p, greedy + 3 random",
-                           run("Citadelles", ("greedy", "random", "random", "random"), args.cit_games, workers, mc_cit))
-        rows += table_rows("Citadelles 4p, builder + 3 random",
-                           run("Citadelles", ("builder", "random", "random", "random"), args.cit_games, workers,
-                               mc_cit))
+        rows += pair_rows("Citadelles", "greedy", "random", 4, run("Citadelles", ("greedy", "random", "random", "random"),
+                                                                    args.cit_games, workers, mc_cit))
+        rows += pair_rows("Citadelles", "builder", "random", 4,
+                          run("Citadelles", ("builder", "random", "random", "random"), args.cit_games, workers, mc_cit))
     if args.cit_mc_games > 0:
+        rows += pair_rows("Citadelles", "montecarlo", "greedy", 4,
+                          run("Citadelles", ("montecarlo", "greedy", "greedy", "greedy"), args.cit_mc_games, workers,
+                              mc_cit), f"MC({args.playouts})")
+    if args.cit_mixed_games > 0:
         rows += table_rows(f"Citadelles 4p, MC({args.playouts}) + greedy + 2 random",
-                           run("Citadelles", ("montecarlo", "greedy", "random", "random"), args.cit_mc_games, workers,
-                               mc_cit))
+                           run("Citadelles", ("montecarlo", "greedy", "random", "random"), args.cit_mixed_games,
+                               workers, mc_cit))
     improved: list[dict] = []
     if args.carc_games > 0:
-        records = run("Carcassonne", ("greedy", "random"), args.carc_games, workers, mc_carc)
-        improved += records
-        rows += table_rows("Carcassonne 2p, greedy vs random", records)
+        for n in _counts(args.carc_random_players):
+            records = run("Carcassonne", ("greedy",) + ("random",) * (n - 1), args.carc_games, workers, mc_carc)
+            improved += records
+            rows += pair_rows("Carcassonne", "greedy", "random", n, records)
     if args.carc_mc_games > 0:
-        n = args.carc_mc_players
         first = args.carc_mc_first_seed
-        records = run("Carcassonne", ("montecarlo",) + ("greedy",) * (n - 1), args.carc_mc_games, workers, mc_carc,
-                      first)
-        improved += records
-        rows += table_rows(f"Carcassonne {n}p, MC({args.carc_playouts} a candidate, {args.carc_candidates} candidates, "
-                           f"depth {args.carc_depth}, {args.carc_rollout}, {args.carc_judge}, {args.carc_span}) "
-                           f"vs {n - 1} greedy, seeds {first}-{first + args.carc_mc_games - 1}", records)
+        for n in _counts(args.carc_mc_players):
+            records = run("Carcassonne", ("montecarlo",) + ("greedy",) * (n - 1), args.carc_mc_games, workers,
+                          mc_carc, first)
+            improved += records
+            rows += pair_rows("Carcassonne", "montecarlo", "greedy", n, records,
+                              _mc_label(args), f", seeds {first}-{first + args.carc_mc_games - 1}")
     if args.carc_mixed_games > 0:
         records = run("Carcassonne", ("montecarlo", "greedy", "random"), args.carc_mixed_games, workers, mc_carc)
         improved += records
@@ -256,8 +309,7 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
                          f"ends before {_ends(ends(before))}; after {_ends(ends(after))}; towers placed before "
                          f"{sum(r['towers'] for r in before)}, after {sum(r['towers'] for r in after)}; "
                          f"{sum(r['cpu'] for r in after) / len(after):.1f} s CPU a game after")])
-    if args.carc_start_games > 0:
-        players = args.carc_mc_players
+    for players in _counts(args.carc_mc_players) if args.carc_start_games > 0 else ():
         for name in args.carc_start_agents.split(","):
             records = run("Carcassonne", (name,) * players, args.carc_start_games, workers, mc_carc)
             if name.split(":")[0] in ("greedy", "montecarlo"):
@@ -304,10 +356,18 @@ def _ends(counts: dict, every: bool = False) -> str:
 def add_arguments(parser) -> None:
     group = parser.add_argument_group("agents' strength (both games)")
     group.add_argument("--cit-games", type=int, default=1000, help="Citadelles games of each greedy-vs-random table")
-    group.add_argument("--cit-mc-games", type=int, default=24, help="Citadelles games with a Monte-Carlo seat")
-    group.add_argument("--carc-games", type=int, default=8, help="Carcassonne games, greedy vs random")
-    group.add_argument("--carc-mc-games", type=int, default=4, help="Carcassonne games, Monte-Carlo vs greedy")
-    group.add_argument("--carc-mixed-games", type=int, default=3,
+    group.add_argument("--cit-mc-games", type=int, default=40,
+                       help="Citadelles games, one Monte-Carlo seat against 3 greedy players")
+    group.add_argument("--cit-mixed-games", type=int, default=0,
+                       help="Citadelles games, Monte-Carlo + greedy + 2 random (the former table: the Monte-Carlo seat "
+                            "wins most games, so it cannot order the other two)")
+    group.add_argument("--carc-games", type=int, default=8,
+                       help="Carcassonne games of each greedy-vs-random table (one greedy seat, the others random)")
+    group.add_argument("--carc-random-players", default="2,4", metavar="COUNTS",
+                       help="player counts of the greedy-vs-random tables, comma-separated (default 2,4)")
+    group.add_argument("--carc-mc-games", type=int, default=16,
+                       help="Carcassonne games of each Monte-Carlo table (one Monte-Carlo seat, the others greedy)")
+    group.add_argument("--carc-mixed-games", type=int, default=0,
                        help="Carcassonne games at 3 players, Monte-Carlo + greedy + random (3: each agent at every "
                             "seat once)")
     group.add_argument("--carc-seeds", type=int, default=2,
@@ -323,8 +383,9 @@ def add_arguments(parser) -> None:
                             "Monte-Carlo and all greedy players (their agents' seeds 0, 1, …)")
     group.add_argument("--carc-mc-first-seed", type=int, default=0,
                        help="the Monte-Carlo table's first seed (default 0): its games play seeds N, N+1, …")
-    group.add_argument("--carc-mc-players", type=int, choices=(2, 3, 4), default=2,
-                       help="players at the Monte-Carlo table: 1 Monte-Carlo, the others greedy (default 2)")
+    group.add_argument("--carc-mc-players", default="2,4", metavar="COUNTS",
+                       help="player counts of the Monte-Carlo tables (1 Monte-Carlo, the others greedy) and of the "
+                            "--carc-start-games tables, comma-separated (default 2,4)")
     group.add_argument("--carc-playouts", type=int, default=1, help="at least one a candidate")
     group.add_argument("--carc-depth", type=int, default=60)
     group.add_argument("--carc-candidates", type=int, default=8)
@@ -335,4 +396,11 @@ def add_arguments(parser) -> None:
                        help="how far a Carcassonne playout goes before its depth: the player's own decisions "
                             "(own), the rest of the game's turn, every player's decisions in it (turn, the "
                             "default), or on through the other players' turns (game)")
+    group.add_argument("--carc-turns", type=int, default=1,
+                       help="with --carc-span turn: the turns a playout plays (1: the rest of the current one; "
+                            "players + 1, or 0: through the others' turns and the player's own next one)")
+    group.add_argument("--carc-later", choices=("builder", "greedy", "random"), default=None,
+                       help="the rollout of the turns after the current one (default: --carc-rollout)")
+    group.add_argument("--carc-paired", action=argparse.BooleanOptionalAction, default=False,
+                       help="the k-th playout of every option on the same future (hidden cards dealt alike)")
     group.add_argument("--skip-strength", action="store_true")

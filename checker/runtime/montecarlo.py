@@ -41,7 +41,12 @@ How far a playout goes, besides ``depth``: ``turn=True`` stops it at the first d
 (the rest of the player's own decisions); ``next_turn=True`` stops it at the first decision of the game's next
 turn (the spec's ``turn`` procedure entered again), so the rest of the turn is played, every player's decisions
 in it by the rollout policy — what the turn leads to, the end of the game included when the turn ends it.  A
-game without a ``turn`` procedure is played to the depth.
+game without a ``turn`` procedure is played to the depth.  ``turns=T`` plays T turns that way (the current one,
+then the next T - 1: with T = players + 1, the other players' turns and the player's own next one), the turns
+after the current one by the ``later`` policy (a cheaper one, say the first greedy builder); the hidden cards are
+dealt again for each playout, so such playouts are random and several an option are worth it.  ``paired=True``
+gives the k-th playout of every option the same seed: the same deal and the same draws, so the options are
+compared on the same futures (common random numbers) and not on their luck.
 
 Playouts are spread evenly over the options (``playouts`` per decision in all, at least one per
 option); the best mean wins, ties going to the first option.  A decision with more than
@@ -144,15 +149,16 @@ class _Driver:
 
     def __init__(self, engine, history: list[int], player: int, option: int, expected: int, seed: int,
                  rollout: str, depth: int, turn: bool = False, next_turn: bool = False, aim: str | None = None,
-                 weight: int = 1):
+                 weight: int = 1, turns: int = 1, later: str | None = None):
         self.engine, self.history, self.player, self.option = engine, history, player, option
         self.expected, self.depth, self.turn, self.next_turn = expected, depth, turn, next_turn
+        self.turns = turns        # with next_turn: the turns a playout plays (1: the rest of the current one)
         self.turn_at = None       # the game's turn counter when the option was taken
         self.rng = random.Random(seed)
         seed = self.rng.getrandbits(32)
-        self.policy = (RandomAgent(seed) if rollout == "random" else
-                       GreedyAgent(seed, ending=rollout == "greedy", aim=aim if rollout == "greedy" else None,
-                                   weight=weight))
+        self.policy = _policy(rollout, seed, aim, weight)
+        # the policy of the turns after the current one (``later``), when it differs
+        self.later = _policy(later, seed, aim, weight) if later is not None and later != rollout else None
         self.asked = 0
 
     def choose(self, decision) -> int:
@@ -169,9 +175,18 @@ class _Driver:
             self.turn_at = self.engine.st.turn
             return self.option
         if (asked - len(self.history) > self.depth or (self.turn and decision.player != self.player)
-                or (self.next_turn and self.engine.st.turn != self.turn_at)):
+                or (self.next_turn and self.engine.st.turn - self.turn_at >= self.turns)):
             raise _Cutoff()
+        if self.later is not None and self.engine.st.turn != self.turn_at:
+            return self.later.choose(decision)
         return self.policy.choose(decision)
+
+
+def _policy(rollout: str, seed: int, aim: str | None, weight: int):
+    """A playout's default policy by its name (see :class:`MonteCarloAgent`)."""
+    if rollout == "random":
+        return RandomAgent(seed)
+    return GreedyAgent(seed, ending=rollout == "greedy", aim=aim if rollout == "greedy" else None, weight=weight)
 
 
 ROLLOUTS = ("builder", "greedy", "random")
@@ -186,13 +201,20 @@ class MonteCarloAgent:
     player) or "random"; ``candidates``: the most options played out at one decision (0: all); ``judge``:
     what a playout is worth, "wins", "margin" or "outcome"; ``turn``: a playout stops at the first decision of
     another player; ``next_turn``: at the first decision of the game's next turn; ``aim`` and ``weight``: the
-    ending it plays towards and how much that counts (see the module's docstring)."""
+    ending it plays towards and how much that counts (see the module's docstring).  With ``next_turn``,
+    ``turns`` is how many turns a playout plays (1: the rest of the current one; more: the next turns too, the
+    other players' and, with ``turns`` > players, the player's own next one) and ``later`` the policy of the
+    turns after the current one (default: ``rollout``).  ``paired``: the k-th playout of every option deals the
+    hidden cards and seeds the game's random source alike (common random numbers: the options are compared on
+    the same futures)."""
 
     def __init__(self, seed: int, playouts: int = 24, depth: int = 300, rollout: str = "builder",
                  candidates: int = 12, judge: str = "wins", turn: bool = False, next_turn: bool = False,
-                 aim: str | None = None, weight: int = 1):
-        if rollout not in ROLLOUTS:
+                 aim: str | None = None, weight: int = 1, turns: int = 1, later: str | None = None,
+                 paired: bool = False):
+        if rollout not in ROLLOUTS or later not in ROLLOUTS + (None,):
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        self.turns, self.later, self.paired = max(1, turns), later, paired
         if judge not in JUDGES:
             raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
         self.judge, self.turn, self.next_turn = judge, turn, next_turn
@@ -230,10 +252,14 @@ class MonteCarloAgent:
         totals = [0.0] * len(options)
         tries = [0] * len(options)
         ended = [False] * len(options)
-        for k in range(max(self.playouts, len(options))):
+        runs = max(self.playouts, len(options))
+        futures = [self.rng.getrandbits(64) for _ in range(-(-runs // len(options)))] if self.paired else None
+        for k in range(runs):
             slot = k % len(options)
-            driver = _Driver(sim, history, decision.player, options[slot], count, self.rng.getrandbits(64),
-                             self.rollout, self.depth, self.turn, self.next_turn, self.aim, self.weight)
+            driver = _Driver(sim, history, decision.player, options[slot], count,
+                             futures[k // len(options)] if futures else self.rng.getrandbits(64),
+                             self.rollout, self.depth, self.turn, self.next_turn, self.aim, self.weight, self.turns,
+                             self.later)
             finished = self.finished
             totals[slot] += self._worth(sim, selection, players, seed, driver, decision.player)
             ended[slot] |= self.finished > finished
