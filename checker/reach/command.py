@@ -310,7 +310,8 @@ def _as_json(o) -> dict:
     return {"status": o.status, "within": o.within, "decisions": shown or [_shown(a) for a in o.answers],
             "confirmed": o.confirmed, "reason": o.reason or o.replay_note, "where": str(o.where) if o.where else None,
             "assumptions": [f"{span}: {text}" if span else text for span, text in o.assumptions],
-            "cpu_seconds": round(o.seconds, 2), "z3_questions": o.questions, "branches": o.branches}
+            "cpu_seconds": round(o.seconds, 2), "z3_questions": o.questions, "branches": o.branches,
+            "played_on_error": (o.log or {}).get("error")}
 
 
 def _shown(answer) -> str:
@@ -336,10 +337,17 @@ def _print(o, args) -> None:
         else:
             for i, (choice, answer) in enumerate(o.decisions, 1):
                 print(f"  {i}. {choice.var}: {_shown(answer)}")
-        if args.log:
+        if args.log and o.log is None:
+            print(f"no game log written to {args.log}: the interpreter did not play the path through")
+        elif args.log:
             print(f"the rest of the game from {args.start}: {args.log} (not a log `rulebook replay` plays: it starts "
                   f"at the state file's decision)" if args.start is not None
                   else f"the game log: {args.log} (rulebook replay {args.log})")
+        if o.log is not None and o.log.get("error"):
+            error = o.log["error"]
+            print(f"after the path, the game played on with each decision's first option stopped on an error of "
+                  f"the spec: {error['message']}" + (f" ({error['at']})" if error["at"] else "")
+                  + (": the log ends there" if args.log else ""))
     elif o.status == "proved":
         print(f"proved: no sequence of at most {o.within} decisions reaches the condition")
     else:

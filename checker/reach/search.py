@@ -132,7 +132,8 @@ def _matches(option, answer) -> bool:
 
 
 class _Script:
-    """Answers the witness's decisions in order, then checks the condition and plays on with first options."""
+    """Answers the witness's decisions in order, then checks the condition and plays on with first options (the
+    next one where a question comes straight back unchanged)."""
 
     def __init__(self, shared: dict):
         self.shared = shared
@@ -152,7 +153,12 @@ class _Script:
             raise _Mismatch()
         if sh["held"] is None:
             sh["held"] = sh["test"]()
-        return 0
+        # Played on with first options; the same question asked again at once, with the same options, means
+        # the move answered aborted (or changed nothing): the next option then, lest the game loop on it.
+        asked = (decision.prompt, repr(decision.options))
+        sh["again"] = sh.get("again", -1) + 1 if asked == sh.get("asked") else 0
+        sh["asked"] = asked
+        return sh["again"] % len(decision.options) if decision.options else 0
 
 
 class _Mismatch(Exception):
@@ -199,13 +205,20 @@ def _replay(result, selection, config: str, players: int, seed: int, test_of, an
         number, prompt, answer = shared["mismatch"]
         return False, f"decision {number} ({prompt}): the interpreter does not offer {answer}", None
     except SpecRuntimeError as exc:
-        return False, f"the interpreter stopped with an error: {exc}", None
-    if shared["held"] is None:             # the path ends the game: the condition is asked at its end
-        watched.point(test.env())
-        shared["held"] = shared["test"]()
-    from checker.runtime.replay import state_digest
-    record.update({"events": game.events, "scores": game.scores, "winners": game.winners,
-                   "final_state": state_digest(engine.st)})
+        if shared["held"] is None:          # on the path itself, before the condition was asked
+            return False, f"the interpreter stopped with an error: {exc}", None
+        # After the path, played on with first options (an option whose action aborts may be offered again
+        # and again): the condition was asked where the path ends, so the answer stands; the log ends on the
+        # error, marked with it as a failed `play` is, and `rulebook replay` stops on it again.
+        from checker.runtime.replay import failure_of
+        record.update({"events": list(engine.events), "scores": {}, "winners": [], "error": failure_of(exc)})
+    else:
+        if shared["held"] is None:             # the path ends the game: the condition is asked at its end
+            watched.point(test.env())
+            shared["held"] = shared["test"]()
+        from checker.runtime.replay import state_digest
+        record.update({"events": game.events, "scores": game.scores, "winners": game.winners,
+                       "final_state": state_digest(engine.st)})
     if not shared["held"]:
         return False, "the interpreter, given the same answers, does not meet the condition there", record
     return True, "", record
