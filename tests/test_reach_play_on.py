@@ -69,3 +69,31 @@ def test_an_error_after_the_path_leaves_it_confirmed_and_the_log_marked(tmp_path
                  "--json"])
     data = json.loads(capsys.readouterr().out)
     assert (code, data["confirmed"]) == (0, True) and data["played_on_error"]["message"].startswith("transfer of 50"), data
+
+
+def test_an_offer_that_never_ends_is_located_at_the_offer(tmp_path):
+    """A player who always answers the first option, `marquer`, which always aborts, is asked again and again:
+    the game stops at the offer's limit with an error located at the offer (it had no location: a failed `play`
+    or `reach` printed "an offer went on for too long" and nothing else)."""
+    from checker.front.check import check_paths
+    from checker.runtime.engine import Engine
+    from checker.runtime.state import SpecRuntimeError
+
+    spec = _market(tmp_path, ("        acheter(p, l) for l in étal\n",
+                              "        marquer(p)\n        acheter(p, l) for l in étal\n"), MARQUER)
+    result = check_paths([spec])
+
+    class First:
+        def choose(self, decision) -> int:
+            return 0
+
+    engine = Engine(result.typed)
+    engine.recording = False        # else the log's own limit (a million entries) stops it first
+    try:
+        engine.play({"Lot": ["Safran d'Iran", "Poivre noir", "Cannelle"]}, 2, 1, [First(), First()])
+    except SpecRuntimeError as exc:
+        lines = spec.read_text(encoding="utf-8").splitlines()
+        assert exc.span is not None and lines[exc.span.line - 1].strip().startswith("offer p"), exc.span
+        assert "without ending" in exc.message and "aborts" in exc.message, exc.message
+    else:
+        raise AssertionError("the game ended, though its first option never does anything")

@@ -564,7 +564,9 @@ def _(c: Compiler, s: ast.Offer, ind):
               "        except Abort:", "            pass",
               "        except EndTurn:", "            return",
               "        st = E.st",
-              "    raise SpecRuntimeError('an offer went on for too long')"]
+              # located at the offer: a move answered there that aborts, or changes nothing, comes back
+              "    raise SpecRuntimeError(f'an offer asked {MAX_STEPS:,} questions without ending (a move that aborts "
+              "or changes nothing may be answered again and again)', site.span)"]
     g.define(name, "\n".join(lines) + "\n", f"the offer at {s.span}")
     env_lines, env = c.env_lines(ind)
     return env_lines + [f"{ind}{name}({c.expr(s.player)}, {env}, {c.const(s, 'site')})"]
