@@ -411,7 +411,7 @@ def written(program, engine: Engine) -> Live:
                         bodies.append(p.procedures[node.name].body)
                 elif isinstance(node, (ast.Do, ast.OfferAction)) and ("do", node.action) not in done:
                     done.add(("do", node.action))
-                    body_of = _effect(p, node.action)
+                    body_of = p.effect(node.action)
                     if body_of:
                         bodies.append(body_of)
                 elif isinstance(node, ast.Signal) and node.window not in signalled:
@@ -439,15 +439,3 @@ def _sets_default(p, node: ast.SetVar) -> bool:
         if isinstance(value, kind) and isinstance(default, kind):
             return value.value == default.value
     return isinstance(value, ast.NoneLit) and (default is None or isinstance(default, ast.NoneLit))
-
-
-def _effect(p, action: str):
-    """The statements ``do action`` runs: its own block, or its nearest ancestor's."""
-    seen = set()
-    while action in p.actions and action not in seen:
-        seen.add(action)
-        decl = p.actions[action]
-        if decl.body is not None:
-            return decl.body
-        action = decl.parent[0] if decl.parent else None
-    return ()

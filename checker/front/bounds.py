@@ -377,7 +377,7 @@ class _Calls:
         for proc in program.procedures.values():
             self._statements(("procedure", proc.name), proc.body)
         for action in program.actions.values():
-            self._statements(("action", action.name), _effect(program, action.name))
+            self._statements(("action", action.name), program.effect(action.name))
         for q in program.quantities.values():
             self._expression(("quantity", q.name), q.default)
         for rule in program.rules.values():
@@ -430,20 +430,6 @@ class _Calls:
                 if _cyclic(sub, self.edges):
                     out.append(_a_cycle(sub, self.edges))
         return out
-
-
-def _effect(program, name: str):
-    """The statements `do name(…)` runs: its own block, or its nearest ancestor's."""
-    seen = set()
-    while name and name not in seen:
-        seen.add(name)
-        decl = program.actions.get(name)
-        if decl is None:
-            return ()
-        if decl.body is not None:
-            return decl.body
-        name = decl.parent[0] if decl.parent else None
-    return ()
 
 
 def _components(edges: dict) -> list[set]:

@@ -101,6 +101,17 @@ class Program:
         out = {(r.name, o) for r in self.rules.values() for o, _ in r.overrides}
         return out | {(x.winner.name, x.loser.name) for x in self.precedences if x.winner.card is None}
 
+    def effect(self, action: str) -> tuple:
+        """The statements `do action` runs: its own block, or its nearest ancestor's (none: an empty tuple)."""
+        seen = set()
+        while action in self.actions and action not in seen:
+            seen.add(action)
+            decl = self.actions[action]
+            if decl.body is not None:
+                return decl.body
+            action = decl.parent[0] if decl.parent else None
+        return ()
+
     def copies(self, card: ast.CardDecl) -> int:
         """How many physical cards a card declaration stands for: its ``copies``, else its kind's default, else 1."""
         value = next((v.value for v in card.attrs if v.name == "copies"), None)

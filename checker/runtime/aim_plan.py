@@ -210,7 +210,7 @@ class _Planner:
         if _counted(cond) is None:
             return False
         name = _var_of(cond.left)
-        body = _effect(self.program, action)
+        body = self.program.effect(action)
         return any(isinstance(n, ast.SetVar) and n.target.name == name and isinstance(n.value, ast.Binary)
                    and n.value.op == "-" and _var_of(n.value.left) == name for n in ast.walk(body))
 
@@ -296,20 +296,6 @@ def _counted(cond) -> tuple[int, int] | None:
 def _loops_after(runs) -> int:
     """How many `for` loops (not an offer's) the chains of ``runs`` run through after their steps."""
     return sum(1 for chain, k in runs for step in chain[k + 1:] if step[0] == "loop" and len(step) == 3)
-
-
-def _effect(program, action: str):
-    """The body that runs for ``action``: its own, or the nearest action's it refines."""
-    seen = set()
-    while action and action not in seen:
-        seen.add(action)
-        decl = program.actions.get(action)
-        if decl is None:
-            return ()
-        if getattr(decl, "body", None):
-            return decl.body
-        action = decl.parent[0] if decl.parent else None
-    return ()
 
 
 def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:

@@ -212,8 +212,9 @@ class MonteCarloAgent:
                  candidates: int = 12, judge: str = "wins", turn: bool = False, next_turn: bool = False,
                  aim: str | None = None, weight: int = 1, turns: int = 1, later: str | None = None,
                  paired: bool = False):
-        if rollout not in ROLLOUTS or later not in ROLLOUTS + (None,):
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        for what, name in (("rollout", rollout), ("later", rollout if later is None else later)):
+            if name not in ROLLOUTS:
+                raise ValueError(f"{what} must be one of {', '.join(ROLLOUTS)}, not {name!r}")
         self.turns, self.later, self.paired = max(1, turns), later, paired
         if judge not in JUDGES:
             raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
