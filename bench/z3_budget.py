@@ -60,7 +60,8 @@ def main(paths: list[str]) -> None:
         setattr(sys.modules[module], "run", _counted)
     result = check_paths([Path(p) for p in paths])
     start = time.perf_counter()
-    find_conflicts(result)
+    with factory.steady_collector():    # as the command asks: the same steps whatever ran before (factory.py)
+        find_conflicts(result)
     wall = time.perf_counter() - start
     print(f"{' '.join(paths)}: {len(RECORDS)} queries, {wall:.1f} s")
     print(f"{'outcome':<8} | {'queries':>7} | {'rlimit p50':>11} | {'p90':>11} | {'p99':>11} | {'max':>11} | "
