@@ -289,3 +289,28 @@ def test_the_log_limit_counts_each_entry_and_each_option_listed(monkeypatch, tmp
     monkeypatch.setattr("checker.runtime.engine.MAX_LOG", size - 1)
     with pytest.raises(SpecRuntimeError, match="the game's log grew past"):
         play()
+    # wherever the log passes its limit (a decision, a power, a `reveal`, a `log`), the error names that line
+    for limit in range(size):
+        monkeypatch.setattr("checker.runtime.engine.MAX_LOG", limit)
+        with pytest.raises(SpecRuntimeError) as caught:
+            play()
+        assert caught.value.span is not None and caught.value.span.file.endswith("log.rules"), limit
+
+
+def test_the_log_limit_is_located_at_a_round_too(monkeypatch):
+    """A round's entry is the round procedure's: the error names its line, not only the message."""
+    from checker.front.configurations import select
+    from checker.runtime import Engine, RandomAgent
+    from checker.runtime.state import SpecRuntimeError
+    result = check_paths([ROOT / "spec" / "citadelles"])
+    program = result.typed.program
+    cards = select(program, next(iter(program.configurations.values())), 4).cards
+    play = lambda: Engine(result.typed).play(cards, 4, 0, [RandomAgent(i) for i in range(4)])  # noqa: E731
+    events = play().events
+    first = next(i for i, e in enumerate(events) if e["kind"] == "round")
+    monkeypatch.setattr("checker.runtime.engine.MAX_LOG",
+                        first + sum(len(e.get("options") or ()) for e in events[:first]))
+    with pytest.raises(SpecRuntimeError, match="the game's log grew past") as caught:
+        play()
+    rounds = [d.span for d in program.procedures.values() if d.span == caught.value.span]
+    assert rounds and "citadelles" in rounds[0].file, caught.value.span

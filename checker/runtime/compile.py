@@ -169,7 +169,9 @@ class Compiler:
             return first + ["    E.st.turn += 1"]
         if name == E.round_proc:
             return first + ["    if E.round_observer is not None:", "        E.round_observer()", "    st = E.st",
-                            "    st.round += 1", "    if E.recording:", "        E.event('round', number=st.round)"]
+                            "    st.round += 1", "    if E.recording:",
+                            f"        E.event('round', {self.gen.const(self.p.procedures[name].span, 'span')}, "
+                            "number=st.round)"]
         return first
 
     def env_function(self, e: ast.Expr) -> Callable:
@@ -475,7 +477,8 @@ def _zone_read(c: Compiler, name: str, index) -> str:
 def _(c: Compiler, s: ast.Reveal, ind):
     to = c.expr(s.to) if s.to is not None else "None"
     return [f"{ind}if E.recording:",
-            f"{ind}    E.event('reveal', value={c.shower(s.what)}({c.expr(s.what)}), to={to})"]
+            f"{ind}    E.event('reveal', {c.const(s.span, 'span')}, value={c.shower(s.what)}({c.expr(s.what)}), "
+            f"to={to})"]
 
 
 def _args(c: Compiler, args) -> str:
@@ -732,4 +735,4 @@ def _(c: Compiler, s: ast.Log, ind):
     lines = [f"{ind}if E.recording:", f"{ind}    {text} = {s.template!r}"]
     for i, a in enumerate(s.args):
         lines.append(f"{ind}    {text} = {text}.replace({'{' + str(i) + '}'!r}, {c.shower(a)}({c.expr(a)}))")
-    return lines + [f"{ind}    E.event('log', text={text})"]
+    return lines + [f"{ind}    E.event('log', {c.const(s.span, 'span')}, text={text})"]

@@ -525,7 +525,7 @@ class Engine(Showing, Spending):
             if self.round_observer is not None:
                 self.round_observer()
             self.st.round += 1
-            self.event("round", number=self.st.round)
+            self.event("round", self.program.procedures[name].span, number=self.st.round)
 
     def unmet(self, name: str):         # procedure ``name`` is called where its `requires` does not hold
         raise SpecRuntimeError(f"procedure {name} is called where its precondition (requires) does not hold",
@@ -555,7 +555,7 @@ class Engine(Showing, Spending):
         before = self.st.uses.get(key)
         self.st.uses[key] = (self.st.turn, self.st.round)
         if self.recording:              # nobody reads the log: not even the card's name is shown
-            self.event("power", player=player, card=self.show_card(card), power=power.name)
+            self.event("power", power.span, player=player, card=self.show_card(card), power=power.name)
         try:
             power.body(env)
         except Redirected:              # `retarget`: the power is given back, its actor chooses again
@@ -672,10 +672,10 @@ class Engine(Showing, Spending):
         self.choices.append(index)
         if self.recording:
             if decision.state is None:
-                self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
+                self.event("decision", getattr(site, "span", None), player=player, prompt=prompt, options=decision.labels(), chosen=index,
                            secret=secret)
             else:
-                self.event("decision", player=player, prompt=prompt, options=decision.labels(), chosen=index,
+                self.event("decision", getattr(site, "span", None), player=player, prompt=prompt, options=decision.labels(), chosen=index,
                            secret=secret, state=decision.state)
         return options[index] if index < n else _NOTHING
 
@@ -771,12 +771,13 @@ class Engine(Showing, Spending):
         return GameResult(scores, winners, self.decisions, self.moves, st.round, self.events)
 
     # ---------------------------------------------------------------- showing values
-    def event(self, kind: str, **data) -> None:
+    def event(self, kind: str, span=None, **data) -> None:
+        """Log an entry; ``span``, where the spec writes it, locates the error if the log grows past its limit."""
         if self.recording:
             self.logged += 1 + len(data.get("options") or ())
             if self.logged > MAX_LOG:
                 raise SpecRuntimeError(f"the game's log grew past {MAX_LOG:,} entries and options (the limit of one "
-                                       f"game's log)")
+                                       f"game's log) at the entry written here: does the game come to its end?", span)
             self.events.append({"kind": kind, **data})
 
     def lookahead(self, player: int, option) -> int | None:
