@@ -496,7 +496,7 @@ def main(argv=None) -> int:
     print(f"{args.package}: {total} mutants{f', a sample of {len(sample)} (seed {args.seed})' if args.sample else ''}")
     print("command: python " + " ".join(sys.argv), flush=True)
     chosen = [(k, m) for k, m in enumerate(sample, 1) if re.search(args.match, str(m))]
-    numbered = [m for _, m in chosen]       # the probe map's numbering: the whole sample, whatever --indices runs
+    numbered = list(sample)     # the probe map's numbering: the whole sample, whatever --match or --indices runs
     if args.indices:
         a, b = map(int, args.indices.split("-"))
         chosen = [(k, m) for k, m in chosen if min(a, b) <= k <= max(a, b)][::1 if a <= b else -1]
