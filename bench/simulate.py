@@ -106,7 +106,8 @@ def monte_carlo(games: int, playouts: int) -> tuple[str, str, str]:
             f"95% CI [{100 * low:.1f}%, {100 * high:.1f}%], {len(played)} games, {seconds:.0f} s (even share 25%)")
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
+    """The command's options (the agents' strength's from bench/strength.py)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=2000, help="random games for the games/s rows")
     parser.add_argument("--big", type=int, default=10_000, help="games of the wall-time row")
@@ -115,7 +116,11 @@ def main() -> None:
     parser.add_argument("--skip-conflicts", action="store_true")
     parser.add_argument("--only-strength", action="store_true", help="only the agents' strength rows")
     strength.add_arguments(parser)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments().parse_args()
     rows = []
     random4 = ("random",) * 4
     if args.only_strength:
