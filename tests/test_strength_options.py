@@ -45,3 +45,17 @@ def test_carc_turns_0_plays_the_other_players_turns_and_the_players_own_next_one
 def test_carc_turns_n_is_taken_as_given(monkeypatch):
     agent = _monte_carlo_agent(monkeypatch, ["--carc-mc-players", "4", "--carc-turns", "2"])
     assert agent.turns == 2
+
+
+def test_the_default_monte_carlo_table_plays_through_the_players_own_next_turn_on_common_futures(monkeypatch):
+    agent = _monte_carlo_agent(monkeypatch, [])
+    assert (agent.playouts, agent.candidates, agent.turns, agent.later, agent.paired) == (16, 8, 3, "builder", True)
+    assert agent.next_turn and agent.rollout == "greedy" and agent.judge == "outcome"
+
+
+def test_the_prepared_positions_monte_carlo_players_keep_the_former_settings_whatever_the_options(monkeypatch):
+    agent = _monte_carlo_agent(monkeypatch, ["--carc-mc-games", "0", "--carc-prepared-games", "1", "--carc-playouts",
+                                             "16", "--carc-turns", "0", "--carc-later", "builder", "--carc-paired"])
+    assert (agent.playouts, agent.candidates, agent.turns, agent.paired) == (1, 8, 1, False), \
+        "four Monte-Carlo seats over 5 turns a playout would cost many times the table's former CPU"
+    assert agent.next_turn and agent.rollout == "greedy"
