@@ -10,9 +10,10 @@
     (the same with players aiming at the last-rampart ending: checker/runtime/aim.py)
     ... --carc-mixed-games 3      (Carcassonne at 3 players: Monte-Carlo + greedy + random, each at every seat once)
     python bench/simulate.py --only-strength --cit-games 0 --cit-mc-games 0 --carc-games 0 --carc-seeds 0
-        --carc-prepared-games 0 --carc-mc-games 16 --carc-mc-players 2 --carc-playouts 16 --carc-turns 3
-        --carc-later builder --carc-paired
-    (Monte-Carlo vs greedy at 2 players, its playouts over its own next turn on common futures)
+        --carc-prepared-games 0
+    (Monte-Carlo vs greedy at 2 players, 24 games: its playouts over its own next turn on common futures, the default)
+    ... --carc-mc-games 16 --carc-mc-players 2,4 --carc-playouts 1 --carc-turns 1 --no-carc-paired
+    (the former, cheaper Monte-Carlo settings: the rest of the current turn, one playout a candidate; at 4 players too)
 
 Prints one table: random games per second on 1 and 2 workers (worker start-up included), the wall
 time of a 10,000-game run with the cheapest agent (random) on every core, the Monte-Carlo agent's
