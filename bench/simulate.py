@@ -10,9 +10,10 @@
     (the same with players aiming at the last-rampart ending: checker/runtime/aim.py)
     ... --carc-mixed-games 3      (Carcassonne at 3 players: Monte-Carlo + greedy + random, each at every seat once)
     python bench/simulate.py --only-strength --cit-games 0 --cit-mc-games 0 --carc-games 0 --carc-seeds 0
-        --carc-prepared-games 0 --carc-mc-games 16 --carc-mc-players 2 --carc-playouts 16 --carc-turns 3
-        --carc-later builder --carc-paired
-    (Monte-Carlo vs greedy at 2 players, its playouts over its own next turn on common futures)
+        --carc-prepared-games 0
+    (Monte-Carlo vs greedy at 2 players, 24 games: its playouts over its own next turn on common futures, the default)
+    ... --carc-mc-games 16 --carc-mc-players 2,4 --carc-playouts 1 --carc-turns 1 --no-carc-paired
+    (the former, cheaper Monte-Carlo settings: the rest of the current turn, one playout a candidate; at 4 players too)
 
 Prints one table: random games per second on 1 and 2 workers (worker start-up included), the wall
 time of a 10,000-game run with the cheapest agent (random) on every core, the Monte-Carlo agent's
@@ -106,7 +107,8 @@ def monte_carlo(games: int, playouts: int) -> tuple[str, str, str]:
             f"95% CI [{100 * low:.1f}%, {100 * high:.1f}%], {len(played)} games, {seconds:.0f} s (even share 25%)")
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
+    """The command's options (the agents' strength's from bench/strength.py)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=2000, help="random games for the games/s rows")
     parser.add_argument("--big", type=int, default=10_000, help="games of the wall-time row")
@@ -115,7 +117,11 @@ def main() -> None:
     parser.add_argument("--skip-conflicts", action="store_true")
     parser.add_argument("--only-strength", action="store_true", help="only the agents' strength rows")
     strength.add_arguments(parser)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments().parse_args()
     rows = []
     random4 = ("random",) * 4
     if args.only_strength:

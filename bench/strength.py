@@ -40,6 +40,10 @@ SPECS = {"Citadelles": (Path("spec/citadelles"), "Première partie"), "Carcasson
 # those of `bench/carcassonne_walls.py --agent waller` (a probe that lays the city out along one row), leave 56
 # ramparts standing and 69 tiles laid, 14 ramparts short of the last-rampart ending.
 PREPARED = Path("tests/fixtures/carcassonne-dernier-rempart.json")
+# The Monte-Carlo players of the prepared position's table: the bench's Carcassonne settings before 2026-11-29b (one
+# playout for each of 8 candidates, the rest of the turn), four seats of them being cheap at that; the other tables
+# take the --carc-* options
+PREPARED_MC = (1, 60, "greedy", 8, "outcome", "turn", 1, None, False)
 _engines: dict = {}          # per process: game -> (engine, program)
 
 
@@ -323,7 +327,7 @@ def strength(args, workers: int) -> list[tuple[str, str, str]]:
     if args.carc_prepared_games > 0:
         players = prepared()[0]
         for name in ("montecarlo", "greedy"):
-            records = run("Carcassonne", (name,) * players, args.carc_prepared_games, workers, mc_carc,
+            records = run("Carcassonne", (name,) * players, args.carc_prepared_games, workers, PREPARED_MC,
                           from_prepared=True)
             improved += records
             rows += table_rows(f"Carcassonne {players}p from {PREPARED.name} (56 ramparts, 69 tiles), all {name}, "
@@ -365,7 +369,7 @@ def add_arguments(parser) -> None:
                        help="Carcassonne games of each greedy-vs-random table (one greedy seat, the others random)")
     group.add_argument("--carc-random-players", default="2,4", metavar="COUNTS",
                        help="player counts of the greedy-vs-random tables, comma-separated (default 2,4)")
-    group.add_argument("--carc-mc-games", type=int, default=16,
+    group.add_argument("--carc-mc-games", type=int, default=24,
                        help="Carcassonne games of each Monte-Carlo table (one Monte-Carlo seat, the others greedy)")
     group.add_argument("--carc-mixed-games", type=int, default=0,
                        help="Carcassonne games at 3 players, Monte-Carlo + greedy + random (3: each agent at every "
@@ -380,13 +384,16 @@ def add_arguments(parser) -> None:
                             "montecarlo:aim=E: aiming at the ending E; default random,builder,greedy,montecarlo)")
     group.add_argument("--carc-prepared-games", type=int, default=2,
                        help="Carcassonne games from the prepared position near the last-rampart ending, all "
-                            "Monte-Carlo and all greedy players (their agents' seeds 0, 1, …)")
+                            "Monte-Carlo and all greedy players (their agents' seeds 0, 1, …); the Monte-Carlo "
+                            "players with the former settings (PREPARED_MC), whatever the --carc-* options")
     group.add_argument("--carc-mc-first-seed", type=int, default=0,
                        help="the Monte-Carlo table's first seed (default 0): its games play seeds N, N+1, …")
-    group.add_argument("--carc-mc-players", default="2,4", metavar="COUNTS",
+    group.add_argument("--carc-mc-players", default="2", metavar="COUNTS",
                        help="player counts of the Monte-Carlo tables (1 Monte-Carlo, the others greedy) and of the "
-                            "--carc-start-games tables, comma-separated (default 2,4)")
-    group.add_argument("--carc-playouts", type=int, default=1, help="at least one a candidate")
+                            "--carc-start-games tables, comma-separated (default 2; 4 as well costs about as much "
+                            "again at 2,4 --carc-turns 1 --carc-playouts 1, and 5 turns a playout at 4 players more)")
+    group.add_argument("--carc-playouts", type=int, default=16, help="at least one a candidate (default 16: two "
+                       "futures for each of 8 candidates)")
     group.add_argument("--carc-depth", type=int, default=60)
     group.add_argument("--carc-candidates", type=int, default=8)
     group.add_argument("--carc-rollout", choices=("builder", "greedy", "random"), default="greedy")
@@ -396,11 +403,12 @@ def add_arguments(parser) -> None:
                        help="how far a Carcassonne playout goes before its depth: the player's own decisions "
                             "(own), the rest of the game's turn, every player's decisions in it (turn, the "
                             "default), or on through the other players' turns (game)")
-    group.add_argument("--carc-turns", type=int, default=1,
+    group.add_argument("--carc-turns", type=int, default=0,
                        help="with --carc-span turn: the turns a playout plays (1: the rest of the current one; "
-                            "players + 1, or 0: through the others' turns and the player's own next one)")
-    group.add_argument("--carc-later", choices=("builder", "greedy", "random"), default=None,
-                       help="the rollout of the turns after the current one (default: --carc-rollout)")
-    group.add_argument("--carc-paired", action=argparse.BooleanOptionalAction, default=False,
+                            "players + 1, or 0, the default: through the others' turns and the player's own next one)")
+    group.add_argument("--carc-later", choices=("builder", "greedy", "random"), default="builder",
+                       help="the rollout of the turns after the current one (default: builder, the first greedy "
+                            "builder; the same as --carc-rollout: one policy throughout)")
+    group.add_argument("--carc-paired", action=argparse.BooleanOptionalAction, default=True,
                        help="the k-th playout of every option on the same future (hidden cards dealt alike)")
     group.add_argument("--skip-strength", action="store_true")

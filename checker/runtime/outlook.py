@@ -107,7 +107,7 @@ def outlook_after(engine, player: int | None, option=None, probe=None) -> dict[i
     except (Abort, StopProc, EndTurn):
         return None
     finally:
-        st.restore(snap)
+        st.restore(snap, again=False)
         (engine.recording, engine.agents, engine.observer, engine.round_observer, engine.decisions,
          engine.moves, engine.work) = saved[:7]
         del engine.events[saved[7]:]
@@ -142,7 +142,7 @@ def lookahead(engine, player: int, option) -> int | None:
     except (Abort, StopProc, EndTurn):
         return None
     finally:
-        engine.st.restore(snap)
+        engine.st.restore(snap, again=False)
         engine.recording, engine.agents, engine.observer, engine.decisions, engine.moves = saved[:5]
         del engine.events[saved[5]:]
         del engine.choices[saved[6]:]

@@ -81,14 +81,16 @@ class State:
                 dict(self.where), {k: dict(v) for k, v in self.counts.items()}, dict(self.uses),
                 self.rng.getstate(), self.turn, self.round)
 
-    def restore(self, snap: tuple) -> None:
+    def restore(self, snap: tuple, again: bool = True) -> None:
+        """Put the state back as ``snap`` found it.  ``again=False``: ``snap`` will not be restored again, so
+        it becomes the live state itself (no copy: a look-ahead's snapshot, restored once)."""
         (self.vars, self.zones, self.where, self.counts, self.uses, rng, self.turn, self.round) = snap
         self.rng.setstate(rng)
         self.version += 1
         self.dirty = True
-        # the snapshot is now the live state: take a fresh copy so the snapshot can be restored again
-        fresh = self.snapshot()
-        (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
+        if again:       # the snapshot is now the live state: a fresh copy, so that it can be restored again
+            fresh = self.snapshot()
+            (self.vars, self.zones, self.where, self.counts, self.uses) = fresh[:5]
 
     def plain_places(self, name: str | None = None):
         """Every indexed zone stored as a plain dict (as a state file's loader empties one, before it puts each
