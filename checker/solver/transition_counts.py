@@ -26,10 +26,15 @@ from __future__ import annotations
 import z3
 
 from checker.front.types import EnumT, GridT, KindT, RecordT
-from checker.solver.formulas import AND, EQ, ITE, NOT, OR, is_const
+from checker.solver.factory import SolverSettings, make_solver, run
+from checker.solver.formulas import AND, EQ, ITE, NOT, OR, as_bool, is_const
 from checker.solver.terms import mk_arith
 
-__all__ = ["Counts", "counted", "exclusive"]
+__all__ = ["Counts", "counted", "exclusive", "distinct"]
+
+# the steps Z3 may take to prove a loop's elements different at one player count (:func:`distinct`): a list of
+# eight seats takes about a hundred thousand
+DISTINCT_RLIMIT = 2_000_000
 
 
 def exclusive(tests) -> bool:
@@ -155,3 +160,33 @@ def counted(enc, value, zones):
             if not is_const(total) and not total.eq(carried):
                 pairs.append((total, carried if not isinstance(carried, int) else z3.IntVal(carried)))
     return z3.substitute(value, *pairs) if pairs else value
+
+
+def distinct(coll: list, n, largest: int, memo: dict):
+    """The fact that the elements of ``coll`` (a collection's ``[(guard, element)]``, as a `for` runs over it) are
+    pairwise different where both are in it, when some are integer terms: proven by Z3 at each player count
+    ``n == c`` for ``c`` in 1..``largest`` (``n`` a term; or at ``n`` itself), and said as one implication per
+    count proven (a list of seats starting at a seat that is a term: each seat once).  None when there is nothing
+    to say (all constants) or nothing was proven.  A move to a cell indexed by the loop's variable then goes to a
+    different cell at each element, which a count (:class:`Counts`) needs to see that a pass gives each cell one
+    card at most; over every count at once, Z3 finds it again from the remainders that make up each seat,
+    together with everything else the question holds (docs/conflicts.md).  ``memo``: the answers so far for the
+    terms of one encoder (the same list is run over at each pass of a loop around it)."""
+    items = [(g, x) for g, x in coll if not (is_const(g) and not g)]
+    if len(items) < 2 or all(is_const(x) for _, x in items) or not all(
+            isinstance(x, (int, z3.ArithRef)) and not isinstance(x, bool) for _, x in items):
+        return None
+    key = tuple((g if is_const(g) else ("z", g.get_id()), x if is_const(x) else ("z", x.get_id())) for g, x in items)
+    hit = memo.get(key)
+    if hit is None:
+        pairs = [z3.Implies(as_bool(AND(g, h)), as_bool(NOT(EQ(x, y))))
+                 for a, (g, x) in enumerate(items) for h, y in items[a + 1:]]
+        every = z3.And(pairs)
+        proven = []
+        for count in ([None] if is_const(n) else range(1, largest + 1)):
+            s = make_solver(SolverSettings(rlimit=DISTINCT_RLIMIT))
+            s.add(z3.Not(every) if count is None else z3.And(n == count, z3.Not(every)))
+            if run(s).status == "unsat":
+                proven.append(every if count is None else z3.Implies(n == count, every))
+        hit = memo[key] = (items, z3.And(proven) if proven else None)     # the terms kept alive: their ids stay
+    return hit[1]
