@@ -72,3 +72,20 @@ def test_the_fan_expansions_theatre_is_proven_to_keep_each_players_count():
     assert broken_invariants(search, only={'"Théâtre".théâtre_échanger'}) == []
     assert search.inductive["personnages_de_chaque_joueur"]["proven"] == ['"Théâtre".théâtre_échanger']
     assert search.unknowns == 0
+
+
+def test_a_list_of_seats_from_a_seat_that_is_a_term_is_proven_different_at_each_player_count():
+    # position i of `seats_from(x)` is seat (x + i) mod n, n the player count (a term: every count at once); at
+    # each count Z3 proves two positions in the game two seats, and the fact is said per count proven
+    from checker.solver.formulas import _mod
+    from checker.solver.transition_counts import distinct
+    n, x = z3.Ints("player_count premier")
+    seats = [(True if i < 2 else n > i, _mod(x + i, n, 8)) for i in range(8)]
+    lemma = distinct(seats, n, 8, {})
+    assert lemma is not None
+    s = z3.Solver()
+    s.add(n == 5, lemma, _mod(x + 1, n, 8) == _mod(x + 3, n, 8))     # two positions, one seat: not at 5 players
+    assert s.check() == z3.unsat
+    again = [(True, x), (True, x + 0)]                                  # the same seat twice: nothing proven
+    assert distinct(again, n, 8, {}) is None
+    assert distinct([(True, 0), (True, 1)], n, 8, {}) is None          # constants: nothing to say
