@@ -193,7 +193,8 @@ procedure rouvrir() {
 def test_a_procedure_question_z3_cannot_decide_stops_at_its_first_undecided_conjunct(tmp_path, monkeypatch):
     """A procedure's invariant is asked one conjunct at a time (one per seat here); when Z3 cannot decide one, the
     procedure is undecided for it and the other conjuncts are not asked (the fan expansion's round asked its 8,
-    each undecided after ~50 s of CPU).  Every question is made undecided here: one is asked, not four."""
+    each undecided after ~50 s of CPU).  Every question is made undecided here: the first conjunct is asked over
+    every player count at once, then once per count (watched.per_player_count), and the others not at all."""
     from checker.conflicts.relaxed import Eager
     search = _search(tmp_path, _ROUND)
     asked = []
@@ -206,4 +207,6 @@ def test_a_procedure_question_z3_cannot_decide_stops_at_its_first_undecided_conj
     monkeypatch.setattr(search, "solve", undecided)
     found = broken_invariants(search, only={"manche"}, procedures=True)
     assert search.inductive["deux_lots_au_plus"]["undecided"] == ["manche"]
-    assert [f.kind for f in found] == ["unknown"] and len(asked) == 1, (len(asked), [f.message for f in found])
+    counts = search.high - search.low + 1
+    assert [f.kind for f in found] == ["unknown"] and len(asked) == 1 + counts, (len(asked), [f.message for f in found])
+    assert "asked per player count, undecided at" in found[0].unknown

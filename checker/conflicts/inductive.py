@@ -48,7 +48,8 @@ from checker.conflicts.relaxed import Eager
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
 from checker.conflicts.loops import Loops, Writes, never_none
-from checker.conflicts.watched import Idle, Watched as _Watched, holds, invariants_first, where as _where
+from checker.conflicts.watched import (Idle, Watched as _Watched, holds, invariants_first, per_player_count,
+                                       where as _where)
 from checker.front.types import KindT
 
 __all__ = ["broken_invariants", "uncovered_procedures", "move_writes", "STATUSES"]
@@ -682,7 +683,7 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Ea
     procedure, whose question follows more statements: the fan expansion's round, 8 conjuncts, one per seat,
     each undecided at the step limit after ~50 s) the answer is undecided there, and a break in a conjunct not
     asked is not found."""
-    unknown = None
+    unknown, at_once = None, True
     for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
         broken = []
         for g, _, h in t.checks:
@@ -696,7 +697,9 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Ea
         broken = [b for b in broken if not (is_const(b) and not b)]
         if not broken or eager.refuted(OR(*broken)):
             continue
-        status, model, reason = search.solve(enc, *formulas, OR(*broken), minimal=True, cards=cards)
+        status, model, reason, split = per_player_count(search, enc, *formulas, OR(*broken), at_once=at_once,
+                                                        minimal=True, cards=cards)
+        at_once = at_once and not split     # the next conjuncts: per player count from the start
         if status == "sat":
             return status, model, reason
         if status == "unknown" and unknown is None:

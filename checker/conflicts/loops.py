@@ -23,7 +23,9 @@ import z3
 from checker.front import ast
 from checker.front.types import PLAYER, Opt, GridT, RecordT
 from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, Unsupported, is_const
+from checker.runtime.invariants import state_reads
 from checker.solver.terms import conjuncts, term_id
+from checker.solver.transition_counts import counted
 
 __all__ = ["Writes", "Loops", "havoc", "never_none", "holds"]
 
@@ -233,6 +235,15 @@ def all_hold(enc, every: list):
     return AND(*(part for parts in holds(enc, every).values() for part in parts))
 
 
+def _zones_read(enc, inv) -> frozenset:
+    """The zones invariant ``inv`` reads (through the quantities it calls; none when that cannot be known)."""
+    memo = enc.__dict__.setdefault("_zones_read", {})
+    if id(inv) not in memo:
+        reads = state_reads(enc.E, [e for e in (inv.require, inv.when) if e is not None])
+        memo[id(inv)] = (inv, frozenset() if reads is None else reads[1])
+    return memo[id(inv)][1]
+
+
 def holds(enc, watched: list) -> dict:
     """Invariant name -> the conditions that it holds (and can be evaluated) on the encoder's cells now: one
     per conjunct of its `require` (an `all(…)` over players is one per player), each asked on its own.  An
@@ -245,6 +256,6 @@ def holds(enc, watched: list) -> dict:
         oks = [ok for _, ok, _ in enc.partial[partial:]]
         del enc.partial[partial:]
         enc.defined = defined
-        parts = conjuncts(value)
+        parts = conjuncts(counted(enc, value, _zones_read(enc, inv)))
         out[inv.name] = tuple(OR(NOT(when), AND(part, *oks)) for part in parts)
     return out

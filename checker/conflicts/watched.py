@@ -15,7 +15,7 @@ from checker.solver.encode import AND, NOT, OR, is_const
 from checker.solver.terms import term_id
 from checker.solver.transition import Transition
 
-__all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where", "invariants_first"]
+__all__ = ["Watched", "Idle", "Decisions", "summary", "holds", "where", "invariants_first", "per_player_count"]
 
 
 class Decisions(list):
@@ -45,6 +45,8 @@ class Watched(Transition):
     searched, nor do the turn and round procedures it may call need their counters.  Entering the turn's or
     the round's procedure on a path that is followed resets the uses it limits
     (:func:`~checker.solver.counters.enter_scope`)."""
+
+    distinct_loops = True       # a pass over the seats gives each seat's cell one card: what a count needs
 
     def __init__(self, enc, watched: list, offers: set, idle: "Idle | None" = None, summaries: dict | None = None,
                  loops: "Loops | None" = None, **kw):
@@ -221,3 +223,30 @@ def invariants_first(search, yes: bool):
             search.lazy = lazy
         else:
             del search.lazy
+
+
+def per_player_count(search, enc, *formulas, at_once: bool = True, **kw) -> tuple:
+    """(status, model, reason, asked per count) of ``search.solve(enc, *formulas, **kw)``; when Z3 cannot decide it
+    over every player count at once (``enc.n`` a term), or without ``at_once``, asked once per count: sat at the
+    first count where it is (the model asked again as ``kw`` asks it), unsat when it is at every count, else
+    undecided with the counts Z3 could not decide.  Over every count at once, a loop over the seats in an order
+    that starts at a seat that is a term is a remainder by each count at each position, which Z3 splits on
+    together with the rest (docs/conflicts.md: the fan expansion's draft)."""
+    reason = ""
+    if at_once or is_const(enc.n):
+        status, model, reason = search.solve(enc, *formulas, **kw)
+        if status != "unknown" or is_const(enc.n):
+            return status, model, reason, False
+    undecided = []
+    for n in range(search.low, search.high + 1):
+        # one check for the answer (a minimal model's checks only where there is one: asked again for it)
+        status, model, why = search.solve(enc, *formulas, enc.n == n, **{**kw, "minimal": False, "legal": False})
+        if status == "sat":
+            return (*(search.solve(enc, *formulas, enc.n == n, **kw) if kw.get("minimal") else (status, model, why)),
+                    True)
+        if status == "unknown":
+            undecided.append(f"{n} players: {why}")
+    if undecided:
+        why = f"{reason}; asked " if reason else "asked "
+        return "unknown", None, f"{why}per player count, undecided at {'; '.join(undecided)}", True
+    return "unsat", None, "", True

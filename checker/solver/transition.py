@@ -46,6 +46,7 @@ from checker.base.registry import registrar
 from checker.solver.encode import (AND, EQ, ITE, NONE, NOT, OR, USE_SCOPES, Encoder, Unsupported, as_bool,
                                    is_const)
 from checker.front.types import BOOL, INT, Coll, EnumT, GridT, KindT, Opt, RecordT
+from checker.solver.transition_counts import distinct
 from checker.solver.transition_store import Store
 
 __all__ = ["Store", "Transition", "Failure", "Choice", "STATEMENT_FORMS", "NOT_ENCODED"]
@@ -89,6 +90,9 @@ class Choice:
 
 class Transition:
     """The statements of one body (and what they call), from the state before to the state after."""
+
+    # a `for` over elements Z3 proves different adds that fact to the constraints (transition_counts.distinct)
+    distinct_loops = False
 
     def __init__(self, enc: Encoder, cut_at_offers: bool = False, max_windows: int | None = None,
                  max_steps: int | None = None, lazy_moves: bool = False):
@@ -667,6 +671,9 @@ def _(t: Transition, s: ast.If, env, guard):
 def _(t: Transition, s: ast.For, env, guard):
     coll = t.enc.coll(s.coll, env)
     t.enc.spend(len(coll), s.span)
+    if t.distinct_loops and (lemma := distinct(coll, t.enc.n, t.E.st.n, t.enc.__dict__.setdefault("_distinct", {}))) \
+            is not None:
+        t.constraints.append(lemma)         # proven at each player count: each element once (a list of seats)
     for g, x in coll:
         if is_const(g) and not g:
             continue

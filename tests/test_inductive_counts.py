@@ -1,0 +1,91 @@
+"""conflicts, *invariant broken* (docs/conflicts.md): the number of cards in a zone's cell carried across the moves
+of a question (checker/solver/transition_counts.py) — equal to the sum over the cards' places it stands for, and
+what lets Z3 see a pigeonhole that sum hides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import z3
+
+from checker.conflicts.inductive import broken_invariants
+from checker.conflicts.questions import Search
+from checker.front.check import check_paths
+from checker.solver.transition_counts import exclusive
+
+DEAL = Path("tests/fixtures/counts/distribution.rules")
+
+
+def _search(*paths) -> Search:
+    result = check_paths([Path(p) for p in paths])
+    assert result.ok
+    return Search(result.typed)
+
+
+def test_a_deal_of_one_card_to_each_player_per_pass_is_proven_to_keep_the_hands_bounded():
+    # sixty cards, four passes over the players: a hand's sum over the cards' places alone runs to Z3's step
+    # limit (undecided on 6a54d72); the count carried across the moves gives it as a sum of ±1 per move
+    search = _search(DEAL)
+    assert broken_invariants(search, only={"distribuer"}, procedures=True) == []
+    assert search.inductive["quatre_cartes_au_plus"]["proven"] == ["distribuer"]
+    assert search.unknowns == 0
+
+
+def test_only_moves_of_one_card_at_most_carry_the_count():
+    x, y = z3.Ints("x y")
+    assert exclusive({3: x == 3, 4: x == 4, 5: False})         # one chosen card: at most one test holds
+    assert exclusive({7: True})
+    assert not exclusive({3: x == 3, 4: y == 4})                # two terms: both may hold
+    assert not exclusive({3: x == 3, 4: x == 3})
+    assert not exclusive({3: z3.Bool("a"), 4: z3.Bool("b")})    # a havoc's unknown places
+
+
+def test_the_count_carried_is_the_sum_over_the_places_it_stands_for():
+    # a fact of the encoding, whatever the state and the choices: Z3 finds none where the two differ, after a
+    # chosen card given to a player who is a term (its cell a test) and after a swap of two zones' cards
+    from checker.solver.transition import Transition
+    from checker.solver.transition_counts import Counts
+    search = _search("tests/fixtures/good/minimal_game.rules", "tests/fixtures/invariants/étrennes.rules")
+    for name in ("étrenne", "étrenne_bornée"):
+        enc = search.encoder()
+        t = Transition(enc, lazy_moves=True)
+        decl = search.p.procedures[name]
+        args, _ = search.params_args(enc, name, decl.params)
+        t.procedure(name, args, True, None)
+        t.procedure(name, args, True, None)         # twice: the second move counts from the first's
+        counts = Counts(t.store)
+        differ = []
+        for zone, keys in (("panier", range(4)), ("étal", [None])):
+            for k in keys:
+                total, carried = counts.count(zone, k)
+                assert not total.eq(carried)        # carried across the moves, not the sum again
+                differ.append(total != carried)
+        s = z3.Solver()
+        s.add(z3.Or(differ))
+        assert s.check() == z3.unsat, name
+
+
+def test_the_fan_expansions_theatre_is_proven_to_keep_each_players_count():
+    # the exchange moves two chosen characters, each to the other's place: each player's count moves by -1 and +1;
+    # over the 50 characters' places Z3 ran to its step limit on every seat, twice (undecided on 6a54d72)
+    search = _search("spec/citadelles", "spec/extension-fan")
+    assert broken_invariants(search, only={'"Théâtre".théâtre_échanger'}) == []
+    assert search.inductive["personnages_de_chaque_joueur"]["proven"] == ['"Théâtre".théâtre_échanger']
+    assert search.unknowns == 0
+
+
+def test_a_list_of_seats_from_a_seat_that_is_a_term_is_proven_different_at_each_player_count():
+    # position i of `seats_from(x)` is seat (x + i) mod n, n the player count (a term: every count at once); at
+    # each count Z3 proves two positions in the game two seats, and the fact is said per count proven
+    from checker.solver.formulas import _mod
+    from checker.solver.transition_counts import distinct
+    n, x = z3.Ints("player_count premier")
+    seats = [(True if i < 2 else n > i, _mod(x + i, n, 8)) for i in range(8)]
+    lemma = distinct(seats, n, 8, {})
+    assert lemma is not None
+    s = z3.Solver()
+    s.add(n == 5, lemma, _mod(x + 1, n, 8) == _mod(x + 3, n, 8))     # two positions, one seat: not at 5 players
+    assert s.check() == z3.unsat
+    again = [(True, x), (True, x + 0)]                                  # the same seat twice: nothing proven
+    assert distinct(again, n, 8, {}) is None
+    assert distinct([(True, 0), (True, 1)], n, 8, {}) is None          # constants: nothing to say
