@@ -89,4 +89,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from checker.solver.factory import steady_collector
+    with steady_collector():    # as the command asks: the same witnesses whatever ran before (factory.py)
+        sys.exit(main())
