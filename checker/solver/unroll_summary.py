@@ -44,6 +44,7 @@ __all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owne
 USED = "\0used"         # in a havoc's names: every power's use
 ENTAILED_RLIMIT = 1_000_000     # the steps of the question that proves a precondition read off a call's guard
 OFFER_RLIMIT = 100_000_000      # the steps of a lemma's question "does the offer ask again?" asked afresh
+CASE_RLIMIT = 20_000_000        # the steps of each case of that question split by the option taken before it
 
 
 def owner_of(enc, name: str) -> int | None:
@@ -435,11 +436,12 @@ class LemmaUnrolled(Coned):
                 and not (not is_const(b) and not is_const(m) and _implies(as_bool(m), as_bool(b), seen, fixed))]
         return out
 
-    def asks_again(self, here) -> bool:
+    def asks_again(self, here, previous=None) -> bool:
         """As the cut unrolling asks it; where its question ends unknown at its steps (a turn's offer, from the second
-        question on, on the 4th edition), a fresh solver asks it again with :data:`OFFER_RLIMIT` steps.  Unsat ends
-        the offer there, proven: the lemma then need not unroll it :data:`~checker.solver.unroll_cone.OFFER_ROUNDS`
-        times and ask whether a path goes beyond (a larger question, which ended unknown)."""
+        question on, on the 4th edition), a fresh solver asks it again with :data:`OFFER_RLIMIT` steps, and where
+        that ends unknown too, case by case (:meth:`by_option`).  Unsat ends the offer there, proven: the lemma then
+        need not unroll it :data:`~checker.solver.unroll_cone.OFFER_ROUNDS` times and ask whether a path goes beyond
+        (a larger question, which ended unknown)."""
         if not self.feasible(here):
             return False
         if is_const(here) or self._solver.reason_unknown() == "":
@@ -447,7 +449,35 @@ class LemmaUnrolled(Coned):
         solver = make_solver(SolverSettings(incremental=False, rlimit=OFFER_RLIMIT, minimize_cores=False))
         solver.add(*[as_bool(c) for c in self.constraints])
         self.questions += 1
-        return solver.check(as_bool(here)) != z3.unsat
+        answer = solver.check(as_bool(here))
+        if answer != z3.unknown:
+            return answer == z3.sat
+        return previous is None or not self.by_option(here, previous)
+
+    def by_option(self, here, previous) -> bool:
+        """Is ``here`` (the offer asks again) proven unreachable one option of the question before it at a time?  A
+        path that asks again answered ``previous`` (the offer's question before) with one of its options, so the
+        question is the disjunction of one case per option, "``here`` and that option taken" — which Z3 is asked to
+        check first: ``here`` with no option taken is unsatisfiable.  Each case is then asked of a solver of its own
+        (:data:`CASE_RLIMIT` steps), the answer substituted in every constraint and simplified, so the terms of the
+        other options fold away: a case split Z3 does not make by itself (each `bâtir` of the 4th edition's turn is
+        a small question; all of them, with the pick an unknown, are not).  True only when every case is unsat; a
+        case satisfiable or unknown: False (the offer is followed further, as when the question is not split)."""
+        pick = previous.value
+        cases = [i for i, (g, _) in enumerate(previous.options) if not (is_const(g) and not g)]
+        facts = [as_bool(c) for c in self.constraints]
+        cover = make_solver(SolverSettings(incremental=True, rlimit=CASE_RLIMIT, minimize_cores=False))
+        cover.add(*facts)
+        self.questions += 1
+        if cover.check(as_bool(here), *[pick != i for i in cases]) != z3.unsat:
+            return False            # the cases are not shown to be the whole question
+        for i in cases:
+            solver = make_solver(SolverSettings(incremental=True, rlimit=CASE_RLIMIT, minimize_cores=False))
+            solver.add(_case(facts + [as_bool(here)], pick, i))
+            self.questions += 1
+            if solver.check() != z3.unsat:
+                return False
+        return True
 
     def check(self, guard, span) -> None:
         if is_const(guard) and not guard:
@@ -462,6 +492,22 @@ class LemmaUnrolled(Coned):
     def escaping(self):
         """When a path leaves the procedure with something in flight (a stop, an abort, an end of turn …)."""
         return [(k, g) for k, g in self.raised.items() if k != "cut" and not (is_const(g) and not g)]
+
+
+# Z3's pre-processing of one case: what is known folded, equations solved, and the cut cells' unknowns, which nothing
+# else constrains, eliminated with the terms that read them (a cut treasury compared with a sum of 0/1 terms becomes
+# one Bool): each step keeps the formula satisfiable exactly when it was
+PREPARE = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify")
+
+
+def _case(facts: list, pick, i: int):
+    """The conjunction of ``facts`` with ``pick`` (an Int unknown) replaced by ``i``, pre-processed (:data:`PREPARE`):
+    satisfiable exactly when ``facts`` and ``pick == i`` are.  On the 4th edition's turn, the Tripot's option (a
+    `choose … subset` whose 68 picks compare sums of 67 0/1 terms with a treasury read afresh) ended unknown at 100
+    million steps asked as an assumption, and so with the pick substituted; pre-processed, unsat in about a second."""
+    goal = z3.Goal()
+    goal.add(*[z3.substitute(f, (pick, z3.IntVal(i))) for f in facts])
+    return z3.Then(*PREPARE)(goal).as_expr()
 
 
 def _implies(m, b, seen: dict, fixed=None) -> bool:
