@@ -16,13 +16,13 @@ from checker.runtime.engine import Engine
 from checker.solver.encode import Encoder
 from checker.solver.factory import fresh_context
 from checker.solver.unroll_summary import LemmaUnrolled
-from test_reach_summary import _market
+from test_reach_summary import GRAB, _haggling, _market
 
 
-def _lemma(tmp_path):
-    """The lemma of `tour` on the market by turns (one purchase a turn), unrolled."""
+def _lemma(tmp_path, spec=None):
+    """The lemma of `tour` on the market by turns (one purchase a turn; or ``spec``), unrolled."""
     fresh_context()
-    result, selection = prepare_game("reach", [Path(_market(tmp_path, second=False))], None, 2)
+    result, selection = prepare_game("reach", [Path(spec or _market(tmp_path, second=False))], None, 2)
     engine = Engine(result.typed)
     engine.recording = False
     engine.start(selection.cards, 2, 1, [None] * 2)
@@ -62,3 +62,24 @@ def test_cases_that_are_not_the_whole_question_prove_nothing(tmp_path):
     assert lemma.by_option(second.reached, only) is False
     assert lemma.by_option(second.reached, first) is False
     assert lemma.by_option(z3.And(second.reached, z3.BoolVal(False)), first) is True
+
+
+def test_a_counter_that_grows_at_every_step_of_the_offer_is_a_fact_of_the_lemma(tmp_path, monkeypatch):
+    """With both questions "does the offer ask again?" cut to one step (unknown), the lemma proves, option
+    by option, that a path that asks the offer again has one more purchase counted than at the question before
+    (`achats_du_tour`: a purchase counts itself; "Passer" ends the offer) and adds that fact to its constraints (the
+    4th edition's Architecte's turn needs it at every question: `quartiers_bâtis`)."""
+    monkeypatch.setattr(unroll, "FEASIBLE_RLIMIT", 1)
+    monkeypatch.setattr(unroll_summary, "OFFER_RLIMIT", 1)
+    lemma = _lemma(tmp_path)
+    assert any(r.startswith("achats_du_tour grows") for r in lemma.ranked), lemma.ranked
+
+
+def test_a_counter_that_a_move_leaves_as_it_was_is_no_fact(tmp_path, monkeypatch):
+    """`marchander` puts a lot in the basket and then aborts: the offer asks again with `achats_du_tour` as it was.
+    The fact "it grew" is false there, a case is satisfiable, and it is not added (adding it would cut that path:
+    a second lot in the basket in one turn, which the plain search reaches)."""
+    monkeypatch.setattr(unroll, "FEASIBLE_RLIMIT", 1)
+    monkeypatch.setattr(unroll_summary, "OFFER_RLIMIT", 1)
+    lemma = _lemma(tmp_path, _haggling(tmp_path, GRAB, "marchander(p, l) for l in étal"))
+    assert not any(r.startswith("achats_du_tour") for r in lemma.ranked), lemma.ranked
