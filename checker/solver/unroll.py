@@ -124,27 +124,14 @@ class Tally:
         return Tally(tuple(t.named(g, f"décisions ≥ {j}") for j, g in enumerate(self.ge)))
 
 
-def at_least(guards, n: int):
-    """At least ``n`` of ``guards`` hold: a constant where the constants decide it, else one cardinality
-    constraint (``z3.AtLeast``) over the Bools that are not constants."""
-    terms = [as_bool(g) for g in guards if not is_const(g)]
-    n -= sum(1 for g in guards if is_const(g) and g)
-    if n <= 0:
-        return True
-    if n > len(terms):
-        return False
-    return z3.AtLeast(*terms, n)
-
-
-def at_most(guards, n: int):
-    """At most ``n`` of ``guards`` hold (as :func:`at_least`, with ``z3.AtMost``)."""
-    terms = [as_bool(g) for g in guards if not is_const(g)]
-    n -= sum(1 for g in guards if is_const(g) and g)
-    if n < 0:
-        return False
-    if n >= len(terms):
-        return True
-    return z3.AtMost(*terms, n)
+def _count(guards) -> object:
+    total = 0
+    for g in guards:
+        if is_const(g):
+            total = total + int(bool(g))
+        else:
+            total = total + z3.If(as_bool(g), 1, 0)
+    return total
 
 
 def _at_least_two(guards):
@@ -300,15 +287,15 @@ class Unrolled(Transition):
         """`choose … subset`: the interpreter asks one pick at a time, each with the options not yet chosen
         (a single one is forced while fewer than ``low`` are chosen), and once ``low`` are chosen, whether to
         stop (asked while fewer than ``high`` are chosen)."""
-        pool = [g for g, _ in c.options]
-        picks = [b for b, _ in c.value]
+        size = _count([g for g, _ in c.options])
+        chosen = _count([b for b, _ in c.value])
         low, high = c.low, c.high
         for i in range(len(c.options) + 1):
-            # pick number i+1 is asked when i are chosen and the chooser goes on (or is asked whether to stop);
-            # "i chosen" and "at most i + 1 options" are cardinality constraints over the picks' and the pool's
-            # Bools (pseudo-Booleans), not sums of 0/1 terms compared in integer arithmetic
-            reached = AND(c.reached, at_least(picks, i), (high > i) if not is_const(high) else high > i)
-            forced = AND(at_most(pool, i + 1), (low > i) if not is_const(low) else low > i)
+            # pick number i+1 is asked when i are chosen and the chooser goes on (or is asked whether to stop)
+            reached = AND(c.reached, chosen >= i if not is_const(chosen) else chosen >= i,
+                          (high > i) if not is_const(high) else high > i)
+            forced = AND((size - i) <= 1 if not is_const(size) else size - i <= 1,
+                         (low > i) if not is_const(low) else low > i)
             asked = AND(reached, NOT(forced))
             if is_const(asked) and not asked:
                 continue
