@@ -58,7 +58,8 @@ def test_cases_that_are_not_the_whole_question_prove_nothing(tmp_path):
     first, second = [c for c in lemma.choices if c.kind == "offer"][:2]
     passer = [i for i, (_, o) in enumerate(first.options) if o[0] == "finish"]
     assert passer
-    only = dataclasses.replace(first, options=[o if i in passer else (False, o[1]) for i, o in enumerate(first.options)])
+    only = dataclasses.replace(first, options=[o if i in passer else (False, o[1])
+                                               for i, o in enumerate(first.options)])
     assert lemma.by_option(second.reached, only) is False
     assert lemma.by_option(second.reached, first) is False
     assert lemma.by_option(z3.And(second.reached, z3.BoolVal(False)), first) is True

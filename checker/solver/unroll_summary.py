@@ -496,10 +496,10 @@ class LemmaUnrolled(Coned):
         added to the constraints: implied by them, it removes no path, but it is a fact Z3 does not find by itself
         across several questions.  On the 4th edition, a turn whose permit allows three districts: the count of
         districts built grows at every question that lets the offer ask again, and the permit's bound is then to
-        close the fifth question by arithmetic, where the whole question ended unknown at 100 million steps.  Each fact is asked of the step's own constraints only (those made from the
-        question before to this one): fewer constraints, more models, so unsat there is unsat with all of them
-        (asked with every constraint, the cases of that turn's third step took minutes).  True when a fact was
-        added."""
+        close the fifth question by arithmetic, where the whole question ended unknown at 100 million steps.  Each
+        fact is asked of the step's own constraints only (those made from the question before to this one): fewer
+        constraints, more models, so unsat there is unsat with all of them (asked with every constraint, the cases
+        of that turn's third step took minutes).  True when a fact was added."""
         added = False
         while self._ranked < len(self._steps):
             here, previous, then, since, now, until = self._steps[self._ranked]
@@ -521,10 +521,10 @@ class LemmaUnrolled(Coned):
         path that asks again answered ``previous`` (the offer's question before) with one of its options, so the
         question is the disjunction of one case per option, "``here`` and that option taken" — which Z3 is asked to
         check first: ``here`` with no option taken is unsatisfiable.  Each case is then asked of a solver of its own
-        (:data:`CASE_RLIMIT` steps), the answer substituted in every constraint and pre-processed (:func:`_case`), so the
-        terms of the other options fold away: a case split Z3 does not make by itself (each district built in a 4th edition turn is
-        a small question; all of them, with the pick an unknown, are not).  True only when every case is unsat; a
-        case satisfiable or unknown: False (the offer is followed further, as when the question is not split).
+        (:data:`CASE_RLIMIT` steps), the answer substituted in every constraint and pre-processed (:func:`_case`), so
+        the terms of the other options fold away: a case split Z3 does not make by itself (each district built in a
+        4th edition turn is a small question; all of them, with the pick an unknown, are not).  True only when every
+        case is unsat; a case satisfiable or unknown: False (the offer is followed further, as when it is not split).
         ``since``, ``until``: only the constraints of that slice are asked (fewer constraints: an unsat answer holds
         for all)."""
         pick = previous.value
@@ -567,8 +567,9 @@ PREPARE = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplif
 def _case(facts: list, pick, i: int):
     """The conjunction of ``facts`` with ``pick`` (an Int unknown) replaced by ``i``, pre-processed (:data:`PREPARE`):
     satisfiable exactly when ``facts`` and ``pick == i`` are.  On the 4th edition's turn, the option of a district
-    paid partly in cards (a `choose … subset` whose 68 picks compare sums of 67 0/1 terms with a treasury read afresh) ended unknown at 100
-    million steps asked as an assumption, and so with the pick substituted; pre-processed, unsat in about a second."""
+    paid partly in cards (a `choose … subset` whose 68 picks compare sums of 67 0/1 terms with a treasury read
+    afresh) ended unknown at 100 million steps asked as an assumption, and so with the pick substituted;
+    pre-processed, unsat in about a second."""
     goal = z3.Goal()
     goal.add(*[z3.substitute(f, (pick, z3.IntVal(i))) for f in facts])
     return z3.Then(*PREPARE)(goal).as_expr()
