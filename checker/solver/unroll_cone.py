@@ -316,8 +316,9 @@ class Coned(Unrolled):
         self.scoped: list = []              # (when, span): a path that ends at the start of round rounds + 1
         self._decls = None
 
-    def asks_again(self, here) -> bool:
-        """Does a path ask an offer's next question (``here``)?  False only when Z3 proves none does."""
+    def asks_again(self, here, previous=None) -> bool:
+        """Does a path ask an offer's next question (``here``)?  False only when Z3 proves none does.
+        ``previous``: the offer's question before it (a :class:`Choice`; None at its first question)."""
         return self.feasible(here)
 
     # every decision point is one where the condition is asked; none is counted
@@ -411,10 +412,11 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
     t.checked_partial(guard)
     going = guard
     t.offers += 1
+    previous = None
     for turn in range(OFFER_ROUNDS):
         t.running = t.named(t.running, "en cours")
         here = t.named(AND(going, t.running), "offre")
-        if not t.asks_again(here):
+        if not t.asks_again(here, previous):
             return
         t.forget()          # a move not offered may have changed cut cells since: quantities read them afresh
         t.enc.spent = 0
@@ -447,8 +449,9 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
         pick = z3.Int(t.fresh_name(f"que faire ? ({t.offers}.{turn + 1})"))
         picked = [AND(g, pick == i) for i, (g, _) in enumerate(options)]
         t.constraints.append(z3.Implies(as_bool(going), as_bool(OR(*picked))))
-        t.choices.append(Choice(s.span, "que faire ?", pick, going, list(options), kind="offer", chosen=going,
-                                inside=OR(*picked)))
+        previous = Choice(s.span, "que faire ?", pick, going, list(options), kind="offer", chosen=going,
+                          inside=OR(*picked))
+        t.choices.append(previous)
         ended = False
         for i, (g, option) in enumerate(options):
             chosen = AND(going, t.running, picked[i])
@@ -472,7 +475,7 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
             t.running = OR(t.running, closed)
             ended = OR(ended, closed)
         going = AND(going, NOT(ended), t.running)
-    if t.feasible(AND(going, t.running)):
+    if t.asks_again(AND(going, t.running), previous):
         t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
                                              f"{OFFER_ROUNDS} times when the state is cut)")
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import z3
 
 from checker.front import ast
-from checker.front.types import BOOL, PLAYER, GridT, RecordT
+from checker.front.types import BOOL, INT, PLAYER, GridT, RecordT
 from checker.solver.encode import AND, EQ, ITE, NOT, Unsupported, as_bool, is_const
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.terms import conjuncts
@@ -44,6 +44,7 @@ __all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owne
 USED = "\0used"         # in a havoc's names: every power's use
 ENTAILED_RLIMIT = 1_000_000     # the steps of the question that proves a precondition read off a call's guard
 OFFER_RLIMIT = 100_000_000      # the steps of a lemma's question "does the offer ask again?" asked afresh
+CASE_RLIMIT = 20_000_000        # the steps of each case of that question split by the option taken before it
 
 
 def owner_of(enc, name: str) -> int | None:
@@ -401,6 +402,13 @@ class LemmaUnrolled(Coned):
         super().__init__(enc, kept, 1, max_loops, **kw)
         self.watched = list(watched)
         self.points: list[tuple] = []           # (guard, {(zone, seat): [whether each card is in it]})
+        self.ranked: list[str] = []             # the facts "a counter grew" proven at an offer's questions (shown)
+        self._heads: dict = {}                  # id(an offer's question) -> the counters where it was asked
+        self._pending = ({}, 0)                 # the counters at the last question "does the offer ask again?", and
+        #                                         how many constraints there were then
+        self._steps: list[tuple] = []           # (here, the question before, its counters and constraints' count,
+        #                                         the counters now, the constraints' count now): an offer's steps
+        self._ranked = 0                        # how many of them :meth:`rank` asked
 
     def members(self) -> dict:
         """(zone, seat) -> whether each card of the zone's kind is in it now (a term or a constant each, in the
@@ -435,19 +443,105 @@ class LemmaUnrolled(Coned):
                 and not (not is_const(b) and not is_const(m) and _implies(as_bool(m), as_bool(b), seen, fixed))]
         return out
 
-    def asks_again(self, here) -> bool:
+    def asks_again(self, here, previous=None) -> bool:
         """As the cut unrolling asks it; where its question ends unknown at its steps (a turn's offer, from the second
-        question on, on the 4th edition), a fresh solver asks it again with :data:`OFFER_RLIMIT` steps.  Unsat ends
-        the offer there, proven: the lemma then need not unroll it :data:`~checker.solver.unroll_cone.OFFER_ROUNDS`
-        times and ask whether a path goes beyond (a larger question, which ended unknown)."""
+        question on, on the 4th edition), a fresh solver asks it again with :data:`OFFER_RLIMIT` steps; where that
+        ends unknown too, the offer's *ranking* facts (:meth:`rank`) are proven and the fresh solver asked again; and
+        last, case by case (:meth:`by_option`).  Unsat ends the offer there, proven: the lemma then need not unroll it
+        :data:`~checker.solver.unroll_cone.OFFER_ROUNDS` times and ask whether a path goes beyond (a larger question,
+        which ended unknown)."""
         if not self.feasible(here):
             return False
+        counters = self._counters()
+        for v, value in counters.items():      # each under a name of its own: a step's terms read it, not its past
+            if not is_const(value) and not z3.is_const(value):
+                counters[v] = self.named(value, v)
+                self.store.write(("var", v, None), counters[v], True)
+        self._pending = (counters, len(self.constraints))
+        if previous is not None and id(previous) in self._heads:
+            then, since = self._heads[id(previous)]
+            self._steps.append((here, previous, then, since, counters, len(self.constraints)))
         if is_const(here) or self._solver.reason_unknown() == "":
             return True
+        answer = self._afresh(here)
+        if answer is None and self.rank():
+            answer = self._afresh(here)
+        if answer is not None:
+            return answer
+        return previous is None or not self.by_option(here, previous)
+
+    def _afresh(self, here):
+        """``here`` asked of a fresh solver with :data:`OFFER_RLIMIT` steps: True (sat), False (unsat), None."""
         solver = make_solver(SolverSettings(incremental=False, rlimit=OFFER_RLIMIT, minimize_cores=False))
         solver.add(*[as_bool(c) for c in self.constraints])
         self.questions += 1
-        return solver.check(as_bool(here)) != z3.unsat
+        answer = solver.check(as_bool(here))
+        return None if answer == z3.unknown else answer == z3.sat
+
+    def _counters(self) -> dict:
+        """The kept Int vars without an index, as they are now (terms)."""
+        return {v: self.store.var(v, None) for v in sorted(self.kept)
+                if v in self.p.vars and self.p.vars[v].index is None and self.enc.var_types[v] == INT}
+
+    def decided(self, c) -> None:
+        if c.kind == "offer":
+            self._heads[id(c)] = self._pending      # the counters where this question is asked
+        super().decided(c)
+
+    def rank(self) -> bool:
+        """The *ranking* facts of the offers' steps not asked yet: for each kept counter (an Int var without an
+        index, named at each question) written in a step — from a question to the next one of the same offer —
+        "where the offer asks again, the counter is at least one more than it was at the question before", proven
+        option by option (:meth:`by_option`, the question "it asks again and the counter did not grow") and then
+        added to the constraints: implied by them, it removes no path, but it is a fact Z3 does not find by itself
+        across several questions.  On the 4th edition, a turn whose permit allows three districts: the count of
+        districts built grows at every question that lets the offer ask again, and the permit's bound is then to
+        close the fifth question by arithmetic, where the whole question ended unknown at 100 million steps.  Each
+        fact is asked of the step's own constraints only (those made from the question before to this one): fewer
+        constraints, more models, so unsat there is unsat with all of them (asked with every constraint, the cases
+        of that turn's third step took minutes).  True when a fact was added."""
+        added = False
+        while self._ranked < len(self._steps):
+            here, previous, then, since, now, until = self._steps[self._ranked]
+            self._ranked += 1
+            for v, old in then.items():
+                new = now.get(v)
+                if new is None or (is_const(new) and is_const(old)) or (not is_const(new) and not is_const(old)
+                                                                         and new.eq(old)):
+                    continue
+                grows = new >= old + 1
+                if self.by_option(AND(here, NOT(grows)), previous, since, until):
+                    self.constraints.append(z3.Implies(as_bool(here), grows))
+                    self.ranked.append(f"{v} grows at each question that follows one of {previous.span}")
+                    added = True
+        return added
+
+    def by_option(self, here, previous, since: int = 0, until: int | None = None) -> bool:
+        """Is ``here`` (the offer asks again) proven unreachable one option of the question before it at a time?  A
+        path that asks again answered ``previous`` (the offer's question before) with one of its options, so the
+        question is the disjunction of one case per option, "``here`` and that option taken" — which Z3 is asked to
+        check first: ``here`` with no option taken is unsatisfiable.  Each case is then asked of a solver of its own
+        (:data:`CASE_RLIMIT` steps), the answer substituted in every constraint and pre-processed (:func:`_case`), so
+        the terms of the other options fold away: a case split Z3 does not make by itself (each district built in a
+        4th edition turn is a small question; all of them, with the pick an unknown, are not).  True only when every
+        case is unsat; a case satisfiable or unknown: False (the offer is followed further, as when it is not split).
+        ``since``, ``until``: only the constraints of that slice are asked (fewer constraints: an unsat answer holds
+        for all)."""
+        pick = previous.value
+        cases = [i for i, (g, _) in enumerate(previous.options) if not (is_const(g) and not g)]
+        facts = [as_bool(c) for c in self.constraints[since:until]]
+        cover = make_solver(SolverSettings(incremental=True, rlimit=CASE_RLIMIT, minimize_cores=False))
+        cover.add(*facts)
+        self.questions += 1
+        if cover.check(as_bool(here), *[pick != i for i in cases]) != z3.unsat:
+            return False            # the cases are not shown to be the whole question
+        for i in cases:
+            solver = make_solver(SolverSettings(incremental=True, rlimit=CASE_RLIMIT, minimize_cores=False))
+            solver.add(_case(facts + [as_bool(here)], pick, i))
+            self.questions += 1
+            if solver.check() != z3.unsat:
+                return False
+        return True
 
     def check(self, guard, span) -> None:
         if is_const(guard) and not guard:
@@ -462,6 +556,23 @@ class LemmaUnrolled(Coned):
     def escaping(self):
         """When a path leaves the procedure with something in flight (a stop, an abort, an end of turn …)."""
         return [(k, g) for k, g in self.raised.items() if k != "cut" and not (is_const(g) and not g)]
+
+
+# Z3's pre-processing of one case: what is known folded, equations solved, and the cut cells' unknowns, which nothing
+# else constrains, eliminated with the terms that read them (a cut treasury compared with a sum of 0/1 terms becomes
+# one Bool): each step keeps the formula satisfiable exactly when it was
+PREPARE = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify")
+
+
+def _case(facts: list, pick, i: int):
+    """The conjunction of ``facts`` with ``pick`` (an Int unknown) replaced by ``i``, pre-processed (:data:`PREPARE`):
+    satisfiable exactly when ``facts`` and ``pick == i`` are.  On the 4th edition's turn, the option of a district
+    paid partly in cards (a `choose … subset` whose 68 picks compare sums of 67 0/1 terms with a treasury read
+    afresh) ended unknown at 100 million steps asked as an assumption, and so with the pick substituted;
+    pre-processed, unsat in about a second."""
+    goal = z3.Goal()
+    goal.add(*[z3.substitute(f, (pick, z3.IntVal(i))) for f in facts])
+    return z3.Then(*PREPARE)(goal).as_expr()
 
 
 def _implies(m, b, seen: dict, fixed=None) -> bool:
