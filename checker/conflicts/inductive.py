@@ -582,13 +582,15 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
     out = []
     bounded = None                  # may the move reach where the encoding stops following it?
     failing = None                  # may the procedure stop with an error?
-    eager = Eager(search, enc, [*domain, legal, *t.constraints])
+    # the facts (implied: no model lost or added) only where they help, the invariant's own conjuncts: in the
+    # question whether it stops with an error they made Z3 run out of steps (the fan's choix_standard)
+    eager = Eager(search, enc, [*domain, legal, *t.constraints, *t.facts])
     for inv in asked:
-        status, model, reason = _search(search, enc, [*domain, legal, *t.constraints], t, inv.name,
+        status, model, reason = _search(search, enc, [*domain, legal, *t.constraints, *t.facts], t, inv.name,
                                         before[inv.name], cards, eager, first_unknown=kind == "procedure")
         if status == "sat" and t.later:     # a break in the first passes (the interpreter can replay it), if any
-            first = _search(search, enc, [*domain, legal, *t.constraints, *(NOT(g) for g in t.later)], t, inv.name,
-                            before[inv.name], cards, eager, first_unknown=kind == "procedure")
+            first = _search(search, enc, [*domain, legal, *t.constraints, *t.facts, *(NOT(g) for g in t.later)],
+                            t, inv.name, before[inv.name], cards, eager, first_unknown=kind == "procedure")
             status, model, reason = first if first[0] == "sat" else (status, model, reason)
         if status == "sat":
             finding = _found(search, enc, model, label, decl, move, card, t, inv)

@@ -110,6 +110,7 @@ class Transition:
         self.failures: list[Failure] = []
         self.choices: list[Choice] = []
         self.constraints: list = []          # what the unknowns must meet (a choice among its options …)
+        self.facts: list = []                # implied by the constraints, told Z3 where they help (distinct_loops)
         self.locals: frozenset = frozenset()
         # with ``cut_at_offers``, an `offer` reached inside the statements (a decision point) ends what is
         # followed on that path, and so does, with ``max_windows``, a window opened while that many are open
@@ -673,7 +674,7 @@ def _(t: Transition, s: ast.For, env, guard):
     t.enc.spend(len(coll), s.span)
     if t.distinct_loops and (lemma := distinct(coll, t.enc.n, t.E.st.n, t.enc.__dict__.setdefault("_distinct", {}))) \
             is not None:
-        t.constraints.append(lemma)         # proven at each player count: each element once (a list of seats)
+        t.facts.append(lemma)               # proven at each player count: each element once (a list of seats)
     for g, x in coll:
         if is_const(g) and not g:
             continue
