@@ -26,6 +26,7 @@ from __future__ import annotations
 import z3
 
 from checker.front.types import EnumT, GridT, KindT, RecordT
+from checker.solver.aggregates import _sum     # the sum an aggregate `count` makes: the same term, found again
 from checker.solver.factory import SolverSettings, make_solver, run
 from checker.solver.formulas import AND, EQ, ITE, NOT, OR, as_bool, is_const
 from checker.solver.terms import mk_arith
@@ -61,15 +62,6 @@ def exclusive(tests) -> bool:
             return False
         seen.add(value)
     return True
-
-
-def _sum(terms):
-    """``0 + t1 + t2 …`` skipping the constant 0: the term an aggregate `count` makes
-    (:mod:`checker.solver.aggregates`), so that the one read by an expression is found again."""
-    total = 0
-    for t in terms:
-        total = mk_arith("+", total, t) if not (is_const(t) and t == 0) else total
-    return total
 
 
 class Counts:
