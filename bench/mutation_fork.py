@@ -458,6 +458,12 @@ def overhead(package: str, count: int, test: str) -> None:
           f"({setup_wall:.1f} s wall) per worker", flush=True)
 
 
+def suite_files() -> list[str]:
+    """The suite as its command collects it (pyproject's testpaths): every tests/test_*.py by name, then the
+    checker's doctests."""
+    return sorted(f"tests/{p.name}" for p in (mutation.ROOT / "tests").glob("test_*.py")) + ["checker"]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("package", choices=("runtime", "solver", "conflicts"))
@@ -469,6 +475,10 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--all-tests", action="store_true",
                     help="run the package's whole set, covering tests first (not only the covering tests)")
+    ap.add_argument("--suite", action="store_true",
+                    help="the test set is the whole suite (every tests/test_*.py), not bench/mutation.py's set for the "
+                         "package: the probe map is made over every test file, so a mutant runs every test of the "
+                         "suite that starts its statement (the score is the suite's, not a lower bound of it)")
     ap.add_argument("--tests", nargs="+", default=(), metavar="TEST",
                     help="run these tests (files or node ids) for every mutant, not the map's (say so when reporting)")
     ap.add_argument("--probe-map", nargs="*", metavar="FILE", default=None,
@@ -502,7 +512,10 @@ def main(argv=None) -> int:
         chosen = [(k, m) for k, m in chosen if min(a, b) <= k <= max(a, b)][::1 if a <= b else -1]
     if args.twice:
         chosen = chosen + chosen[::-1]
-    server = ForkServer(mutation.ROOT, list(args.tests) or mutation.TESTS[args.package])
+    test_set = suite_files() if args.suite else mutation.TESTS[args.package]
+    print(f"test set: {'the whole suite' if args.suite else 'bench/mutation.py set for ' + args.package}, "
+          f"{len(test_set)} entries", flush=True)
+    server = ForkServer(mutation.ROOT, list(args.tests) or test_set)
     if args.tests:
         cover = None
     elif args.probe_map is None:
@@ -511,7 +524,7 @@ def main(argv=None) -> int:
         if args.map_part or not args.probe_map:
             i, n = map(int, (args.map_part or "0/1").split("/"))
             cover, _ = probe_map(server, args.package, numbered,
-                                 files=list(args.map_files) or mutation.TESTS[args.package][i::n], core=i)
+                                 files=list(args.map_files) or test_set[i::n], core=i)
             if args.save_map:
                 Path(args.save_map).write_text(json.dumps({
                     "tests": cover[0], "lines": [[f, n, t] for (f, n), t in cover[1].items()],
