@@ -237,3 +237,38 @@ def test_a_statement_seven_calls_below_the_rounds_is_chained_up_six(tmp_path):
     [étage] = [g for g in goals if g.where == "étage7"]
     assert [step[3] for step in étage.chains[0] if step[0] == "top"] == ["étage1"]
     assert not any(step[0] == "guard" for step in étage.chains[0])
+
+
+def test_a_step_reached_again_through_a_loop_counts_the_loop(tmp_path):
+    """« Chantier compté » whose masons, once `prêt`, raise a storey, then one more for each player while the
+    tower is 1 high (`for q in players { if hauteur == 1 { … } }`): both storeys' statements are tested after the
+    same reset of `prêt`, so `compter`'s `set prêt = true` is reached from each, the same step at depth 2.  Reached
+    the second time through the players' loop, its yield is counted through that loop (and so is `tailler`'s below
+    it): at 2 players, 2 storeys a run; the penalty at the start is 3."""
+    masons = plan.COUNTED.replace("""  if prêt {
+    set hauteur = hauteur + 1
+    set pierres = 0
+  }""", """  if prêt {
+    set hauteur = hauteur + 1
+    for q in players {
+      if hauteur == 1 {
+        set hauteur = hauteur + 1
+      }
+    }
+    set pierres = 0
+  }""")
+    engine = plan._engine(tmp_path, masons)
+    [tower, _] = endings(engine.program, engine.flow)
+    goals = subgoals(engine.program, engine.flow, tower)
+    assert [(g.depth, g.where, [step[1] for chain, k in g.runs for step in chain[k + 1:]
+                                if step[0] == "loop" and len(step) == 3]) for g in goals] == [
+        (1, "vérifier", []), (1, "maçonner", []), (1, "maçonner", []), (2, "compter", ["q"]), (3, "tailler", ["q"])]
+    seen: list = []
+
+    class Probe:
+        def choose(self, decision):
+            seen.append(subgoal_penalty(engine, "tour_achevée", decision.player))
+            return 0
+
+    engine.play({}, 2, 1, [Probe(), Probe()])
+    assert seen[0] == 3
