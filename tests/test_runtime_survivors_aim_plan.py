@@ -272,3 +272,15 @@ def test_a_step_reached_again_through_a_loop_counts_the_loop(tmp_path):
 
     engine.play({}, 2, 1, [Probe(), Probe()])
     assert seen[0] == 3
+
+
+def test_a_condition_reset_by_a_reset_statement_is_computed_like_one_set_to_a_constant(tmp_path):
+    """« Chantier compté » with `reset prêt` (back to its default, false) instead of `set prêt = false`: `prêt` is
+    still stale when tested, so the plan goes through `compter` (depth 2) to `tailler` (depth 3), the same plan."""
+    plain = plan._engine(tmp_path, plan.COUNTED)
+    reset = plan._engine(tmp_path, plan.COUNTED.replace("  set prêt = false\n", "  reset prêt\n"))
+    plans = []
+    for engine in (plain, reset):
+        [tower, _] = endings(engine.program, engine.flow)
+        plans.append([(g.depth, g.where) for g in subgoals(engine.program, engine.flow, tower)])
+    assert plans[1] == plans[0] == [(1, "vérifier"), (1, "maçonner"), (2, "compter"), (3, "tailler")]

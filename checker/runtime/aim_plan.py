@@ -243,6 +243,10 @@ class _Planner:
             if s.target.name not in names:
                 return False
             return want is None or not isinstance(s.value, ast.BoolLit) or s.value.value == want
+        if isinstance(s, ast.Reset) and s.name in names:      # the var back to its default: a `set` to that
+            decl = self.program.vars.get(s.name)
+            default = decl.default if decl is not None else None
+            return want is None or not isinstance(default, ast.BoolLit) or default.value == want
         if isinstance(s, (ast.Draw,)):
             return s.source.name in names or s.dest.target.name in names
         if isinstance(s, ast.Move):
