@@ -241,3 +241,15 @@ def test_a_bet_declined_after_the_game_went_on_from_its_frames_skips_the_rest_of
             and " mise " in e["text"]]
     made = [None, "Joueur 2 mise 1", "Joueur 1 mise 3", None, "Joueur 1 mise 2", "Joueur 2 mise 1"]   # per decision
     assert bets == [b for b in made[n - 1:] if b is not None]
+
+
+def test_capture_past_the_answers_it_is_given_says_the_game_has_no_such_decision(engine):
+    """(s21 survivor frames.py:280 `>=` → `>`) the game stepped again with fewer answers than it needs before the
+    decision asked for stops where the answers run out: decision 5 after 4 answers is found, after 2 it is not
+    (with `>`, the third decision read past the answers: an IndexError, a traceback)."""
+    engine.recording = False
+    engine.start({}, 2, 1, [_Answers(ANSWERS)] * 2)
+    setup = engine.setup
+    (_frames, asked, _rng), decision, _digest = capture(engine, setup, ANSWERS[:4], 5)
+    assert asked == 4 and decision.player == 0
+    assert capture(engine, setup, ANSWERS[:2], 5) == (None, "the game stepped again has no decision 5", None)
