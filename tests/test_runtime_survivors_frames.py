@@ -15,6 +15,7 @@ from checker.front.check import check_paths
 from checker.runtime import Engine
 from checker.runtime.frames import Frame, Step, capture, resumable
 from checker.runtime.replay import state_digest
+from checker.runtime.state import SpecRuntimeError
 from checker.solver.scopes import Scopes
 from checker.solver.statefile import StateRecorder, load_state
 from conftest import run_cli
@@ -241,3 +242,32 @@ def test_a_bet_declined_after_the_game_went_on_from_its_frames_skips_the_rest_of
             and " mise " in e["text"]]
     made = [None, "Joueur 2 mise 1", "Joueur 1 mise 3", None, "Joueur 1 mise 2", "Joueur 2 mise 1"]   # per decision
     assert bets == [b for b in made[n - 1:] if b is not None]
+
+
+def test_capture_past_the_answers_it_is_given_says_the_game_has_no_such_decision(engine):
+    """(s21 survivor frames.py:280 `>=` → `>`) the game stepped again with fewer answers than it needs before the
+    decision asked for stops where the answers run out: decision 5 after 4 answers is found, after 2 it is not
+    (with `>`, the third decision read past the answers: an IndexError, a traceback)."""
+    engine.recording = False
+    engine.start({}, 2, 1, [_Answers(ANSWERS)] * 2)
+    setup = engine.setup
+    (_frames, asked, _rng), decision, _digest = capture(engine, setup, ANSWERS[:4], 5)
+    assert asked == 4 and decision.player == 0
+    assert capture(engine, setup, ANSWERS[:2], 5) == (None, "the game stepped again has no decision 5", None)
+
+
+def test_the_game_stepped_again_stops_where_a_rounds_precondition_does_not_hold(tmp_path):
+    """(s21 survivor engine.py:520 `args is not None` → `is None`) `manche(m)` requires `m < 3`: the game stops
+    in round 3 with the precondition's error, and so does the game stepped again (frames.py's Stepper, through
+    `Engine.entering`): decision 5 (round 3's first) is not reached there either; decision 4 is."""
+    engine = _compiled(tmp_path / "manches.rules", GAME.replace("procedure manche(m: Int) {",
+                                                                 "procedure manche(m: Int) requires m < 3 {"))
+    engine.recording = False
+    with pytest.raises(SpecRuntimeError, match="procedure manche is called where its precondition"):
+        engine.play({}, 2, 1, [_Answers(ANSWERS)] * 2)
+    setup = engine.setup
+    (_frames, asked, _rng), _decision, _digest = capture(engine, setup, ANSWERS, 4)
+    assert asked == 3
+    assert capture(engine, setup, ANSWERS, 5) == (
+        None, "the game stepped again stopped with an error: procedure manche is called where its precondition "
+              "(requires) does not hold", None)

@@ -243,6 +243,10 @@ class _Planner:
             if s.target.name not in names:
                 return False
             return want is None or not isinstance(s.value, ast.BoolLit) or s.value.value == want
+        if isinstance(s, ast.Reset) and s.name in names:      # the var back to its default: a `set` to that
+            decl = self.program.vars.get(s.name)
+            default = decl.default if decl is not None else None
+            return want is None or not isinstance(default, ast.BoolLit) or default.value == want
         if isinstance(s, (ast.Draw,)):
             return s.source.name in names or s.dest.target.name in names
         if isinstance(s, ast.Move):
@@ -324,10 +328,10 @@ def subgoals(program, flow: str | None, ending: Ending) -> list[SubGoal]:
     reads = set().union(*(planner.reads(g) for g, _ in ending.guards)) if ending.guards else set()
     for where, s, steps in planner.writers(reads):
         add(1, where, planner.up(where, list(steps)), s.span)
-    for goal in list(found):
+    for goal in list(found):        # the depth-1 sub-goals (all found so far): their stale conditions, at depth 2
         for chain in goal.chains:
             for k, step in enumerate(chain):
-                if step[0] != "stale" or goal.depth >= _SUBGOAL_DEPTH:
+                if step[0] != "stale":
                     continue
                 cond, want, before = step[1:]
                 names = planner.reads(cond)
