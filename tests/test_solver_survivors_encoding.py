@@ -21,6 +21,7 @@ zone pioche: pile of Carte public
 action jouer(p: Player, c: Carte) "Jouer une carte." { move c to pioche }
 
 rule somme { forbid jouer(p, c) when sum(k in 5..9: k) > 40 }
+rule comptée { forbid jouer(p, c) when sum(k in 1..count(c2 in pioche): k) > 40 }
 rule la_double { forbid jouer(p, c) when c is "Double" }
 rule la_simple { forbid jouer(p, c) when c is "Simple" }
 
@@ -61,6 +62,31 @@ def test_a_range_of_constants_counts_its_integers_once_against_the_limit(game):
     before = enc.spent
     assert _when(game, "somme", enc) is False
     assert enc.spent - before == 10
+
+
+def test_a_range_whose_bounds_the_state_decides_counts_the_proved_bounds_integers_once(game):
+    """`1..count(c2 in pioche)` on a symbolic state: its upper bound is a Z3 term, and the range is encoded over
+    the integers the checker proved it may hold (front/bounds.py: 1..3, the three cards), each guarded by the
+    state's bounds — 3 elements spent beyond the count's own.  Survivor of the blind solver sample h171 (seed
+    7171): encode.py:708 `hi - lo + 1` → `hi - lo + 2` (one more element counted against the limit: a question
+    refused as too large sooner); no test of the set counted it."""
+    import z3
+    from checker.front import ast
+    result, e = game
+    rule = result.program.rules["comptée"]
+    head = rule.heads[0]
+    rng = head.when.left.coll                 # sum(k in 1..count(c2 in pioche): k) > 40
+    assert isinstance(rng, ast.Binary) and rng.op == ".."
+    assert result.typed.ranges[id(rng)] == (1, 3)
+    enc = Encoder(e, concrete=False)
+    env = enc.rule_env(rule, head, (0, e.st.zone("pioche")[0]))
+    before = enc.spent
+    enc.expr(rng.right, env)                  # the count alone
+    alone = enc.spent - before
+    before = enc.spent
+    values = enc.expr(rng, env)
+    assert [k for _, k in values] == [1, 2, 3] and all(isinstance(g, z3.BoolRef) for g, _ in values)
+    assert enc.spent - before - alone == 3
 
 
 def test_a_card_name_with_two_copies_is_refused_where_a_physical_card_is_needed(game):
