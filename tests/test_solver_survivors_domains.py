@@ -1,7 +1,8 @@
-"""The conflict search's domain of a var whose type gives it none to assert (checker/solver/search.py `_domain`'s
-last case, reached by a `Bool?`): no constraint, so a situation that needs the var true is searched like any other.  Survivor of the blind solver sample h171 (seed
-7171): search.py:283 `return True` → `return False` (every state whose question reads such a var excluded: the
-conflict below not found, a false « no conflict »); no test of the set had a var of such a type."""
+"""The conflict search's domain of a var whose type gives it none to assert (checker/solver/search.py `_domain`'s last
+case, reached by a `Bool?`): no constraint, so a situation that needs the var true is searched like any other.
+Survivor of the blind solver sample h171 (seed 7171): search.py:283 `return True` → `return False` (every state
+whose question reads such a var excluded: the conflict below not found, a false « no conflict »); no test of the set
+had a var of such a type."""
 
 from __future__ import annotations
 
