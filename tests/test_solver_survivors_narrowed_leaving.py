@@ -8,7 +8,8 @@ and not reached[y])`: the mutant (`… and reached[y]`) drops exactly the values
 so the narrowed search from the centre reaches nothing (`count(y in réseau(x))` would be 0 where the game counts
 1).  h169's note described line 237's filter of the steps out of the window, `if not (is_const(out_of_window) and
 not out_of_window)`; its mutant `not removed @1` (not in a sample) drops the constraint exactly when the step out is
-constant TRUE, so the narrowed search answers from a window its path leaves.  Both are killed here."""
+constant TRUE, so the narrowed search answers from a window its path leaves.  Both are killed here, and the
+blind sample h171's narrowed.py:55 (below: a question with no state in any window)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import z3
 from checker.base.limits import MAX_NARROWED
 from checker.conflicts.questions import Search
 from checker.front.check import check_paths
+from checker.solver.narrowed import narrowed
 from test_solver_searches import TILES, _lay, _pinned, _search as _tiles
 
 # a step that depends on the tiles laid, and one that does not: east of the centre, whatever is laid
@@ -105,3 +107,30 @@ def test_the_narrowed_search_reaches_its_certain_start(radius):
         s.add(guard != (y == centre))
         assert s.check() == z3.unsat, grid.show(y)
         s.pop()
+
+
+def _question(extra):
+    """`vers_l_est(centre)` encoded, and ``extra`` asserted: (formulas, the move's arguments: none)."""
+    def encode(enc):
+        grid = enc.E.grids["Case"]
+        enc.quantity("vers_l_est", (grid.center(),))
+        return list(extra), ()
+    return encode
+
+
+def test_a_narrowed_question_is_found_in_the_first_window_that_has_a_state():
+    """checker/solver/narrowed.py tries the 1 by 1 window, then the 3 by 3: the search from the centre always
+    steps east, so the first has no state (the step leaves it) and the second has one: found."""
+    found, why = narrowed(_search(), _question([]), "vers_l_est")
+    assert (found, why) == (True, "")
+
+
+def test_a_narrowed_question_without_a_state_in_any_window_is_not_found():
+    """No state in either window: not found, and the reason names both windows.  Survivor of the blind solver
+    sample h171 (seed 7171): narrowed.py:55 `and` → `or` (`status == "sat" or not search.legality`: an unsat
+    question with no legality note taken for a state found — a question settled by a state that does not
+    exist), run by no test of the solver's set (tests/test_solver_narrowed.py, which has this case on
+    Carcassonne, is not in it)."""
+    found, why = narrowed(_search(), _question([z3.BoolVal(False)]), "vers_l_est")
+    assert not found
+    assert why.endswith("1 by 1: none; 3 by 3: none"), why
