@@ -245,3 +245,29 @@ def test_cards_of_a_collection_moved_on_every_path_are_asked_of_the_pile_at_once
     t = Unrolled(Encoder(e, concrete=True), 4)
     t.procedure("rendre_filtrées", (0,))
     assert _lost(t) == [] and t.questions == 1
+
+
+DYEING = """enum Couleur { rouge, vert, bleu }
+var couleur: Couleur = rouge
+
+procedure teindre() {
+  choose k in Couleur at random
+  set couleur = k
+  draw 1 from pioche to défausse
+}
+
+"""
+
+
+def test_a_random_choice_among_an_enums_members_loses_the_random_source_and_goes_on(tmp_path):
+    """`choose k in Couleur at random` (a name that is not a zone) from a known random source: the order of its
+    options is not followed (unroll.py's `_ordered` knows a pile's and the seats'), so the random source is said
+    lost there, and the unrolling goes on — the pile's order is still known for the draw after it.  Survivor of
+    the blind solver sample h171 (seed 7171): unroll.py:578 `and` → `or` (`coll.id in zones or
+    zones[coll.id].index is None`: a KeyError on the enum's name, an internal error), run by no test of the set."""
+    path = tmp_path / "tas.rules"
+    path.write_text(GAME.replace('configuration "Tout"', DYEING + 'configuration "Tout"'), encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    t = _unrolled(result, "teindre", 4, ())
+    assert _lost(t) == ["the random source is not followed from here"]
