@@ -30,6 +30,9 @@ from test_solver_searches import TILES, _lay, _pinned, _search as _tiles
 EASTWARD = """quantity vers_l_est(x: Case): set of Case =
   connected(y from x via filter(z in collect(d in Côté: step(y, d)) where
                                  (y == center(Case) and z == step(y, est)) or tuile_en[z] != none))
+quantity vers(x: Case, d: Côté): set of Case =
+  connected(y from x via filter(z in collect(e in Côté: step(y, e)) where
+                                 (y == x and z == step(y, d)) or tuile_en[z] != none))
 quantity score(p: Player)"""
 
 
@@ -134,3 +137,51 @@ def test_a_narrowed_question_without_a_state_in_any_window_is_not_found():
     found, why = narrowed(_search(), _question([z3.BoolVal(False)]), "vers_l_est")
     assert not found
     assert why.endswith("1 by 1: none; 3 by 3: none"), why
+
+
+def test_a_narrowed_search_from_a_start_outside_its_window_has_no_state():
+    """grid_tiles.rules' `réseau` from the cell east of the centre, in the 1 by 1 window (the centre): a search
+    that starts outside the window is not searched — every state where it starts there is excluded (unsat); in the
+    3 by 3 window it is searched (sat, reaching its start).  Kills searches.py:176 `!=` → `==` (not in a sample:
+    `s == NONE and …`, a start outside the window searched all the same, so the narrowed question answers for a
+    search the window does not hold)."""
+    search = _tiles()
+    _lay(search, {})
+    grid = search.engine.grids["Case"]
+    east = grid.step(grid.center(), "est")
+    for radius, expected in ((0, z3.unsat), (1, z3.sat)):
+        enc = search.encoder()
+        enc.narrowed, enc.limit = radius, MAX_NARROWED
+        reached = enc.quantity("réseau", (east,))
+        s = z3.Solver()
+        s.add(*enc.defined, *_pinned(enc, search))
+        assert s.check() == expected, radius
+        if expected == z3.sat:
+            assert east in {y for _, y in reached}
+
+
+def test_two_searches_from_one_start_whose_steps_read_another_name_are_not_taken_for_each_other():
+    """`vers(centre, est)` and `vers(centre, ouest)`: one start, one `connected`, the step reading the quantity's
+    other parameter `d`.  On the empty table the interpreter reaches the centre and the cell east of it, then the
+    centre and the cell west of it; so does the encoding, each search its own fixpoint.  Survivor of the blind
+    solver sample h171 (seed 7171): searches.py:167 `!=` → `==` (the fixpoints' cache key keeps the search's own
+    name instead of every other one: the second search is answered with the first's values — east, not west)."""
+    search = _search()
+    _lay(search, {})
+    grid = search.engine.grids["Case"]
+    centre = grid.center()
+    enc = search.encoder()
+    for side in ("est", "ouest"):
+        code = enc.enum_codes["Côté"][side]
+        expected = set(search.engine.quantity("vers", (centre, side)))
+        assert expected == {centre, grid.step(centre, side)}
+        reached = enc.quantity("vers", (centre, code))
+        s = z3.Solver()
+        s.add(*enc.defined, *_pinned(enc, search))
+        assert s.check() == z3.sat
+        for guard, y in reached:
+            s.push()
+            s.add(guard != (y in expected))
+            assert s.check() == z3.unsat, (side, grid.show(y))
+            s.pop()
+        assert expected <= {y for _, y in reached}, side
