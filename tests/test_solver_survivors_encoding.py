@@ -126,3 +126,20 @@ def test_a_constant_is_made_with_the_sorts_its_context_made_once(monkeypatch):
     assert all(c.eq(e) for c, e in zip(constants, expected))
     assert [z3.is_bool(c) for c in constants] == [i % 2 == 0 for i in range(10)]
     assert made == [z3.main_ctx()]
+
+
+def test_a_term_over_values_whose_domains_are_known_takes_each_combinations_value(game):
+    """shapes.py's `known` on `3 * r + s` (r in 0..3, s in 0..1, their domains registered as the search registers a
+    rotation's): each combination substituted and simplified, 0 .. 10 — what a `step`, a `connected` or an index
+    needs to range over; an unknown term (no domain) has none.  Survivor of the blind solver sample h171 (seed
+    7171): shapes.py:202 `in` → `not in` (`_constants` stops at its first term: no constant found, so no term
+    over them is known — such a value refused where it is needed, or a search left undecided)."""
+    import z3
+    from checker.solver.shapes import known
+    enc = Encoder(game[1], concrete=True)
+    r, s = z3.Int("r"), z3.Int("s")
+    enc.domains[r.get_id()] = (0, 1, 2, 3)
+    enc.domains[s.get_id()] = (0, 1)
+    assert sorted(known(enc, 3 * r + s)) == [0, 1, 3, 4, 6, 7, 9, 10]
+    assert sorted(known(enc, z3.If(r + r == 2, 1, 0) + s * 0)) == [0, 1]     # r twice: one constant, one domain
+    assert known(enc, 3 * z3.Int("u")) is None
