@@ -216,3 +216,58 @@ def test_the_cards_of_a_pile_moved_whole_leave_that_pile(tmp_path, p, seed):
     assert result.ok, result.reporter.sorted()
     t = compare(started(result, 2, seed, "Tout"), "vider", (p,), 2, seed)
     assert _lost(t) == []
+
+
+RETURNING = """procedure rendre_filtrées(p: Player) {
+  choose q in players by p
+  if q == p { draw 1 from pioche to tas[p] }
+  draw 2 from pioche to défausse
+  move filter(c in défausse where c.valeur > 0) to tas[p]
+  draw 1 from pioche to tas[p]
+}
+
+"""
+
+
+def test_cards_of_a_collection_moved_on_every_path_are_asked_of_the_pile_at_once(tmp_path):
+    """`rendre_filtrées`: which two cards the pile's top gives the discard depends on a choice, then the discard's
+    cards move at once, on every path (the statement's guard is the constant true): Z3 proves that none of them is
+    still in the pile — one question for the pile (`Deal.none_inside`), not one per card that may be there — and
+    its order stays known.  Survivor of the blind solver sample h171 (seed 7171): unroll.py:620 `not removed @1`
+    (`not (is_const(guard) and guard)`: a move on every path skips the one question, and the cards are asked of
+    the pile one by one: 3 questions, the same answer).  The sample counted it a timeout (its covering tests
+    passed; their whole files ran past 600 s at load ~9)."""
+    path = tmp_path / "tas.rules"
+    path.write_text(GAME.replace('configuration "Tout"', RETURNING + 'configuration "Tout"'), encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    e = started(result, 2, 1, "Tout")
+    t = Unrolled(Encoder(e, concrete=True), 4)
+    t.procedure("rendre_filtrées", (0,))
+    assert _lost(t) == [] and t.questions == 1
+
+
+DYEING = """enum Couleur { rouge, vert, bleu }
+var couleur: Couleur = rouge
+
+procedure teindre() {
+  choose k in Couleur at random
+  set couleur = k
+  draw 1 from pioche to défausse
+}
+
+"""
+
+
+def test_a_random_choice_among_an_enums_members_loses_the_random_source_and_goes_on(tmp_path):
+    """`choose k in Couleur at random` (a name that is not a zone) from a known random source: the order of its
+    options is not followed (unroll.py's `_ordered` knows a pile's and the seats'), so the random source is said
+    lost there, and the unrolling goes on — the pile's order is still known for the draw after it.  Survivor of
+    the blind solver sample h171 (seed 7171): unroll.py:578 `and` → `or` (`coll.id in zones or
+    zones[coll.id].index is None`: a KeyError on the enum's name, an internal error), run by no test of the set."""
+    path = tmp_path / "tas.rules"
+    path.write_text(GAME.replace('configuration "Tout"', DYEING + 'configuration "Tout"'), encoding="utf-8")
+    result = check_paths([path])
+    assert result.ok, result.reporter.sorted()
+    t = _unrolled(result, "teindre", 4, ())
+    assert _lost(t) == ["the random source is not followed from here"]

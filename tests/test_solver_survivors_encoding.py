@@ -21,6 +21,7 @@ zone pioche: pile of Carte public
 action jouer(p: Player, c: Carte) "Jouer une carte." { move c to pioche }
 
 rule somme { forbid jouer(p, c) when sum(k in 5..9: k) > 40 }
+rule comptée { forbid jouer(p, c) when sum(k in 1..count(c2 in pioche): k) > 40 }
 rule la_double { forbid jouer(p, c) when c is "Double" }
 rule la_simple { forbid jouer(p, c) when c is "Simple" }
 
@@ -63,6 +64,31 @@ def test_a_range_of_constants_counts_its_integers_once_against_the_limit(game):
     assert enc.spent - before == 10
 
 
+def test_a_range_whose_bounds_the_state_decides_counts_the_proved_bounds_integers_once(game):
+    """`1..count(c2 in pioche)` on a symbolic state: its upper bound is a Z3 term, and the range is encoded over
+    the integers the checker proved it may hold (front/bounds.py: 1..3, the three cards), each guarded by the
+    state's bounds — 3 elements spent beyond the count's own.  Survivor of the blind solver sample h171 (seed
+    7171): encode.py:708 `hi - lo + 1` → `hi - lo + 2` (one more element counted against the limit: a question
+    refused as too large sooner); no test of the set counted it."""
+    import z3
+    from checker.front import ast
+    result, e = game
+    rule = result.program.rules["comptée"]
+    head = rule.heads[0]
+    rng = head.when.left.coll                 # sum(k in 1..count(c2 in pioche): k) > 40
+    assert isinstance(rng, ast.Binary) and rng.op == ".."
+    assert result.typed.ranges[id(rng)] == (1, 3)
+    enc = Encoder(e, concrete=False)
+    env = enc.rule_env(rule, head, (0, e.st.zone("pioche")[0]))
+    before = enc.spent
+    enc.expr(rng.right, env)                  # the count alone
+    alone = enc.spent - before
+    before = enc.spent
+    values = enc.expr(rng, env)
+    assert [k for _, k in values] == [1, 2, 3] and all(isinstance(g, z3.BoolRef) for g, _ in values)
+    assert enc.spent - before - alone == 3
+
+
 def test_a_card_name_with_two_copies_is_refused_where_a_physical_card_is_needed(game):
     enc = Encoder(game[1], concrete=True)
     _when(game, "la_simple", enc)        # one copy: its physical card
@@ -100,3 +126,20 @@ def test_a_constant_is_made_with_the_sorts_its_context_made_once(monkeypatch):
     assert all(c.eq(e) for c, e in zip(constants, expected))
     assert [z3.is_bool(c) for c in constants] == [i % 2 == 0 for i in range(10)]
     assert made == [z3.main_ctx()]
+
+
+def test_a_term_over_values_whose_domains_are_known_takes_each_combinations_value(game):
+    """shapes.py's `known` on `3 * r + s` (r in 0..3, s in 0..1, their domains registered as the search registers a
+    rotation's): each combination substituted and simplified, 0 .. 10 — what a `step`, a `connected` or an index
+    needs to range over; an unknown term (no domain) has none.  Survivor of the blind solver sample h171 (seed
+    7171): shapes.py:202 `in` → `not in` (`_constants` stops at its first term: no constant found, so no term
+    over them is known — such a value refused where it is needed, or a search left undecided)."""
+    import z3
+    from checker.solver.shapes import known
+    enc = Encoder(game[1], concrete=True)
+    r, s = z3.Int("r"), z3.Int("s")
+    enc.domains[r.get_id()] = (0, 1, 2, 3)
+    enc.domains[s.get_id()] = (0, 1)
+    assert sorted(known(enc, 3 * r + s)) == [0, 1, 3, 4, 6, 7, 9, 10]
+    assert sorted(known(enc, z3.If(r + r == 2, 1, 0) + s * 0)) == [0, 1]     # r twice: one constant, one domain
+    assert known(enc, 3 * z3.Int("u")) is None
