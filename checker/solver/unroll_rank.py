@@ -201,7 +201,7 @@ class _Ranking:
         before it, built over their options, are gone).  A generalisation: a model of the question is one of the
         question so substituted (each unknown taking the value of the term it stands for), so unsat after the
         substitution is unsat before it.  Asked only where the case as it is was not found unsat (Z3 answers
-        one or the other within its steps, depending on the case: measured on the 4th edition's Architecte)."""
+        one or the other within its steps, depending on the case: measured on the 4th edition)."""
         subs, seen = [], set()
         for ms in mark.members.values():
             for m in ms:
