@@ -140,9 +140,9 @@ def test_a_lemma_whose_questions_are_anothers_up_to_its_cards_cells_has_its_answ
     bounds = []
     real = summary._bound
 
-    def noting(*args):
+    def noting(*args, **kw):
         bounds.append(args[-1])         # mine: the bound for p, or for another player
-        return real(*args)
+        return real(*args, **kw)
     monkeypatch.setattr(summary, "_bound", noting)
     spec = _market_by_moment(tmp_path)
     condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 3"

@@ -28,6 +28,7 @@ from checker.solver.encode import AND, EQ, Encoder, Unsupported, as_bool, is_con
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
+from checker.solver.unroll_rank import ranked_bound
 from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
 
 __all__ = ["reach_summarised", "MAX_BOUND"]
@@ -94,7 +95,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
         proved = _lemma(engine, t, summarise, kind, params, pre, settings, proven, shown)
         if isinstance(proved, str):
             return undecided(f"the lemma of {shown}: {proved}")
-        own, other, same = proved
+        own, other, same, notes = proved
         for s in sites:
             solver.add(s.own == own, s.other == other)
         assumed = ", ".join(f"{v} == {shown}" for v, _, shown in pre) or "nothing"
@@ -102,7 +103,8 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
                       f"{own} for p, {other} for another player, at every decision point inside it and at its end "
                       f"({len(sites)} call(s))" + (f"; its questions are those of {same}'s, the cells of "
                                                    f"{_renamed_args(kind, proven, same, enc, params)} exchanged: "
-                                                   f"the same answers" if same else ""))
+                                                   f"the same answers" if same else "")
+                      + "".join(f"; own bound by a ranking: {n}" for n in notes))
     outcome = answer(t, solver, rounds)
     if outcome.status == "proved":
         outcome.reason += f" (each call of {summarise} summarised by its lemma, proven)"
@@ -139,9 +141,9 @@ def _same(a, b) -> bool:
 
 
 def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
-    """(own, other, None): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
-    ``pre``; (own, other, the lemma shown) where its questions are those of a lemma of ``proven`` up to a renaming
-    of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
+    """(own, other, None, notes): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
+    ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
+    those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
     (a str).  A lemma whose questions are asked is added to ``proven``."""
     enc = Encoder(engine, concrete=False)
     lemma = LemmaUnrolled(enc, t.kept, t.max_loops, t.watched)
@@ -170,7 +172,7 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     shape = _Shape(lemma, points, kind, shown)
     for other in proven:
         if shape.renames_to(other):
-            return (*other.bounds, other.shown)
+            return (*other.bounds, other.shown, other.notes)
     solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=LEMMA_RLIMIT))
     solver.add(*[as_bool(c) for c in lemma.constraints])
     for what, guard in lemma.escaping():
@@ -186,15 +188,25 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
                    f"{span}): {out.reason}"
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
-    bounds = []
+    bounds, notes = [], []
+    owned = args[owner] if owner is not None else None
     for mine in (True, False):
-        bound = _bound(lemma, points, mine)
+        ranked = (lambda: _noted(ranked_bound(lemma, before, owned, MAX_BOUND, points), notes)) \
+            if mine and owned is not None else None
+        bound = _bound(lemma, points, mine, ranked=ranked)
         if isinstance(bound, str):
             return bound
         bounds.append(bound)
-    shape.bounds = tuple(bounds)
+    shape.bounds, shape.notes = tuple(bounds), notes
     proven.append(shape)
-    return (*bounds, None)
+    return (*bounds, None, notes)
+
+
+def _noted(proven, notes: list):
+    """The ranking's answer; what it proved, noted (the lemma's line shows it)."""
+    if not isinstance(proven, str):
+        notes.append(proven[1])
+    return proven
 
 
 class _Shape:
@@ -209,7 +221,7 @@ class _Shape:
     counterpart) is no match: the questions are then asked."""
 
     def __init__(self, lemma, points, kind, shown):
-        self.kind, self.shown, self.bounds = kind, shown, None
+        self.kind, self.shown, self.bounds, self.notes = kind, shown, None, []
         self.enc = lemma.enc
         self.made = dict(lemma.store.made)
         escapes, cuts = lemma.escaping(), lemma.cuts
@@ -287,13 +299,16 @@ def _arrivals(lemma, before, owner) -> list:
     return out
 
 
-def _bound(lemma, points, mine: bool):
+def _bound(lemma, points, mine: bool, *, ranked=None):
     """The least ``b`` (0, 1, … :data:`MAX_BOUND`) proven: no path of the lemma has, at a point, more than ``b``
     cards added to a watched zone of the owner (``mine``) or of another player — an unsatisfiable question on a
     solver of its own with :data:`BOUND_RLIMIT` steps.  A question that ends unknown is no proof, and the next
     ``b`` is asked (the bound proven is then larger than the least, never wrong); or the reason none is proven.
     No question is asked where no zone has more than ``b`` cards that may have arrived (``points``: see
-    :func:`_arrivals`; without an owner every zone is the owner's)."""
+    :func:`_arrivals`; without an owner every zone is the owner's).  ``ranked``: where a question ends unknown, the
+    ranking (:func:`~checker.solver.unroll_rank.ranked_bound`) is tried once; the bound it proves is the lemma's
+    (the least it proves, not always the least: the smaller bounds, whose questions ended unknown, are not asked
+    again); where it proves none, the next ``b`` is asked as before."""
     unknown = None
     for b in range(MAX_BOUND + 1):
         grows = []
@@ -312,6 +327,12 @@ def _bound(lemma, points, mine: bool):
             return b
         if out.status == "unknown":
             unknown = out.reason
+            if ranked is not None:
+                proven, ranked = ranked(), None
+                if not isinstance(proven, str):
+                    return proven[0]
+                if isinstance(proven, str):
+                    unknown += f"; the ranking: {proven}"
     if unknown is not None:
         return f"Z3 could not decide a bound up to {MAX_BOUND} (the last unknown: {unknown})"
     return f"a watched zone may grow by more than {MAX_BOUND}"

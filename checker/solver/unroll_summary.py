@@ -39,7 +39,7 @@ from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.terms import conjuncts
 from checker.solver.unroll_cone import Coned, CutStore
 
-__all__ = ["Summarised", "LemmaUnrolled", "HavocStore", "Site", "written", "owner_of", "entailed", "USED"]
+__all__ = ["Summarised", "LemmaUnrolled", "Mark", "HavocStore", "Site", "written", "owner_of", "entailed", "USED"]
 
 USED = "\0used"         # in a havoc's names: every power's use
 ENTAILED_RLIMIT = 1_000_000     # the steps of the question that proves a precondition read off a call's guard
@@ -394,6 +394,15 @@ class Summarised(Coned):
         self.forget()
 
 
+class Mark:
+    """An offer's question in a lemma, where it is asked (``choice.reached``): the watched zones' members and the
+    kept counters there (each under a name of its own), how many constraints there were when they were named (the
+    constraints after it are those of the moves that follow it) and when the question was made."""
+
+    def __init__(self, choice, members: dict, counters: dict, since: int, until: int):
+        self.choice, self.members, self.counters, self.since, self.until = choice, members, counters, since, until
+
+
 class LemmaUnrolled(Coned):
     """One call of the summarised procedure from a symbolic state: the watched zones' members at every decision
     point inside it and at its end (:attr:`points`)."""
@@ -409,6 +418,9 @@ class LemmaUnrolled(Coned):
         self._steps: list[tuple] = []           # (here, the question before, its counters and constraints' count,
         #                                         the counters now, the constraints' count now): an offer's steps
         self._ranked = 0                        # how many of them :meth:`rank` asked
+        self.marks: list[Mark] = []             # each offer's question asked: its state (checkpoints of the ranking)
+        self.at: list[tuple] = []               # for each of :attr:`points`: (the counters there, the constraints'
+        #                                         count, how many marks before it)
 
     def members(self) -> dict:
         """(zone, seat) -> whether each card of the zone's kind is in it now (a term or a constant each, in the
@@ -486,6 +498,8 @@ class LemmaUnrolled(Coned):
     def decided(self, c) -> None:
         if c.kind == "offer":
             self._heads[id(c)] = self._pending      # the counters where this question is asked
+            counters, since = self._pending
+            self.marks.append(Mark(c, self.members(), dict(counters), since, len(self.constraints)))
         super().decided(c)
 
     def rank(self) -> bool:
@@ -548,8 +562,10 @@ class LemmaUnrolled(Coned):
             return
         self.forget()
         self.points.append((guard, self.members()))
+        self.at.append((self._counters(), len(self.constraints), len(self.marks)))
 
     def call(self, name: str, args: tuple) -> None:
+        self.start = self._counters()           # the kept counters where the call starts
         self.procedure(name, args, True, self.p.procedures[name].span)
         self.check(self.running, None)
 
