@@ -3,8 +3,8 @@ arrivals are at most the growth of a counter, step by step, and the counter is a
 the bound asked of the whole lemma at once ends unknown (:func:`checker.reach.summary._bound`).
 
 The counter and the zone are read from the spec: a *counter* is a kept Int var without an index that the `when` of a
-`forbid` reads (on the 4th edition, `quartiers_bâtis`, which the permit compares with `permis_de_construire`); the
-zones are the lemma's watched zones (those CONDITION reads: `cité`).  The lemma's unrolling records, at each offer's
+`forbid` reads (e.g. a count of what was built this turn, which a permit compares with its limit); the zones are
+the lemma's watched zones (those CONDITION reads).  The lemma's unrolling records, at each offer's
 question it asks (a :class:`~checker.solver.unroll_summary.Mark`), the watched zones' members and the counters there,
 and at each decision point inside it (and at its end) the same.  ``lo`` is the counter's value where the call starts
 (a constant: a precondition), else 0.  Two invariants of a state S:
