@@ -101,6 +101,9 @@ TESTS = {
                             # the aiming players (aim.py): not in the set before sample h153, whose 25 aim.py mutants
                             # it killed 17 of (3 s)
                             "tests/test_agents_aim.py",
+                            # the planner (aim_plan.py) and its memo: these two files killed 27 of sample 5169's 42
+                            # aim_plan.py survivors (bench/results/mutation-2026-11-29-s22-runtime-5169-suite.txt)
+                            "tests/test_agents_plan.py", "tests/test_aim_memo.py",
                             # the tests written for the survivors of the blind runtime samples (one file per theme)
                             *sorted(f"tests/{p.name}" for p in (ROOT / "tests").glob("test_runtime_survivors_*.py"))],
     # every test file that imports checker.solver (the symbolic transition, the selection, `legal`'s reasons,
@@ -108,7 +111,7 @@ TESTS = {
     # quick tests only, named one by one (CONFLICTS_QUICK): the whole file with `--tests tests/test_conflicts.py`
     "solver": ["tests/test_solver.py", "tests/test_solver_boundaries.py", "tests/test_solver_neighbours.py",
                "tests/test_legal_explanations.py", "tests/test_legal_explanation_values.py",
-               "tests/test_solver_searches.py", "tests/test_transition.py", "tests/test_transition_boundaries.py",
+               "tests/test_solver_searches.py", "tests/test_solver_narrowed.py", "tests/test_transition.py", "tests/test_transition_boundaries.py",
                "tests/test_selection.py", "tests/test_solver_limits.py", "tests/test_carcassonne_legal_reasons.py",
                "tests/test_solver_grid_functions.py", "tests/test_conflicts_scope.py", "tests/test_inductive.py",
                "tests/test_examples_witness.py", "tests/test_statefile_moves.py", "tests/test_conflicts_domains.py",
