@@ -5,35 +5,17 @@ per option, proven only when the cases are shown to be the whole question and ev
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import z3
 
 import checker.solver.unroll as unroll
 import checker.solver.unroll_summary as unroll_summary
-from checker.front.command import prepare_game
-from checker.runtime.engine import Engine
-from checker.solver.encode import Encoder
-from checker.solver.factory import fresh_context
-from checker.solver.unroll_summary import LemmaUnrolled
-from test_reach_summary import GRAB, _haggling, _market
+from test_reach_summary import GRAB, _haggling, _market, market_lemma
 
 
 def _lemma(tmp_path, spec=None):
     """The lemma of `tour` on the market by turns (one purchase a turn; or ``spec``), unrolled."""
-    fresh_context()
-    result, selection = prepare_game("reach", [Path(spec or _market(tmp_path, second=False))], None, 2)
-    engine = Engine(result.typed)
-    engine.recording = False
-    engine.start(selection.cards, 2, 1, [None] * 2)
-    enc = Encoder(engine, concrete=False)
-    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
-    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
-    p = z3.Int("joueur appelé")
-    lemma.constraints.append(z3.And(p >= 0, p < 2))
-    lemma.store.write(("var", "tours_joués", None), 0, True)
-    lemma.call("tour", (p,))
-    return lemma
+    return market_lemma(spec or _market(tmp_path, second=False))[0]
 
 
 def test_an_offer_question_unknown_as_a_whole_is_proven_option_by_option(tmp_path, monkeypatch):

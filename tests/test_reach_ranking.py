@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
-import z3
 
 from checker.cli import main
-from checker.front.command import prepare_game
-from checker.runtime.engine import Engine
-from checker.solver.encode import Encoder
-from checker.solver.factory import fresh_context
-from checker.solver.unroll_summary import LemmaUnrolled
 from conftest import ROOT
-from test_reach_summary import KEEP, _market
+from test_reach_summary import KEEP, _market, market_lemma
 
 FIXTURES = ROOT / "tests" / "fixtures" / "ranking"
 ONE_A_TURN = FIXTURES / "marché_par_tour.rules"
@@ -32,20 +25,7 @@ TWO_LOTS = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2"
 def _lemma(spec):
     """The lemma of `tour` (from any state where `tours_joués == 0`, as the command finds), unrolled, and the
     baskets' members where it starts."""
-    fresh_context()
-    result, selection = prepare_game("reach", [Path(spec)], None, 2)
-    engine = Engine(result.typed)
-    engine.recording = False
-    engine.start(selection.cards, 2, 1, [None] * 2)
-    enc = Encoder(engine, concrete=False)
-    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
-    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
-    p = z3.Int("joueur appelé")
-    lemma.constraints.append(z3.And(p >= 0, p < 2))
-    lemma.store.write(("var", "tours_joués", None), 0, True)
-    before = lemma.members()
-    lemma.call("tour", (p,))
-    return lemma, before, p
+    return market_lemma(spec, members_before=True)
 
 
 def _ranked(spec):

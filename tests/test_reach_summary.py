@@ -66,6 +66,37 @@ def _market(tmp_path, second: bool) -> str:
     return str(spec)
 
 
+def market_lemma(spec, members_before: bool = False):
+    """The lemma of `tour` on a market spec (2 players, seed 1), from any state where `tours_joués == 0` (as the
+    command finds), its offer unrolled up to 4 questions: (lemma, the baskets' members where it starts — only with
+    ``members_before``, which makes Z3 terms —, the called player's unknown).  The tests of the lemma's questions,
+    cases, counters and ranking build it here."""
+    from pathlib import Path
+
+    import z3
+
+    from checker.front.command import prepare_game
+    from checker.runtime.engine import Engine
+    from checker.solver.encode import Encoder
+    from checker.solver.factory import fresh_context
+    from checker.solver.unroll_summary import LemmaUnrolled
+
+    fresh_context()
+    result, selection = prepare_game("reach", [Path(spec)], None, 2)
+    engine = Engine(result.typed)
+    engine.recording = False
+    engine.start(selection.cards, 2, 1, [None] * 2)
+    enc = Encoder(engine, concrete=False)
+    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
+    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
+    p = z3.Int("joueur appelé")
+    lemma.constraints.append(z3.And(p >= 0, p < 2))
+    lemma.store.write(("var", "tours_joués", None), 0, True)
+    before = lemma.members() if members_before else None
+    lemma.call("tour", (p,))
+    return lemma, before, p
+
+
 def _reach(capsys, spec, *args):
     code = main(["reach", spec, *args, "-n", "2", "-s", "1", "--json"])
     return code, json.loads(capsys.readouterr().out)
@@ -267,30 +298,10 @@ def test_a_lemma_offer_stops_where_z3_proves_no_path_asks_again(tmp_path, monkey
     edition's turns), the lemma asks it again of a fresh solver with more steps, which proves the third question
     unreachable: the offer is unrolled twice, not 12 times with a larger question about a 13th (the version before
     this one unrolled the Assassin's turn 12 times, 93 s of CPU, and that question ended unknown)."""
-    from pathlib import Path
-
-    import z3
-
     import checker.solver.unroll as unroll
-    from checker.front.command import prepare_game
-    from checker.runtime.engine import Engine
-    from checker.solver.encode import Encoder
-    from checker.solver.factory import fresh_context
-    from checker.solver.unroll_summary import LemmaUnrolled
 
     monkeypatch.setattr(unroll, "FEASIBLE_RLIMIT", 1)
-    fresh_context()
-    result, selection = prepare_game("reach", [Path(_market(tmp_path, second=False))], None, 2)
-    engine = Engine(result.typed)
-    engine.recording = False
-    engine.start(selection.cards, 2, 1, [None] * 2)
-    enc = Encoder(engine, concrete=False)
-    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
-    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
-    p = z3.Int("joueur appelé")
-    lemma.constraints.append(z3.And(p >= 0, p < 2))
-    lemma.store.write(("var", "tours_joués", None), 0, True)
-    lemma.call("tour", (p,))
+    lemma = market_lemma(_market(tmp_path, second=False))[0]
     offers = [c for c in lemma.choices if c.kind == "offer"]
     assert len(offers) == 2 and not lemma.cuts, (len(offers), lemma.cuts)
 

@@ -9,32 +9,14 @@ passed).  And the ranking facts of its questions (below), for unroll_summary.py:
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import z3
 
-from test_reach_summary import _market
+from test_reach_summary import _market, market_lemma
 
 
 def _lemma(tmp_path):
-    from checker.front.command import prepare_game
-    from checker.runtime.engine import Engine
-    from checker.solver.encode import Encoder
-    from checker.solver.factory import fresh_context
-    from checker.solver.unroll_summary import LemmaUnrolled
-
-    fresh_context()
-    result, selection = prepare_game("reach", [Path(_market(tmp_path, second=False))], None, 2)
-    engine = Engine(result.typed)
-    engine.recording = False
-    engine.start(selection.cards, 2, 1, [None] * 2)
-    enc = Encoder(engine, concrete=False)
-    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
-    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
-    p = z3.Int("joueur appelé")
-    lemma.constraints.append(z3.And(p >= 0, p < 2))
-    lemma.store.write(("var", "tours_joués", None), 0, True)
-    lemma.call("tour", (p,))
+    lemma = market_lemma(_market(tmp_path, second=False))[0]
     assert len([c for c in lemma.choices if c.kind == "offer"]) == 2 and not lemma.cuts
     return lemma
 
