@@ -331,8 +331,7 @@ def _bound(lemma, points, mine: bool, *, ranked=None):
                 proven, ranked = ranked(), None
                 if not isinstance(proven, str):
                     return proven[0]
-                if isinstance(proven, str):
-                    unknown += f"; the ranking: {proven}"
+                unknown += f"; the ranking: {proven}"
     if unknown is not None:
         return f"Z3 could not decide a bound up to {MAX_BOUND} (the last unknown: {unknown})"
     return f"a watched zone may grow by more than {MAX_BOUND}"
