@@ -274,20 +274,13 @@ def _distance(tree, want: bool, env: dict) -> int:
             if op in ("<", "<="):
                 return max(0, a - b + (op == "<"))
             return max(0, b - a + (op == ">"))
-        holds = {"==": a == b, "!=": a != b}.get(op)
-        if holds is None:
-            holds = _ordered(op, a, b)
-        return 0 if holds else 1
+        # not both numbers: an equality of other values, or an order on a side that is none (`x != none and x >= 2`,
+        # the second conjunct measured apart while `x` is none): not held
+        return 0 if {"==": a == b, "!=": a != b}.get(op, False) else 1
     try:
         return 0 if bool(tree[1](env)) == want else 1
     except SpecRuntimeError:
         return 1
-
-
-def _ordered(op: str, a, b) -> bool:
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-
-
 
 
 def _measures(engine) -> dict:

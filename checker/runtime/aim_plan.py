@@ -198,15 +198,15 @@ class _Planner:
                             or not ast.names_in(head.when) & {b for b, q in zip(binders, params) if q in players}):
                         continue
                     steps += [("alias", b, q) for b, q in zip(binders, params) if b != q]
-                    steps.append(("rule", head.when, False, self._spends(name, head.when)))
+                    steps.append(("rule", head.when, False, self._spends(action, head.when)))
             parent = self.program.actions.get(name)
             name = parent.parent[0] if parent is not None and parent.parent else None
         return steps
 
     def _spends(self, action: str, cond) -> bool:
-        """Is ``cond`` a threshold (``x == c``, ``x <= c``, ``x < c``, ``c`` a number) on a var that ``action``'s
-        body takes from (``set x[…] = x[…] - k``)?  Then each run of the action brings it nearer: the action can run
-        as many more times as ``x`` is above the threshold (:func:`_counted`)."""
+        """Is ``cond`` a threshold (``x == c``, ``x <= c``, ``x < c``, ``c`` a number) on a var that the body a move
+        of ``action`` runs (its own or its nearest ancestor's) takes from (``set x[…] = x[…] - k``)?  Then each run
+        brings it nearer: the action can run as many more times as ``x`` is above the threshold (:func:`_counted`)."""
         if _counted(cond) is None:
             return False
         name = _var_of(cond.left)
@@ -569,8 +569,8 @@ def subgoal_penalty(engine, aim: str, player, own: int | None = None) -> float:
     goals, counts = _compiled(engine, aim)
     if not goals:
         return 0.0
-    if own is None:
-        own = distances(engine).get(aim, 1)
+    if own is None:             # _compiled resolved ``aim``: an ending of the game, so one of its distances
+        own = distances(engine)[aim]
     own = min(own, _FAR - 1)
     total, measured = 0.0, []
     for (depth, chains), (yields, parent) in zip(goals, counts):
