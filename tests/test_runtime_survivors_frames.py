@@ -185,6 +185,19 @@ def test_frames_of_the_flow_calling_the_round_are_resumable_and_a_cut_stack_is_n
         "frame 1 (partie) leads to no statement"
 
 
+def test_a_path_one_step_past_the_end_of_a_block_leads_nowhere(engine):
+    """A frame whose step is the block's length (one past its last statement: a state file edited by hand)
+    leads to no statement, in the round's loop body (5 statements) and in the flow's body (1)."""
+    body = engine.program.procedures["manche"].body
+    choose = body[0].body[1]
+    flow = Frame("partie", {}, [Step(0, "repeat", 1), Step(1, "call")])
+    past = Frame("manche", {"m": 2, "p": 1}, [Step(0, "for", 1, (0, 1)), Step(len(body[0].body))])
+    assert len(body[0].body) == 5
+    assert resumable(engine.program, [flow, past], choose) == "frame 2 (manche) leads to no statement"
+    beyond = Frame("partie", {}, [Step(len(engine.program.procedures["partie"].body), "repeat", 1), Step(1, "call")])
+    assert resumable(engine.program, [beyond, past], choose) == "frame 1 (partie) leads to no statement"
+
+
 def test_three_frames_are_resumable_only_each_calling_the_next(deeper):
     bet = deeper.program.procedures["miser"].body[0]
     flow = Frame("partie", {}, [Step(0, "repeat", 1), Step(1, "call")])

@@ -121,3 +121,17 @@ def test_a_card_placed_for_the_first_time_makes_the_invariants_due_only_in_a_zon
     assert st.zones == {"pioche": [2, 0], "main": {1: [1]}} and st.where == {0: ("pioche", None), 1: ("main", 1),
                                                                               2: ("pioche", None)}
     assert st.counts == {("pioche", None): {-1: 2}, ("main", 1): {-2: 1}}
+
+
+def test_a_card_swapped_out_of_a_pile_and_back_leaves_no_copy_counted_behind(engine):
+    """`swap` of « Milieu » (in the pile) with « Main » (in a hand), then back: each zone holds what it held, and
+    its contents' counts say so (``holds``, what `is in` asks of a zone): « Main » is in the hand, not in the pile;
+    « Milieu » in the pile, not in the hand."""
+    card = _set_up(engine)
+    engine.call("échanger", (card["Milieu"], card["Main"]))
+    engine.call("échanger", (card["Main"], card["Milieu"]))
+    assert _names(engine, engine.st.zones["pioche"]) == ["Bas", "Milieu", "Haut"]
+    assert sorted(_names(engine, engine.st.zones["main"][0])) == ["Autre", "Main"]
+    main, milieu = engine.def_of[card["Main"]], engine.def_of[card["Milieu"]]
+    assert engine.st.holds("main", 0, main) and not engine.st.holds("pioche", None, main)
+    assert engine.st.holds("pioche", None, milieu) and not engine.st.holds("main", 0, milieu)
