@@ -1,7 +1,8 @@
 """Survivors of the blind runtime sample of h170 (seed 6170, bench/results/mutation-2026-11-29-h170-runtime-6170.txt)
 outside the aiming player's planner (answers: bench/results/mutation-2026-11-29-h174-answers.txt): the aiming
-greedy player's default weight and its value of « nothing », an invariant asking `can` broken where nothing it is
-known to read changed, a swap between a pile and a set counted in the zones' contents."""
+greedy player's default weight and its value of « (rien) », an invariant asking `can` broken where nothing it is
+known to read changed, `eval` of an optional truth that is none.  (A swap out of a pile and back, and a frame one
+step past its block's end: tests/test_runtime_survivors_state.py and test_runtime_survivors_frames.py.)"""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ def test_an_aiming_greedy_player_values_nothing_once_at_an_optional_choice(tmp_p
     """« Chantier » whose masons first ask each player a number they may decline (`optionally`): the aiming
     player's values are one per option and one for « (rien) », each the position as it is, and its pick is among
     the three; the tower is finished."""
-    engine = plan._engine(tmp_path, plan.DIRECT.replace(
-        "procedure maçonner() {\n", "procedure maçonner() {\n  for q in players {\n    choose n in 1..2 by q optionally\n  }\n"))
+    asking = "procedure maçonner() {\n  for q in players {\n    choose n in 1..2 by q optionally\n  }\n"
+    engine = plan._engine(tmp_path, plan.DIRECT.replace("procedure maçonner() {\n", asking))
     seen: list = []
 
     class Aiming(GreedyAgent):
@@ -68,8 +69,8 @@ procedure partie() {
 
 
 def test_eval_of_an_optional_truth_that_is_none_prints_aucun(tmp_path, capsys):
-    """`rulebook eval` of a `Bool?` whose value is none (`if numéro > 5 then any(…) else none`, in round 1) prints
-    « aucun », not « non »: the value, not its truth; in a round where it is a truth, « non » (nobody has points)."""
+    """`rulebook eval` of a `Bool?` whose value is none (`if numéro > 5 then any(…) else none`, in round 1)
+    prints « aucun », not « non »: the value, not its truth; where it is a truth, « non » (nobody has points)."""
     from conftest import run_cli
     spec = tmp_path / "chantier.rules"
     spec.write_text(plan.CHANTIER.replace("MAÇONNER", plan.DIRECT), encoding="utf-8")
