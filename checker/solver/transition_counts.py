@@ -73,6 +73,7 @@ class Counts:
     def __init__(self, store):
         self.store = store
         self._memo: dict = {}       # (zone, index) -> (moves list, how many followed, the last, places, count)
+        self._named_memo: dict = {}  # (zone, index, id of a havoc's move) -> (the move, its count named)
 
     def count(self, zone: str, index) -> tuple | None:
         store, enc = self.store, self.store.enc
@@ -94,10 +95,31 @@ class Counts:
                 value = places[inst] = store.base.member(zone, index, inst)
             return value
 
-        for tests, zones, dest, where, guard in moves[start:]:
+        named = getattr(store, "count_facts", None)     # where a count named after a havoc is defined (below)
+        swaps, inside = getattr(store, "swaps", {}), 0  # the moves of a swap: counted as a whole (_swapped)
+        for m, (tests, zones, dest, where, guard) in enumerate(moves[start:], start):
+            swap = swaps.get(id(moves[m]))
+            if swap is not None and swap[0] is moves[m] and not inside and zone in zones:
+                if carried is None:
+                    carried = _sum(ITE(place(i), 1, 0) for i in insts if not (is_const(g := place(i)) and not g))
+                delta = _swapped(swap, place)
+                if not (is_const(delta) and delta == 0):        # 0 where both cards are known in a zone
+                    carried = mk_arith("+", carried, delta)
+                inside = swap[1]
+            if inside:
+                inside -= 1
+                for i, t in tests.items():
+                    places[i] = ITE(AND(guard, t), zone == dest and (index is None or EQ(where, index)), place(i))
+                continue
             if zone not in zones or is_const(guard) and not guard:
                 continue
             now = zone == dest and (index is None or EQ(where, index))
+            if named is not None and type(tests) is not dict:
+                # a havoc's move (a summary's, a loop's later pass: unknown places): the count after it, named
+                for i, t in tests.items():
+                    places[i] = ITE(AND(guard, t), now, place(i))
+                carried = self._named(zone, index, moves[m], place, insts, named)
+                continue
             if exclusive(tests):
                 if carried is None:
                     carried = _sum(ITE(place(i), 1, 0) for i in insts if not (is_const(g := place(i)) and not g))
@@ -112,6 +134,32 @@ class Counts:
         self._memo[(zone, index)] = (moves, len(moves), moves[-1] if moves else None, places, carried)
         total = _sum(ITE(g, 1, 0) for i in insts if not (is_const(g := store.member(zone, index, i)) and not g))
         return total, total if carried is None else carried
+
+    def _named(self, zone: str, index, move: tuple, place, insts, named: tuple):
+        """The count of ``zone[index]`` right after move ``m`` (a havoc's), as a fresh integer defined equal to
+        the sum over the cards' places there (the definition appended to ``facts``): made once per cell and move."""
+        key = (zone, index if index is None or isinstance(index, int) else ("z", index.get_id()), id(move))
+        hit = self._named_memo.get(key)
+        if hit is not None and hit[0] is move:
+            return hit[1]
+        facts, fresh = named
+        value = z3.Int(fresh(f"count of {zone}[{index}] after a havoc"))
+        facts.append(value == _sum(ITE(g, 1, 0) for i in insts if not (is_const(g := place(i)) and not g)))
+        self._named_memo[key] = (move, value)
+        return value
+
+
+def _swapped(swap: tuple, place):
+    """What a swap of cards ``a`` and ``b`` adds to a cell's count (``place``: each card's place in the cell
+    before it).  Each card takes the other's place: ``a`` goes where ``b`` was when ``b`` is in a zone of the kind
+    (else it stays), ``b`` where ``a`` was likewise; so nothing changes when both are in one or neither is, or when
+    they are the same card, and the cell of the one that is in one gains the other when only one is."""
+    _, _, ta, tb, a_some, b_some, guard = swap
+    pa = OR(*(AND(t, place(i)) for i, t in ta.items()))
+    pb = OR(*(AND(t, place(i)) for i, t in tb.items()))
+    same = OR(*(AND(t, tb[i]) for i, t in ta.items() if i in tb))
+    live = AND(guard, NOT(same))
+    return mk_arith("+", ITE(AND(live, a_some, NOT(b_some), pa), 1, 0), ITE(AND(live, NOT(a_some), b_some, pb), 1, 0))
 
 
 def _keys(enc, zone: str) -> list | None:
