@@ -69,9 +69,6 @@ class Watched(Transition):
         self.idle = idle
         self.frames: list[list] = []    # [statements, the one being encoded] of each body being encoded
         self.idled: list = []           # (when, span) of each place a path stopped being followed (idle)
-        # the count of a zone's cell after a havoc (a summary's, a loop's later pass) is a fresh integer, defined
-        # in the constraints (checker/solver/transition_counts.py)
-        self.store.count_facts = (self.constraints, self.fresh_name)
 
     def run(self, stmts, env: dict, guard=True) -> dict:
         self.frames.append([stmts, None])

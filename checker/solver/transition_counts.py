@@ -73,7 +73,6 @@ class Counts:
     def __init__(self, store):
         self.store = store
         self._memo: dict = {}       # (zone, index) -> (moves list, how many followed, the last, places, count)
-        self._named_memo: dict = {}  # (zone, index, id of a havoc's move) -> (the move, its count named)
 
     def count(self, zone: str, index) -> tuple | None:
         store, enc = self.store, self.store.enc
@@ -95,7 +94,6 @@ class Counts:
                 value = places[inst] = store.base.member(zone, index, inst)
             return value
 
-        named = getattr(store, "count_facts", None)     # where a count named after a havoc is defined (below)
         swaps, inside = getattr(store, "swaps", {}), 0  # the moves of a swap: counted as a whole (_swapped)
         for m, (tests, zones, dest, where, guard) in enumerate(moves[start:], start):
             swap = swaps.get(id(moves[m]))
@@ -114,12 +112,6 @@ class Counts:
             if zone not in zones or is_const(guard) and not guard:
                 continue
             now = zone == dest and (index is None or EQ(where, index))
-            if named is not None and type(tests) is not dict:
-                # a havoc's move (a summary's, a loop's later pass: unknown places): the count after it, named
-                for i, t in tests.items():
-                    places[i] = ITE(AND(guard, t), now, place(i))
-                carried = self._named(zone, index, moves[m], place, insts, named)
-                continue
             if exclusive(tests):
                 if carried is None:
                     carried = _sum(ITE(place(i), 1, 0) for i in insts if not (is_const(g := place(i)) and not g))
@@ -134,19 +126,6 @@ class Counts:
         self._memo[(zone, index)] = (moves, len(moves), moves[-1] if moves else None, places, carried)
         total = _sum(ITE(g, 1, 0) for i in insts if not (is_const(g := store.member(zone, index, i)) and not g))
         return total, total if carried is None else carried
-
-    def _named(self, zone: str, index, move: tuple, place, insts, named: tuple):
-        """The count of ``zone[index]`` right after move ``m`` (a havoc's), as a fresh integer defined equal to
-        the sum over the cards' places there (the definition appended to ``facts``): made once per cell and move."""
-        key = (zone, index if index is None or isinstance(index, int) else ("z", index.get_id()), id(move))
-        hit = self._named_memo.get(key)
-        if hit is not None and hit[0] is move:
-            return hit[1]
-        facts, fresh = named
-        value = z3.Int(fresh(f"count of {zone}[{index}] after a havoc"))
-        facts.append(value == _sum(ITE(g, 1, 0) for i in insts if not (is_const(g := place(i)) and not g)))
-        self._named_memo[key] = (move, value)
-        return value
 
 
 def _swapped(swap: tuple, place):
