@@ -124,7 +124,8 @@ def test_the_count_carried_across_a_swap_of_two_cards_is_the_sum_over_the_places
                 assert not total.eq(carried)
                 differ.append(total != carried)
         s = z3.Solver()
-        s.add(z3.Or(differ), *[f for f in [*domain, *t.constraints, *search.well_formed(enc)] if not isinstance(f, bool)])
+        s.add(z3.Or(differ),
+              *[f for f in [*domain, *t.constraints, *search.well_formed(enc)] if not isinstance(f, bool)])
         assert s.check() == z3.unsat, name
 
 
@@ -180,3 +181,22 @@ def test_a_summarised_deal_then_two_swaps_of_cards_chosen_from_hands_is_proven()
     assert broken_invariants(search, only={"distribuer", "manche"}, procedures=True) == []
     assert search.inductive["quatre_cartes_au_plus"]["proven"] == ["distribuer", "manche"]
     assert search.unknowns == 0
+
+
+def test_a_swaps_guard_is_seen_to_imply_a_choice_only_where_it_does():
+    # the guard of a statement after `choose` holds `not (reached and no option)` and what reached it: the choice was
+    # made; a catch's disjunction is split; nothing else is taken (a sound test, not complete)
+    from checker.solver.transition_statements import _implies
+    body, run, some, other = z3.Bools("body running some other")
+    reached = z3.And(body, run)
+    after = z3.And(body, z3.And(run, z3.Not(z3.And(reached, z3.Not(some)))))
+    chosen = z3.And(reached, some)
+    assert _implies(after, chosen)
+    assert _implies(z3.And(after, other), chosen)
+    caught = z3.And(body, z3.Or(z3.And(run, z3.Not(z3.And(reached, z3.Not(some)))), z3.And(after, other)))
+    assert _implies(caught, chosen)
+    assert _implies(z3.Not(z3.Not(some)), some)
+    assert not _implies(reached, chosen)                        # no option: nothing chosen
+    assert not _implies(z3.And(body, z3.Or(run, other)), reached)
+    loop = z3.And(z3.Not(z3.And(some, z3.Not(other))), z3.Not(z3.And(other, z3.Not(some))))
+    assert not _implies(loop, some)                             # each needs the other: not taken

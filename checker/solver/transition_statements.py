@@ -156,9 +156,9 @@ def _conjuncts(x, out: dict) -> dict:
 def _implies(guard, goal, depth: int = 2) -> bool:
     """Whether ``guard`` implies ``goal``, seen on their terms alone (a sound test, not complete): each conjunct of
     ``goal`` is one of ``guard``'s, or a ``b`` of which ``guard`` holds ``Not(And(…, Not(b)))`` with the other
-    conjuncts implied (or ``Not(Not(b))``) (``running`` after a `choose`: not (reached and no option)); or, for a disjunction among
-    ``guard``'s conjuncts (``running`` after a catch: the abort caught or none raised), ``goal`` is implied with
-    each disjunct added (``depth``: how many disjunctions deep)."""
+    conjuncts implied, or ``Not(Not(b))`` (``running`` after a `choose`: not (reached and no option)); or, for a
+    disjunction among ``guard``'s conjuncts (``running`` after a catch: the abort caught or none raised), ``goal``
+    is implied with each disjunct added (``depth``: how many disjunctions deep)."""
     if is_const(goal):
         return bool(goal)
     if is_const(guard):
@@ -167,24 +167,31 @@ def _implies(guard, goal, depth: int = 2) -> bool:
     return _follows(facts, goal, depth)
 
 
-def _follows(facts: dict, goal, depth: int) -> bool:
+def _follows(facts: dict, goal, depth: int, pending: frozenset = frozenset()) -> bool:
+    """``goal`` follows from ``facts`` (:func:`_implies`); ``pending``: the goals being shown from these facts (none
+    twice: a goal that needs itself is not taken)."""
     if is_const(goal):
         return bool(goal)
     if z3.is_and(goal):
-        return all(_follows(facts, g, depth) for g in goal.children())
-    if goal.get_id() in facts:
+        return all(_follows(facts, g, depth, pending) for g in goal.children())
+    key = goal.get_id()
+    if key in facts:
         return True
+    if key in pending:
+        return False
+    pending = pending | {key}
     for f in facts.values():
         if z3.is_not(f) and z3.is_not(f.arg(0)) and f.arg(0).arg(0).eq(goal):     # Not(And(True, Not(b)))
             return True
         if z3.is_not(f) and z3.is_and(f.arg(0)):
             parts = f.arg(0).children()
             rest = [p for p in parts if not (z3.is_not(p) and p.arg(0).eq(goal))]
-            if len(rest) == len(parts) - 1 and all(_follows(facts, p, 0) for p in rest):
+            if len(rest) == len(parts) - 1 and all(_follows(facts, p, 0, pending) for p in rest):
                 return True
     if depth > 0:
         for f in list(facts.values()):
-            if z3.is_or(f) and all(_follows(_conjuncts(d, dict(facts)), goal, depth - 1) for d in f.children()):
+            if z3.is_or(f) and all(_follows(_conjuncts(d, dict(facts)), goal, depth - 1)     # more facts
+                                   for d in f.children()):
                 return True
     return False
 
