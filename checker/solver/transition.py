@@ -573,6 +573,7 @@ def _(t: Transition, s: ast.Choose, env, guard):
     t.choices.append(Choice(s.span, s.var, value, guard if optional else AND(guard, some), options,
                             picked if optional else None, type=elem, random=s.options.random,
                             chosen=chosen, inside=inside, bound=tuple(bound)))
+    note_place(t, s, env, value, chosen)       # a card chosen from a cell is there (for a `swap`)
     env[s.var] = value
     return chosen if optional else None
 
@@ -770,7 +771,7 @@ def _cut(t: Transition, s: ast.Offer, env, guard):
 
 
 # `retarget`, `swap` and `each … chooses` (checker/solver/transition_statements.py)
-from checker.solver.transition_statements import register  # noqa: E402
+from checker.solver.transition_statements import note_place, register  # noqa: E402
 register(_on, Choice)
 
 STATEMENT_FORMS = tuple(sorted(c.__name__ for c in _STMT))

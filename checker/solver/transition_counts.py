@@ -94,7 +94,21 @@ class Counts:
                 value = places[inst] = store.base.member(zone, index, inst)
             return value
 
-        for tests, zones, dest, where, guard in moves[start:]:
+        swaps, inside = getattr(store, "swaps", {}), 0  # the moves of a swap: counted as a whole (_swapped)
+        for m, (tests, zones, dest, where, guard) in enumerate(moves[start:], start):
+            swap = swaps.get(id(moves[m]))
+            if swap is not None and swap[0] is moves[m] and not inside and zone in zones:
+                if carried is None:
+                    carried = _sum(ITE(place(i), 1, 0) for i in insts if not (is_const(g := place(i)) and not g))
+                delta = _swapped(swap, place)
+                if not (is_const(delta) and delta == 0):        # 0 where both cards are known in a zone
+                    carried = mk_arith("+", carried, delta)
+                inside = swap[1]
+            if inside:
+                inside -= 1
+                for i, t in tests.items():
+                    places[i] = ITE(AND(guard, t), zone == dest and (index is None or EQ(where, index)), place(i))
+                continue
             if zone not in zones or is_const(guard) and not guard:
                 continue
             now = zone == dest and (index is None or EQ(where, index))
@@ -112,6 +126,19 @@ class Counts:
         self._memo[(zone, index)] = (moves, len(moves), moves[-1] if moves else None, places, carried)
         total = _sum(ITE(g, 1, 0) for i in insts if not (is_const(g := store.member(zone, index, i)) and not g))
         return total, total if carried is None else carried
+
+
+def _swapped(swap: tuple, place):
+    """What a swap of cards ``a`` and ``b`` adds to a cell's count (``place``: each card's place in the cell
+    before it).  Each card takes the other's place: ``a`` goes where ``b`` was when ``b`` is in a zone of the kind
+    (else it stays), ``b`` where ``a`` was likewise; so nothing changes when both are in one or neither is, or when
+    they are the same card, and the cell of the one that is in one gains the other when only one is."""
+    _, _, ta, tb, a_some, b_some, guard = swap
+    pa = OR(*(AND(t, place(i)) for i, t in ta.items()))
+    pb = OR(*(AND(t, place(i)) for i, t in tb.items()))
+    same = OR(*(AND(t, tb[i]) for i, t in ta.items() if i in tb))
+    live = AND(guard, NOT(same))
+    return mk_arith("+", ITE(AND(live, a_some, NOT(b_some), pa), 1, 0), ITE(AND(live, NOT(a_some), b_some, pb), 1, 0))
 
 
 def _keys(enc, zone: str) -> list | None:

@@ -25,7 +25,7 @@ from checker.front import ast
 from checker.front.types import Coll, KindT
 from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, as_bool, is_const
 
-__all__ = ["register"]
+__all__ = ["register", "note_place"]
 
 ABORT = "abort"         # transition.ABORT
 RETARGET = "retarget"   # transition.RETARGET
@@ -84,15 +84,116 @@ def _swap_cards(t, s: ast.Swap, env, guard) -> None:
             out = ITE(test, k, out)
         return out
 
+    known = [_placed(t, x, guard) for x in (a, b)]      # a card chosen from a cell is there (_placed)
     before = []             # per zone of the kind: is each card in it, and at which index (before either moves)
     for z in [z for z, zk in enc.zone_kind.items() if zk == kind]:
         keys = t.zone_keys(z, s.span)
-        in_a, in_b = [at(a, z, k) for k in keys], [at(b, z, k) for k in keys]
-        before.append((z, OR(*in_a), where(keys, in_a), OR(*in_b), where(keys, in_b)))
+        pair = []
+        for x, cell in zip((a, b), known):
+            if cell is not None:
+                pair += [cell[0] == z, cell[1] if cell[0] == z else None]
+            else:
+                tests = [at(x, z, k) for k in keys]
+                pair += [OR(*tests), where(keys, tests)]
+        before.append((z, *pair))
+    first = len(t.store.moves)
     for z, a_there, a_index, b_there, b_index in before:
         for card, there, index in ((a, b_there, b_index), (b, a_there, a_index)):
             if not (is_const(there) and not there):         # a zone the other card cannot be in: no move
                 t.move(card, _place(z, s.span), index, AND(guard, there), s.span)
+    made = t.store.moves[first:]
+    if made:        # what the swap changes in a cell's count, as a whole (transition_counts.Counts)
+        tests = [{i: enc.eq(x, i) for i in enc.possible(x, kind) if i != NONE and i >= 0} for x in (a, b)]
+        t.store.swaps[id(made[0])] = (made[0], len(made), *tests, OR(*(x[1] for x in before)),
+                                      OR(*(x[3] for x in before)), guard)
+
+
+def note_place(t, s: ast.Choose, env, value, chosen) -> None:
+    """After `choose x in z[k]` (a zone's cell; ``chosen``: when a card is chosen, ``value`` the card): ``x`` is
+    in that cell when chosen (the choice's bound, ``chosen`` implies ``value`` is one of the cell's cards), noted
+    for a `swap` of ``x`` while nothing has moved since (:func:`_placed`)."""
+    e = s.coll
+    zone = e.id if isinstance(e, ast.Name) else e.obj.id if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) \
+        else None
+    if zone not in t.enc.zone_kind or is_const(value) or is_const(chosen) and not chosen:
+        return
+    zone, index = _zone_of(t, e, env)
+    store = t.store
+    placed = t.__dict__.setdefault("placed", {})
+    placed[value.get_id()] = (value, zone, index, chosen, store, store.moves, len(store.moves),
+                              store.moves[-1] if store.moves else None)
+
+
+def _placed(t, card, guard):
+    """``(zone, index)`` of the cell card ``card`` is in wherever ``guard`` holds, when it was chosen from that cell
+    (:func:`note_place`), no card has moved nor been written since, and ``guard`` implies that it was chosen
+    (:func:`_implies`); else None.  Then the choice's bound says it is one of the cell's cards, whose places are
+    unchanged since: it is there, and in no other cell (a card has one place at most).  A swap of it reads its
+    place as that cell instead of a disjunction over every cell of every zone: the same value wherever the swap
+    runs (where ``guard`` does not hold, nothing the swap writes is read)."""
+    held = getattr(t, "placed", {}).get(card.get_id()) if not is_const(card) else None
+    if held is None:
+        return None
+    value, zone, index, chosen, store, moves, count, last = held
+    if value is not card or store is not t.store or moves is not store.moves or len(moves) != count or \
+            count and moves[-1] is not last or any(key[0] == "in" for key in store.writes):
+        return None
+    return (zone, index) if _implies(guard, chosen) else None
+
+
+def _conjuncts(x, out: dict) -> dict:
+    """The conjuncts of ``x``, And flattened, by id (the terms kept: their ids stay)."""
+    if is_const(x):
+        return out
+    if z3.is_and(x):
+        for c in x.children():
+            _conjuncts(c, out)
+    else:
+        out[x.get_id()] = x
+    return out
+
+
+def _implies(guard, goal, depth: int = 2) -> bool:
+    """Whether ``guard`` implies ``goal``, seen on their terms alone (a sound test, not complete): each conjunct of
+    ``goal`` is one of ``guard``'s, or a ``b`` of which ``guard`` holds ``Not(And(…, Not(b)))`` with the other
+    conjuncts implied, or ``Not(Not(b))`` (``running`` after a `choose`: not (reached and no option)); or, for a
+    disjunction among ``guard``'s conjuncts (``running`` after a catch: the abort caught or none raised), ``goal``
+    is implied with each disjunct added (``depth``: how many disjunctions deep)."""
+    if is_const(goal):
+        return bool(goal)
+    if is_const(guard):
+        return not guard
+    facts = _conjuncts(guard, {})
+    return _follows(facts, goal, depth)
+
+
+def _follows(facts: dict, goal, depth: int, pending: frozenset = frozenset()) -> bool:
+    """``goal`` follows from ``facts`` (:func:`_implies`); ``pending``: the goals being shown from these facts (none
+    twice: a goal that needs itself is not taken)."""
+    if is_const(goal):
+        return bool(goal)
+    if z3.is_and(goal):
+        return all(_follows(facts, g, depth, pending) for g in goal.children())
+    key = goal.get_id()
+    if key in facts:
+        return True
+    if key in pending:
+        return False
+    pending = pending | {key}
+    for f in facts.values():
+        if z3.is_not(f) and z3.is_not(f.arg(0)) and f.arg(0).arg(0).eq(goal):     # Not(And(True, Not(b)))
+            return True
+        if z3.is_not(f) and z3.is_and(f.arg(0)):
+            parts = f.arg(0).children()
+            rest = [p for p in parts if not (z3.is_not(p) and p.arg(0).eq(goal))]
+            if len(rest) == len(parts) - 1 and all(_follows(facts, p, 0, pending) for p in rest):
+                return True
+    if depth > 0:
+        for f in list(facts.values()):
+            if z3.is_or(f) and all(_follows(_conjuncts(d, dict(facts)), goal, depth - 1)     # more facts
+                                   for d in f.children()):
+                return True
+    return False
 
 
 def _swap(t, s: ast.Swap, env, guard) -> None:

@@ -34,6 +34,9 @@ class Store(Cells):
         self.moves: list[tuple] = []
         self._by_card: dict[int, list] = {}     # inst -> the moves of ``moves`` that may move it, in order …
         self._indexed: tuple = (None, 0, None)  # … for this list, its length and its last move (see _moves_of)
+        # id of the first of the moves a swap of two cards made -> (that move, how many, the two cards' tests, whether
+        # each is in a zone of the kind, the guard): what it changes in a cell's count (transition_counts.Counts)
+        self.swaps: dict = {}
 
     def var(self, name: str, index):
         key = ("var", name, index)
