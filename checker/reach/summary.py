@@ -29,6 +29,7 @@ from checker.solver.factory import SolverSettings, fresh_context, make_solver, r
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
 from checker.solver.unroll_rank import ranked_bound
+from checker.solver.unroll_step import StepUnrolled, stepped_bound
 from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
 
 __all__ = ["reach_summarised", "MAX_BOUND"]
@@ -140,13 +141,12 @@ def _same(a, b) -> bool:
     return a[1] == b[1] if a[0] == "arg" else a[1].eq(b[1])
 
 
-def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
-    """(own, other, None, notes): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
-    ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
-    those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
-    (a str).  A lemma whose questions are asked is added to ``proven``."""
+def _start(cls, engine, t, name, kind, pre):
+    """(the unrolling, the watched zones' members where the call starts, the call's arguments, the owner's
+    position): procedure ``name`` unrolled by ``cls`` (a :class:`LemmaUnrolled`) for one call of ``kind`` from a
+    symbolic state meeting ``pre``; or the reason it cannot be (a str)."""
     enc = Encoder(engine, concrete=False)
-    lemma = LemmaUnrolled(enc, t.kept, t.max_loops, t.watched)
+    lemma = cls(enc, t.kept, t.max_loops, t.watched)
     owner = owner_of(enc, name)
     args = []
     for i, k in enumerate(kind):
@@ -168,6 +168,18 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
         lemma.call(name, tuple(args))
     except Unsupported as exc:
         return f"the encoding cannot follow it: {exc.located()}"
+    return lemma, before, args, owner
+
+
+def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
+    """(own, other, None, notes): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
+    ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
+    those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
+    (a str).  A lemma whose questions are asked is added to ``proven``."""
+    started = _start(LemmaUnrolled, engine, t, name, kind, pre)
+    if isinstance(started, str):
+        return started
+    lemma, before, args, owner = started
     points = _arrivals(lemma, before, args[owner] if owner is not None else None)
     shape = _Shape(lemma, points, kind, shown)
     for other in proven:
@@ -191,7 +203,7 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     bounds, notes = [], []
     owned = args[owner] if owner is not None else None
     for mine in (True, False):
-        ranked = (lambda: _noted(ranked_bound(lemma, before, owned, MAX_BOUND, points), notes)) \
+        ranked = (lambda: _noted(_owned(engine, t, name, kind, pre, lemma, before, owned, points), notes)) \
             if mine and owned is not None else None
         bound = _bound(lemma, points, mine, ranked=ranked)
         if isinstance(bound, str):
@@ -200,6 +212,23 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     shape.bounds, shape.notes = tuple(bounds), notes
     proven.append(shape)
     return (*bounds, None, notes)
+
+
+def _owned(engine, t, name, kind, pre, lemma, before, owned, points):
+    """The owner's bound proven by one question of the offer from a symbolic state
+    (:func:`~checker.solver.unroll_step.stepped_bound`); where it proves none, by the ranking over the offer
+    unrolled (:func:`~checker.solver.unroll_rank.ranked_bound`); or why neither does (a str)."""
+    started = _start(StepUnrolled, engine, t, name, kind, pre)
+    if isinstance(started, str):
+        stepped = started
+    else:
+        step, start, args, owner = started
+        stepped = stepped_bound(step, start, args[owner] if owner is not None else None, MAX_BOUND)
+        lemma.questions += step.questions
+    if not isinstance(stepped, str):
+        return stepped
+    ranked = ranked_bound(lemma, before, owned, MAX_BOUND, points)
+    return ranked if not isinstance(ranked, str) else f"one question from a symbolic state: {stepped}; {ranked}"
 
 
 def _noted(proven, notes: list):
