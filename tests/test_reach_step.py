@@ -91,3 +91,26 @@ def test_where_the_bound_question_is_unknown_one_question_proves_it(capsys, monk
     code, s = _reach(capsys, ONE_A_TURN, TWO_LOTS, "--rounds", "1", "--summarise", "tour", *KEEP)
     assert (code, s["status"]) == (1, "proved"), s
     assert "at most 1 for p" in s["lemmas"][0] and "proven once for every question" in s["lemmas"][0], s["lemmas"]
+
+
+def _gift(tmp_path) -> str:
+    """The market with a lot whose power puts a lot of the stall in the basket of a player of one's choice."""
+    spec = Path(_market(tmp_path, second=True))
+    text = spec.read_text(encoding="utf-8").replace(
+        "    choose l in étal by me\n    move l to panier[me]",
+        "    choose l in étal by me\n    choose q in players by me\n    move l to panier[q]")
+    assert "move l to panier[q]" in text
+    spec.write_text(text, encoding="utf-8")
+    return str(spec)
+
+
+def test_the_bound_for_another_player_is_proven_only_where_nothing_reaches_his_zone(tmp_path):
+    """The bound 0 for another player, by the same step: proven on the market (a purchase goes to the buyer's
+    basket), refused where a power may put a lot in another player's basket."""
+    from checker.solver.unroll_step import stepped_others
+    step, before, p = _step(ONE_A_TURN)
+    proven = stepped_others(step, before, p)
+    assert not isinstance(proven, str) and proven[0] == 0, proven
+    step, before, p = _step(_gift(tmp_path))
+    answer = stepped_others(step, before, p)
+    assert isinstance(answer, str) and "another player" in answer, answer

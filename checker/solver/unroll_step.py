@@ -47,7 +47,7 @@ from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.formulas import AND, NOT, as_bool, is_const
 from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
 
-__all__ = ["StepUnrolled", "stepped_bound", "STEP_RLIMIT"]
+__all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "STEP_RLIMIT"]
 
 STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question
 CASE_RLIMIT = 20_000_000        # the steps of each case where the whole question ended unknown
@@ -131,25 +131,26 @@ class _Facts:
                 out.append(z3.Sum([z3.If(as_bool(x), 1, 0) for x in bits]))
         return out
 
-    def _over(self, guard, members, since, room):
-        """Where ``guard`` holds: the owner's cards arrived (``members`` over ``since``) exceed ``room``."""
-        return [z3.And(as_bool(guard), self.owner == q, n > room) for q in self.step.enc.seats
-                for n in self._arrived(members, since, q)]
+    def _over(self, guard, members, since, room, mine: bool = True):
+        """Where ``guard`` holds: the owner's cards arrived (``members`` over ``since``) exceed ``room`` (``mine``
+        false: another seat's)."""
+        return [z3.And(as_bool(guard), (self.owner == q) if mine else (self.owner != q), n > room)
+                for q in self.step.enc.seats for n in self._arrived(members, since, q)]
 
     def targets(self):
         """[(guard, members, counter)]: the points after S, the next question included."""
-        out = [(g, members, at[0][self.v]) for (g, members), at in zip(self.points, self.counts)]
+        out = [(g, members, at[0].get(self.v, 0)) for (g, members), at in zip(self.points, self.counts)]
         if self.step.next is not None:
             g, members, counters = self.step.next
-            out.append((g, members, counters[self.v]))
+            out.append((g, members, counters.get(self.v, 0)))
         return [(g, m, _int(c)) for g, m, c in out if not (is_const(g) and not g)]
 
     def base_points(self):
         """[(guard, members, counter)]: the points before the first question, and the first question itself."""
         guards, members = self.base
-        out = [(g, m, at[0][self.v]) for g, m, at in zip(guards, members, self.step.at[:self.step.prefix])]
+        out = [(g, m, at[0].get(self.v, 0)) for g, m, at in zip(guards, members, self.step.at[:self.step.prefix])]
         here, entry_members, entry_counters = self.step.question[:3]
-        out.append((here, entry_members, entry_counters[self.v]))
+        out.append((here, entry_members, entry_counters.get(self.v, 0)))
         return [(g, m, _int(c)) for g, m, c in out if not (is_const(g) and not g)]
 
     def arrivals(self) -> bool:
@@ -161,6 +162,16 @@ class _Facts:
         for g, m, c in self.targets():
             wrong += self._over(AND(g, here), m, s_members, c - cs)
             wrong += self._over(AND(g, NOT(here)), m, self.before, c - self.lo)
+        return self._unsat(wrong)
+
+    def others(self) -> bool:
+        """No card arrives in another seat's watched zone: before the first question from the start, after it from S
+        (by induction, none at any point: the bound 0 for another player)."""
+        here, _, _, s_members, _ = self.step.question
+        wrong = [x for g, m, _ in self.base_points() for x in self._over(g, m, self.before, 0, mine=False)]
+        for g, m, _ in self.targets():
+            wrong += self._over(AND(g, here), m, s_members, 0, mine=False)
+            wrong += self._over(AND(g, NOT(here)), m, self.before, 0, mine=False)
         return self._unsat(wrong)
 
     def permit(self, bound: int) -> bool:
@@ -205,12 +216,7 @@ def _prepared(facts: list):
     return z3.Then(*PREPARE)(goal).as_expr()
 
 
-def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
-    """(bound, what was proven): the least ``B - lo`` (up to ``most``) for which every fact of the step of a counter
-    is proven (see the module's docstring); or the reason none is (a str).  ``step``: the procedure unrolled by
-    :class:`StepUnrolled` from the lemma's start; ``before``: the watched zones' members there; ``owner``: the
-    procedure's player (a term)."""
-    from checker.solver.unroll_rank import counters
+def _refusal(step: StepUnrolled, owner):
     if step.refused is not None:
         return step.refused
     if step.question is None:
@@ -219,6 +225,34 @@ def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
         return "the step has places it does not follow (their points would not be asked)"
     if owner is None:
         return "the procedure has no player (the step bounds the owner's zones)"
+    return None
+
+
+def stepped_others(step: StepUnrolled, before: dict, owner):
+    """(0, what was proven): no card arrives in another player's watched zone at any point of the procedure, proven by
+    one question of the offer from a symbolic state (as :func:`stepped_bound`, without a counter); or why not (a
+    str)."""
+    refused = _refusal(step, owner)
+    if refused is not None:
+        return refused
+    f = _Facts(step, before, owner, None, 0)
+    proven = f.others()
+    step.questions += f.asked
+    if not proven:
+        return "one question of the offer is not proven to bring nothing to another player's zones"
+    return 0, (f"one question of the offer, from any state, brings nothing to another player's "
+               f"{', '.join(step.watched)}: proven once for every question ({f.asked} questions)")
+
+
+def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
+    """(bound, what was proven): the least ``B - lo`` (up to ``most``) for which every fact of the step of a counter
+    is proven (see the module's docstring); or the reason none is (a str).  ``step``: the procedure unrolled by
+    :class:`StepUnrolled` from the lemma's start; ``before``: the watched zones' members there; ``owner``: the
+    procedure's player (a term)."""
+    from checker.solver.unroll_rank import counters
+    refused = _refusal(step, owner)
+    if refused is not None:
+        return refused
     names = counters(step)
     if not names:
         return "no counter that a `forbid` reads is kept (the step needs one)"
