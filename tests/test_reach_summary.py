@@ -313,8 +313,8 @@ def test_a_bound_question_left_unknown_is_no_proof_and_the_next_bound_is_asked(t
     no longer proved (a turn may put two lots in Joueur 1's basket, for all the weaker lemma says).  A version
     that gave up at the first unknown bound answered no lemma at all.  (The bound for another player is no
     question here: where the owner is each seat, no lot can arrive in another's basket by the terms' shapes.)  The
-    ranking, tried where a bound's question ends unknown, is made to prove nothing here (it would prove 1: see
-    tests/test_reach_ranking.py)."""
+    ranking and the step, tried where a bound's question ends unknown, are made to prove nothing here (each would
+    prove 1: see tests/test_reach_ranking.py, tests/test_reach_step.py)."""
     import sys
 
     import checker.reach.summary as summary
@@ -332,6 +332,7 @@ def test_a_bound_question_left_unknown_is_no_proof_and_the_next_bound_is_asked(t
     assert (proved, s["status"]) == (1, "proved") and "at most 1 for p, 0 for another" in s["lemmas"][0], s
     monkeypatch.setattr(summary, "run", run)
     monkeypatch.setattr(summary, "ranked_bound", lambda *a: "no ranking (made so by the test)")
+    monkeypatch.setattr(summary, "stepped_bound", lambda *a: "no step (made so by the test)")
     weaker, w = _reach(capsys, spec, condition, "--rounds", "1", "--summarise", "tour", *KEEP)
     assert (weaker, w["status"]) == (4, "undecided"), w
     assert "at most 2 for p, 0 for another" in w["lemmas"][0], w

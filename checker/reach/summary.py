@@ -29,6 +29,7 @@ from checker.solver.factory import SolverSettings, fresh_context, make_solver, r
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
 from checker.solver.unroll_rank import ranked_bound
+from checker.solver.unroll_step import StepUnrolled, stepped_bound, stepped_others
 from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
 
 __all__ = ["reach_summarised", "MAX_BOUND"]
@@ -104,7 +105,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
                       f"({len(sites)} call(s))" + (f"; its questions are those of {same}'s, the cells of "
                                                    f"{_renamed_args(kind, proven, same, enc, params)} exchanged: "
                                                    f"the same answers" if same else "")
-                      + "".join(f"; own bound by a ranking: {n}" for n in notes))
+                      + "".join(f"; {n}" for n in notes))
     outcome = answer(t, solver, rounds)
     if outcome.status == "proved":
         outcome.reason += f" (each call of {summarise} summarised by its lemma, proven)"
@@ -140,13 +141,12 @@ def _same(a, b) -> bool:
     return a[1] == b[1] if a[0] == "arg" else a[1].eq(b[1])
 
 
-def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
-    """(own, other, None, notes): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
-    ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
-    those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
-    (a str).  A lemma whose questions are asked is added to ``proven``."""
+def _start(cls, engine, t, name, kind, pre):
+    """(the unrolling, the watched zones' members where the call starts, the call's arguments, the owner's
+    position): procedure ``name`` unrolled by ``cls`` (a :class:`LemmaUnrolled`) for one call of ``kind`` from a
+    symbolic state meeting ``pre``; or the reason it cannot be (a str)."""
     enc = Encoder(engine, concrete=False)
-    lemma = LemmaUnrolled(enc, t.kept, t.max_loops, t.watched)
+    lemma = cls(enc, t.kept, t.max_loops, t.watched)
     owner = owner_of(enc, name)
     args = []
     for i, k in enumerate(kind):
@@ -168,6 +168,18 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
         lemma.call(name, tuple(args))
     except Unsupported as exc:
         return f"the encoding cannot follow it: {exc.located()}"
+    return lemma, before, args, owner
+
+
+def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
+    """(own, other, None, notes): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
+    ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
+    those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
+    (a str).  A lemma whose questions are asked is added to ``proven``."""
+    started = _start(LemmaUnrolled, engine, t, name, kind, pre)
+    if isinstance(started, str):
+        return started
+    lemma, before, args, owner = started
     points = _arrivals(lemma, before, args[owner] if owner is not None else None)
     shape = _Shape(lemma, points, kind, shown)
     for other in proven:
@@ -190,9 +202,11 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds, notes = [], []
     owned = args[owner] if owner is not None else None
+    steps: dict = {}            # the procedure unrolled for one question from a symbolic state, made once if asked
     for mine in (True, False):
-        ranked = (lambda: _noted(ranked_bound(lemma, before, owned, MAX_BOUND, points), notes)) \
-            if mine and owned is not None else None
+        ranked = None if owned is None else \
+            (lambda: _noted(_owned(engine, t, name, kind, pre, lemma, before, owned, points, steps), notes)) if mine \
+            else (lambda: _noted(_others(engine, t, name, kind, pre, lemma, steps), notes))
         bound = _bound(lemma, points, mine, ranked=ranked)
         if isinstance(bound, str):
             return bound
@@ -202,8 +216,51 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     return (*bounds, None, notes)
 
 
+def _step(engine, t, name, kind, pre, steps: dict):
+    """The procedure unrolled by :class:`~checker.solver.unroll_step.StepUnrolled` from the lemma's start (made once,
+    kept in ``steps``), or why not (a str)."""
+    if "step" not in steps:
+        steps["step"] = _start(StepUnrolled, engine, t, name, kind, pre)
+    return steps["step"]
+
+
+def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict):
+    """The owner's bound proven by one question of the offer from a symbolic state
+    (:func:`~checker.solver.unroll_step.stepped_bound`); where it proves none, by the ranking over the offer
+    unrolled (:func:`~checker.solver.unroll_rank.ranked_bound`); or why neither does (a str)."""
+    started = _step(engine, t, name, kind, pre, steps)
+    if isinstance(started, str):
+        stepped = started
+    else:
+        step, start, args, owner = started
+        asked = step.questions
+        stepped = stepped_bound(step, start, args[owner] if owner is not None else None, MAX_BOUND)
+        lemma.questions += step.questions - asked
+    if not isinstance(stepped, str):
+        return stepped[0], f"own bound by one question: {stepped[1]}"
+    ranked = ranked_bound(lemma, before, owned, MAX_BOUND, points)
+    if not isinstance(ranked, str):
+        return ranked[0], f"own bound by a ranking: {ranked[1]}"
+    return f"one question from a symbolic state: {stepped}; {ranked}"
+
+
+def _others(engine, t, name, kind, pre, lemma, steps: dict):
+    """The bound 0 for another player, proven by one question of the offer from a symbolic state
+    (:func:`~checker.solver.unroll_step.stepped_others`), or why not (a str)."""
+    started = _step(engine, t, name, kind, pre, steps)
+    if isinstance(started, str):
+        return f"one question from a symbolic state: {started}"
+    step, start, args, owner = started
+    asked = step.questions
+    proven = stepped_others(step, start, args[owner] if owner is not None else None)
+    lemma.questions += step.questions - asked
+    if not isinstance(proven, str):
+        return proven[0], f"other bound by one question: {proven[1]}"
+    return f"one question from a symbolic state: {proven}"
+
+
 def _noted(proven, notes: list):
-    """The ranking's answer; what it proved, noted (the lemma's line shows it)."""
+    """The step's or the ranking's answer; what it proved, noted (the lemma's line shows it)."""
     if not isinstance(proven, str):
         notes.append(proven[1])
     return proven
@@ -305,10 +362,13 @@ def _bound(lemma, points, mine: bool, *, ranked=None):
     solver of its own with :data:`BOUND_RLIMIT` steps.  A question that ends unknown is no proof, and the next
     ``b`` is asked (the bound proven is then larger than the least, never wrong); or the reason none is proven.
     No question is asked where no zone has more than ``b`` cards that may have arrived (``points``: see
-    :func:`_arrivals`; without an owner every zone is the owner's).  ``ranked``: where a question ends unknown, the
-    ranking (:func:`~checker.solver.unroll_rank.ranked_bound`) is tried once; the bound it proves is the lemma's
-    (the least it proves, not always the least: the smaller bounds, whose questions ended unknown, are not asked
-    again); where it proves none, the next ``b`` is asked as before."""
+    :func:`_arrivals`; without an owner every zone is the owner's).  ``ranked``: where a question ends unknown, an
+    induction is tried once — for the owner, one question of the offer from a symbolic state
+    (:func:`~checker.solver.unroll_step.stepped_bound`), then the ranking over the offer unrolled
+    (:func:`~checker.solver.unroll_rank.ranked_bound`); for another player, the step's bound 0
+    (:func:`~checker.solver.unroll_step.stepped_others`); the bound it proves is the lemma's (the least it proves,
+    not always the least: the smaller bounds, whose questions ended unknown, are not asked again); where it proves
+    none, the next ``b`` is asked as before."""
     unknown = None
     for b in range(MAX_BOUND + 1):
         grows = []
@@ -331,7 +391,7 @@ def _bound(lemma, points, mine: bool, *, ranked=None):
                 proven, ranked = ranked(), None
                 if not isinstance(proven, str):
                     return proven[0]
-                unknown += f"; the ranking: {proven}"
+                unknown += f"; by induction: {proven}"
     if unknown is not None:
         return f"Z3 could not decide a bound up to {MAX_BOUND} (the last unknown: {unknown})"
     return f"a watched zone may grow by more than {MAX_BOUND}"

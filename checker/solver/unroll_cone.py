@@ -321,6 +321,17 @@ class Coned(Unrolled):
         ``previous``: the offer's question before it (a :class:`Choice`; None at its first question)."""
         return self.feasible(here)
 
+    def offer_rounds(self, s) -> int:
+        """How many questions of offer ``s`` are unrolled before a path that asks again is cut."""
+        return OFFER_ROUNDS
+
+    def first_question(self, s, here) -> None:
+        """Offer ``s``'s first question is asked where ``here`` holds (before its options are encoded)."""
+
+    def past_offer(self, s, here, previous) -> bool:
+        """Does a path ask offer ``s`` a question past those unrolled?  (True: it is cut, undecided.)"""
+        return self.asks_again(here, previous)
+
     # every decision point is one where the condition is asked; none is counted
     def _ask(self, c: Choice, asked) -> None:
         if is_const(asked) and not asked:
@@ -413,11 +424,13 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
     going = guard
     t.offers += 1
     previous = None
-    for turn in range(OFFER_ROUNDS):
+    for turn in range(t.offer_rounds(s)):
         t.running = t.named(t.running, "en cours")
         here = t.named(AND(going, t.running), "offre")
         if not t.asks_again(here, previous):
             return
+        if turn == 0:
+            t.first_question(s, here)
         t.forget()          # a move not offered may have changed cut cells since: quantities read them afresh
         t.enc.spent = 0
         options: list = []
@@ -475,7 +488,7 @@ def _offer(t: Coned, s: ast.Offer, env, guard):
             t.running = OR(t.running, closed)
             ended = OR(ended, closed)
         going = AND(going, NOT(ended), t.running)
-    if t.asks_again(AND(going, t.running), previous):
+    if t.past_offer(s, AND(going, t.running), previous):
         t.cut(AND(going, t.running), s.span, f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled "
                                              f"{OFFER_ROUNDS} times when the state is cut)")
 

@@ -412,7 +412,6 @@ class LemmaUnrolled(Coned):
         self.watched = list(watched)
         self.points: list[tuple] = []           # (guard, {(zone, seat): [whether each card is in it]})
         self.ranked: list[str] = []             # the facts "a counter grew" proven at an offer's questions (shown)
-        self._heads: dict = {}                  # id(an offer's question) -> the counters where it was asked
         self._pending = ({}, 0)                 # the counters at the last question "does the offer ask again?", and
         #                                         how many constraints there were then
         self._steps: list[tuple] = []           # (here, the question before, its counters and constraints' count,
@@ -470,9 +469,9 @@ class LemmaUnrolled(Coned):
                 counters[v] = self.named(value, v)
                 self.store.write(("var", v, None), counters[v], True)
         self._pending = (counters, len(self.constraints))
-        if previous is not None and id(previous) in self._heads:
-            then, since = self._heads[id(previous)]
-            self._steps.append((here, previous, then, since, counters, len(self.constraints)))
+        mark = next((m for m in reversed(self.marks) if m.choice is previous), None) if previous is not None else None
+        if mark is not None:            # the question before, recorded where it was asked (:meth:`decided`)
+            self._steps.append((here, previous, mark.counters, mark.since, counters, len(self.constraints)))
         if is_const(here) or self._solver.reason_unknown() == "":
             return True
         answer = self._afresh(here)
@@ -497,8 +496,7 @@ class LemmaUnrolled(Coned):
 
     def decided(self, c) -> None:
         if c.kind == "offer":
-            self._heads[id(c)] = self._pending      # the counters where this question is asked
-            counters, since = self._pending
+            counters, since = self._pending         # the counters where this question is asked
             self.marks.append(Mark(c, self.members(), dict(counters), since, len(self.constraints)))
         super().decided(c)
 

@@ -1,0 +1,277 @@
+"""unroll_step: a lemma's bound on the cards that arrive in the owner's watched zones, proven by induction over the
+questions of the procedure's offer, its loop body encoded *once* from a fully symbolic state.
+
+The ranking of :mod:`checker.solver.unroll_rank` asks its facts question by question on the offer unrolled: the step
+from the third question to the fourth has in its state the terms of the three questions before it, and Z3 did not
+prove it (on the 4th edition, the turn of a character that may build three districts).  Here the procedure is
+unrolled again (:class:`StepUnrolled`, a :class:`~checker.solver.unroll_summary.LemmaUnrolled`) from the same start
+— the preconditions given — up to the first question of its first offer; there every kept cell that the offer's loop
+body may write (read from the program's text, :func:`~checker.solver.unroll_summary.written`'s reading: its actions,
+powers, hooks, what they call) becomes an unknown of its own — the *question state* S, any state at all on what the
+body writes, the cells it does not write as they were at the first question (no statement of the body changes them:
+the same at every question) — and *one* question is encoded from it, its options and what follows them: either the
+offer asks again (the *next question*, a point recorded and then left: the induction's next step) or the offer ends
+and the rest of the procedure runs to its end.  With ``c`` a counter (a kept Int var without an index that a
+`forbid`'s `when` reads: :func:`~checker.solver.unroll_rank.counters`), ``lo`` its value at the start (a
+precondition's constant, else 0) and ``before`` the watched zones' members at the start, the facts, each an unsat
+question on the step's constraints:
+
+- *base*: at each decision point before the first question, and at the first question (before it becomes
+  symbolic): the owner's cards in each watched zone not in it at the start number at most ``c - lo``, and
+  ``c <= B``;
+- *step of the arrivals*: at each point T after S (inside the step, the next question, the end), the owner's cards
+  in each watched zone at T that were not in it at S number at most ``c(T) - c(S)``;
+- *step of the permit*: where ``c(S) <= B``, ``c(T) <= B`` at each such T.
+
+By induction over the questions a path passes (the question state k is one value of S: the cells the body writes
+have some value there, the others are as at the first question), every point of every path of the procedure — of
+any length, not only those the lemma's unrolling reaches — has at most ``c - lo <= B - lo`` cards arrived in a
+watched zone of the owner: a card in it at T and not at the start is, at the last question k before T, either in it
+(one of the arrivals at k, at most ``c(S_k) - lo``) or not (one of T's over S_k, at most ``c(T) - c(S_k)``).  So
+``B - lo`` is a bound of the lemma for the owner, proven without a fact added to any solver.  A question not unsat
+(satisfiable or unknown) proves nothing, and the least ``B`` of the permit is searched from ``lo`` (up to ``most``).
+Where the whole question of a fact ends unknown, it is split by the option taken at S (one case per option and one
+for none of them: every path), each case pre-processed (:func:`~checker.solver.unroll_summary._case`).
+
+Refused (a reason, nothing proven): no offer, the offer encoded more than once (in a loop: its first question is
+then not one state), a place the step does not follow (a cut: the points after it would not be asked), no counter
+kept, no owner.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from checker.front import ast
+from checker.solver.factory import SolverSettings, make_solver
+from checker.solver.formulas import AND, NOT, as_bool, is_const
+from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
+
+__all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "STEP_RLIMIT"]
+
+STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question
+CASE_RLIMIT = 20_000_000        # the steps of each case where the whole question ended unknown
+
+
+def _int(v):
+    return z3.IntVal(v) if is_const(v) else v
+
+
+class StepUnrolled(LemmaUnrolled):
+    """The procedure from the lemma's start, its first offer unrolled for one question from a symbolic state (see
+    the module's docstring).  :attr:`question`: (the guard of the first question, the members and counters there
+    before they become unknowns, those after: S); :attr:`prefix`: how many of :attr:`points` come before it;
+    :attr:`next`: (guard, members, counters) where the offer asks again after S; :attr:`refused`: why the step
+    cannot be read (a str), else None."""
+
+    def __init__(self, enc, kept, max_loops: int, watched, **kw):
+        super().__init__(enc, kept, max_loops, watched, **kw)
+        self.store = HavocStore(self.store.base, self.kept, self.fresh_name)
+        enc.cells = self.store
+        self.forget()
+        self.target = None
+        self.question = None
+        self.prefix = 0
+        self.next = None
+        self.refused = None
+
+    def encoder_of(self, s):
+        if isinstance(s, ast.Offer) and self.target is None:
+            self.target = s
+        return super().encoder_of(s)
+
+    def offer_rounds(self, s) -> int:
+        return 1 if s is self.target else super().offer_rounds(s)
+
+    def first_question(self, s, here) -> None:
+        if s is not self.target:
+            return
+        if self.question is not None:
+            self.refused = "its offer is encoded more than once (in a loop): its first question is no one state"
+            return
+        entry = (self.members(), self._counters())
+        self.prefix = len(self.points)
+        names = self._body_writes(s)
+        self.store.havoc(here, names)
+        self.forget()
+        self.question = (here, *entry, self.members(), self._counters())
+
+    def _body_writes(self, s: ast.Offer):
+        """The kept names offer ``s``'s loop body may write (None: any), and every power's use."""
+        w = _Walk(self.enc)
+        w.stmt(s)
+        return None if w.anything else (w.out & self.kept) | {USED}
+
+    def past_offer(self, s, here, previous) -> bool:
+        if s is not self.target:
+            return super().past_offer(s, here, previous)
+        if not (is_const(here) and not here):
+            self.next = (here, self.members(), self._counters())
+            self.running = AND(self.running, NOT(here))     # its future is the induction's next step
+        return False
+
+
+class _Facts:
+    def __init__(self, step: StepUnrolled, before: dict, owner, v: str, lo: int):
+        self.step, self.before, self.owner, self.v, self.lo = step, before, owner, v, lo
+        self.asked = 0
+        self.base = list(zip(*step.points[:step.prefix])) if step.prefix else ([], [])
+        self.points = step.points[step.prefix:]
+        self.counts = step.at[step.prefix:]
+
+    def _arrived(self, members: dict, since: dict, q):
+        """For each watched zone of seat ``q``: how many of its cards at ``members`` were not in it at ``since``."""
+        out = []
+        for (z, seat), ms in members.items():
+            if seat != q:
+                continue
+            bits = [AND(m, NOT(b)) for m, b in zip(ms, since[(z, seat)])]
+            bits = [x for x in bits if not (is_const(x) and not x)]
+            if bits:
+                out.append(z3.Sum([z3.If(as_bool(x), 1, 0) for x in bits]))
+        return out
+
+    def _over(self, guard, members, since, room, mine: bool = True):
+        """Where ``guard`` holds: the owner's cards arrived (``members`` over ``since``) exceed ``room`` (``mine``
+        false: another seat's)."""
+        return [z3.And(as_bool(guard), (self.owner == q) if mine else (self.owner != q), n > room)
+                for q in self.step.enc.seats for n in self._arrived(members, since, q)]
+
+    def targets(self):
+        """[(guard, members, counter)]: the points after S, the next question included."""
+        out = [(g, members, at[0].get(self.v, 0)) for (g, members), at in zip(self.points, self.counts)]
+        if self.step.next is not None:
+            g, members, counters = self.step.next
+            out.append((g, members, counters.get(self.v, 0)))
+        return [(g, m, _int(c)) for g, m, c in out if not (is_const(g) and not g)]
+
+    def base_points(self):
+        """[(guard, members, counter)]: the points before the first question, and the first question itself."""
+        guards, members = self.base
+        out = [(g, m, at[0].get(self.v, 0)) for g, m, at in zip(guards, members, self.step.at[:self.step.prefix])]
+        here, entry_members, entry_counters = self.step.question[:3]
+        out.append((here, entry_members, entry_counters.get(self.v, 0)))
+        return [(g, m, _int(c)) for g, m, c in out if not (is_const(g) and not g)]
+
+    def arrivals(self) -> bool:
+        """The arrivals at most the counter's growth: before the first question from the start, after it from S
+        (a point after the offer on a path that did not ask its first question: from the start)."""
+        here, _, _, s_members, s_counters = self.step.question
+        cs = _int(s_counters[self.v])
+        wrong = [x for g, m, c in self.base_points() for x in self._over(g, m, self.before, c - self.lo)]
+        for g, m, c in self.targets():
+            wrong += self._over(AND(g, here), m, s_members, c - cs)
+            wrong += self._over(AND(g, NOT(here)), m, self.before, c - self.lo)
+        return self._unsat(wrong)
+
+    def others(self) -> bool:
+        """No card arrives in another seat's watched zone: before the first question from the start, after it from S
+        (by induction, none at any point: the bound 0 for another player)."""
+        here, _, _, s_members, _ = self.step.question
+        wrong = [x for g, m, _ in self.base_points() for x in self._over(g, m, self.before, 0, mine=False)]
+        for g, m, _ in self.targets():
+            wrong += self._over(AND(g, here), m, s_members, 0, mine=False)
+            wrong += self._over(AND(g, NOT(here)), m, self.before, 0, mine=False)
+        return self._unsat(wrong)
+
+    def permit(self, bound: int) -> bool:
+        here, cs = self.step.question[0], _int(self.step.question[4][self.v])
+        wrong = [z3.And(as_bool(g), c > bound) for g, _, c in self.base_points()]
+        for g, _, c in self.targets():
+            wrong.append(z3.And(as_bool(AND(g, here)), cs <= bound, c > bound))
+            wrong.append(z3.And(as_bool(AND(g, NOT(here))), c > bound))
+        return self._unsat(wrong)
+
+    def _unsat(self, wrong: list) -> bool:
+        """No model of the step's constraints makes one of ``wrong`` true: asked whole, then (unknown) by the option
+        taken at S."""
+        if not wrong:
+            return True
+        facts = [as_bool(c) for c in self.step.constraints]
+        question = z3.Or(*wrong)
+        solver = make_solver(SolverSettings(incremental=True, rlimit=STEP_RLIMIT, minimize_cores=False))
+        solver.add(*facts)
+        self.asked += 1
+        answer = solver.check(question)
+        if answer != z3.unknown:
+            return answer == z3.unsat
+        choice = next((c for c in self.step.marks if c.choice.span == self.step.target.span), None)
+        if choice is None:
+            return False
+        pick, cases = choice.choice.value, [i for i, (g, _) in enumerate(choice.choice.options)
+                                           if not (is_const(g) and not g)]
+        for f in [lambda i=i: _case(facts + [question], pick, i) for i in cases] + \
+                 [lambda: _prepared(facts + [question] + [pick != i for i in cases])]:
+            solver = make_solver(SolverSettings(incremental=True, rlimit=CASE_RLIMIT, minimize_cores=False))
+            solver.add(f())
+            self.asked += 1
+            if solver.check() != z3.unsat:
+                return False
+        return True
+
+
+def _prepared(facts: list):
+    goal = z3.Goal()
+    goal.add(*facts)
+    return z3.Then(*PREPARE)(goal).as_expr()
+
+
+def _refusal(step: StepUnrolled, owner):
+    if step.refused is not None:
+        return step.refused
+    if step.question is None:
+        return "the procedure asks no offer's question (nothing to step)"
+    if any(not (is_const(g) and not g) for g, *_ in step.cuts + step.beyond):
+        return "the step has places it does not follow (their points would not be asked)"
+    if owner is None:
+        return "the procedure has no player (the step bounds the owner's zones)"
+    return None
+
+
+def stepped_others(step: StepUnrolled, before: dict, owner):
+    """(0, what was proven): no card arrives in another player's watched zone at any point of the procedure, proven by
+    one question of the offer from a symbolic state (as :func:`stepped_bound`, without a counter); or why not (a
+    str)."""
+    refused = _refusal(step, owner)
+    if refused is not None:
+        return refused
+    f = _Facts(step, before, owner, None, 0)
+    proven = f.others()
+    step.questions += f.asked
+    if not proven:
+        return "one question of the offer is not proven to bring nothing to another player's zones"
+    return 0, (f"one question of the offer, from any state, brings nothing to another player's "
+               f"{', '.join(step.watched)}: proven once for every question ({f.asked} questions)")
+
+
+def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
+    """(bound, what was proven): the least ``B - lo`` (up to ``most``) for which every fact of the step of a counter
+    is proven (see the module's docstring); or the reason none is (a str).  ``step``: the procedure unrolled by
+    :class:`StepUnrolled` from the lemma's start; ``before``: the watched zones' members there; ``owner``: the
+    procedure's player (a term)."""
+    from checker.solver.unroll_rank import counters
+    refused = _refusal(step, owner)
+    if refused is not None:
+        return refused
+    names = counters(step)
+    if not names:
+        return "no counter that a `forbid` reads is kept (the step needs one)"
+    reasons = []
+    for v in names:
+        start = step.start.get(v)
+        lo = start if is_const(start) else 0
+        f = _Facts(step, before, owner, v, lo)
+        if not f.arrivals():
+            reasons.append(f"one question of the offer is not proven to add at most the growth of {v}")
+            step.questions += f.asked
+            continue
+        for bound in range(lo, lo + most + 1):
+            if f.permit(bound):
+                step.questions += f.asked
+                return bound - lo, (f"one question of the offer, from any state, adds to the owner's "
+                                    f"{', '.join(step.watched)} at most the growth of {v}, and keeps {v} at most "
+                                    f"{bound} where it was (from {lo}): proven once for every question "
+                                    f"({f.asked} questions)")
+        reasons.append(f"{v} is not proven at most {lo + most} at each question")
+        step.questions += f.asked
+    return "; ".join(reasons)
