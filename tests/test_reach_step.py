@@ -12,32 +12,14 @@ import pytest
 import z3
 
 from test_reach_ranking import MISREAD, ONE_A_TURN, TWO_LOTS, _reach, _unknown_for_p
-from test_reach_summary import KEEP, _market
+from test_reach_summary import KEEP, _market, market_lemma
 
 
 def _step(spec):
     """The procedure `tour` of a market spec unrolled by StepUnrolled from the lemma's start (`tours_joués == 0`, as
     the command finds), 2 players: (the unrolling, the baskets' members at the start, the owner)."""
-    from checker.front.command import prepare_game
-    from checker.runtime.engine import Engine
-    from checker.solver.encode import Encoder
-    from checker.solver.factory import fresh_context
     from checker.solver.unroll_step import StepUnrolled
-
-    fresh_context()
-    result, selection = prepare_game("reach", [Path(spec)], None, 2)
-    engine = Engine(result.typed)
-    engine.recording = False
-    engine.start(selection.cards, 2, 1, [None] * 2)
-    enc = Encoder(engine, concrete=False)
-    kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
-    step = StepUnrolled(enc, kept, 4, ["panier"])
-    p = z3.Int("joueur appelé")
-    step.constraints.append(z3.And(p >= 0, p < 2))
-    step.store.write(("var", "tours_joués", None), 0, True)
-    before = step.members()
-    step.call("tour", (p,))
-    return step, before, p
+    return market_lemma(spec, members_before=True, cls=StepUnrolled)
 
 
 def _bound(spec):

@@ -66,11 +66,11 @@ def _market(tmp_path, second: bool) -> str:
     return str(spec)
 
 
-def market_lemma(spec, members_before: bool = False):
+def market_lemma(spec, members_before: bool = False, cls=None):
     """The lemma of `tour` on a market spec (2 players, seed 1), from any state where `tours_joués == 0` (as the
     command finds), its offer unrolled up to 4 questions: (lemma, the baskets' members where it starts — only with
     ``members_before``, which makes Z3 terms —, the called player's unknown).  The tests of the lemma's questions,
-    cases, counters and ranking build it here."""
+    cases, counters, ranking and step build it here (``cls``: the unrolling, a LemmaUnrolled by default)."""
     from pathlib import Path
 
     import z3
@@ -88,7 +88,7 @@ def market_lemma(spec, members_before: bool = False):
     engine.start(selection.cards, 2, 1, [None] * 2)
     enc = Encoder(engine, concrete=False)
     kept = frozenset({"achats_du_tour", "tours_joués", "bourse", "étal", "réserve", "panier"})
-    lemma = LemmaUnrolled(enc, kept, 4, ["panier"])
+    lemma = (cls or LemmaUnrolled)(enc, kept, 4, ["panier"])
     p = z3.Int("joueur appelé")
     lemma.constraints.append(z3.And(p >= 0, p < 2))
     lemma.store.write(("var", "tours_joués", None), 0, True)
