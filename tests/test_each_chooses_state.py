@@ -99,7 +99,8 @@ CHOSEN = [{"player": "Joueur 1", "value": 1}, {"player": "Joueur 2", "value": 0}
 BAD = [
     ({"chosen": [{"player": "Joueur 9", "value": 1}, CHOSEN[1]]}, "decision/chosen/0/player", "no Joueur 9"),
     ({"chosen": [{"player": "Joueur 1", "value": "un"}, CHOSEN[1]]}, "decision/chosen/0/value", "whole number"),
-    ({"chosen": [CHOSEN[0], CHOSEN[0]]}, "decision/chosen/1/player", "listed twice"),
+    ({"chosen": [CHOSEN[0], CHOSEN[0]]}, "decision/chosen/1/player",
+     "Joueur 1 is listed twice (also decision/chosen/0)"),
     ({"chosen": [CHOSEN[1], CHOSEN[0]]}, "decision/chosen/0/player", "Joueur 2 is out of order"),
     ({"chosen": [CHOSEN[0]]}, "decision/chosen", "no choice for Joueur 2"),
     ({"chosen": [*CHOSEN, {"player": "Joueur 4", "value": 0}]}, "decision/chosen/2/player", "asked after Joueur 3"),
