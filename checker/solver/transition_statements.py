@@ -24,6 +24,7 @@ import z3
 from checker.front import ast
 from checker.front.types import Coll, KindT
 from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, as_bool, is_const
+from checker.solver.terms import conjuncts
 
 __all__ = ["register", "note_place"]
 
@@ -142,14 +143,11 @@ def _placed(t, card, guard):
 
 
 def _conjuncts(x, out: dict) -> dict:
-    """The conjuncts of ``x``, And flattened, by id (the terms kept: their ids stay)."""
-    if is_const(x):
-        return out
-    if z3.is_and(x):
-        for c in x.children():
-            _conjuncts(c, out)
-    else:
-        out[x.get_id()] = x
+    """The conjuncts of ``x`` that are not constants (:func:`~checker.solver.terms.conjuncts`), by id (the terms
+    kept: their ids stay), added to ``out``."""
+    for c in conjuncts(x):
+        if not is_const(c):
+            out[c.get_id()] = c
     return out
 
 

@@ -45,6 +45,7 @@ import z3
 from checker.front import ast
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.formulas import AND, NOT, as_bool, is_const
+from checker.solver.unroll_rank import counters
 from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
 
 __all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "STEP_RLIMIT"]
@@ -249,7 +250,6 @@ def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
     is proven (see the module's docstring); or the reason none is (a str).  ``step``: the procedure unrolled by
     :class:`StepUnrolled` from the lemma's start; ``before``: the watched zones' members there; ``owner``: the
     procedure's player (a term)."""
-    from checker.solver.unroll_rank import counters
     refused = _refusal(step, owner)
     if refused is not None:
         return refused
