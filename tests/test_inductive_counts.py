@@ -40,19 +40,25 @@ def test_only_moves_of_one_card_at_most_carry_the_count():
     assert not exclusive({3: z3.Bool("a"), 4: z3.Bool("b")})    # a havoc's unknown places
 
 
+def _run_twice(search, name):
+    """Procedure ``name`` encoded twice in a row on one transition of a fresh encoder (the second run reads the
+    first's moves): (the encoder, the transition, the arguments' domain)."""
+    from checker.solver.transition import Transition
+    enc = search.encoder()
+    t = Transition(enc, lazy_moves=True)
+    args, domain = search.params_args(enc, name, search.p.procedures[name].params)
+    t.procedure(name, args, True, None)
+    t.procedure(name, args, True, None)
+    return enc, t, domain
+
+
 def test_the_count_carried_is_the_sum_over_the_places_it_stands_for():
     # a fact of the encoding, whatever the state and the choices: Z3 finds none where the two differ, after a
     # chosen card given to a player who is a term (its cell a test) and after a swap of two zones' cards
-    from checker.solver.transition import Transition
     from checker.solver.transition_counts import Counts
     search = _search("tests/fixtures/good/minimal_game.rules", "tests/fixtures/invariants/étrennes.rules")
     for name in ("étrenne", "étrenne_bornée"):
-        enc = search.encoder()
-        t = Transition(enc, lazy_moves=True)
-        decl = search.p.procedures[name]
-        args, _ = search.params_args(enc, name, decl.params)
-        t.procedure(name, args, True, None)
-        t.procedure(name, args, True, None)         # twice: the second move counts from the first's
+        _, t, _ = _run_twice(search, name)             # twice: the second move counts from the first's
         counts = Counts(t.store)
         differ = []
         for zone, keys in (("panier", range(4)), ("étal", [None])):
@@ -105,16 +111,10 @@ def test_the_count_carried_across_a_swap_of_two_cards_is_the_sum_over_the_places
     # a swap's moves are counted as a whole (each card takes the other's place: a cell's count changes only when one
     # of the two cards is in no zone); Z3 finds no well-formed state where count and sum differ, after any two lots
     # (on the stall, in a basket or nowhere, the same lot) and after a lot of each of two baskets, each swapped twice
-    from checker.solver.transition import Transition
     from checker.solver.transition_counts import Counts
     search = _search("tests/fixtures/good/minimal_game.rules", "tests/fixtures/counts/échange.rules")
     for name in ("échanger", "troquer"):
-        enc = search.encoder()
-        t = Transition(enc, lazy_moves=True)
-        decl = search.p.procedures[name]
-        args, domain = search.params_args(enc, name, decl.params)
-        t.procedure(name, args, True, None)
-        t.procedure(name, args, True, None)
+        enc, t, domain = _run_twice(search, name)
         assert len(t.store.swaps) == 2
         counts = Counts(t.store)
         differ = []
@@ -134,16 +134,10 @@ def _places_after(search, name: str, placed: bool, monkeypatch) -> tuple:
     """Each lot's place in each cell after ``name`` run twice (a swap reading a chosen lot's cell, or not), what the
     question would assume, and the transition."""
     from checker.solver import transition_statements
-    from checker.solver.transition import Transition
     with monkeypatch.context() as m:
         if not placed:
             m.setattr(transition_statements, "_placed", lambda t, card, guard: None)
-        enc = search.encoder()
-        t = Transition(enc, lazy_moves=True)
-        decl = search.p.procedures[name]
-        args, domain = search.params_args(enc, name, decl.params)
-        t.procedure(name, args, True, None)
-        t.procedure(name, args, True, None)
+        enc, t, domain = _run_twice(search, name)
         cells = {(z, k, i): z3.BoolVal(v) if isinstance(v := t.store.member(z, k, i), bool) else v
                  for z, keys in (("panier", range(4)), ("étal", [None])) for k in keys
                  for i in enc.kind_instances["Lot"]}
