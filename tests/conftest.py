@@ -125,13 +125,31 @@ def specs_checked_once(monkeypatch):
     monkeypatch.setattr(checker.front.check, "check_paths", check_paths)
 
 
-def engine_of(path: Path, text: str):
-    """Write ``text`` (a good spec) to ``path``, check it and build its engine."""
+def engine_of(path: Path, text: str, recording: bool = True):
+    """Write ``text`` (a good spec) to ``path``, check it and build its engine (keeping no log where
+    ``recording`` is false)."""
     from checker.runtime import Engine
     path.write_text(text, encoding="utf-8")
     result = _check_paths([path])
     assert result.ok, [d.message for d in result.reporter.errors]
-    return Engine(result.typed)
+    engine = Engine(result.typed)
+    engine.recording = recording
+    return engine
+
+
+def at_first_decision(engine, measure):
+    """``measure(player)`` at the first decision of a two-player game (seed 1) whose every decision takes its
+    first option; the game is then played to its end."""
+    seen: list = []
+
+    class Probe:
+        def choose(self, decision):
+            if not seen:
+                seen.append(measure(decision.player))
+            return 0
+
+    engine.play({}, 2, 1, [Probe(), Probe()])
+    return seen[0]
 
 
 def run_cli(capsys, *argv):

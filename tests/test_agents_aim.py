@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
 from checker.front.configurations import select
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.aim import distances, endings, progress, reached, resolve
 from checker.runtime.engine import Engine
 from checker.runtime.montecarlo import MonteCarloAgent
 from checker.runtime.players import make_agent, parse_agent
-from conftest import checked_once
+from conftest import checked_once, engine_of
 
 TOUR = """
 game "Tour de guet" {
@@ -83,13 +82,7 @@ configuration "Standard" { players: 2..2 }
 
 
 def _tour(tmp_path) -> Engine:
-    path = tmp_path / "tour.rules"
-    path.write_text(TOUR, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    return engine
+    return engine_of(tmp_path / "tour.rules", TOUR, recording=False)
 
 
 def _race(engine: Engine, agents) -> tuple[str, int, int]:

@@ -17,11 +17,11 @@ from __future__ import annotations
 import pytest
 
 from checker.front import ast
-from checker.front.check import check_paths
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.aim import distances, endings, engine_subgoals, subgoal_penalty, subgoals
 from checker.runtime.engine import Engine
 from checker.runtime.montecarlo import MonteCarloAgent
+from conftest import engine_of
 
 CHANTIER = """
 game "Chantier" {
@@ -114,14 +114,8 @@ procedure maçonner() {
 
 
 def _engine(tmp_path, masons: str, extra: str = "", offer: str = "    tailler(p)\n") -> Engine:
-    path = tmp_path / "chantier.rules"
     text = CHANTIER.replace("MAÇONNER", masons).replace("    tailler(p)\n", offer)
-    path.write_text(text + extra, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    return engine
+    return engine_of(tmp_path / "chantier.rules", text + extra, recording=False)
 
 
 def _race(engine: Engine, agents) -> tuple[str, int, int]:

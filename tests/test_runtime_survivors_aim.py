@@ -6,10 +6,10 @@ its formula three calls deep, and the other endings' distances are capped at the
 
 from __future__ import annotations
 
-from checker.front.check import check_paths
 from checker.runtime.aim import cap, distances, endings, progress
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.engine import Engine
+from conftest import engine_of
 
 COURSE = """
 game "Course" {
@@ -82,13 +82,7 @@ configuration "Standard" { players: 2..2 }
 
 
 def _course(tmp_path) -> Engine:
-    path = tmp_path / "course.rules"
-    path.write_text(COURSE, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    return engine
+    return engine_of(tmp_path / "course.rules", COURSE, recording=False)
 
 
 def test_a_var_set_to_false_is_no_ending(tmp_path):

@@ -13,26 +13,13 @@ import test_agents_plan as plan
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.aim import distances, endings, engine_subgoals, subgoals
 from checker.runtime.aim_measure import _Reads
+from conftest import at_first_decision, engine_of
 from test_runtime_survivors_aim_plan import _trésor
 
 
 def _plan(engine) -> list[tuple[int, str]]:
     [tower] = [e for e in endings(engine.program, engine.flow) if e.name == "tour_achevée"]
     return [(g.depth, g.where) for g in subgoals(engine.program, engine.flow, tower)]
-
-
-def _first(engine, measure):
-    """``measure(player)`` at the game's first decision."""
-    seen: list = []
-
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                seen.append(measure(decision.player))
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    return seen[0]
 
 
 # ---- the prohibitions chained back (aim_plan.rules, _spends, _counted)
@@ -111,7 +98,7 @@ def test_a_prohibition_that_is_a_players_flag_is_a_plain_condition(tmp_path):
     engine = plan._engine(tmp_path, plan.COUNTED, flag, offer="    tailler_outillé(p)\n    vendre(p)\n")
     [(_, [chain])] = [(d, c) for d, c in engine_subgoals(engine, "tour_achevée") if d == 3]
     assert [op[0] for op in chain.ops] == ["bind", "guard"]
-    assert _first(engine, chain.measure) == 0
+    assert at_first_decision(engine, chain.measure) == 0
 
 
 def test_a_threshold_on_a_var_the_move_does_not_take_from_is_measured_not_counted(tmp_path):
@@ -135,7 +122,7 @@ def test_a_threshold_whose_var_cannot_be_read_now_is_one_away(tmp_path):
         "  set joué = false\n", "  set joué = false\n  set actif = p\n"))
     [(_, [chain])] = [(d, c) for d, c in engine_subgoals(engine, "tour_achevée") if d == 3]
     assert [op[0] for op in chain.ops] == ["bind", "need"]
-    assert _first(engine, lambda p: (chain.measure(1 - p, 2), chain.measure(p, 2))) == (1, 0)
+    assert at_first_decision(engine, lambda p: (chain.measure(1 - p, 2), chain.measure(p, 2))) == (1, 0)
 
 
 # ---- what changes what the ending reads (aim_plan._writes, down)
@@ -227,8 +214,8 @@ def test_a_negated_condition_is_measured_as_far_as_its_opposite(tmp_path):
     engine = plan._engine(tmp_path, plan.DIRECT)
     text = plan.CHANTIER.replace("if hauteur >= 2 {", "if not (hauteur < 2) {")
     negated = _engine_of(tmp_path, text.replace("MAÇONNER", plan.DIRECT))
-    assert _first(engine, lambda p: distances(engine)["tour_achevée"]) == 2
-    assert _first(negated, lambda p: distances(negated)["tour_achevée"]) == 2
+    assert at_first_decision(engine, lambda p: distances(engine)["tour_achevée"]) == 2
+    assert at_first_decision(negated, lambda p: distances(negated)["tour_achevée"]) == 2
 
 
 def _chantier(masons: str, extra: str, offer: str) -> str:
@@ -237,15 +224,7 @@ def _chantier(masons: str, extra: str, offer: str) -> str:
 
 
 def _engine_of(tmp_path, text: str):
-    from checker.front.check import check_paths
-    from checker.runtime.engine import Engine
-    path = tmp_path / "variante.rules"
-    path.write_text(text, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    return engine
+    return engine_of(tmp_path / "variante.rules", text, recording=False)
 
 
 def test_an_all_over_a_collection_the_state_cannot_give_is_one_away(tmp_path):
@@ -255,7 +234,7 @@ def test_an_all_over_a_collection_the_state_cannot_give_is_one_away(tmp_path):
     text = text.replace("var hauteur: Int = 0", "var hauteur: Int = 0\nvar diviseur: Int = 0")
     engine = _engine_of(tmp_path, text.replace("MAÇONNER", plan.DIRECT.replace(
         "procedure maçonner() {\n", "procedure maçonner() {\n  set diviseur = 1\n")))
-    assert _first(engine, lambda p: distances(engine)["tour_achevée"]) == 3
+    assert at_first_decision(engine, lambda p: distances(engine)["tour_achevée"]) == 3
 
 
 def test_a_comparison_with_an_optional_that_is_none_is_not_held(tmp_path):
@@ -267,7 +246,7 @@ def test_a_comparison_with_an_optional_that_is_none_is_not_held(tmp_path):
     text = text.replace("if hauteur >= 2 {", "if notée != none and notée >= 2 {")
     engine = _engine_of(tmp_path, text.replace("MAÇONNER", plan.DIRECT.replace(
         "    set pierres = 0\n", "    set pierres = 0\n    set notée = hauteur\n")))
-    assert _first(engine, lambda p: distances(engine)["tour_achevée"]) == 2
+    assert at_first_decision(engine, lambda p: distances(engine)["tour_achevée"]) == 2
     aiming = [GreedyAgent(s, aim="tour_achevée", weight=2) for s in range(2)]
     assert plan._race(engine, aiming) == ("tour_achevée", 2, 2)
 
@@ -290,7 +269,7 @@ def test_a_measure_keeps_its_last_three_answers(tmp_path):
         engine.st.vars["hauteur"] = 0
         return answers
 
-    assert _first(engine, asked) == [0, 1, 2, 3, 0, 3, 2]
+    assert at_first_decision(engine, asked) == [0, 1, 2, 3, 0, 3, 2]
     assert measured == [0, 1, 2, 3, 0]
 
 

@@ -5,9 +5,8 @@ is measured as the nearest of its first 256 values, 24 away, not 0."""
 
 from __future__ import annotations
 
-from checker.front.check import check_paths
 from checker.runtime.aim import subgoal_penalty
-from checker.runtime.engine import Engine
+from conftest import at_first_decision, engine_of
 
 TRÉSOR = """
 game "Trésor" {
@@ -72,22 +71,8 @@ configuration "Standard" { players: 2..2 }
 
 
 def _penalty(tmp_path, key: int) -> float:
-    path = tmp_path / "tresor.rules"
-    path.write_text(TRÉSOR.replace("CLÉ", str(key)), encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    seen = []
-
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                seen.append(subgoal_penalty(engine, "trouvé", decision.player))
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    return seen[0]
+    engine = engine_of(tmp_path / "tresor.rules", TRÉSOR.replace("CLÉ", str(key)), recording=False)
+    return at_first_decision(engine, lambda p: subgoal_penalty(engine, "trouvé", p))
 
 
 def test_a_chain_tries_its_first_256_loop_values_and_keeps_the_nearest(tmp_path):
@@ -99,21 +84,7 @@ def test_a_condition_on_a_let_the_chain_cannot_know_is_left_out(tmp_path):
     """(a survivor of the second sample, seed 1129: aim.py:653 `and` → `or`) the key read through `let k = clé`
     is a local the chain cannot know: its condition is left out of the measure (the loop alone: 0 away), not
     compiled where `k` is not known."""
-    path = tmp_path / "tresor.rules"
-    path.write_text(TRÉSOR.replace("CLÉ", "280").replace("  for x in 1..300 {\n    if x == clé {",
-                                                          "  let k = clé\n  for x in 1..300 {\n    if x == k {"),
-                    encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    seen = []
-
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                seen.append(subgoal_penalty(engine, "trouvé", decision.player))
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    assert seen == [0]
+    text = TRÉSOR.replace("CLÉ", "280").replace("  for x in 1..300 {\n    if x == clé {",
+                                                "  let k = clé\n  for x in 1..300 {\n    if x == k {")
+    engine = engine_of(tmp_path / "tresor.rules", text, recording=False)
+    assert at_first_decision(engine, lambda p: subgoal_penalty(engine, "trouvé", p)) == 0

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
 from checker.runtime.aim import subgoal_penalty
-from checker.runtime.engine import Engine
+from conftest import at_first_decision, engine_of
 
 from test_runtime_survivors_aim_budget import TRÉSOR
 
@@ -17,22 +16,9 @@ EQUAL = "    if x == clé {"
 
 
 def _penalty(tmp_path, key: int, guard: str) -> float:
-    path = tmp_path / "tresor.rules"
-    path.write_text(TRÉSOR.replace("CLÉ", str(key)).replace(EQUAL, f"    if {guard} {{"), encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    seen = []
-
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                seen.append(subgoal_penalty(engine, "trouvé", decision.player))
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    return seen[0]
+    text = TRÉSOR.replace("CLÉ", str(key)).replace(EQUAL, f"    if {guard} {{")
+    engine = engine_of(tmp_path / "tresor.rules", text, recording=False)
+    return at_first_decision(engine, lambda p: subgoal_penalty(engine, "trouvé", p))
 
 
 @pytest.mark.parametrize("guard", ["x >= clé and x <= clé", "not (x < clé or x > clé)"])

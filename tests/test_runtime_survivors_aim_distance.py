@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
 from checker.runtime.aim import distances
-from checker.runtime.engine import Engine
+from conftest import at_first_decision, engine_of
 from test_runtime_survivors_aim_budget import TRÉSOR
 
 QUANTITIES = """
@@ -23,21 +22,9 @@ quantity prêt4(): Bool = numéro >= 5
 
 def _first_distance(tmp_path, condition: str) -> int:
     text = TRÉSOR.replace("CLÉ", "200").replace("  if trésor >= 1 {", f"  if numéro > 5 and {condition} {{")
-    path = tmp_path / "tresor.rules"
-    path.write_text(text.replace("var clé: Int", "var zéro: Int = 0\nvar clé: Int") + QUANTITIES, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    seen: list = []
-
-    class Probe:
-        def choose(self, decision):
-            seen.append(distances(engine)["trouvé"])
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    return seen[0]
+    text = text.replace("var clé: Int", "var zéro: Int = 0\nvar clé: Int") + QUANTITIES
+    engine = engine_of(tmp_path / "tresor.rules", text, recording=False)
+    return at_first_decision(engine, lambda p: distances(engine)["trouvé"])
 
 
 @pytest.mark.parametrize("condition, far", [

@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 
 import test_agents_plan as plan
-from checker.front.check import check_paths
 from checker.front.configurations import select
 from checker.runtime import aim_plan
 from checker.runtime.agents import GreedyAgent
 from checker.runtime.aim import endings, engine_subgoals, subgoal_penalty, subgoals
 from checker.runtime.engine import Engine
 from checker.runtime.players import make_agent
+from conftest import at_first_decision, engine_of
 from conftest import checked_once
 
 
@@ -161,26 +161,11 @@ def test_a_threshold_read_through_a_quantity_is_measured_but_not_counted(tmp_pat
 def _trésor(tmp_path, edit=lambda text: text, extra: str = "") -> Engine:
     """« Trésor » (tests/test_runtime_survivors_aim_budget.py, the key at 200) edited by ``edit``."""
     from test_runtime_survivors_aim_budget import TRÉSOR
-    path = tmp_path / "tresor.rules"
-    path.write_text(edit(TRÉSOR.replace("CLÉ", "200")) + extra, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    return engine
+    return engine_of(tmp_path / "tresor.rules", edit(TRÉSOR.replace("CLÉ", "200")) + extra, recording=False)
 
 
 def _first_penalty(engine, aim: str = "trouvé") -> float:
-    seen: list = []
-
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                seen.append(subgoal_penalty(engine, aim, decision.player))
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    return seen[0]
+    return at_first_decision(engine, lambda p: subgoal_penalty(engine, aim, p))
 
 
 def test_a_chain_whose_loop_runs_over_nothing_is_one_more_than_its_conditions(tmp_path):

@@ -5,9 +5,8 @@ not as one condition that holds or not."""
 
 from __future__ import annotations
 
-from checker.front.check import check_paths
 from checker.runtime.aim import distances
-from checker.runtime.engine import Engine
+from conftest import at_first_decision, engine_of
 
 RÉCOLTE = """
 game "Récolte" {
@@ -70,21 +69,11 @@ def test_an_all_adds_its_elements_distances_and_an_any_takes_the_least(tmp_path)
     """With 1 and 0 points, `all(p in players: points[p] >= 3)` is 2 + 3 = 5 away (each player's missing points),
     and `any(p in players: points[p] >= 5)` 4 away (the nearer player's); the `any` ending also needs the `all` not
     to hold (its `else`): 0 away while it does not."""
-    path = tmp_path / "recolte.rules"
-    path.write_text(RÉCOLTE, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    seen = []
+    engine = engine_of(tmp_path / "recolte.rules", RÉCOLTE, recording=False)
 
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                engine.st.vars["points"] = {0: 1, 1: 0}
-                engine.invalidate()
-                seen.append(distances(engine))
-            return 0
+    def with_one_and_no_point(player):
+        engine.st.vars["points"] = {0: 1, 1: 0}
+        engine.invalidate()
+        return distances(engine)
 
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    assert seen == [{"tous_riches": 5, "un_riche": 4}]
+    assert at_first_decision(engine, with_one_and_no_point) == {"tous_riches": 5, "un_riche": 4}

@@ -6,19 +6,14 @@ test had a `reset` on the way to an ending, and a `reset` of any other var was t
 
 from __future__ import annotations
 
-from checker.front.check import check_paths
 from checker.runtime.aim import endings, subgoals
-from checker.runtime.engine import Engine
+from conftest import engine_of
 
 from test_runtime_survivors_aim_budget import TRÉSOR
 
 
 def _subgoals(tmp_path, text: str) -> list[tuple[int, str]]:
-    path = tmp_path / "tresor.rules"
-    path.write_text(text.replace("CLÉ", "280"), encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
+    engine = engine_of(tmp_path / "tresor.rules", text.replace("CLÉ", "280"))
     [found] = endings(engine.program, engine.flow)
     return [(g.depth, g.where) for g in subgoals(engine.program, engine.flow, found)]
 

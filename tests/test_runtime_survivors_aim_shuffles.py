@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
 from checker.runtime.aim import endings, subgoals
-from checker.runtime.engine import Engine
+from conftest import engine_of
 
 DEFAUSSE = """\
 game "Défausse" { players: 2..2  flow: partie  turn: tour }
@@ -60,11 +59,7 @@ configuration "Tout" { include Carte: "Un", "Deux", "Trois" }
 
 
 def _subgoals(tmp_path, in_the_turn: str) -> list[tuple[int, str]]:
-    path = tmp_path / "defausse.rules"
-    path.write_text(DEFAUSSE.replace("TOUR", in_the_turn), encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
+    engine = engine_of(tmp_path / "defausse.rules", DEFAUSSE.replace("TOUR", in_the_turn))
     [found] = endings(engine.program, engine.flow)
     return [(g.depth, g.where) for g in subgoals(engine.program, engine.flow, found)]
 

@@ -6,9 +6,8 @@ its distance counted twice)."""
 
 from __future__ import annotations
 
-from checker.front.check import check_paths
 from checker.runtime.aim import subgoal_penalty
-from checker.runtime.engine import Engine
+from conftest import at_first_decision, engine_of
 
 from test_runtime_survivors_aim_budget import TRÉSOR
 
@@ -17,22 +16,8 @@ TWO = "      set trésor = trésor + 1\n      set trésor = trésor + 1\n"
 
 
 def _penalty(tmp_path, writes: str) -> float:
-    path = tmp_path / "tresor.rules"
-    path.write_text(TRÉSOR.replace("CLÉ", "280").replace(ONE, writes), encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
-    seen = []
-
-    class Probe:
-        def choose(self, decision):
-            if not seen:
-                seen.append(subgoal_penalty(engine, "trouvé", decision.player))
-            return 0
-
-    engine.play({}, 2, 1, [Probe(), Probe()])
-    return seen[0]
+    engine = engine_of(tmp_path / "tresor.rules", TRÉSOR.replace("CLÉ", "280").replace(ONE, writes), recording=False)
+    return at_first_decision(engine, lambda p: subgoal_penalty(engine, "trouvé", p))
 
 
 def test_two_writes_reached_by_the_same_steps_are_one_subgoal(tmp_path):

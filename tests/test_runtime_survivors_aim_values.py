@@ -6,9 +6,8 @@ times the aim's progress now; not 0, which would compare a measured action with 
 from __future__ import annotations
 
 import test_agents_plan as plan
-from checker.front.check import check_paths
 from checker.runtime.agents import GreedyAgent, option_values
-from checker.runtime.engine import Engine
+from conftest import engine_of
 
 OFFER = '    cueillir(p)\n    tailler(p)\n    finish "Fini" when joué'
 
@@ -17,13 +16,8 @@ def test_the_aiming_player_takes_a_point_rather_than_pass(tmp_path):
     """« Chantier » (tests/test_agents_plan.py) where a turn offers a point (`cueillir`) or « Passer »: the tower
     is 2 storeys away and no move brings it nearer (its progress, weight 4: -4 after either).  The point is worth
     1 - 4, passing 0 - 4: each aiming player takes a point each round, 6 points each after the 6 rounds."""
-    path = tmp_path / "chantier.rules"
-    path.write_text(plan.CHANTIER.replace("MAÇONNER", plan.DIRECT).replace(OFFER, '    cueillir(p)\n    finish "Passer"'),
-                    encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, [d.message for d in result.reporter.errors]
-    engine = Engine(result.typed)
-    engine.recording = False
+    text = plan.CHANTIER.replace("MAÇONNER", plan.DIRECT).replace(OFFER, '    cueillir(p)\n    finish "Passer"')
+    engine = engine_of(tmp_path / "chantier.rules", text, recording=False)
     seen = []
 
     class Aiming(GreedyAgent):
