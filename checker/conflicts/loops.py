@@ -31,10 +31,12 @@ __all__ = ["Writes", "Loops", "havoc", "never_none", "holds"]
 
 
 class Writes(typing.NamedTuple):
-    """The cells a body may write: vars by name, zones by name, and whether a power's use is recorded."""
+    """The cells a body may write: vars by name, zones by name, and whether a power's use is recorded; ``emptied``:
+    the zones of ``zones`` it leaves with every cell empty (:func:`~checker.conflicts.emptied.emptied`)."""
     vars: frozenset
     zones: frozenset
     used: bool
+    emptied: frozenset = frozenset()
 
 
 def never_none(program, types: dict) -> frozenset:
@@ -62,7 +64,8 @@ def havoc(t, writes: Writes, guard, label: str, span, domain) -> None:
     """On the paths where ``guard`` holds, every cell ``writes`` names holds any value of its type in its declared
     range (``domain(v, ty)``: the formula that ``v`` is one), each a fresh unknown of transition ``t``: a var
     (each of its cells, for every index), a power's use (in the game, the round, the turn), and a card in one of
-    the zones moved to any of them (one unknown per card and place: a card stays in one zone).  A var no statement
+    the zones moved to any of them (one unknown per card and place: a card stays in one zone) but those
+    ``writes.emptied`` names, every card of which moves to another (each seat's cell in the game).  A var no statement
     sets back to `none` (:func:`never_none`, ``t.loops.present``) is not `none` after if it was not before."""
     if is_const(guard) and not guard:
         return
@@ -102,6 +105,8 @@ def havoc(t, writes: Writes, guard, label: str, span, domain) -> None:
         placed = _Placed(lambda inst, mine=mine: OR(*(store.member(z, k, inst) if eager else
                                                       _member_then(store, z, k, inst, then) for z, k in mine)))
         for z, k in mine:
+            if z in writes.emptied:
+                continue        # no card comes in (every card leaves it: below)
             seated = True if k is None or isinstance(enc.n, int) or enc.zone_index_types[z] != PLAYER else enc.n > k
             tests = _Tests(enc.kind_instances[kind], lambda inst, z=z, k=k, seated=seated: AND(
                 placed[inst], seated, z3.Bool(t.fresh_name(f"{label}: {inst} → {z}[{k}]"))))
@@ -109,6 +114,11 @@ def havoc(t, writes: Writes, guard, label: str, span, domain) -> None:
                 tests = {inst: test for inst in tests if not (is_const(test := tests[inst]) and not test)}
             if tests:
                 store.move(tests, all_zones, z, k, guard)
+    for z in sorted(writes.emptied & zones):
+        for k in t.zone_keys(z, span):
+            seated = True if k is None or isinstance(enc.n, int) or enc.zone_index_types[z] != PLAYER else enc.n > k
+            left = AND(*(NOT(store.member(z, k, inst)) for inst in enc.kind_instances[enc.zone_kind[z]]))
+            t.constraints.append(OR(NOT(guard), NOT(seated), left))
     t.forget()
 
 
