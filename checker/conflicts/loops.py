@@ -191,32 +191,39 @@ class Loops:
         self.depth += 1
         try:
             # the first pass, from the state the loop is entered in
+            idled = len(t.idled)
             t.run(s.body, env, guard)
-            going = self._next(t, s, env, AND(guard, t.running), every, "its first pass")
+            idled = _not_followed(t, idled)
+            going = self._next(t, s, env, AND(guard, t.running), every, "its first pass", idled)
             if is_const(going) and not going:
                 return None
+            if not (is_const(idled) and not idled):     # not followed to its end: it goes on to the later pass
+                t.running = OR(t.running, AND(idled, going))
+                t.raised["idle"] = AND(t.raised.get("idle", False), NOT(AND(idled, going)))
             # a later pass, from any state that meets the invariants (the pass before kept them), the condition false
             havoc(t, self.writes(s.body), going, "a later pass of the loop", s.span,
                   lambda v, ty: self.domain(enc, v, ty))
             t.constraints.append(OR(NOT(going), AND(all_hold(enc, every), _goes_on(t, s, env))))
             t.havocked.append(s.span)
             t.later.append(going)
+            idled = len(t.idled)
             t.run(s.body, env, going)
-            going = self._next(t, s, env, AND(going, t.running), every, "a later pass")
+            going = self._next(t, s, env, AND(going, t.running), every, "a later pass", _not_followed(t, idled))
             t.raise_("loop", going)     # the loop goes on: the later pass stands for what follows
         finally:
             self.depth -= 1
         return None
 
-    def _next(self, t, s, env, here, every: list, which: str):
-        """The paths where the loop goes on after a pass (``here``: the pass ended there): where an invariant may
-        not hold there, not followed (the next pass assumes them).  The condition that the loop goes on with the
-        invariants holding."""
-        if is_const(here) and not here:
+    def _next(self, t, s, env, here, every: list, which: str, idled=False):
+        """The paths where the loop goes on after a pass (``here``: the pass ended there; ``idled``: a path stopped
+        being followed in it, where nothing after writes what an invariant reads — the condition is not known
+        there, so it goes on): where an invariant may not hold there, not followed (the next pass assumes them).
+        The condition that the loop goes on with the invariants holding."""
+        if is_const(here) and not here and is_const(idled) and not idled:
             return False
         done = t.expr(s.until, env)
         t.checked_partial(here)
-        going = AND(here, t.running, NOT(done))
+        going = OR(AND(here, t.running, NOT(done)), idled)
         if is_const(going) and not going:
             return False
         kept = all_hold(t.enc, every)
@@ -227,6 +234,11 @@ class Loops:
         t.cut(AND(going, NOT(held), NOT(kept)), s.span, f"the next pass of the loop after {which}, where an invariant may not "
                                              f"hold (a later pass is asked from the states that meet them)")
         return AND(going, kept)
+
+
+def _not_followed(t, since: int):
+    """The paths of transition ``t`` that stopped being followed since its ``since``-th such place (idle)."""
+    return OR(*(g for g, _ in t.idled[since:]))
 
 
 def _goes_on(t, s, env):
