@@ -143,8 +143,7 @@ def _search(tmp_path, text: str) -> Search:
 def test_the_round_procedure_is_proven_to_keep_the_invariant(tmp_path):
     """The round procedure was undecided (« calling manche moves the turn or round counters, which are not
     encoded »): it is proven now — the round's entry makes the once-per-round power usable, the turns write no
-    basket (not followed), and the first asking, with the proven `vider` summarised (it forgets that the baskets
-    are empty after it, which `distribuer` requires), is asked again in full."""
+    basket (not followed)."""
     search = _search(tmp_path, _ROUND)
     found = broken_invariants(search, only={"manche", "vider", "distribuer"}, procedures=True)
     assert found == [], [(f.message, f.unknown) for f in found]
@@ -169,11 +168,12 @@ def test_a_new_turn_makes_a_power_limited_once_per_turn_usable_again_and_the_int
 
 
 def test_a_summary_that_forgets_what_the_caller_needs_is_asked_again_in_full(tmp_path, monkeypatch):
-    """With every proven procedure summarised (the threshold at 0 statements), `vider`'s summary forgets that
-    the baskets are empty after it: `distribuer`'s precondition may fail after it, an error met after a
-    summary, so `manche` is asked again with the callees' statements — and proven, with no summary kept.  A
-    caller whose answer does not depend on what the summary forgets keeps it (`rouvrir`: the baskets emptied,
-    then the once-per-round glean, which checks for room itself)."""
+    """With every proven procedure summarised (the threshold at 0 statements), a summary of `vider` that forgets
+    that the baskets are empty after it (the zones it empties not kept: checker/conflicts/emptied.py): `distribuer`'s
+    precondition may fail after it, an error met after a summary, so `manche` is asked again with the callees'
+    statements — and proven, with no summary kept.  A caller whose answer does not depend on what the summary
+    forgets keeps it (`rouvrir`: the baskets emptied, then the once-per-round glean, which checks for room itself).
+    With the emptied baskets kept (as the search does), `manche` is proven with both summaries."""
     from checker.conflicts import inductive
     monkeypatch.setattr(inductive, "SUMMARY_STEPS", 0)
     text = _ROUND + """
@@ -182,12 +182,17 @@ procedure rouvrir() {
   signal ouverture()
 }
 """
-    search = _search(tmp_path, text)
-    found = broken_invariants(search, only={"manche", "vider", "distribuer", "rouvrir"}, procedures=True)
-    assert found == [], [(f.message, f.unknown) for f in found]
-    tally = search.inductive["deux_lots_au_plus"]
-    assert sorted(tally["proven"]) == ["distribuer", "manche", "rouvrir", "vider"], tally
-    assert search.summarised == {"rouvrir": ["vider"]}, search.summarised
+    for kept, summarised in ((False, {"rouvrir": ["vider"]}),
+                             (True, {"manche": ["distribuer", "vider"], "rouvrir": ["vider"]})):
+        with monkeypatch.context() as m:
+            if not kept:
+                m.setattr(inductive, "emptied", lambda p, decl, writes: frozenset())
+            search = _search(tmp_path, text)
+            found = broken_invariants(search, only={"manche", "vider", "distribuer", "rouvrir"}, procedures=True)
+        assert found == [], [(f.message, f.unknown) for f in found]
+        tally = search.inductive["deux_lots_au_plus"]
+        assert sorted(tally["proven"]) == ["distribuer", "manche", "rouvrir", "vider"], tally
+        assert search.summarised == summarised, search.summarised
 
 
 def test_a_procedure_question_z3_cannot_decide_stops_at_its_first_undecided_conjunct(tmp_path, monkeypatch):

@@ -47,6 +47,7 @@ from checker.conflicts.findings import Finding
 from checker.conflicts.relaxed import Eager
 from checker.runtime.invariants import state_reads
 from checker.solver.encode import AND, NOT, OR, Unsupported, as_bool, is_const
+from checker.conflicts.emptied import emptied
 from checker.conflicts.loops import Loops, Writes, never_none
 from checker.conflicts.watched import (Idle, Watched as _Watched, holds, invariants_first, per_player_count,
                                        where as _where)
@@ -76,17 +77,19 @@ _HANDLED = (ast.SetVar, ast.Reset, ast.Transfer, ast.Move, ast.Draw, ast.Shuffle
 
 
 def move_writes(search, stmts, follow_calls: bool = True, called: set | None = None,
-                met: set | None = None) -> tuple[set, set, bool]:
+                met: set | None = None, entered: set | None = None) -> tuple[set, set, bool]:
     """(vars, zones, used) that ``stmts`` may write, with what they call and the reactions to the windows they
     open, to any depth (without ``follow_calls``, not the procedures they call).  A card moved or drawn writes
     every zone of its kind (it leaves one); ``used``: a power's use is recorded (it changes what `can` and a
     power's availability read).  An `offer`'s actions are moves of their own, not followed.  ``called``, when
-    given, receives the name of every procedure called (followed or not), ``met`` the type of every node."""
+    given, receives the name of every procedure called (followed or not), ``met`` the type of every node,
+    ``entered`` every zone a card may move into (a move's or a draw's, a swap's every zone it writes)."""
     p, E = search.p, search.engine
     kinds = {}
     for name, z in p.zones.items():
         kinds.setdefault(z.kind.name, set()).add(name)
     vars_, zones, used = set(), set(), False
+    into = entered if entered is not None else set()
     seen: set = set()
     todo = list(stmts)
     while todo:
@@ -102,6 +105,7 @@ def move_writes(search, stmts, follow_calls: bool = True, called: set | None = N
                 vars_ |= {n.source.name, n.target.name}
             elif isinstance(n, (ast.Move, ast.Draw)):
                 zones |= kinds.get(p.zones[n.dest.target.name].kind.name, set())
+                into.add(n.dest.target.name)
             elif isinstance(n, ast.Shuffle):
                 zones.add(n.target.name)
             elif isinstance(n, ast.Swap):           # the cards' kinds' zones (or the two zones' kind's)
@@ -113,6 +117,7 @@ def move_writes(search, stmts, follow_calls: bool = True, called: set | None = N
                         zones |= kinds[ty.name]
                     else:                           # not known: every zone
                         zones |= set(p.zones)
+                into |= zones                       # (a card of either may come into any zone written)
             elif isinstance(n, ast.ChooseEach):
                 vars_.add(n.target.name)
             elif isinstance(n, ast.Retarget):       # the power is given back
@@ -120,6 +125,7 @@ def move_writes(search, stmts, follow_calls: bool = True, called: set | None = N
             elif type(n) in _STATEMENTS and type(n) not in _WRITES_NOTHING and not isinstance(n, _HANDLED):
                 vars_ |= set(p.vars)                # a statement this analysis does not know: it may write anything
                 zones |= set(p.zones)
+                into |= zones
                 used = True
             elif isinstance(n, ast.Do) and ("do", n.action) not in seen:
                 seen.add(("do", n.action))
@@ -232,7 +238,8 @@ def _summaries(search, invariants: list, loop: bool = False) -> dict:
                 continue
             writes = (writes[0] | moves[0], writes[1] | moves[1], writes[2] or moves[2])
         if _kept(search, name, invariants, reads, frozenset()):
-            out[name] = Writes(frozenset(writes[0]), frozenset(writes[1]), bool(writes[2]))
+            left = emptied(p, decl, lambda stmts, **kw: move_writes(search, stmts, **kw)) & writes[1]
+            out[name] = Writes(frozenset(writes[0]), frozenset(writes[1]), bool(writes[2]), left)
     return out
 
 
@@ -447,7 +454,7 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
     try:
         args, domain = search.params_args(enc, name, decl.params)
         pre = _precondition(enc, decl, args)
-        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes),
+        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes, _every_read(search)),
                      loops=_loops(search, [inv for inv, _, _ in search.engine.invariants]), **options)
         t.procedure(name, args, True, decl.span)
     except Unsupported as exc:
@@ -647,7 +654,13 @@ def _idle_of(search, asked: list) -> Idle | None:
     if any(reads[inv.name] is None for inv in asked):
         return None
     return Idle(search, (set().union(*(reads[inv.name][0] for inv in asked)),
-                         set().union(*(reads[inv.name][1] for inv in asked))), move_writes)
+                         set().union(*(reads[inv.name][1] for inv in asked))), move_writes, _every_read(search))
+
+
+def _every_read(search) -> tuple | None:
+    """(vars, zones) every invariant reads (None when what one reads cannot be known)."""
+    reads = list(_reads(search).values())
+    return None if None in reads else (set().union(*(r[0] for r in reads)), set().union(*(r[1] for r in reads)))
 
 
 def _precondition(enc, decl, args):

@@ -31,10 +31,12 @@ __all__ = ["Writes", "Loops", "havoc", "never_none", "holds"]
 
 
 class Writes(typing.NamedTuple):
-    """The cells a body may write: vars by name, zones by name, and whether a power's use is recorded."""
+    """The cells a body may write: vars by name, zones by name, and whether a power's use is recorded; ``emptied``:
+    the zones of ``zones`` it leaves with every cell empty (:func:`~checker.conflicts.emptied.emptied`)."""
     vars: frozenset
     zones: frozenset
     used: bool
+    emptied: frozenset = frozenset()
 
 
 def never_none(program, types: dict) -> frozenset:
@@ -62,7 +64,8 @@ def havoc(t, writes: Writes, guard, label: str, span, domain) -> None:
     """On the paths where ``guard`` holds, every cell ``writes`` names holds any value of its type in its declared
     range (``domain(v, ty)``: the formula that ``v`` is one), each a fresh unknown of transition ``t``: a var
     (each of its cells, for every index), a power's use (in the game, the round, the turn), and a card in one of
-    the zones moved to any of them (one unknown per card and place: a card stays in one zone).  A var no statement
+    the zones moved to any of them (one unknown per card and place: a card stays in one zone) but those
+    ``writes.emptied`` names, every card of which moves to another (each seat's cell in the game).  A var no statement
     sets back to `none` (:func:`never_none`, ``t.loops.present``) is not `none` after if it was not before."""
     if is_const(guard) and not guard:
         return
@@ -102,6 +105,8 @@ def havoc(t, writes: Writes, guard, label: str, span, domain) -> None:
         placed = _Placed(lambda inst, mine=mine: OR(*(store.member(z, k, inst) if eager else
                                                       _member_then(store, z, k, inst, then) for z, k in mine)))
         for z, k in mine:
+            if z in writes.emptied:
+                continue        # no card comes in (every card leaves it: below)
             seated = True if k is None or isinstance(enc.n, int) or enc.zone_index_types[z] != PLAYER else enc.n > k
             tests = _Tests(enc.kind_instances[kind], lambda inst, z=z, k=k, seated=seated: AND(
                 placed[inst], seated, z3.Bool(t.fresh_name(f"{label}: {inst} → {z}[{k}]"))))
@@ -109,6 +114,11 @@ def havoc(t, writes: Writes, guard, label: str, span, domain) -> None:
                 tests = {inst: test for inst in tests if not (is_const(test := tests[inst]) and not test)}
             if tests:
                 store.move(tests, all_zones, z, k, guard)
+    for z in sorted(writes.emptied & zones):
+        for k in t.zone_keys(z, span):
+            seated = True if k is None or isinstance(enc.n, int) or enc.zone_index_types[z] != PLAYER else enc.n > k
+            left = AND(*(NOT(store.member(z, k, inst)) for inst in enc.kind_instances[enc.zone_kind[z]]))
+            t.constraints.append(OR(NOT(guard), NOT(seated), left))
     t.forget()
 
 
@@ -181,32 +191,39 @@ class Loops:
         self.depth += 1
         try:
             # the first pass, from the state the loop is entered in
+            idled = len(t.idled)
             t.run(s.body, env, guard)
-            going = self._next(t, s, env, AND(guard, t.running), every, "its first pass")
+            idled = _not_followed(t, idled)
+            going = self._next(t, s, env, AND(guard, t.running), every, "its first pass", idled)
             if is_const(going) and not going:
                 return None
+            if not (is_const(idled) and not idled):     # not followed to its end: it goes on to the later pass
+                t.running = OR(t.running, AND(idled, going))
+                t.raised["idle"] = AND(t.raised.get("idle", False), NOT(AND(idled, going)))
             # a later pass, from any state that meets the invariants (the pass before kept them), the condition false
             havoc(t, self.writes(s.body), going, "a later pass of the loop", s.span,
                   lambda v, ty: self.domain(enc, v, ty))
             t.constraints.append(OR(NOT(going), AND(all_hold(enc, every), _goes_on(t, s, env))))
             t.havocked.append(s.span)
             t.later.append(going)
+            idled = len(t.idled)
             t.run(s.body, env, going)
-            going = self._next(t, s, env, AND(going, t.running), every, "a later pass")
+            going = self._next(t, s, env, AND(going, t.running), every, "a later pass", _not_followed(t, idled))
             t.raise_("loop", going)     # the loop goes on: the later pass stands for what follows
         finally:
             self.depth -= 1
         return None
 
-    def _next(self, t, s, env, here, every: list, which: str):
-        """The paths where the loop goes on after a pass (``here``: the pass ended there): where an invariant may
-        not hold there, not followed (the next pass assumes them).  The condition that the loop goes on with the
-        invariants holding."""
-        if is_const(here) and not here:
+    def _next(self, t, s, env, here, every: list, which: str, idled=False):
+        """The paths where the loop goes on after a pass (``here``: the pass ended there; ``idled``: a path stopped
+        being followed in it, where nothing after writes what an invariant reads — the condition is not known
+        there, so it goes on): where an invariant may not hold there, not followed (the next pass assumes them).
+        The condition that the loop goes on with the invariants holding."""
+        if is_const(here) and not here and is_const(idled) and not idled:
             return False
         done = t.expr(s.until, env)
         t.checked_partial(here)
-        going = AND(here, t.running, NOT(done))
+        going = OR(AND(here, t.running, NOT(done)), idled)
         if is_const(going) and not going:
             return False
         kept = all_hold(t.enc, every)
@@ -217,6 +234,11 @@ class Loops:
         t.cut(AND(going, NOT(held), NOT(kept)), s.span, f"the next pass of the loop after {which}, where an invariant may not "
                                              f"hold (a later pass is asked from the states that meet them)")
         return AND(going, kept)
+
+
+def _not_followed(t, since: int):
+    """The paths of transition ``t`` that stopped being followed since its ``since``-th such place (idle)."""
+    return OR(*(g for g, _ in t.idled[since:]))
 
 
 def _goes_on(t, s, env):

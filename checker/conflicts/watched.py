@@ -167,34 +167,48 @@ def _stop_idle(t: Watched, s, env, guard):
 
 class Idle:
     """What the watched invariants read, and, per statement list and place in it, whether what runs from there
-    on may write it (or call a procedure with a precondition, whose obligation the procedure asked must meet)."""
+    on may write it (or call a procedure with a precondition, whose obligation the procedure asked must meet).
 
-    def __init__(self, search, reads, writes):
+    A frame whose statement being encoded is a call, or a `repeat` (by induction, :class:`~checker.conflicts.
+    loops.Loops`), with frames inside it, is read from the statement after it: what is left of the call is the
+    callee's frames; what is left of the pass is the frames inside it, and a later pass is encoded apart, from any
+    state that meets the invariants (:meth:`~checker.conflicts.loops.Loops.repeat` takes a path not followed to the
+    pass's end as going on, and asks the invariants there).  Inside a pass, what may run must also not write what
+    any invariant reads (``loop_reads``; None: not known, and no path stops being followed inside a pass)."""
+
+    def __init__(self, search, reads, writes, loop_reads=None):
         self.search = search
         self.reads = reads              # (vars, zones) the watched invariants read
         self.writes = writes            # (search, statements, called=set) -> (vars, zones, used) they may write
+        self.loop_reads = loop_reads    # (vars, zones) every invariant reads
         self.required = {n for n, d in search.p.procedures.items() if d.requires is not None}
-        self._memo: dict = {}           # (id(statements), index) -> (statements, idle from there on)
+        self._memo: dict = {}           # (id(statements), index, in a pass) -> (statements, idle from there on)
 
     def after(self, frames: list) -> bool:
         """Does nothing that may run after the statements being encoded (each frame's from the one being
         encoded on) write what the invariants read?"""
-        for stmts, current in frames:
-            if current is None:
+        inside, last = False, len(frames) - 1
+        for j, (stmts, current) in enumerate(frames):
+            if current is None or inside and self.loop_reads is None:
                 return False
-            i = next((j for j, x in enumerate(stmts) if x is current), None)
-            if i is None or not self._idle(stmts, i):
+            i = next((k for k, x in enumerate(stmts) if x is current), None)
+            if i is None:
                 return False
+            resumed = j < last and isinstance(current, (ast.CallProc, ast.Repeat))
+            if not self._idle(stmts, i + 1 if resumed else i, inside):
+                return False
+            inside = inside or resumed and isinstance(current, ast.Repeat)
         return True
 
-    def _idle(self, stmts, i: int) -> bool:
-        key = (id(stmts), i)
+    def _idle(self, stmts, i: int, inside: bool = False) -> bool:
+        key = (id(stmts), i, inside)
         hit = self._memo.get(key)
         if hit is not None and hit[0] is stmts:
             return hit[1]
         called: set = set()
         vars_, zones, _ = self.writes(self.search, stmts[i:], called=called)
-        idle = not (self.reads[0] & vars_ or self.reads[1] & zones or called & self.required)
+        reads = self.reads if not inside else (self.reads[0] | self.loop_reads[0], self.reads[1] | self.loop_reads[1])
+        idle = not (reads[0] & vars_ or reads[1] & zones or called & self.required)
         self._memo[key] = (stmts, idle)
         return idle
 
