@@ -5,7 +5,9 @@ it.  Missing either makes the summarised search keep a zone or a var the call ch
 the game reaches.  Survivors of the blind mutation sample 7171 against the whole suite: unroll_summary.py:151
 `e.id in program.zones` → `not in` (a card's name read as the zone it leaves: the stall is kept, and "the stall
 holds at most two lots" is proved though one purchase reaches it) and unroll_summary.py:92 `pw.window is not
-None` → `is None` (no test summarised a procedure that signals a window)."""
+None` → `is None` (no test summarised a procedure that signals a window); and of sample 9171: unroll_summary.py:97
+`pw.window is None` → `is not None` (the powers an offer gives, `powers of panier[p]`, not read: what they write
+kept across the call)."""
 
 from __future__ import annotations
 
@@ -66,6 +68,25 @@ def test_a_power_reacting_to_a_window_the_summarised_turn_signals_is_among_what_
                         'card Lot "Cannelle" { épice: cannelle  prix: 1\n'
                         '  power sonner "Sonner la cloche." { when fin_de_tour(p)  mandatory  set cloche = 1 } }')
     open(spec, "w", encoding="utf-8").write(text + BELL)
+    assert _written(spec) == {"achats_du_tour", "bourse", "réserve", "panier", "étal", "cloche"}
+    plain, p = _reach(capsys, spec, "cloche == 1", "--within", "3")
+    assert (plain, p["status"], p["confirmed"]) == (0, "reached", True), p
+    summed, s = _reach(capsys, spec, "cloche == 1", "--rounds", "1", "--summarise", "tour", KEEP[0],
+                       KEEP[1] + ",cloche")
+    assert (summed, s["status"]) == (4, "undecided"), s
+
+
+def test_a_power_the_summarised_turns_offer_gives_is_among_what_it_writes(tmp_path, capsys):
+    """`tour` offers `powers of panier[p]`, and the Cannelle, once in a basket, has a power that rings the bell
+    (`set cloche = 1`, outside any window): the turn may write `cloche`.  The plain search reaches `cloche == 1`
+    (a purchase of the Cannelle, then its power, confirmed by the interpreter); the summarised search must not
+    prove it never rings."""
+    spec = _market(tmp_path, second=False)
+    text = open(spec, encoding="utf-8").read()
+    text = text.replace('card Lot "Cannelle" { épice: cannelle  prix: 1 }',
+                        'card Lot "Cannelle" { épice: cannelle  prix: 1\n'
+                        '  power sonner "Sonner la cloche." { limit once per turn  set cloche = 1 } }')
+    open(spec, "w", encoding="utf-8").write(text + "\nvar cloche: Int = 0\n")
     assert _written(spec) == {"achats_du_tour", "bourse", "réserve", "panier", "étal", "cloche"}
     plain, p = _reach(capsys, spec, "cloche == 1", "--within", "3")
     assert (plain, p["status"], p["confirmed"]) == (0, "reached", True), p
