@@ -37,6 +37,7 @@ __all__ = ["reach_summarised", "MAX_BOUND"]
 MAX_BOUND = 12          # the largest bound searched for a lemma (beyond: undecided)
 LEMMA_RLIMIT = 200_000_000
 BOUND_RLIMIT = 100_000_000      # the steps of each bound's question, on a solver of its own
+COUNT_RLIMIT = 100_000_000      # the steps of the questions over the watched zones' counts (all of them)
 
 
 def _same_type(a, b) -> bool:
@@ -81,6 +82,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     params = [enc.resolve(p.type) for p in decl.params]
     kinds: dict[tuple, list] = {}
     proven: list = []           # [_Shape]: the lemmas whose questions were asked and answered
+    bounds: dict = {}           # site -> (own, other): its lemma's bounds
     for site in t.sites:
         kinds.setdefault(site.kind(t.owner), []).append(site)
     for kind, sites in kinds.items():
@@ -99,6 +101,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
         own, other, same, notes = proved
         for s in sites:
             solver.add(s.own == own, s.other == other)
+            bounds[s] = (own, other)
         assumed = ", ".join(f"{v} == {shown}" for v, _, shown in pre) or "nothing"
         lemmas.append(f"{shown}, from any state where {assumed}: each of {', '.join(t.watched)} grows by at most "
                       f"{own} for p, {other} for another player, at every decision point inside it and at its end "
@@ -106,10 +109,46 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
                                                    f"{_renamed_args(kind, proven, same, enc, params)} exchanged: "
                                                    f"the same answers" if same else "")
                       + "".join(f"; {n}" for n in notes))
+    counted = _by_counts(t, [bounds.get(s) for s in t.sites], settings)
+    if counted is None:
+        outcome = Outcome("proved", 0, reason=f"no path of the first {rounds} round(s) reaches the condition, for "
+                                              f"any deal")
+        outcome.reason += f" (each call of {summarise} summarised by its lemma, proven; asked over the counts of " \
+                          f"{', '.join(t.watched)})"
+        return done(outcome)
     outcome = answer(t, solver, rounds)
     if outcome.status == "proved":
         outcome.reason += f" (each call of {summarise} summarised by its lemma, proven)"
+    elif counted:
+        outcome.reason += f"; over the counts of {', '.join(t.watched)}: {counted}"
     return done(outcome)
+
+
+def _by_counts(t, bounds: list, settings) -> str | None:
+    """CONDITION asked first over the watched zones' counts (:mod:`checker.solver.unroll_counted`), each summary's
+    bounds given (``bounds``, in the order of its sites; None for a call no path was found to make: not bounded):
+    None where every question is unsat — no path of the unrolling reaches CONDITION or a place not followed, a
+    proof —; else why not (a str; "" where it is not asked:
+    no watched zone).  A model is no answer: the caller then asks the full question."""
+    from checker.reach.cone import CHUNK
+    counted = t.counted
+    if counted.refused is not None:
+        return "" if not t.watched else f"not asked: {counted.refused}"
+    solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
+    solver.add(*counted.constraints(bounds))
+    hits = counted.hits
+    for i in range(0, len(hits), CHUNK):
+        t.questions += 1
+        out = run(solver, z3.Or(hits[i:i + CHUNK]))
+        if out.status != "unsat":
+            return "a model (the counts forget which cards: no answer)" if out.status == "sat" else \
+                f"Z3 could not decide it ({out.reason})"
+    for g, span, what in t.cuts:
+        t.questions += 1
+        out = run(solver, as_bool(AND(g, True)))
+        if out.status != "unsat":
+            return f"a place not followed not shown unreachable ({what} at {span})"
+    return None
 
 
 def _preconditions(sites, kind, params, enc):

@@ -38,6 +38,7 @@ from checker.solver.encode import AND, EQ, ITE, NOT, Unsupported, as_bool, is_co
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.terms import conjuncts
 from checker.solver.unroll_cone import Coned, CutStore
+from checker.solver.unroll_counted import Counted
 
 __all__ = ["Summarised", "LemmaUnrolled", "Mark", "HavocStore", "Site", "written", "owner_of", "entailed", "USED"]
 
@@ -301,6 +302,7 @@ class Summarised(Coned):
         names = written(enc, summarise)
         self.havocked = None if names is None else (names & self.kept) | {USED}
         self.sites: list[Site] = []
+        self.counted = Counted(self, _implies)      # the question over the watched zones' counts: unroll_counted
 
     def _player_indexed(self, zone: str) -> bool:
         ty = self.enc.zone_index_types.get(zone)
@@ -319,6 +321,7 @@ class Summarised(Coned):
     def check(self, guard, span) -> None:
         self.enc.spent = 0          # the limit of one encoding applies to each point where the condition is asked
         super().check(guard, span)
+        self.counted.point(guard)
 
     def _holding(self, here, args, values: dict) -> dict:
         """var -> what it is proven to equal at this call on every path (the question "can a path go on?" is
@@ -381,14 +384,17 @@ class Summarised(Coned):
         self.sites[-1].own, self.sites[-1].other = own, other
         self.enc.spent = 0
         before = self.counts()
+        self.counted.before()
         owner = args[self.owner] if self.owner is not None else None
         for step in ("pic", "après"):
             self.store.havoc(here, self.havocked)
             self.forget()
             after = self.counts()
+            first = len(self.constraints)
             for (z, q), n in after.items():
                 bound = own if owner is None else ITE(EQ(owner, q), own, other)   # no owner: own for all
                 self.constraints.append(z3.Implies(as_bool(here), n <= before[(z, q)] + bound))
+            self.counted.havoc(len(self.sites) - 1, here, owner, first)
             if step == "pic":
                 self.check(here, span)          # every decision point inside the call
         self.forget()
