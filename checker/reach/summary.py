@@ -112,15 +112,15 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     counted = _by_counts(t, [bounds.get(s) for s in t.sites], settings)
     if counted is None:
         outcome = Outcome("proved", 0, reason=f"no path of the first {rounds} round(s) reaches the condition, for "
-                                              f"any deal")
-        outcome.reason += f" (each call of {summarise} summarised by its lemma, proven; asked over the counts of " \
-                          f"{', '.join(t.watched)})"
+                                              f"any deal (each call of {summarise} summarised by its lemma, proven)")
+        outcome.counted = f"proved over the counts of {', '.join(t.watched)} (each an Int after each summary, " \
+                          f"bounded by its lemma)"
         return done(outcome)
     outcome = answer(t, solver, rounds)
     if outcome.status == "proved":
         outcome.reason += f" (each call of {summarise} summarised by its lemma, proven)"
-    elif counted:
-        outcome.reason += f"; over the counts of {', '.join(t.watched)}: {counted}"
+    outcome.counted = f"over the counts of {', '.join(t.watched)}: {counted}; the full question asked" if counted \
+        else None
     return done(outcome)
 
 
