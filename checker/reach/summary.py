@@ -28,8 +28,9 @@ from checker.solver.encode import AND, EQ, Encoder, Unsupported, as_bool, is_con
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
+from checker.solver.unroll_counted import segments
 from checker.solver.unroll_rank import ranked_bound
-from checker.solver.unroll_step import StepUnrolled, stepped_bound, stepped_others
+from checker.solver.unroll_step import StepUnrolled, stepped_bound, stepped_others, stepped_questions
 from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
 
 __all__ = ["reach_summarised", "MAX_BOUND"]
@@ -38,6 +39,7 @@ MAX_BOUND = 12          # the largest bound searched for a lemma (beyond: undeci
 LEMMA_RLIMIT = 200_000_000
 BOUND_RLIMIT = 100_000_000      # the steps of each bound's question, on a solver of its own
 COUNT_RLIMIT = 100_000_000      # the steps of the questions over the watched zones' counts (all of them)
+GROWTH_RLIMIT = 50_000_000      # the steps of the questions of one round's growth over the counts (all of them)
 
 
 def _same_type(a, b) -> bool:
@@ -136,6 +138,8 @@ def _by_counts(t, bounds: list, settings) -> str | None:
         return "" if not t.watched else f"not asked: {counted.refused}"
     solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
     solver.add(*counted.constraints(bounds))
+    for a, b in segments(counted):
+        solver.add(*_growth(t, bounds, a, b, settings))
     hits = counted.hits
     for i in range(0, len(hits), CHUNK):
         t.questions += 1
@@ -149,6 +153,28 @@ def _by_counts(t, bounds: list, settings) -> str | None:
         if out.status != "unsat":
             return f"a place not followed not shown unreachable ({what} at {span})"
     return None
+
+
+def _growth(t, bounds: list, a: int, b: int, settings) -> list:
+    """The facts ``X[b] <= X[a] + g`` for each watched zone's cell (one round of the counts' snapshots, ``a`` to
+    ``b``: :func:`~checker.solver.unroll_counted.segments`), ``g`` the least growth proven for all of them: "a cell
+    grows by more than g" asked for g = 0, 1, … of a solver of its own that has the round's havocs only (the counts
+    at ``a`` any: an unsat answer there holds with every constraint, so each fact is implied by them).  Added to the
+    question over the counts, a round's growth is one term: Z3 then need not find every round's together.  None
+    proven (a question unknown): no fact."""
+    counted = t.counted
+    x, y = counted.snapshots[a].counts, counted.snapshots[b].counts
+    most = max(len(ms) for ms in counted.snapshots[b].members.values())
+    solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=GROWTH_RLIMIT))
+    solver.add(*counted.constraints(bounds, (a, b)))
+    for g in range(most + 1):
+        t.questions += 1
+        out = run(solver, z3.Or([y[key] - x[key] >= g + 1 for key in y]))
+        if out.status == "unsat":
+            return [y[key] <= x[key] + g for key in y]
+        if out.status == "unknown":
+            return []
+    return []
 
 
 def _preconditions(sites, kind, params, enc):
@@ -180,12 +206,14 @@ def _same(a, b) -> bool:
     return a[1] == b[1] if a[0] == "arg" else a[1].eq(b[1])
 
 
-def _start(cls, engine, t, name, kind, pre):
+def _start(cls, engine, t, name, kind, pre, prepare=None):
     """(the unrolling, the watched zones' members where the call starts, the call's arguments, the owner's
     position): procedure ``name`` unrolled by ``cls`` (a :class:`LemmaUnrolled`) for one call of ``kind`` from a
     symbolic state meeting ``pre``; or the reason it cannot be (a str)."""
     enc = Encoder(engine, concrete=False)
     lemma = cls(enc, t.kept, t.max_loops, t.watched)
+    if prepare is not None:
+        prepare(lemma)
     owner = owner_of(enc, name)
     args = []
     for i, k in enumerate(kind):
@@ -215,7 +243,12 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
     those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
     (a str).  A lemma whose questions are asked is added to ``proven``."""
-    started = _start(LemmaUnrolled, engine, t, name, kind, pre)
+    steps: dict = {}            # the procedure unrolled for one question from a symbolic state, made once if asked
+
+    def prepare(lemma):
+        lemma.most_questions = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous)
+
+    started = _start(LemmaUnrolled, engine, t, name, kind, pre, prepare)
     if isinstance(started, str):
         return started
     lemma, before, args, owner = started
@@ -240,8 +273,9 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds, notes = [], []
+    if lemma.stepped:
+        notes.append(f"{'; '.join(lemma.stepped)} ({steps['questions'][1]})")
     owned = args[owner] if owner is not None else None
-    steps: dict = {}            # the procedure unrolled for one question from a symbolic state, made once if asked
     for mine in (True, False):
         ranked = None if owned is None else \
             (lambda: _noted(_owned(engine, t, name, kind, pre, lemma, before, owned, points, steps), notes)) if mine \
@@ -261,6 +295,22 @@ def _step(engine, t, name, kind, pre, steps: dict):
     if "step" not in steps:
         steps["step"] = _start(StepUnrolled, engine, t, name, kind, pre)
     return steps["step"]
+
+
+def _most_questions(engine, t, name, kind, pre, steps: dict, previous) -> int | None:
+    """How many questions the offer of ``previous`` (a question of the lemma's unrolling) asks at most, proven by one
+    question from a symbolic state (:func:`~checker.solver.unroll_step.stepped_questions`: a counter that grows at
+    each question and stays bounded), asked once for the procedure's first offer; None where not proven (the offer is
+    then followed as before)."""
+    if "questions" not in steps:
+        started = _step(engine, t, name, kind, pre, steps)
+        steps["questions"] = started if isinstance(started, str) else stepped_questions(started[0], MAX_BOUND)
+        if not isinstance(started, str):
+            steps["target"] = started[0].target
+    proven, target = steps["questions"], steps.get("target")
+    if isinstance(proven, str) or target is None or previous.span != target.span:
+        return None
+    return proven[0]
 
 
 def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict):

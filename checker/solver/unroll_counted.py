@@ -38,7 +38,7 @@ import z3
 
 from checker.solver.encode import AND, EQ, ITE, Cells, as_bool, is_const
 
-__all__ = ["Counted", "CountedCells"]
+__all__ = ["Counted", "CountedCells", "segments"]
 
 
 class CountedCells(Cells):
@@ -95,6 +95,7 @@ class Counted:
         self.hits: list = []                    # CONDITION over the counts at each point (with its guard)
         self.skip: set[int] = set()             # the indices of the unrolling's constraints left out
         self.refused: str | None = None         # why the question over the counts is not asked
+        self.rounds: list[int] = []             # the snapshot each round starts from (read against)
         self._before: int | None = None
         if t.watched:
             members = self._members()
@@ -145,6 +146,12 @@ class Counted:
         """A summarised call starts: its state read against the last snapshot."""
         self._before = self._against("before a call")
 
+    def round_starts(self) -> None:
+        """A round starts: its state read against the last snapshot (the segments of :meth:`constraints`)."""
+        s = self._against("at the start of a round")
+        if s is not None:
+            self.rounds.append(s)
+
     def havoc(self, site: int, here, owner, first: int) -> None:
         """A havoc of the call ``site`` (of :attr:`Summarised.sites`) made where ``here`` holds; ``first``: the index
         of the first constraint it added to the unrolling (the summary's sums, to the end: left out)."""
@@ -187,13 +194,17 @@ class Counted:
             self.hits.append(as_bool(when))
 
     # ------------------------------------------------------------ the question
-    def constraints(self, bounds: list) -> list:
+    def constraints(self, bounds: list, segment: tuple | None = None) -> list:
         """The question's constraints, the summaries' bounds given (``bounds[site]``: (own, other), or None: not
-        bounded): the unrolling's but the summaries' sums, the snapshots' own, and the havocs' relations."""
+        bounded): the unrolling's but the summaries' sums, the snapshots' own, and the havocs' relations — with
+        ``segment`` (a, b), only those of the havocs that make the snapshots after a up to b (the counts at a then
+        any: fewer constraints, more models)."""
         t = self.t
         out = [as_bool(c) for i, c in enumerate(t.constraints) if i not in self.skip]
-        out += self.facts
+        out += self.facts if segment is None else []
         for site, here, owner, r, s in self.steps:
+            if segment is not None and not segment[0] < s <= segment[1]:
+                continue
             size = {key: len(ms) for key, ms in self.snapshots[s].members.items()}
             for key, x in self.snapshots[s].counts.items():
                 q = key[1]
@@ -201,3 +212,12 @@ class Counted:
                 grown = ITE(here, own if owner is None else ITE(EQ(owner, q), own, other), 0)
                 out += [x >= 0, x <= size[key], x <= self.snapshots[r].counts[key] + grown]
         return out
+
+
+def segments(counted: Counted) -> list[tuple]:
+    """[(a, b)]: the snapshots each round starts from and the next one's (the last round: to the last snapshot), where
+    there are two rounds or more; else none."""
+    if counted.refused is not None or len(counted.rounds) < 2:
+        return []
+    ends = counted.rounds[1:] + [len(counted.snapshots) - 1]
+    return [(a, b) for a, b in zip(counted.rounds, ends) if a < b]

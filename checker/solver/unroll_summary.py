@@ -323,6 +323,9 @@ class Summarised(Coned):
         super().check(guard, span)
         self.counted.point(guard)
 
+    def round_starts(self) -> None:
+        self.counted.round_starts()
+
     def _holding(self, here, args, values: dict) -> dict:
         """var -> what it is proven to equal at this call on every path (the question "can a path go on?" is
         asked, with its resource limit: unknown drops the candidate): ("arg", i) or ("const", a Z3 value); None
@@ -426,6 +429,9 @@ class LemmaUnrolled(Coned):
         self.marks: list[Mark] = []             # each offer's question asked: its state (checkpoints of the ranking)
         self.at: list[tuple] = []               # for each of :attr:`points`: (the counters there, the constraints'
         #                                         count, how many marks before it)
+        self.most_questions = None              # the question before -> how many questions its offer asks at most
+        #                                         (proven: a step, unroll_step.stepped_questions), or None
+        self.stepped: list[str] = []            # the offers' questions closed by it
 
     def members(self) -> dict:
         """(zone, seat) -> whether each card of the zone's kind is in it now (a term or a constant each, in the
@@ -480,6 +486,11 @@ class LemmaUnrolled(Coned):
             self._steps.append((here, previous, mark.counters, mark.since, counters, len(self.constraints)))
         if is_const(here) or self._solver.reason_unknown() == "":
             return True
+        if previous is not None and self.most_questions is not None:
+            most = self.most_questions(previous)        # the offer's questions bounded by a step (unroll_step.py)
+            if most is not None and sum(m.choice.span == previous.span for m in self.marks) >= most:
+                self.stepped.append(f"the offer at {previous.span} asks at most {most} questions")
+                return False
         answer = self._afresh(here)
         if answer is None and self.rank():
             answer = self._afresh(here)
