@@ -61,3 +61,22 @@ def test_a_lot_put_in_a_basket_outside_the_turns_is_not_counted_away(tmp_path, c
     code, out = _reach(capsys, spec, "any(p in players: count(l in panier[p]) >= 2)", 1, monkeypatch)
     assert (code, out["status"]) == (4, "undecided"), out
     assert "a card may be put in panier outside a summarised call" in out["counted"], out["counted"]
+
+
+def test_each_rounds_growth_is_proven_before_the_question(capsys, monkeypatch):
+    """Over three rounds, each round's growth is asked first, on that round's havocs only: at most one lot a round
+    for every basket at every snapshot of the round (a player holds one role a round) — three facts, then the
+    question over the counts is proved."""
+    import checker.reach.summary as summary
+    found = []
+    real = summary._growth
+
+    def growth(*args):
+        facts = real(*args)
+        found.append(facts)
+        return facts
+    monkeypatch.setattr(summary, "_growth", growth)
+    code, out = _reach(capsys, SPEC, "any(p in players: count(l in panier[p]) >= 4)", 3, monkeypatch)
+    assert (code, out["status"]) == (1, "proved"), out
+    assert len(found) == 3 and all(facts for facts in found), found
+    assert all(str(f).endswith("+ 1") for facts in found for f in facts), found

@@ -156,22 +156,23 @@ def _by_counts(t, bounds: list, settings) -> str | None:
 
 
 def _growth(t, bounds: list, a: int, b: int, settings) -> list:
-    """The facts ``X[b] <= X[a] + g`` for each watched zone's cell (one round of the counts' snapshots, ``a`` to
+    """The facts ``X[s] <= X[a] + g`` for each watched zone's cell and each snapshot ``s`` of one round (``a`` to
     ``b``: :func:`~checker.solver.unroll_counted.segments`), ``g`` the least growth proven for all of them: "a cell
-    grows by more than g" asked for g = 0, 1, … of a solver of its own that has the round's havocs only (the counts
-    at ``a`` any: an unsat answer there holds with every constraint, so each fact is implied by them).  Added to the
-    question over the counts, a round's growth is one term: Z3 then need not find every round's together.  None
-    proven (a question unknown): no fact."""
+    grows by more than g at a snapshot of the round" asked for g = 0, 1, … of a solver of its own that has the
+    round's havocs only (the counts at ``a`` any: an unsat answer there holds with every constraint, so each fact is
+    implied by them).  Added to the question over the counts, a round's growth is one term: Z3 then need not find
+    every round's together.  None proven (a question unknown): no fact."""
     counted = t.counted
-    x, y = counted.snapshots[a].counts, counted.snapshots[b].counts
+    x = counted.snapshots[a].counts
+    later = [counted.snapshots[s].counts for s in range(a + 1, b + 1)]
     most = max(len(ms) for ms in counted.snapshots[b].members.values())
     solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=GROWTH_RLIMIT))
     solver.add(*counted.constraints(bounds, (a, b)))
     for g in range(most + 1):
         t.questions += 1
-        out = run(solver, z3.Or([y[key] - x[key] >= g + 1 for key in y]))
+        out = run(solver, z3.Or([y[key] - x[key] >= g + 1 for y in later for key in y]))
         if out.status == "unsat":
-            return [y[key] <= x[key] + g for key in y]
+            return [y[key] <= x[key] + g for y in later for key in y]
         if out.status == "unknown":
             return []
     return []
