@@ -136,23 +136,36 @@ def _by_counts(t, bounds: list, settings) -> str | None:
     counted = t.counted
     if counted.refused is not None:
         return "" if not t.watched else f"not asked: {counted.refused}"
-    solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
-    solver.add(*counted.constraints(bounds))
-    for a, b in segments(counted):
-        solver.add(*_growth(t, bounds, a, b, settings))
+    grown = [f for a, b in segments(counted) for f in _growth(t, bounds, a, b, settings)]
+    light = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
+    light.add(*counted.constraints(bounds, paths=False), *grown)
+    solver = None
     hits = counted.hits
     for i in range(0, len(hits), CHUNK):
         t.questions += 1
-        out = run(solver, z3.Or(hits[i:i + CHUNK]))
+        if run(light, z3.Or([alone for _, alone in hits[i:i + CHUNK]])).status == "unsat":
+            continue            # the counts alone, the rounds' growth given, rule them out: the paths any
+        if solver is None:
+            solver = _paths(t, bounds, grown, settings)
+        t.questions += 1
+        out = run(solver, z3.Or([when for when, _ in hits[i:i + CHUNK]]))
         if out.status != "unsat":
             return "a model (the counts forget which cards: no answer)" if out.status == "sat" else \
                 f"Z3 could not decide it ({out.reason})"
     for g, span, what in t.cuts:
+        solver = solver or _paths(t, bounds, grown, settings)
         t.questions += 1
         out = run(solver, as_bool(AND(g, True)))
         if out.status != "unsat":
             return f"a place not followed not shown unreachable ({what} at {span})"
     return None
+
+
+def _paths(t, bounds: list, grown: list, settings):
+    """The solver of the question over the counts with the unrolling's constraints (the paths)."""
+    solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
+    solver.add(*t.counted.constraints(bounds), *grown)
+    return solver
 
 
 def _growth(t, bounds: list, a: int, b: int, settings) -> list:

@@ -92,7 +92,7 @@ class Counted:
         self.snapshots: list[_Snapshot] = []
         self.steps: list[tuple] = []            # (site's index, here, owner, snapshot read before, snapshot made)
         self.facts: list = []                   # the snapshots' own constraints (the start's counts, M's sums)
-        self.hits: list = []                    # CONDITION over the counts at each point (with its guard)
+        self.hits: list = []                    # CONDITION over the counts at each point: (with its guard, alone)
         self.skip: set[int] = set()             # the indices of the unrolling's constraints left out
         self.refused: str | None = None         # why the question over the counts is not asked
         self.rounds: list[int] = []             # the snapshot each round starts from (read against)
@@ -191,16 +191,16 @@ class Counted:
             return
         when = AND(guard, holds)
         if not (is_const(when) and not when):
-            self.hits.append(as_bool(when))
+            self.hits.append((as_bool(when), as_bool(holds)))
 
     # ------------------------------------------------------------ the question
-    def constraints(self, bounds: list, segment: tuple | None = None) -> list:
+    def constraints(self, bounds: list, segment: tuple | None = None, paths: bool = True) -> list:
         """The question's constraints, the summaries' bounds given (``bounds[site]``: (own, other), or None: not
-        bounded): the unrolling's but the summaries' sums, the snapshots' own, and the havocs' relations — with
-        ``segment`` (a, b), only those of the havocs that make the snapshots after a up to b (the counts at a then
-        any: fewer constraints, more models)."""
+        bounded): the unrolling's but the summaries' sums (none without ``paths``: the paths any), the snapshots'
+        own, and the havocs' relations — with ``segment`` (a, b), only those of the havocs that make the snapshots
+        after a up to b (the counts at a then any).  Each leaves out constraints: fewer constraints, more models."""
         t = self.t
-        out = [as_bool(c) for i, c in enumerate(t.constraints) if i not in self.skip]
+        out = [as_bool(c) for i, c in enumerate(t.constraints) if i not in self.skip] if paths else []
         out += self.facts if segment is None else []
         for site, here, owner, r, s in self.steps:
             if segment is not None and not segment[0] < s <= segment[1]:
@@ -215,9 +215,8 @@ class Counted:
 
 
 def segments(counted: Counted) -> list[tuple]:
-    """[(a, b)]: the snapshots each round starts from and the next one's (the last round: to the last snapshot), where
-    there are two rounds or more; else none."""
-    if counted.refused is not None or len(counted.rounds) < 2:
+    """[(a, b)]: the snapshot each round starts from and the next one's (the last round: to the last snapshot)."""
+    if counted.refused is not None or not counted.rounds:
         return []
     ends = counted.rounds[1:] + [len(counted.snapshots) - 1]
     return [(a, b) for a, b in zip(counted.rounds, ends) if a < b]
