@@ -6,8 +6,9 @@ The fixture (tests/fixtures/counted/marché_aux_rôles.rules): each round every 
 roles are called by rank and the holder of each plays a turn of one purchase (`tour`, summarised).  "A basket holds
 three lots within two rounds" is then a count over twelve lots' places after sixteen summarised turns: the full
 question took 3.2 million steps for one round and did not end within 300 s for two (0d1ce3c, measured); over the
-counts it is 0.4 and 1 million steps.  Both questions are given the same steps here (20 million): the full question
-alone ends unknown (undecided), the counts' is unsat (proved)."""
+counts, the rounds' growth included, about 0.5 million steps for one round or two (e0b2612).  Both questions are
+given the same steps here (20 million): the full question alone ends unknown (undecided), the counts' are unsat
+(proved)."""
 
 from __future__ import annotations
 
