@@ -247,6 +247,7 @@ def _rounds_command(args) -> int:
                             "rounds": o.rounds, "reason": o.reason, "where": str(o.where) if o.where else None,
                             "kept": o.kept, "not_followed": o.pruned, "cpu_seconds": round(o.seconds, 2),
                             **({"lemmas": lemmas} if lemmas is not None else {}),
+                            **({"counted": o.counted} if getattr(o, "counted", None) else {}),
                             "z3_questions": o.questions})
         return code
     if o.status == "proved":
@@ -258,6 +259,8 @@ def _rounds_command(args) -> int:
         print(f"not followed (they write nothing kept): {', '.join(o.pruned)}")
     for line in lemmas or ():
         print(f"lemma: {line}")
+    if getattr(o, "counted", None):
+        print(f"counts: {o.counted}")
     print(f"CPU time: {o.seconds:.2f} s, {o.questions} Z3 questions while unrolling")
     return code
 

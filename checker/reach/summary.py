@@ -28,8 +28,9 @@ from checker.solver.encode import AND, EQ, Encoder, Unsupported, as_bool, is_con
 from checker.solver.factory import SolverSettings, fresh_context, make_solver, run
 from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
+from checker.solver.unroll_counted import segments
 from checker.solver.unroll_rank import ranked_bound
-from checker.solver.unroll_step import StepUnrolled, stepped_bound, stepped_others
+from checker.solver.unroll_step import StepUnrolled, stepped_bound, stepped_others, stepped_questions
 from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
 
 __all__ = ["reach_summarised", "MAX_BOUND"]
@@ -37,6 +38,8 @@ __all__ = ["reach_summarised", "MAX_BOUND"]
 MAX_BOUND = 12          # the largest bound searched for a lemma (beyond: undecided)
 LEMMA_RLIMIT = 200_000_000
 BOUND_RLIMIT = 100_000_000      # the steps of each bound's question, on a solver of its own
+COUNT_RLIMIT = 100_000_000      # the steps of the questions over the watched zones' counts (all of them)
+GROWTH_RLIMIT = 50_000_000      # the steps of the questions of one round's growth over the counts (all of them)
 
 
 def _same_type(a, b) -> bool:
@@ -81,6 +84,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     params = [enc.resolve(p.type) for p in decl.params]
     kinds: dict[tuple, list] = {}
     proven: list = []           # [_Shape]: the lemmas whose questions were asked and answered
+    bounds: dict = {}           # site -> (own, other): its lemma's bounds
     for site in t.sites:
         kinds.setdefault(site.kind(t.owner), []).append(site)
     for kind, sites in kinds.items():
@@ -99,6 +103,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
         own, other, same, notes = proved
         for s in sites:
             solver.add(s.own == own, s.other == other)
+            bounds[s] = (own, other)
         assumed = ", ".join(f"{v} == {shown}" for v, _, shown in pre) or "nothing"
         lemmas.append(f"{shown}, from any state where {assumed}: each of {', '.join(t.watched)} grows by at most "
                       f"{own} for p, {other} for another player, at every decision point inside it and at its end "
@@ -106,10 +111,84 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
                                                    f"{_renamed_args(kind, proven, same, enc, params)} exchanged: "
                                                    f"the same answers" if same else "")
                       + "".join(f"; {n}" for n in notes))
+    counted = _by_counts(t, [bounds.get(s) for s in t.sites], settings)
+    if counted is None:
+        outcome = Outcome("proved", 0, reason=f"no path of the first {rounds} round(s) reaches the condition, for "
+                                              f"any deal (each call of {summarise} summarised by its lemma, proven)")
+        outcome.counted = f"proved over the counts of {', '.join(t.watched)} (each an Int after each summary, " \
+                          f"bounded by its lemma)"
+        return done(outcome)
     outcome = answer(t, solver, rounds)
     if outcome.status == "proved":
         outcome.reason += f" (each call of {summarise} summarised by its lemma, proven)"
+    outcome.counted = f"over the counts of {', '.join(t.watched)}: {counted}; the full question asked" if counted \
+        else None
     return done(outcome)
+
+
+def _by_counts(t, bounds: list, settings) -> str | None:
+    """CONDITION asked first over the watched zones' counts (:mod:`checker.solver.unroll_counted`), each summary's
+    bounds given (``bounds``, in the order of its sites; None for a call no path was found to make: not bounded):
+    None where every question is unsat — no path of the unrolling reaches CONDITION or a place not followed, a
+    proof —; else why not (a str; "" where it is not asked:
+    no watched zone).  A model is no answer: the caller then asks the full question."""
+    from checker.reach.cone import CHUNK
+    counted = t.counted
+    if counted.refused is not None:
+        return "" if not t.watched else f"not asked: {counted.refused}"
+    grown = [f for a, b in segments(counted) for f in _growth(t, bounds, a, b, settings)]
+    light = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
+    light.add(*counted.constraints(bounds, paths=False), *grown)
+    solver = None
+    hits = counted.hits
+    for i in range(0, len(hits), CHUNK):
+        t.questions += 1
+        if run(light, z3.Or([alone for _, alone in hits[i:i + CHUNK]])).status == "unsat":
+            continue            # the counts alone, the rounds' growth given, rule them out: the paths any
+        if solver is None:
+            solver = _paths(t, bounds, grown, settings)
+        t.questions += 1
+        out = run(solver, z3.Or([when for when, _ in hits[i:i + CHUNK]]))
+        if out.status != "unsat":
+            return "a model (the counts forget which cards: no answer)" if out.status == "sat" else \
+                f"Z3 could not decide it ({out.reason})"
+    for g, span, what in t.cuts:
+        solver = solver or _paths(t, bounds, grown, settings)
+        t.questions += 1
+        out = run(solver, as_bool(AND(g, True)))
+        if out.status != "unsat":
+            return f"a place not followed not shown unreachable ({what} at {span})"
+    return None
+
+
+def _paths(t, bounds: list, grown: list, settings):
+    """The solver of the question over the counts with the unrolling's constraints (the paths)."""
+    solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=COUNT_RLIMIT))
+    solver.add(*t.counted.constraints(bounds), *grown)
+    return solver
+
+
+def _growth(t, bounds: list, a: int, b: int, settings) -> list:
+    """The facts ``X[s] <= X[a] + g`` for each watched zone's cell and each snapshot ``s`` of one round (``a`` to
+    ``b``: :func:`~checker.solver.unroll_counted.segments`), ``g`` the least growth proven for all of them: "a cell
+    grows by more than g at a snapshot of the round" asked for g = 0, 1, … of a solver of its own that has the
+    round's havocs only (the counts at ``a`` any: an unsat answer there holds with every constraint, so each fact is
+    implied by them).  Added to the question over the counts, a round's growth is one term: Z3 then need not find
+    every round's together.  None proven (a question unknown): no fact."""
+    counted = t.counted
+    x = counted.snapshots[a].counts
+    later = [counted.snapshots[s].counts for s in range(a + 1, b + 1)]
+    most = max(len(ms) for ms in counted.snapshots[b].members.values())
+    solver = make_solver(settings or SolverSettings(incremental=True, minimize_cores=False, rlimit=GROWTH_RLIMIT))
+    solver.add(*counted.constraints(bounds, (a, b)))
+    for g in range(most + 1):
+        t.questions += 1
+        out = run(solver, z3.Or([y[key] - x[key] >= g + 1 for y in later for key in y]))
+        if out.status == "unsat":
+            return [y[key] <= x[key] + g for y in later for key in y]
+        if out.status == "unknown":
+            return []
+    return []
 
 
 def _preconditions(sites, kind, params, enc):
@@ -141,12 +220,14 @@ def _same(a, b) -> bool:
     return a[1] == b[1] if a[0] == "arg" else a[1].eq(b[1])
 
 
-def _start(cls, engine, t, name, kind, pre):
+def _start(cls, engine, t, name, kind, pre, prepare=None):
     """(the unrolling, the watched zones' members where the call starts, the call's arguments, the owner's
     position): procedure ``name`` unrolled by ``cls`` (a :class:`LemmaUnrolled`) for one call of ``kind`` from a
     symbolic state meeting ``pre``; or the reason it cannot be (a str)."""
     enc = Encoder(engine, concrete=False)
     lemma = cls(enc, t.kept, t.max_loops, t.watched)
+    if prepare is not None:
+        prepare(lemma)
     owner = owner_of(enc, name)
     args = []
     for i, k in enumerate(kind):
@@ -176,7 +257,12 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
     those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
     (a str).  A lemma whose questions are asked is added to ``proven``."""
-    started = _start(LemmaUnrolled, engine, t, name, kind, pre)
+    steps: dict = {}            # the procedure unrolled for one question from a symbolic state, made once if asked
+
+    def prepare(lemma):
+        lemma.most_questions = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous)
+
+    started = _start(LemmaUnrolled, engine, t, name, kind, pre, prepare)
     if isinstance(started, str):
         return started
     lemma, before, args, owner = started
@@ -201,8 +287,9 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
         if out.status != "unsat":
             return f"a path reaches a place the unrolling does not follow: {what} at {span}"
     bounds, notes = [], []
+    if lemma.stepped:
+        notes.append(f"{'; '.join(lemma.stepped)} ({steps['questions'][1]})")
     owned = args[owner] if owner is not None else None
-    steps: dict = {}            # the procedure unrolled for one question from a symbolic state, made once if asked
     for mine in (True, False):
         ranked = None if owned is None else \
             (lambda: _noted(_owned(engine, t, name, kind, pre, lemma, before, owned, points, steps), notes)) if mine \
@@ -222,6 +309,22 @@ def _step(engine, t, name, kind, pre, steps: dict):
     if "step" not in steps:
         steps["step"] = _start(StepUnrolled, engine, t, name, kind, pre)
     return steps["step"]
+
+
+def _most_questions(engine, t, name, kind, pre, steps: dict, previous) -> int | None:
+    """How many questions the offer of ``previous`` (a question of the lemma's unrolling) asks at most, proven by one
+    question from a symbolic state (:func:`~checker.solver.unroll_step.stepped_questions`: a counter that grows at
+    each question and stays bounded), asked once for the procedure's first offer; None where not proven (the offer is
+    then followed as before)."""
+    if "questions" not in steps:
+        started = _step(engine, t, name, kind, pre, steps)
+        steps["questions"] = started if isinstance(started, str) else stepped_questions(started[0], MAX_BOUND)
+        if not isinstance(started, str):
+            steps["target"] = started[0].target
+    proven, target = steps["questions"], steps.get("target")
+    if isinstance(proven, str) or target is None or previous.span != target.span:
+        return None
+    return proven[0]
 
 
 def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict):

@@ -328,6 +328,9 @@ class Coned(Unrolled):
     def first_question(self, s, here) -> None:
         """Offer ``s``'s first question is asked where ``here`` holds (before its options are encoded)."""
 
+    def round_starts(self) -> None:
+        """An iteration of the rounds' `repeat` starts (before its body is encoded)."""
+
     def past_offer(self, s, here, previous) -> bool:
         """Does a path ask offer ``s`` a question past those unrolled?  (True: it is cut, undecided.)"""
         return self.asks_again(here, previous)
@@ -403,6 +406,7 @@ def _rounds(t: Coned, s: ast.Repeat, env, guard):
         here = t.named(AND(going, t.running), "manche")
         if not t.feasible(here):
             return
+        t.round_starts()
         t.run(s.body, env, here)
         done = t.expr(s.until, env)
         t.checked_partial(AND(here, t.running))

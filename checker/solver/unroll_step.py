@@ -48,7 +48,7 @@ from checker.solver.formulas import AND, NOT, as_bool, is_const
 from checker.solver.unroll_rank import counters
 from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
 
-__all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "STEP_RLIMIT"]
+__all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
 
 STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question
 CASE_RLIMIT = 20_000_000        # the steps of each case where the whole question ended unknown
@@ -75,6 +75,7 @@ class StepUnrolled(LemmaUnrolled):
         self.prefix = 0
         self.next = None
         self.refused = None
+        self.permits: dict = {}         # (counter, bound) -> whether the step of the permit is proven
 
     def encoder_of(self, s):
         if isinstance(s, ast.Offer) and self.target is None:
@@ -175,7 +176,21 @@ class _Facts:
             wrong += self._over(AND(g, NOT(here)), m, self.before, 0, mine=False)
         return self._unsat(wrong)
 
+    def grows(self) -> bool:
+        """Where the offer asks again after S, the counter grew since S (by one at least)."""
+        if self.step.next is None:
+            return True
+        here, cs = self.step.question[0], _int(self.step.question[4][self.v])
+        g, _, now = self.step.next
+        return self._unsat([z3.And(as_bool(AND(g, here)), _int(now.get(self.v, 0)) <= cs)])
+
     def permit(self, bound: int) -> bool:
+        memo = self.step.permits
+        if (self.v, bound) not in memo:     # asked once per step (its questions bound, then the owner's bound)
+            memo[(self.v, bound)] = self._permit(bound)
+        return memo[(self.v, bound)]
+
+    def _permit(self, bound: int) -> bool:
         here, cs = self.step.question[0], _int(self.step.question[4][self.v])
         wrong = [z3.And(as_bool(g), c > bound) for g, _, c in self.base_points()]
         for g, _, c in self.targets():
@@ -227,6 +242,41 @@ def _refusal(step: StepUnrolled, owner):
     if owner is None:
         return "the procedure has no player (the step bounds the owner's zones)"
     return None
+
+
+def stepped_questions(step: StepUnrolled, most: int):
+    """(n, what was proven): no path of the procedure asks its offer more than ``n`` questions — a counter ``c`` that
+    is a constant ``c1`` at the first question, grows by one at least from each question to the next (where the offer
+    asks again after S, ``c`` is more than at S) and stays at most ``B`` (the step of the permit, the least ``B`` up
+    to ``lo + most``): ``n = B - c1 + 1``, by induction over the questions as the module's docstring says; or why
+    not (a str).  Asked before the offer is unrolled past its questions, it closes the next one without the questions
+    of :meth:`~checker.solver.unroll_summary.LemmaUnrolled.asks_again`."""
+    refused = _refusal(step, 0)
+    if refused is not None:
+        return refused
+    names = counters(step)
+    if not names:
+        return "no counter that a `forbid` reads is kept"
+    reasons = []
+    for v in names:
+        start, first = step.start.get(v), step.question[2].get(v)
+        if first is None or not is_const(first):
+            reasons.append(f"{v} is not known at the offer's first question")
+            continue
+        lo = start if is_const(start) else 0
+        f = _Facts(step, None, None, v, lo)
+        proven = f.grows()
+        bound = next((b for b in range(max(lo, first), lo + most + 1) if f.permit(b)), None) if proven else None
+        step.questions += f.asked
+        if not proven:
+            reasons.append(f"{v} is not proven to grow at each question that asks again")
+        elif bound is None:
+            reasons.append(f"{v} is not proven at most {lo + most} at each question")
+        else:
+            return bound - first + 1, (f"{v} grows at each question that asks again and stays at most {bound} "
+                                       f"(from {first}): at most {bound - first + 1} questions, proven once for every "
+                                       f"question")
+    return "; ".join(reasons)
 
 
 def stepped_others(step: StepUnrolled, before: dict, owner):

@@ -38,6 +38,7 @@ from checker.solver.encode import AND, EQ, ITE, NOT, Unsupported, as_bool, is_co
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.terms import conjuncts
 from checker.solver.unroll_cone import Coned, CutStore
+from checker.solver.unroll_counted import Counted
 
 __all__ = ["Summarised", "LemmaUnrolled", "Mark", "HavocStore", "Site", "written", "owner_of", "entailed", "USED"]
 
@@ -301,6 +302,7 @@ class Summarised(Coned):
         names = written(enc, summarise)
         self.havocked = None if names is None else (names & self.kept) | {USED}
         self.sites: list[Site] = []
+        self.counted = Counted(self, _implies)      # the question over the watched zones' counts: unroll_counted
 
     def _player_indexed(self, zone: str) -> bool:
         ty = self.enc.zone_index_types.get(zone)
@@ -319,6 +321,10 @@ class Summarised(Coned):
     def check(self, guard, span) -> None:
         self.enc.spent = 0          # the limit of one encoding applies to each point where the condition is asked
         super().check(guard, span)
+        self.counted.point(guard)
+
+    def round_starts(self) -> None:
+        self.counted.round_starts()
 
     def _holding(self, here, args, values: dict) -> dict:
         """var -> what it is proven to equal at this call on every path (the question "can a path go on?" is
@@ -381,14 +387,17 @@ class Summarised(Coned):
         self.sites[-1].own, self.sites[-1].other = own, other
         self.enc.spent = 0
         before = self.counts()
+        self.counted.before()
         owner = args[self.owner] if self.owner is not None else None
         for step in ("pic", "après"):
             self.store.havoc(here, self.havocked)
             self.forget()
             after = self.counts()
+            first = len(self.constraints)
             for (z, q), n in after.items():
                 bound = own if owner is None else ITE(EQ(owner, q), own, other)   # no owner: own for all
                 self.constraints.append(z3.Implies(as_bool(here), n <= before[(z, q)] + bound))
+            self.counted.havoc(len(self.sites) - 1, here, owner, first)
             if step == "pic":
                 self.check(here, span)          # every decision point inside the call
         self.forget()
@@ -420,6 +429,9 @@ class LemmaUnrolled(Coned):
         self.marks: list[Mark] = []             # each offer's question asked: its state (checkpoints of the ranking)
         self.at: list[tuple] = []               # for each of :attr:`points`: (the counters there, the constraints'
         #                                         count, how many marks before it)
+        self.most_questions = None              # the question before -> how many questions its offer asks at most
+        #                                         (proven: a step, unroll_step.stepped_questions), or None
+        self.stepped: list[str] = []            # the offers' questions closed by it
 
     def members(self) -> dict:
         """(zone, seat) -> whether each card of the zone's kind is in it now (a term or a constant each, in the
@@ -474,6 +486,11 @@ class LemmaUnrolled(Coned):
             self._steps.append((here, previous, mark.counters, mark.since, counters, len(self.constraints)))
         if is_const(here) or self._solver.reason_unknown() == "":
             return True
+        if previous is not None and self.most_questions is not None:
+            most = self.most_questions(previous)        # the offer's questions bounded by a step (unroll_step.py)
+            if most is not None and sum(m.choice.span == previous.span for m in self.marks) >= most:
+                self.stepped.append(f"the offer at {previous.span} asks at most {most} questions")
+                return False
         answer = self._afresh(here)
         if answer is None and self.rank():
             answer = self._afresh(here)
