@@ -6,8 +6,6 @@ are summarised (checker/conflicts/inductive.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from checker.conflicts.inductive import broken_invariants
 from checker.conflicts.questions import Search
 from checker.front.check import check_paths

@@ -19,7 +19,7 @@ there, the move is legal, and the prohibition's condition holds with the card fo
 from __future__ import annotations
 
 from checker.front import ast
-from checker.solver.encode import AND, NOT, Unsupported, is_const
+from checker.solver.encode import NOT, Unsupported, is_const
 from checker.conflicts.findings import Finding
 
 __all__ = ["lifted_prohibitions", "lifted_questions"]
