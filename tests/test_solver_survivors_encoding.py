@@ -143,3 +143,19 @@ def test_a_term_over_values_whose_domains_are_known_takes_each_combinations_valu
     assert sorted(known(enc, 3 * r + s)) == [0, 1, 3, 4, 6, 7, 9, 10]
     assert sorted(known(enc, z3.If(r + r == 2, 1, 0) + s * 0)) == [0, 1]     # r twice: one constant, one domain
     assert known(enc, 3 * z3.Int("u")) is None
+
+
+def test_a_term_over_exactly_max_combinations_values_is_still_evaluated(game):
+    """`known` evaluates a term over symbolic values up to MAX_COMBINATIONS combinations of their domains, that many
+    included (64 × 64 = 4096: each of 0 .. 4095), and gives up past it (65 × 64).  Survivor of the blind solver
+    sample 9171 (the lead, s24): shapes.py:181 `size > MAX_COMBINATIONS` → `>=` (a term at the limit left unknown)."""
+    import z3
+    from checker.solver.shapes import MAX_COMBINATIONS, known
+    assert MAX_COMBINATIONS == 64 * 64
+    enc = Encoder(game[1], concrete=True)
+    r, s, u = z3.Int("r"), z3.Int("s"), z3.Int("u")
+    enc.domains[r.get_id()] = tuple(range(64))
+    enc.domains[s.get_id()] = tuple(range(64))
+    enc.domains[u.get_id()] = tuple(range(65))
+    assert sorted(known(enc, 64 * r + s)) == list(range(4096))
+    assert known(enc, 64 * u + s) is None
