@@ -152,6 +152,38 @@ def at_first_decision(engine, measure):
     return seen[0]
 
 
+def verdict_at_first_decision(result, move_of):
+    """`legal`'s verdict (checker/solver/legal.py's Legality) on the move ``move_of(engine, decision)`` gives at the
+    first decision of a two-player game of ``result`` (configuration « Standard », seed 1): ``move_of`` may change
+    the state first (the engine is invalidated after it).  The game stops there."""
+    from checker.front.configurations import select
+    from checker.runtime import Engine, RandomAgent
+    from checker.solver.legal import Legality, point_of
+    from checker.solver.scopes import Scopes
+
+    class Asked(Exception):
+        pass
+
+    scopes = Scopes(result.typed)
+    e = Engine(result.typed)
+    e.recording = False
+    verdicts = []
+
+    def observe(decision):
+        move = move_of(e, decision)
+        e.invalidate()
+        verdicts.append(Legality(e, scopes).check(point_of(decision, scopes), move, decision.player))
+        raise Asked
+    e.observer = observe
+    try:
+        e.play(select(result.program, result.program.configurations["Standard"], 2).cards, 2, 1,
+               [RandomAgent(1), RandomAgent(2)])
+    except Asked:
+        pass
+    [verdict] = verdicts
+    return verdict
+
+
 def run_cli(capsys, *argv):
     """Run `rulebook ARGV…`: (exit code, stdout, stderr); never a traceback."""
     from checker.cli import main

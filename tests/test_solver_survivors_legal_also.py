@@ -9,11 +9,8 @@ out of the core dropped, and every rule that does not apply named)."""
 from __future__ import annotations
 
 from checker.front.check import check_paths
-from checker.front.configurations import select
-from checker.runtime import Engine, RandomAgent
-from checker.solver.legal import Legality, point_of
-from checker.solver.scopes import Scopes
-from conftest import ROOT
+from conftest import ROOT, verdict_at_first_decision
+from test_solver_survivors_legal_overruled import two_coins_for_the_safran
 
 FERMÉ = """
 rule marché_fermé { forbid acheter(p, l) when bourse[p] < 100 }
@@ -21,34 +18,12 @@ rule marché_clos { forbid acheter(p, l) when bourse[p] < 100 }
 """
 
 
-class _Asked(Exception):
-    pass
-
-
 def test_every_prohibition_of_an_illegal_move_is_named_once_those_the_state_decides_included(tmp_path):
     house = tmp_path / "fermé.rules"
     house.write_text(FERMÉ, encoding="utf-8")
     result = check_paths([ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules", house])
     assert result.ok, result.reporter.sorted()
-    scopes = Scopes(result.typed)
-    e = Engine(result.typed)
-    e.recording = False
-    verdicts = []
-
-    def observe(decision):
-        p = decision.player
-        e.st.vars["bourse"][p] = 2
-        e.invalidate()
-        move = ("action", "acheter", (p, e.card("Safran d'Iran")))
-        verdicts.append(Legality(e, scopes).check(point_of(decision, scopes), move, p))
-        raise _Asked
-    e.observer = observe
-    try:
-        e.play(select(result.program, result.program.configurations["Standard"], 2).cards, 2, 1,
-               [RandomAgent(1), RandomAgent(2)])
-    except _Asked:
-        pass
-    [verdict] = verdicts
+    verdict = verdict_at_first_decision(result, two_coins_for_the_safran)
     assert verdict.status == "illegal"
     named = [(r.kind, r.name) for r in verdict.reasons + verdict.also]
     assert sorted(named) == [("forbid", "marché_clos"), ("forbid", "marché_fermé"), ("forbid", "payer")], named

@@ -9,39 +9,19 @@ formula that is not a constant: the permission that applies dropped)."""
 from __future__ import annotations
 
 from checker.front.check import check_paths
-from checker.front.configurations import select
-from checker.runtime import Engine, RandomAgent
-from checker.solver.legal import Legality, point_of
-from checker.solver.scopes import Scopes
-from conftest import ROOT
+from conftest import ROOT, verdict_at_first_decision
 
 
-class _Asked(Exception):
-    pass
+def two_coins_for_the_safran(e, decision):
+    """The Safran d'Iran (3) bought by the player deciding, his purse set to 2 coins."""
+    e.st.vars["bourse"][decision.player] = 2
+    return ("action", "acheter", (decision.player, e.card("Safran d'Iran")))
 
 
 def test_a_permission_that_applies_but_lifts_nothing_that_forbids_the_move_is_named():
     result = check_paths([ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"])
     assert result.ok
-    scopes = Scopes(result.typed)
-    e = Engine(result.typed)
-    e.recording = False
-    verdicts = []
-
-    def observe(decision):
-        p = decision.player
-        e.st.vars["bourse"][p] = 2
-        e.invalidate()
-        move = ("action", "acheter", (p, e.card("Safran d'Iran")))
-        verdicts.append(Legality(e, scopes).check(point_of(decision, scopes), move, p))
-        raise _Asked
-    e.observer = observe
-    try:
-        e.play(select(result.program, result.program.configurations["Standard"], 2).cards, 2, 1,
-               [RandomAgent(1), RandomAgent(2)])
-    except _Asked:
-        pass
-    [verdict] = verdicts
+    verdict = verdict_at_first_decision(result, two_coins_for_the_safran)
     assert verdict.status == "illegal" and [(r.kind, r.name) for r in verdict.reasons] == [("forbid", "payer")]
     assert [(permit, forbid, claim.status) for permit, forbid, claim in verdict.overruled] == \
         [("marchand_de_safran", "payer", "unrelated")]

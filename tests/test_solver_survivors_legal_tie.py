@@ -9,17 +9,9 @@ the equally short explanations)."""
 from __future__ import annotations
 
 from checker.front.check import check_paths
-from checker.front.configurations import select
-from checker.runtime import Engine, RandomAgent
-from checker.solver.legal import Legality, point_of
-from checker.solver.scopes import Scopes
-from conftest import ROOT
+from conftest import ROOT, verdict_at_first_decision
 
 ITEM = "        acheter(p, l) for l in étal\n"
-
-
-class _Asked(Exception):
-    pass
 
 
 def test_a_move_two_items_refuse_for_as_many_reasons_is_explained_by_the_first(tmp_path):
@@ -30,25 +22,12 @@ def test_a_move_two_items_refuse_for_as_many_reasons_is_explained_by_the_first(t
     result = check_paths([spec])
     assert result.ok, [d.message for d in result.reporter.errors]
     line = next(i for i, x in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1) if x == ITEM[:-1])
-    scopes = Scopes(result.typed)
-    e = Engine(result.typed)
-    e.recording = False
-    verdicts = []
 
-    def observe(decision):
-        p = decision.player
+    def from_the_other_basket(e, decision):
         lot = e.card("Cannelle")
-        e.st.put(lot, "panier", 1 - p, "top")       # in the other player's basket
-        e.invalidate()
-        verdicts.append(Legality(e, scopes).check(point_of(decision, scopes), ("action", "acheter", (p, lot)), p))
-        raise _Asked
-    e.observer = observe
-    try:
-        e.play(select(result.program, result.program.configurations["Standard"], 2).cards, 2, 1,
-               [RandomAgent(1), RandomAgent(2)])
-    except _Asked:
-        pass
-    [verdict] = verdicts
+        e.st.put(lot, "panier", 1 - decision.player, "top")       # in the other player's basket
+        return ("action", "acheter", (decision.player, lot))
+    verdict = verdict_at_first_decision(result, from_the_other_basket)
     assert verdict.status == "illegal"
     assert [(r.kind, r.text, r.span.line) for r in verdict.reasons] == \
         [("from", "l is not drawn from this collection", line)]
