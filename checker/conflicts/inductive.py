@@ -454,7 +454,7 @@ def _obligations(search, name: str, decl, asked: list, offers: set) -> list:
     try:
         args, domain = search.params_args(enc, name, decl.params)
         pre = _precondition(enc, decl, args)
-        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes, _every_read(search)),
+        t = _Watched(enc, [], offers, idle=Idle(search, (set(), set()), move_writes, _every_read(_reads(search))),
                      loops=_loops(search, [inv for inv, _, _ in search.engine.invariants]), **options)
         t.procedure(name, args, True, decl.span)
     except Unsupported as exc:
@@ -654,13 +654,14 @@ def _idle_of(search, asked: list) -> Idle | None:
     if any(reads[inv.name] is None for inv in asked):
         return None
     return Idle(search, (set().union(*(reads[inv.name][0] for inv in asked)),
-                         set().union(*(reads[inv.name][1] for inv in asked))), move_writes, _every_read(search))
+                         set().union(*(reads[inv.name][1] for inv in asked))), move_writes, _every_read(reads))
 
 
-def _every_read(search) -> tuple | None:
-    """(vars, zones) every invariant reads (None when what one reads cannot be known)."""
-    reads = list(_reads(search).values())
-    return None if None in reads else (set().union(*(r[0] for r in reads)), set().union(*(r[1] for r in reads)))
+def _every_read(reads: dict) -> tuple | None:
+    """(vars, zones) every invariant reads, from :func:`_reads`'s answer (None when what one reads cannot be
+    known)."""
+    every = list(reads.values())
+    return None if None in every else (set().union(*(r[0] for r in every)), set().union(*(r[1] for r in every)))
 
 
 def _precondition(enc, decl, args):
