@@ -313,6 +313,16 @@ def test_the_empereurs_witness_in_the_fan_expansion_is_not_for_two_players():
 # ---------------------------------------------------------------- dead rules: only in games the constraints forbid
 
 SPICES = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
+# a house Muscade: two of its rules apply only in games its own constraints forbid
+MUSCADE = ('card Lot "Muscade" {\n  épice: cannelle\n  prix: 3\n'
+           '  rule muscade_à_quatre { forbid acheter(p, l) when player_count == 4 }\n'
+           '  rule muscade_à_trois { forbid acheter(p, l) when player_count == 3 }\n}\n'
+           'constraint pas_de_muscade_à_quatre {\n'
+           '  require "Muscade" not in selected(Lot) when player_count == 4\n}\n'
+           'constraint muscade_avec_safran {\n'
+           '  require "Safran d\'Iran" in selected(Lot) when "Muscade" in selected(Lot)\n}\n'
+           'rule muscade_poivre_cannelle {\n  forbid acheter(p, l) when "Muscade" in panier[p] '
+           'and "Poivre noir" in panier[p] and "Cannelle" in panier[p]\n}\n')
 
 
 def test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_names_them(tmp_path):
@@ -321,15 +331,7 @@ def test_a_rule_that_applies_only_in_games_the_constraints_forbid_is_dead_and_na
     noir and the Cannelle, and so (`muscade_avec_safran`) four lots where `trois_lots` wants three;
     `muscade_à_trois` can apply."""
     house = tmp_path / "maison.rules"
-    house.write_text('card Lot "Muscade" {\n  épice: cannelle\n  prix: 3\n'
-                     '  rule muscade_à_quatre { forbid acheter(p, l) when player_count == 4 }\n'
-                     '  rule muscade_à_trois { forbid acheter(p, l) when player_count == 3 }\n}\n'
-                     'constraint pas_de_muscade_à_quatre {\n'
-                     '  require "Muscade" not in selected(Lot) when player_count == 4\n}\n'
-                     'constraint muscade_avec_safran {\n'
-                     '  require "Safran d\'Iran" in selected(Lot) when "Muscade" in selected(Lot)\n}\n'
-                     'rule muscade_poivre_cannelle {\n  forbid acheter(p, l) when "Muscade" in panier[p] '
-                     'and "Poivre noir" in panier[p] and "Cannelle" in panier[p]\n}\n', encoding="utf-8")
+    house.write_text(MUSCADE, encoding="utf-8")
     result = check_paths([SPICES, house])
     assert result.ok, [d.message for d in result.reporter.diagnostics]
     dead = {f.rules[0]: f for f in Search(result.typed).dead_rules()}

@@ -12,18 +12,7 @@ import pytest
 
 from checker.conflicts.questions import Search
 from checker.front.check import check_paths
-from conftest import ROOT
-
-SPICES = ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules"
-HOUSE = ('card Lot "Muscade" {\n  épice: cannelle\n  prix: 3\n'
-         '  rule muscade_à_quatre { forbid acheter(p, l) when player_count == 4 }\n'
-         '  rule muscade_à_trois { forbid acheter(p, l) when player_count == 3 }\n}\n'
-         'constraint pas_de_muscade_à_quatre {\n'
-         '  require "Muscade" not in selected(Lot) when player_count == 4\n}\n'
-         'constraint muscade_avec_safran {\n'
-         '  require "Safran d\'Iran" in selected(Lot) when "Muscade" in selected(Lot)\n}\n'
-         'rule muscade_poivre_cannelle {\n  forbid acheter(p, l) when "Muscade" in panier[p] '
-         'and "Poivre noir" in panier[p] and "Cannelle" in panier[p]\n}\n')
+from test_conflicts import MUSCADE as HOUSE, SPICES
 
 
 @pytest.mark.parametrize("lazy", [True, False])
