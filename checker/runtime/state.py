@@ -15,6 +15,12 @@ from collections import defaultdict
 __all__ = ["State", "places", "SpecRuntimeError", "Abort", "EndTurn", "StopProc", "SkipBlock"]
 
 
+# `swap a with b` where one card is in no zone (a kind without a `start` zone leaves its cards there): the
+# interpreter and the encoding (checker/solver/transition_statements.py) fail with the same words
+SWAP_NOWHERE = ("a card in no zone cannot be swapped: it has no place to give (its kind has no `start` zone "
+                "and it was never moved into one)")
+
+
 class SpecRuntimeError(Exception):
     """The spec did something the language forbids at run time (it is reported with its location)."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from checker.front import ast
 from checker.front.types import Coll
 from checker.runtime.compile import Compiler, _on
+from checker.runtime.state import SWAP_NOWHERE
 
 __all__: list[str] = []
 
@@ -41,6 +42,8 @@ def _(c: Compiler, s: ast.Swap, ind):
             f"{ind}if {a} is None or {a} < 0 or {b} is None or {b} < 0:",
             f"{ind}    raise SpecRuntimeError('only a physical card can move (this is a card\\'s name)', "
             f"{c.const(s.span, 'span')})",
+            f"{ind}if {a} != {b} and ({a} not in st.where or {b} not in st.where):",
+            f"{ind}    raise SpecRuntimeError({SWAP_NOWHERE!r}, {c.const(s.span, 'span')})",
             f"{ind}st.exchange({a}, {b}, {c.const(frozenset(z.name for z in c.p.zones.values() if z.ordered), 'ordered')})"]
 
 

@@ -24,6 +24,7 @@ import z3
 from checker.front import ast
 from checker.front.types import Coll, KindT
 from checker.solver.encode import AND, EQ, ITE, NONE, NOT, OR, as_bool, is_const
+from checker.runtime.state import SWAP_NOWHERE
 from checker.solver.terms import conjuncts
 
 __all__ = ["register", "note_place"]
@@ -97,6 +98,16 @@ def _swap_cards(t, s: ast.Swap, env, guard) -> None:
                 tests = [at(x, z, k) for k in keys]
                 pair += [OR(*tests), where(keys, tests)]
         before.append((z, *pair))
+    if not enc.p.kinds[kind].start:
+        # a card in no zone has no place to give: a failure, as in the interpreter.  Only a kind without a `start`
+        # zone has selected cards there: the set-up puts every other card in a zone and nothing takes one out of
+        # every zone (an unselected card, which the interpreter never makes, is no operand of a swap it runs)
+        same = OR(*(AND(enc.eq(a, i), enc.eq(b, i)) for i in enc.possible(a, kind) if i != NONE and i >= 0))
+        nowhere = OR(NOT(OR(*(x[1] for x in before))), NOT(OR(*(x[3] for x in before))))
+        t.fail(AND(guard, NOT(same), nowhere), s.span, SWAP_NOWHERE)
+        guard = AND(guard, t.running)
+        if is_const(guard) and not guard:
+            return
     first = len(t.store.moves)
     for z, a_there, a_index, b_there, b_index in before:
         for card, there, index in ((a, b_there, b_index), (b, a_there, a_index)):
