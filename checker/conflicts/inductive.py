@@ -163,9 +163,14 @@ def _action_parts(p, action: str) -> list:
 
 
 def _reads(search) -> dict:
-    """Invariant name -> (vars, zones) it reads, or None when that cannot be known."""
-    return {inv.name: state_reads(search.engine, [e for e in (inv.require, inv.when) if e is not None])
+    """Invariant name -> (vars, zones) it reads, or None when that cannot be known: made once per search (the
+    spec's invariants do not change during it), read, never written, by every question."""
+    reads = getattr(search, "invariant_reads", None)
+    if reads is None:
+        reads = search.invariant_reads = {
+            inv.name: state_reads(search.engine, [e for e in (inv.require, inv.when) if e is not None])
             for inv, _, _ in search.engine.invariants}
+    return reads
 
 
 def _meets(reads, writes) -> bool:
