@@ -2,7 +2,7 @@
 the bundled specs: per invariant, the moves that keep it (writing nothing it reads, or proven by Z3), break it
 or are undecided; the same for the procedures run between decisions that write what it reads or call one with a
 precondition (each run from its start, on a state that meets every invariant and its own precondition, to its
-next `offer` or its end); those broken or undecided alone that only run inside procedures keeping it; those not
+end: past an `offer`, from what its moves may leave, every invariant holding); those broken or undecided alone that only run inside procedures keeping it; those not
 proven; and the CPU time of the search on one process.
 
     python bench/invariants.py              # every bundled spec
@@ -54,7 +54,7 @@ def run(label: str, paths: list[str]) -> None:
               f"broken by {', '.join(tally['broken']) or 'none'}, "
               f"undecided for {', '.join(tally['undecided']) or 'none'}")
         own = {s: [m for m in all_of[s] if m in procs] for s in ("proven", "broken", "undecided")}
-        print(f"    procedures writing what it reads, run from their start to their next offer or end: "
+        print(f"    procedures writing what it reads, run from their start to their end: "
               f"proven for {', '.join(own['proven']) or 'none'}; broken by {', '.join(own['broken']) or 'none'}; "
               f"undecided for {', '.join(own['undecided']) or 'none'}")
         if all_of.get("covered"):

@@ -154,14 +154,17 @@ def test_a_new_turn_makes_a_power_limited_once_per_turn_usable_again_and_the_int
         tmp_path):
     """Entering the turn procedure is encoded as the interpreter does it: the power used before the turns is
     usable again in the turn, and its second lot breaks the invariant (without the reset, the power would be
-    used up, and the procedure proven; on 987079d it was undecided: the counters were not encoded)."""
+    used up, and the procedure proven; on 987079d it was undecided: the counters were not encoded).  The break is
+    at the first turn's offer; the search goes on past it (the next turns), where the witness may answer the
+    window again: the interpreter, stopped at the break, never asks."""
     search = _search(tmp_path, _TURNS)
     found = broken_invariants(search, only={"marché"}, procedures=True)
     assert [(f.kind, f.rules) for f in found] == [("invariant-broken", ("marché", "deux_lots_au_plus"))], \
         [(f.message, f.unknown) for f in found]
     f = found[0]
     assert f.confirmed is True, f.replayed
-    assert f.situation.count("choix glaner : oui") == 2, f.situation
+    assert f.situation.count("choix glaner : oui") >= 2, f.situation
+    assert "the interpreter stops: the game broke the invariant deux_lots_au_plus" in f.replayed, f.replayed
     assert search.inductive["deux_lots_au_plus"]["broken"] == ["marché"]
 
 

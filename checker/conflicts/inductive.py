@@ -21,12 +21,13 @@ For a move and an invariant the search is, in order:
 3. a `repeat … until` by induction (:mod:`checker.conflicts.loops`): its first pass from the state it is entered
    in, one later pass from any state that meets every invariant with its condition false; a call of a procedure
    proven before is summarised (:func:`~checker.conflicts.watched.summary`: the cells it may write any values in
-   their ranges, then every invariant holds); a break found through either counts only when the interpreter
-   confirms it;
+   their ranges, then every invariant holds); past an `offer` (a decision), the path goes on from what the moves
+   may leave, every invariant holding (``_decision`` there); a break found through any of them counts only when
+   the interpreter confirms it;
 4. what the encoding does not follow of the effect (:data:`~checker.conflicts.effects.MAX_STEPS`
-   statements, reactions :data:`~checker.conflicts.effects.MAX_WINDOWS` window deep, what runs after an
-   `offer`): when the move may reach it (Z3 is asked) and the frame cannot exclude it, the question is
-   *undecided*, with the place; so is a move whose effect cannot be encoded.
+   statements, reactions :data:`~checker.conflicts.effects.MAX_WINDOWS` window deep): when the move may reach
+   it (Z3 is asked) and the frame cannot exclude it, the question is *undecided*, with the place; so is a move
+   whose effect cannot be encoded.
 
 What is not a move is not covered: the procedures the game's flow runs between decisions (setting up, the
 draft, the turn order, the end of a round …).  :func:`uncovered_procedures` lists, per invariant, those
@@ -162,9 +163,14 @@ def _action_parts(p, action: str) -> list:
 
 
 def _reads(search) -> dict:
-    """Invariant name -> (vars, zones) it reads, or None when that cannot be known."""
-    return {inv.name: state_reads(search.engine, [e for e in (inv.require, inv.when) if e is not None])
+    """Invariant name -> (vars, zones) it reads, or None when that cannot be known: made once per search (the
+    spec's invariants do not change during it), read, never written, by every question."""
+    reads = getattr(search, "invariant_reads", None)
+    if reads is None:
+        reads = search.invariant_reads = {
+            inv.name: state_reads(search.engine, [e for e in (inv.require, inv.when) if e is not None])
             for inv, _, _ in search.engine.invariants}
+    return reads
 
 
 def _meets(reads, writes) -> bool:
@@ -373,9 +379,9 @@ def _moves_asked(search, only: set | None, invariants: list, out: list) -> None:
 def _procedures(search, invariants: list, offers: set, only: set | None) -> list:
     """The procedures that write what an invariant reads, each asked as a move is: run from its start (any
     arguments of its parameters' types) on a state that meets every invariant, does it break one at a
-    decision inside it, at the next `offer` (where the encoding stops following it: what runs after the
-    offer is the next move's), or at its end?  Proven ones leave ``"uncovered"``; one calling the turn or
-    round procedure, or what the encoding cannot follow, is undecided, with the reason."""
+    decision inside it (an `offer` among them: past it, the path goes on from what its moves may leave), or at
+    its end?  Proven ones leave ``"uncovered"``; one reaching what the encoding cannot follow is undecided, with
+    the reason."""
     from checker.conflicts.effects import _scope_keys
     p, tally, out = search.p, search.inductive, []
     reads = _reads(search)
@@ -595,18 +601,24 @@ def _ask(search, kind, label, decl, card, asked: list, offers: set, summaries: d
     for inv in asked:
         status, model, reason = _search(search, enc, [*domain, legal, *t.constraints, *t.facts], t, inv.name,
                                         before[inv.name], cards, eager, first_unknown=kind == "procedure")
-        if status == "sat" and t.later:     # a break in the first passes (the interpreter can replay it), if any
+        # a break in the first passes, before the moves of an offer (the interpreter can replay it), if any
+        firsts = ([t.checks[:t.before_offers]] if t.offered else []) + ([t.checks] if t.later else [])
+        for checks in firsts if status == "sat" else ():
             first = _search(search, enc, [*domain, legal, *t.constraints, *t.facts, *(NOT(g) for g in t.later)],
-                            t, inv.name, before[inv.name], cards, eager, first_unknown=kind == "procedure")
-            status, model, reason = first if first[0] == "sat" else (status, model, reason)
+                            t, inv.name, before[inv.name], cards, eager, first_unknown=kind == "procedure",
+                            checks=checks)
+            if first[0] == "sat":
+                status, model, reason = first
+                break
         if status == "sat":
             finding = _found(search, enc, model, label, decl, move, card, t, inv)
-            if (summarised or t.havocked) and finding.confirmed is not True:    # maybe a state only they allow
+            if (summarised or t.havocked or t.offered) and finding.confirmed is not True:   # a state only they allow?
                 trace["suspect"] = trace["suspect"] or summarised
                 tally[inv.name]["undecided"].append(label)
                 finding.kind = "unknown"
                 through = ", ".join([*sorted(set(t.summarised)),
-                                     *(f"a later pass of the loop at {span}" for span in t.havocked)])
+                                     *(f"a later pass of the loop at {span}" for span in t.havocked),
+                                     *(f"the moves offered at {span}" for span in dict.fromkeys(t.offered))])
                 finding.unknown = (f"the state found goes through what stands for {through}, and the interpreter "
                                    f"does not confirm it ({finding.replayed})")
                 finding.message = f"cannot tell whether {label} keeps the invariant {inv.name}: {finding.unknown}"
@@ -690,7 +702,7 @@ def _failing(search, enc, domain, t, cards) -> tuple:
 
 
 def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Eager,
-            first_unknown: bool = False) -> tuple:
+            first_unknown: bool = False, checks: list | None = None) -> tuple:
     """(status, model, reason): is ``name`` broken somewhere the move's checks reach?  Asked conjunct by
     conjunct (a sum of cards counted per player is easier for Z3 one player at a time); a conjunct that does
     not change at a check (the same term as before the move) is not asked there.  Each is asked first as it is
@@ -698,11 +710,12 @@ def _search(search, enc, formulas, t, name: str, before: tuple, cards, eager: Ea
     Z3 cannot decide, the others are still asked for a move: one may be broken; with ``first_unknown`` (a
     procedure, whose question follows more statements: the fan expansion's round, 8 conjuncts, one per seat,
     each undecided at the step limit after ~50 s) the answer is undecided there, and a break in a conjunct not
-    asked is not found."""
+    asked is not found.  ``checks``: those of ``t`` asked (all of them by default)."""
     unknown, at_once = None, True
-    for j in range(max((len(h[name]) for _, _, h in t.checks), default=0)):
+    checks = t.checks if checks is None else checks
+    for j in range(max((len(h[name]) for _, _, h in checks), default=0)):
         broken = []
-        for g, _, h in t.checks:
+        for g, _, h in checks:
             parts = h[name]
             if len(parts) != len(before):        # not the same shape as before: the whole invariant at once
                 if j == 0:

@@ -182,6 +182,14 @@ class Loops:
         self._summaries = summaries
         self.summaries: dict = {}
         self.depth = 0                  # the loops being encoded around the statement being encoded
+        self._offered: Writes | None = None
+
+    def offered(self, s: ast.Offer) -> Writes:
+        """What the moves an `offer` may propose may write: ``writes`` of the offer (its items write nothing; the
+        moves are every move of the spec, so the answer is the same for every offer, made once)."""
+        if self._offered is None:
+            self._offered = self.writes((s,))
+        return self._offered
 
     def repeat(self, t, s: ast.Repeat, env, guard):
         enc = t.enc

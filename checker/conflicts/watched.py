@@ -55,6 +55,8 @@ class Watched(Transition):
         self.summarised: list = []          # the procedures whose calls were summarised
         self.loops = loops                  # a `repeat`, by induction (checker/conflicts/loops.py); None: not encoded
         self.havocked: list = []            # the loops whose later pass was asked from any state meeting the invariants
+        self.offered: list = []             # the `offer`s after which the path goes on from what the moves may leave
+        self.before_offers: int | None = None   # the checks made before the first of them (on no move's unknowns)
         self.later: list = []               # … and when that pass is reached
         self.havoc_at: int | None = None    # the number of failures before the first summary's unknowns
         self.kept_after: dict = {}          # term id of "every invariant holds" after a summary -> where it holds
@@ -81,6 +83,9 @@ class Watched(Transition):
         fn = super().encoder_of(s)
         if fn is None and isinstance(s, ast.Repeat) and self.loops is not None:
             fn = _repeat
+        elif isinstance(s, ast.Offer) and self.cut_at_offers and self.loops is not None \
+                and where(s.span) in self.offers:
+            fn = _decision
         if self.idle is None or not self.frames or fn is None:
             return fn
         self.frames[-1][1] = s
@@ -155,6 +160,30 @@ def _no_var(name: str):
 
 def _repeat(t: Watched, s, env, guard):
     return t.loops.repeat(t, s, env, guard)
+
+
+def _decision(t: Watched, s: ast.Offer, env, guard):
+    """An `offer` (a decision point): the invariants are checked there; then the player makes any number of the
+    moves it may propose, each a question of its own from a state that meets every invariant, and the statements
+    after the offer run (the interpreter's offer returns, whatever the move did: an end of turn or an abort is
+    caught there) — from the state the last move left, or this one.  So the path goes on after the offer, from a
+    state where every cell a move of the spec may write (:meth:`~checker.conflicts.loops.Loops.offered`) holds any
+    value in its range and every invariant holds (what the moves' questions prove; a move that breaks one is their
+    finding): the step from this decision to the next.  An over-approximation, like a summary: a break found
+    through it counts only when the interpreter confirms it."""
+    here = AND(guard, t.running)
+    if is_const(here) and not here:
+        return
+    t.check(here, s.span)
+    if t.before_offers is None:
+        t.before_offers = len(t.checks)
+    enc, loops = t.enc, t.loops
+    havoc(t, loops.offered(s), here, "the moves offered", s.span, lambda v, ty: loops.domain(enc, v, ty))
+    after = all_hold(enc, [inv for inv, _, _ in t.E.invariants])
+    t.constraints.append(OR(NOT(here), after))
+    if not is_const(after):
+        t.kept_after[term_id(after)] = OR(t.kept_after.get(term_id(after), False), here)
+    t.offered.append(s.span)
 
 
 def _stop_idle(t: Watched, s, env, guard):
