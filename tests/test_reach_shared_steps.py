@@ -64,3 +64,26 @@ def test_a_step_whose_permit_differs_asks_its_own_questions(capsys, monkeypatch)
     assert "at most 1 for p" in matin and "at most 2 for p" in soir, s["lemmas"]
     assert "answered as a step's asked before" not in soir, soir
     assert made > 2, made
+
+
+def test_where_the_lemma_built_its_step_the_owners_bound_is_asked_of_it_first(capsys, monkeypatch):
+    """The lemma's unrolling built the step (to bound its offer's questions): the owner's bound is asked of it first,
+    no question "more than b arrived for p" (on the 4th edition those ended satisfiable or unknown, 10 to 70 s each,
+    before the step was tried); the bound and the answer are the same.  A version that asked them first fails here."""
+    import sys
+
+    import checker.reach.summary as summary
+    mine = []
+    real = summary.run
+
+    def run(solver, *assumptions):
+        frame = sys._getframe(1).f_locals
+        if frame.get("mine") is True:
+            mine.append(frame["b"])
+        return real(solver, *assumptions)
+    monkeypatch.setattr(summary, "run", run)
+    code, s = _reach(capsys, SAME, THREE_LOTS, "--rounds", "1", "--summarise", "tour", *KEEP)
+    assert (code, s["status"]) == (1, "proved"), s
+    matin = s["lemmas"][0]
+    assert "at most 1 for p, 0 for another player" in matin and "own bound by one question, asked first" in matin, matin
+    assert mine == [], mine
