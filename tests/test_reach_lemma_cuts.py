@@ -52,6 +52,7 @@ def test_the_bound_for_another_player_is_read_off_the_terms_without_a_question(t
             asked.append((frame["mine"], frame["b"]))
         return real(solver, *assumptions)
     monkeypatch.setattr(summary, "run", run)
+    monkeypatch.setattr(summary, "_stepped_first", lambda *a: None, raising=False)    # the owner's bound asked
     spec = _market(tmp_path, second=False)
     code, s = _reach(capsys, spec, "tours_joués == 0 and count(l in panier[Joueur 1]) >= 2", "--rounds", "1",
                      "--summarise", "tour", *KEEP)
@@ -144,6 +145,7 @@ def test_a_lemma_whose_questions_are_anothers_up_to_its_cards_cells_has_its_answ
         bounds.append(args[-1])         # mine: the bound for p, or for another player
         return real(*args, **kw)
     monkeypatch.setattr(summary, "_bound", noting)
+    monkeypatch.setattr(summary, "_stepped_first", lambda *a: None, raising=False)    # each bound searched
     spec = _market_by_moment(tmp_path)
     condition = "tours_joués == 0 and count(l in panier[Joueur 1]) >= 3"
     keep = ["--keep", "achats_du_tour,tours_joués,bourse,étal,réserve,fermé"]

@@ -96,3 +96,19 @@ def test_the_bound_for_another_player_is_proven_only_where_nothing_reaches_his_z
     step, before, p = _step(_gift(tmp_path))
     answer = stepped_others(step, before, p)
     assert isinstance(answer, str) and "another player" in answer, answer
+
+
+def test_a_fact_is_asked_whole_with_few_steps_then_by_cases_then_whole_again(monkeypatch):
+    """A step's fact is asked whole with FIRST_RLIMIT steps, then (unknown) by the option taken at S, then (a case
+    unknown) whole again with STEP_RLIMIT steps: on the 4th edition "grows" ended unknown at 100 million steps
+    (54 s) where its cases were unsat in 4 s.  Here the first question is made unknown (1 step): the bound of one
+    lot a turn is proven by the cases (14 questions, as when the whole question was made unknown); with the cases
+    made unknown too, by the whole question again (3 facts, each: whole, one case, whole).  A version that asked the
+    whole question with STEP_RLIMIT first proves it in 3 questions."""
+    import checker.solver.unroll_step as unroll_step
+    monkeypatch.setattr(unroll_step, "FIRST_RLIMIT", 1, raising=False)
+    bound, shown = _bound(ONE_A_TURN)
+    assert bound == 1 and shown.endswith("(14 questions)"), shown
+    monkeypatch.setattr(unroll_step, "CASE_RLIMIT", 1)
+    bound, shown = _bound(ONE_A_TURN)
+    assert bound == 1 and shown.endswith("(9 questions)"), shown

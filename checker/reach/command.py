@@ -9,6 +9,7 @@ it is proved that no sequence of at most K decisions reaches it, 4 when undecide
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -72,6 +73,9 @@ def _condition(result, engine, text: str, players: int):
     ty = checker.expr(expr, Env(names))
     if reporter.errors:
         return None, _render(reporter, text)
+    _ranges(checker.typed, reporter, expr, names)
+    if reporter.errors:
+        return None, _render(reporter, text)
     if ty != BOOL:
         return None, f"CONDITION must be true or false (a Bool), not a value of type {ty}"
     engine.typed.types.update(checker.typed.types)
@@ -92,6 +96,36 @@ def _condition(result, engine, text: str, players: int):
         test.env = env
         return test
     return (expr, seats, test_in, monitors), None
+
+
+def _ranges(typed, reporter: Reporter, expr, names) -> None:
+    """Every range the condition iterates checked against the limit as the spec's are (E0801, located): one the
+    encoding refused (undecided, its span a line below the condition's) is bad input, said before the search."""
+    from checker.front.bounds import TOP, INF, _Ranges
+    free = (TOP, INF, "it is a path's value or a seat, and nothing bounds it")
+    _Ranges(typed, reporter).expr(expr, {name: free for name in names})
+
+
+def _in_condition(o, text: str) -> None:
+    """An answer located in CONDITION (the encoding could not follow it) shown at the condition's own line and
+    column, the condition's line with a caret under the span: it was checked as the line after a prefix."""
+    where = getattr(o, "where", None)
+    if o.status != "undecided" or where is None or getattr(where, "file", None) != "CONDITION":
+        return
+    lines = _PREFIX.count("\n")
+    line = max(1, where.line - lines)
+    moved = dataclasses.replace(where, line=line, end_line=max(line, where.end_line - lines))
+    if o.reason:
+        o.reason = o.reason.replace(f"{where}:", f"{moved}:")
+    shown = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+    width = (moved.end_column if moved.end_line == line else len(shown) + 1) - moved.column
+    o.where = moved
+    o.caret = f"\n    {line} | {shown}\n    {' ' * len(str(line))} | {' ' * (moved.column - 1)}{'^' * max(1, width)}"
+
+
+def _at(o) -> str:
+    """Where an undecided answer stopped (with the condition's line and a caret where it is in CONDITION)."""
+    return f"\n  at {o.where}{getattr(o, 'caret', '')}" if o.where else ""
 
 
 def _render(reporter: Reporter, text: str) -> str:
@@ -182,6 +216,7 @@ def reach_command(args) -> int:
     outcome = reach(result, selection, config, args.players, args.seed, (condition, seats, monitors), test,
                     args.within,
                     spec, max_loops=args.loops or MAX_LOOPS, split=max(args.split, 0), origin=origin)
+    _in_condition(outcome, args.condition)
     if outcome.log is not None and args.log:
         from checker.base.output import OutputError, write_json
         try:
@@ -240,6 +275,7 @@ def _rounds_command(args) -> int:
     else:
         o = reach_rounds(result, selection, args.players, args.seed, (condition, seats, monitors), args.rounds,
                          keep, max_loops=args.loops or MAX_LOOPS)
+    _in_condition(o, args.condition)
     lemmas = getattr(o, "lemmas", None)
     code = 1 if o.status == "proved" else 4
     if args.json:
@@ -253,7 +289,7 @@ def _rounds_command(args) -> int:
     if o.status == "proved":
         print(f"proved: no path of the first {o.rounds} round(s) reaches the condition, for any deal")
     else:
-        print(f"undecided: {o.reason}" + (f"\n  at {o.where}" if o.where else ""))
+        print(f"undecided: {o.reason}" + _at(o))
     print(f"kept: {', '.join(o.kept)}; every other var and zone cut (an unknown at each read)")
     if o.pruned:
         print(f"not followed (they write nothing kept): {', '.join(o.pruned)}")
@@ -354,7 +390,7 @@ def _print(o, args) -> None:
     elif o.status == "proved":
         print(f"proved: no sequence of at most {o.within} decisions reaches the condition")
     else:
-        print(f"undecided: {o.reason}" + (f"\n  at {o.where}" if o.where else ""))
+        print(f"undecided: {o.reason}" + _at(o))
     if o.assumptions:
         print("the deal is the seed's except:")
         for span, text in o.assumptions[:8]:

@@ -84,6 +84,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
     params = [enc.resolve(p.type) for p in decl.params]
     kinds: dict[tuple, list] = {}
     proven: list = []           # [_Shape]: the lemmas whose questions were asked and answered
+    answers = _Answers()        # the steps' questions answered, shared by the lemmas up to a renaming
     bounds: dict = {}           # site -> (own, other): its lemma's bounds
     for site in t.sites:
         kinds.setdefault(site.kind(t.owner), []).append(site)
@@ -97,7 +98,7 @@ def reach_summarised(result, selection, players: int, seed: int, condition, roun
             lemmas.append(f"{shown}: never called (Z3: no path reaches its calls)")
             continue
         pre = _preconditions(reached, kind, params, enc)
-        proved = _lemma(engine, t, summarise, kind, params, pre, settings, proven, shown)
+        proved = _lemma(engine, t, summarise, kind, params, pre, settings, proven, shown, answers)
         if isinstance(proved, str):
             return undecided(f"the lemma of {shown}: {proved}")
         own, other, same, notes = proved
@@ -252,12 +253,14 @@ def _start(cls, engine, t, name, kind, pre, prepare=None):
     return lemma, before, args, owner
 
 
-def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str):
+def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: str, answers=None):
     """(own, other, None, notes): the least bounds proven for one call of ``name`` of ``kind`` from any state meeting
     ``pre`` (``notes``: what a ranking proved for them); (own, other, the lemma shown, notes) where its questions are
     those of a lemma of ``proven`` up to a renaming of the symbolic state's cells (:class:`_Shape`), whose answers they then have; or the reason it is not proven
-    (a str).  A lemma whose questions are asked is added to ``proven``."""
-    steps: dict = {}            # the procedure unrolled for one question from a symbolic state, made once if asked
+    (a str).  A lemma whose questions are asked is added to ``proven``.  ``answers``: the steps' questions answered
+    so far (:class:`_Answers`), shared with this lemma's step."""
+    steps: dict = {"answers": (answers or _Answers()).bound(kind)}     # and the procedure unrolled for one
+    #                                                 question from a symbolic state, made once if asked
 
     def prepare(lemma):
         lemma.most_questions = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous)
@@ -294,7 +297,8 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
         ranked = None if owned is None else \
             (lambda: _noted(_owned(engine, t, name, kind, pre, lemma, before, owned, points, steps), notes)) if mine \
             else (lambda: _noted(_others(engine, t, name, kind, pre, lemma, steps), notes))
-        bound = _bound(lemma, points, mine, ranked=ranked)
+        first = _stepped_first(lemma, steps, notes) if mine and owned is not None else None
+        bound = first if first is not None else _bound(lemma, points, mine, ranked=ranked)
         if isinstance(bound, str):
             return bound
         bounds.append(bound)
@@ -303,11 +307,33 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     return (*bounds, None, notes)
 
 
+def _stepped_first(lemma, steps: dict, notes: list) -> int | None:
+    """The owner's bound proven by the step (:func:`~checker.solver.unroll_step.stepped_bound`) where the lemma's
+    unrolling built it already (to bound its offer's questions) — asked before the bound questions of
+    :func:`_bound`, which on the 4th edition end satisfiable or unknown at their steps, at some 20 to 70 s each, before
+    the step is tried: the least bound of the step's permit (its counter's), not always the least bound of the
+    arrivals (a zone that never grows is bounded by the counter's growth), never a wrong one.  None where it is not
+    built or proves nothing (the bound questions are then asked as before)."""
+    started = steps.get("step")
+    if not isinstance(started, tuple):
+        return None
+    step, start, args, owner = started
+    asked = step.questions
+    proven = stepped_bound(step, start, args[owner] if owner is not None else None, MAX_BOUND)
+    lemma.questions += step.questions - asked
+    if isinstance(proven, str):
+        return None
+    notes.append(f"own bound by one question, asked first (the step was built while the lemma unrolled): "
+                 f"{proven[1]}")
+    return proven[0]
+
+
 def _step(engine, t, name, kind, pre, steps: dict):
     """The procedure unrolled by :class:`~checker.solver.unroll_step.StepUnrolled` from the lemma's start (made once,
     kept in ``steps``), or why not (a str)."""
     if "step" not in steps:
-        steps["step"] = _start(StepUnrolled, engine, t, name, kind, pre)
+        steps["step"] = _start(StepUnrolled, engine, t, name, kind, pre,
+                               lambda step: setattr(step, "answers", steps["answers"]))
     return steps["step"]
 
 
@@ -397,41 +423,90 @@ class _Shape:
 
     def renames_to(self, other: "_Shape") -> bool:
         """Is this lemma's term ``other``'s with the cells of the cards its kind differs by exchanged?"""
-        if self.layout != other.layout or len(self.kind) != len(other.kind):
+        if self.layout != other.layout or tuple(self.kind) == tuple(other.kind):
             return False
-        swap: dict = {}
-        for a, b in zip(self.kind, other.kind):
-            if a == b:
-                continue
-            if not (isinstance(a, int) and isinstance(b, int) and a >= 0 and b >= 0) or a in swap or b in swap:
-                return False
-            swap[a], swap[b] = b, a
-        if not swap:
+        pairs = _renaming(self.enc, self.kind, self.made, other.kind, other.made)
+        if pairs is None:
             return False
-        pairs = []
-        for key, cell in self.made.items():
-            renamed = self._renamed(key, swap)
-            if renamed == key:
-                continue
-            if renamed not in other.made:
-                return False
-            pairs.append((cell, other.made[renamed]))
-        term = z3.substitute(self.term, *pairs) if pairs else self.term
-        return term.eq(other.term)
+        return (z3.substitute(self.term, *pairs) if pairs else self.term).eq(other.term)
 
-    def _renamed(self, key: tuple, swap: dict) -> tuple:
-        """``key`` with each card of ``swap`` where a card stands (a var's or a zone's index of a kind, a card in a
-        zone, a power's card) replaced by its counterpart."""
-        enc = self.enc
-        if key[0] == "var":
-            kind = isinstance(enc.index_types.get(key[1]), KindT)
-            return key if not kind else (key[0], key[1], swap.get(key[2], key[2]), *key[3:])
-        if key[0] == "in":
-            index = swap.get(key[2], key[2]) if isinstance(enc.zone_index_types.get(key[1]), KindT) else key[2]
-            return (key[0], key[1], index, swap.get(key[3], key[3]), *key[4:])
-        if key[0] == "used":
-            return (key[0], key[1], swap.get(key[2], key[2]), *key[3:])
-        return key
+
+def _renaming(enc, kind, made: dict, other_kind, other_made: dict) -> list | None:
+    """The pairs (cell, its counterpart) that exchange the cells of the cards ``kind`` differs from ``other_kind`` by
+    (each cell of one argument's card for the same cell of the other's; a cell's constant is named by its key, so the
+    pairs permute the free constants: a term renamed by them is satisfiable exactly when it was); [] where the kinds
+    are the same; None where they differ otherwise (not cards, a card twice) or a cell has no counterpart."""
+    if len(kind) != len(other_kind):
+        return None
+    swap: dict = {}
+    for a, b in zip(kind, other_kind):
+        if a == b:
+            continue
+        if not (isinstance(a, int) and isinstance(b, int) and a >= 0 and b >= 0) or a in swap or b in swap:
+            return None
+        swap[a], swap[b] = b, a
+    pairs = []
+    for key, cell in (made.items() if swap else ()):
+        renamed = _renamed(enc, key, swap)
+        if renamed == key:
+            continue
+        if renamed not in other_made:
+            return None
+        pairs.append((cell, other_made[renamed]))
+    return pairs
+
+
+def _renamed(enc, key: tuple, swap: dict) -> tuple:
+    """``key`` with each card of ``swap`` where a card stands (a var's or a zone's index of a kind, a card in a zone,
+    a power's card) replaced by its counterpart."""
+    if key[0] == "var":
+        kind = isinstance(enc.index_types.get(key[1]), KindT)
+        return key if not kind else (key[0], key[1], swap.get(key[2], key[2]), *key[3:])
+    if key[0] == "in":
+        index = swap.get(key[2], key[2]) if isinstance(enc.zone_index_types.get(key[1]), KindT) else key[2]
+        return (key[0], key[1], index, swap.get(key[3], key[3]), *key[4:])
+    if key[0] == "used":
+        return (key[0], key[1], swap.get(key[2], key[2]), *key[3:])
+    return key
+
+
+class _Answers:
+    """The answers of the steps' questions (:mod:`checker.solver.unroll_step`: each one whole term, the step's
+    constraints and the fact asked), kept across the lemmas of one command: a step whose question is another
+    step's, its cells renamed (:func:`_renaming`: the cards its lemma's kind differs by exchanged), has that
+    answer — the renaming permutes the free constants, so one is satisfiable exactly when the other is.  On the
+    4th edition the lemmas of five characters (those without a power followed) ask the same step questions up
+    to the character's cells; their lemmas' own questions were shared so (:class:`_Shape`), but the step was
+    built and asked while each lemma unrolled, before."""
+
+    def __init__(self):
+        self.known: list[tuple] = []        # (kind, the step's cells, its encoder, the question, the answer)
+        self.recalled = 0
+
+    def bound(self, kind):
+        """What a step of a lemma of ``kind`` is given (its :attr:`~checker.solver.unroll_step.StepUnrolled.answers`)."""
+        return _Recall(self, kind)
+
+
+class _Recall:
+    def __init__(self, answers: _Answers, kind):
+        self.answers, self.kind = answers, kind
+
+    def recall(self, step, term):
+        """The answer of a step question that renames to ``term``, or None (not asked before)."""
+        for kind, made, enc, other, answer in self.answers.known:
+            if other.num_args() != term.num_args():
+                continue
+            pairs = _renaming(enc, self.kind, step.store.made, kind, made)
+            if pairs is None:
+                continue
+            if (z3.substitute(term, *pairs) if pairs else term).eq(other):
+                self.answers.recalled += 1
+                return answer
+        return None
+
+    def remember(self, step, term, answer: bool) -> None:
+        self.answers.known.append((self.kind, dict(step.store.made), step.enc, term, answer))
 
 
 def _renamed_args(kind, proven, same, enc, params) -> str:

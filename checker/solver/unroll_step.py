@@ -30,8 +30,11 @@ watched zone of the owner: a card in it at T and not at the start is, at the las
 (one of the arrivals at k, at most ``c(S_k) - lo``) or not (one of T's over S_k, at most ``c(T) - c(S_k)``).  So
 ``B - lo`` is a bound of the lemma for the owner, proven without a fact added to any solver.  A question not unsat
 (satisfiable or unknown) proves nothing, and the least ``B`` of the permit is searched from ``lo`` (up to ``most``).
-Where the whole question of a fact ends unknown, it is split by the option taken at S (one case per option and one
-for none of them: every path), each case pre-processed (:func:`~checker.solver.unroll_summary._case`).
+Where the whole question of a fact ends unknown at :data:`FIRST_RLIMIT` steps, it is split by the option taken at S
+(one case per option and one for none of them: every path), each case pre-processed
+(:func:`~checker.solver.unroll_summary._case`); where a case ends unknown too, the whole question is asked again with
+:data:`STEP_RLIMIT` steps (so every fact the whole question at that limit proved is proven still: Z3 is deterministic,
+and a satisfiable case is a model of the whole question).
 
 Refused (a reason, nothing proven): no offer, the offer encoded more than once (in a loop: its first question is
 then not one state), a place the step does not follow (a cut: the points after it would not be asked), no counter
@@ -50,7 +53,10 @@ from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnroll
 
 __all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
 
-STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question
+STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question, asked again where the cases did not decide it
+FIRST_RLIMIT = 20_000_000       # the steps of each fact's whole question asked first (on the 4th edition, "grows" of
+#                                 two characters' steps ended unknown at 100 million steps, 54 s, and its cases were
+#                                 all unsat in 4 s)
 CASE_RLIMIT = 20_000_000        # the steps of each case where the whole question ended unknown
 
 
@@ -76,6 +82,8 @@ class StepUnrolled(LemmaUnrolled):
         self.next = None
         self.refused = None
         self.permits: dict = {}         # (counter, bound) -> whether the step of the permit is proven
+        self.answers = None             # the answers of steps' questions asked before, shared up to a renaming of
+        #                                 cells (``recall(step, term)``: True, False or None; ``remember``), or None
 
     def encoder_of(self, s):
         if isinstance(s, ast.Offer) and self.target is None:
@@ -117,6 +125,7 @@ class _Facts:
     def __init__(self, step: StepUnrolled, before: dict, owner, v: str, lo: int):
         self.step, self.before, self.owner, self.v, self.lo = step, before, owner, v, lo
         self.asked = 0
+        self.recalled = 0       # the questions answered by a renaming of a question asked before
         self.base = list(zip(*step.points[:step.prefix])) if step.prefix else ([], [])
         self.points = step.points[step.prefix:]
         self.counts = step.at[step.prefix:]
@@ -158,22 +167,23 @@ class _Facts:
     def arrivals(self) -> bool:
         """The arrivals at most the counter's growth: before the first question from the start, after it from S
         (a point after the offer on a path that did not ask its first question: from the start)."""
-        here, _, _, s_members, s_counters = self.step.question
-        cs = _int(s_counters[self.v])
-        wrong = [x for g, m, c in self.base_points() for x in self._over(g, m, self.before, c - self.lo)]
-        for g, m, c in self.targets():
-            wrong += self._over(AND(g, here), m, s_members, c - cs)
-            wrong += self._over(AND(g, NOT(here)), m, self.before, c - self.lo)
-        return self._unsat(wrong)
+        cs = _int(self.step.question[4][self.v])
+        return self._within(lambda c: c - self.lo, lambda c: c - cs, mine=True)
 
     def others(self) -> bool:
         """No card arrives in another seat's watched zone: before the first question from the start, after it from S
         (by induction, none at any point: the bound 0 for another player)."""
+        return self._within(lambda c: 0, lambda c: 0, mine=False)
+
+    def _within(self, from_start, from_s, mine: bool) -> bool:
+        """At every point, the cards arrived in the owner's watched zones (``mine``; else another seat's) are at most
+        ``from_start(c)`` (``c`` the counter there) since the start — before the first question, and after the offer
+        on a path that did not ask it — or ``from_s(c)`` since S after it."""
         here, _, _, s_members, _ = self.step.question
-        wrong = [x for g, m, _ in self.base_points() for x in self._over(g, m, self.before, 0, mine=False)]
-        for g, m, _ in self.targets():
-            wrong += self._over(AND(g, here), m, s_members, 0, mine=False)
-            wrong += self._over(AND(g, NOT(here)), m, self.before, 0, mine=False)
+        wrong = [x for g, m, c in self.base_points() for x in self._over(g, m, self.before, from_start(c), mine)]
+        for g, m, c in self.targets():
+            wrong += self._over(AND(g, here), m, s_members, from_s(c), mine)
+            wrong += self._over(AND(g, NOT(here)), m, self.before, from_start(c), mine)
         return self._unsat(wrong)
 
     def grows(self) -> bool:
@@ -200,20 +210,49 @@ class _Facts:
 
     def _unsat(self, wrong: list) -> bool:
         """No model of the step's constraints makes one of ``wrong`` true: asked whole, then (unknown) by the option
-        taken at S."""
+        taken at S; or the answer of a step's question asked before that is this one up to a renaming of its cells
+        (:attr:`StepUnrolled.answers`: the renaming permutes the free constants, so the one is satisfiable exactly
+        when the other is)."""
         if not wrong:
             return True
         facts = [as_bool(c) for c in self.step.constraints]
         question = z3.Or(*wrong)
-        solver = make_solver(SolverSettings(incremental=True, rlimit=STEP_RLIMIT, minimize_cores=False))
+        answers = self.step.answers
+        whole = z3.And(*facts, question) if answers is not None else None
+        known = answers.recall(self.step, whole) if answers is not None else None
+        if known is not None:
+            self.recalled += 1
+            return known
+        answer = self._asked(facts, question)
+        if answers is not None:
+            answers.remember(self.step, whole, answer)
+        return answer
+
+    def _asked(self, facts: list, question) -> bool:
+        """The whole question with :data:`FIRST_RLIMIT` steps; where it ends unknown, case by case (each
+        :data:`CASE_RLIMIT`); where a case ends unknown too, the whole question again with :data:`STEP_RLIMIT`.  A
+        case satisfiable is a model of the whole question: not proven, nothing more asked."""
+        first = min(FIRST_RLIMIT, STEP_RLIMIT)
+        answer = self._whole(facts, question, first)
+        if answer is not None:
+            return answer
+        choice = next((c for c in self.step.marks if c.choice.span == self.step.target.span), None)
+        cases = self._cases(facts, question, choice) if choice is not None else None
+        if cases is not None:
+            return cases
+        return STEP_RLIMIT > first and bool(self._whole(facts, question, STEP_RLIMIT))
+
+    def _whole(self, facts: list, question, rlimit: int):
+        """True (unsat), False (sat), None (unknown at ``rlimit`` steps)."""
+        solver = make_solver(SolverSettings(incremental=True, rlimit=rlimit, minimize_cores=False))
         solver.add(*facts)
         self.asked += 1
         answer = solver.check(question)
-        if answer != z3.unknown:
-            return answer == z3.unsat
-        choice = next((c for c in self.step.marks if c.choice.span == self.step.target.span), None)
-        if choice is None:
-            return False
+        return None if answer == z3.unknown else answer == z3.unsat
+
+    def _cases(self, facts: list, question, choice):
+        """True where every case of the option taken at S is unsat, False where one is satisfiable, None where one
+        ends unknown."""
         pick, cases = choice.choice.value, [i for i, (g, _) in enumerate(choice.choice.options)
                                            if not (is_const(g) and not g)]
         for f in [lambda i=i: _case(facts + [question], pick, i) for i in cases] + \
@@ -221,9 +260,14 @@ class _Facts:
             solver = make_solver(SolverSettings(incremental=True, rlimit=CASE_RLIMIT, minimize_cores=False))
             solver.add(f())
             self.asked += 1
-            if solver.check() != z3.unsat:
-                return False
+            answer = solver.check()
+            if answer != z3.unsat:
+                return None if answer == z3.unknown else False
         return True
+
+
+def _shared(f: _Facts) -> str:
+    return f"; {f.recalled} answered as a step's asked before, its cells renamed" if f.recalled else ""
 
 
 def _prepared(facts: list):
@@ -275,7 +319,7 @@ def stepped_questions(step: StepUnrolled, most: int):
         else:
             return bound - first + 1, (f"{v} grows at each question that asks again and stays at most {bound} "
                                        f"(from {first}): at most {bound - first + 1} questions, proven once for every "
-                                       f"question")
+                                       f"question{_shared(f)}")
     return "; ".join(reasons)
 
 
@@ -292,7 +336,7 @@ def stepped_others(step: StepUnrolled, before: dict, owner):
     if not proven:
         return "one question of the offer is not proven to bring nothing to another player's zones"
     return 0, (f"one question of the offer, from any state, brings nothing to another player's "
-               f"{', '.join(step.watched)}: proven once for every question ({f.asked} questions)")
+               f"{', '.join(step.watched)}: proven once for every question ({f.asked} questions{_shared(f)})")
 
 
 def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
@@ -321,7 +365,7 @@ def stepped_bound(step: StepUnrolled, before: dict, owner, most: int):
                 return bound - lo, (f"one question of the offer, from any state, adds to the owner's "
                                     f"{', '.join(step.watched)} at most the growth of {v}, and keeps {v} at most "
                                     f"{bound} where it was (from {lo}): proven once for every question "
-                                    f"({f.asked} questions)")
+                                    f"({f.asked} questions{_shared(f)})")
         reasons.append(f"{v} is not proven at most {lo + most} at each question")
         step.questions += f.asked
     return "; ".join(reasons)
