@@ -564,6 +564,12 @@ def check_bounds(typed: Typed, reporter: Reporter) -> None:
     _check_recursion(p, reporter)
 
 
+def check_expression_ranges(typed: Typed, reporter: Reporter, expr, free: dict[str, str]) -> None:
+    """The range check of :func:`check_bounds` (E0801) on one expression written outside the spec (a `reach`
+    condition): ``free`` names its free names, each with why nothing bounds it."""
+    _Ranges(typed, reporter).expr(expr, {name: (TOP, INF, why) for name, why in free.items()})
+
+
 def quantity_bounds(typed: Typed) -> Callable[[str], tuple]:
     """name -> the bounds of that Int quantity's values (±inf: none), as the range check computes them."""
     return _Ranges(typed, Reporter()).quantity

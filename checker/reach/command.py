@@ -101,9 +101,9 @@ def _condition(result, engine, text: str, players: int):
 def _ranges(typed, reporter: Reporter, expr, names) -> None:
     """Every range the condition iterates checked against the limit as the spec's are (E0801, located): one the
     encoding refused (undecided, its span a line below the condition's) is bad input, said before the search."""
-    from checker.front.bounds import TOP, INF, _Ranges
-    free = (TOP, INF, "it is a path's value or a seat, and nothing bounds it")
-    _Ranges(typed, reporter).expr(expr, {name: free for name in names})
+    from checker.front.bounds import check_expression_ranges
+    check_expression_ranges(typed, reporter, expr, dict.fromkeys(names, "it is a path's value or a seat, and nothing "
+                                                                         "bounds it"))
 
 
 def _in_condition(o, text: str) -> None:
