@@ -37,6 +37,13 @@ procedure échanger(p: Player) {
     }
   }
 }
+procedure seulement_échanger() {
+  for a in selected(Jeton) {
+    for b in selected(Jeton) {
+      if a.valeur == 1 and b.valeur == 2 { swap a with b }
+    }
+  }
+}
 configuration "Tout" { include Jeton: "Simple", "Autre" }
 """
 
@@ -63,6 +70,22 @@ def test_a_swap_with_a_card_in_no_zone_is_encoded_and_its_count_is_the_sum_over_
     t.procedure("échanger", (0,), True, None)
     assert t.failures == []
     assert len(t.store.swaps) == 1
+    total, carried = Counts(t.store).count("main", 0)
+    s = z3.Solver()
+    s.add(*[c for c in t.constraints if not isinstance(c, bool)], total != carried)
+    assert s.check() == z3.unsat
+
+
+def test_a_swap_first_in_a_cell_that_holds_a_known_card_counts_that_card(tmp_path):
+    """The swap is the first move the hand's count follows, and the "Simple" is known to be in the hand before it:
+    the count carried from the sum over the places counts it (a place known true).  Survivor of the blind mutation
+    sample 5181 (the lead's run): transition_counts.py:102 `not (is_const(g) and not g)` → `not (is_const(g) and
+    g)` (the places known true left out of the sum the count starts from: one card short)."""
+    e = _started(tmp_path)
+    e.st.put(0, "main", 0, "top")               # the "Simple" in Joueur 1's hand, the "Autre" in no zone
+    t = Transition(Encoder(e, concrete=True), lazy_moves=True)
+    t.procedure("seulement_échanger", (), True, None)
+    assert len(t.store.swaps) == 1 and t.failures == []
     total, carried = Counts(t.store).count("main", 0)
     s = z3.Solver()
     s.add(*[c for c in t.constraints if not isinstance(c, bool)], total != carried)
