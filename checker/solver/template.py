@@ -61,7 +61,7 @@ class Invariants:
         enc.defined.extend(f.translate(ctx) for f in self._defined)
         enc.partial.extend((span, holds if is_const(holds) else holds.translate(ctx), reason)
                            for span, holds, reason in self._partial)
-        given = self._given[enc] = [f.translate(ctx) for f in self._formulas]
+        given = self._given[enc] = [f if is_const(f) else f.translate(ctx) for f in self._formulas]
         return list(given)
 
     def _encode(self) -> None:
