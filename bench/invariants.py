@@ -71,7 +71,7 @@ def run(label: str, paths: list[str]) -> None:
         if getattr(f, "configuration", ""):
             print(f"    selection: {f.configuration}")
         if f.witness and f.witness.get("selection"):
-            print(f"    selected: " + "; ".join(f"{len(v)} {k}" for k, v in f.witness["selection"].items()))
+            print("    selected: " + "; ".join(f"{len(v)} {k}" for k, v in f.witness["selection"].items()))
         if f.replayed:
             print(f"    the interpreter: {f.replayed} (confirmed: {f.confirmed})")
         if f.unknown:
