@@ -44,6 +44,9 @@ the map, as coverage does not see them either.  A map can be made in parts (``--
 own core) and merged when read (``--probe-map FILE …``); the statements are numbered over the whole sample, so the
 workers that share it (``--claim-dir``) read one map.
 
+Run it with its standard input not a file: inside a shell ``while read … done < FILE`` loop every mutant was
+answered "invalid — pytest exit 4" (h181; with ``< /dev/null`` the same runs were right; not explained).
+
 The log lines are bench/mutation.py's (``--from-log`` reads them) plus the child's CPU (user+sys, ``os.wait4``) and
 how many tests ran; the last line says the mean wall and CPU a mutant and what the whole package would take at that
 rate.  Measured (h169, bench/results/mutation-2026-11-29-h169.txt): the fixed cost of a mutant whose one test takes
