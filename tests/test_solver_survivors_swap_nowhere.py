@@ -90,3 +90,20 @@ def test_a_swap_first_in_a_cell_that_holds_a_known_card_counts_that_card(tmp_pat
     s = z3.Solver()
     s.add(*[c for c in t.constraints if not isinstance(c, bool)], total != carried)
     assert s.check() == z3.unsat
+
+
+def test_a_plain_move_first_out_of_a_cell_that_holds_a_known_card_counts_that_card(tmp_path):
+    """The hand's count follows a plain move first (the "Simple", known in Joueur 1's hand, moved to Joueur 2's): the
+    count carried from the sum over the places counts the card known there, then takes it out.  Survivor of the blind
+    mutation sample 5181 (the lead's run, #72): transition_counts.py:117 `not (is_const(g) and not g)` → `not
+    (is_const(g) and g)` (the places known true left out of the sum: one card short, as #27 at the swap's)."""
+    e = _started(tmp_path)
+    e.st.put(0, "main", 0, "top")
+    e.st.put(1, "main", 1, "top")
+    t = Transition(Encoder(e, concrete=True), lazy_moves=True)
+    t.procedure("échanger", (1,), True, None)
+    assert t.failures == []
+    total, carried = Counts(t.store).count("main", 0)
+    s = z3.Solver()
+    s.add(*[c for c in t.constraints if not isinstance(c, bool)], total != carried)
+    assert s.check() == z3.unsat
