@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from checker.cli import main
+from checker.solver.unroll_cone import OFFER_ROUNDS
 from conftest import ROOT
 
 RESETS = '''
@@ -28,6 +29,9 @@ def test_a_reset_of_a_kept_var_is_followed_and_one_of_a_cut_var_is_not(tmp_path,
                  "--json"])
     out = json.loads(capsys.readouterr().out)
     assert (code, out["kept"]) == (4, ["achats"]), out      # undecided: the offer is unrolled 12 times at most
+    # the place it stops at, said with the question's number (5181's #76, unroll_cone.py's `OFFER_ROUNDS + 1`)
+    assert out["reason"].endswith(f"its question number {OFFER_ROUNDS + 1} (an offer is unrolled {OFFER_ROUNDS} "
+                                  "times when the state is cut)"), out
     assert out["not_followed"] == ["acheter", "flairer", "oublier"], out
 
 
