@@ -10,37 +10,22 @@ from __future__ import annotations
 
 import pytest
 
-from checker.front.check import check_paths
-from checker.runtime import Engine
 from checker.runtime.state import SpecRuntimeError
 from checker.solver.encode import Encoder
 from checker.solver.unroll import Unrolled
+from test_swap_in_no_zone import started_échange
 
-GAME = """\
-game "Échange" { players: 2..2  flow: partie }
-kind Jeton { valeur: Int in 0..3 }
-zone main[Player]: set of Jeton public
-card Jeton "Simple" { valeur: 1 }
-card Jeton "Autre" { valeur: 2 }
-procedure partie() { }
+NAME = """\
 procedure échanger() {
   for j in selected(Jeton) {
     if j.valeur == 2 { swap "Simple" with j }
   }
 }
-configuration "Tout" { include Jeton: "Simple", "Autre" }
 """
 
 
 def test_a_name_swapped_with_a_card_in_no_zone_fails_in_the_encoding_as_in_the_interpreter(tmp_path):
-    path = tmp_path / "échange.rules"
-    path.write_text(GAME, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, result.reporter.sorted()
-    e = Engine(result.typed)
-    e.recording = False
-    e.start({"Jeton": ["Simple", "Autre"]}, 2, 1, [None, None])
-    assert not e.st.where, "no card is in a zone"
+    e, path = started_échange(tmp_path, NAME)
     with pytest.raises(SpecRuntimeError, match="only a physical card can move"):
         e.call("échanger", ())
     t = Unrolled(Encoder(e, concrete=True), 1)

@@ -11,29 +11,12 @@ from __future__ import annotations
 
 import z3
 
-from checker.front.check import check_paths
-from checker.runtime import Engine
 from checker.solver.encode import Encoder
 from checker.solver.transition import Transition
 from checker.solver.transition_counts import Counts
+from test_swap_in_no_zone import SWAP, started_échange
 
-GAME = """\
-game "Échange" { players: 2..2  flow: partie }
-kind Jeton { valeur: Int in 0..3 }
-zone main[Player]: set of Jeton public
-card Jeton "Simple" { valeur: 1 }
-card Jeton "Autre" { valeur: 2 }
-procedure partie() { }
-procedure échanger(p: Player) {
-  for j in selected(Jeton) {
-    if j.valeur == 1 { move j to main[p] }
-  }
-  for a in selected(Jeton) {
-    for b in selected(Jeton) {
-      if a.valeur == 1 and b.valeur == 2 { swap a with b }
-    }
-  }
-}
+SEULEMENT = """\
 procedure seulement_échanger() {
   for a in selected(Jeton) {
     for b in selected(Jeton) {
@@ -41,20 +24,11 @@ procedure seulement_échanger() {
     }
   }
 }
-configuration "Tout" { include Jeton: "Simple", "Autre" }
 """
 
 
 def _started(tmp_path):
-    path = tmp_path / "échange.rules"
-    path.write_text(GAME, encoding="utf-8")
-    result = check_paths([path])
-    assert result.ok, result.reporter.sorted()
-    e = Engine(result.typed)
-    e.recording = False
-    e.start({"Jeton": ["Simple", "Autre"]}, 2, 1, [None, None])
-    assert not e.st.where, "no card is in a zone"
-    return e
+    return started_échange(tmp_path, SWAP.format(placed="== 1") + SEULEMENT)[0]
 
 
 def _places(t) -> dict:

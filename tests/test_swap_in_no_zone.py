@@ -14,13 +14,15 @@ from checker.runtime.state import SWAP_NOWHERE, SpecRuntimeError
 from checker.solver.encode import Encoder
 from checker.solver.transition import Transition
 
-GAME = """\
-game "Échange" {{ players: 2..2  flow: partie }}
-kind Jeton {{ valeur: Int in 0..3 }}
+HEADER = """\
+game "Échange" { players: 2..2  flow: partie }
+kind Jeton { valeur: Int in 0..3 }
 zone main[Player]: set of Jeton public
-card Jeton "Simple" {{ valeur: 1 }}
-card Jeton "Autre" {{ valeur: 2 }}
-procedure partie() {{ }}
+card Jeton "Simple" { valeur: 1 }
+card Jeton "Autre" { valeur: 2 }
+procedure partie() { }
+"""
+SWAP = """\
 procedure échanger(p: Player) {{
   for j in selected(Jeton) {{
     if j.valeur {placed} {{ move j to main[p] }}
@@ -31,20 +33,26 @@ procedure échanger(p: Player) {{
     }}
   }}
 }}
-configuration "Tout" {{ include Jeton: "Simple", "Autre" }}
 """
 
 
-def _started(tmp_path, placed: str):
+def started_échange(tmp_path, procedures: str):
+    """The two-token game "Échange" (a kind without a `start` zone: both tokens in no zone) with ``procedures``
+    (their first line is the file's 7th), set up for two players: (its engine, its file)."""
     path = tmp_path / "échange.rules"
-    path.write_text(GAME.format(placed=placed), encoding="utf-8")
+    path.write_text(HEADER + procedures + 'configuration "Tout" { include Jeton: "Simple", "Autre" }\n',
+                    encoding="utf-8")
     result = check_paths([path])
     assert result.ok, result.reporter.sorted()
     e = Engine(result.typed)
     e.recording = False
     e.start({"Jeton": ["Simple", "Autre"]}, 2, 1, [None, None])
     assert not e.st.where, "no card is in a zone"
-    return e
+    return e, path
+
+
+def _started(tmp_path, placed: str):
+    return started_échange(tmp_path, SWAP.format(placed=placed))[0]
 
 
 def _fails(t) -> list[str]:
