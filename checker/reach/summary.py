@@ -481,7 +481,6 @@ class _Answers:
 
     def __init__(self):
         self.known: list[tuple] = []        # (kind, the step's cells, its encoder, the question, the answer)
-        self.recalled = 0
 
     def bound(self, kind):
         """What a step of a lemma of ``kind`` is given (its :attr:`~checker.solver.unroll_step.StepUnrolled.answers`)."""
@@ -501,7 +500,6 @@ class _Recall:
             if pairs is None:
                 continue
             if (z3.substitute(term, *pairs) if pairs else term).eq(other):
-                self.answers.recalled += 1
                 return answer
         return None
 
