@@ -13,7 +13,7 @@ from checker.solver.encode import Encoder
 from checker.solver.unroll import Unrolled
 from test_unroll import compare, started
 
-GAME = """\
+TAS = """\
 game "Tas" { players: 2..2  flow: partie }
 
 kind Carte { valeur: Int in 1..4  start: pioche }
@@ -27,6 +27,8 @@ card Carte "Trois" { valeur: 3 }
 card Carte "Quatre" { valeur: 4 }
 
 procedure partie() { }
+"""
+GAME = TAS + """
 
 procedure mêlée_puis_pioche() {
   choose s subset of pioche size 1..1 at random

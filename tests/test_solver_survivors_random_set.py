@@ -10,22 +10,10 @@ from checker.front.check import check_paths
 from checker.solver.encode import Encoder
 from checker.solver.formulas import is_const
 from checker.solver.unroll import Unrolled
+from test_solver_survivors_deal import TAS
 from test_unroll import started
 
-GAME = """\
-game "Tas" { players: 2..2  flow: partie }
-
-kind Carte { valeur: Int in 1..4  start: pioche }
-zone pioche: pile of Carte public
-zone défausse: pile of Carte public
-zone tas[Player]: pile of Carte public
-
-card Carte "Un" { valeur: 1 }
-card Carte "Deux" { valeur: 2 }
-card Carte "Trois" { valeur: 3 }
-card Carte "Quatre" { valeur: 4 }
-
-procedure partie() { }
+GAME = TAS + """
 
 procedure tirer(p: Player) {
   choose s subset of pioche size 1..1 at random
