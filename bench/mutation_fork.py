@@ -79,17 +79,21 @@ _OWN_PREFIXES = ("checker", "tests", "conftest", "cpu_durations", "mutation")
 
 
 class _First:
-    """A pytest plugin (in the child): the first failing test's node id, and how many tests ran."""
+    """A pytest plugin (in the child): the first failing test's node id, every failing one, how many tests ran."""
 
     def __init__(self):
         self.failed = None
+        self.failures: list[str] = []
         self.ran = 0
 
     def pytest_runtest_logreport(self, report):
         if report.when == "call":
             self.ran += 1
-        if report.failed and self.failed is None:
-            self.failed = report.nodeid
+        if report.failed:
+            if self.failed is None:
+                self.failed = report.nodeid
+            if report.nodeid not in self.failures:
+                self.failures.append(report.nodeid)
 
 
 class ForkServer:
@@ -98,6 +102,7 @@ class ForkServer:
     def __init__(self, root: Path, warm_tests: list[str], log=print):
         self.root = root
         self.deselect: set[str] = set()      # tests that fail without a mutant (see main): never run again
+        self.last_failures: list[str] = []   # every test that failed in the last child run
         self.copy = mutation.copy_tree(root)
         self.log = log
         self.scratch = Path(tempfile.mkdtemp(prefix="mutation-fork-"))
@@ -167,7 +172,8 @@ class ForkServer:
                     modules_to.write_text(json.dumps(sorted(
                         name for name, module in sys.modules.items()
                         if not self._own(name, module) and not name.startswith("_pytest.assertion.rewrite"))))
-                result.write_text(json.dumps({"code": code, "failed": first.failed, "ran": first.ran}))
+                result.write_text(json.dumps({"code": code, "failed": first.failed, "ran": first.ran,
+                                              "failures": first.failures}))
             except BaseException as exc:        # noqa: BLE001 — the child must never return into the server
                 try:
                     result.write_text(json.dumps({"code": 71, "failed": f"child: {exc!r}", "ran": 0}))
@@ -195,8 +201,10 @@ class ForkServer:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        self.last_failures = []
         if result.exists():
             data = json.loads(result.read_text())
+            self.last_failures = data.get("failures", [])
             return data["code"], data["failed"], data["ran"], cpu
         return os.waitstatus_to_exitcode(status), None, 0, cpu
 
@@ -226,6 +234,13 @@ class ForkServer:
         """The tests on the copy unmutated (the check that a killing test passes without the mutant)."""
         self.check_clean()
         return self._child(tests, timeout)
+
+    def failing_clean(self, tests: list[str], timeout: float) -> tuple[list[str], float]:
+        """Every test of `tests` that fails on the copy unmutated, from one run that does not stop at the first
+        (the deselected ones skipped); and the run's CPU s."""
+        self.check_clean()
+        code, _, _, cpu = self._child(tests, timeout, stop_first=False)
+        return ([] if code == "timeout" else list(self.last_failures)), cpu
 
 
 # ---------------------------------------------------------------- a map of the sampled statements only
@@ -404,11 +419,24 @@ def time_limit(timeout: float, factor: float, durations: dict | None, tests: lis
     return max(timeout, factor * took)
 
 
+def durations_of(cover) -> dict | None:
+    """What each test took unmutated while the probe map was made (None for other maps)."""
+    return cover[3] if cover is not None and len(cover) > 3 else None
+
+
+def test_files(mutant, cover, covering_only=True) -> list[str]:
+    """The files of the tests run_mutant may run for `mutant` (its covering tests' whole files)."""
+    tests, covering = mutation.ordered_tests(mutant, cover)
+    if covering > 0 and covering_only:
+        tests = tests[:covering]
+    return sorted({t.split("::", 1)[0] for t in tests})
+
+
 def run_mutant(server: ForkServer, mutant, timeout: float, cover, covering_only=True, factor: float = 0.0):
     """bench/mutation.py's run_mutant on the fork server: (outcome, why, CPU s, tests run); with `factor`, each run's
     wall limit is time_limit's."""
     tests, covering = mutation.ordered_tests(mutant, cover)
-    durations = cover[3] if cover is not None and len(cover) > 3 else None
+    durations = durations_of(cover)
     note = ""
     if covering == 0:
         executed = cover is not None and any((mutant.path, n) in cover[2] for n in mutant.lines)
@@ -579,12 +607,23 @@ def main(argv=None) -> int:
                 outcome, why, cpu, ran = run_mutant(server, m, args.timeout, cover, not args.all_tests,
                                                     args.timeout_factor)
                 # a test that fails on the copy without the mutant kills nothing (with --suite: a worker pool in
-                # a forked child, a count of calls): it is checked once, then deselected and the mutant run again
+                # a forked child, a count of calls): it is checked once; when it fails there too, the mutant's whole
+                # test set is run once unmutated and every test that fails there is deselected together (one at a
+                # time, s25's mutant #1 spent an hour on 7 such tests, a whole run of its set each), then the
+                # mutant is run again
                 while outcome == "killed" and "::" in why and why not in server.deselect:
                     if server.run_clean([why], args.timeout)[0] == 0:
                         break
-                    print(f"    {why} fails without the mutant too: deselected, the mutant run again", flush=True)
-                    server.deselect.add(why)
+                    files = test_files(m, cover, not args.all_tests)
+                    failing, more = server.failing_clean(
+                        files, time_limit(args.timeout, args.timeout_factor, durations_of(cover), files))
+                    cpu += more
+                    dropped = sorted({why, *failing} - server.deselect)
+                    print(f"    {why} fails without the mutant too; its set's files run unmutated: "
+                          f"{len(dropped)} failing test(s) deselected, the mutant run again", flush=True)
+                    for test in dropped:
+                        print(f"      deselected {test}", flush=True)
+                    server.deselect.update(dropped)
                     outcome, why, more, ran = run_mutant(server, m, args.timeout, cover, not args.all_tests,
                                                           args.timeout_factor)
                     cpu += more
