@@ -1,22 +1,22 @@
 """What the encoding of an `if` does with a name each branch leaves with its own value (checker/solver/transition.py,
 the `ast.If` handler): the same object, kept; a value on one side only, kept; a COLLECTION (a list of (guard,
-element)) on either side, the two lists joined, each element guarded by its branch; a record on either side,
-refused (located); else an `if-then-else` term.  Between two values of the same type a collection is a list on
-both sides (every collection the encoder makes is one: zones, `players`, enums, set literals, `filter`, a
-subset's picks, a set-valued var, a value read from the interpreter), so the `or` that sends "a list on either
-side" to the join sends the same pairs as an `and` would — survivor 5181 #58 (transition.py:664 `or` → `and`),
-argued equivalent in bench/results/mutation-2026-11-30-h186-answers.txt.  They differ only where the branches
-leave values of two types, which a well-typed program does only by shadowing a name with a `let` of another type
-inside a branch — a BUG of the language's scopes (below), where both backends fail.
-
-Pinned here: the join of a collection re-bound in one branch (reached and confirmed by the interpreter), and two
-BUGS found on the way (strict xfails, not in checker/solver's encoding of the `if`; left to the lead):
-- a `let` in a branch that shadows an outer name with another type: `play` and `reach` end in an internal error
-  (the interpreter and the encoding both read the inner value after the block);
-- a set-valued var written by an action reached under a condition: `reach` and `conflicts --effects` end in an
-  internal error (the store writes `If(guard, list, old)`: checker/solver/transition_store.py `Store.write`)."""
+element)) on both sides, the two lists joined, each element guarded by its branch; a collection on ONE side only,
+refused (located: undecided); a record on either side, refused; else an `if-then-else` term.
+Survivor 5181 #58 (transition.py:664 `isinstance(a, list) or isinstance(b, list)` → `and`): between two values of
+the same type a collection is a list on both sides wherever the encoding has one, so `or` and `and` send the same
+pairs to the join; they differ where ONE side is a list, which two things made, each an internal error (exit 3)
+before h186's fix, by either operator:
+- a var holding a set, read in a symbolic state (`conflicts --effects`): the state's cell for it is an Int unknown
+  (checker/solver/encode.py `Cells.var`), joined with a set literal: `for g, x in <ArithRef>`;
+- a `let` inside a branch that shadows an outer name with another type (a BUG of the language's scopes, not of the
+  encoding: the interpreter, too, reads the inner value after the block and fails — a strict xfail below).
+Now the `or` refuses both (Unsupported at the `if`), and the `and` lets them through to an `if-then-else` of a list
+(a Z3 exception, an internal error): killed.  And a set-valued var WRITTEN under a condition (reach's concrete
+states: `If(guard, list, old)` in the store, an internal error) is refused where it is written."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -70,19 +70,37 @@ def test_a_collection_rebound_in_one_branch_is_joined_and_the_interpreter_confir
     assert code == 0 and out.startswith("reached after 1 decision(s) (confirmed by the interpreter)"), out
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (h186): a `let` shadowing an outer name with another type inside a "
-                                       "branch: both backends read the inner value after the block (internal error)")
-def test_a_name_shadowed_with_another_type_in_a_branch_is_no_internal_error(tmp_path, capsys):
-    spec = _spec(tmp_path, SHADOWED)
-    codes = [main(["play", spec, "-n", "2", "-s", "1", "-q"]),
-             main(["reach", spec, "count(l in panier[Joueur 1]) >= 2", "--within", "2", "-n", "2", "-s", "1"])]
-    assert 3 not in codes, (codes, capsys.readouterr().err)
-
-
-@pytest.mark.xfail(strict=True, reason="BUG (h186): a set-valued var written under a condition: the store's "
-                                       "If(guard, list, old) (internal error)")
-def test_a_set_var_written_by_an_action_under_a_condition_is_no_internal_error(tmp_path, capsys):
+def test_a_set_var_read_in_a_symbolic_state_and_joined_with_a_set_is_refused_at_the_if(tmp_path, capsys):
     spec = _spec(tmp_path, TASTED)
-    codes = [main(["reach", spec, "safran in goûtées", "--within", "2", "-n", "2", "-s", "1"]),
-             main(["conflicts", spec, "--effects"])]
-    assert 3 not in codes, (codes, capsys.readouterr().err)
+    capsys.readouterr()
+    code = main(["conflicts", spec, "--effects", "--json", "--workers", "1"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 4, out
+    [finding] = [f for f in out["findings"] if f["kind"] == "unknown"]
+    assert finding["unknown"] == f"{spec}:78:3: a collection in one branch of an if and another value in the other " \
+                                 f"is not encoded", finding
+
+
+def test_a_set_var_written_under_a_condition_is_refused_where_it_is_written(tmp_path, capsys):
+    spec = _spec(tmp_path, TASTED)
+    capsys.readouterr()
+    code = main(["reach", spec, "safran in goûtées", "--within", "2", "-n", "2", "-s", "1"])
+    out = capsys.readouterr().out
+    assert code == 4 and out.startswith(f"undecided: the encoding cannot follow the game: {spec}:79:3: writing a var "
+                                        f"holding a collection under a condition is not encoded"), out
+
+
+def test_a_name_shadowed_with_another_type_in_a_branch_is_refused_by_the_encoding(tmp_path, capsys):
+    spec = _spec(tmp_path, SHADOWED)
+    capsys.readouterr()
+    code = main(["reach", spec, "count(l in panier[Joueur 1]) >= 2", "--within", "2", "-n", "2", "-s", "1"])
+    out = capsys.readouterr().out
+    assert code == 4 and f"{spec}:77:3: a collection in one branch of an if and another value" in out, out
+
+
+@pytest.mark.xfail(strict=True, reason="BUG (h186): a `let` shadowing an outer name with another type inside a "
+                                       "branch: the interpreter reads the inner value after the block (internal error)")
+def test_a_name_shadowed_with_another_type_in_a_branch_is_no_internal_error_in_a_game(tmp_path, capsys):
+    spec = _spec(tmp_path, SHADOWED)
+    code = main(["play", spec, "-n", "2", "-s", "1", "-q"])
+    assert code != 3, capsys.readouterr().err
