@@ -514,7 +514,7 @@ def _(t: Transition, s: ast.SetVar, env, guard):
         return
     if isinstance(t.enc.var_types[lv.name], (GridT, RecordT)):
         raise Unsupported("writing a var holding a grid cell or a record is not encoded", s.span)
-    if isinstance(t.enc.var_types[lv.name], Coll) and not (is_const(guard) and guard):   # no if-then-else of two
+    if isinstance(t.enc.var_types[lv.name], Coll) and not is_const(guard):     # the store's if-then-else of two
         raise Unsupported("writing a var holding a collection under a condition is not encoded", s.span)   # lists
     if t.enc.type_of(s.value) == INT:
         t.int_guard(value, lv.name, guard, s.span)
