@@ -18,7 +18,8 @@ from __future__ import annotations
 from test_reach_ranking import ONE_A_TURN, _lemma, _ranked
 
 START = "  set achats_du_tour = 0\n"
-ASKED_SOMETIMES = '  if bourse[p] >= 4 {\n    offer p {\n      finish "Attendre"\n      finish "Continuer"\n    }\n  }\n'
+ASKED_SOMETIMES = ('  if bourse[p] >= 4 {\n    offer p {\n      finish "Attendre"\n      finish "Continuer"\n    }\n'
+                   '  }\n')
 TURN_END = '    acheter(p, l) for l in étal\n    powers of panier[p]\n    finish "Passer"\n  }\n}'
 GIVE_BACK = '\n  offer p {\n    rendre(p, l) for l in panier[p]\n    finish "Finir"\n  }\n}'
 RENDRE = '\naction rendre(p: Player, l: Lot) "Rendre un lot à l\'étal." { move l to étal }\n'
