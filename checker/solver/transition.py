@@ -514,6 +514,8 @@ def _(t: Transition, s: ast.SetVar, env, guard):
         return
     if isinstance(t.enc.var_types[lv.name], (GridT, RecordT)):
         raise Unsupported("writing a var holding a grid cell or a record is not encoded", s.span)
+    if isinstance(t.enc.var_types[lv.name], Coll) and not is_const(guard):     # the store's if-then-else of two
+        raise Unsupported("writing a var holding a collection under a condition is not encoded", s.span)   # lists
     if t.enc.type_of(s.value) == INT:
         t.int_guard(value, lv.name, guard, s.span)
     t.write_var(lv, value, env, guard, s.span)
@@ -662,6 +664,11 @@ def _(t: Transition, s: ast.If, env, guard):
         elif a is None or b is None:
             env[name] = a if b is None else b
         elif isinstance(a, list) or isinstance(b, list):
+            if not isinstance(a, list) or not isinstance(b, list):  # a collection and a value that is not one
+                # (a set var read where it has no encoding, a symbolic state's Int cell; a name shadowed by a `let`
+                # of another type in a branch): refused, never iterated
+                raise Unsupported("a collection in one branch of an if and another value in the other is not "
+                                  "encoded", s.span)
             env[name] = [(AND(cond, g), x) for g, x in a] + [(AND(NOT(cond), g), x) for g, x in b]
         elif isinstance(a, tuple) or isinstance(b, tuple):
             raise Unsupported("a record bound differently in the two branches of an if is not encoded", s.span)
