@@ -65,10 +65,10 @@ procedure tout_ranger() {
   for p in players { move cave[p] to défausse }
 }
 
-procedure ranger_puis_rendre(p: Player) {
+procedure ranger_puis_rendre(q: Player) {
   for p in players { move panier[p] to étal }
   choose l in étal at random
-  move l to panier[p]
+  move l to panier[q]
 }
 
 procedure choisir_puis_ranger() {

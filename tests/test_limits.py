@@ -54,7 +54,7 @@ def errors(path: Path) -> list:
     ("range_up_to_a_var", "", "for x in 1..tours_joués { set tours_joués = x }", "1..tours_joués"),
     ("range_up_to_a_parameter", "procedure compter(n: Int) { for x in 0..n { set tours_joués = x } }", "",
      "0..n"),
-    ("range_up_to_a_growing_local", "", "let n = 1\n repeat { let n = n * 2 } until n > 100\n"
+    ("range_up_to_a_growing_local", "", "let n = 1\n repeat { set n = n * 2 } until n > 100\n"
                                         " for x in 0..n { set tours_joués = x }", "0..n"),
     ("range_up_to_a_local_set_again", "", "let n = 1\n set n = tours_joués\n for x in 0..n { set tours_joués = x }",
      "0..n"),
@@ -127,7 +127,7 @@ def test_a_var_indexed_by_int_is_an_error(tmp_path):
      "the limit MAX_WORK"),
     ("nested_aggregates", "set tours_joués = sum(x in 0..999: sum(y in 0..999: sum(z in 0..999: 1)))", "",
      "the limit MAX_WORK"),
-    ("nested_repeats", "let k = 0\n repeat { let k = 0\n repeat { let k = k + 1 } until k >= 9999 } "
+    ("nested_repeats", "let k = 0\n repeat { set k = 0\n repeat { set k = k + 1 } until k >= 9999 } "
                        "until tours_joués > 5", "", "the limit MAX_WORK"),
     ("an_endless_repeat", "repeat { set tours_joués = 0 } until tours_joués > 5", "", "the limit of one repeat"),
     ("a_growing_integer", "repeat { set tours_joués = tours_joués * 1000 + 1 } until tours_joués < 0", "",

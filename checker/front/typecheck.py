@@ -8,6 +8,7 @@ for the backends.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from checker.front import ast
@@ -48,6 +49,8 @@ def _(c, e, env, want):
 def _(c: Checker, e: ast.Name, env: Env, want):
     if e.id in env.locals:
         return env.locals[e.id]
+    if e.id in env.ended:
+        return _ended(c, e.id, e.span)
     if e.id == "player_count":
         return INT
     if e.id == "players":
@@ -86,6 +89,13 @@ def _(c: Checker, e: ast.Name, env: Env, want):
                      f"center({e.id}) is its central cell; step(c, d) moves from a cell")
     pool = [*env.locals, *BUILTIN_NAMES, *c.p.enum_members, *c.p.enums, *c.p.vars, *c.p.zones]
     return c.err("E0202", f"unknown name '{e.id}'", e.span, subject=e.id, hint=did_you_mean(e.id, pool))
+
+
+def _ended(c: Checker, name: str, span):
+    return c.err("E0303", f"'{name}' was bound inside a block above (an if, a for, a repeat) that has ended: the game "
+                          f"still holds that local here (a name lives to the end of its body), not what '{name}' "
+                          f"means outside it", span,
+                 hint=f"bind '{name}' before the block, or give the local another name")
 
 
 def _builtin_call(c: Checker, e: ast.Call, env: Env) -> Ty:
@@ -327,14 +337,43 @@ def _(c: Checker, e: ast.Can, env: Env, want):
 
 # ==================================================================== statements
 
+def _rebinds(c, name: str, env: Env, span, what: str) -> None:
+    """A name lives from where it is bound to the end of its action, procedure or power, in both backends (the
+    interpreter keeps one local a name per body; the encoding joins a branch's names): a `let` inside a block that
+    rebinds a name bound outside it, or a `for`/`choose` variable that reuses a name in scope, would change that
+    name after the block while reading as if it did not — refused."""
+    if what == "let" and name in env.enclosing:
+        c.err("E0303", f"'{name}' is bound outside this block: a `let` here would not end with the block (a name "
+                       f"lives to the end of its body), so the value after it would be this one", span,
+              hint=f"`set {name} = …` to change it, or another name for a new value")
+    elif what != "let" and name in env.locals:
+        c.err("E0303", f"'{name}' is already bound here: the {what} variable would keep its last value after the "
+                       f"{what} (a name lives to the end of its body)", span,
+              hint="another name for the variable")
+
+
+def _closed(env: Env, *inner: Env) -> Env:
+    """``env`` after a nested block whose end environments are ``inner``: the names bound inside it and not
+    outside are out of scope, but the game keeps them (see :func:`_rebinds`) — remembered, so that a later read
+    of that name is refused rather than read as the spec's own name of it."""
+    ended = set(env.ended)
+    for e in inner:
+        ended |= e.ended | (set(e.locals) - set(env.locals))
+    return dataclasses.replace(env, ended=frozenset(ended)) if ended != env.ended else env
+
+
 @_stmt(ast.Let)
 def _(c, s: ast.Let, env):
+    _rebinds(c, s.name, env, s.span, "let")
     return env.bind(s.name, c.expr(s.value, env), mutable=True)
 
 
 @_stmt(ast.SetVar)
 def _(c, s: ast.SetVar, env):
     lv = s.target
+    if lv.index is None and lv.name in env.ended and lv.name not in env.locals:
+        _ended(c, lv.name, lv.span)
+        return
     if lv.index is None and lv.name in env.locals:
         if lv.name not in env.mutable:
             c.err("E0303", f"'{lv.name}' is not a `let`: only a name bound by `let` can be changed with `set`",
@@ -373,6 +412,7 @@ def _chosen_element(c: Checker, coll_expr: ast.Expr, env: Env) -> Ty:
 
 @_stmt(ast.Choose)
 def _(c, s: ast.Choose, env):
+    _rebinds(c, s.var, env, s.span, "choose")
     inner = env.bind(s.var, _chosen_element(c, s.coll, env))
     _choose_options(c, s.options, inner, s.span)
     return inner
@@ -380,6 +420,7 @@ def _(c, s: ast.Choose, env):
 
 @_stmt(ast.ChooseSubset)
 def _(c, s: ast.ChooseSubset, env):
+    _rebinds(c, s.var, env, s.span, "choose")
     elem = _chosen_element(c, s.coll, env)
     c.expect(s.low, INT, env, "the smallest size")
     c.expect(s.high, INT, env, "the largest size")
@@ -395,8 +436,9 @@ def _(c, s: ast.If, env):
     changed = {t.target.name for t in ast.statements(s.then + s.else_)
                if isinstance(t, ast.SetVar) and t.target.index is None}
     steady = {name: ty for name, ty in env.locals.items() if name not in changed}
-    c.block(s.then, narrowed(env, narrowing(c, s.cond, True, steady)))
-    c.block(s.else_, narrowed(env, narrowing(c, s.cond, False, steady)))
+    then = c.block(s.then, narrowed(env.inner(), narrowing(c, s.cond, True, steady)))
+    else_ = c.block(s.else_, narrowed(env.inner(), narrowing(c, s.cond, False, steady)))
+    return _closed(env, then, else_)
 
 
 @_stmt(ast.For)
@@ -406,13 +448,15 @@ def _(c, s: ast.For, env):
     if elem is None:
         c.err("E0301", f"for ranges over a collection, not {coll}", s.coll.span)
         elem = ERROR
-    c.block(s.body, env.bind(s.var, elem))
+    _rebinds(c, s.var, env, s.span, "for")
+    return _closed(env, c.block(s.body, env.inner().bind(s.var, elem)))
 
 
 @_stmt(ast.Repeat)
 def _(c, s: ast.Repeat, env):
-    inner = c.block(s.body, env)
+    inner = c.block(s.body, env.inner())
     c.expect(s.until, BOOL, inner, "the condition of until")
+    return _closed(env, inner)
 
 
 @_stmt(ast.Transfer)

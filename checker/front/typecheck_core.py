@@ -47,11 +47,17 @@ class Env:
     cancel: bool = False            # inside a power reacting to a window opened `before` an action
     mutable: frozenset = frozenset()    # the locals bound by `let`, which `set` may change
     narrowed: tuple = ()            # (shape of an expression, its type once known not to be none)
+    enclosing: frozenset = frozenset()  # the locals bound outside the block being checked (if, for, repeat)
+    ended: frozenset = frozenset()      # names bound in a nested block that has ended: out of scope, still held
 
     def bind(self, name: str, ty: Ty, mutable: bool = False) -> "Env":
         names = self.mutable | {name} if mutable else self.mutable - {name}
         env = dataclasses.replace(self, locals={**self.locals, name: ty}, mutable=names)
         return unbind(env, name) if self.narrowed else env
+
+    def inner(self) -> "Env":
+        """The environment at the start of a nested block: every local bound so far is bound outside it."""
+        return dataclasses.replace(self, enclosing=frozenset(self.locals))
 
     def narrow(self, facts: tuple) -> "Env":
         return dataclasses.replace(self, narrowed=self.narrowed + tuple(facts))
