@@ -7,9 +7,10 @@ interpreter refuses that range when it evaluates it (checker/runtime/spending.py
 encoding — never an answer read from a range the game cannot hold.
 Survivor of the blind mutation sample 7171 (h180's test now refused first by the front end): encode.py:699
 `b - a >= MAX_RANGE` → `>` (`0..1000`, 1,001 integers, encoded: "proved: no sequence reaches the condition").
-A BUG found here (not in checker/solver, left to the lead): the refusal escapes as an internal error (exit 3) —
-pinned by the strict xfail below (the condition's range should be E0801 at its place, exit 2, as outside a path
-function)."""
+A bug found here (h186): the refusal escaped as an internal error (exit 3); now the front end checks each path
+function's expression too (checker/reach/command.py), so the range is E0801 at its place, exit 2, as outside a path
+function — and the guard is again the encoding's own copy of the interpreter's limit, reached by no input the front
+end lets through (the mutant equivalent from the command line)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,6 @@ def test_a_range_at_the_limit_inside_a_path_function_is_encoded(capsys, function
     assert out.startswith(expected), (code, out)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (h186): a path function's ranges are not checked by the front end; the "
-                                       "encoding's refusal escapes as an internal error (exit 3)")
 def test_a_range_past_the_limit_inside_a_path_function_is_bad_input(capsys):
     code, _, err = _reach(capsys, f"changes(count(k in 0..{MAX_RANGE})) >= 1")
     assert code == 2 and "CONDITION:1:" in err and "E0801" in err, (code, err)

@@ -70,6 +70,10 @@ def _condition(result, engine, text: str, players: int):
         names[m.name] = INT if m.kind == "changes" else inner
     if reporter.errors:
         return None, _render(reporter, text)
+    for m in monitors:          # a path function's own expression: its ranges too (the rewritten condition names it)
+        _ranges(checker.typed, reporter, m.expr, seats)
+    if reporter.errors:
+        return None, _render(reporter, text)
     ty = checker.expr(expr, Env(names))
     if reporter.errors:
         return None, _render(reporter, text)
