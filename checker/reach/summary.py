@@ -344,13 +344,20 @@ def _most_questions(engine, t, name, kind, pre, steps: dict, previous) -> int | 
     then followed as before)."""
     if "questions" not in steps:
         started = _step(engine, t, name, kind, pre, steps)
-        steps["questions"] = started if isinstance(started, str) else stepped_questions(started[0], MAX_BOUND)
+        steps["questions"] = started if isinstance(started, str) else \
+            stepped_questions(started[0], MAX_BOUND, _owner_term(started))
         if not isinstance(started, str):
             steps["target"] = started[0].target
     proven, target = steps["questions"], steps.get("target")
     if isinstance(proven, str) or target is None or previous.span != target.span:
         return None
     return proven[0]
+
+
+def _owner_term(started):
+    """The procedure's player (a term) of a step started by :func:`_step`, or None."""
+    _, _, args, owner = started
+    return args[owner] if owner is not None else None
 
 
 def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict):
