@@ -71,3 +71,34 @@ def test_a_power_usable_again_proves_no_bound(tmp_path):
     turn may take every lot of the stall)."""
     proven, _ = _owned_questions(unlimited_market(tmp_path))
     assert isinstance(proven, str) and "nor with the powers' uses" in proven, proven
+
+
+def test_the_lemma_with_the_bound_known_asks_nothing_past_it(tmp_path):
+    """`ClosedLemma` (the lemma's unrolling of the command) with the step's bound known before it unrolls: the offer
+    is unrolled three times, the question past them not asked at all (fewer questions than the plain unrolling,
+    which asks Z3 whether a fourth is asked), no place left unfollowed, and two lots still arrive at its last point
+    (the closing removes no path a turn can take)."""
+    import z3
+    from checker.solver.unroll_step import ClosedLemma
+    from checker.solver.unroll_summary import LemmaUnrolled
+    spec = _market(tmp_path, second=True)
+    proven, step = _owned_questions(spec)
+    span = step.target.span
+
+    class Known(ClosedLemma):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.known_most = lambda previous: proven[0] if previous.span == span else None
+
+    lemma, before, p = market_lemma(spec, members_before=True, cls=Known)
+    assert sum(m.choice.span == span for m in lemma.marks) == 3 and lemma.stepped and not lemma.cuts
+    from checker.solver.formulas import AND, NOT, as_bool
+    guard, members = lemma.points[-1]
+    arrived = z3.Sum([z3.If(as_bool(AND(m, NOT(b))), 1, 0)
+                      for m, b in zip(members[("panier", 0)], before[("panier", 0)])])
+    from checker.solver.factory import SolverSettings, make_solver
+    solver = make_solver(SolverSettings(incremental=True, minimize_cores=False))
+    solver.add(*[as_bool(c) for c in lemma.constraints])
+    assert solver.check(p == 0, as_bool(guard), arrived >= 2) == z3.sat
+    plain, _, _ = market_lemma(spec, cls=LemmaUnrolled)       # (a fresh Z3 context: the terms above are gone)
+    assert lemma.questions < plain.questions, (lemma.questions, plain.questions)

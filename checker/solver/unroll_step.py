@@ -55,7 +55,7 @@ from checker.solver.formulas import AND, ITE, NOT, as_bool, is_const
 from checker.solver.unroll_rank import counters
 from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
 
-__all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
+__all__ = ["StepUnrolled", "ClosedLemma", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
 
 STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question, asked again where the cases did not decide it
 FIRST_RLIMIT = 2_000_000        # the steps of each fact's whole question asked first (on the 4th edition, "grows" of
@@ -159,6 +159,37 @@ def _same(a, b) -> bool:
     if is_const(a) or is_const(b):
         return is_const(a) and is_const(b) and a == b
     return a.eq(b)
+
+
+class ClosedLemma(LemmaUnrolled):
+    """The lemma's unrolling, where the step has bounded its offer's questions already (:attr:`known_most`: the
+    question before -> that bound, or None where no step is built yet or none is proven — it is then built, where a
+    question ends unknown, by :meth:`~checker.solver.unroll_summary.LemmaUnrolled.asks_again` as before).  With the
+    bound known: the question past it is not asked at all (no path asks it, proven); one before it that the cut
+    unrolling's solver does not decide is taken as asked (one more question unrolled, its options' paths added, as
+    where Z3 finds a path there) instead of asked again of a fresh solver, the ranking facts and the cases — on the
+    4th edition, some 10 to 30 s a lemma for questions the step bounds anyway.  A question unrolled that no path
+    asks adds only points no path reaches: the lemma's questions stay the same, answered the same."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.known_most = None          # the question before -> how many questions its offer asks at most, or None
+        self._taken = False             # a question not decided is taken as asked (:meth:`_afresh`)
+
+    def asks_again(self, here, previous=None) -> bool:
+        most = self.known_most(previous) if previous is not None and self.known_most is not None else None
+        if most is not None and not is_const(here) \
+                and sum(m.choice.span == previous.span for m in self.marks) >= most:
+            self.stepped.append(f"the offer at {previous.span} asks at most {most} questions")
+            return False
+        self._taken = most is not None
+        try:
+            return super().asks_again(here, previous)
+        finally:
+            self._taken = False
+
+    def _afresh(self, here):
+        return True if self._taken else super()._afresh(here)
 
 
 class _Facts:
