@@ -102,3 +102,36 @@ def test_the_lemma_with_the_bound_known_asks_nothing_past_it(tmp_path):
     assert solver.check(p == 0, as_bool(guard), arrived >= 2) == z3.sat
     plain, _, _ = market_lemma(spec, cls=LemmaUnrolled)       # (a fresh Z3 context: the terms above are gone)
     assert lemma.questions < plain.questions, (lemma.questions, plain.questions)
+
+
+def _most_arrived(spec, cls) -> int:
+    """The most lots that arrive in seat 0's basket at a point of `tour`'s lemma unrolled by ``cls`` (up to 7)."""
+    import z3
+    from checker.solver.formulas import AND, NOT, as_bool
+    lemma, before, p = market_lemma(spec, members_before=True, cls=cls)
+    solver = z3.Solver()
+    solver.add(*[as_bool(c) for c in lemma.constraints])
+    best = 0
+    for g, members in lemma.points:
+        arrived = z3.Sum([z3.If(as_bool(AND(m, NOT(b))), 1, 0)
+                          for m, b in zip(members[("panier", 0)], before[("panier", 0)])])
+        while best < 7 and solver.check(p == 0, as_bool(g), arrived >= best + 1) == z3.sat:
+            best += 1
+    return best
+
+
+def test_closing_the_unlimited_offer_after_three_questions_would_hide_a_lot(tmp_path):
+    """Why the offer with a power usable again must not be closed: unrolled as before, a turn puts 4 lots in the
+    basket (a purchase, then the power at each question); closed after 3 questions (what the careless ranking above
+    would prove), the lemma's points show at most 3 — a bound of 3 that is false."""
+    from checker.solver.unroll_step import ClosedLemma
+    from checker.solver.unroll_summary import LemmaUnrolled
+    spec = unlimited_market(tmp_path)
+
+    class Closed3(ClosedLemma):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.known_most = lambda previous: 3
+
+    assert _most_arrived(spec, LemmaUnrolled) == 4
+    assert _most_arrived(spec, Closed3) == 3
