@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from test_reach_ranking import MISREAD, ONE_A_TURN
-from test_reach_summary import _market, market_lemma
+from test_reach_summary import market_lemma
 
 
 def _questions(spec):
@@ -65,10 +65,13 @@ def test_without_the_step_the_blind_offer_is_unrolled_to_its_limit():
     assert sum(m.choice.span == span for m in lemma.marks) > 2 and lemma.cuts
 
 
-@pytest.mark.parametrize("spec, why", [(MISREAD, "not proven at most 12"), ("second", "not proven to grow")])
+@pytest.mark.parametrize("spec, why", [(MISREAD, "not proven at most 12"), ("unlimited", "not proven to grow")])
 def test_an_offer_that_may_ask_more_is_not_closed(tmp_path, spec, why):
-    """The permit read only from the second round on (`achats_du_tour` unbounded), and a lot whose power takes a
-    second lot and lets the offer ask again with the counter as it was: no bound on the questions, a reason."""
-    spec = _market(tmp_path, second=True) if spec == "second" else spec
+    """The permit read only from the second round on (`achats_du_tour` unbounded), and a lot whose power, usable
+    any number of times, takes a second lot and lets the offer ask again with the counter as it was: no bound on the
+    questions, a reason (the power limited to once a turn: tests/test_reach_step_uses.py)."""
+    if spec == "unlimited":
+        from test_reach_step_uses import unlimited_market
+        spec = unlimited_market(tmp_path)
     proven, _ = _questions(spec)
     assert isinstance(proven, str) and why in proven, proven

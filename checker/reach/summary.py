@@ -30,8 +30,8 @@ from checker.solver.unroll import MAX_LOOPS
 from checker.solver.unroll_cone import names_read
 from checker.solver.unroll_counted import segments
 from checker.solver.unroll_rank import ranked_bound
-from checker.solver.unroll_step import StepUnrolled, stepped_bound, stepped_others, stepped_questions
-from checker.solver.unroll_summary import LemmaUnrolled, Summarised, owner_of
+from checker.solver.unroll_step import ClosedLemma, StepUnrolled, stepped_bound, stepped_others, stepped_questions
+from checker.solver.unroll_summary import Summarised, owner_of
 
 __all__ = ["reach_summarised", "MAX_BOUND"]
 
@@ -264,8 +264,10 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
 
     def prepare(lemma):
         lemma.most_questions = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous)
+        lemma.known_most = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous) \
+            if "questions" in steps else None
 
-    started = _start(LemmaUnrolled, engine, t, name, kind, pre, prepare)
+    started = _start(ClosedLemma, engine, t, name, kind, pre, prepare)
     if isinstance(started, str):
         return started
     lemma, before, args, owner = started
@@ -344,13 +346,20 @@ def _most_questions(engine, t, name, kind, pre, steps: dict, previous) -> int | 
     then followed as before)."""
     if "questions" not in steps:
         started = _step(engine, t, name, kind, pre, steps)
-        steps["questions"] = started if isinstance(started, str) else stepped_questions(started[0], MAX_BOUND)
+        steps["questions"] = started if isinstance(started, str) else \
+            stepped_questions(started[0], MAX_BOUND, _owner_term(started))
         if not isinstance(started, str):
             steps["target"] = started[0].target
     proven, target = steps["questions"], steps.get("target")
     if isinstance(proven, str) or target is None or previous.span != target.span:
         return None
     return proven[0]
+
+
+def _owner_term(started):
+    """The procedure's player (a term) of a step started by :func:`_step`, or None."""
+    _, _, args, owner = started
+    return args[owner] if owner is not None else None
 
 
 def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict):

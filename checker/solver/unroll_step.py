@@ -36,6 +36,10 @@ Where the whole question of a fact ends unknown at :data:`FIRST_RLIMIT` steps, i
 :data:`STEP_RLIMIT` steps (so every fact the whole question at that limit proved is proven still: Z3 is deterministic,
 and a satisfiable case is a model of the whole question).
 
+Where a power lets the offer ask again with the counter as it was, the offer's questions are bounded by a ranking
+over the counter and the powers' uses in this turn (each use's cell, set by the power and unset by nothing in the
+turn, is one more unit the ranking grows by; :func:`stepped_questions`).
+
 Refused (a reason, nothing proven): no offer, the offer encoded more than once (in a loop: its first question is
 then not one state), a place the step does not follow (a cut: the points after it would not be asked), no counter
 kept, no owner.
@@ -47,16 +51,17 @@ import z3
 
 from checker.front import ast
 from checker.solver.factory import SolverSettings, make_solver
-from checker.solver.formulas import AND, NOT, as_bool, is_const
+from checker.solver.formulas import AND, ITE, NOT, as_bool, is_const
 from checker.solver.unroll_rank import counters
 from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
 
-__all__ = ["StepUnrolled", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
+__all__ = ["StepUnrolled", "ClosedLemma", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
 
 STEP_RLIMIT = 100_000_000       # the steps of each fact's whole question, asked again where the cases did not decide it
-FIRST_RLIMIT = 20_000_000       # the steps of each fact's whole question asked first (on the 4th edition, "grows" of
+FIRST_RLIMIT = 2_000_000        # the steps of each fact's whole question asked first (on the 4th edition, "grows" of
 #                                 two characters' steps ended unknown at 100 million steps, 54 s, and its cases were
-#                                 all unsat in 4 s)
+#                                 all unsat in 4 s; at 20 million, each step's arrivals ended unknown in some 10 s
+#                                 before its cases: small specs answer whole at 2 million)
 CASE_RLIMIT = 20_000_000        # the steps of each case where the whole question ended unknown
 
 
@@ -84,6 +89,10 @@ class StepUnrolled(LemmaUnrolled):
         self.permits: dict = {}         # (counter, bound) -> whether the step of the permit is proven
         self.answers = None             # the answers of steps' questions asked before, shared up to a renaming of
         #                                 cells (``recall(step, term)``: True, False or None; ``remember``), or None
+        self.at_question = None         # the store's written cells and its havocs' count at S (to read a power's
+        #                                 use there, :meth:`uses`)
+        self.used_next: dict = {}       # the powers' uses in this turn written in the step: key -> value at the
+        #                                 next question
 
     def encoder_of(self, s):
         if isinstance(s, ast.Offer) and self.target is None:
@@ -105,6 +114,7 @@ class StepUnrolled(LemmaUnrolled):
         self.store.havoc(here, names)
         self.forget()
         self.question = (here, *entry, self.members(), self._counters())
+        self.at_question = (dict(self.store.writes), len(self.store.havocs))
 
     def _body_writes(self, s: ast.Offer):
         """The kept names offer ``s``'s loop body may write (None: any), and every power's use."""
@@ -117,8 +127,69 @@ class StepUnrolled(LemmaUnrolled):
             return super().past_offer(s, here, previous)
         if not (is_const(here) and not here):
             self.next = (here, self.members(), self._counters())
+            self.used_next = self._turn_uses()
             self.running = AND(self.running, NOT(here))     # its future is the induction's next step
         return False
+
+
+    def _turn_uses(self) -> dict:
+        """The powers' uses in this turn that the step wrote (key -> their value now): the cells of a ranking over
+        the uses (:meth:`_Facts.grows_with_uses`)."""
+        if self.at_question is None:
+            return {}
+        then = self.at_question[0]
+        return {k: v for k, v in self.store.writes.items()
+                if k[0] == "used" and k[-1] == "turn" and not _same(v, then.get(k))}
+
+    def use_at(self, key: tuple, writes: dict):
+        """The value of power use ``key`` in the store whose written cells are ``writes`` (the havocs those of S:
+        the step makes none after it), read without writing it."""
+        if key in writes:
+            return writes[key]
+        value = self.store.base.used(*key[1:])
+        for guard, names, tag in self.store.havocs[:self.at_question[1]]:
+            if HavocStore._hit(names, key):
+                value = ITE(guard, self.store._fresh_value(tag, key), value)
+        return value
+
+
+def _same(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    if is_const(a) or is_const(b):
+        return is_const(a) and is_const(b) and a == b
+    return a.eq(b)
+
+
+class ClosedLemma(LemmaUnrolled):
+    """The lemma's unrolling, where the step has bounded its offer's questions already (:attr:`known_most`: the
+    question before -> that bound, or None where no step is built yet or none is proven — it is then built, where a
+    question ends unknown, by :meth:`~checker.solver.unroll_summary.LemmaUnrolled.asks_again` as before).  With the
+    bound known: the question past it is not asked at all (no path asks it, proven); one before it that the cut
+    unrolling's solver does not decide is taken as asked (one more question unrolled, its options' paths added, as
+    where Z3 finds a path there) instead of asked again of a fresh solver, the ranking facts and the cases — on the
+    4th edition, some 10 to 30 s a lemma for questions the step bounds anyway.  A question unrolled that no path
+    asks adds only points no path reaches: the lemma's questions stay the same, answered the same."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.known_most = None          # the question before -> how many questions its offer asks at most, or None
+        self._taken = False             # a question not decided is taken as asked (:meth:`_afresh`)
+
+    def asks_again(self, here, previous=None) -> bool:
+        most = self.known_most(previous) if previous is not None and self.known_most is not None else None
+        if most is not None and not is_const(here) \
+                and sum(m.choice.span == previous.span for m in self.marks) >= most:
+            self.stepped.append(f"the offer at {previous.span} asks at most {most} questions")
+            return False
+        self._taken = most is not None
+        try:
+            return super().asks_again(here, previous)
+        finally:
+            self._taken = False
+
+    def _afresh(self, here):
+        return True if self._taken else super()._afresh(here)
 
 
 class _Facts:
@@ -193,6 +264,38 @@ class _Facts:
         here, cs = self.step.question[0], _int(self.step.question[4][self.v])
         g, _, now = self.step.next
         return self._unsat([z3.And(as_bool(AND(g, here)), _int(now.get(self.v, 0)) <= cs)])
+
+    def uses(self, owner):
+        """(the powers' uses counted at S, at the next question — each an Int term —, how many powers): for each
+        power whose use in this turn the step writes (a card's power, any seat), 1 where the owner (a term; None:
+        every seat, summed) has used it in this turn.  A power limited to a use per turn, round or game cannot be
+        used again once its cell is set, so its use is a growth the counter does not see."""
+        step = self.step
+        powers = sorted({k[2:4] for k in step.used_next})
+        seats = step.enc.seats
+
+        def count(writes):
+            per_seat = [z3.Sum([z3.If(as_bool(step.use_at(("used", q, inst, name, "turn"), writes)), 1, 0)
+                                for inst, name in powers]) for q in seats]
+            if owner is None:
+                return z3.Sum(per_seat)
+            return z3.Sum([z3.If(owner == q, n, 0) for q, n in zip(seats, per_seat)])
+
+        most = len(powers) * (len(seats) if owner is None else 1)
+        return count(step.at_question[0]), count(step.store.writes), most
+
+    def grows_with_uses(self, owner) -> int | None:
+        """Where the offer asks again after S, the counter plus the owner's powers used in this turn (:meth:`uses`)
+        grew since S (by one at least): a ranking for an offer whose power lets it ask again with the counter as it
+        was.  The most the uses add up to (the ranking's room above the counter), or None where not proven (or no
+        power's use is written)."""
+        if self.step.next is None or not self.step.used_next:
+            return None
+        at_s, at_next, most = self.uses(owner)
+        here, cs = self.step.question[0], _int(self.step.question[4][self.v])
+        g, _, now = self.step.next
+        grown = _int(now.get(self.v, 0)) + at_next >= cs + at_s + 1
+        return most if self._unsat([z3.And(as_bool(AND(g, here)), z3.Not(grown))]) else None
 
     def permit(self, bound: int) -> bool:
         memo = self.step.permits
@@ -288,12 +391,16 @@ def _refusal(step: StepUnrolled, owner):
     return None
 
 
-def stepped_questions(step: StepUnrolled, most: int):
+def stepped_questions(step: StepUnrolled, most: int, owner=None):
     """(n, what was proven): no path of the procedure asks its offer more than ``n`` questions — a counter ``c`` that
     is a constant ``c1`` at the first question, grows by one at least from each question to the next (where the offer
     asks again after S, ``c`` is more than at S) and stays at most ``B`` (the step of the permit, the least ``B`` up
     to ``lo + most``): ``n = B - c1 + 1``, by induction over the questions as the module's docstring says; or why
-    not (a str).  Asked before the offer is unrolled past its questions, it closes the next one without the questions
+    not (a str).  Where the counter does not grow at every such question (a power lets the offer ask again with it
+    as it was), the ranking is the counter plus the powers the owner (a term; None: any seat) used in this turn
+    (:meth:`_Facts.grows_with_uses`, each a cell the step writes, 0 or 1): it grows by one at least from each question
+    to the next, is at least ``c1`` at the first and at most ``B + P`` at any (``P`` the powers counted): ``n = B -
+    c1 + P + 1``.  Asked before the offer is unrolled past its questions, it closes the next one without the questions
     of :meth:`~checker.solver.unroll_summary.LemmaUnrolled.asks_again`."""
     refused = _refusal(step, 0)
     if refused is not None:
@@ -310,16 +417,24 @@ def stepped_questions(step: StepUnrolled, most: int):
         lo = start if is_const(start) else 0
         f = _Facts(step, None, None, v, lo)
         proven = f.grows()
-        bound = next((b for b in range(max(lo, first), lo + most + 1) if f.permit(b)), None) if proven else None
+        uses = None if proven else f.grows_with_uses(owner)
+        bound = next((b for b in range(max(lo, first), lo + most + 1) if f.permit(b)), None) \
+            if proven or uses is not None else None
         step.questions += f.asked
-        if not proven:
-            reasons.append(f"{v} is not proven to grow at each question that asks again")
+        if not proven and uses is None:
+            reasons.append(f"{v} is not proven to grow at each question that asks again (nor with the powers' uses "
+                           f"in this turn)")
         elif bound is None:
             reasons.append(f"{v} is not proven at most {lo + most} at each question")
-        else:
+        elif proven:
             return bound - first + 1, (f"{v} grows at each question that asks again and stays at most {bound} "
                                        f"(from {first}): at most {bound - first + 1} questions, proven once for every "
                                        f"question{_shared(f)}")
+        else:
+            n = bound - first + uses + 1
+            return n, (f"{v} plus the powers used in this turn ({uses} at most) grows at each question that asks "
+                       f"again, {v} stays at most {bound} (from {first}): at most {n} questions, proven once for "
+                       f"every question{_shared(f)}")
     return "; ".join(reasons)
 
 
