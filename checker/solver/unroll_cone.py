@@ -49,7 +49,8 @@ __all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
 # the most questions of one offer followed (each is one more move of the turn)
 OFFER_ROUNDS = 12
 
-# the steps of the question "can a path start this turn (round)?" (:meth:`Coned.starts`).  Without a budget of
+# the steps of the question "can a path start this turn (round)?" (:meth:`Coned.starts`: a call of the game's turn
+# or round procedure, an iteration of the rounds' `repeat`).  Without a budget of
 # decisions, what makes a turn's call unreachable is the flow before it — the game stopped, a path cut, a guard
 # the loops and conditions above it contradict — which Z3 shows by propagation, in a few thousand steps (at most
 # 5,400 over the reach and unroll tests); a turn that a path does start needs a model of the whole unrolling so
@@ -326,7 +327,7 @@ class Coned(Unrolled):
 
     def starts(self, guard) -> bool:
         """Can a path start a turn (a round) where ``guard`` holds?  Asked with :data:`START_RLIMIT` steps (see
-        there): unknown is a yes, the turn is encoded."""
+        there): unknown is a yes, the turn (the round) is encoded."""
         return self.feasible(guard, START_RLIMIT)
 
     def asks_again(self, here, previous=None) -> bool:
@@ -417,7 +418,7 @@ def _rounds(t: Coned, s: ast.Repeat, env, guard):
     for _ in range(t.rounds):
         t.running = t.named(t.running, "en cours")
         here = t.named(AND(going, t.running), "manche")
-        if not t.feasible(here):
+        if not t.starts(here):
             return
         t.round_starts()
         t.run(s.body, env, here)
