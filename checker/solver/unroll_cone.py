@@ -50,12 +50,13 @@ __all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
 OFFER_ROUNDS = 12
 
 # the steps of the question "can a path start this turn (round)?" (:meth:`Coned.starts`: a call of the game's turn
-# or round procedure, an iteration of the rounds' `repeat`).  Without a budget of
-# decisions, what makes a turn's call unreachable is the flow before it — the game stopped, a path cut, a guard
-# the loops and conditions above it contradict — which Z3 shows by propagation, in a few thousand steps (at most
-# 5,400 over the reach and unroll tests); a turn that a path does start needs a model of the whole unrolling so
-# far, some 5 to 7 million steps on the 4th edition's first round, which no limit of a question that only saves
-# encoding affords: at FEASIBLE_RLIMIT (1 million) the 64 turns of its two rounds ended unknown, 40 s of CPU.
+# or round procedure, an iteration of the rounds' `repeat`).  Without a budget of decisions, what makes a turn's
+# call unreachable is the flow before it — the game stopped, a path cut, a guard the loops and conditions above it
+# contradict — which Z3 shows by propagation, in a few thousand steps (at most 5,376 for the 55 starts proven
+# unreachable in five reach and unroll test files, docs/reach.md); a turn that a path does start needs a model of
+# the whole unrolling so far, some 5 to 7 million steps on the 4th edition's first round, which no limit of a
+# question that only saves encoding affords: at FEASIBLE_RLIMIT (1 million) the 64 turns of its two rounds ended
+# unknown, 40 s of CPU.
 START_RLIMIT = 100_000
 
 
