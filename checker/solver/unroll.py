@@ -185,9 +185,11 @@ class Unrolled(Transition):
         self.constraints.append(v == term)
         return v
 
-    def feasible(self, cond) -> bool:
+    def feasible(self, cond, rlimit: int | None = None) -> bool:
         """Can ``cond`` hold, with the unknowns' constraints so far?  False only when Z3 proves it cannot: the
-        unrolling then encodes nothing under it (an offer's next question, a `repeat`'s next round)."""
+        unrolling then encodes nothing under it (an offer's next question, a `repeat`'s next round).  ``rlimit``:
+        this question's steps, when fewer than the solver's (:data:`FEASIBLE_RLIMIT`, or the environment's
+        limit when lower): unknown is a yes all the same."""
         if is_const(cond):
             return bool(cond)
         if self._solver is None:
@@ -196,7 +198,19 @@ class Unrolled(Transition):
             self._solver.add(self.constraints[self._told])
             self._told += 1
         self.questions += 1
-        return self._solver.check(as_bool(cond)) != z3.unsat
+        full = self._solver.rulebook_rlimit
+        if rlimit is None or rlimit >= full:
+            return self._solver.check(as_bool(cond)) != z3.unsat
+        self._solver.set("rlimit", rlimit)
+        try:
+            return self._solver.check(as_bool(cond)) != z3.unsat
+        finally:
+            self._solver.set("rlimit", full)
+
+    def starts(self, guard) -> bool:
+        """Can a path start a turn (a round) where ``guard`` holds?  False only when Z3 proves none does: no path
+        within the budget starts it, and it is not encoded."""
+        return self.feasible(guard)
 
     def ended(self, guard) -> bool:
         """After a statement that stopped paths (past the budget, or cut), does any path still run the rest of
@@ -330,7 +344,7 @@ class Unrolled(Transition):
 
     def procedure(self, name: str, args: tuple, guard=True, span=None) -> None:
         E = self.E
-        if name in (E.turn_proc, E.round_proc) and not self.feasible(AND(guard, self.running)):
+        if name in (E.turn_proc, E.round_proc) and not self.starts(AND(guard, self.running)):
             return              # no path within the budget starts this turn (round): nothing to encode
         if name in (E.turn_proc, E.round_proc):
             self._new_scope("turn" if name == E.turn_proc else "round", AND(guard, self.running))

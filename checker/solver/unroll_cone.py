@@ -49,6 +49,16 @@ __all__ = ["Coned", "CutStore", "Writes", "OFFER_ROUNDS", "names_read"]
 # the most questions of one offer followed (each is one more move of the turn)
 OFFER_ROUNDS = 12
 
+# the steps of the question "can a path start this turn (round)?" (:meth:`Coned.starts`: a call of the game's turn
+# or round procedure, an iteration of the rounds' `repeat`).  Without a budget of decisions, what makes a turn's
+# call unreachable is the flow before it — the game stopped, a path cut, a guard the loops and conditions above it
+# contradict — which Z3 shows by propagation, in a few thousand steps (at most 5,376 for the 55 starts proven
+# unreachable in five reach and unroll test files, docs/reach.md); a turn that a path does start needs a model of
+# the whole unrolling so far, some 5 to 7 million steps on the 4th edition's first round, which no limit of a
+# question that only saves encoding affords: at FEASIBLE_RLIMIT (1 million) the 64 turns of its two rounds ended
+# unknown, 40 s of CPU.
+START_RLIMIT = 100_000
+
 
 class CutStore(Store):
     """The state with only the kept cells followed: a read of another is a fresh unknown, a write to it is
@@ -316,6 +326,11 @@ class Coned(Unrolled):
         self.scoped: list = []              # (when, span): a path that ends at the start of round rounds + 1
         self._decls = None
 
+    def starts(self, guard) -> bool:
+        """Can a path start a turn (a round) where ``guard`` holds?  Asked with :data:`START_RLIMIT` steps (see
+        there): unknown is a yes, the turn (the round) is encoded."""
+        return self.feasible(guard, START_RLIMIT)
+
     def asks_again(self, here, previous=None) -> bool:
         """Does a path ask an offer's next question (``here``)?  False only when Z3 proves none does.
         ``previous``: the offer's question before it (a :class:`Choice`; None at its first question)."""
@@ -404,7 +419,7 @@ def _rounds(t: Coned, s: ast.Repeat, env, guard):
     for _ in range(t.rounds):
         t.running = t.named(t.running, "en cours")
         here = t.named(AND(going, t.running), "manche")
-        if not t.feasible(here):
+        if not t.starts(here):
             return
         t.round_starts()
         t.run(s.body, env, here)

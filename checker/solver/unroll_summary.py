@@ -258,8 +258,11 @@ def entailed(here, value, folded) -> bool:
     """Z3 proves that ``here`` implies ``value == folded``: the question ``here and value != folded`` is unsatisfiable
     by itself (without the unrolling's constraints, which could only remove models), so it holds on every path.
     It is small — the guard's conjuncts decide the value's if-then-else — and has its own solver, with a resource
-    limit of :data:`ENTAILED_RLIMIT` steps.  Anything but unsat (unknown included) is no proof."""
-    solver = make_solver(SolverSettings(incremental=False, rlimit=ENTAILED_RLIMIT, minimize_cores=False))
+    limit of :data:`ENTAILED_RLIMIT` steps.  Anything but unsat (unknown included) is no proof.  The solver is
+    incremental (Z3's SMT core): without it Z3 asks its one-shot QF_LIA tactic, which ended unknown at the million
+    steps on 63 of the 4th edition's two rounds' calls (7.8 s), where the core answers unsat in a few
+    milliseconds."""
+    solver = make_solver(SolverSettings(incremental=True, rlimit=ENTAILED_RLIMIT, minimize_cores=False))
     solver.add(as_bool(here), NOT(EQ(value, folded)))
     return solver.check() == z3.unsat
 
