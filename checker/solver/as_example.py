@@ -163,6 +163,10 @@ class _Writer:
         added = [(kind, name) for kind, names in state.get("selection", {}).items() for name in names
                  if name in program.cards]
         base = setup_state(self.result, Engine(self.result.typed), self.scopes, players, configuration, added) or {}
+        # a card the witness selects beyond the configuration is in the example's game only where its situation names
+        # it (checker.examples.run's named_cards): each zone holding one is written, even as the setup leaves it
+        chosen = select(program, program.configurations[configuration], players).cards
+        extra = {name for kind, name in added if name not in chosen.get(kind, ())}
         try:
             loaded = load_state(self.engine, state, self.scopes)
         except StateFileError as exc:
@@ -180,10 +184,11 @@ class _Writer:
             before = base.get("zones", {}).get(zone_name)
             for key, cards in entries:
                 same = before.get(key) if isinstance(before, dict) else before if key is None else None
-                if not cards or cards == same:
+                named = [c for c in cards if c.split("#")[0] in extra]
+                if not cards or cards == same and not named:
                     continue
                 if not zone.ordered:           # the cards the setup put there already stay
-                    cards = [c for c in cards if c not in (same or ())]
+                    cards = [c for c in cards if c not in (same or ()) or c in named]
                     if not cards:
                         continue
                 if not zone.ordered:
