@@ -22,27 +22,10 @@ from checker.solver import unroll_cone
 from checker.solver.encode import Encoder
 from checker.solver.unroll_cone import Coned
 from conftest import ROOT
+from test_solver_survivors_examples import LOOP, TURN
 from test_unroll import started
 
 KEPT = {"bourse", "étal", "tours_joués", "réserve", "panier"}
-
-LOOP = '''    for p in players {
-      offer p {
-        acheter(p, l) for l in étal
-        powers of panier[p]
-        finish "Passer"
-      }
-    }'''
-
-TURN = '''
-procedure tour(p: Player) {
-  offer p {
-    acheter(p, l) for l in étal
-    powers of panier[p]
-    finish "Passer"
-  }
-}
-'''
 
 
 def _spec(tmp_path):

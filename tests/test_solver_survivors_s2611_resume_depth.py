@@ -14,16 +14,10 @@ import pytest
 
 from checker.cli import main
 from checker.solver.encode import Unsupported
+from test_solver_survivors_examples import LOOP
 from test_unroll_resume import _state, compare_from
 
 ROOT_SPEC = "tests/fixtures/good/minimal_game.rules"
-LOOP = '''    for p in players {
-      offer p {
-        acheter(p, l) for l in étal
-        powers of panier[p]
-        finish "Passer"
-      }
-    }'''
 
 
 def _deep(tmp_path, levels: int, once: bool = False) -> str:
