@@ -264,14 +264,13 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
 
     def prepare(lemma):
         lemma.most_questions = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous)
-        lemma.known_most = lambda previous: _most_questions(engine, t, name, kind, pre, steps, previous) \
-            if "questions" in steps else None
+        lemma.known_most = lambda previous: lemma.most_questions(previous) if "questions" in steps else None
 
     started = _start(ClosedLemma, engine, t, name, kind, pre, prepare)
     if isinstance(started, str):
         return started
-    lemma, before, args, owner = started
-    points = _arrivals(lemma, before, args[owner] if owner is not None else None)
+    lemma, before, owned = started[0], started[1], _owner_term(started)
+    points = _arrivals(lemma, before, owned)
     shape = _Shape(lemma, points, kind, shown)
     for other in proven:
         if shape.renames_to(other):
@@ -294,7 +293,6 @@ def _lemma(engine, t, name, kind, params, pre, settings, proven: list, shown: st
     bounds, notes = [], []
     if lemma.stepped:
         notes.append(f"{'; '.join(lemma.stepped)} ({steps['questions'][1]})")
-    owned = args[owner] if owner is not None else None
     for mine in (True, False):
         ranked = None if owned is None else \
             (lambda: _noted(_owned(engine, t, name, kind, pre, lemma, before, owned, points, steps), notes)) if mine \
@@ -319,10 +317,7 @@ def _stepped_first(lemma, steps: dict, notes: list) -> int | None:
     started = steps.get("step")
     if not isinstance(started, tuple):
         return None
-    step, start, args, owner = started
-    asked = step.questions
-    proven = stepped_bound(step, start, args[owner] if owner is not None else None, MAX_BOUND)
-    lemma.questions += step.questions - asked
+    proven = _asked_of_step(lemma, started, _bound_of_step)
     if isinstance(proven, str):
         return None
     notes.append(f"own bound by one question, asked first (the step was built while the lemma unrolled): "
@@ -357,9 +352,23 @@ def _most_questions(engine, t, name, kind, pre, steps: dict, previous) -> int | 
 
 
 def _owner_term(started):
-    """The procedure's player (a term) of a step started by :func:`_step`, or None."""
+    """The procedure's player (a term) of a lemma or a step started by :func:`_start`, or None."""
     _, _, args, owner = started
     return args[owner] if owner is not None else None
+
+
+def _asked_of_step(lemma, started, ask):
+    """``ask(step, start, the owner's term)`` of a step started by :func:`_step`, its questions counted in the
+    lemma's."""
+    step = started[0]
+    asked = step.questions
+    out = ask(step, started[1], _owner_term(started))
+    lemma.questions += step.questions - asked
+    return out
+
+
+def _bound_of_step(step, start, owner):
+    return stepped_bound(step, start, owner, MAX_BOUND)
 
 
 def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict):
@@ -370,10 +379,7 @@ def _owned(engine, t, name, kind, pre, lemma, before, owned, points, steps: dict
     if isinstance(started, str):
         stepped = started
     else:
-        step, start, args, owner = started
-        asked = step.questions
-        stepped = stepped_bound(step, start, args[owner] if owner is not None else None, MAX_BOUND)
-        lemma.questions += step.questions - asked
+        stepped = _asked_of_step(lemma, started, _bound_of_step)
     if not isinstance(stepped, str):
         return stepped[0], f"own bound by one question: {stepped[1]}"
     ranked = ranked_bound(lemma, before, owned, MAX_BOUND, points)
@@ -388,10 +394,7 @@ def _others(engine, t, name, kind, pre, lemma, steps: dict):
     started = _step(engine, t, name, kind, pre, steps)
     if isinstance(started, str):
         return f"one question from a symbolic state: {started}"
-    step, start, args, owner = started
-    asked = step.questions
-    proven = stepped_others(step, start, args[owner] if owner is not None else None)
-    lemma.questions += step.questions - asked
+    proven = _asked_of_step(lemma, started, stepped_others)
     if not isinstance(proven, str):
         return proven[0], f"other bound by one question: {proven[1]}"
     return f"one question from a symbolic state: {proven}"

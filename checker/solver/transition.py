@@ -665,8 +665,8 @@ def _(t: Transition, s: ast.If, env, guard):
             env[name] = a if b is None else b
         elif isinstance(a, list) or isinstance(b, list):
             if not isinstance(a, list) or not isinstance(b, list):  # a collection and a value that is not one
-                # (a set var read where it has no encoding, a symbolic state's Int cell; a name shadowed by a `let`
-                # of another type in a branch): refused, never iterated
+                # (a set var read where it has no encoding, a symbolic state's Int cell; a `let` of another type in
+                # a branch is refused by `check`, E0303): refused, never iterated
                 raise Unsupported("a collection in one branch of an if and another value in the other is not "
                                   "encoded", s.span)
             env[name] = [(AND(cond, g), x) for g, x in a] + [(AND(NOT(cond), g), x) for g, x in b]

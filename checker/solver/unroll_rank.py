@@ -42,7 +42,7 @@ from checker.solver.terms import conjuncts
 from checker.solver.unroll_cone import names_read
 from checker.solver.unroll_summary import PREPARE, _case
 
-__all__ = ["counters", "ranked_bound", "RANK_RLIMIT"]
+__all__ = ["counters", "ranked_bound", "same_term", "RANK_RLIMIT"]
 
 RANK_RLIMIT = 20_000_000        # the steps of each case of a step's fact
 DOMINANCE_RLIMIT = 2_000_000    # the steps of "wherever this point is reached, that question was asked"
@@ -75,13 +75,15 @@ class _State:
 
     def same(self, other, v) -> bool:
         """The same terms: the invariants read the same there."""
-        a, b = self.counters[v], other.counters[v]
-        if not (a is b or (not is_const(a) and not is_const(b) and a.eq(b)) or (is_const(a) and is_const(b)
-                                                                                   and a == b)):
+        if not same_term(self.counters[v], other.counters[v]):
             return False
-        return all(len(x) == len(other.members[k]) and all(
-            (m is n) or (not is_const(m) and not is_const(n) and m.eq(n)) or (is_const(m) and is_const(n) and m == n)
-            for m, n in zip(x, other.members[k])) for k, x in self.members.items())
+        return all(len(x) == len(other.members[k]) and all(same_term(m, n) for m, n in zip(x, other.members[k]))
+                   for k, x in self.members.items())
+
+
+def same_term(a, b) -> bool:
+    """The same value: the same object, equal terms, or equal constants (a constant and a term: not the same)."""
+    return a is b or (not is_const(a) and not is_const(b) and a.eq(b)) or (is_const(a) and is_const(b) and a == b)
 
 
 class _Ranking:

@@ -52,7 +52,7 @@ import z3
 from checker.front import ast
 from checker.solver.factory import SolverSettings, make_solver
 from checker.solver.formulas import AND, ITE, NOT, as_bool, is_const
-from checker.solver.unroll_rank import counters
+from checker.solver.unroll_rank import counters, same_term
 from checker.solver.unroll_summary import PREPARE, USED, HavocStore, LemmaUnrolled, _case, _Walk
 
 __all__ = ["StepUnrolled", "ClosedLemma", "stepped_bound", "stepped_others", "stepped_questions", "STEP_RLIMIT"]
@@ -139,7 +139,7 @@ class StepUnrolled(LemmaUnrolled):
             return {}
         then = self.at_question[0]
         return {k: v for k, v in self.store.writes.items()
-                if k[0] == "used" and k[-1] == "turn" and not _same(v, then.get(k))}
+                if k[0] == "used" and k[-1] == "turn" and (k not in then or not same_term(v, then[k]))}
 
     def use_at(self, key: tuple, writes: dict):
         """The value of power use ``key`` in the store whose written cells are ``writes`` (the havocs those of S:
@@ -151,14 +151,6 @@ class StepUnrolled(LemmaUnrolled):
             if HavocStore._hit(names, key):
                 value = ITE(guard, self.store._fresh_value(tag, key), value)
         return value
-
-
-def _same(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    if is_const(a) or is_const(b):
-        return is_const(a) and is_const(b) and a == b
-    return a.eq(b)
 
 
 class ClosedLemma(LemmaUnrolled):
