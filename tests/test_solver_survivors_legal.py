@@ -34,9 +34,9 @@ configuration "Tout" { include Carte: "Un", "Quatre" }
 """
 
 
-def _verdict(capsys, tmp_path, card: str) -> dict:
+def _verdict(capsys, tmp_path, card: str, game: str = GAME) -> dict:
     spec = tmp_path / "reprise.rules"
-    spec.write_text(GAME, encoding="utf-8")
+    spec.write_text(game, encoding="utf-8")
     state = tmp_path / "etat.json"
     code, _, err = run_cli(capsys, "play", str(spec), "-n", "2", "-s", "1", "-q", "--state-at", "1", str(state))
     assert code == 0, err

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli
-from test_solver_survivors_legal import GAME
+from test_solver_survivors_legal import GAME, _verdict
 
 TWO = GAME.replace('card Carte "Quatre" { valeur: 4 }', 'card Carte "Quatre" { valeur: 4  copies: 2 }').replace(
     "kind Carte { valeur: Int in 1..4  start: pioche }", "kind Carte { valeur: Int in 1..4  copies: Int = 1  start: pioche }")
@@ -18,16 +17,6 @@ TWO = GAME.replace('card Carte "Quatre" { valeur: 4 }', 'card Carte "Quatre" { v
 
 def test_among_copies_forbidden_alike_the_first_is_shown(capsys, tmp_path):
     assert TWO != GAME
-    spec = tmp_path / "reprise.rules"
-    spec.write_text(TWO, encoding="utf-8")
-    state = tmp_path / "etat.json"
-    code, _, err = run_cli(capsys, "play", str(spec), "-n", "2", "-s", "1", "-q", "--state-at", "1", str(state))
-    assert code == 0, err
-    move = tmp_path / "coup.json"
-    move.write_text(json.dumps({"player": "Joueur 1", "action": "reprendre", "args": ["Joueur 1", "Quatre"]},
-                               ensure_ascii=False), encoding="utf-8")
-    code, out, _ = run_cli(capsys, "legal", str(state), str(move), "--json")
-    verdict = json.loads(out)
-    assert code == 1 and verdict["status"] == "illegal", verdict
+    verdict = _verdict(capsys, tmp_path, "Quatre", TWO)
     assert verdict["move"] == "reprendre(Joueur 1, Quatre)", verdict
     assert "Quatre#2" not in json.dumps(verdict, ensure_ascii=False), verdict

@@ -30,8 +30,14 @@ card Lot "Muscade" {
 def test_a_lot_drawn_at_random_from_a_stall_that_has_one_is_exactly_one(tmp_path, capsys):
     """With a lot on the stall, the power draws one at random and takes it: `only` over the subset never fails, so
     `conflicts --effects` finds no effect failure (and asks its questions)."""
+    no_effect_failure(tmp_path, capsys, TIRER)
+
+
+def no_effect_failure(tmp_path, capsys, house_text: str) -> None:
+    """`conflicts --effects` on the market with the house card ``house_text``: no finding, no undecided answer, and
+    the card's questions asked."""
     house = tmp_path / "maison.rules"
-    house.write_text(TIRER, encoding="utf-8")
+    house.write_text(house_text, encoding="utf-8")
     code = main(["conflicts", MARKET, str(house), "--effects", "--workers", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert (code, out["unresolved"], out["undecided"], out["findings"]) == (0, 0, 0, []), out

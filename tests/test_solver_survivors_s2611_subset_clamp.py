@@ -6,12 +6,7 @@ replay ("DOES NOT AGREE")."""
 
 from __future__ import annotations
 
-import json
-
-from checker.cli import main
-from conftest import ROOT
-
-MARKET = str(ROOT / "tests" / "fixtures" / "good" / "minimal_game.rules")
+from test_solver_survivors_random_subset import no_effect_failure
 
 TRIER = """
 card Lot "Muscade" {
@@ -31,9 +26,4 @@ card Lot "Muscade" {
 def test_a_subset_whose_largest_size_is_negative_keeps_nothing_in_the_encoding_too(tmp_path, capsys):
     """With fewer than five lots on the stall the largest size is negative: the player keeps none, so the costly
     branch is never reached — no effect failure (and the power's question is asked)."""
-    house = tmp_path / "maison.rules"
-    house.write_text(TRIER, encoding="utf-8")
-    code = main(["conflicts", MARKET, str(house), "--effects", "--workers", "1", "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert (code, out["unresolved"], out["undecided"], out["findings"]) == (0, 0, 0, []), out
-    assert out["searched"] >= 1 and out["queries"] >= 1, out
+    no_effect_failure(tmp_path, capsys, TRIER)
